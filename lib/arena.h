@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Bump allocator: everything a compilation allocates lives in one arena and
+ * is freed at once. Allocation never fails (out of memory aborts).
+ */
+#ifndef LIB_ARENA_H
+#define LIB_ARENA_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+struct arena_block;
+
+struct arena {
+	struct arena_block *head;	/* newest block; older ones chained */
+};
+
+void *arena_alloc(struct arena *a, size_t size);	/* zeroed */
+char *arena_strndup(struct arena *a, const char *s, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+char *arena_printf(struct arena *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+char *arena_vprintf(struct arena *a, const char *fmt, va_list ap);
+void arena_free(struct arena *a);
+
+/* Abort with a message: for out-of-memory and impossible states only. */
+void fatal(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+void *xmalloc(size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+
+#endif /* LIB_ARENA_H */

@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Diagnostics with source line and caret; see diag.h. */
+#include "parser/diag.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static const char *const keyword_list[] = {
+	"probe", "global", "private", "function", "if", "else", "for",
+	"foreach", "in", "limit", "return", "delete", "while", "break",
+	"continue", "next", "string", "long", "try", "catch",
+};
+
+/* Find the start of 1-based line `line` in text, or NULL. */
+static const char *line_start(const char *text, size_t len, int line)
+{
+	const char *p = text, *end = text + len;
+
+	for (int l = 1; l < line; l++) {
+		p = memchr(p, '\n', (size_t)(end - p));
+		if (!p)
+			return NULL;
+		p++;
+	}
+	return p;
+}
+
+void diag_render(FILE *out, const struct session *s, struct srcloc loc,
+		 const char *severity, const char *fmt, va_list ap)
+{
+	const struct srcfile *f = session_file(s, loc.file);
+
+	if (f)
+		fprintf(out, "%s:%d:%d: %s: ", f->name, loc.line, loc.col,
+			severity);
+	else
+		fprintf(out, "stap: %s: ", severity);
+	vfprintf(out, fmt, ap);
+	fputc('\n', out);
+	if (!f || loc.line < 1)
+		return;
+
+	const char *p = line_start(f->text, f->len, loc.line);
+	if (!p)
+		return;
+	const char *eol = memchr(p, '\n', (size_t)(f->text + f->len - p));
+	size_t n = eol ? (size_t)(eol - p) : strlen(p);
+	fprintf(out, "%.*s\n", (int)n, p);
+	/* Keep tabs so the caret lines up under tab-indented code. */
+	for (int i = 0; i < loc.col - 1 && (size_t)i < n; i++)
+		fputc(p[i] == '\t' ? '\t' : ' ', out);
+	fputs("^\n", out);
+}
+
+static void report(struct session *s, struct srcloc loc, const char *severity,
+		   const char *fmt, va_list ap)
+{
+	diag_render(stderr, s, loc, severity, fmt, ap);
+}
+
+void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->nerrors++;
+	if (s->nerrors > s->max_errors)
+		return;
+	va_start(ap, fmt);
+	report(s, loc, "error", fmt, ap);
+	va_end(ap);
+	if (s->nerrors == s->max_errors)
+		fprintf(stderr, "stap: too many errors, stopping\n");
+}
+
+void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->nwarnings++;
+	if (s->suppress_warnings)
+		return;
+	va_start(ap, fmt);
+	report(s, loc, "warning", fmt, ap);
+	va_end(ap);
+}
+
+void diag_note(struct session *s, struct srcloc loc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (s->nerrors > s->max_errors)
+		return;
+	va_start(ap, fmt);
+	report(s, loc, "note", fmt, ap);
+	va_end(ap);
+}
+
+void diag_plain_error(struct session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	s->nerrors++;
+	va_start(ap, fmt);
+	fputs("stap: error: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+const char *diag_describe_token(struct session *s, struct srcloc loc)
+{
+	const struct srcfile *f = session_file(s, loc.file);
+	const char *p = f ? line_start(f->text, f->len, loc.line) : NULL;
+
+	if (!p)
+		return "unknown location";
+	p += loc.col - 1;
+	const char *kind;
+	size_t n = 1;
+	if (isalpha((unsigned char)*p) || *p == '_' || *p == '$' || *p == '@') {
+		while (isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == '$')
+			n++;
+		kind = *p == '$' ? "identifier" : *p == '@' ? "operator" :
+		       "identifier";
+		for (size_t i = 0; i < sizeof(keyword_list) / sizeof(keyword_list[0]); i++)
+			if (strlen(keyword_list[i]) == n &&
+			    strncmp(keyword_list[i], p, n) == 0)
+				kind = "keyword";
+	} else if (isdigit((unsigned char)*p)) {
+		while (isalnum((unsigned char)p[n]))
+			n++;
+		kind = "number";
+	} else if (*p == '"') {
+		while (p[n] && p[n] != '"' && p[n] != '\n')
+			n += p[n] == '\\' && p[n + 1] ? 2 : 1;
+		if (p[n] == '"')
+			n++;
+		kind = "string";
+	} else {
+		static const char *const ops[] = {
+			"<<<", ">>>", "<<=", ">>=", "==", "!=", "<=", ">=",
+			"=~", "!~", "+=", "-=", "*=", "/=", "%=", "&=", "^=",
+			"|=", ".=", "&&", "||", "++", "--", "->", "<<", ">>",
+		};
+		for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+			if (strncmp(p, ops[i], strlen(ops[i])) == 0) {
+				n = strlen(ops[i]);
+				break;
+			}
+		kind = "operator";
+	}
+	return arena_printf(&s->arena, "%s '%.*s' at %s:%d:%d", kind, (int)n,
+			    p, f->name, loc.line, loc.col);
+}

@@ -1,0 +1,782 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 1 grammar: SystemTap's language (SYSTEMTAP.md section 1).
+ * Actions only build nodes; every check that needs more than the syntax
+ * lives in semantic/. A syntax error skips to the next top-level keyword,
+ * so one run reports several errors.
+ *
+ * SystemTap statements need no terminator, so after an expression a token
+ * such as "-", "(" or "[" could continue it or start the next statement.
+ * All 45 expected shift/reduce conflicts are that choice, and bison's
+ * shift (continue the expression) is what SystemTap does.
+ */
+%define api.pure full
+%define parse.error custom
+%locations
+%param {void *scanner}
+%parse-param {struct parse_state *st}
+%expect 45
+
+%code requires {
+#include "parser/parse_internal.h"
+}
+
+%union {
+	struct node *node;
+	const char *str;
+	int64_t num;
+	int op;
+}
+
+%code {
+#include <string.h>
+
+int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
+static void yyerror(YYLTYPE *loc, void *scanner, struct parse_state *st,
+		    const char *msg);
+
+#define L(yl) LOC_OF(st, yl)
+#define NEW(kind, yl) ast_new(st->s, kind, L(yl))
+
+static struct node *new_binary(struct parse_state *st, YYLTYPE yl, int op,
+			       struct node *lhs, struct node *rhs)
+{
+	struct node *n = NEW(N_BINARY, yl);
+	n->binary.op = op;
+	n->binary.lhs = lhs;
+	n->binary.rhs = rhs;
+	return n;
+}
+
+static struct node *new_assign(struct parse_state *st, YYLTYPE yl, int op,
+			       struct node *lhs, struct node *rhs)
+{
+	struct node *n = new_binary(st, yl, op, lhs, rhs);
+	n->kind = N_ASSIGN;
+	return n;
+}
+
+static struct node *new_unary(struct parse_state *st, YYLTYPE yl, int op,
+			      struct node *e)
+{
+	struct node *n = NEW(N_UNARY, yl);
+	n->unary.op = op;
+	n->unary.operand = e;
+	return n;
+}
+
+static struct node *new_incdec(struct parse_state *st, YYLTYPE yl, bool inc,
+			       bool prefix, struct node *e)
+{
+	struct node *n = NEW(N_INCDEC, yl);
+	n->incdec.increment = inc;
+	n->incdec.prefix = prefix;
+	n->incdec.operand = e;
+	return n;
+}
+
+static struct node *new_stmt(struct parse_state *st, YYLTYPE yl,
+			     enum node_kind kind, struct node *e)
+{
+	struct node *n = NEW(kind, yl);
+	n->stmt.expr = e;
+	return n;
+}
+
+static const struct {
+	const char *name;
+	enum print_kind kind;
+} print_names[] = {
+	{ "print", PRINT_PRINT }, { "println", PRINT_PRINTLN },
+	{ "printf", PRINT_PRINTF }, { "printd", PRINT_PRINTD },
+	{ "printdln", PRINT_PRINTDLN }, { "sprint", PRINT_SPRINT },
+	{ "sprintln", PRINT_SPRINTLN }, { "sprintf", PRINT_SPRINTF },
+	{ "sprintd", PRINT_SPRINTD }, { "sprintdln", PRINT_SPRINTDLN },
+};
+
+/* name(args): the print family gets its own node kind. */
+static struct node *new_call(struct parse_state *st, YYLTYPE yl,
+			     const char *name, struct node *args)
+{
+	for (size_t i = 0; i < sizeof(print_names) / sizeof(print_names[0]); i++)
+		if (strcmp(name, print_names[i].name) == 0) {
+			struct node *n = NEW(N_PRINT, yl);
+			n->print.kind = print_names[i].kind;
+			n->print.args = args;
+			return n;
+		}
+	struct node *n = NEW(N_CALL, yl);
+	n->call.name = name;
+	n->call.args = args;
+	return n;
+}
+
+static struct node *new_var(struct parse_state *st, YYLTYPE yl,
+			    const char *name)
+{
+	struct node *n = NEW(N_VAR, yl);
+	n->var.name = name;
+	return n;
+}
+
+/* Embedded C is only for tapsets and guru mode (-g). */
+static void check_embedded(struct parse_state *st, YYLTYPE yl)
+{
+	if (!st->privileged && !st->s->guru)
+		diag_error(st->s, L(yl), "embedded C code is only allowed in "
+			   "tapsets and in guru mode (stap -g)");
+}
+
+static void add_decl(struct parse_state *st, struct node *n)
+{
+	st->decls = ast_append(st->decls, n);
+}
+}
+
+%token <str> IDENT "identifier" TARGET "context variable" STRING "string"
+%token <str> EMBEDDED "embedded C" AT_FUNC "@ operator" AT_MACRO "macro"
+%token <num> NUMBER "number"
+%token <op> AT_STAT "statistic operator"
+%token AT_HIST_LINEAR "'@hist_linear'" AT_HIST_LOG "'@hist_log'"
+%token PROBE "'probe'" GLOBAL "'global'" PRIVATE "'private'"
+%token FUNCTION "'function'" IF "'if'" ELSE "'else'" FOR "'for'"
+%token FOREACH "'foreach'" IN "'in'" LIMIT "'limit'" RETURN "'return'"
+%token DELETE "'delete'" WHILE "'while'" BREAK "'break'"
+%token CONTINUE "'continue'" NEXT "'next'" STRING_KW "'string'"
+%token LONG_KW "'long'" TRY "'try'" CATCH "'catch'"
+%token AGG "'<<<'" LSHR "'>>>'" SHL "'<<'" SHR "'>>'"
+%token EQ "'=='" NE "'!='" LE "'<='" GE "'>='" MATCH "'=~'" NMATCH "'!~'"
+%token ADD_ASSIGN "'+='" SUB_ASSIGN "'-='" MUL_ASSIGN "'*='"
+%token DIV_ASSIGN "'/='" MOD_ASSIGN "'%='" AND_ASSIGN "'&='"
+%token XOR_ASSIGN "'^='" OR_ASSIGN "'|='" CONCAT_ASSIGN "'.='"
+%token SHL_ASSIGN "'<<='" SHR_ASSIGN "'>>='"
+%token ANDAND "'&&'" OROR "'||'" INC "'++'" DEC "'--'" ARROW "'->'"
+%token PP_OPEN "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_CLOSE "'%)'"
+
+%type <node> decl probe_decl global_decl gdecl gdecl_list function_decl
+%type <node> params param_list param points point components component
+%type <node> literal block stmts stmt opt_expr expr args arg_list
+%type <node> primary postfix_target keys key_list key foreach_keys fkey_list
+%type <node> fkey opt_limit catch_part hist opt_cond
+%type <str> comp_name comp_piece
+%type <num> opt_fn_priority opt_size
+%type <op> opt_type assign_op opt_sort
+
+%right '=' AGG ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN AND_ASSIGN XOR_ASSIGN OR_ASSIGN CONCAT_ASSIGN SHL_ASSIGN SHR_ASSIGN
+%right '?' ':'
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%precedence IN
+%left EQ NE '<' '>' LE GE MATCH NMATCH
+%left SHL SHR LSHR
+%left '.'
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY '!' '~'
+%precedence INC DEC
+%precedence LOWER_THAN_ELSE
+%precedence ELSE
+
+%%
+
+file:
+	  %empty
+	| file decl		{ if ($2) add_decl(st, $2); }
+	| file error		/* skip to the next probe/global/function */
+	;
+
+decl:
+	  probe_decl
+	| global_decl
+	| function_decl
+	| PRIVATE global_decl		{ ast_foreach(g, $2) g->global.is_private = true; $$ = $2; }
+	| PRIVATE gdecl_list opt_semi	{ ast_foreach(g, $2) g->global.is_private = true; $$ = $2; }
+	| PRIVATE function_decl		{ $2->func.is_private = true; $$ = $2; }
+	| EMBEDDED {
+		check_embedded(st, @1);
+		$$ = NEW(N_EMBEDDED, @1);
+		$$->embedded.code = $1;
+	}
+	;
+
+opt_semi: %empty | ';' ;
+
+/* probe begin, timer.s(1) { ... }   probe a = b { }   probe a += b { } */
+probe_decl:
+	  PROBE points block {
+		$$ = NEW(N_PROBE, @1);
+		$$->probe.points = $2;
+		$$->probe.body = $3;
+	}
+	| PROBE point '=' points block {
+		$$ = NEW(N_PROBE, @1);
+		$$->probe.alias = '=';
+		$$->probe.alias_names = $2;
+		$$->probe.points = $4;
+		$$->probe.body = $5;
+	}
+	| PROBE point ADD_ASSIGN points block {
+		$$ = NEW(N_PROBE, @1);
+		$$->probe.alias = '+';
+		$$->probe.alias_names = $2;
+		$$->probe.points = $4;
+		$$->probe.body = $5;
+	}
+	;
+
+points:
+	  point
+	| points ',' point	{ $$ = ast_append($1, $3); }
+	;
+
+/* kernel.function("x").return ? if (cond) */
+point:
+	  components opt_cond {
+		$$ = NEW(N_PROBE_POINT, @1);
+		$$->point.comps = $1;
+		$$->point.cond = $2;
+	}
+	| components '?' opt_cond {
+		$$ = NEW(N_PROBE_POINT, @1);
+		$$->point.comps = $1;
+		$$->point.optional = true;
+		$$->point.cond = $3;
+	}
+	| components '!' opt_cond {
+		$$ = NEW(N_PROBE_POINT, @1);
+		$$->point.comps = $1;
+		$$->point.optional = true;
+		$$->point.sufficient = true;
+		$$->point.cond = $3;
+	}
+	;
+
+opt_cond:
+	  %empty			{ $$ = NULL; }
+	| IF '(' expr ')'		{ $$ = $3; }
+	;
+
+components:
+	  component
+	| components '.' component	{ $$ = ast_append($1, $3); }
+	;
+
+component:
+	  comp_name {
+		$$ = NEW(N_COMPONENT, @1);
+		$$->comp.name = $1;
+	}
+	| comp_name '(' literal ')' {
+		$$ = NEW(N_COMPONENT, @1);
+		$$->comp.name = $1;
+		$$->comp.arg = $3;
+	}
+	;
+
+/* A component name glues identifiers, keywords and '*': sys**open */
+comp_name:
+	  comp_piece
+	| comp_name comp_piece	{ $$ = arena_printf(&st->s->arena, "%s%s", $1, $2); }
+	;
+
+comp_piece:
+	  IDENT
+	| '*'		{ $$ = "*"; }
+	| PROBE		{ $$ = "probe"; }
+	| GLOBAL	{ $$ = "global"; }
+	| FUNCTION	{ $$ = "function"; }
+	| RETURN	{ $$ = "return"; }
+	| DELETE	{ $$ = "delete"; }
+	| IN		{ $$ = "in"; }
+	| LIMIT		{ $$ = "limit"; }
+	| NEXT		{ $$ = "next"; }
+	| STRING_KW	{ $$ = "string"; }
+	| LONG_KW	{ $$ = "long"; }
+	| FOR		{ $$ = "for"; }
+	| WHILE		{ $$ = "while"; }
+	| BREAK		{ $$ = "break"; }
+	| CONTINUE	{ $$ = "continue"; }
+	;
+
+literal:
+	  NUMBER {
+		$$ = NEW(N_NUMBER, @1);
+		$$->num.value = $1;
+	}
+	| '-' NUMBER {
+		$$ = NEW(N_NUMBER, @1);
+		$$->num.value = (int64_t)(0 - (uint64_t)$2);
+	}
+	| STRING {
+		$$ = NEW(N_STRING, @1);
+		$$->str.value = $1;
+		$$->str.len = strlen($1);
+	}
+	| literal STRING {
+		/* adjacent literals concatenate */
+		if ($1->kind != N_STRING) {
+			diag_error(st->s, L(@2), "cannot concatenate a string to a number");
+		} else {
+			$1->str.value = arena_printf(&st->s->arena, "%s%s", $1->str.value, $2);
+			$1->str.len = strlen($1->str.value);
+		}
+		$$ = $1;
+	}
+	;
+
+/* global a, b[100], c%, d = 5 */
+global_decl:
+	  GLOBAL gdecl_list opt_semi	{ $$ = $2; }
+	;
+
+gdecl_list:
+	  gdecl
+	| gdecl_list ',' gdecl		{ $$ = ast_append($1, $3); }
+	;
+
+gdecl:
+	  IDENT opt_size {
+		$$ = NEW(N_GLOBAL, @1);
+		$$->global.name = $1;
+		$$->global.max_entries = $2;
+	}
+	| IDENT '%' opt_size {
+		$$ = NEW(N_GLOBAL, @1);
+		$$->global.name = $1;
+		$$->global.wrap = true;
+		$$->global.max_entries = $3;
+	}
+	| IDENT '=' literal {
+		$$ = NEW(N_GLOBAL, @1);
+		$$->global.name = $1;
+		$$->global.init = $3;
+	}
+	;
+
+opt_size:
+	  %empty		{ $$ = 0; }
+	| '[' NUMBER ']' {
+		if ($2 < 1 || $2 > 2147483647)
+			diag_error(st->s, L(@2), "array size must be between 1 and 2147483647");
+		$$ = $2;
+	}
+	;
+
+/* function name:long (a:long, b) { ... } */
+function_decl:
+	  FUNCTION IDENT opt_type '(' params ')' opt_fn_priority block {
+		$$ = NEW(N_FUNCTION, @2);
+		$$->func.name = $2;
+		$$->func.decl_type = $3;
+		$$->func.params = $5;
+		$$->func.priority = $7;
+		$$->func.body = $8;
+	}
+	| FUNCTION IDENT opt_type '(' params ')' opt_fn_priority EMBEDDED {
+		check_embedded(st, @8);
+		$$ = NEW(N_FUNCTION, @2);
+		$$->func.name = $2;
+		$$->func.decl_type = $3;
+		$$->func.params = $5;
+		$$->func.priority = $7;
+		$$->func.body = NEW(N_EMBEDDED, @8);
+		$$->func.body->embedded.code = $8;
+	}
+	;
+
+opt_type:
+	  %empty		{ $$ = TY_UNKNOWN; }
+	| ':' LONG_KW		{ $$ = TY_LONG; }
+	| ':' STRING_KW		{ $$ = TY_STRING; }
+	;
+
+opt_fn_priority:
+	  %empty		{ $$ = 0; }
+	| ':' NUMBER		{ $$ = $2; }
+	;
+
+params:
+	  %empty		{ $$ = NULL; }
+	| param_list
+	;
+
+param_list:
+	  param
+	| param_list ',' param	{ $$ = ast_append($1, $3); }
+	;
+
+param:
+	  IDENT opt_type {
+		$$ = NEW(N_PARAM, @1);
+		$$->param.name = $1;
+		$$->param.decl_type = $2;
+	}
+	;
+
+block:
+	  '{' stmts '}' {
+		$$ = NEW(N_BLOCK, @1);
+		$$->block.stmts = $2;
+	}
+	;
+
+stmts:
+	  %empty		{ $$ = NULL; }
+	| stmts stmt		{ $$ = ast_append($1, $2); }
+	;
+
+/* A ';' right after a statement is part of it, not an empty statement. */
+stmt:
+	  ';'			{ $$ = NEW(N_NULL_STMT, @1); }
+	| block
+	| expr opt_semi		{ $$ = new_stmt(st, @1, N_EXPR_STMT, $1); }
+	| IF '(' expr ')' stmt %prec LOWER_THAN_ELSE {
+		$$ = NEW(N_IF, @1);
+		$$->cond.cond = $3;
+		$$->cond.then = $5;
+	}
+	| IF '(' expr ')' stmt ELSE stmt {
+		$$ = NEW(N_IF, @1);
+		$$->cond.cond = $3;
+		$$->cond.then = $5;
+		$$->cond.els = $7;
+	}
+	| WHILE '(' expr ')' stmt {
+		$$ = NEW(N_WHILE, @1);
+		$$->loop.cond = $3;
+		$$->loop.body = $5;
+	}
+	| FOR '(' opt_expr ';' opt_expr ';' opt_expr ')' stmt {
+		$$ = NEW(N_FOR, @1);
+		$$->loop.init = $3;
+		$$->loop.cond = $5;
+		$$->loop.step = $7;
+		$$->loop.body = $9;
+	}
+	| FOREACH '(' foreach_keys IN IDENT opt_sort opt_limit ')' stmt {
+		$$ = $3;
+		$$->loc = L(@1);
+		$$->foreach.array = new_var(st, @5, $5);
+		if ($6) {
+			if ($$->foreach.sort_column)
+				diag_error(st->s, L(@6), "only one sort marker is allowed in foreach");
+			$$->foreach.sort_column = -1;
+			$$->foreach.sort_dir = $6;
+		}
+		$$->foreach.limit = $7;
+		$$->foreach.body = $9;
+	}
+	| BREAK opt_semi	{ $$ = NEW(N_BREAK, @1); }
+	| CONTINUE opt_semi	{ $$ = NEW(N_CONTINUE, @1); }
+	| NEXT opt_semi		{ $$ = NEW(N_NEXT, @1); }
+	| RETURN opt_semi	{ $$ = new_stmt(st, @1, N_RETURN, NULL); }
+	| RETURN expr opt_semi	{ $$ = new_stmt(st, @1, N_RETURN, $2); }
+	| DELETE expr opt_semi	{ $$ = new_stmt(st, @1, N_DELETE, $2); }
+	| TRY block catch_part {
+		$$ = $3;
+		$$->loc = L(@1);
+		$$->try.body = $2;
+	}
+	;
+
+catch_part:
+	  CATCH block {
+		$$ = NEW(N_TRY, @1);
+		$$->try.handler = $2;
+	}
+	| CATCH '(' IDENT ')' block {
+		$$ = NEW(N_TRY, @1);
+		$$->try.catch_var = $3;
+		$$->try.catch_loc = L(@3);
+		$$->try.handler = $5;
+	}
+	;
+
+/* foreach ([a, b] in x)   foreach (v = [a, b] in x)   foreach (k in x+) */
+foreach_keys:
+	  fkey {
+		$$ = NEW(N_FOREACH, @1);
+		$$->foreach.keys = $1;
+		if ($1->type) {
+			$$->foreach.sort_column = 1;
+			$$->foreach.sort_dir = $1->type;
+		}
+		$1->type = TY_UNKNOWN;
+	}
+	| '[' fkey_list ']' {
+		$$ = NEW(N_FOREACH, @1);
+		$$->foreach.keys = $2;
+		int col = 1;
+		ast_foreach(k, $2) {
+			if (k->type) {
+				if ($$->foreach.sort_column)
+					diag_error(st->s, k->loc, "only one sort marker is allowed in foreach");
+				$$->foreach.sort_column = col;
+				$$->foreach.sort_dir = k->type;
+			}
+			k->type = TY_UNKNOWN;
+			col++;
+		}
+	}
+	| fkey '=' foreach_keys {
+		$$ = $3;
+		$$->foreach.value = $1;
+		if ($1->type) {
+			if ($$->foreach.sort_column)
+				diag_error(st->s, $1->loc, "only one sort marker is allowed in foreach");
+			$$->foreach.sort_column = -1;
+			$$->foreach.sort_dir = $1->type;
+		}
+		$1->type = TY_UNKNOWN;
+	}
+	;
+
+fkey_list:
+	  fkey
+	| fkey_list ',' fkey	{ $$ = ast_append($1, $3); }
+	;
+
+/* The sort marker is parked in `type` until foreach_keys reads it. */
+fkey:
+	  IDENT opt_sort {
+		$$ = new_var(st, @1, $1);
+		$$->type = $2;
+	}
+	;
+
+opt_sort:
+	  %empty		{ $$ = 0; }
+	| '+'			{ $$ = 1; }
+	| '-'			{ $$ = -1; }
+	;
+
+opt_limit:
+	  %empty		{ $$ = NULL; }
+	| LIMIT expr		{ $$ = $2; }
+	;
+
+opt_expr:
+	  %empty		{ $$ = NULL; }
+	| expr
+	;
+
+assign_op:
+	  '='			{ $$ = OP_ASSIGN; }
+	| AGG			{ $$ = OP_AGG; }
+	| ADD_ASSIGN		{ $$ = OP_ADD; }
+	| SUB_ASSIGN		{ $$ = OP_SUB; }
+	| MUL_ASSIGN		{ $$ = OP_MUL; }
+	| DIV_ASSIGN		{ $$ = OP_DIV; }
+	| MOD_ASSIGN		{ $$ = OP_MOD; }
+	| AND_ASSIGN		{ $$ = OP_BAND; }
+	| XOR_ASSIGN		{ $$ = OP_BXOR; }
+	| OR_ASSIGN		{ $$ = OP_BOR; }
+	| CONCAT_ASSIGN		{ $$ = OP_CONCAT; }
+	| SHL_ASSIGN		{ $$ = OP_SHL; }
+	| SHR_ASSIGN		{ $$ = OP_SHR; }
+	;
+
+expr:
+	  expr assign_op expr %prec '='	{ $$ = new_assign(st, @2, $2, $1, $3); }
+	| expr '?' expr ':' expr {
+		$$ = NEW(N_TERNARY, @2);
+		$$->cond.cond = $1;
+		$$->cond.then = $3;
+		$$->cond.els = $5;
+	}
+	| expr OROR expr	{ $$ = new_binary(st, @2, OP_OR, $1, $3); }
+	| expr ANDAND expr	{ $$ = new_binary(st, @2, OP_AND, $1, $3); }
+	| expr '|' expr		{ $$ = new_binary(st, @2, OP_BOR, $1, $3); }
+	| expr '^' expr		{ $$ = new_binary(st, @2, OP_BXOR, $1, $3); }
+	| expr '&' expr		{ $$ = new_binary(st, @2, OP_BAND, $1, $3); }
+	| expr IN IDENT {
+		$$ = NEW(N_IN, @2);
+		$$->binary.lhs = $1;
+		$$->binary.rhs = new_var(st, @3, $3);
+	}
+	| '[' keys ']' IN IDENT {
+		$$ = NEW(N_IN, @4);
+		$$->binary.lhs = $2;
+		$$->binary.rhs = new_var(st, @5, $5);
+	}
+	| expr EQ expr		{ $$ = new_binary(st, @2, OP_EQ, $1, $3); }
+	| expr NE expr		{ $$ = new_binary(st, @2, OP_NE, $1, $3); }
+	| expr '<' expr		{ $$ = new_binary(st, @2, OP_LT, $1, $3); }
+	| expr LE expr		{ $$ = new_binary(st, @2, OP_LE, $1, $3); }
+	| expr '>' expr		{ $$ = new_binary(st, @2, OP_GT, $1, $3); }
+	| expr GE expr		{ $$ = new_binary(st, @2, OP_GE, $1, $3); }
+	| expr MATCH expr	{ $$ = new_binary(st, @2, OP_MATCH, $1, $3); }
+	| expr NMATCH expr	{ $$ = new_binary(st, @2, OP_NMATCH, $1, $3); }
+	| expr SHL expr		{ $$ = new_binary(st, @2, OP_SHL, $1, $3); }
+	| expr SHR expr		{ $$ = new_binary(st, @2, OP_SHR, $1, $3); }
+	| expr LSHR expr	{ $$ = new_binary(st, @2, OP_LSHR, $1, $3); }
+	| expr '.' expr		{ $$ = new_binary(st, @2, OP_CONCAT, $1, $3); }
+	| expr '+' expr		{ $$ = new_binary(st, @2, OP_ADD, $1, $3); }
+	| expr '-' expr		{ $$ = new_binary(st, @2, OP_SUB, $1, $3); }
+	| expr '*' expr		{ $$ = new_binary(st, @2, OP_MUL, $1, $3); }
+	| expr '/' expr		{ $$ = new_binary(st, @2, OP_DIV, $1, $3); }
+	| expr '%' expr		{ $$ = new_binary(st, @2, OP_MOD, $1, $3); }
+	| '-' expr %prec UNARY	{ $$ = new_unary(st, @1, OP_NEG, $2); }
+	| '+' expr %prec UNARY	{ $$ = new_unary(st, @1, OP_PLUS, $2); }
+	| '!' expr		{ $$ = new_unary(st, @1, OP_NOT, $2); }
+	| '~' expr		{ $$ = new_unary(st, @1, OP_BNOT, $2); }
+	| '&' expr %prec UNARY	{ $$ = new_unary(st, @1, OP_ADDR, $2); }
+	| INC expr %prec UNARY	{ $$ = new_incdec(st, @1, true, true, $2); }
+	| DEC expr %prec UNARY	{ $$ = new_incdec(st, @1, false, true, $2); }
+	| expr INC		{ $$ = new_incdec(st, @2, true, false, $1); }
+	| expr DEC		{ $$ = new_incdec(st, @2, false, false, $1); }
+	| primary
+	;
+
+primary:
+	  NUMBER {
+		$$ = NEW(N_NUMBER, @1);
+		$$->num.value = $1;
+	}
+	| STRING {
+		$$ = NEW(N_STRING, @1);
+		$$->str.value = $1;
+		$$->str.len = strlen($1);
+	}
+	| primary STRING {
+		/* "a" "b" is one literal */
+		if ($1->kind != N_STRING) {
+			diag_error(st->s, L(@2), "unexpected string after an expression");
+		} else {
+			$1->str.value = arena_printf(&st->s->arena, "%s%s", $1->str.value, $2);
+			$1->str.len = strlen($1->str.value);
+		}
+		$$ = $1;
+	}
+	| IDENT			{ $$ = new_var(st, @1, $1); }
+	| IDENT '[' keys ']' {
+		$$ = NEW(N_INDEX, @1);
+		$$->index.array = new_var(st, @1, $1);
+		$$->index.keys = $3;
+	}
+	| IDENT '(' args ')'	{ $$ = new_call(st, @1, $1, $3); }
+	| '(' expr ')'		{ $$ = $2; }
+	| AT_STAT '(' expr ')' {
+		$$ = NEW(N_STAT, @1);
+		$$->stat.op = $1;
+		$$->stat.operand = $3;
+	}
+	| hist
+	| postfix_target
+	| EMBEDDED {
+		check_embedded(st, @1);
+		$$ = NEW(N_EMBEDDED, @1);
+		$$->embedded.code = $1;
+	}
+	| AT_MACRO {
+		diag_error(st->s, L(@1), "unknown macro or operator '%s'", $1);
+		$$ = NEW(N_NUMBER, @1);
+	}
+	;
+
+hist:
+	  AT_HIST_LOG '(' expr ')' {
+		$$ = NEW(N_HIST, @1);
+		$$->stat.op = HIST_LOG;
+		$$->stat.operand = $3;
+	}
+	| AT_HIST_LINEAR '(' expr ',' arg_list ')' {
+		$$ = NEW(N_HIST, @1);
+		$$->stat.op = HIST_LINEAR;
+		$$->stat.operand = $3;
+		$$->stat.args = $5;
+		if (ast_list_length($5) != 3)
+			diag_error(st->s, L(@1), "@hist_linear takes a value and 3 parameters (start, stop, interval)");
+	}
+	;
+
+/* $var->a->b[2]   @cast(p, "struct x")->f */
+postfix_target:
+	  TARGET {
+		$$ = NEW(N_TARGET, @1);
+		$$->target.name = $1;
+	}
+	| AT_FUNC '(' args ')' {
+		$$ = NEW(N_ATFUNC, @1);
+		$$->call.name = $1;
+		$$->call.args = $3;
+	}
+	| postfix_target ARROW IDENT {
+		$$ = NEW(N_TMEMBER, @3);
+		$$->target.base = $1;
+		$$->target.name = $3;
+	}
+	| postfix_target '[' expr ']' {
+		$$ = NEW(N_TINDEX, @2);
+		$$->target.base = $1;
+		$$->target.index = $3;
+	}
+	;
+
+keys:
+	  key_list
+	;
+
+key_list:
+	  key
+	| key_list ',' key	{ $$ = ast_append($1, $3); }
+	;
+
+key:
+	  expr
+	| '*'			{ $$ = NEW(N_WILDCARD, @1); }
+	;
+
+args:
+	  %empty		{ $$ = NULL; }
+	| arg_list
+	;
+
+arg_list:
+	  expr
+	| arg_list ',' expr	{ $$ = ast_append($1, $3); }
+	;
+
+%%
+
+static void yyerror(YYLTYPE *loc, void *scanner, struct parse_state *st,
+		    const char *msg)
+{
+	(void)scanner;
+	diag_error(st->s, L(*loc), "%s", msg);
+}
+
+/* "expected ')', got 'if'": the expected tokens are listed when few. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
+				 struct parse_state *st)
+{
+	enum { MAX_EXPECTED = 5 };
+	yysymbol_kind_t expected[MAX_EXPECTED];
+	yysymbol_kind_t got = yypcontext_token(ctx);
+	int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+	char buf[512];
+	size_t len = 0;
+
+	(void)scanner;
+
+	if (n > 0 && n <= 4) {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "expected ");
+		for (int i = 0; i < n; i++) {
+			const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
+						sep, yysymbol_name(expected[i]));
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ", got ");
+	} else {
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "unexpected ");
+	}
+	if (got == YYSYMBOL_YYEOF)
+		snprintf(buf + len, sizeof(buf) - len, "end of input");
+	else
+		snprintf(buf + len, sizeof(buf) - len, "%s", yysymbol_name(got));
+	diag_error(st->s, L(*yypcontext_location(ctx)), "%s", buf);
+	return 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared between lexer.l, grammar.y and parse.c only: the per-parse state
+ * the reentrant scanner carries as its "extra" data.
+ */
+#ifndef PARSER_PARSE_INTERNAL_H
+#define PARSER_PARSE_INTERNAL_H
+
+#include "parser/parser.h"
+
+struct parse_state {
+	struct session *s;
+	int file;			/* srcfile id */
+	int line, col;			/* position of the next byte */
+	struct node *decls;		/* top-level declarations parsed */
+	bool privileged;		/* embedded C allowed */
+	char *embed_text;		/* %{ ... %} being scanned */
+	size_t embed_len;
+	int embed_line, embed_col;	/* where its %{ was */
+};
+
+int lex_parse(struct parse_state *st);
+const char *lex_keyword_text(int token);
+
+/* The location of a token (bison's YYLTYPE) as a srcloc. */
+#define LOC_OF(st, yl) ((struct srcloc){ (st)->file, (yl).first_line, (yl).first_column })
+
+#endif /* PARSER_PARSE_INTERNAL_H */

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Session setup and the source registry; see session.h. */
+#include "parser/session.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void session_init(struct session *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last_pass = 5;
+	s->max_errors = 20;
+}
+
+void session_free(struct session *s)
+{
+	arena_free(&s->arena);
+	free(s->files);
+	s->files = NULL;
+}
+
+int session_add_source(struct session *s, const char *name, const char *text,
+		       size_t len, bool privileged)
+{
+	if (s->nfiles == s->files_cap) {
+		s->files_cap = s->files_cap ? s->files_cap * 2 : 8;
+		s->files = xrealloc(s->files, s->files_cap * sizeof(*s->files));
+	}
+	struct srcfile *f = &s->files[s->nfiles];
+	f->name = arena_strdup(&s->arena, name);
+	f->text = arena_strndup(&s->arena, text, len);
+	f->len = len;
+	f->privileged = privileged;
+	return s->nfiles++;
+}
+
+const struct srcfile *session_file(const struct session *s, int file)
+{
+	if (file < 0 || file >= s->nfiles)
+		return NULL;
+	return &s->files[file];
+}

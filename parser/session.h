@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The state of one compilation: options, the arena every pass allocates
+ * from, the source registry and the diagnostic counts. The parser is the
+ * lowest layer, so the session lives here; every later layer receives it.
+ * No compiler state is process-wide: a test may compile many scripts.
+ */
+#ifndef PARSER_SESSION_H
+#define PARSER_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "lib/arena.h"
+
+struct srcfile {
+	const char *name;	/* as shown in messages: path or "<input>" */
+	const char *text;	/* whole file, NUL-terminated */
+	size_t len;
+	bool privileged;	/* tapset or guru: embedded C allowed */
+};
+
+/* A position in a source file; line and column are 1-based (column in bytes). */
+struct srcloc {
+	int file;		/* index in session.files, -1 for none */
+	int line, col;
+};
+
+struct define_opt {
+	const char *name, *value;	/* -D NAME[=VALUE] */
+};
+
+struct session {
+	struct arena arena;
+
+	struct srcfile *files;	/* source registry, by srcloc.file */
+	int nfiles, files_cap;
+
+	int nerrors, nwarnings;
+	int max_errors;		/* stop reporting after this many */
+
+	/* options */
+	int last_pass;		/* -pN, 5 by default */
+	int verbose;		/* -v count */
+	bool guru;		/* -g */
+	bool unoptimized;	/* -u */
+	bool suppress_warnings;	/* -w */
+	bool keep_tmpdir;	/* -k */
+	const char *release;	/* -r: target kernel release */
+	const char *build_dir;	/* kernel build tree of the release */
+	const char *module_name;	/* -m, else generated */
+	const char *output_file;	/* -o */
+	const char *target_cmd;	/* -c */
+	long target_pid;	/* -x, 0 if none */
+	struct define_opt *defines;	/* -D */
+	int ndefines;
+	char **script_args;	/* $1.. and @1.. */
+	int nscript_args;
+};
+
+void session_init(struct session *s);
+void session_free(struct session *s);
+
+/* Register a source text (copied into the arena); returns its file id. */
+int session_add_source(struct session *s, const char *name, const char *text,
+		       size_t len, bool privileged);
+const struct srcfile *session_file(const struct session *s, int file);
+
+#endif /* PARSER_SESSION_H */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Per-CPU contexts: allocation, the busy guard, errors and exit requests.
+ * Each context, its frames and its print buffer are one vzalloc block.
+ */
+
+static struct stp_context **stp_contexts;	/* [nr_cpu_ids] */
+
+#define STP_FRAMES_BYTES ((size_t)(STP_MAXNESTING + 1) * STP_FRAME_SIZE)
+#define STP_CONTEXT_BYTES ALIGN(sizeof(struct stp_context), 16)
+#define STP_FRAMES_ALLOC ALIGN(STP_FRAMES_BYTES, 16)
+
+static int stp_contexts_alloc(void)
+{
+	size_t sz = STP_CONTEXT_BYTES + STP_FRAMES_ALLOC + STP_PRINT_BUF_SIZE;
+	unsigned int cpu;
+
+	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
+	if (!stp_contexts)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct stp_context *c = vzalloc(sz);
+
+		if (!c) {
+			stp_contexts_free();
+			return -ENOMEM;
+		}
+		atomic_set(&c->busy, 0);
+		c->frames = (char *)c + STP_CONTEXT_BYTES;
+		c->pbuf = c->frames + STP_FRAMES_ALLOC;
+		c->ptype = STP_REC_STDOUT;
+		c->cpu = cpu;
+		stp_contexts[cpu] = c;
+	}
+	return 0;
+}
+
+static void stp_contexts_free(void)
+{
+	unsigned int cpu;
+
+	if (!stp_contexts)
+		return;
+	for_each_possible_cpu(cpu)
+		vfree(stp_contexts[cpu]);
+	kfree(stp_contexts);
+	stp_contexts = NULL;
+}
+
+/*
+ * Take this CPU's context; NULL when it is already owned (a probe fired
+ * inside another probe on this CPU).  The caller has preemption disabled.
+ */
+static struct stp_context *stp_context_get(void)
+{
+	struct stp_context *c = stp_contexts[smp_processor_id()];
+
+	if (atomic_cmpxchg(&c->busy, 0, 1) != 0)
+		return NULL;
+	return c;
+}
+
+static void stp_context_put(struct stp_context *c)
+{
+	atomic_set_release(&c->busy, 0);
+}
+
+/* Record a runtime error; the first one in a probe hit wins. */
+static void __maybe_unused stp_error(struct stp_context *c, const char *msg,
+				     const char *where)
+{
+	if (c->last_error)
+		return;
+	if (msg != c->error_buf)
+		strscpy(c->error_buf, msg ? msg : "", sizeof(c->error_buf));
+	c->last_error = c->error_buf;
+	c->last_where = where;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Per-CPU probe contexts: the state a handler runs with (action budget,
+ * error, call frames, print buffer) plus the statement/error helpers the
+ * generated code calls.  A context is owned by whoever set its busy flag;
+ * only the owner touches it or the CPU's ring buffer.
+ */
+#ifndef RUNTIME_CONTEXT_H
+#define RUNTIME_CONTEXT_H
+
+struct stp_probe;
+
+struct stp_context {
+	atomic_t busy;			/* 1 while a probe owns this context */
+	long actionremaining;		/* statements left in this hit */
+	int nesting;			/* current call depth, probe = 0 */
+	const char *last_error;		/* NULL, or error_buf */
+	const char *last_where;		/* location of the error, or NULL */
+	const struct stp_probe *probe;	/* probe being run */
+	char *frames;			/* (STP_MAXNESTING + 1) frames */
+	char *pbuf;			/* print buffer, STP_PRINT_BUF_SIZE */
+	size_t plen;			/* bytes used in pbuf */
+	u16 ptype;			/* record type pbuf is committed as */
+	unsigned int cpu;		/* CPU this context belongs to */
+	char error_buf[MAXSTRINGLEN];	/* copy of the first error message */
+};
+
+static __always_inline void *stp_frame(struct stp_context *c, int depth)
+{
+	return c->frames + (size_t)depth * STP_FRAME_SIZE;
+}
+
+static void stp_error(struct stp_context *c, const char *msg,
+		      const char *where);
+static void stp_request_exit(struct stp_context *c);
+
+/*
+ * Charge n statements; when the budget is gone, raise "MAXACTION exceeded"
+ * and leave the handler through its "out" label.
+ */
+#define STP_ACTION(c, n, where)						\
+	do {								\
+		(c)->actionremaining -= (n);				\
+		if (unlikely((c)->actionremaining <= 0)) {		\
+			stp_error((c), "MAXACTION exceeded", (where));	\
+			goto out;					\
+		}							\
+	} while (0)
+
+static int stp_contexts_alloc(void);
+static void stp_contexts_free(void);
+static struct stp_context *stp_context_get(void);
+static void stp_context_put(struct stp_context *c);
+
+#endif /* RUNTIME_CONTEXT_H */

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Limits of a generated module.  Each one can be overridden with a -D
+ * compiler flag (stap -D NAME=VALUE); these are the defaults.
+ */
+#ifndef RUNTIME_DEFINES_H
+#define RUNTIME_DEFINES_H
+
+#ifndef MAXACTION
+#define MAXACTION 1000			/* statements per probe hit */
+#endif
+#ifndef MAXSTRINGLEN
+#define MAXSTRINGLEN 512		/* bytes in a string, NUL included */
+#endif
+#ifndef MAXERRORS
+#define MAXERRORS 0			/* errors tolerated before failing */
+#endif
+#ifndef MAXSKIPPED
+#define MAXSKIPPED 100			/* skipped hits tolerated */
+#endif
+#ifndef MAXTRYLOCK
+#define MAXTRYLOCK 100			/* tries to take the globals lock */
+#endif
+#ifndef TRYLOCKDELAY
+#define TRYLOCKDELAY 10			/* microseconds between tries */
+#endif
+#ifndef STP_BUFFER_SIZE
+#define STP_BUFFER_SIZE (1024 * 1024)	/* per-CPU ring, a power of two */
+#endif
+#ifndef STP_PRINT_BUF_SIZE
+#define STP_PRINT_BUF_SIZE 8192		/* per-CPU print buffer */
+#endif
+
+#ifndef STP_FRAME_SIZE
+#define STP_FRAME_SIZE 0
+#endif
+#ifndef STP_MAXNESTING
+#define STP_MAXNESTING 0
+#endif
+#ifndef STP_MODULE_NAME
+#define STP_MODULE_NAME KBUILD_MODNAME
+#endif
+
+#endif /* RUNTIME_DEFINES_H */

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The printf formatter.  One core writes through a small sink that is
+ * either a probe's print buffer (committed to the ring when full) or a
+ * script string.  Integer conversions are done here rather than with the
+ * kernel's vsnprintf, to match SystemTap 4.8 exactly (e.g. %#x of 0 is
+ * "0x0", %#o of 0 is "00", %p is %#x, %+u has no sign).
+ */
+
+#define STP_FMT_MAXPAD 65536		/* cap on width and precision */
+
+struct stp_sink {
+	struct stp_context *c;		/* print buffer target, or NULL */
+	struct stp_strbuf *sb;		/* string target when c is NULL */
+};
+
+static void stp_sink_put(struct stp_sink *s, const char *p, size_t n)
+{
+	struct stp_context *c = s->c;
+
+	if (c) {
+		while (n) {
+			size_t room = STP_PRINT_BUF_SIZE - c->plen;
+			size_t k = min(n, room);
+
+			if (!room) {
+				stp_print_commit(c);
+				continue;
+			}
+			memcpy(c->pbuf + c->plen, p, k);
+			c->plen += k;
+			p += k;
+			n -= k;
+		}
+	} else {
+		struct stp_strbuf *sb = s->sb;
+		size_t room = MAXSTRINGLEN - 1 - min_t(size_t, sb->len,
+						       MAXSTRINGLEN - 1);
+		size_t k = min(n, room);
+
+		memmove(sb->buf + sb->len, p, k);
+		sb->len += k;
+		sb->buf[sb->len] = '\0';
+	}
+}
+
+static void stp_sink_fill(struct stp_sink *s, char ch, long n)
+{
+	char chunk[32];
+
+	memset(chunk, ch, sizeof(chunk));
+	while (n > 0) {
+		size_t k = min_t(long, n, sizeof(chunk));
+
+		stp_sink_put(s, chunk, k);
+		n -= k;
+	}
+}
+
+static int stp_fmt_clamp(int v)
+{
+	return v > STP_FMT_MAXPAD ? STP_FMT_MAXPAD : v;
+}
+
+/* %c: one byte, padded with spaces. */
+static void stp_fmt_char(struct stp_sink *s, const struct stp_fmt *f,
+			 int64_t v)
+{
+	char ch = (char)v;
+	int pad = stp_fmt_clamp(f->width) - 1;
+
+	if (!(f->flags & STP_FMT_LEFT))
+		stp_sink_fill(s, ' ', pad);
+	stp_sink_put(s, &ch, 1);
+	if (f->flags & STP_FMT_LEFT)
+		stp_sink_fill(s, ' ', pad);
+}
+
+/* %b: the value's raw bytes in native order; width 1, 2, 4 or 8. */
+static void stp_fmt_binary(struct stp_sink *s, const struct stp_fmt *f,
+			   int64_t v)
+{
+	u8 b1 = v;
+	u16 b2 = v;
+	u32 b4 = v;
+	u64 b8 = v;
+
+	switch (f->width) {
+	case 1:
+		stp_sink_put(s, (const char *)&b1, 1);
+		break;
+	case 2:
+		stp_sink_put(s, (const char *)&b2, 2);
+		break;
+	case 4:
+		stp_sink_put(s, (const char *)&b4, 4);
+		break;
+	default:
+		stp_sink_put(s, (const char *)&b8, 8);
+		break;
+	}
+}
+
+/*
+ * %m / %M: prec bytes (default 1) of kernel memory at address v, raw or as
+ * hex.  A fault ends the output early.
+ */
+static void stp_fmt_memory(struct stp_sink *s, const struct stp_fmt *f,
+			   int64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char *src = (const char *)(unsigned long)v;
+	long n = f->prec >= 0 ? stp_fmt_clamp(f->prec) : 1;
+	long outlen = f->conv == 'M' ? 2 * n : n;
+	long pad = stp_fmt_clamp(f->width) - outlen;
+	u8 chunk[32];
+	char hbuf[64];
+
+	if (!(f->flags & STP_FMT_LEFT))
+		stp_sink_fill(s, ' ', pad);
+	while (n > 0) {
+		size_t k = min_t(long, n, sizeof(chunk));
+		size_t i;
+
+		if (copy_from_kernel_nofault(chunk, src, k))
+			return;
+		if (f->conv == 'M') {
+			for (i = 0; i < k; i++) {
+				hbuf[2 * i] = hex[chunk[i] >> 4];
+				hbuf[2 * i + 1] = hex[chunk[i] & 15];
+			}
+			stp_sink_put(s, hbuf, 2 * k);
+		} else {
+			stp_sink_put(s, (const char *)chunk, k);
+		}
+		src += k;
+		n -= k;
+	}
+	if (f->flags & STP_FMT_LEFT)
+		stp_sink_fill(s, ' ', pad);
+}
+
+/* %d %i %u %o %x %X %p */
+static void stp_fmt_integer(struct stp_sink *s, const struct stp_fmt *f,
+			    int64_t v)
+{
+	const char *digset = "0123456789abcdef";
+	const char *prefix = "";
+	char digits[24];
+	char sign = 0;
+	unsigned int base = 10;
+	u64 mag = (u64)v;
+	int nd = 0, body, len, pad, i;
+	int prec = stp_fmt_clamp(f->prec);
+	u8 fl = f->flags;
+
+	switch (f->conv) {
+	case 'o':
+		base = 8;
+		if (fl & STP_FMT_ALT)
+			prefix = "0";
+		break;
+	case 'X':
+		digset = "0123456789ABCDEF";
+		base = 16;
+		if (fl & STP_FMT_ALT)
+			prefix = "0X";
+		break;
+	case 'x':
+		base = 16;
+		if (fl & STP_FMT_ALT)
+			prefix = "0x";
+		break;
+	case 'p':
+		base = 16;
+		prefix = "0x";
+		break;
+	case 'u':
+		break;
+	default:			/* 'd', 'i' */
+		if (v < 0) {
+			sign = '-';
+			mag = -(u64)v;
+		} else if (fl & STP_FMT_PLUS) {
+			sign = '+';
+		} else if (fl & STP_FMT_SPACE) {
+			sign = ' ';
+		}
+		break;
+	}
+
+	do {
+		digits[nd++] = digset[mag % base];
+		mag /= base;
+	} while (mag);
+
+	body = nd > prec ? nd : prec;
+	len = (sign ? 1 : 0) + strlen(prefix) + body;
+	pad = stp_fmt_clamp(f->width) - len;
+
+	if (!(fl & (STP_FMT_LEFT | STP_FMT_ZERO)))
+		stp_sink_fill(s, ' ', pad);
+	if (sign)
+		stp_sink_put(s, &sign, 1);
+	stp_sink_put(s, prefix, strlen(prefix));
+	if (!(fl & STP_FMT_LEFT) && (fl & STP_FMT_ZERO))
+		stp_sink_fill(s, '0', pad);
+	stp_sink_fill(s, '0', body - nd);
+	for (i = nd - 1; i >= 0; i--)
+		stp_sink_put(s, &digits[i], 1);
+	if (fl & STP_FMT_LEFT)
+		stp_sink_fill(s, ' ', pad);
+}
+
+static void stp_fmt_long(struct stp_sink *s, const struct stp_fmt *f,
+			 int64_t v)
+{
+	switch (f->conv) {
+	case 'c':
+		stp_fmt_char(s, f, v);
+		break;
+	case 'b':
+		stp_fmt_binary(s, f, v);
+		break;
+	case 'm':
+	case 'M':
+		stp_fmt_memory(s, f, v);
+		break;
+	default:
+		stp_fmt_integer(s, f, v);
+		break;
+	}
+}
+
+/* %s: precision truncates, width pads with spaces. */
+static void stp_fmt_string(struct stp_sink *s, const struct stp_fmt *f,
+			   const char *str)
+{
+	size_t n = f->prec >= 0 ? strnlen(str, f->prec) : strlen(str);
+	long pad = stp_fmt_clamp(f->width) - (long)n;
+
+	if (!(f->flags & STP_FMT_LEFT))
+		stp_sink_fill(s, ' ', pad);
+	stp_sink_put(s, str, n);
+	if (f->flags & STP_FMT_LEFT)
+		stp_sink_fill(s, ' ', pad);
+}
+
+/* Commit the print buffer to this CPU's ring as one record. */
+static void stp_print_commit(struct stp_context *c)
+{
+	if (!c->plen)
+		return;
+	stp_ring_write(c->cpu, c->ptype, c->pbuf, c->plen);
+	c->plen = 0;
+}
+
+static void __maybe_unused stp_print_flush(struct stp_context *c)
+{
+	stp_print_commit(c);
+}
+
+static void __maybe_unused stp_print_str(struct stp_context *c, const char *s)
+{
+	struct stp_sink sk = { .c = c };
+
+	stp_sink_put(&sk, s, strlen(s));
+}
+
+static void __maybe_unused stp_print_char(struct stp_context *c, int ch)
+{
+	struct stp_sink sk = { .c = c };
+	char b = ch;
+
+	stp_sink_put(&sk, &b, 1);
+}
+
+static void __maybe_unused stp_print_long(struct stp_context *c,
+					  const struct stp_fmt *f, int64_t v)
+{
+	struct stp_sink sk = { .c = c };
+
+	stp_fmt_long(&sk, f, v);
+}
+
+static void __maybe_unused stp_print_string(struct stp_context *c,
+					    const struct stp_fmt *f,
+					    const char *s)
+{
+	struct stp_sink sk = { .c = c };
+
+	stp_fmt_string(&sk, f, s);
+}
+
+static void __maybe_unused stp_sb_init(struct stp_strbuf *sb, char *buf)
+{
+	sb->buf = buf;
+	sb->len = 0;
+	buf[0] = '\0';
+}
+
+static void __maybe_unused stp_sb_str(struct stp_strbuf *sb, const char *s)
+{
+	struct stp_sink sk = { .sb = sb };
+
+	stp_sink_put(&sk, s, strlen(s));
+}
+
+static void __maybe_unused stp_sb_char(struct stp_strbuf *sb, int ch)
+{
+	struct stp_sink sk = { .sb = sb };
+	char b = ch;
+
+	stp_sink_put(&sk, &b, 1);
+}
+
+static void __maybe_unused stp_sb_long(struct stp_strbuf *sb,
+				       const struct stp_fmt *f, int64_t v)
+{
+	struct stp_sink sk = { .sb = sb };
+
+	stp_fmt_long(&sk, f, v);
+}
+
+static void __maybe_unused stp_sb_string(struct stp_strbuf *sb,
+					 const struct stp_fmt *f,
+					 const char *s)
+{
+	struct stp_sink sk = { .sb = sb };
+
+	stp_fmt_string(&sk, f, s);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * printf-style output, SystemTap 4.8 compatible: into the probe's print
+ * buffer (stp_print_*) or into a script string (stp_sb_*, for sprintf).
+ */
+#ifndef RUNTIME_PRINT_H
+#define RUNTIME_PRINT_H
+
+#define STP_FMT_LEFT	0x01		/* '-' */
+#define STP_FMT_PLUS	0x02		/* '+' */
+#define STP_FMT_SPACE	0x04		/* ' ' */
+#define STP_FMT_ALT	0x08		/* '#' */
+#define STP_FMT_ZERO	0x10		/* '0' */
+
+/* One conversion of a format string; width and prec are -1 when absent. */
+struct stp_fmt {
+	char conv;			/* d i u o x X s c p b m M */
+	u8 flags;			/* STP_FMT_* */
+	int width;			/* minimum field width */
+	int prec;			/* precision */
+};
+
+/* A string being built; at most MAXSTRINGLEN - 1 bytes, NUL-terminated. */
+struct stp_strbuf {
+	char *buf;			/* MAXSTRINGLEN bytes */
+	size_t len;			/* bytes used, excluding the NUL */
+};
+
+static void stp_print_str(struct stp_context *c, const char *s);
+static void stp_print_char(struct stp_context *c, int ch);
+static void stp_print_long(struct stp_context *c, const struct stp_fmt *f,
+			   int64_t v);
+static void stp_print_string(struct stp_context *c, const struct stp_fmt *f,
+			     const char *s);
+static void stp_print_flush(struct stp_context *c);
+static void stp_print_commit(struct stp_context *c);
+
+static void stp_sb_init(struct stp_strbuf *sb, char *buf);
+static void stp_sb_str(struct stp_strbuf *sb, const char *s);
+static void stp_sb_char(struct stp_strbuf *sb, int ch);
+static void stp_sb_long(struct stp_strbuf *sb, const struct stp_fmt *f,
+			int64_t v);
+static void stp_sb_string(struct stp_strbuf *sb, const struct stp_fmt *f,
+			  const char *s);
+
+#endif /* RUNTIME_PRINT_H */

@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session: probe entry and exit (busy guard, session checks, action
+ * budget, globals lock, error reporting), the begin/end/error sequence,
+ * and arming of timer and tracepoint probes.
+ *
+ * Phases: LOADED -start-> STARTING (begin probes) -> RUNNING (events
+ * armed unless exit() or an error came first) -stop-> STOPPING (events
+ * disarmed, end probes, or error probes after a fatal error) -> DONE.
+ * Event probes run only while RUNNING and the session has not failed.
+ * start and stop are serialized by stp_ctl_mutex.
+ */
+
+enum stp_phase {
+	STP_PHASE_LOADED,
+	STP_PHASE_STARTING,
+	STP_PHASE_RUNNING,
+	STP_PHASE_STOPPING,
+	STP_PHASE_DONE,
+};
+
+/* Runtime state kept for each entry of the (const) probe table. */
+struct stp_probe_rt {
+	const struct stp_probe *p;	/* the table entry */
+	struct hrtimer timer;		/* STP_PROBE_TIMER */
+	struct tracepoint *tp;		/* STP_PROBE_TRACEPOINT, once found */
+	bool armed;			/* timer started / probe registered */
+};
+
+static const struct stp_probe *stp_probe_tab;
+static size_t stp_nprobes;
+static struct stp_probe_rt *stp_rt;	/* [stp_nprobes] */
+static size_t *stp_order;		/* indices by ascending priority */
+
+static atomic_t stp_phase = ATOMIC_INIT(STP_PHASE_LOADED);
+static atomic_t stp_exit_requested = ATOMIC_INIT(0);
+static atomic_t stp_failed = ATOMIC_INIT(0);
+static atomic_t stp_errors = ATOMIC_INIT(0);
+static atomic_t stp_skipped = ATOMIC_INIT(0);
+static atomic_t stp_skip_reported = ATOMIC_INIT(0);
+static DEFINE_MUTEX(stp_ctl_mutex);
+static DEFINE_RWLOCK(stp_globals_lock);
+
+static void __maybe_unused stp_request_exit(struct stp_context *c)
+{
+	atomic_set(&stp_exit_requested, 1);
+}
+
+static void stp_fail(void)
+{
+	atomic_set(&stp_failed, 1);
+	atomic_set(&stp_exit_requested, 1);
+}
+
+/* Write the NULL-terminated list of strings as one STDERR record. */
+static void stp_vstderr(struct stp_context *c, const char *first, va_list ap)
+{
+	const char *s;
+
+	stp_print_commit(c);
+	c->ptype = STP_REC_STDERR;
+	for (s = first; s; s = va_arg(ap, const char *))
+		stp_print_str(c, s);
+	stp_print_commit(c);
+	c->ptype = STP_REC_STDOUT;
+}
+
+static void stp_stderr(struct stp_context *c, const char *first, ...)
+{
+	va_list ap;
+
+	va_start(ap, first);
+	stp_vstderr(c, first, ap);
+	va_end(ap);
+}
+
+/* The same from process context, outside any probe. */
+static void stp_ctl_stderr(const char *first, ...)
+{
+	struct stp_context *c;
+	va_list ap;
+
+	preempt_disable();
+	c = stp_context_get();
+	if (c) {
+		va_start(ap, first);
+		stp_vstderr(c, first, ap);
+		va_end(ap);
+		stp_context_put(c);
+	}
+	preempt_enable();
+}
+
+static bool stp_probe_allowed(const struct stp_probe *p)
+{
+	int phase = atomic_read(&stp_phase);
+	bool failed = atomic_read(&stp_failed);
+
+	switch (p->type) {
+	case STP_PROBE_BEGIN:
+		return phase == STP_PHASE_STARTING && !failed &&
+		       !atomic_read(&stp_exit_requested);
+	case STP_PROBE_END:
+		return phase == STP_PHASE_STOPPING && !failed;
+	case STP_PROBE_ERROR:
+		return phase == STP_PHASE_STOPPING && failed;
+	default:
+		return phase == STP_PHASE_RUNNING && !failed;
+	}
+}
+
+static bool stp_is_event(const struct stp_probe *p)
+{
+	return p->type == STP_PROBE_TIMER || p->type == STP_PROBE_TRACEPOINT;
+}
+
+/* Try-lock the globals; never blocks. */
+static bool stp_globals_trylock(enum stp_lock_mode mode)
+{
+	int i;
+
+	if (mode == STP_LOCK_NONE)
+		return true;
+	for (i = 0; i < MAXTRYLOCK; i++) {
+		if (mode == STP_LOCK_WRITE ? write_trylock(&stp_globals_lock) :
+					     read_trylock(&stp_globals_lock))
+			return true;
+		udelay(TRYLOCKDELAY);
+	}
+	return false;
+}
+
+static void stp_globals_unlock(enum stp_lock_mode mode)
+{
+	if (mode == STP_LOCK_WRITE)
+		write_unlock(&stp_globals_lock);
+	else if (mode == STP_LOCK_READ)
+		read_unlock(&stp_globals_lock);
+}
+
+static void stp_report_error(struct stp_context *c)
+{
+	if (c->last_where)
+		stp_stderr(c, "ERROR: ", c->last_error, " near ",
+			   c->last_where, "\n", NULL);
+	else
+		stp_stderr(c, "ERROR: ", c->last_error, "\n", NULL);
+	if (atomic_inc_return(&stp_errors) > MAXERRORS)
+		stp_fail();
+}
+
+static void stp_probe_run(const struct stp_probe *p)
+{
+	bool event = stp_is_event(p);
+	struct stp_context *c;
+
+	preempt_disable();
+	c = stp_context_get();
+	if (!c) {
+		atomic_inc(&stp_skipped);
+		goto out;
+	}
+	if (!stp_probe_allowed(p))
+		goto put;
+
+	c->last_error = NULL;
+	c->last_where = NULL;
+	c->actionremaining = MAXACTION;
+	c->nesting = 0;
+	c->probe = p;
+	if (event && !stp_globals_trylock(p->lock)) {
+		atomic_inc(&stp_skipped);
+		goto check;
+	}
+	memset(stp_frame(c, 0), 0, STP_FRAME_SIZE);
+	p->handler(c);
+	if (event)
+		stp_globals_unlock(p->lock);
+	stp_print_commit(c);		/* output came before the error */
+	if (c->last_error)
+		stp_report_error(c);
+check:
+	if (atomic_read(&stp_skipped) > MAXSKIPPED &&
+	    !atomic_xchg(&stp_skip_reported, 1)) {
+		stp_stderr(c, "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n",
+			   NULL);
+		stp_fail();
+	}
+	c->probe = NULL;
+put:
+	stp_context_put(c);
+out:
+	preempt_enable();
+}
+
+/* Run every probe of one type (begin, end, error) by priority. */
+static void stp_run_type(enum stp_probe_type type)
+{
+	size_t i;
+
+	for (i = 0; i < stp_nprobes; i++) {
+		const struct stp_probe *p = &stp_probe_tab[stp_order[i]];
+
+		if (p->type != type)
+			continue;
+		stp_probe_run(p);
+		cond_resched();
+	}
+}
+
+static u64 stp_timer_period(const struct stp_probe *p)
+{
+	u64 ns = p->period_ns;
+	u64 r = p->randomize_ns;
+
+	if (r && r < ns)
+		ns = ns - r + get_random_u64() % (2 * r + 1);
+	return max_t(u64, ns, 10000);	/* never spin on a 0 period */
+}
+
+static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
+{
+	struct stp_probe_rt *rt = container_of(t, struct stp_probe_rt, timer);
+
+	stp_probe_run(rt->p);
+	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(rt->p)));
+	return HRTIMER_RESTART;
+}
+
+/* Generic tracepoint callback: ignores the tracepoint's own arguments. */
+static void stp_tp_generic(void *data)
+{
+	stp_probe_run(data);
+}
+
+static void *stp_tp_func(const struct stp_probe *p)
+{
+	return p->tp_callback ? p->tp_callback : (void *)stp_tp_generic;
+}
+
+static void stp_tp_lookup(struct tracepoint *tp, void *priv)
+{
+	size_t i;
+
+	for (i = 0; i < stp_nprobes; i++) {
+		struct stp_probe_rt *rt = &stp_rt[i];
+
+		if (rt->p->type == STP_PROBE_TRACEPOINT && !rt->tp &&
+		    !strcmp(tp->name, rt->p->tp_name))
+			rt->tp = tp;
+	}
+}
+
+static void stp_disarm(void)
+{
+	bool unregistered = false;
+	size_t i;
+
+	for (i = 0; i < stp_nprobes; i++) {
+		struct stp_probe_rt *rt = &stp_rt[i];
+
+		if (!rt->armed)
+			continue;
+		if (rt->p->type == STP_PROBE_TIMER) {
+			hrtimer_cancel(&rt->timer);
+		} else {
+			tracepoint_probe_unregister(rt->tp,
+						    stp_tp_func(rt->p),
+						    (void *)rt->p);
+			unregistered = true;
+		}
+		rt->armed = false;
+	}
+	if (unregistered)
+		tracepoint_synchronize_unregister();
+}
+
+static int stp_arm(void)
+{
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < stp_nprobes; i++)
+		stp_rt[i].tp = NULL;
+	for_each_kernel_tracepoint(stp_tp_lookup, NULL);
+	for (i = 0; i < stp_nprobes; i++) {
+		const struct stp_probe *p = stp_rt[i].p;
+
+		if (p->type == STP_PROBE_TRACEPOINT && !stp_rt[i].tp) {
+			stp_ctl_stderr("ERROR: probe ", p->pp,
+				       ": no tracepoint named '", p->tp_name,
+				       "' in this kernel\n", NULL);
+			ret = -ENOENT;
+		}
+	}
+	if (ret)
+		return ret;
+
+	for (i = 0; i < stp_nprobes; i++) {
+		struct stp_probe_rt *rt = &stp_rt[i];
+
+		if (rt->p->type == STP_PROBE_TIMER) {
+			hrtimer_init(&rt->timer, CLOCK_MONOTONIC,
+				     HRTIMER_MODE_REL);
+			rt->timer.function = stp_timer_fn;
+			hrtimer_start(&rt->timer,
+				      ns_to_ktime(stp_timer_period(rt->p)),
+				      HRTIMER_MODE_REL);
+			rt->armed = true;
+		} else if (rt->p->type == STP_PROBE_TRACEPOINT) {
+			ret = tracepoint_probe_register(rt->tp,
+							stp_tp_func(rt->p),
+							(void *)rt->p);
+			if (ret) {
+				stp_ctl_stderr("ERROR: probe ", rt->p->pp,
+					       ": cannot register tracepoint '",
+					       rt->p->tp_name, "'\n", NULL);
+				stp_disarm();
+				return ret;
+			}
+			rt->armed = true;
+		}
+	}
+	return 0;
+}
+
+/* ctl "start": begin probes, then arm event probes. */
+static int stp_session_start(void)
+{
+	int ret = 0;
+
+	mutex_lock(&stp_ctl_mutex);
+	if (atomic_read(&stp_phase) != STP_PHASE_LOADED) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	atomic_set(&stp_phase, STP_PHASE_STARTING);
+	stp_run_type(STP_PROBE_BEGIN);
+	atomic_set(&stp_phase, STP_PHASE_RUNNING);
+	if (atomic_read(&stp_exit_requested) || atomic_read(&stp_failed))
+		goto unlock;
+	ret = stp_arm();
+	if (ret) {
+		stp_fail();
+		atomic_set(&stp_phase, STP_PHASE_DONE);
+	}
+unlock:
+	mutex_unlock(&stp_ctl_mutex);
+	return ret;
+}
+
+/* ctl "stop": disarm, then end probes (or error probes); returns when done. */
+static int stp_session_stop(void)
+{
+	int phase;
+
+	mutex_lock(&stp_ctl_mutex);
+	phase = atomic_read(&stp_phase);
+	if (phase == STP_PHASE_RUNNING) {
+		atomic_set(&stp_phase, STP_PHASE_STOPPING);
+		stp_disarm();
+		stp_run_type(STP_PROBE_END);
+		if (atomic_read(&stp_failed))
+			stp_run_type(STP_PROBE_ERROR);
+	}
+	atomic_set(&stp_phase, STP_PHASE_DONE);
+	mutex_unlock(&stp_ctl_mutex);
+	return 0;
+}
+
+static void stp_session_set_target(int64_t pid)
+{
+	WRITE_ONCE(stp_target_pid, pid);
+}
+
+static int stp_status_line(char *buf, size_t size)
+{
+	static const u8 abi_state[] = {
+		[STP_PHASE_LOADED] = STP_STATE_LOADED,
+		[STP_PHASE_STARTING] = STP_STATE_LOADED,
+		[STP_PHASE_RUNNING] = STP_STATE_RUNNING,
+		[STP_PHASE_STOPPING] = STP_STATE_STOPPING,
+		[STP_PHASE_DONE] = STP_STATE_DONE,
+	};
+
+	return scnprintf(buf, size, STP_STATUS_FMT,
+			 (unsigned int)abi_state[atomic_read(&stp_phase)],
+			 (unsigned int)atomic_read(&stp_exit_requested),
+			 (unsigned int)atomic_read(&stp_failed),
+			 (unsigned int)atomic_read(&stp_errors),
+			 (unsigned int)atomic_read(&stp_skipped),
+			 (unsigned long long)atomic64_read(&stp_lost));
+}
+
+static void stp_session_free(void)
+{
+	stp_rings_free();
+	stp_contexts_free();
+	kfree(stp_rt);
+	kfree(stp_order);
+	stp_rt = NULL;
+	stp_order = NULL;
+}
+
+static int stp_session_init(const struct stp_probe *probes, size_t n)
+{
+	size_t i, j;
+	int ret;
+
+	stp_probe_tab = probes;
+	stp_nprobes = n;
+	stp_rt = kcalloc(max_t(size_t, n, 1), sizeof(*stp_rt), GFP_KERNEL);
+	stp_order = kcalloc(max_t(size_t, n, 1), sizeof(*stp_order),
+			    GFP_KERNEL);
+	if (!stp_rt || !stp_order) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	for (i = 0; i < n; i++) {
+		stp_rt[i].p = &probes[i];
+		/* stable insertion sort by priority */
+		for (j = i; j > 0 && probes[stp_order[j - 1]].priority >
+				     probes[i].priority; j--)
+			stp_order[j] = stp_order[j - 1];
+		stp_order[j] = i;
+	}
+	ret = stp_contexts_alloc();
+	if (ret)
+		goto fail;
+	ret = stp_rings_alloc();
+	if (ret)
+		goto fail;
+	ret = stp_transport_init();
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	stp_session_free();
+	return ret;
+}
+
+static void stp_session_exit(void)
+{
+	/* no new ctl or data operations after this; waits for running ones */
+	stp_transport_exit();
+	mutex_lock(&stp_ctl_mutex);
+	if (atomic_read(&stp_phase) == STP_PHASE_RUNNING) {
+		/* the loader went away without "stop" */
+		atomic_set(&stp_phase, STP_PHASE_STOPPING);
+		stp_disarm();
+	}
+	atomic_set(&stp_phase, STP_PHASE_DONE);
+	mutex_unlock(&stp_ctl_mutex);
+	stp_session_free();
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The probe table a generated module hands to the runtime, and the
+ * STP_MODULE_PROBES() macro that turns it into module init/exit.
+ */
+#ifndef RUNTIME_PROBES_H
+#define RUNTIME_PROBES_H
+
+enum stp_probe_type {
+	STP_PROBE_BEGIN,		/* runs on "start", by priority */
+	STP_PROBE_END,			/* runs on "stop", by priority */
+	STP_PROBE_ERROR,		/* runs on "stop" after a fatal error */
+	STP_PROBE_TIMER,		/* hrtimer every period_ns */
+	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
+};
+
+enum stp_lock_mode {
+	STP_LOCK_NONE,			/* handler touches no globals */
+	STP_LOCK_READ,			/* handler only reads globals */
+	STP_LOCK_WRITE,			/* handler writes globals */
+};
+
+struct stp_probe {
+	enum stp_probe_type type;	/* STP_PROBE_* */
+	void (*handler)(struct stp_context *c); /* generated body */
+	const char *pp;			/* probe point, for messages */
+	int64_t priority;		/* begin/end/error order, ascending */
+	u64 period_ns;			/* STP_PROBE_TIMER: period */
+	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
+	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
+	void *tp_callback;		/* typed callback, NULL: generic */
+	enum stp_lock_mode lock;	/* access to globals the handler needs */
+};
+
+/* Run one hit of probe p (typed tracepoint callbacks call this). */
+static void stp_probe_run(const struct stp_probe *p);
+
+static int stp_session_init(const struct stp_probe *probes, size_t n);
+static void stp_session_exit(void);
+
+#define STP_MODULE_PROBES(table)					\
+	static int __init stp_module_init(void)				\
+	{								\
+		return stp_session_init(table, ARRAY_SIZE(table));	\
+	}								\
+	static void __exit stp_module_exit(void)			\
+	{								\
+		stp_session_exit();					\
+	}								\
+	module_init(stp_module_init);					\
+	module_exit(stp_module_exit);					\
+	MODULE_LICENSE("GPL")
+
+#endif /* RUNTIME_PROBES_H */

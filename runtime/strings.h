@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Script strings (fixed MAXSTRINGLEN buffers, silently truncated) and the
+ * small context builtins: execname(), pid(), tid(), cpu(), target().
+ */
+#ifndef RUNTIME_STRINGS_H
+#define RUNTIME_STRINGS_H
+
+static int64_t stp_target_pid;		/* set by "target=" on ctl */
+
+/* dst = src, truncated; dst and src may overlap. */
+static inline void stp_strcpy(char *dst, const char *src)
+{
+	size_t n = strnlen(src, MAXSTRINGLEN - 1);
+
+	memmove(dst, src, n);
+	dst[n] = '\0';
+}
+
+/* dst .= src, truncated; src may point into dst. */
+static inline void stp_strcat(char *dst, const char *src)
+{
+	size_t len = strnlen(dst, MAXSTRINGLEN - 1);
+	size_t n = strnlen(src, MAXSTRINGLEN - 1 - len);
+
+	memmove(dst + len, src, n);
+	dst[len + n] = '\0';
+}
+
+static inline void stp_execname(char *dst)
+{
+	size_t n = strnlen(current->comm, min_t(size_t, TASK_COMM_LEN,
+						MAXSTRINGLEN - 1));
+
+	memcpy(dst, current->comm, n);
+	dst[n] = '\0';
+}
+
+static inline int64_t stp_pid(void)
+{
+	return current->tgid;
+}
+
+static inline int64_t stp_tid(void)
+{
+	return current->pid;
+}
+
+static inline int64_t stp_cpu(void)
+{
+	return smp_processor_id();
+}
+
+static inline int64_t stp_target(void)
+{
+	return READ_ONCE(stp_target_pid);
+}
+
+#endif /* RUNTIME_STRINGS_H */

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The procfs files of abi/transport.h: /proc/stap_<MODULE>/ctl (commands
+ * and the status line) and /proc/stap_<MODULE>/data (records).
+ */
+
+#define STP_PROC_DIR STP_PROC_PREFIX STP_MODULE_NAME
+
+static struct proc_dir_entry *stp_proc_dir;
+
+static ssize_t stp_ctl_read(struct file *file, char __user *ubuf,
+			    size_t count, loff_t *ppos)
+{
+	char buf[160];
+	int len = stp_status_line(buf, sizeof(buf));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, len);
+}
+
+static ssize_t stp_ctl_write(struct file *file, const char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	char buf[64];
+	char *cmd;
+	s64 pid;
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	cmd = strim(buf);
+
+	if (!strcmp(cmd, "start")) {
+		ret = stp_session_start();
+	} else if (!strcmp(cmd, "stop")) {
+		ret = stp_session_stop();
+	} else if (!strncmp(cmd, "target=", 7)) {
+		ret = kstrtos64(cmd + 7, 10, &pid);
+		if (!ret)
+			stp_session_set_target(pid);
+	} else {
+		ret = -EINVAL;
+	}
+	return ret ? ret : count;
+}
+
+static int stp_data_open(struct inode *inode, struct file *file)
+{
+	return nonseekable_open(inode, file);
+}
+
+static ssize_t stp_data_read(struct file *file, char __user *ubuf,
+			     size_t count, loff_t *ppos)
+{
+	return stp_rings_read(ubuf, count);
+}
+
+static const struct proc_ops stp_ctl_ops = {
+	.proc_read = stp_ctl_read,
+	.proc_write = stp_ctl_write,
+	.proc_lseek = default_llseek,
+};
+
+static const struct proc_ops stp_data_ops = {
+	.proc_open = stp_data_open,
+	.proc_read = stp_data_read,
+};
+
+static int stp_transport_init(void)
+{
+	stp_proc_dir = proc_mkdir(STP_PROC_DIR, NULL);
+	if (!stp_proc_dir)
+		return -ENOMEM;
+	if (!proc_create("ctl", 0600, stp_proc_dir, &stp_ctl_ops) ||
+	    !proc_create("data", 0400, stp_proc_dir, &stp_data_ops)) {
+		proc_remove(stp_proc_dir);
+		stp_proc_dir = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static void stp_transport_exit(void)
+{
+	proc_remove(stp_proc_dir);
+	stp_proc_dir = NULL;
+}

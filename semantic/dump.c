@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The -p2 listing, in SystemTap's layout:
+ *   # globals            name:type [keytypes]
+ *   # functions          name:type (argtypes)
+ *   # probes             derived point /* <- user's points * /, then locals
+ */
+#include "semantic/semantic.h"
+
+#include <inttypes.h>
+
+static void dump_keys(FILE *out, const struct symbol *sym)
+{
+	if (!sym->nkeys)
+		return;
+	fputs(" [", out);
+	for (int k = 0; k < sym->nkeys; k++)
+		fprintf(out, "%s%s", k ? ", " : "", type_name(sym->key_types[k]));
+	fputc(']', out);
+}
+
+void sema_dump(FILE *out, const struct program *prog)
+{
+	if (prog->nglobals)
+		fputs("# globals\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		const struct node *d = g->decl;
+		fputs(g->name, out);
+		if (d && d->global.wrap)
+			fputc('%', out);
+		if (d && d->global.max_entries)
+			fprintf(out, "[%" PRId64 "]", d->global.max_entries);
+		fprintf(out, ":%s", type_name(g->type));
+		dump_keys(out, g);
+		if (d && d->global.init) {
+			fputs(" = ", out);
+			ast_unparse_expr(out, d->global.init);
+		}
+		fputc('\n', out);
+	}
+	if (prog->nbuiltins_used)
+		fputs("# functions\n", out);
+	for (int i = 0; i < prog->nbuiltins_used; i++) {
+		const struct symbol *f = prog->builtins_used[i];
+		fprintf(out, "%s:%s (", f->name, type_name(f->type));
+		for (int a = 0; a < f->nargs; a++)
+			fprintf(out, "%s%s", a ? ", " : "",
+				type_name(f->arg_types[a]));
+		fputs(")\n", out);
+	}
+	fputs("# probes\n", out);
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct node *probe = dp->body->probe;
+		fprintf(out, "%s /* <- ", dp->pp);
+		ast_foreach(p, probe->probe.points) {
+			if (p != probe->probe.points)
+				fputc(',', out);
+			ast_unparse_point(out, p);
+		}
+		fputs(" */\n", out);
+		if (dp->body->nlocals)
+			fputs("  # locals\n", out);
+		for (int l = 0; l < dp->body->nlocals; l++) {
+			const struct symbol *sym = dp->body->locals[l];
+			fprintf(out, "  %s:%s\n", sym->name, type_name(sym->type));
+		}
+	}
+}

@@ -1,0 +1,1134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2: elaboration.
+ *
+ *   1. globals are collected from every file;
+ *   2. each probe point is matched against the probe families (begin, end,
+ *      error, never, timer.*, kernel.trace) and becomes a derived probe;
+ *   3. each probe body is walked: names bind to globals, probe locals or
+ *      built-in functions;
+ *   4. types are inferred over the whole program until nothing changes,
+ *      then one last walk reports mismatches and what stayed unknown.
+ *
+ * Invariant: this file never allocates AST nodes, it only annotates them.
+ */
+#include "semantic/semantic.h"
+#include "semantic/format.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GROW(arr, n, cap)                                               \
+	do {                                                            \
+		if ((n) == (cap)) {                                     \
+			(cap) = (cap) ? (cap) * 2 : 8;                  \
+			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr))); \
+		}                                                       \
+	} while (0)
+
+/* Functions the compiler provides until the tapset library lands. */
+static const struct builtin {
+	const char *name;
+	enum type ret;
+	int nargs;
+	enum type args[2];
+	const char *c_expr;
+} builtins[] = {
+	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)" },
+	{ "execname", TY_STRING, 0, { 0 }, "stp_execname" },
+	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()" },
+	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()" },
+	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()" },
+	{ "target", TY_LONG, 0, { 0 }, "stp_target()" },
+	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error" },
+};
+
+struct sema {
+	struct session *s;
+	struct program *prog;
+	struct probe_body *body;	/* the probe being walked */
+	int loop_depth;
+	bool report;			/* last round: report type errors */
+	bool changed;			/* a type was learned this round */
+};
+
+/* ---- names ---------------------------------------------------------- */
+
+static int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int *row = xmalloc((lb + 1) * sizeof(int));
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	int d = row[lb];
+	free(row);
+	return d;
+}
+
+/* The closest candidate within a small distance, or NULL. */
+static const char *suggest(const char *name, const char *const *cands, int n)
+{
+	const char *best = NULL;
+	int best_d = 3;
+
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(name, cands[i]);
+		if (d < best_d || (d == best_d && !best && d <= 2)) {
+			best = cands[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+static struct symbol *find_global(struct program *prog, const char *name)
+{
+	for (int i = 0; i < prog->nglobals; i++)
+		if (strcmp(prog->globals[i]->name, name) == 0)
+			return prog->globals[i];
+	return NULL;
+}
+
+static struct symbol *find_local(struct probe_body *b, const char *name)
+{
+	for (int i = 0; i < b->nlocals; i++)
+		if (strcmp(b->locals[i]->name, name) == 0)
+			return b->locals[i];
+	return NULL;
+}
+
+static struct symbol *new_symbol(struct sema *se, const char *name,
+				 enum sym_kind kind, struct srcloc loc)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = name;
+	sym->kind = kind;
+	sym->loc = loc;
+	return sym;
+}
+
+static struct symbol *add_local(struct sema *se, const char *name,
+				struct srcloc loc)
+{
+	struct probe_body *b = se->body;
+	struct symbol *sym = new_symbol(se, name, SYM_LOCAL, loc);
+
+	sym->index = b->nlocals;
+	GROW(b->locals, b->nlocals, b->locals_cap);
+	b->locals[b->nlocals++] = sym;
+	return sym;
+}
+
+static struct symbol *builtin_symbol(struct sema *se, const char *name)
+{
+	struct program *prog = se->prog;
+
+	for (int i = 0; i < prog->nbuiltins_used; i++)
+		if (strcmp(prog->builtins_used[i]->name, name) == 0)
+			return prog->builtins_used[i];
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+		const struct builtin *b = &builtins[i];
+		if (strcmp(b->name, name) != 0)
+			continue;
+		struct symbol *sym = new_symbol(se, b->name, SYM_BUILTIN,
+						(struct srcloc){ -1, 0, 0 });
+		sym->type = b->ret;
+		sym->nargs = b->nargs;
+		memcpy(sym->arg_types, b->args, sizeof(b->args));
+		sym->c_expr = b->c_expr;
+		GROW(prog->builtins_used, prog->nbuiltins_used,
+		     prog->builtins_used_cap);
+		prog->builtins_used[prog->nbuiltins_used++] = sym;
+		return sym;
+	}
+	return NULL;
+}
+
+/* ---- types ---------------------------------------------------------- */
+
+static void format_loc(struct session *s, struct srcloc loc, char *buf,
+		       size_t size)
+{
+	const struct srcfile *f = session_file(s, loc.file);
+
+	if (f)
+		snprintf(buf, size, "%s:%d:%d", f->name, loc.line, loc.col);
+	else
+		snprintf(buf, size, "(built in)");
+}
+
+/*
+ * The symbol (or array value) sym must have type t, as used at loc.
+ * Learns the type when it is still unknown; reports a conflict on the
+ * last round.
+ */
+static void unify_sym(struct sema *se, struct symbol *sym, enum type t,
+		      struct srcloc loc)
+{
+	if (t == TY_UNKNOWN || !sym)
+		return;
+	if (sym->type == TY_UNKNOWN) {
+		sym->type = t;
+		sym->type_loc = loc;
+		se->changed = true;
+		return;
+	}
+	if (sym->type != t && se->report) {
+		char where[256];
+		format_loc(se->s, sym->type_loc, where, sizeof(where));
+		diag_error(se->s, loc, "type mismatch for '%s': %s here, %s "
+			   "inferred at %s", sym->name, type_name(t),
+			   type_name(sym->type), where);
+	}
+}
+
+static void unify_key(struct sema *se, struct symbol *sym, int k, enum type t,
+		      struct srcloc loc)
+{
+	if (t == TY_UNKNOWN)
+		return;
+	if (sym->key_types[k] == TY_UNKNOWN) {
+		sym->key_types[k] = t;
+		se->changed = true;
+	} else if (sym->key_types[k] != t && se->report) {
+		diag_error(se->s, loc, "type mismatch for index %d of array "
+			   "'%s': %s here, %s elsewhere", k + 1, sym->name,
+			   type_name(t), type_name(sym->key_types[k]));
+	}
+}
+
+/* An expression must have type t (when both are known). */
+static void expect(struct sema *se, struct node *n, enum type got,
+		   enum type want)
+{
+	if (got == TY_UNKNOWN || want == TY_UNKNOWN || got == want)
+		return;
+	if (se->report)
+		diag_error(se->s, n->loc, "type mismatch: expected %s, got %s",
+			   type_name(want), type_name(got));
+}
+
+static enum type infer(struct sema *se, struct node *n, enum type want);
+
+static void use_global(struct sema *se, struct symbol *sym, bool write)
+{
+	if (write) {
+		sym->written = true;
+		se->body->writes_globals = true;
+	} else {
+		sym->read = true;
+		se->body->reads_globals = true;
+	}
+}
+
+/* name or name[keys] as an rvalue or lvalue. */
+static struct symbol *resolve_var(struct sema *se, struct node *n, bool write)
+{
+	if (n->sym)
+		return n->sym;
+	const char *name = n->var.name;
+	struct symbol *sym = find_global(se->prog, name);
+	if (!sym)
+		sym = find_local(se->body, name);
+	if (!sym)
+		sym = add_local(se, name, n->loc);
+	n->sym = sym;
+	(void)write;
+	return sym;
+}
+
+static void note_access(struct sema *se, struct symbol *sym, bool write)
+{
+	if (sym->kind == SYM_GLOBAL)
+		use_global(se, sym, write);
+	else if (write)
+		sym->written = true;
+	else
+		sym->read = true;
+}
+
+static enum type infer_scalar(struct sema *se, struct node *n, enum type want,
+			      bool write)
+{
+	struct symbol *sym = resolve_var(se, n, write);
+
+	note_access(se, sym, write);
+	if (sym->nkeys > 0) {
+		if (se->report)
+			diag_error(se->s, n->loc, "array '%s' used without an "
+				   "index", sym->name);
+		return TY_UNKNOWN;
+	}
+	if (sym->type == TY_STATS && se->report && want != TY_STATS)
+		diag_error(se->s, n->loc, "statistic '%s' can only be used "
+			   "with '<<<', @count/@sum/@min/@max/@avg or "
+			   "delete", sym->name);
+	unify_sym(se, sym, want, n->loc);
+	return n->type = sym->type;
+}
+
+static enum type infer_index(struct sema *se, struct node *n, enum type want,
+			     bool write)
+{
+	struct node *arr = n->index.array;
+	struct symbol *sym = find_global(se->prog, arr->var.name);
+	int nkeys = ast_list_length(n->index.keys);
+
+	if (!sym) {
+		if (se->report)
+			diag_error(se->s, arr->loc, "unresolved array '%s': "
+				   "arrays must be declared global",
+				   arr->var.name);
+		ast_foreach(k, n->index.keys)
+			infer(se, k, TY_UNKNOWN);
+		return TY_UNKNOWN;
+	}
+	n->sym = arr->sym = sym;
+	note_access(se, sym, write);
+	if (nkeys > MAX_KEYS) {
+		if (se->report)
+			diag_error(se->s, n->loc, "too many array indexes (%d, "
+				   "at most %d)", nkeys, MAX_KEYS);
+		return TY_UNKNOWN;
+	}
+	if (sym->nkeys == 0) {
+		if (sym->type != TY_UNKNOWN && sym->type_loc.file >= 0 &&
+		    sym->decl && sym->decl->global.init) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' is a scalar, "
+					   "not an array", sym->name);
+			return TY_UNKNOWN;
+		}
+		sym->nkeys = nkeys;
+		se->changed = true;
+	} else if (sym->nkeys != nkeys && se->report) {
+		diag_error(se->s, n->loc, "array '%s' used with %d indexes "
+			   "here but %d elsewhere", sym->name, nkeys,
+			   sym->nkeys);
+	}
+	int k = 0;
+	ast_foreach(key, n->index.keys) {
+		if (key->kind == N_WILDCARD) {
+			k++;
+			continue;
+		}
+		enum type kt = infer(se, key, k < sym->nkeys ?
+				     sym->key_types[k] : TY_UNKNOWN);
+		if (k < sym->nkeys)
+			unify_key(se, sym, k, kt, key->loc);
+		if (kt == TY_STATS && se->report)
+			diag_error(se->s, key->loc, "array index must be a "
+				   "number or a string");
+		k++;
+	}
+	unify_sym(se, sym, want, n->loc);
+	return n->type = sym->type;
+}
+
+static bool is_lvalue(const struct node *n)
+{
+	return n->kind == N_VAR || n->kind == N_INDEX;
+}
+
+static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
+{
+	if (n->kind == N_VAR)
+		return infer_scalar(se, n, want, true);
+	if (n->kind == N_INDEX)
+		return infer_index(se, n, want, true);
+	if (se->report)
+		diag_error(se->s, n->loc, "cannot assign to this expression "
+			   "(%s)", ast_kind_name(n->kind));
+	return infer(se, n, want);
+}
+
+static enum type infer_assign(struct sema *se, struct node *n)
+{
+	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+
+	switch (n->binary.op) {
+	case OP_ASSIGN: {
+		enum type rt = infer(se, rhs, lhs->type);
+		enum type lt = infer_lvalue(se, lhs, rt);
+		if (rt == TY_UNKNOWN && lt != TY_UNKNOWN)
+			rt = infer(se, rhs, lt);
+		if (lt == TY_STATS && se->report)
+			diag_error(se->s, n->loc, "use '<<<' to add a value "
+				   "to statistic '%s'", lhs->sym ?
+				   lhs->sym->name : "?");
+		expect(se, rhs, rt, lt);
+		return n->type = lt != TY_UNKNOWN ? lt : rt;
+	}
+	case OP_AGG:
+		infer_lvalue(se, lhs, TY_STATS);
+		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+		return n->type = TY_UNKNOWN;
+	case OP_CONCAT:
+		expect(se, lhs, infer_lvalue(se, lhs, TY_STRING), TY_STRING);
+		expect(se, rhs, infer(se, rhs, TY_STRING), TY_STRING);
+		return n->type = TY_STRING;
+	default:
+		expect(se, lhs, infer_lvalue(se, lhs, TY_LONG), TY_LONG);
+		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+		return n->type = TY_LONG;
+	}
+}
+
+static enum type infer_binary(struct sema *se, struct node *n)
+{
+	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+
+	switch (n->binary.op) {
+	case OP_CONCAT:
+	case OP_MATCH:
+	case OP_NMATCH:
+		expect(se, lhs, infer(se, lhs, TY_STRING), TY_STRING);
+		expect(se, rhs, infer(se, rhs, TY_STRING), TY_STRING);
+		if (n->binary.op != OP_CONCAT && se->report)
+			diag_error(se->s, n->loc, "regular expression matching "
+				   "is not supported yet");
+		return n->type = n->binary.op == OP_CONCAT ? TY_STRING : TY_LONG;
+	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
+		/* both sides the same type, long or string */
+		enum type lt = infer(se, lhs, TY_UNKNOWN);
+		enum type rt = infer(se, rhs, lt);
+		if (lt == TY_UNKNOWN && rt != TY_UNKNOWN)
+			lt = infer(se, lhs, rt);
+		if (lt != TY_UNKNOWN && rt != TY_UNKNOWN && lt != rt &&
+		    se->report)
+			diag_error(se->s, n->loc, "type mismatch: cannot compare "
+				   "%s with %s", type_name(lt), type_name(rt));
+		if ((lt == TY_STATS || rt == TY_STATS) && se->report)
+			diag_error(se->s, n->loc, "cannot compare statistics");
+		return n->type = TY_LONG;
+	}
+	default:
+		expect(se, lhs, infer(se, lhs, TY_LONG), TY_LONG);
+		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+		return n->type = TY_LONG;
+	}
+}
+
+static void check_print(struct sema *se, struct node *n)
+{
+	struct node *args = n->print.args;
+	enum print_kind k = n->print.kind;
+
+	if (k == PRINT_PRINTF || k == PRINT_SPRINTF) {
+		if (!args || args->kind != N_STRING) {
+			if (se->report)
+				diag_error(se->s, n->loc, "the format of %s must "
+					   "be a string literal", k == PRINT_PRINTF
+					   ? "printf" : "sprintf");
+			ast_foreach(a, args)
+				infer(se, a, TY_UNKNOWN);
+			return;
+		}
+		struct fmt_piece *pieces;
+		const char *err;
+		size_t off;
+		int np = format_parse(&se->s->arena, args->str.value,
+				      args->str.len, &pieces, &err, &off);
+		if (np < 0) {
+			if (se->report)
+				diag_error(se->s, args->loc, "bad format: %s (at "
+					   "offset %zu)", err, off);
+			return;
+		}
+		struct node *a = args->next;
+		for (int i = 0; i < np; i++) {
+			struct fmt_piece *p = &pieces[i];
+			if (!p->is_conv)
+				continue;
+			int want_n = format_piece_args(p);
+			for (int j = 0; j < want_n; j++) {
+				if (!a) {
+					if (se->report)
+						diag_error(se->s, n->loc, "too few "
+							   "arguments for the format");
+					return;
+				}
+				bool value = j == want_n - 1;
+				enum type want = value && (p->conv == 's') ?
+					TY_STRING : TY_LONG;
+				expect(se, a, infer(se, a, want), want);
+				a = a->next;
+			}
+		}
+		if (a && se->report)
+			diag_error(se->s, a->loc, "too many arguments for the "
+				   "format");
+		return;
+	}
+	if (k == PRINT_PRINTD || k == PRINT_PRINTDLN || k == PRINT_SPRINTD ||
+	    k == PRINT_SPRINTDLN) {
+		if (!args || args->kind != N_STRING) {
+			if (se->report)
+				diag_error(se->s, n->loc, "the delimiter must be "
+					   "a string literal");
+		} else if (ast_list_length(args) < 3 && se->report) {
+			diag_error(se->s, n->loc, "this print needs at least "
+				   "two values after the delimiter");
+		}
+		ast_foreach(a, args ? args->next : NULL)
+			if (infer(se, a, TY_UNKNOWN) == TY_STATS && se->report)
+				diag_error(se->s, a->loc, "cannot print a statistic");
+		return;
+	}
+	if ((k == PRINT_PRINT || k == PRINT_SPRINT) && ast_list_length(args) != 1
+	    && se->report)
+		diag_error(se->s, n->loc, "print and sprint take one value");
+	if ((k == PRINT_SPRINTLN) && !args && se->report)
+		diag_error(se->s, n->loc, "sprintln needs a value");
+	ast_foreach(a, args) {
+		enum type t = infer(se, a, TY_UNKNOWN);
+		if (t == TY_STATS && se->report)
+			diag_error(se->s, a->loc, "cannot print a statistic");
+	}
+}
+
+static enum type infer_call(struct sema *se, struct node *n)
+{
+	struct symbol *sym = n->sym ? n->sym : builtin_symbol(se, n->call.name);
+
+	if (!sym) {
+		if (se->report) {
+			const char *names[sizeof(builtins) / sizeof(builtins[0])];
+			for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
+				names[i] = builtins[i].name;
+			const char *hint = suggest(n->call.name, names,
+						   (int)(sizeof(names) / sizeof(names[0])));
+			if (hint)
+				diag_error(se->s, n->loc, "unresolved function "
+					   "'%s' (did you mean '%s'?)",
+					   n->call.name, hint);
+			else
+				diag_error(se->s, n->loc, "unresolved function "
+					   "'%s'", n->call.name);
+		}
+		ast_foreach(a, n->call.args)
+			infer(se, a, TY_UNKNOWN);
+		return TY_UNKNOWN;
+	}
+	n->sym = sym;
+	int nargs = ast_list_length(n->call.args);
+	if (nargs != sym->nargs) {
+		if (se->report)
+			diag_error(se->s, n->loc, "%s() takes %d argument%s, "
+				   "got %d", sym->name, sym->nargs,
+				   sym->nargs == 1 ? "" : "s", nargs);
+		return n->type = sym->type;
+	}
+	int i = 0;
+	ast_foreach(a, n->call.args) {
+		expect(se, a, infer(se, a, sym->arg_types[i]), sym->arg_types[i]);
+		i++;
+	}
+	return n->type = sym->type;
+}
+
+static enum type infer_stat(struct sema *se, struct node *n)
+{
+	struct node *op = n->stat.operand;
+
+	if (op->kind == N_VAR)
+		infer_scalar(se, op, TY_STATS, false);
+	else if (op->kind == N_INDEX)
+		infer_index(se, op, TY_STATS, false);
+	else if (se->report)
+		diag_error(se->s, op->loc, "%s needs a statistic variable",
+			   n->kind == N_HIST ? "a histogram" : "this operator");
+	if (op->type != TY_STATS && op->type != TY_UNKNOWN && se->report)
+		diag_error(se->s, op->loc, "'%s' is not a statistic (it is a "
+			   "%s)", op->sym ? op->sym->name : "?",
+			   type_name(op->type));
+	ast_foreach(a, n->stat.args) {
+		expect(se, a, infer(se, a, TY_LONG), TY_LONG);
+		if (a->kind != N_NUMBER && se->report)
+			diag_error(se->s, a->loc, "histogram parameters must "
+				   "be number literals");
+	}
+	return n->type = n->kind == N_HIST ? TY_UNKNOWN : TY_LONG;
+}
+
+static enum type infer(struct sema *se, struct node *n, enum type want)
+{
+	switch (n->kind) {
+	case N_NUMBER:
+		return n->type = TY_LONG;
+	case N_STRING:
+		return n->type = TY_STRING;
+	case N_VAR:
+		return infer_scalar(se, n, want, false);
+	case N_INDEX:
+		return infer_index(se, n, want, false);
+	case N_ASSIGN:
+		return infer_assign(se, n);
+	case N_BINARY:
+		if (n->binary.op == OP_AND || n->binary.op == OP_OR) {
+			expect(se, n->binary.lhs,
+			       infer(se, n->binary.lhs, TY_LONG), TY_LONG);
+			expect(se, n->binary.rhs,
+			       infer(se, n->binary.rhs, TY_LONG), TY_LONG);
+			return n->type = TY_LONG;
+		}
+		return infer_binary(se, n);
+	case N_UNARY:
+		if (n->unary.op == OP_ADDR) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'&' applies only to "
+					   "context variables");
+			return TY_LONG;
+		}
+		expect(se, n->unary.operand,
+		       infer(se, n->unary.operand, TY_LONG), TY_LONG);
+		return n->type = TY_LONG;
+	case N_INCDEC:
+		if (!is_lvalue(n->incdec.operand)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' needs a variable",
+					   n->incdec.increment ? "++" : "--");
+			return TY_LONG;
+		}
+		expect(se, n->incdec.operand,
+		       infer_lvalue(se, n->incdec.operand, TY_LONG), TY_LONG);
+		/* ++ reads too */
+		note_access(se, n->incdec.operand->sym, false);
+		return n->type = TY_LONG;
+	case N_TERNARY: {
+		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
+		       TY_LONG);
+		enum type a = infer(se, n->cond.then, want);
+		enum type b = infer(se, n->cond.els, a != TY_UNKNOWN ? a : want);
+		if (a == TY_UNKNOWN)
+			a = infer(se, n->cond.then, b);
+		if (a != TY_UNKNOWN && b != TY_UNKNOWN && a != b && se->report)
+			diag_error(se->s, n->loc, "type mismatch: the branches "
+				   "are %s and %s", type_name(a), type_name(b));
+		return n->type = a != TY_UNKNOWN ? a : b;
+	}
+	case N_IN: {
+		struct node *arr = n->binary.rhs;
+		struct symbol *sym = find_global(se->prog, arr->var.name);
+		if (!sym) {
+			if (se->report)
+				diag_error(se->s, arr->loc, "unresolved array "
+					   "'%s'", arr->var.name);
+			return TY_LONG;
+		}
+		arr->sym = n->sym = sym;
+		note_access(se, sym, false);
+		int k = 0;
+		ast_foreach(key, n->binary.lhs) {
+			if (key->kind != N_WILDCARD && k < MAX_KEYS) {
+				enum type kt = infer(se, key, sym->key_types[k]);
+				if (k < sym->nkeys)
+					unify_key(se, sym, k, kt, key->loc);
+			}
+			k++;
+		}
+		if (sym->nkeys && sym->nkeys != k && se->report)
+			diag_error(se->s, n->loc, "array '%s' has %d indexes, "
+				   "not %d", sym->name, sym->nkeys, k);
+		return n->type = TY_LONG;
+	}
+	case N_CALL:
+		return infer_call(se, n);
+	case N_PRINT:
+		check_print(se, n);
+		switch (n->print.kind) {
+		case PRINT_SPRINT: case PRINT_SPRINTLN: case PRINT_SPRINTF:
+		case PRINT_SPRINTD: case PRINT_SPRINTDLN:
+			return n->type = TY_STRING;
+		default:
+			return n->type = TY_UNKNOWN;
+		}
+	case N_STAT:
+	case N_HIST:
+		return infer_stat(se, n);
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+		if (se->report)
+			diag_error(se->s, n->loc, "context variables are not "
+				   "available for this probe point yet");
+		return TY_LONG;
+	case N_ATFUNC:
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' is not supported yet",
+				   n->call.name);
+		return TY_UNKNOWN;
+	case N_EMBEDDED:
+		if (se->report)
+			diag_error(se->s, n->loc, "embedded C expressions are "
+				   "not supported yet");
+		return TY_LONG;
+	case N_WILDCARD:
+		if (se->report)
+			diag_error(se->s, n->loc, "'*' is only allowed as an "
+				   "index in 'in' and delete");
+		return TY_UNKNOWN;
+	default:
+		if (se->report)
+			diag_error(se->s, n->loc, "unexpected %s in an "
+				   "expression", ast_kind_name(n->kind));
+		return TY_UNKNOWN;
+	}
+}
+
+/* ---- statements ----------------------------------------------------- */
+
+static void walk_stmt(struct sema *se, struct node *n);
+
+static void walk_list(struct sema *se, struct node *list)
+{
+	ast_foreach(st, list)
+		walk_stmt(se, st);
+}
+
+static void walk_foreach(struct sema *se, struct node *n)
+{
+	struct node *arr = n->foreach.array;
+	struct symbol *sym = find_global(se->prog, arr->var.name);
+
+	if (!sym) {
+		if (se->report)
+			diag_error(se->s, arr->loc, "foreach over '%s', which "
+				   "is not a global array", arr->var.name);
+	} else {
+		arr->sym = sym;
+		note_access(se, sym, false);
+		int nkeys = ast_list_length(n->foreach.keys);
+		if (sym->nkeys && sym->nkeys != nkeys && se->report)
+			diag_error(se->s, n->loc, "foreach has %d keys but "
+				   "array '%s' has %d indexes", nkeys,
+				   sym->name, sym->nkeys);
+		int k = 0;
+		ast_foreach(key, n->foreach.keys) {
+			infer_scalar(se, key, k < MAX_KEYS ?
+				     sym->key_types[k] : TY_UNKNOWN, true);
+			if (k < MAX_KEYS && k < sym->nkeys)
+				unify_key(se, sym, k, key->type, key->loc);
+			k++;
+		}
+		if (n->foreach.value)
+			infer_scalar(se, n->foreach.value, sym->type, true);
+	}
+	if (n->foreach.limit)
+		expect(se, n->foreach.limit,
+		       infer(se, n->foreach.limit, TY_LONG), TY_LONG);
+	se->loop_depth++;
+	walk_stmt(se, n->foreach.body);
+	se->loop_depth--;
+}
+
+static void walk_stmt(struct sema *se, struct node *n)
+{
+	switch (n->kind) {
+	case N_BLOCK:
+		walk_list(se, n->block.stmts);
+		break;
+	case N_NULL_STMT:
+		break;
+	case N_EXPR_STMT:
+		infer(se, n->stmt.expr, TY_UNKNOWN);
+		break;
+	case N_IF:
+		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
+		       TY_LONG);
+		walk_stmt(se, n->cond.then);
+		if (n->cond.els)
+			walk_stmt(se, n->cond.els);
+		break;
+	case N_WHILE:
+	case N_FOR:
+		if (n->loop.init)
+			infer(se, n->loop.init, TY_UNKNOWN);
+		if (n->loop.cond)
+			expect(se, n->loop.cond,
+			       infer(se, n->loop.cond, TY_LONG), TY_LONG);
+		if (n->loop.step)
+			infer(se, n->loop.step, TY_UNKNOWN);
+		se->loop_depth++;
+		walk_stmt(se, n->loop.body);
+		se->loop_depth--;
+		break;
+	case N_FOREACH:
+		walk_foreach(se, n);
+		break;
+	case N_BREAK:
+	case N_CONTINUE:
+		if (se->loop_depth == 0 && se->report)
+			diag_error(se->s, n->loc, "'%s' outside a loop",
+				   n->kind == N_BREAK ? "break" : "continue");
+		break;
+	case N_NEXT:
+		break;
+	case N_RETURN:
+		if (se->report)
+			diag_error(se->s, n->loc, "'return' is only allowed in "
+				   "functions; use 'next' to leave a probe");
+		break;
+	case N_DELETE: {
+		struct node *e = n->stmt.expr;
+		if (e->kind == N_VAR) {
+			struct symbol *sym = find_global(se->prog, e->var.name);
+			if (!sym)
+				sym = find_local(se->body, e->var.name);
+			if (!sym) {
+				if (se->report)
+					diag_error(se->s, e->loc, "delete of "
+						   "unknown variable '%s'",
+						   e->var.name);
+				break;
+			}
+			e->sym = sym;
+			note_access(se, sym, true);
+		} else if (e->kind == N_INDEX) {
+			infer_index(se, e, TY_UNKNOWN, true);
+		} else if (se->report) {
+			diag_error(se->s, e->loc, "delete needs a variable, an "
+				   "array or an array element");
+		}
+		break;
+	}
+	case N_TRY:
+		walk_stmt(se, n->try.body);
+		if (n->try.catch_var) {
+			struct symbol *sym = find_local(se->body, n->try.catch_var);
+			if (!sym)
+				sym = add_local(se, n->try.catch_var,
+						n->try.catch_loc);
+			unify_sym(se, sym, TY_STRING, n->try.catch_loc);
+		}
+		walk_stmt(se, n->try.handler);
+		break;
+	case N_EMBEDDED:
+		if (se->report)
+			diag_error(se->s, n->loc, "embedded C statements are "
+				   "not supported yet");
+		break;
+	default:
+		if (se->report)
+			diag_error(se->s, n->loc, "unexpected %s",
+				   ast_kind_name(n->kind));
+		break;
+	}
+}
+
+/* ---- probe points ----------------------------------------------------- */
+
+static const char *const family_names[] = {
+	"begin", "end", "error", "never", "timer", "kernel",
+};
+
+static const struct {
+	const char *unit;
+	uint64_t ns;
+} timer_units[] = {
+	{ "s", 1000000000ULL }, { "sec", 1000000000ULL },
+	{ "ms", 1000000ULL }, { "msec", 1000000ULL },
+	{ "us", 1000ULL }, { "usec", 1000ULL },
+	{ "ns", 1ULL }, { "nsec", 1ULL },
+};
+
+static struct node *comp_at(struct node *comps, int i)
+{
+	for (; comps && i > 0; i--)
+		comps = comps->next;
+	return comps;
+}
+
+static bool comp_is(struct node *c, const char *name)
+{
+	return c && strcmp(c->comp.name, name) == 0;
+}
+
+/* Report a probe point error unless the point is optional ('?'). */
+static bool point_error(struct sema *se, struct node *point, struct node *at,
+			const char *msg)
+{
+	if (point->point.optional)
+		return false;
+	diag_error(se->s, at ? at->loc : point->loc, "%s", msg);
+	return false;
+}
+
+static char *point_string(struct sema *se, struct node *point)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct node copy = *point;
+
+	copy.point.optional = copy.point.sufficient = false;
+	copy.point.cond = NULL;
+	ast_unparse_point(f, &copy);
+	fclose(f);
+	char *s = arena_strdup(&se->s->arena, buf);
+	free(buf);
+	return s;
+}
+
+/* Match one point against the families; fill dp. false if it does not match. */
+static bool derive_point(struct sema *se, struct node *point,
+			 struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps;
+	int ncomps = ast_list_length(c0);
+	const char *name = c0->comp.name;
+
+	ast_foreach(c, c0)
+		if (strchr(c->comp.name, '*'))
+			return point_error(se, point, c, "wildcards in probe "
+					   "points are not supported yet");
+	dp->point = point;
+	dp->pp = point_string(se, point);
+
+	if (!strcmp(name, "begin") || !strcmp(name, "end") ||
+	    !strcmp(name, "error") || !strcmp(name, "never")) {
+		dp->family = !strcmp(name, "begin") ? PF_BEGIN :
+			     !strcmp(name, "end") ? PF_END :
+			     !strcmp(name, "error") ? PF_ERROR : PF_NEVER;
+		if (ncomps != 1)
+			return point_error(se, point, c0->next, "unexpected "
+					   "component after this probe point");
+		if (c0->comp.arg) {
+			if (c0->comp.arg->kind != N_NUMBER || dp->family == PF_NEVER)
+				return point_error(se, point, c0, dp->family ==
+						   PF_NEVER ? "'never' takes no argument"
+						   : "the priority must be a number");
+			dp->priority = c0->comp.arg->num.value;
+		}
+		return true;
+	}
+	if (!strcmp(name, "timer")) {
+		struct node *unit = c0->next;
+		if (!unit)
+			return point_error(se, point, c0, "timer needs a unit: "
+					   "timer.s(N), timer.ms(N), ...");
+		uint64_t scale = 0;
+		for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
+			if (comp_is(unit, timer_units[i].unit))
+				scale = timer_units[i].ns;
+		if (comp_is(unit, "hz") || comp_is(unit, "jiffies") ||
+		    comp_is(unit, "profile"))
+			return point_error(se, point, unit, "this timer is not "
+					   "supported yet");
+		if (!scale)
+			return point_error(se, point, unit, "unknown timer unit "
+					   "(expected s, ms, us or ns)");
+		if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER ||
+		    unit->comp.arg->num.value <= 0)
+			return point_error(se, point, unit, "the timer interval "
+					   "must be a positive number");
+		uint64_t v = (uint64_t)unit->comp.arg->num.value;
+		if (v > UINT64_MAX / scale)
+			return point_error(se, point, unit, "timer interval too "
+					   "large");
+		dp->family = PF_TIMER;
+		dp->period_ns = v * scale;
+		if (dp->period_ns < 100000)
+			return point_error(se, point, unit, "timer interval too "
+					   "small (at least 100us)");
+		if (comp_at(c0, 2))
+			return point_error(se, point, comp_at(c0, 2), "'.randomize' "
+					   "and other timer options are not "
+					   "supported yet");
+		return true;
+	}
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "trace")) {
+		struct node *tr = c0->next;
+		if (!tr->comp.arg || tr->comp.arg->kind != N_STRING)
+			return point_error(se, point, tr, "kernel.trace needs a "
+					   "tracepoint name: kernel.trace(\"sched:"
+					   "sched_switch\")");
+		if (tr->next)
+			return point_error(se, point, tr->next, "unexpected "
+					   "component after kernel.trace(...)");
+		const char *arg = tr->comp.arg->str.value;
+		const char *colon = strchr(arg, ':');
+		dp->family = PF_TRACEPOINT;
+		if (colon) {
+			dp->tp_system = arena_strndup(&se->s->arena, arg,
+						      (size_t)(colon - arg));
+			dp->tp_name = colon + 1;
+		} else {
+			dp->tp_name = arg;
+		}
+		if (!*dp->tp_name)
+			return point_error(se, point, tr, "empty tracepoint name");
+		return true;
+	}
+	char msg[256];
+	const char *hint = suggest(name, family_names,
+				   (int)(sizeof(family_names) / sizeof(family_names[0])));
+	if (hint && strcmp(hint, name))
+		snprintf(msg, sizeof(msg), "unknown probe point '%s' (did you "
+			 "mean '%s'?)", dp->pp, hint);
+	else
+		snprintf(msg, sizeof(msg), "unknown probe point '%s'", dp->pp);
+	return point_error(se, point, c0, msg);
+}
+
+static void add_probe_body(struct sema *se, struct node *probe)
+{
+	struct program *prog = se->prog;
+	struct probe_body *b = arena_alloc(&se->s->arena, sizeof(*b));
+
+	b->probe = probe;
+	b->index = prog->nbodies;
+	int derived = 0;
+	ast_foreach(point, probe->probe.points) {
+		struct derived_probe *dp = arena_alloc(&se->s->arena, sizeof(*dp));
+		if (point->point.cond)
+			diag_error(se->s, point->point.cond->loc, "probe point "
+				   "conditions ('if') are not supported yet");
+		if (!derive_point(se, point, dp))
+			continue;
+		dp->body = b;
+		GROW(prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = dp;
+		derived++;
+		if (point->point.sufficient)
+			break;
+	}
+	if (!derived)
+		return;
+	GROW(prog->bodies, prog->nbodies, prog->bodies_cap);
+	prog->bodies[prog->nbodies++] = b;
+}
+
+/* ---- driver ----------------------------------------------------------- */
+
+static void collect_globals(struct sema *se)
+{
+	struct program *prog = se->prog;
+
+	for (int f = 0; f < prog->nfiles; f++) {
+		ast_foreach(d, prog->files[f]->decls) {
+			if (d->kind != N_GLOBAL)
+				continue;
+			struct symbol *old = find_global(prog, d->global.name);
+			if (old) {
+				char where[256];
+				format_loc(se->s, old->loc, where, sizeof(where));
+				diag_error(se->s, d->loc, "global '%s' is already "
+					   "declared at %s", d->global.name, where);
+				continue;
+			}
+			struct symbol *sym = new_symbol(se, d->global.name,
+							SYM_GLOBAL, d->loc);
+			sym->decl = d;
+			sym->index = prog->nglobals;
+			d->sym = sym;
+			if (d->global.init) {
+				sym->type = d->global.init->kind == N_STRING ?
+					    TY_STRING : TY_LONG;
+				sym->type_loc = d->global.init->loc;
+			}
+			GROW(prog->globals, prog->nglobals, prog->globals_cap);
+			prog->globals[prog->nglobals++] = sym;
+		}
+	}
+}
+
+static void walk_all(struct sema *se)
+{
+	struct program *prog = se->prog;
+
+	for (int i = 0; i < prog->nbodies; i++) {
+		se->body = prog->bodies[i];
+		se->loop_depth = 0;
+		walk_stmt(se, se->body->probe->probe.body);
+	}
+}
+
+static void check_unresolved(struct sema *se)
+{
+	struct program *prog = se->prog;
+
+	for (int i = 0; i < prog->nglobals; i++) {
+		struct symbol *g = prog->globals[i];
+		if (g->type == TY_UNKNOWN && (g->read || g->written))
+			diag_error(se->s, g->loc, "unresolved type for global "
+				   "'%s'", g->name);
+		for (int k = 0; k < g->nkeys; k++)
+			if (g->key_types[k] == TY_UNKNOWN)
+				diag_error(se->s, g->loc, "unresolved type for "
+					   "index %d of array '%s'", k + 1,
+					   g->name);
+	}
+	for (int b = 0; b < prog->nbodies; b++) {
+		struct probe_body *body = prog->bodies[b];
+		for (int i = 0; i < body->nlocals; i++) {
+			struct symbol *l = body->locals[i];
+			if (l->type == TY_UNKNOWN)
+				diag_error(se->s, l->loc, "unresolved type for "
+					   "'%s' (it is never assigned a value)",
+					   l->name);
+		}
+	}
+}
+
+int sema_run(struct session *s, struct ast_file **files, int nfiles,
+	     struct program *prog)
+{
+	struct sema se = { .s = s, .prog = prog };
+	int errors_before = s->nerrors;
+
+	memset(prog, 0, sizeof(*prog));
+	prog->s = s;
+	prog->files = files;
+	prog->nfiles = nfiles;
+	collect_globals(&se);
+	for (int f = 0; f < nfiles; f++) {
+		ast_foreach(d, files[f]->decls) {
+			if (d->kind == N_PROBE && d->probe.alias)
+				diag_error(s, d->loc, "probe aliases are not "
+					   "supported yet");
+			else if (d->kind == N_PROBE)
+				add_probe_body(&se, d);
+			else if (d->kind == N_FUNCTION)
+				diag_error(s, d->loc, "script functions are not "
+					   "supported yet");
+			else if (d->kind == N_EMBEDDED)
+				diag_error(s, d->loc, "top-level embedded C is "
+					   "not supported yet");
+		}
+	}
+	if (s->nerrors > errors_before)
+		return s->nerrors - errors_before;
+
+	/* Infer until nothing changes, then report on a last walk. */
+	for (int round = 0; round < 20; round++) {
+		se.changed = false;
+		walk_all(&se);
+		if (!se.changed)
+			break;
+	}
+	se.report = true;
+	walk_all(&se);
+	if (s->nerrors == errors_before)
+		check_unresolved(&se);
+	if (s->nerrors == errors_before && prog->nprobes == 0)
+		diag_plain_error(s, "no probes found");
+	return s->nerrors - errors_before;
+}

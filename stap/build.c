@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 4: build the generated C into a .ko with the kernel's kbuild.
+ * Modules are cached by a hash of everything that goes into them (the
+ * generated C, the runtime, the release and -D options), so a script that
+ * did not change is not rebuilt.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "stap/driver.h"
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return NULL;
+	size_t cap = 8192, n = 0;
+	char *buf = xmalloc(cap);
+	size_t got;
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+/* Run argv; its output goes to log_path (or is discarded when quiet). */
+int run_command(char *const argv[], const char *log_path, bool quiet)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = -1;
+		if (log_path)
+			fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		else if (quiet)
+			fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+			close(fd);
+		}
+		execvp(argv[0], argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static unsigned long long fnv1a(unsigned long long h, const void *data,
+				size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Hash every file of a directory, in name order. */
+static unsigned long long hash_dir(unsigned long long h, const char *dir)
+{
+	DIR *dp = opendir(dir);
+	char *names[512];
+	int n = 0;
+
+	if (!dp)
+		return h;
+	struct dirent *de;
+	while ((de = readdir(dp)) && n < 512)
+		if (de->d_name[0] != '.')
+			names[n++] = xstrdup(de->d_name);
+	closedir(dp);
+	qsort(names, (size_t)n, sizeof(names[0]), name_cmp);
+	for (int i = 0; i < n; i++) {
+		char path[4096];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		h = fnv1a(h, names[i], strlen(names[i]) + 1);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			h = hash_dir(h, path);
+		} else {
+			size_t len;
+			char *text = read_file(path, &len);
+			if (text)
+				h = fnv1a(h, text, len);
+			free(text);
+		}
+		free(names[i]);
+	}
+	return h;
+}
+
+unsigned long long build_hash(struct driver *d, const char *c_source,
+			      size_t len)
+{
+	struct session *s = d->s;
+	unsigned long long h = 0xcbf29ce484222325ULL;
+
+	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = fnv1a(h, c_source, len);
+	h = fnv1a(h, s->release, strlen(s->release) + 1);
+	for (int i = 0; i < s->ndefines; i++) {
+		h = fnv1a(h, s->defines[i].name, strlen(s->defines[i].name) + 1);
+		if (s->defines[i].value)
+			h = fnv1a(h, s->defines[i].value,
+				  strlen(s->defines[i].value) + 1);
+	}
+	return hash_dir(h, d->runtime_dir);
+}
+
+static const char *cache_dir(struct session *s)
+{
+	const char *env = getenv("STAP_CACHE");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (xdg && *xdg)
+		return arena_printf(&s->arena, "%s/stap", xdg);
+	return arena_printf(&s->arena, "%s/.cache/stap", home ? home : "/tmp");
+}
+
+static int mkdirs(char *path)
+{
+	for (char *p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
+}
+
+static int copy_file(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file(from, &len);
+
+	if (!data)
+		return -1;
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp%d", to, (int)getpid());
+	FILE *f = fopen(tmp, "wb");
+	int rc = f && fwrite(data, 1, len, f) == len ? 0 : -1;
+	if (f && fclose(f))
+		rc = -1;
+	free(data);
+	if (rc == 0 && rename(tmp, to) != 0)
+		rc = -1;
+	if (rc)
+		unlink(tmp);
+	return rc;
+}
+
+static void print_file(const char *path)
+{
+	size_t len;
+	char *text = read_file(path, &len);
+
+	if (text)
+		fwrite(text, 1, len, stderr);
+	free(text);
+}
+
+int build_module(struct driver *d)
+{
+	struct session *s = d->s;
+	const char *dir = arena_printf(&s->arena, "%s/%s", cache_dir(s),
+				       s->release);
+	const char *cached = arena_printf(&s->arena, "%s/%s.ko", dir,
+					  d->module_name);
+	bool named = s->module_name != NULL;
+
+	if (!named && path_exists(cached)) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: using cached %s\n", cached);
+		d->ko_path = (char *)cached;
+		return 0;
+	}
+
+	/* Kbuild file: the runtime is found through -I. */
+	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
+	FILE *f = fopen(kbuild, "w");
+	if (!f) {
+		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
+		return -1;
+	}
+	fprintf(f, "obj-m := %s.o\n", d->module_name);
+	fprintf(f, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
+		d->runtime_dir);
+	for (int i = 0; i < s->ndefines; i++) {
+		if (s->defines[i].value)
+			fprintf(f, "ccflags-y += '-D%s=%s'\n", s->defines[i].name,
+				s->defines[i].value);
+		else
+			fprintf(f, "ccflags-y += -D%s\n", s->defines[i].name);
+	}
+	fclose(f);
+
+	const char *log = arena_printf(&s->arena, "%s/build.log", d->tmpdir);
+	const char *mdir = arena_printf(&s->arena, "M=%s", d->tmpdir);
+	char jobs[32];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(jobs, sizeof(jobs), "-j%ld", ncpu > 0 ? ncpu + 1 : 2);
+	char *const argv[] = {
+		"make", "-C", (char *)s->build_dir, (char *)mdir, jobs,
+		"modules", NULL,
+	};
+	int rc = run_command(argv, log, false);
+	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
+				      d->module_name);
+	if (rc != 0 || !path_exists(ko)) {
+		fprintf(stderr, "stap: error: building the module failed "
+			"(kbuild for %s):\n", s->release);
+		print_file(log);
+		return -1;
+	}
+	if (s->verbose > 1)
+		print_file(log);
+
+	if (named) {
+		/* -m NAME: the module lands in the current directory */
+		const char *dest = arena_printf(&s->arena, "%s.ko", d->module_name);
+		if (copy_file(ko, dest) != 0) {
+			fprintf(stderr, "stap: error: cannot copy the module to "
+				"%s: %s\n", dest, strerror(errno));
+			return -1;
+		}
+		d->ko_path = (char *)dest;
+		return 0;
+	}
+	char *dirbuf = arena_strdup(&s->arena, dir);
+	if (mkdirs(dirbuf) == 0 && copy_file(ko, cached) == 0)
+		d->ko_path = (char *)cached;
+	else
+		d->ko_path = (char *)ko;	/* no cache: use it in place */
+	return 0;
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* The driver's passes 4 and 5 and the paths they share. */
+#ifndef STAP_DRIVER_H
+#define STAP_DRIVER_H
+
+#include "parser/session.h"
+
+struct driver {
+	struct session *s;
+	const char *exe_dir;		/* directory of the stap binary */
+	const char *runtime_dir;	/* runtime/ with runtime.h */
+	const char *staprun;		/* the loader binary */
+	const char *tmpdir;		/* per-run work directory */
+	const char *module_name;
+	const char *c_path;		/* tmpdir/MODULE.c */
+	char *ko_path;			/* result of pass 4 */
+	bool use_vm;			/* pass 5 in a qemu guest */
+	bool force_vm;			/* --vm */
+};
+
+/* Pass 4: build the module (or take it from the cache). 0 on success. */
+int build_module(struct driver *d);
+/* A stable hash of the generated C, release, -D options and runtime. */
+unsigned long long build_hash(struct driver *d, const char *c_source,
+			      size_t len);
+/* Pass 5: load and run the module; returns the script's exit status. */
+int run_module(struct driver *d);
+
+/* Helpers */
+bool path_exists(const char *path);
+char *read_file(const char *path, size_t *len);	/* NULL on error */
+int run_command(char *const argv[], const char *log_path, bool quiet);
+
+#endif /* STAP_DRIVER_H */

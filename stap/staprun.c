@@ -1,0 +1,455 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * staprun: load a generated module, relay its output, unload it.
+ *
+ *   staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko
+ *
+ * Talks to the module through /proc/stap_<MODULE>/{ctl,data} as described
+ * in runtime/abi/transport.h: "start", then poll data (10 ms when idle)
+ * until the status line says exit_requested, the -c command exits or a
+ * signal arrives; then "stop", drain, report and delete the module.
+ * Exit status: 0, or 1 when the session failed or anything went wrong.
+ * Built statically: it runs inside a busybox initramfs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "runtime/abi/transport.h"
+
+#define DATA_BUF_SIZE (64 * 1024)
+#define POLL_NS 10000000L		/* 10 ms between idle polls */
+
+struct status {
+	unsigned int state;
+	unsigned int exit_requested;
+	unsigned int failed;
+	unsigned int errors;
+	unsigned int skipped;
+	unsigned long long lost;
+};
+
+static volatile sig_atomic_t got_signal;
+static bool verbose;
+static int out_fd = STDOUT_FILENO;
+static char modname[256];
+static bool module_loaded;
+static int ctl_fd = -1;
+static int data_fd = -1;
+static char *data_buf;
+
+static void vlog(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!verbose)
+		return;
+	va_start(ap, fmt);
+	fputs("staprun: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+static void on_signal(int sig)
+{
+	got_signal = sig;
+}
+
+static void sleep_poll(void)
+{
+	struct timespec ts = { 0, POLL_NS };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Write all of buf, retrying short writes and EINTR. */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+static int ctl_command(const char *cmd)
+{
+	size_t len = strlen(cmd);
+	ssize_t n;
+
+	do
+		n = write(ctl_fd, cmd, len);
+	while (n < 0 && errno == EINTR);
+	return n == (ssize_t)len ? 0 : -1;
+}
+
+static int read_status(struct status *st)
+{
+	char buf[256];
+	ssize_t n;
+
+	do
+		n = pread(ctl_fd, buf, sizeof(buf) - 1, 0);
+	while (n < 0 && errno == EINTR);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	memset(st, 0, sizeof(*st));
+	if (sscanf(buf, STP_STATUS_FMT, &st->state, &st->exit_requested,
+		   &st->failed, &st->errors, &st->skipped, &st->lost) != 6)
+		return -1;
+	return 0;
+}
+
+/*
+ * Read one batch of records and relay them.  Returns the number of bytes
+ * read (0 when the module had nothing), or -1 on error.
+ */
+static ssize_t relay_once(void)
+{
+	ssize_t n;
+	size_t off = 0;
+
+	do
+		n = read(data_fd, data_buf, DATA_BUF_SIZE);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		fprintf(stderr, "staprun: reading data: %s\n", strerror(errno));
+		return -1;
+	}
+	while ((size_t)n - off >= sizeof(struct stp_record_hdr)) {
+		struct stp_record_hdr hdr;
+
+		memcpy(&hdr, data_buf + off, sizeof(hdr));
+		off += sizeof(hdr);
+		if (hdr.len > (size_t)n - off) {
+			fprintf(stderr, "staprun: truncated record\n");
+			return -1;
+		}
+		if (hdr.type == STP_REC_STDERR) {
+			fflush(stderr);
+			write_all(STDERR_FILENO, data_buf + off, hdr.len);
+		} else if (write_all(out_fd, data_buf + off, hdr.len)) {
+			fprintf(stderr, "staprun: writing output: %s\n",
+				strerror(errno));
+			return -1;
+		}
+		off += hdr.len;
+	}
+	return n;
+}
+
+static void drain(void)
+{
+	while (relay_once() > 0)
+		;
+}
+
+static void unload_module(void)
+{
+	int tries;
+
+	if (ctl_fd >= 0)
+		close(ctl_fd);
+	if (data_fd >= 0)
+		close(data_fd);
+	ctl_fd = data_fd = -1;
+	if (!module_loaded)
+		return;
+	for (tries = 0; tries < 100; tries++) {
+		if (syscall(SYS_delete_module, modname, O_NONBLOCK) == 0) {
+			module_loaded = false;
+			vlog("removed module %s\n", modname);
+			return;
+		}
+		if (errno != EAGAIN && errno != EBUSY && errno != EINTR)
+			break;
+		sleep_poll();
+	}
+	fprintf(stderr, "staprun: could not remove module %s: %s\n", modname,
+		strerror(errno));
+}
+
+static int insert_module(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) != 0) {
+		fprintf(stderr, "staprun: could not insert module %s: %s\n",
+			path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	module_loaded = true;
+	vlog("inserted module %s\n", modname);
+	return 0;
+}
+
+static int set_module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 3 && !strcmp(base + len - 3, ".ko"))
+		len -= 3;
+	if (len == 0 || len >= sizeof(modname)) {
+		fprintf(stderr, "staprun: bad module name '%s'\n", path);
+		return -1;
+	}
+	memcpy(modname, base, len);
+	modname[len] = '\0';
+	return 0;
+}
+
+static int open_proc(void)
+{
+	char path[sizeof(modname) + 32];
+
+	snprintf(path, sizeof(path), "/proc/" STP_PROC_PREFIX "%s/ctl",
+		 modname);
+	ctl_fd = open(path, O_RDWR | O_CLOEXEC);
+	if (ctl_fd < 0) {
+		fprintf(stderr, "staprun: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "/proc/" STP_PROC_PREFIX "%s/data",
+		 modname);
+	data_fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (data_fd < 0) {
+		fprintf(stderr, "staprun: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Fork the -c command.  It waits until the parent writes one byte to the
+ * pipe (probes started); EOF without that byte means give up.
+ */
+static pid_t spawn_command(const char *cmd, int *go_fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC)) {
+		perror("staprun: pipe");
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("staprun: fork");
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		ssize_t n;
+
+		close(fds[1]);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		do
+			n = read(fds[0], &c, 1);
+		while (n < 0 && errno == EINTR);
+		if (n != 1)
+			_exit(127);
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		fprintf(stderr, "staprun: cannot run /bin/sh: %s\n",
+			strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	*go_fd = fds[1];
+	return pid;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *out_path = NULL, *cmd = NULL, *target = NULL;
+	struct sigaction sa;
+	struct status st;
+	pid_t child = -1;
+	bool child_done = false;
+	int go_fd = -1;
+	int rc = 1;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "o:c:x:v")) != -1) {
+		switch (opt) {
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'c':
+			cmd = optarg;
+			break;
+		case 'x':
+			target = optarg;
+			break;
+		case 'v':
+			verbose = true;
+			break;
+		default:
+			usage();
+			return 1;
+		}
+	}
+	if (optind != argc - 1) {
+		usage();
+		return 1;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "staprun: must be run as root\n");
+		return 1;
+	}
+	if (set_module_name(argv[optind]))
+		return 1;
+	data_buf = malloc(DATA_BUF_SIZE);
+	if (!data_buf) {
+		perror("staprun: malloc");
+		return 1;
+	}
+	if (out_path) {
+		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			      0666);
+		if (out_fd < 0) {
+			fprintf(stderr, "staprun: cannot open %s: %s\n",
+				out_path, strerror(errno));
+			return 1;
+		}
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	if (insert_module(argv[optind]))
+		return 1;
+	if (open_proc())
+		goto out;
+
+	if (cmd) {
+		char buf[64];
+
+		child = spawn_command(cmd, &go_fd);
+		if (child < 0)
+			goto out;
+		snprintf(buf, sizeof(buf), "target=%d\n", (int)child);
+		if (ctl_command(buf)) {
+			fprintf(stderr, "staprun: setting target: %s\n",
+				strerror(errno));
+			goto out;
+		}
+	} else if (target) {
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "target=%s\n", target);
+		if (ctl_command(buf)) {
+			fprintf(stderr, "staprun: bad target pid '%s'\n",
+				target);
+			goto out;
+		}
+	}
+
+	vlog("starting probes\n");
+	if (ctl_command("start\n")) {
+		int err = errno;
+
+		drain();
+		vlog("start failed: %s\n", strerror(err));
+		goto out;
+	}
+	if (go_fd >= 0) {
+		if (write(go_fd, "g", 1) != 1)
+			perror("staprun: starting command");
+		close(go_fd);
+		go_fd = -1;
+	}
+
+	for (;;) {
+		ssize_t n = relay_once();
+
+		if (n < 0)
+			break;
+		if (n > 0)
+			continue;
+		if (read_status(&st)) {
+			fprintf(stderr, "staprun: cannot read status\n");
+			break;
+		}
+		if (st.exit_requested || st.state == STP_STATE_DONE)
+			break;
+		if (child > 0 && !child_done &&
+		    waitpid(child, NULL, WNOHANG) == child) {
+			child_done = true;
+			vlog("command exited\n");
+			break;
+		}
+		if (got_signal) {
+			vlog("signal %d\n", (int)got_signal);
+			break;
+		}
+		sleep_poll();
+	}
+
+	vlog("stopping probes\n");
+	if (ctl_command("stop\n"))
+		fprintf(stderr, "staprun: stop: %s\n", strerror(errno));
+	drain();
+	if (read_status(&st)) {
+		fprintf(stderr, "staprun: cannot read status\n");
+		goto out;
+	}
+	if (st.lost)
+		fprintf(stderr, "WARNING: %llu output records lost\n", st.lost);
+	if (st.errors || st.skipped)
+		fprintf(stderr,
+			"WARNING: Number of errors: %u, skipped probes: %u\n",
+			st.errors, st.skipped);
+	rc = st.failed ? 1 : 0;
+out:
+	if (go_fd >= 0)
+		close(go_fd);
+	unload_module();
+	if (out_fd != STDOUT_FILENO && close(out_fd)) {
+		fprintf(stderr, "staprun: closing %s: %s\n", out_path,
+			strerror(errno));
+		rc = 1;
+	}
+	free(data_buf);
+	return rc;
+}

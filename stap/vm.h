@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * vm.h - run compiled probe modules inside a throwaway qemu guest (pass 5
+ * when the host kernel cannot load modules).
+ *
+ * The guest boots a generated initramfs (busybox + the static loader
+ * `staprun` + the modules) under qemu -accel tcg.  Four serial ports:
+ *   ttyS0  kernel console and /init diagnostics (never reaches the caller's
+ *          stdout; kept in a log, shown on stderr with verbose)
+ *   ttyS1  stream mode: the script's stdout, raw bytes
+ *   ttyS2  stream mode: the script's stderr, raw bytes
+ *   ttyS3  control: guest->host framed messages "@@STAPVM ..." (job start,
+ *          exit codes, captured outputs, dmesg); host->guest "INT" lines
+ *          that make /init send SIGINT to the running staprun.
+ *
+ * The functions here are not thread safe and install SIGINT/SIGTERM/SIGPIPE
+ * handlers for the duration of a run (the previous ones are restored).
+ */
+#ifndef STAP_VM_H
+#define STAP_VM_H
+
+struct vm_options {
+	const char *release;      /* kernel release: image /boot/vmlinuz-<release> */
+	const char *kernel_image; /* optional override of the image path */
+	const char *staprun;      /* host path of the static guest loader */
+	const char *busybox;      /* static busybox; NULL = /bin/busybox */
+	const char *qemu;         /* NULL = $STAPVM_QEMU or qemu-system-x86_64 */
+	const char *workdir;      /* existing scratch dir, owned by the caller */
+	int cpus;                 /* 0 = 2 */
+	int memory_mb;            /* 0 = 512 */
+	int icount;               /* nonzero: -icount shift=0 (repeatable
+				   timing); implies 1 CPU (SMP hangs) */
+	int timeout_s;            /* 0 = none; else kill qemu after this long */
+	int verbose;              /* qemu command line, console, timings on stderr */
+};
+
+struct vm_job {
+	const char *module;              /* host path of the .ko */
+	const char *cmd;                 /* staprun -c CMD, or NULL */
+	const char *const *staprun_args; /* extra args, NULL-terminated, or NULL */
+};
+
+struct vm_result {
+	int status;          /* staprun exit status, -1 if it never finished */
+	char *stdout_path;   /* malloc'd: <workdir>/job<N>.stdout */
+	char *stderr_path;   /* malloc'd: <workdir>/job<N>.stderr */
+};
+
+/*
+ * Stream mode: boot, run one job, copy the guest's stdout/stderr live and
+ * byte-exact to out_fd/err_fd.  SIGINT/SIGTERM received meanwhile are
+ * forwarded to the guest's staprun as SIGINT (end probes run); the third
+ * one kills qemu.  Returns staprun's exit status; 1 if the guest's dmesg
+ * shows kernel problems (each printed on err_fd as "stap: guest kernel:
+ * <line>"); -1 with a message on stderr if the VM failed (qemu error,
+ * guest crash, timeout, interrupted before the job finished).
+ */
+int vm_run_stream(const struct vm_options *o, const struct vm_job *job,
+		  int out_fd, int err_fd);
+
+/*
+ * Batch mode: run njobs jobs one after another in one boot.  Each job's
+ * output is captured exactly into results[i].stdout_path/stderr_path,
+ * its exit status in results[i].status (-1: not run or never finished).
+ * A forwarded SIGINT interrupts the running job and skips the rest.
+ * Returns 0 if the VM ran every job and shut down cleanly, -1 otherwise
+ * (message on stderr).  Free the paths with vm_results_free().
+ */
+int vm_run_batch(const struct vm_options *o, const struct vm_job *jobs,
+		 int njobs, struct vm_result *results);
+void vm_results_free(struct vm_result *results, int njobs);
+
+/* The guest's dmesg from the last run ("" if not fetched); owned by vm.c. */
+const char *vm_last_dmesg(void);
+
+/*
+ * The lines of text containing "BUG:", "Oops", "WARNING:" or
+ * "general protection", newline-terminated; malloc'd, NULL if none.
+ */
+char *vm_dmesg_problems(const char *text);
+
+/* Newest release R with /boot/vmlinuz-R and a build tree; static, or NULL. */
+const char *vm_default_release(void);
+
+/* 1 if the host kernel could load our modules directly, else 0. */
+int vm_host_can_load_modules(void);
+
+#endif /* STAP_VM_H */

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ASSERTION: the lexer's locations, the diagnostic format with its caret,
+ * printf format parsing and the -p1 round trip, tested through the library.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "parser/parser.h"
+#include "semantic/format.h"
+#include "tests/unit/check.h"
+
+/* Capture what fn writes to a FILE. */
+static char *unparse(struct session *s, struct ast_file *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ast_unparse_file(out, s, f);
+	fclose(out);
+	return buf;
+}
+
+static void test_locations(void)
+{
+	struct session s;
+
+	session_init(&s);
+	struct ast_file *f = parse_string(&s, "<t>",
+		"# comment\nprobe begin {\n\tx = 1 +\n    22\n}\n", false);
+	CHECK(s.nerrors == 0);
+	struct node *probe = f->decls;
+	CHECK(probe && probe->kind == N_PROBE);
+	CHECK(probe->loc.line == 2 && probe->loc.col == 1);
+	struct node *point = probe->probe.points;
+	CHECK(point->loc.line == 2 && point->loc.col == 7);
+	struct node *stmt = probe->probe.body->block.stmts;
+	CHECK(stmt->kind == N_EXPR_STMT);
+	struct node *assign = stmt->stmt.expr;
+	CHECK(assign->kind == N_ASSIGN && assign->loc.line == 3 &&
+	      assign->loc.col == 4);
+	struct node *plus = assign->binary.rhs;
+	CHECK(plus->kind == N_BINARY && plus->binary.op == OP_ADD);
+	CHECK(plus->binary.rhs->loc.line == 4 && plus->binary.rhs->loc.col == 5);
+	CHECK(plus->binary.rhs->num.value == 22);
+	session_free(&s);
+}
+
+static void test_numbers_and_strings(void)
+{
+	struct session s;
+
+	session_init(&s);
+	struct ast_file *f = parse_string(&s, "<t>",
+		"probe begin { a = 0x1f; b = 010; c = 18446744073709551615; "
+		"d = \"x\\ty\\\"\\101\\x42\" \"z\" }", false);
+	CHECK(s.nerrors == 0);
+	struct node *st = f->decls->probe.body->block.stmts;
+	CHECK(st->stmt.expr->binary.rhs->num.value == 31);
+	CHECK(st->next->stmt.expr->binary.rhs->num.value == 8);
+	CHECK(st->next->next->stmt.expr->binary.rhs->num.value == -1);
+	CHECK_STR(st->next->next->next->stmt.expr->binary.rhs->str.value,
+		  "x\ty\"ABz");
+	session_free(&s);
+}
+
+static void render(FILE *out, struct session *s, struct srcloc loc,
+		   const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_render(out, s, loc, "error", fmt, ap);
+	va_end(ap);
+}
+
+static void test_caret(void)
+{
+	struct session s;
+	char *buf = NULL;
+	size_t len = 0;
+
+	session_init(&s);
+	session_add_source(&s, "<input>", "probe begin {\n\tx = = 2\n}\n", 25,
+			   false);
+	FILE *out = open_memstream(&buf, &len);
+	render(out, &s, (struct srcloc){ 0, 2, 6 }, "expected %s",
+	       "an expression");
+	fclose(out);
+	CHECK_STR(buf, "<input>:2:6: error: expected an expression\n"
+		       "\tx = = 2\n"
+		       "\t    ^\n");
+	free(buf);
+	session_free(&s);
+}
+
+static void test_syntax_error_recovery(void)
+{
+	struct session s;
+
+	session_init(&s);
+	s.max_errors = 100;
+	FILE *saved = stderr;
+	stderr = fopen("/dev/null", "w");
+	parse_string(&s, "<t>",
+		"probe begin { if x }\nprobe end { y = }\nprobe begin { ok = 1 }\n",
+		false);
+	fclose(stderr);
+	stderr = saved;
+	CHECK(s.nerrors == 2);		/* one per bad probe, then recovery */
+	session_free(&s);
+}
+
+static void test_format(void)
+{
+	struct arena a = { 0 };
+	struct fmt_piece *p;
+	const char *err;
+	size_t off;
+
+	int n = format_parse(&a, "x=%-5d|%#010x%%%s", 17, &p, &err, &off);
+	CHECK(n == 6);
+	CHECK(!p[0].is_conv && p[0].len == 2);
+	CHECK(p[1].is_conv && p[1].conv == 'd' && p[1].flags == FMT_LEFT &&
+	      p[1].width == 5);
+	CHECK(p[3].conv == 'x' && p[3].flags == FMT_ALT && p[3].width == 10);
+	CHECK(!p[4].is_conv && p[4].text[0] == '%');
+	CHECK(p[5].conv == 's');
+	CHECK(format_parse(&a, "%-#x", 4, &p, &err, &off) < 0);
+	CHECK(format_parse(&a, "%*.*d", 5, &p, &err, &off) == 1 &&
+	      format_piece_args(&p[0]) == 3);
+	CHECK(format_parse(&a, "abc %", 5, &p, &err, &off) < 0 && off == 4);
+	arena_free(&a);
+}
+
+static void test_round_trip(void)
+{
+	const char *src =
+		"global a[10], b = -5, c%\n"
+		"probe begin, timer.ms(100)?, kernel.trace(\"sched:sched_switch\") {\n"
+		"  x = 1 + 2 * 3 - -4 << 2; s = \"a\" . \"b\\n\"\n"
+		"  if (x > 0 && !y || z) printf(\"%d\\n\", x) else { while (x < 3) x++ }\n"
+		"  for (i = 0; i < 3; i++) { continue }\n"
+		"  foreach ([k, v-] in a limit 5) println(k)\n"
+		"  try { q = x ? \"y\" : \"n\" } catch (e) { print(e) }\n"
+		"  delete a[1, *]; next\n"
+		"}\n"
+		"function f:long (p:long, q:string) { return p }\n";
+	struct session s;
+
+	session_init(&s);
+	struct ast_file *f1 = parse_string(&s, "<t>", src, false);
+	CHECK(s.nerrors == 0);
+	char *once = unparse(&s, f1);
+	struct ast_file *f2 = parse_string(&s, "<t>", once, false);
+	CHECK(s.nerrors == 0);
+	char *twice = unparse(&s, f2);
+	CHECK_STR(twice, once);
+	free(once);
+	free(twice);
+	session_free(&s);
+}
+
+int main(void)
+{
+	test_locations();
+	test_numbers_and_strings();
+	test_caret();
+	test_syntax_error_recovery();
+	test_format();
+	test_round_trip();
+	return CHECK_DONE();
+}
