@@ -16,6 +16,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct cg {
@@ -563,6 +564,19 @@ static void gen_block_body(struct cg *cg, struct node *n)
 	emit(cg, "}");
 }
 
+/* Does running this statement charge the action budget? */
+static bool has_action(const struct node *n)
+{
+	if (n->kind == N_NULL_STMT)
+		return false;
+	if (n->kind != N_BLOCK)
+		return true;
+	ast_foreach(st, n->block.stmts)
+		if (has_action(st))
+			return true;
+	return false;
+}
+
 static void gen_loop(struct cg *cg, struct node *n)
 {
 	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0]))) {
@@ -584,6 +598,9 @@ static void gen_loop(struct cg *cg, struct node *n)
 		emit(cg, "if (!%s)", c);
 		emit(cg, "\tbreak;");
 	}
+	/* an empty body still pays per iteration: no loop escapes MAXACTION */
+	if (!has_action(n->loop.body))
+		action(cg, n);
 	cg->loop_break[cg->nloops] = brk;
 	cg->loop_cont[cg->nloops] = cont;
 	cg->nloops++;

@@ -107,7 +107,8 @@ void diag_plain_error(struct session *s, const char *fmt, ...)
 	va_end(ap);
 }
 
-const char *diag_describe_token(struct session *s, struct srcloc loc)
+static const char *token_text(struct session *s, struct srcloc loc,
+			      bool with_loc)
 {
 	const struct srcfile *f = session_file(s, loc.file);
 	const char *p = f ? line_start(f->text, f->len, loc.line) : NULL;
@@ -149,6 +150,18 @@ const char *diag_describe_token(struct session *s, struct srcloc loc)
 			}
 		kind = "operator";
 	}
+	if (!with_loc)
+		return arena_printf(&s->arena, "%s '%.*s'", kind, (int)n, p);
 	return arena_printf(&s->arena, "%s '%.*s' at %s:%d:%d", kind, (int)n,
 			    p, f->name, loc.line, loc.col);
+}
+
+const char *diag_describe_token(struct session *s, struct srcloc loc)
+{
+	return token_text(s, loc, true);
+}
+
+const char *diag_token_text(struct session *s, struct srcloc loc)
+{
+	return token_text(s, loc, false);
 }

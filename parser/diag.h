@@ -28,6 +28,8 @@ void diag_plain_error(struct session *s, const char *fmt, ...)
  * lives in the session arena.
  */
 const char *diag_describe_token(struct session *s, struct srcloc loc);
+/* The same without the location: "identifier 'n'". */
+const char *diag_token_text(struct session *s, struct srcloc loc);
 
 /*
  * Render one diagnostic into out: the heading line, the source line and

@@ -158,7 +158,7 @@ static void add_decl(struct parse_state *st, struct node *n)
 %type <node> literal block stmts stmt opt_expr expr args arg_list
 %type <node> primary postfix_target keys key_list key foreach_keys fkey_list
 %type <node> fkey opt_limit catch_part hist opt_cond
-%type <str> comp_name comp_piece
+%type <str> comp_name comp_piece kw_name member_name
 %type <num> opt_fn_priority opt_size
 %type <op> opt_type assign_op opt_sort
 
@@ -285,7 +285,12 @@ comp_name:
 comp_piece:
 	  IDENT
 	| '*'		{ $$ = "*"; }
-	| PROBE		{ $$ = "probe"; }
+	| kw_name
+	;
+
+/* Keywords that may name a probe point component or a struct member. */
+kw_name:
+	  PROBE		{ $$ = "probe"; }
 	| GLOBAL	{ $$ = "global"; }
 	| FUNCTION	{ $$ = "function"; }
 	| RETURN	{ $$ = "return"; }
@@ -299,6 +304,18 @@ comp_piece:
 	| WHILE		{ $$ = "while"; }
 	| BREAK		{ $$ = "break"; }
 	| CONTINUE	{ $$ = "continue"; }
+	;
+
+/* $p->next: a member may be named like any keyword */
+member_name:
+	  IDENT
+	| kw_name
+	| IF		{ $$ = "if"; }
+	| ELSE		{ $$ = "else"; }
+	| FOREACH	{ $$ = "foreach"; }
+	| TRY		{ $$ = "try"; }
+	| CATCH		{ $$ = "catch"; }
+	| PRIVATE	{ $$ = "private"; }
 	;
 
 literal:
@@ -704,7 +721,7 @@ postfix_target:
 		$$->call.name = $1;
 		$$->call.args = $3;
 	}
-	| postfix_target ARROW IDENT {
+	| postfix_target ARROW member_name {
 		$$ = NEW(N_TMEMBER, @3);
 		$$->target.base = $1;
 		$$->target.name = $3;
@@ -749,34 +766,47 @@ static void yyerror(YYLTYPE *loc, void *scanner, struct parse_state *st,
 	diag_error(st->s, L(*loc), "%s", msg);
 }
 
-/* "expected ')', got 'if'": the expected tokens are listed when few. */
+/*
+ * "expected ')', got 'if'": the expected tokens are listed when there are
+ * few; when an expression could come, "expected an expression".
+ */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 				 struct parse_state *st)
 {
-	enum { MAX_EXPECTED = 5 };
+	enum { MAX_EXPECTED = 64 };
 	yysymbol_kind_t expected[MAX_EXPECTED];
 	yysymbol_kind_t got = yypcontext_token(ctx);
+	struct srcloc loc = L(*yypcontext_location(ctx));
 	int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
-	char buf[512];
+	const char *got_text;
+	char want[256] = "";
 	size_t len = 0;
 
 	(void)scanner;
+	if (got == YYSYMBOL_YYEOF)
+		got_text = "end of input";
+	else if (got == YYSYMBOL_IDENT || got == YYSYMBOL_NUMBER ||
+		 got == YYSYMBOL_STRING || got == YYSYMBOL_TARGET)
+		got_text = diag_token_text(st->s, loc);
+	else
+		got_text = yysymbol_name(got);
 
-	if (n > 0 && n <= 4) {
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "expected ");
+	bool expression = false;
+	for (int i = 0; i < n; i++)
+		if (expected[i] == YYSYMBOL_NUMBER)
+			expression = true;
+	if (expression) {
+		snprintf(want, sizeof(want), "an expression");
+	} else if (n > 0 && n <= 4) {
 		for (int i = 0; i < n; i++) {
 			const char *sep = i == 0 ? "" : i == n - 1 ? " or " : ", ";
-			len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%s%s",
-						sep, yysymbol_name(expected[i]));
+			len += (size_t)snprintf(want + len, sizeof(want) - len,
+						"%s%s", sep, yysymbol_name(expected[i]));
 		}
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, ", got ");
-	} else {
-		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "unexpected ");
 	}
-	if (got == YYSYMBOL_YYEOF)
-		snprintf(buf + len, sizeof(buf) - len, "end of input");
+	if (want[0])
+		diag_error(st->s, loc, "expected %s, got %s", want, got_text);
 	else
-		snprintf(buf + len, sizeof(buf) - len, "%s", yysymbol_name(got));
-	diag_error(st->s, L(*yypcontext_location(ctx)), "%s", buf);
+		diag_error(st->s, loc, "unexpected %s", got_text);
 	return 0;
 }

@@ -3,7 +3,7 @@
  * The -p2 listing, in SystemTap's layout:
  *   # globals            name:type [keytypes]
  *   # functions          name:type (argtypes)
- *   # probes             derived point /* <- user's points * /, then locals
+ *   # probes             derived point, the user's points, then locals
  */
 #include "semantic/semantic.h"
 

@@ -17,6 +17,25 @@ int format_piece_args(const struct fmt_piece *p)
 	return 1 + p->width_star + p->prec_star;
 }
 
+/* Append literal bytes, merging with a literal piece just before. */
+static void add_literal(struct arena *a, struct fmt_piece *out, int *npieces,
+			const char *text, size_t len)
+{
+	if (*npieces > 0 && !out[*npieces - 1].is_conv) {
+		struct fmt_piece *p = &out[*npieces - 1];
+		char *joined = arena_alloc(a, p->len + len + 1);
+		memcpy(joined, p->text, p->len);
+		memcpy(joined + p->len, text, len);
+		p->text = joined;
+		p->len += len;
+		return;
+	}
+	struct fmt_piece *p = &out[(*npieces)++];
+	p->text = text;
+	p->len = len;
+	p->width = p->prec = -1;
+}
+
 int format_parse(struct arena *a, const char *fmt, size_t len,
 		 struct fmt_piece **pieces, const char **err,
 		 size_t *err_offset)
@@ -27,22 +46,16 @@ int format_parse(struct arena *a, const char *fmt, size_t len,
 	size_t i = 0;
 
 	while (i < len) {
-		if (fmt[i] != '%' || (i + 1 < len && fmt[i + 1] == '%')) {
-			/* literal run; "%%" contributes one '%' */
-			struct fmt_piece *p = &out[n];
-			if (fmt[i] == '%') {
-				p->text = "%";
-				p->len = 1;
-				i += 2;
-			} else {
-				size_t start = i;
-				while (i < len && fmt[i] != '%')
-					i++;
-				p->text = fmt + start;
-				p->len = i - start;
-			}
-			p->width = p->prec = -1;
-			n++;
+		if (fmt[i] == '%' && i + 1 < len && fmt[i + 1] == '%') {
+			add_literal(a, out, &n, "%", 1);
+			i += 2;
+			continue;
+		}
+		if (fmt[i] != '%') {
+			size_t start = i;
+			while (i < len && fmt[i] != '%')
+				i++;
+			add_literal(a, out, &n, fmt + start, i - start);
 			continue;
 		}
 
@@ -50,7 +63,7 @@ int format_parse(struct arena *a, const char *fmt, size_t len,
 		struct fmt_piece *p = &out[n];
 		p->is_conv = true;
 		p->width = p->prec = -1;
-		if (i < len && strchr(flag_chars, fmt[i]) && fmt[i]) {
+		if (i < len && fmt[i] && strchr(flag_chars, fmt[i])) {
 			const char *f = strchr(flag_chars, fmt[i]);
 			p->flags = 1u << (f - flag_chars);
 			i++;
@@ -80,9 +93,9 @@ int format_parse(struct arena *a, const char *fmt, size_t len,
 			}
 		}
 		/* length modifiers are accepted and ignored (all values are 64-bit) */
-		while (i < len && strchr("hlLqjzt", fmt[i]) && fmt[i])
+		while (i < len && fmt[i] && strchr("hlLqjzt", fmt[i]))
 			i++;
-		if (i >= len || !strchr("diuoxXscpbmM", fmt[i]) || !fmt[i]) {
+		if (i >= len || !fmt[i] || !strchr("diuoxXscpbmM", fmt[i])) {
 			*err = i >= len ? "incomplete conversion at the end of the format"
 					: "invalid conversion";
 			*err_offset = start;

@@ -365,6 +365,8 @@ static enum type infer_assign(struct sema *se, struct node *n)
 
 	switch (n->binary.op) {
 	case OP_ASSIGN: {
+		if (lhs->kind == N_VAR)
+			resolve_var(se, lhs, true);	/* locals in source order */
 		enum type rt = infer(se, rhs, lhs->type);
 		enum type lt = infer_lvalue(se, lhs, rt);
 		if (rt == TY_UNKNOWN && lt != TY_UNKNOWN)
@@ -373,7 +375,7 @@ static enum type infer_assign(struct sema *se, struct node *n)
 			diag_error(se->s, n->loc, "use '<<<' to add a value "
 				   "to statistic '%s'", lhs->sym ?
 				   lhs->sym->name : "?");
-		expect(se, rhs, rt, lt);
+		/* a conflict was reported by unify_sym, at the variable */
 		return n->type = lt != TY_UNKNOWN ? lt : rt;
 	}
 	case OP_AGG:
@@ -381,11 +383,11 @@ static enum type infer_assign(struct sema *se, struct node *n)
 		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
 		return n->type = TY_UNKNOWN;
 	case OP_CONCAT:
-		expect(se, lhs, infer_lvalue(se, lhs, TY_STRING), TY_STRING);
+		infer_lvalue(se, lhs, TY_STRING);
 		expect(se, rhs, infer(se, rhs, TY_STRING), TY_STRING);
 		return n->type = TY_STRING;
 	default:
-		expect(se, lhs, infer_lvalue(se, lhs, TY_LONG), TY_LONG);
+		infer_lvalue(se, lhs, TY_LONG);
 		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
 		return n->type = TY_LONG;
 	}
@@ -607,8 +609,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 					   n->incdec.increment ? "++" : "--");
 			return TY_LONG;
 		}
-		expect(se, n->incdec.operand,
-		       infer_lvalue(se, n->incdec.operand, TY_LONG), TY_LONG);
+		infer_lvalue(se, n->incdec.operand, TY_LONG);
 		/* ++ reads too */
 		note_access(se, n->incdec.operand->sym, false);
 		return n->type = TY_LONG;

@@ -612,8 +612,16 @@ static void vm_port_bytes(struct vm_run *r, int port, const char *p,
 {
 	switch (port) {
 	case 0:
-		if (r->console.len < VM_CONSOLE_MAX)
-			vm_buf_add(&r->console, p, n);
+		if (r->console.len + n > VM_CONSOLE_MAX &&
+		    r->console.len > VM_CONSOLE_MAX / 2) {
+			/* keep the newest half: the tail is what we report */
+			size_t drop = r->console.len - VM_CONSOLE_MAX / 2;
+
+			memmove(r->console.p, r->console.p + drop,
+				r->console.len - drop + 1);
+			r->console.len -= drop;
+		}
+		vm_buf_add(&r->console, p, n);
 		if (r->o->verbose)
 			vm_write_all(2, p, n);
 		break;

@@ -13,6 +13,10 @@
  *          exit codes, captured outputs, dmesg); host->guest "INT" lines
  *          that make /init send SIGINT to the running staprun.
  *
+ * Each job runs as "staprun [staprun_args] [-c CMD] /m/<N>/<module name>"
+ * with stdin from /dev/null.  Options that make staprun write elsewhere
+ * (-o FILE) leave the output inside the guest, where it is lost.
+ *
  * The functions here are not thread safe and install SIGINT/SIGTERM/SIGPIPE
  * handlers for the duration of a run (the previous ones are restored).
  */
@@ -25,13 +29,18 @@ struct vm_options {
 	const char *staprun;      /* host path of the static guest loader */
 	const char *busybox;      /* static busybox; NULL = /bin/busybox */
 	const char *qemu;         /* NULL = $STAPVM_QEMU or qemu-system-x86_64 */
-	const char *workdir;      /* existing scratch dir, owned by the caller */
+	const char *workdir;      /* existing scratch dir, owned by the caller;
+				   receives initramfs.cpio, qemu.log,
+				   console.log (the guest console) and, in
+				   batch mode, job<N>.stdout/.stderr */
 	int cpus;                 /* 0 = 2 */
 	int memory_mb;            /* 0 = 512 */
 	int icount;               /* nonzero: -icount shift=0 (repeatable
 				   timing); implies 1 CPU (SMP hangs) */
-	int timeout_s;            /* 0 = none; else kill qemu after this long */
-	int verbose;              /* qemu command line, console, timings on stderr */
+	int timeout_s;            /* 0 = none; else kill qemu this many seconds
+				   after starting it (boot included) */
+	int verbose;              /* 1: qemu command line, console, timings on
+				   stderr; 2: also the generated /init */
 };
 
 struct vm_job {

@@ -1,2 +1,260 @@
-#!/bin/sh
-echo "placeholder"
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The test suite: unit tests, per-pass golden tests, diagnostics, and
+# end-to-end runs of scripts in a qemu guest (several scripts per boot).
+# Prints PASS/FAIL/SKIP per test and ends with "N passed, N failed, N skipped".
+#
+#   tests/run-tests.sh [--update] [--no-vm] [PATTERN]
+#     --update   rewrite the golden files (.p1 .p2 .err .out) from the output
+#     --no-vm    skip the tests that boot a guest
+#     PATTERN    only tests whose name contains PATTERN
+#
+# See tests/README.md for the layout and how to add a test.
+set -u
+
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
+top_builddir=${top_builddir:-$top_srcdir}
+STAP=$top_builddir/stap/stap
+STAPVM=$top_builddir/stap/stapvm
+tests=$top_srcdir/tests
+update=0
+use_vm=1
+pattern=
+for arg in "$@"; do
+	case $arg in
+	--update) update=1 ;;
+	--no-vm) use_vm=0 ;;
+	*) pattern=$arg ;;
+	esac
+done
+
+npass=0 nfail=0 nskip=0
+failed_names=
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+pass() { npass=$((npass + 1)); echo "PASS: $1"; }
+fail() {
+	nfail=$((nfail + 1))
+	failed_names="$failed_names $1"
+	echo "FAIL: $1"
+	[ -n "${2:-}" ] && sed 's/^/    /' <<<"$2" | head -40
+	return 0
+}
+skip() { nskip=$((nskip + 1)); echo "SKIP: $1 ($2)"; }
+wanted() { [ -z "$pattern" ] || [[ $1 == *"$pattern"* ]]; }
+
+# Compare a file with expected output; with --update, rewrite it instead.
+check_golden() { # name expected actual
+	local name=$1 want=$2 got=$3
+	if [ $update = 1 ]; then
+		cp "$got" "$want"
+		pass "$name (updated)"
+	elif [ ! -f "$want" ]; then
+		fail "$name" "missing golden file ${want#$top_srcdir/}"
+	elif cmp -s "$want" "$got"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff -u "$want" "$got" | head -30)"
+	fi
+}
+
+# Options for a test script: a "# stap-args: ..." line at its top.
+script_args() {
+	sed -n 's/^# stap-args: //p' "$1" | head -1
+}
+
+### unit tests (C, linked with libstap.a)
+for src in "$tests"/unit/test_*.c; do
+	name=unit/$(basename "$src" .c)
+	wanted "$name" || continue
+	bin=$top_builddir/tests/unit/$(basename "$src" .c)
+	if [ ! -x "$bin" ]; then
+		fail "$name" "not built: run 'make check TESTS=' first"
+	elif out=$("$bin" 2>&1); then
+		pass "$name"
+	else
+		fail "$name" "$out"
+	fi
+done
+
+### pass 1: canonical print (.p1) and its round trip
+for f in "$tests"/p1/*.stp; do
+	name=p1/$(basename "$f" .stp)
+	wanted "$name" || continue
+	(cd "$(dirname "$f")" && "$STAP" -p1 $(script_args "$f") "$(basename "$f")") \
+		>"$work/out" 2>&1
+	check_golden "$name" "${f%.stp}.p1" "$work/out"
+	# the printed form parses again to the same text
+	tail -n +3 "$work/out" >"$work/again.stp"
+	"$STAP" -p1 "$work/again.stp" 2>&1 | tail -n +3 >"$work/out2"
+	if cmp -s <(tail -n +3 "$work/out") "$work/out2"; then
+		pass "$name (round trip)"
+	else
+		fail "$name (round trip)" "$(diff -u <(tail -n +3 "$work/out") "$work/out2")"
+	fi
+done
+
+### pass 2: resolved program (.p2)
+for f in "$tests"/p2/*.stp; do
+	name=p2/$(basename "$f" .stp)
+	wanted "$name" || continue
+	(cd "$(dirname "$f")" && "$STAP" -p2 $(script_args "$f") "$(basename "$f")") \
+		>"$work/out" 2>&1
+	check_golden "$name" "${f%.stp}.p2" "$work/out"
+done
+
+### pass 3: fragments of the generated C (.grep: one fixed string a line)
+for f in "$tests"/p3/*.stp; do
+	name=p3/$(basename "$f" .stp)
+	wanted "$name" || continue
+	if ! (cd "$(dirname "$f")" && "$STAP" -p3 $(script_args "$f") "$(basename "$f")") \
+		>"$work/out" 2>&1; then
+		fail "$name" "$(head -20 "$work/out")"
+		continue
+	fi
+	missing=
+	while IFS= read -r line; do
+		[ -z "$line" ] && continue
+		grep -qF -- "$line" "$work/out" || missing="$missing
+missing: $line"
+	done <"${f%.stp}.grep"
+	if [ -z "$missing" ]; then pass "$name"; else fail "$name" "$missing"; fi
+done
+
+### diagnostics: exact stderr (.err) and exit status 1
+for f in "$tests"/diag/*.stp; do
+	name=diag/$(basename "$f" .stp)
+	wanted "$name" || continue
+	args=$(script_args "$f")
+	(cd "$(dirname "$f")" && "$STAP" ${args:--p2} "$(basename "$f")") \
+		>/dev/null 2>"$work/err"
+	rc=$?
+	if [ $rc != 1 ]; then
+		fail "$name" "exit status $rc, expected 1; stderr:
+$(cat "$work/err")"
+		continue
+	fi
+	check_golden "$name" "${f%.stp}.err" "$work/err"
+done
+
+### end to end: every tests/e2e/*.stp runs in one guest boot
+# NAME.out: exact stdout; NAME.err: exact stderr (default empty);
+# NAME.rc: exit status (default 0); "# stap-cmd: CMD" runs CMD with -c.
+e2e=()
+for f in "$tests"/e2e/*.stp; do
+	name=e2e/$(basename "$f" .stp)
+	wanted "$name" && e2e+=("$f")
+done
+vm_reason=
+if [ ${#e2e[@]} -gt 0 ]; then
+	release=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+		while read -r r; do
+			[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
+		done | sort -V | tail -1)
+	if [ $use_vm = 0 ]; then
+		vm_reason="--no-vm"
+	elif ! command -v qemu-system-x86_64 >/dev/null; then
+		vm_reason="qemu-system-x86_64 is not installed"
+	elif [ -z "$release" ]; then
+		vm_reason="no kernel with both image and headers installed"
+	elif [ ! -x /bin/busybox ]; then
+		vm_reason="busybox-static is not installed"
+	elif [ ! -x "$STAPVM" ]; then
+		vm_reason="stap/stapvm is not built"
+	fi
+fi
+if [ -n "$vm_reason" ]; then
+	for f in "${e2e[@]}"; do skip "e2e/$(basename "$f" .stp)" "$vm_reason"; done
+elif [ ${#e2e[@]} -gt 0 ]; then
+	jobs=()
+	built=()
+	for f in "${e2e[@]}"; do
+		name=e2e/$(basename "$f" .stp)
+		if ko=$(cd "$(dirname "$f")" && "$STAP" -p4 -r "$release" \
+			$(script_args "$f") "$(basename "$f")" 2>"$work/build.err"); then
+			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
+			jobs+=("$ko${cmd:+::$cmd}")
+			built+=("$f")
+		else
+			fail "$name" "pass 4 failed: $(cat "$work/build.err")"
+		fi
+	done
+	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
+	mkdir -p "$work/vm"
+	if "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
+		--timeout 600 --batch "$work/vm" "${jobs[@]}" >"$work/vm.log" 2>&1 ||
+		[ $? = 2 ]; then
+		i=0
+		for f in "${built[@]}"; do
+			name=e2e/$(basename "$f" .stp)
+			base=${f%.stp}
+			rc=$(cat "$work/vm/$i.rc" 2>/dev/null || echo none)
+			want_rc=$(cat "$base.rc" 2>/dev/null || echo 0)
+			want_err=$base.err
+			[ -f "$want_err" ] || want_err=/dev/null
+			if [ $update = 1 ]; then
+				cp "$work/vm/$i.stdout" "$base.out"
+				if [ -s "$work/vm/$i.stderr" ]; then
+					cp "$work/vm/$i.stderr" "$base.err"
+				else
+					rm -f "$base.err"
+				fi
+				[ "$rc" = 0 ] && rm -f "$base.rc" || echo "$rc" >"$base.rc"
+				pass "$name (updated)"
+			elif [ "$rc" != "$want_rc" ]; then
+				fail "$name" "exit status $rc, expected $want_rc
+stdout: $(head -c 2000 "$work/vm/$i.stdout" 2>/dev/null)
+stderr: $(head -c 2000 "$work/vm/$i.stderr" 2>/dev/null)"
+			elif ! cmp -s "$base.out" "$work/vm/$i.stdout"; then
+				fail "$name" "stdout differs:
+$(diff -u "$base.out" "$work/vm/$i.stdout" | head -30)"
+			elif ! cmp -s "$want_err" "$work/vm/$i.stderr"; then
+				fail "$name" "stderr differs:
+$(diff -u "$want_err" "$work/vm/$i.stderr" | head -30)"
+			else
+				pass "$name"
+			fi
+			i=$((i + 1))
+		done
+		# the guest kernel must stay healthy through all of them
+		problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$work/vm/dmesg.txt" 2>/dev/null)
+		if [ ! -s "$work/vm/dmesg.txt" ]; then
+			fail "e2e/guest-dmesg" "no dmesg came back from the guest"
+		elif [ -n "$problems" ]; then
+			fail "e2e/guest-dmesg" "$problems"
+		else
+			pass "e2e/guest-dmesg"
+		fi
+	else
+		for f in "${built[@]}"; do
+			fail "e2e/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
+		done
+	fi
+fi
+
+### the runtime's own VM test and the VM runner's self-test
+for t in runtime/run-vm.sh vm/selftest.sh; do
+	name=${t%.sh}
+	wanted "$name" || continue
+	if [ $use_vm = 0 ]; then
+		skip "$name" "--no-vm"
+		continue
+	fi
+	out=$(STAPRUN=$top_builddir/stap/staprun STAPVM=$STAPVM top_builddir=$top_builddir \
+		"$tests/$t" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		pass "$name"
+	elif [ $rc = 77 ]; then
+		skip "$name" "$(tail -1 <<<"$out")"
+	else
+		fail "$name" "$(tail -30 <<<"$out")"
+	fi
+done
+
+echo
+[ -n "$failed_names" ] && echo "failed:$failed_names"
+echo "$npass passed, $nfail failed, $nskip skipped"
+[ $nfail = 0 ]

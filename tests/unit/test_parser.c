@@ -120,13 +120,14 @@ static void test_format(void)
 	const char *err;
 	size_t off;
 
-	int n = format_parse(&a, "x=%-5d|%#010x%%%s", 17, &p, &err, &off);
+	int n = format_parse(&a, "x=%-5d|%#010x%%|%s", 18, &p, &err, &off);
 	CHECK(n == 6);
 	CHECK(!p[0].is_conv && p[0].len == 2);
 	CHECK(p[1].is_conv && p[1].conv == 'd' && p[1].flags == FMT_LEFT &&
 	      p[1].width == 5);
 	CHECK(p[3].conv == 'x' && p[3].flags == FMT_ALT && p[3].width == 10);
-	CHECK(!p[4].is_conv && p[4].text[0] == '%');
+	/* "%%" joins the literal run around it */
+	CHECK(!p[4].is_conv && p[4].len == 2 && memcmp(p[4].text, "%|", 2) == 0);
 	CHECK(p[5].conv == 's');
 	CHECK(format_parse(&a, "%-#x", 4, &p, &err, &off) < 0);
 	CHECK(format_parse(&a, "%*.*d", 5, &p, &err, &off) == 1 &&

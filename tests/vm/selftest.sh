@@ -110,20 +110,19 @@ rc=$?
 check "SIGINT forwarded: end probes ran, clean shutdown" $? "rc $rc"
 
 # SIGINT in batch mode: the running job gets it, the rest are skipped
-"${S[@]}" --batch iout sleep.ko args.ko >ib.log 2>&1 &
+"${S[@]}" -v --batch iout sleep.ko args.ko >ib.log 2>&1 &
 pid=$!
 for i in $(seq 1 300); do
-	grep -q 'rc 0' ib.log 2>/dev/null && break
-	[ -e iout/0.rc ] && break
+	grep -aq '@@STAPVM start 0@@' ib.log 2>/dev/null && break
 	sleep 0.1
 done
-sleep 4
+sleep 1
 kill -INT $pid
 wait $pid
 rc=$?
 [ $rc = 1 ] && grep -q 'end probe ran' iout/0.stdout &&
 	[ "$(cat iout/0.rc iout/1.rc | tr '\n' ' ')" = "0 -1 " ] &&
-	grep -q 'not run' ib.log
+	grep -aq 'not run' ib.log
 check "SIGINT in batch: job interrupted, rest skipped, exit 1" $? "rc $rc"
 
 # 5. timeout
