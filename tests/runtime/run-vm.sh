@@ -9,7 +9,11 @@ update=0
 [ "${1:-}" = -u ] && { update=1; shift; }
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-kver=${1:-6.1.0-56-cloud-amd64}
+# default: the newest installed kernel with both image and headers
+newest=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+	while read -r r; do [ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"; done |
+	sort -V | tail -1)
+kver=${1:-$newest}
 kdir=/lib/modules/$kver/build
 kimg=/boot/vmlinuz-$kver
 bb=$(command -v busybox || true)
