@@ -80,7 +80,7 @@ struct node {
 		struct {		/* N_COMPONENT */
 			const char *name;	/* may contain '*' */
 			struct node *arg;	/* N_NUMBER/N_STRING or NULL */
-		} comp;
+		} comp;			/* (brace groups are expanded by the parser) */
 		struct {		/* N_GLOBAL */
 			const char *name;
 			struct node *init;	/* literal or NULL */
@@ -119,6 +119,8 @@ struct node {
 			struct node *keys;	/* N_VAR list */
 			struct node *value;	/* N_VAR or NULL */
 			struct node *array;	/* N_VAR (array) or N_HIST */
+			struct node *slice;	/* [k, *] keys to match, or NULL */
+			enum stat_op sort_agg;	/* a@sum+: sort stats by @sum */
 			struct node *limit;	/* or NULL */
 			struct node *body;
 			int sort_column;	/* 0 none, -1 value, k for key k (1-based) */

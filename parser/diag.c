@@ -62,6 +62,16 @@ void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	if (s->errors_are_warnings && !s->warnings_as_errors) {
+		/* a broken library file must not stop a script that works */
+		s->nwarnings++;
+		if (s->suppress_warnings)
+			return;
+		va_start(ap, fmt);
+		report(s, loc, "warning", fmt, ap);
+		va_end(ap);
+		return;
+	}
 	s->nerrors++;
 	if (s->nerrors > s->max_errors)
 		return;
@@ -77,10 +87,12 @@ void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_list ap;
 
 	s->nwarnings++;
-	if (s->suppress_warnings)
+	if (s->warnings_as_errors)
+		s->nerrors++;
+	else if (s->suppress_warnings)
 		return;
 	va_start(ap, fmt);
-	report(s, loc, "warning", fmt, ap);
+	report(s, loc, s->warnings_as_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);
 }
 

@@ -17,6 +17,10 @@
 %parse-param {struct parse_state *st}
 %expect 45
 
+%code top {
+#define _GNU_SOURCE	/* strverscmp */
+}
+
 %code requires {
 #include "parser/parse_internal.h"
 }
@@ -101,8 +105,23 @@ static struct node *new_call(struct parse_state *st, YYLTYPE yl,
 	for (size_t i = 0; i < sizeof(print_names) / sizeof(print_names[0]); i++)
 		if (strcmp(name, print_names[i].name) == 0) {
 			struct node *n = NEW(N_PRINT, yl);
-			n->print.kind = print_names[i].kind;
+			enum print_kind k = print_names[i].kind;
+			n->print.kind = k;
 			n->print.args = args;
+			if (k == PRINT_PRINTD || k == PRINT_PRINTDLN ||
+			    k == PRINT_SPRINTD || k == PRINT_SPRINTDLN) {
+				if (!args || args->kind != N_STRING)
+					diag_error(st->s, L(yl), "%s needs a string "
+						   "literal delimiter first", name);
+				else if (ast_list_length(args) < 3)
+					diag_error(st->s, L(yl), "%s needs at least "
+						   "two values after the delimiter",
+						   name);
+			}
+			if ((k == PRINT_PRINTF || k == PRINT_SPRINTF) &&
+			    (!args || args->kind != N_STRING))
+				diag_error(st->s, L(yl), "the format of %s must "
+					   "be a string literal", name);
 			return n;
 		}
 	struct node *n = NEW(N_CALL, yl);
@@ -116,6 +135,137 @@ static struct node *new_var(struct parse_state *st, YYLTYPE yl,
 {
 	struct node *n = NEW(N_VAR, yl);
 	n->var.name = name;
+	return n;
+}
+
+/* Is the language of --compatible VERSION older than version? */
+static bool compat_before(struct parse_state *st, const char *version)
+{
+	return strverscmp(st->s->compatible, version) < 0;
+}
+
+/* $v, $v->f[2], @cast(...)->f: what -> and [] applied to before autocast. */
+static bool is_target_chain(const struct node *n)
+{
+	while (n->kind == N_TMEMBER || n->kind == N_TINDEX)
+		n = n->target.base;
+	return n->kind == N_TARGET || (n->kind == N_ATFUNC &&
+	       (!strcmp(n->call.name, "@cast") || !strcmp(n->call.name, "@var")));
+}
+
+/* Member access, indexing and $ on a plain value ("autocast") came in 2.6. */
+static void check_autocast(struct parse_state *st, YYLTYPE yl,
+			   const struct node *base)
+{
+	if (!is_target_chain(base) && compat_before(st, "2.6"))
+		diag_error(st->s, L(yl), "this needs autocast, which "
+			   "--compatible=%s does not have (2.6 or later)",
+			   st->s->compatible);
+}
+
+static struct node *copy_node(struct parse_state *st, const struct node *n)
+{
+	struct node *c = ast_new(st->s, n->kind, n->loc);
+
+	*c = *n;
+	c->next = NULL;
+	return c;
+}
+
+/*
+ * The component lists a brace-group point stands for: the cartesian product
+ * of its groups' alternatives ({a,b}.{c,d} is a.c, a.d, b.c, b.d).
+ * Returns a list of N_PROBE_POINT whose comps hold no groups.
+ */
+static struct node *expand_comps(struct parse_state *st, struct node *comps)
+{
+	struct node *results = ast_new(st->s, N_PROBE_POINT, comps->loc);
+
+	ast_foreach(c, comps) {
+		struct node *next_results = NULL;
+		struct node *alts;
+		if (c->comp.name) {
+			alts = ast_new(st->s, N_PROBE_POINT, c->loc);
+			alts->point.comps = copy_node(st, c);
+		} else {
+			alts = c->comp.arg;	/* already expanded points */
+			ast_foreach(a, alts)
+				if (a->point.optional || a->point.cond)
+					diag_error(st->s, a->loc, "'?', '!' and "
+						   "'if' belong after the whole "
+						   "probe point, not inside braces");
+		}
+		ast_foreach(r, results) {
+			ast_foreach(a, alts) {
+				struct node *p = copy_node(st, r);
+				struct node *list = NULL;
+				ast_foreach(x, r->point.comps)
+					list = ast_append(list, copy_node(st, x));
+				ast_foreach(x, a->point.comps)
+					list = ast_append(list, copy_node(st, x));
+				p->point.comps = list;
+				next_results = ast_append(next_results, p);
+			}
+		}
+		results = next_results;
+	}
+	return results;
+}
+
+static struct node *new_points(struct parse_state *st, YYLTYPE yl,
+			       struct node *comps, int flag, struct node *cond)
+{
+	struct node *points = expand_comps(st, comps);
+
+	ast_foreach(p, points) {
+		p->loc = L(yl);
+		p->point.optional = flag != 0;
+		p->point.sufficient = flag == '!';
+		p->point.cond = cond;
+	}
+	return points;
+}
+
+static void check_alias_name(struct parse_state *st, struct node *name)
+{
+	if (name->next)
+		diag_error(st->s, name->next->loc, "a probe alias has one name");
+	if (name->point.optional || name->point.cond)
+		diag_error(st->s, name->loc, "a probe alias name cannot be "
+			   "optional or conditional");
+}
+
+/* s =~ "regex": the pattern is compiled at translation time. */
+static struct node *new_regex(struct parse_state *st, YYLTYPE yl, int op,
+			      struct node *lhs, struct node *rhs)
+{
+	if (rhs->kind != N_STRING)
+		diag_error(st->s, rhs->loc, "the right side of '%s' must be a "
+			   "string literal (a regular expression)",
+			   op == OP_MATCH ? "=~" : "!~");
+	return new_binary(st, yl, op, lhs, rhs);
+}
+
+static struct node *new_atfunc(struct parse_state *st, YYLTYPE yl,
+			       const char *name, struct node *args)
+{
+	struct node *n = NEW(N_ATFUNC, yl);
+
+	n->call.name = name;
+	n->call.args = args;
+	if ((!strcmp(name, "@kregister") || !strcmp(name, "@uregister") ||
+	     !strcmp(name, "@kderef") || !strcmp(name, "@uderef")) &&
+	    !st->privileged && !st->s->guru)
+		diag_error(st->s, L(yl), "%s is only allowed in guru mode "
+			   "(stap -g)", name);
+	if (!strcmp(name, "@perf") &&
+	    (ast_list_length(args) != 1 || args->kind != N_STRING ||
+	     !args->str.value[0]))
+		diag_error(st->s, L(yl), "@perf takes the name of a counter, a "
+			   "non-empty string literal");
+	if (!strcmp(name, "@define"))
+		diag_error(st->s, L(yl), "@define is only allowed at the start of "
+			   "a macro definition");
 	return n;
 }
 
@@ -135,6 +285,7 @@ static void add_decl(struct parse_state *st, struct node *n)
 
 %token <str> IDENT "identifier" TARGET "context variable" STRING "string"
 %token <str> EMBEDDED "embedded C" AT_FUNC "@ operator" AT_MACRO "macro"
+%token <str> ARGREF "command-line argument" PRETTY "'$'"
 %token <num> NUMBER "number"
 %token <op> AT_STAT "statistic operator"
 %token AT_HIST_LINEAR "'@hist_linear'" AT_HIST_LOG "'@hist_log'"
@@ -157,10 +308,10 @@ static void add_decl(struct parse_state *st, struct node *n)
 %type <node> params param_list param points point components component
 %type <node> literal block stmts stmt opt_expr expr args arg_list
 %type <node> primary postfix_target keys key_list key foreach_keys fkey_list
-%type <node> fkey opt_limit catch_part hist opt_cond
+%type <node> fkey opt_limit catch_part hist opt_cond opt_slice
 %type <str> comp_name comp_piece kw_name member_name
 %type <num> opt_fn_priority opt_size
-%type <op> opt_type assign_op opt_sort
+%type <op> opt_type assign_op opt_sort opt_agg_sort
 
 %right '=' AGG ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN AND_ASSIGN XOR_ASSIGN OR_ASSIGN CONCAT_ASSIGN SHL_ASSIGN SHR_ASSIGN
 %right '?' ':'
@@ -212,6 +363,7 @@ probe_decl:
 		$$->probe.body = $3;
 	}
 	| PROBE point '=' points block {
+		check_alias_name(st, $2);
 		$$ = NEW(N_PROBE, @1);
 		$$->probe.alias = '=';
 		$$->probe.alias_names = $2;
@@ -219,6 +371,7 @@ probe_decl:
 		$$->probe.body = $5;
 	}
 	| PROBE point ADD_ASSIGN points block {
+		check_alias_name(st, $2);
 		$$ = NEW(N_PROBE, @1);
 		$$->probe.alias = '+';
 		$$->probe.alias_names = $2;
@@ -234,24 +387,9 @@ points:
 
 /* kernel.function("x").return ? if (cond) */
 point:
-	  components opt_cond {
-		$$ = NEW(N_PROBE_POINT, @1);
-		$$->point.comps = $1;
-		$$->point.cond = $2;
-	}
-	| components '?' opt_cond {
-		$$ = NEW(N_PROBE_POINT, @1);
-		$$->point.comps = $1;
-		$$->point.optional = true;
-		$$->point.cond = $3;
-	}
-	| components '!' opt_cond {
-		$$ = NEW(N_PROBE_POINT, @1);
-		$$->point.comps = $1;
-		$$->point.optional = true;
-		$$->point.sufficient = true;
-		$$->point.cond = $3;
-	}
+	  components opt_cond		{ $$ = new_points(st, @1, $1, 0, $2); }
+	| components '?' opt_cond	{ $$ = new_points(st, @1, $1, '?', $3); }
+	| components '!' opt_cond	{ $$ = new_points(st, @1, $1, '!', $3); }
 	;
 
 opt_cond:
@@ -274,12 +412,22 @@ component:
 		$$->comp.name = $1;
 		$$->comp.arg = $3;
 	}
+	| '{' points '}' {
+		/* {a,b}.c: a group of alternatives, expanded by new_points */
+		$$ = NEW(N_COMPONENT, @1);
+		$$->comp.arg = $2;
+	}
 	;
 
 /* A component name glues identifiers, keywords and '*': sys**open */
 comp_name:
 	  comp_piece
-	| comp_name comp_piece	{ $$ = arena_printf(&st->s->arena, "%s%s", $1, $2); }
+	| comp_name comp_piece {
+		if (@1.last_line != @2.first_line || @1.last_column != @2.first_column)
+			diag_error(st->s, L(@2), "whitespace inside a probe point "
+				   "component ('%s' and '%s')", $1, $2);
+		$$ = arena_printf(&st->s->arena, "%s%s", $1, $2);
+	}
 	;
 
 comp_piece:
@@ -334,6 +482,9 @@ literal:
 	}
 	| literal STRING {
 		/* adjacent literals concatenate */
+		if (compat_before(st, "2.0"))
+			diag_error(st->s, L(@2), "adjacent string literals are "
+				   "joined only from --compatible=2.0 on");
 		if ($1->kind != N_STRING) {
 			diag_error(st->s, L(@2), "cannot concatenate a string to a number");
 		} else {
@@ -422,7 +573,13 @@ params:
 
 param_list:
 	  param
-	| param_list ',' param	{ $$ = ast_append($1, $3); }
+	| param_list ',' param {
+		ast_foreach(p, $1)
+			if (!strcmp(p->param.name, $3->param.name))
+				diag_error(st->s, $3->loc, "duplicate parameter '%s'",
+					   $3->param.name);
+		$$ = ast_append($1, $3);
+	}
 	;
 
 param:
@@ -473,18 +630,20 @@ stmt:
 		$$->loop.step = $7;
 		$$->loop.body = $9;
 	}
-	| FOREACH '(' foreach_keys IN IDENT opt_sort opt_limit ')' stmt {
+	| FOREACH '(' foreach_keys IN IDENT opt_slice opt_agg_sort opt_limit ')' stmt {
 		$$ = $3;
 		$$->loc = L(@1);
 		$$->foreach.array = new_var(st, @5, $5);
-		if ($6) {
+		$$->foreach.slice = $6;
+		if ($7) {
 			if ($$->foreach.sort_column)
-				diag_error(st->s, L(@6), "only one sort marker is allowed in foreach");
+				diag_error(st->s, L(@7), "only one sort marker is allowed in foreach");
 			$$->foreach.sort_column = -1;
-			$$->foreach.sort_dir = $6;
+			$$->foreach.sort_dir = $7 > 0 ? 1 : -1;
+			$$->foreach.sort_agg = $7 > 0 ? $7 - 1 : -$7 - 1;
 		}
-		$$->foreach.limit = $7;
-		$$->foreach.body = $9;
+		$$->foreach.limit = $8;
+		$$->foreach.body = $10;
 	}
 	| BREAK opt_semi	{ $$ = NEW(N_BREAK, @1); }
 	| CONTINUE opt_semi	{ $$ = NEW(N_CONTINUE, @1); }
@@ -570,6 +729,21 @@ opt_sort:
 	| '-'			{ $$ = -1; }
 	;
 
+/* foreach (k in a[*, 2])  -- iterate only over matching keys */
+opt_slice:
+	  %empty		{ $$ = NULL; }
+	| '[' keys ']'		{ $$ = $2; }
+	;
+
+/* a+  a-  a@sum+: +/-(1 + the statistic used for the order) */
+opt_agg_sort:
+	  %empty		{ $$ = 0; }
+	| '+'			{ $$ = 1; }
+	| '-'			{ $$ = -1; }
+	| AT_STAT '+'		{ $$ = 1 + $1; }
+	| AT_STAT '-'		{ $$ = -1 - $1; }
+	;
+
 opt_limit:
 	  %empty		{ $$ = NULL; }
 	| LIMIT expr		{ $$ = $2; }
@@ -625,8 +799,8 @@ expr:
 	| expr LE expr		{ $$ = new_binary(st, @2, OP_LE, $1, $3); }
 	| expr '>' expr		{ $$ = new_binary(st, @2, OP_GT, $1, $3); }
 	| expr GE expr		{ $$ = new_binary(st, @2, OP_GE, $1, $3); }
-	| expr MATCH expr	{ $$ = new_binary(st, @2, OP_MATCH, $1, $3); }
-	| expr NMATCH expr	{ $$ = new_binary(st, @2, OP_NMATCH, $1, $3); }
+	| expr MATCH expr	{ $$ = new_regex(st, @2, OP_MATCH, $1, $3); }
+	| expr NMATCH expr	{ $$ = new_regex(st, @2, OP_NMATCH, $1, $3); }
 	| expr SHL expr		{ $$ = new_binary(st, @2, OP_SHL, $1, $3); }
 	| expr SHR expr		{ $$ = new_binary(st, @2, OP_SHR, $1, $3); }
 	| expr LSHR expr	{ $$ = new_binary(st, @2, OP_LSHR, $1, $3); }
@@ -640,7 +814,10 @@ expr:
 	| '+' expr %prec UNARY	{ $$ = new_unary(st, @1, OP_PLUS, $2); }
 	| '!' expr		{ $$ = new_unary(st, @1, OP_NOT, $2); }
 	| '~' expr		{ $$ = new_unary(st, @1, OP_BNOT, $2); }
-	| '&' expr %prec UNARY	{ $$ = new_unary(st, @1, OP_ADDR, $2); }
+	| '&' expr %prec UNARY	{
+		check_autocast(st, @1, $2);
+		$$ = new_unary(st, @1, OP_ADDR, $2);
+	}
 	| INC expr %prec UNARY	{ $$ = new_incdec(st, @1, true, true, $2); }
 	| DEC expr %prec UNARY	{ $$ = new_incdec(st, @1, false, true, $2); }
 	| expr INC		{ $$ = new_incdec(st, @2, true, false, $1); }
@@ -660,6 +837,9 @@ primary:
 	}
 	| primary STRING {
 		/* "a" "b" is one literal */
+		if (compat_before(st, "2.0"))
+			diag_error(st->s, L(@2), "adjacent string literals are "
+				   "joined only from --compatible=2.0 on");
 		if ($1->kind != N_STRING) {
 			diag_error(st->s, L(@2), "unexpected string after an expression");
 		} else {
@@ -683,6 +863,28 @@ primary:
 	}
 	| hist
 	| postfix_target
+	| primary ARROW member_name {
+		/* $var->f, and "autocast" on any value: (p)->f, x->f */
+		check_autocast(st, @2, $1);
+		$$ = NEW(N_TMEMBER, @3);
+		$$->target.base = $1;
+		$$->target.name = $3;
+	}
+	| primary PRETTY {
+		/* (p)$ (p)$$: the value printed with its members */
+		check_autocast(st, @2, $1);
+		$$ = NEW(N_TMEMBER, @2);
+		$$->target.base = $1;
+		$$->target.name = $2;
+	}
+	| primary '[' expr ']' {
+		/* $var[3], (p)[1], @hist_log(s)[3]; name[k] is an array index */
+		if ($1->kind != N_HIST)
+			check_autocast(st, @2, $1);
+		$$ = NEW(N_TINDEX, @2);
+		$$->target.base = $1;
+		$$->target.index = $3;
+	}
 	| EMBEDDED {
 		check_embedded(st, @1);
 		$$ = NEW(N_EMBEDDED, @1);
@@ -710,27 +912,13 @@ hist:
 	}
 	;
 
-/* $var->a->b[2]   @cast(p, "struct x")->f */
+/* $var   @cast(p, "struct x")  (members and indexes: see primary) */
 postfix_target:
 	  TARGET {
 		$$ = NEW(N_TARGET, @1);
 		$$->target.name = $1;
 	}
-	| AT_FUNC '(' args ')' {
-		$$ = NEW(N_ATFUNC, @1);
-		$$->call.name = $1;
-		$$->call.args = $3;
-	}
-	| postfix_target ARROW member_name {
-		$$ = NEW(N_TMEMBER, @3);
-		$$->target.base = $1;
-		$$->target.name = $3;
-	}
-	| postfix_target '[' expr ']' {
-		$$ = NEW(N_TINDEX, @2);
-		$$->target.base = $1;
-		$$->target.index = $3;
-	}
+	| AT_FUNC '(' args ')'	{ $$ = new_atfunc(st, @1, $1, $3); }
 	;
 
 keys:

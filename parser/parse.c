@@ -4,6 +4,59 @@
 
 #include <string.h>
 
+/* 'return' belongs to functions; SystemTap rejects it in probes in pass 1. */
+static void check_no_return(struct session *s, const struct node *n)
+{
+	if (!n)
+		return;
+	switch (n->kind) {
+	case N_RETURN:
+		diag_error(s, n->loc, "'return' is only allowed in functions; "
+			   "use 'next' to leave a probe");
+		return;
+	case N_BLOCK:
+		ast_foreach(st, n->block.stmts)
+			check_no_return(s, st);
+		return;
+	case N_IF:
+		check_no_return(s, n->cond.then);
+		check_no_return(s, n->cond.els);
+		return;
+	case N_WHILE:
+	case N_FOR:
+		check_no_return(s, n->loop.body);
+		return;
+	case N_FOREACH:
+		check_no_return(s, n->foreach.body);
+		return;
+	case N_TRY:
+		check_no_return(s, n->try.body);
+		check_no_return(s, n->try.handler);
+		return;
+	default:
+		return;
+	}
+}
+
+/* Checks SystemTap makes while parsing: duplicate globals in one file. */
+static void validate(struct session *s, struct node *decls)
+{
+	ast_foreach(d, decls) {
+		if (d->kind == N_PROBE)
+			check_no_return(s, d->probe.body);
+		if (d->kind != N_GLOBAL)
+			continue;
+		for (struct node *e = decls; e != d; e = e->next)
+			if (e->kind == N_GLOBAL &&
+			    !strcmp(e->global.name, d->global.name)) {
+				diag_error(s, d->loc, "global '%s' is already "
+					   "declared at line %d",
+					   d->global.name, e->loc.line);
+				break;
+			}
+	}
+}
+
 struct ast_file *parse_source(struct session *s, int file)
 {
 	const struct srcfile *f = session_file(s, file);
@@ -14,6 +67,7 @@ struct ast_file *parse_source(struct session *s, int file)
 	};
 
 	lex_parse(&st);
+	validate(s, st.decls);
 	struct ast_file *af = arena_alloc(&s->arena, sizeof(*af));
 	af->file = file;
 	af->decls = st.decls;
@@ -26,4 +80,16 @@ struct ast_file *parse_string(struct session *s, const char *name,
 	int file = session_add_source(s, name, text, strlen(text), privileged);
 
 	return parse_source(s, file);
+}
+
+void parse_macro_file(struct session *s, int file)
+{
+	struct parse_state st = {
+		.s = s,
+		.file = file,
+		.privileged = true,
+		.macro_file = true,
+	};
+
+	lex_parse(&st);
 }

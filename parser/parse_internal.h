@@ -14,10 +14,14 @@ struct parse_state {
 	int line, col;			/* position of the next byte */
 	struct node *decls;		/* top-level declarations parsed */
 	bool privileged;		/* embedded C allowed */
+	bool macro_file;		/* a .stpm file: only @define */
 	char *embed_text;		/* %{ ... %} being scanned */
 	size_t embed_len;
 	int embed_line, embed_col;	/* where its %{ was */
+	struct pp_state *pp;		/* preprocessor state (preproc.c) */
 };
+
+void pp_free(struct parse_state *st);
 
 int lex_parse(struct parse_state *st);
 const char *lex_keyword_text(int token);

@@ -13,6 +13,12 @@
  */
 struct ast_file *parse_source(struct session *s, int file);
 
+/*
+ * Read the @define's of a macro file (*.stpm) into the session's library
+ * macros, which every script parsed afterwards can use.
+ */
+void parse_macro_file(struct session *s, int file);
+
 /* Convenience: register text under name and parse it. */
 struct ast_file *parse_string(struct session *s, const char *name,
 			      const char *text, bool privileged);

@@ -10,6 +10,7 @@ void session_init(struct session *s)
 	memset(s, 0, sizeof(*s));
 	s->last_pass = 5;
 	s->max_errors = 20;
+	s->compatible = "4.8";
 }
 
 void session_free(struct session *s)
@@ -17,6 +18,8 @@ void session_free(struct session *s)
 	arena_free(&s->arena);
 	free(s->files);
 	s->files = NULL;
+	free(s->include_dirs);
+	s->include_dirs = NULL;
 }
 
 int session_add_source(struct session *s, const char *name, const char *text,

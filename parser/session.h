@@ -45,6 +45,11 @@ struct session {
 	bool guru;		/* -g */
 	bool unoptimized;	/* -u */
 	bool suppress_warnings;	/* -w */
+	bool warnings_as_errors;	/* -W */
+	bool errors_are_warnings;	/* while reading library (-I) files */
+	const char *compatible;	/* --compatible: the SystemTap version emulated */
+	int buffer_mb;		/* -s: per-CPU output buffer, 0 = default */
+	void *library_macros;	/* @define's from *.stpm files (preproc.c) */
 	bool keep_tmpdir;	/* -k */
 	const char *release;	/* -r: target kernel release */
 	const char *build_dir;	/* kernel build tree of the release */
@@ -54,6 +59,8 @@ struct session {
 	long target_pid;	/* -x, 0 if none */
 	struct define_opt *defines;	/* -D */
 	int ndefines;
+	const char **include_dirs;	/* -I: more tapset directories */
+	int ninclude_dirs;
 	char **script_args;	/* $1.. and @1.. */
 	int nscript_args;
 };

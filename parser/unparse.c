@@ -9,6 +9,7 @@
 #include "parser/ast.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <string.h>
 
 static void unparse_stmt(FILE *out, const struct node *n, int depth);
@@ -68,6 +69,13 @@ static const char *const stat_names[] = {
 	[HIST_LOG] = "@hist_log",
 };
 
+/* Nodes a member access or index can follow without parentheses. */
+static bool postfix_base(const struct node *n)
+{
+	return n->kind == N_TARGET || n->kind == N_TMEMBER ||
+	       n->kind == N_TINDEX || n->kind == N_ATFUNC;
+}
+
 static void paren(FILE *out, const struct node *n)
 {
 	fputc('(', out);
@@ -79,7 +87,12 @@ void ast_unparse_expr(FILE *out, const struct node *n)
 {
 	switch (n->kind) {
 	case N_NUMBER:
-		fprintf(out, "%" PRId64, n->num.value);
+		/*
+		 * A negative literal (a wrapped 2^64-1, a pasted $1) prints as
+		 * its unsigned value: that reads back as the same number, where
+		 * "-1" would read back as the negation of 1.
+		 */
+		fprintf(out, "%" PRIu64, (uint64_t)n->num.value);
 		break;
 	case N_STRING:
 		ast_print_string(out, n->str.value, n->str.len);
@@ -155,11 +168,19 @@ void ast_unparse_expr(FILE *out, const struct node *n)
 		fputs(n->target.name, out);
 		break;
 	case N_TMEMBER:
-		ast_unparse_expr(out, n->target.base);
-		fprintf(out, "->%s", n->target.name);
+		/* a name starting with '$' is the pretty-print suffix */
+		if (postfix_base(n->target.base))
+			ast_unparse_expr(out, n->target.base);
+		else
+			paren(out, n->target.base);
+		fprintf(out, n->target.name[0] == '$' ? "%s" : "->%s",
+			n->target.name);
 		break;
 	case N_TINDEX:
-		ast_unparse_expr(out, n->target.base);
+		if (postfix_base(n->target.base))
+			ast_unparse_expr(out, n->target.base);
+		else
+			paren(out, n->target.base);
 		fputc('[', out);
 		ast_unparse_expr(out, n->target.index);
 		fputc(']', out);
@@ -216,8 +237,16 @@ static void unparse_foreach(FILE *out, const struct node *n, int depth)
 		col++;
 	}
 	fprintf(out, "] in %s", n->foreach.array->var.name);
-	if (n->foreach.sort_column == -1)
+	if (n->foreach.slice) {
+		fputc('[', out);
+		unparse_list(out, n->foreach.slice);
+		fputc(']', out);
+	}
+	if (n->foreach.sort_column == -1) {
+		if (n->foreach.sort_agg != STAT_NONE)
+			fputs(stat_names[n->foreach.sort_agg], out);
 		fputc(n->foreach.sort_dir > 0 ? '+' : '-', out);
+	}
 	if (n->foreach.limit) {
 		fputs(" limit ", out);
 		ast_unparse_expr(out, n->foreach.limit);
@@ -236,7 +265,9 @@ static void unparse_stmt(FILE *out, const struct node *n, int depth)
 		fputc(';', out);
 		break;
 	case N_EXPR_STMT:
+		/* the ';' keeps "+(a)" on the next line a statement of its own */
 		ast_unparse_expr(out, n->stmt.expr);
+		fputc(';', out);
 		break;
 	case N_IF:
 		fputs("if (", out);
@@ -273,13 +304,13 @@ static void unparse_stmt(FILE *out, const struct node *n, int depth)
 		unparse_foreach(out, n, depth);
 		break;
 	case N_BREAK:
-		fputs("break", out);
+		fputs("break;", out);
 		break;
 	case N_CONTINUE:
-		fputs("continue", out);
+		fputs("continue;", out);
 		break;
 	case N_NEXT:
-		fputs("next", out);
+		fputs("next;", out);
 		break;
 	case N_RETURN:
 		fputs("return", out);
@@ -287,10 +318,12 @@ static void unparse_stmt(FILE *out, const struct node *n, int depth)
 			fputc(' ', out);
 			ast_unparse_expr(out, n->stmt.expr);
 		}
+		fputc(';', out);
 		break;
 	case N_DELETE:
 		fputs("delete ", out);
 		ast_unparse_expr(out, n->stmt.expr);
+		fputc(';', out);
 		break;
 	case N_TRY:
 		fputs("try ", out);
@@ -309,9 +342,13 @@ static void unparse_stmt(FILE *out, const struct node *n, int depth)
 	}
 }
 
+/* Literals in declarations and probe points, where "-5" is allowed. */
 static void unparse_literal(FILE *out, const struct node *n)
 {
-	ast_unparse_expr(out, n);
+	if (n->kind == N_NUMBER)
+		fprintf(out, "%" PRId64, n->num.value);
+	else
+		ast_unparse_expr(out, n);
 }
 
 void ast_unparse_point(FILE *out, const struct node *point)

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
@@ -143,6 +145,93 @@ static const char *find_runtime(struct session *s, const char *exe_dir)
 	return NULL;
 }
 
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.stpm of dir, in name order, into the library macros. */
+static void load_macro_dir(struct session *s, const char *dir)
+{
+	DIR *dp = opendir(dir);
+	char **names = NULL;
+	int n = 0;
+
+	if (!dp)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len > 5 && !strcmp(de->d_name + len - 5, ".stpm")) {
+			names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(dp);
+	qsort(names, (size_t)n, sizeof(*names), name_cmp);
+	for (int i = 0; i < n; i++) {
+		char *path = arena_printf(&s->arena, "%s/%s", dir, names[i]);
+		size_t len;
+		char *text = read_file(path, &len);
+		if (text) {
+			int fid = session_add_source(s, path, text, len, true);
+			parse_macro_file(s, fid);
+		}
+		free(text);
+		free(names[i]);
+	}
+	free(names);
+}
+
+/*
+ * The .stp files of an -I directory are read in pass 1 so their syntax
+ * errors show (as warnings: -W makes them errors, as in SystemTap). Using
+ * their functions and aliases comes with the tapset library.
+ */
+static void check_tapset_dir(struct session *s, const char *dir)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+
+	if (!dp) {
+		fprintf(stderr, "stap: warning: cannot read tapset directory "
+			"'%s'\n", dir);
+		return;
+	}
+	s->errors_are_warnings = true;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len < 5 || strcmp(de->d_name + len - 4, ".stp"))
+			continue;
+		char *path = arena_printf(&s->arena, "%s/%s", dir, de->d_name);
+		size_t n;
+		char *text = read_file(path, &n);
+		if (text)
+			parse_source(s, session_add_source(s, path, text, n, true));
+		free(text);
+	}
+	s->errors_are_warnings = false;
+	closedir(dp);
+}
+
+/* The tapset path: the library, $SYSTEMTAP_TAPSET, then each -I DIR. */
+static void load_library_macros(struct session *s, const char *exe_dir)
+{
+	const char *builtin = arena_printf(&s->arena, "%s/../tapsets", exe_dir);
+	const char *env = getenv("SYSTEMTAP_TAPSET");
+
+	if (!path_exists(builtin))
+		builtin = !strncmp(exe_dir, ABS_TOP_BUILDDIR, strlen(ABS_TOP_BUILDDIR))
+			  ? ABS_TOP_SRCDIR "/tapsets" : PKGDATADIR "/tapsets";
+	load_macro_dir(s, builtin);
+	if (env && *env)
+		load_macro_dir(s, env);
+	for (int i = 0; i < s->ninclude_dirs; i++) {
+		load_macro_dir(s, s->include_dirs[i]);
+		check_tapset_dir(s, s->include_dirs[i]);
+	}
+}
+
 static bool valid_module_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -169,7 +258,45 @@ static const char *kernel_build_dir(struct session *s, const char *release)
 	return NULL;
 }
 
-enum { OPT_VM = 256, OPT_HELP, OPT_VERSION };
+enum {
+	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
+	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
+};
+
+/* A positive number option (-s, -T, --rlimit-*): exits on a bad value. */
+static long number_arg(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	if (!*arg || *end || v < min || v > max) {
+		fprintf(stderr, "stap: error: %s takes a number from %ld to %ld, "
+			"not '%s'\n", opt, min, max, arg);
+		exit(1);
+	}
+	return v;
+}
+
+/* The temporary directory's parent: $TMPDIR or /tmp, usable by kbuild. */
+static const char *tmp_base(void)
+{
+	const char *t = getenv("TMPDIR");
+	struct stat st;
+
+	if (!t || !*t)
+		t = "/tmp";
+	if (strpbrk(t, " \t\n")) {
+		fprintf(stderr, "stap: error: TMPDIR '%s' contains white space, "
+			"which kbuild cannot handle\n", t);
+		return NULL;
+	}
+	if (stat(t, &st) != 0 || !S_ISDIR(st.st_mode) || access(t, W_OK) != 0) {
+		fprintf(stderr, "stap: error: TMPDIR '%s' is not a writable "
+			"directory\n", t);
+		return NULL;
+	}
+	return t;
+}
 
 int main(int argc, char **argv)
 {
@@ -181,12 +308,27 @@ int main(int argc, char **argv)
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
+		{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
+		{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
+		/* accepted for compatibility; they change nothing here yet */
+		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
+		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
+		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
+		{ "ldd", no_argument, NULL, OPT_IGNORED },
+		{ "all-modules", no_argument, NULL, OPT_IGNORED },
+		{ "rlimit-as", required_argument, NULL, OPT_IGNORED_ARG },
+		{ "rlimit-cpu", required_argument, NULL, OPT_IGNORED_ARG },
+		{ "rlimit-nproc", required_argument, NULL, OPT_IGNORED_ARG },
+		{ "rlimit-stack", required_argument, NULL, OPT_IGNORED_ARG },
+		{ "rlimit-fsize", required_argument, NULL, OPT_IGNORED_ARG },
+		{ "monitor", optional_argument, NULL, OPT_UNSUPPORTED },
+		{ "interactive", no_argument, NULL, OPT_UNSUPPORTED },
 		{ NULL, 0, NULL, 0 },
 	};
 	int opt;
 
 	session_init(s);
-	while ((opt = getopt_long(argc, argv, "+p:e:vkguwr:m:o:c:x:D:I:l:L:",
+	while ((opt = getopt_long(argc, argv, "+p:e:vkguwWr:m:o:c:x:D:I:l:L:Vhs:bT:td:PiF",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p': {
@@ -201,8 +343,56 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'e':
+			if (script) {
+				fprintf(stderr, "stap: error: only one -e script "
+					"is allowed\n");
+				return 1;
+			}
 			script = optarg;
 			break;
+		case 'W':
+			s->warnings_as_errors = true;
+			break;
+		case 'V':
+			printf("stap (SystemTap-compatible probe compiler) "
+			       PACKAGE_VERSION ", language of SystemTap "
+			       "%s\n", s->compatible);
+			return 0;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 's':
+			s->buffer_mb = (int)number_arg("-s", optarg, 1, 4095);
+			break;
+		case 'T':
+			number_arg("-T", optarg, 1, 1000000000);
+			break;
+		case 'b': case 't': case 'd': case 'P': case 'F':
+			break;		/* accepted; no effect yet */
+		case 'i':
+			fprintf(stderr, "stap: error: interactive mode (-i) is "
+				"not supported\n");
+			return 1;
+		case OPT_COMPATIBLE:
+			s->compatible = optarg;
+			break;
+		case OPT_PROLOGUE:
+			if (optarg && strcmp(optarg, "always") &&
+			    strcmp(optarg, "never") && strcmp(optarg, "auto")) {
+				fprintf(stderr, "stap: error: --prologue-searching "
+					"takes always, never or auto\n");
+				return 1;
+			}
+			break;
+		case OPT_IGNORED:
+			break;
+		case OPT_IGNORED_ARG:
+			number_arg("--rlimit-*", optarg, 0, 0x7fffffffL);
+			break;
+		case OPT_UNSUPPORTED:
+			fprintf(stderr, "stap: error: %s is not supported\n",
+				argv[optind - 1]);
+			return 1;
 		case 'v':
 			s->verbose++;
 			break;
@@ -255,7 +445,10 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'I':
-			/* tapset directories arrive with the tapset library */
+			s->include_dirs = xrealloc(s->include_dirs,
+						   (size_t)(s->ninclude_dirs + 1) *
+						   sizeof(*s->include_dirs));
+			s->include_dirs[s->ninclude_dirs++] = optarg;
 			break;
 		case 'l':
 		case 'L':
@@ -277,6 +470,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+
+	if (s->target_cmd && s->target_pid) {
+		fprintf(stderr, "stap: error: -c and -x cannot be used together\n");
+		return 1;
+	}
+	const char *tmpbase = tmp_base();
+	if (!tmpbase)
+		return 1;
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
@@ -314,12 +515,49 @@ int main(int argc, char **argv)
 		name = file;
 	}
 
-	/* Pass 1 */
+	/*
+	 * The target kernel (the preprocessor's kernel_v and CONFIG_* need
+	 * it): -r, else the host when it can load modules, else the newest
+	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
+	 * without one.
+	 */
+	bool host_ok = vm_host_can_load_modules();
+	if (!s->release) {
+		struct utsname u;
+		if (host_ok && uname(&u) == 0)
+			s->release = arena_strdup(&s->arena, u.release);
+		else
+			s->release = vm_default_release();
+	}
+	if (!s->release && s->last_pass >= 3) {
+		fprintf(stderr, "stap: error: no kernel to build for: install "
+			"linux-image-cloud-amd64 and linux-headers-cloud-amd64, "
+			"or give -r\n");
+		return 1;
+	}
+	s->build_dir = s->release ? kernel_build_dir(s, s->release) : NULL;
+	d.use_vm = d.force_vm || !host_ok;
+	if (!d.use_vm && s->release) {
+		struct utsname u;
+		if (uname(&u) == 0 && strcmp(u.release, s->release) != 0)
+			d.use_vm = true;	/* another kernel: run it in a guest */
+	}
+
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	d.exe_dir = dir_of(n > 0 ? exe : argv[0]);
+
+	/* Pass 1: the library's macro files, then the script */
 	struct pass_timer t;
 	timer_start(&t);
+	load_library_macros(s, d.exe_dir);
 	int fid = session_add_source(s, name, text, len, false);
 	free(text);
 	struct ast_file *af = parse_source(s, fid);
+	if (!af->decls && !s->nerrors)
+		diag_error(s, (struct srcloc){ fid, 1, 1 }, "the script has no "
+			   "probes, functions or globals");
 	timer_report(s, &t, 1, "parsed user script");
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 1: parse failed.\n");
@@ -345,35 +583,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	/* The target kernel: -r, else the host when it can load modules,
-	 * else the newest installed Debian kernel (run in a guest). */
-	bool host_ok = vm_host_can_load_modules();
-	if (!s->release) {
-		struct utsname u;
-		if (host_ok && uname(&u) == 0) {
-			s->release = arena_strdup(&s->arena, u.release);
-		} else {
-			s->release = vm_default_release();
-			if (!s->release) {
-				fprintf(stderr, "stap: error: no kernel to build "
-					"for: install linux-image-cloud-amd64 and "
-					"linux-headers-cloud-amd64, or give -r\n");
-				return 1;
-			}
-		}
-	}
-	s->build_dir = kernel_build_dir(s, s->release);
-	d.use_vm = d.force_vm || !host_ok;
-	if (!d.use_vm) {
-		struct utsname u;
-		if (uname(&u) == 0 && strcmp(u.release, s->release) != 0)
-			d.use_vm = true;	/* another kernel: run it in a guest */
-	}
-
-	char exe[PATH_MAX];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	d.exe_dir = dir_of(n > 0 ? exe : argv[0]);
 	d.runtime_dir = find_runtime(s, d.exe_dir);
 	d.staprun = arena_printf(&s->arena, "%s/staprun", d.exe_dir);
 	if (!d.runtime_dir) {
@@ -410,7 +619,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 
-	char tmpl[] = "/tmp/stapXXXXXX";
+	char *tmpl = arena_printf(&s->arena, "%s/stapXXXXXX", tmpbase);
 	if (!mkdtemp(tmpl)) {
 		fprintf(stderr, "stap: error: cannot create a temporary "
 			"directory: %s\n", strerror(errno));

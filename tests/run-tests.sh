@@ -234,6 +234,14 @@ $(diff -u "$want_err" "$work/vm/$i.stderr" | head -30)"
 	fi
 fi
 
+### SystemTap's pass-1 corpus (parseok, parseko, the -p1 round trip)
+. "$tests/corpus.sh"
+
+### the differential corpus (SystemTap 4.8's exact outputs), if present
+if [ -x "$tests/differential.sh" ] && wanted differential; then
+	. "$tests/differential.sh"
+fi
+
 ### the runtime's own VM test and the VM runner's self-test
 for t in runtime/run-vm.sh vm/selftest.sh; do
 	name=${t%.sh}
