@@ -1014,11 +1014,12 @@ char *vm_dmesg_problems(const char *text)
 	return out.p;
 }
 
-static int vm_exists(const char *fmt, const char *rel)
+/* Does PREFIX RELEASE SUFFIX exist, e.g. /boot/vmlinuz-<rel>? */
+static int vm_exists(const char *prefix, const char *rel, const char *suffix)
 {
 	char path[512];
 
-	snprintf(path, sizeof(path), fmt, rel);
+	snprintf(path, sizeof(path), "%s%s%s", prefix, rel, suffix);
 	return access(path, F_OK) == 0;
 }
 
@@ -1039,8 +1040,8 @@ const char *vm_default_release(void)
 		rel = d->d_name + 8;
 		if (!*rel || strlen(rel) >= sizeof(best))
 			continue;
-		if (!vm_exists("/lib/modules/%s/build", rel) &&
-		    !vm_exists("/usr/src/linux-headers-%s", rel))
+		if (!vm_exists("/lib/modules/", rel, "/build") &&
+		    !vm_exists("/usr/src/linux-headers-", rel, ""))
 			continue;
 		if (!best[0] || strverscmp(rel, best) > 0)
 			strcpy(best, rel);
@@ -1062,5 +1063,5 @@ int vm_host_can_load_modules(void)
 	fclose(f);
 	if (!ok || uname(&u))
 		return 0;
-	return vm_exists("/lib/modules/%s/build", u.release);
+	return vm_exists("/lib/modules/", u.release, "/build");
 }
