@@ -112,6 +112,8 @@ void diag_plain_error(struct session *s, const char *fmt, ...)
 	va_list ap;
 
 	s->nerrors++;
+	if (s->nerrors > s->max_errors)
+		return;
 	va_start(ap, fmt);
 	fputs("stap: error: ", stderr);
 	vfprintf(stderr, fmt, ap);

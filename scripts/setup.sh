@@ -5,11 +5,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# Build tools, libdw, and the test VM: qemu, a static busybox and the
-# Debian cloud kernel (image + headers) that scripts are compiled for.
+# Build tools, libdw, and the test VM: qemu, a static busybox and the two
+# Debian cloud kernels (image + headers) that scripts are compiled for and
+# tested on: 6.1 and 6.12.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
-	linux-headers-cloud-amd64"
+	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
+	linux-headers-6.12-cloud-amd64"
 
 missing=
 for p in $packages; do

@@ -146,7 +146,7 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	return hash_dir(h, d->runtime_dir);
 }
 
-static const char *cache_dir(struct session *s)
+const char *cache_dir(struct session *s)
 {
 	const char *env = getenv("STAP_CACHE");
 	const char *xdg = getenv("XDG_CACHE_HOME");

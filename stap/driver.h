@@ -26,6 +26,9 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 /* Pass 5: load and run the module; returns the script's exit status. */
 int run_module(struct driver *d);
 
+/* $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap. */
+const char *cache_dir(struct session *s);
+
 /* Helpers */
 bool path_exists(const char *path);
 char *read_file(const char *path, size_t *len);	/* NULL on error */

@@ -24,6 +24,7 @@
 #include "parser/parser.h"
 #include "semantic/semantic.h"
 #include "stap/driver.h"
+#include "stap/listing.h"
 #include "stap/vm.h"
 
 static void usage(FILE *out)
@@ -232,6 +233,57 @@ static void load_library_macros(struct session *s, const char *exe_dir)
 	}
 }
 
+/*
+ * -l/-L PROBE: the probe points PROBE stands for, sorted, one a line;
+ * -L adds the variables. kernel.trace comes from the tracepoint catalog;
+ * other points are elaborated as "probe PROBE {}" would be. Errors are
+ * not shown (as in SystemTap); the count of lines is returned.
+ */
+static int list_points(struct session *s, const char *spec, bool with_vars)
+{
+	static const char trace_prefix[] = "kernel.trace(\"";
+	size_t len = strlen(spec);
+
+	if (!strncmp(spec, trace_prefix, strlen(trace_prefix)) && len > 16 &&
+	    !strcmp(spec + len - 2, "\")")) {
+		struct tp_catalog cat;
+		char *err = NULL;
+		if (!s->release || tp_catalog_load(s->release, s->build_dir,
+						   cache_dir(s), &cat, &err)) {
+			fprintf(stderr, "stap: error: no tracepoints: %s\n",
+				err ? err : "no target kernel");
+			free(err);
+			return 0;
+		}
+		char *pattern = arena_strndup(&s->arena, spec + strlen(trace_prefix),
+					      len - strlen(trace_prefix) - 2);
+		int n = list_tracepoints(&cat, pattern, with_vars, stdout);
+		tp_catalog_free(&cat);
+		return n;
+	}
+
+	char *text = arena_printf(&s->arena, "probe %s {}\n", spec);
+	s->max_errors = 0;
+	struct ast_file *af = parse_string(s, "<input>", text, false);
+	if (s->nerrors)
+		return 0;
+	struct program prog;
+	if (sema_run(s, &af, 1, &prog))
+		return 0;
+	const char **pps = xmalloc((size_t)(prog.nprobes + 1) * sizeof(*pps));
+	for (int i = 0; i < prog.nprobes; i++)
+		pps[i] = prog.probes[i]->pp;
+	qsort(pps, (size_t)prog.nprobes, sizeof(*pps), name_cmp);
+	int n = 0;
+	for (int i = 0; i < prog.nprobes; i++)
+		if (i == 0 || strcmp(pps[i], pps[i - 1])) {
+			puts(pps[i]);
+			n++;
+		}
+	free(pps);
+	return n;
+}
+
 static bool valid_module_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -304,6 +356,8 @@ int main(int argc, char **argv)
 	struct session *s = &sess;
 	struct driver d = { .s = s };
 	const char *script = NULL;	/* -e */
+	const char *list_spec = NULL;	/* -l/-L PROBE */
+	bool list_vars = false;
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -452,9 +506,9 @@ int main(int argc, char **argv)
 			break;
 		case 'l':
 		case 'L':
-			fprintf(stderr, "stap: error: -%c (listing probe points) "
-				"is not supported yet\n", opt);
-			return 1;
+			list_spec = optarg;
+			list_vars = opt == 'L';
+			break;
 		case OPT_VM:
 			d.force_vm = true;
 			break;
@@ -481,7 +535,7 @@ int main(int argc, char **argv)
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
-	if (!script) {
+	if (!script && !list_spec) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: error: no script given (a file, "
 				"-e SCRIPT or -)\n");
@@ -498,7 +552,11 @@ int main(int argc, char **argv)
 	char *text;
 	size_t len;
 	const char *name;
-	if (script) {
+	if (list_spec) {
+		text = xstrdup("");
+		len = 0;
+		name = "<input>";
+	} else if (script) {
 		text = xstrdup(script);
 		len = strlen(text);
 		name = "<input>";
@@ -547,6 +605,9 @@ int main(int argc, char **argv)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
 	d.exe_dir = dir_of(n > 0 ? exe : argv[0]);
+
+	if (list_spec)
+		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;
 
 	/* Pass 1: the library's macro files, then the script */
 	struct pass_timer t;

@@ -139,39 +139,36 @@ $(cat "$work/err")"
 	check_golden "$name" "${f%.stp}.err" "$work/err"
 done
 
-### end to end: every tests/e2e/*.stp runs in one guest boot
+### end to end: every tests/e2e/*.stp runs in one guest boot per kernel
 # NAME.out: exact stdout; NAME.err: exact stderr (default empty);
 # NAME.rc: exit status (default 0); "# stap-cmd: CMD" runs CMD with -c.
+# Every installed kernel with both image and headers is tested (6.1, 6.12).
 e2e=()
 for f in "$tests"/e2e/*.stp; do
 	name=e2e/$(basename "$f" .stp)
 	wanted "$name" && e2e+=("$f")
 done
+releases=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
+	while read -r r; do
+		[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
+	done | sort -V)
 vm_reason=
-if [ ${#e2e[@]} -gt 0 ]; then
-	release=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
-		while read -r r; do
-			[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
-		done | sort -V | tail -1)
-	if [ $use_vm = 0 ]; then
-		vm_reason="--no-vm"
-	elif ! command -v qemu-system-x86_64 >/dev/null; then
-		vm_reason="qemu-system-x86_64 is not installed"
-	elif [ -z "$release" ]; then
-		vm_reason="no kernel with both image and headers installed"
-	elif [ ! -x /bin/busybox ]; then
-		vm_reason="busybox-static is not installed"
-	elif [ ! -x "$STAPVM" ]; then
-		vm_reason="stap/stapvm is not built"
-	fi
+if [ $use_vm = 0 ]; then
+	vm_reason="--no-vm"
+elif ! command -v qemu-system-x86_64 >/dev/null; then
+	vm_reason="qemu-system-x86_64 is not installed"
+elif [ -z "$releases" ]; then
+	vm_reason="no kernel with both image and headers installed"
+elif [ ! -x /bin/busybox ]; then
+	vm_reason="busybox-static is not installed"
+elif [ ! -x "$STAPVM" ]; then
+	vm_reason="stap/stapvm is not built"
 fi
-if [ -n "$vm_reason" ]; then
-	for f in "${e2e[@]}"; do skip "e2e/$(basename "$f" .stp)" "$vm_reason"; done
-elif [ ${#e2e[@]} -gt 0 ]; then
-	jobs=()
-	built=()
+
+run_e2e() { # release tag
+	local release=$1 tag=$2 jobs=() built=() f name base i rc want_rc want_err
 	for f in "${e2e[@]}"; do
-		name=e2e/$(basename "$f" .stp)
+		name=e2e/$tag/$(basename "$f" .stp)
 		if ko=$(cd "$(dirname "$f")" && "$STAP" -p4 -r "$release" \
 			$(script_args "$f") "$(basename "$f")" 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
@@ -181,55 +178,69 @@ elif [ ${#e2e[@]} -gt 0 ]; then
 			fail "$name" "pass 4 failed: $(cat "$work/build.err")"
 		fi
 	done
+	[ ${#jobs[@]} -gt 0 ] || return 0
 	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
+	rm -rf "$work/vm"
 	mkdir -p "$work/vm"
-	if "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		--timeout 600 --batch "$work/vm" "${jobs[@]}" >"$work/vm.log" 2>&1 ||
-		[ $? = 2 ]; then
-		i=0
+	if ! "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
+		--timeout 600 --batch "$work/vm" "${jobs[@]}" >"$work/vm.log" 2>&1 &&
+		[ $? != 2 ]; then
 		for f in "${built[@]}"; do
-			name=e2e/$(basename "$f" .stp)
-			base=${f%.stp}
-			rc=$(cat "$work/vm/$i.rc" 2>/dev/null || echo none)
-			want_rc=$(cat "$base.rc" 2>/dev/null || echo 0)
-			want_err=$base.err
-			[ -f "$want_err" ] || want_err=/dev/null
-			if [ $update = 1 ]; then
-				cp "$work/vm/$i.stdout" "$base.out"
-				if [ -s "$work/vm/$i.stderr" ]; then
-					cp "$work/vm/$i.stderr" "$base.err"
-				else
-					rm -f "$base.err"
-				fi
-				[ "$rc" = 0 ] && rm -f "$base.rc" || echo "$rc" >"$base.rc"
-				pass "$name (updated)"
-			elif [ "$rc" != "$want_rc" ]; then
-				fail "$name" "exit status $rc, expected $want_rc
+			fail "e2e/$tag/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
+		done
+		return 0
+	fi
+	i=0
+	for f in "${built[@]}"; do
+		name=e2e/$tag/$(basename "$f" .stp)
+		base=${f%.stp}
+		rc=$(cat "$work/vm/$i.rc" 2>/dev/null || echo none)
+		want_rc=$(cat "$base.rc" 2>/dev/null || echo 0)
+		want_err=$base.err
+		[ -f "$want_err" ] || want_err=/dev/null
+		if [ $update = 1 ]; then
+			cp "$work/vm/$i.stdout" "$base.out"
+			if [ -s "$work/vm/$i.stderr" ]; then
+				cp "$work/vm/$i.stderr" "$base.err"
+			else
+				rm -f "$base.err"
+			fi
+			if [ "$rc" = 0 ]; then rm -f "$base.rc"; else echo "$rc" >"$base.rc"; fi
+			pass "$name (updated)"
+		elif [ "$rc" != "$want_rc" ]; then
+			fail "$name" "exit status $rc, expected $want_rc
 stdout: $(head -c 2000 "$work/vm/$i.stdout" 2>/dev/null)
 stderr: $(head -c 2000 "$work/vm/$i.stderr" 2>/dev/null)"
-			elif ! cmp -s "$base.out" "$work/vm/$i.stdout"; then
-				fail "$name" "stdout differs:
+		elif ! cmp -s "$base.out" "$work/vm/$i.stdout"; then
+			fail "$name" "stdout differs:
 $(diff -u "$base.out" "$work/vm/$i.stdout" | head -30)"
-			elif ! cmp -s "$want_err" "$work/vm/$i.stderr"; then
-				fail "$name" "stderr differs:
+		elif ! cmp -s "$want_err" "$work/vm/$i.stderr"; then
+			fail "$name" "stderr differs:
 $(diff -u "$want_err" "$work/vm/$i.stderr" | head -30)"
-			else
-				pass "$name"
-			fi
-			i=$((i + 1))
-		done
-		# the guest kernel must stay healthy through all of them
-		problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$work/vm/dmesg.txt" 2>/dev/null)
-		if [ ! -s "$work/vm/dmesg.txt" ]; then
-			fail "e2e/guest-dmesg" "no dmesg came back from the guest"
-		elif [ -n "$problems" ]; then
-			fail "e2e/guest-dmesg" "$problems"
 		else
-			pass "e2e/guest-dmesg"
+			pass "$name"
 		fi
+		i=$((i + 1))
+	done
+	# the guest kernel must stay healthy through all of them
+	local problems
+	problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$work/vm/dmesg.txt" 2>/dev/null)
+	if [ ! -s "$work/vm/dmesg.txt" ]; then
+		fail "e2e/$tag/guest-dmesg" "no dmesg came back from the guest"
+	elif [ -n "$problems" ]; then
+		fail "e2e/$tag/guest-dmesg" "$problems"
 	else
-		for f in "${built[@]}"; do
-			fail "e2e/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
+		pass "e2e/$tag/guest-dmesg"
+	fi
+}
+
+if [ ${#e2e[@]} -gt 0 ]; then
+	if [ -n "$vm_reason" ]; then
+		for f in "${e2e[@]}"; do skip "e2e/$(basename "$f" .stp)" "$vm_reason"; done
+	else
+		for release in $releases; do
+			# tag: the kernel's version, e.g. 6.1 or 6.12
+			run_e2e "$release" "$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')"
 		done
 	fi
 fi
