@@ -20,6 +20,8 @@ void session_free(struct session *s)
 	s->files = NULL;
 	free(s->include_dirs);
 	s->include_dirs = NULL;
+	free(s->defines);
+	s->defines = NULL;
 }
 
 int session_add_source(struct session *s, const char *name, const char *text,

@@ -108,9 +108,9 @@ static char *read_stream(FILE *f, size_t *len)
 	return buf;
 }
 
-static char *dir_of(const char *path)
+static char *dir_of(struct session *s, const char *path)
 {
-	char *copy = xstrdup(path);
+	char *copy = arena_strdup(&s->arena, path);
 	char *slash = strrchr(copy, '/');
 
 	if (slash)
@@ -350,10 +350,9 @@ static const char *tmp_base(void)
 	return t;
 }
 
-int main(int argc, char **argv)
+/* Everything but the session's lifetime, so every exit path frees it. */
+static int stap_main(struct session *s, int argc, char **argv)
 {
-	struct session sess;
-	struct session *s = &sess;
 	struct driver d = { .s = s };
 	const char *script = NULL;	/* -e */
 	const char *list_spec = NULL;	/* -l/-L PROBE */
@@ -381,7 +380,6 @@ int main(int argc, char **argv)
 	};
 	int opt;
 
-	session_init(s);
 	while ((opt = getopt_long(argc, argv, "+p:e:vkguwWr:m:o:c:x:D:I:l:L:Vhs:bT:td:PiF",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
@@ -604,7 +602,7 @@ int main(int argc, char **argv)
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
-	d.exe_dir = dir_of(n > 0 ? exe : argv[0]);
+	d.exe_dir = dir_of(s, n > 0 ? exe : argv[0]);
 
 	if (list_spec)
 		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;
@@ -663,6 +661,7 @@ int main(int argc, char **argv)
 	fclose(cf);
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 3: translation failed.\n");
+		free(csrc);
 		return 1;
 	}
 	if (s->module_name) {
@@ -677,6 +676,7 @@ int main(int argc, char **argv)
 	timer_report(s, &t, 3, "translated to C");
 	if (s->last_pass == 3) {
 		fwrite(csrc, 1, clen, stdout);
+		free(csrc);
 		return 0;
 	}
 
@@ -691,6 +691,7 @@ int main(int argc, char **argv)
 	FILE *out = fopen(d.c_path, "w");
 	if (!out || fwrite(csrc, 1, clen, out) != clen || fclose(out)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", d.c_path);
+		free(csrc);
 		return 1;
 	}
 	free(csrc);
@@ -725,6 +726,15 @@ done:
 		char *const rm[] = { "rm", "-rf", (char *)d.tmpdir, NULL };
 		run_command(rm, NULL, true);
 	}
-	session_free(s);
 	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct session s;
+
+	session_init(&s);
+	int rc = stap_main(&s, argc, argv);
+	session_free(&s);
+	return rc;
 }

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Build the compiler (passes 1-3) with ASan and UBSan and run it over every
+# script of SystemTap's corpus and of tests/ at -p1 and -p2; any sanitizer
+# report fails. Used by the test suite (asan/corpus) and `make check-asan`.
+#   scripts/check-asan.sh [WORKDIR]
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+work=${1:-$(mktemp -d)}
+mkdir -p "$work"
+cd "$top" || exit 1
+[ -f parser/grammar.c ] && [ -f parser/lexer.c ] || make -s parser/grammar.c parser/lexer.c
+bin=$work/stap-asan
+if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined -I"$top" -I. \
+	-DPKGDATADIR='"/nonexistent"' -DABS_TOP_SRCDIR="\"$top\"" \
+	-DABS_TOP_BUILDDIR="\"$top\"" -o "$bin" \
+	stap/main.c stap/build.c stap/run.c stap/vm.c stap/listing.c \
+	lib/*.c parser/session.c parser/diag.c parser/ast.c parser/parse.c \
+	parser/preproc.c parser/unparse.c parser/grammar.c parser/lexer.c \
+	semantic/*.c codegen/*.c 2>"$work/build.log"; then
+	echo "asan: build failed:"; cat "$work/build.log"; exit 1
+fi
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99} UBSAN_OPTIONS=print_stacktrace=1
+bad=0 count=0
+for f in "$top"/../shared/corpus/systemtap-testsuite/*/*.stp "$top"/tests/*/*.stp; do
+	[ -f "$f" ] || continue
+	head -1 "$f" | grep -q '^#!.*sh' && continue	# shell-driven cases
+	for p in ${PASSES:-2}; do
+		count=$((count + 1))
+		(cd "$(dirname "$f")" && timeout 60 "$bin" -p$p -g "$(basename "$f")") \
+			>/dev/null 2>"$work/err"
+		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err"; then
+			bad=$((bad + 1))
+			echo "asan: -p$p $f:"
+			grep -E -A12 'AddressSanitizer|LeakSanitizer|runtime error:' "$work/err" | head -20
+		fi
+	done
+done
+echo "asan: $count runs, $bad with sanitizer reports"
+[ $bad = 0 ]
