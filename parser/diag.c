@@ -25,6 +25,12 @@ static const char *line_start(const char *text, size_t len, int line)
 	return p;
 }
 
+static void render_note(FILE *out, const struct session *s,
+			struct srcloc use, const char *name);
+static void render_fmt(FILE *out, const struct session *s, struct srcloc loc,
+		       const char *severity, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 void diag_render(FILE *out, const struct session *s, struct srcloc loc,
 		 const char *severity, const char *fmt, va_list ap)
 {
@@ -50,6 +56,29 @@ void diag_render(FILE *out, const struct session *s, struct srcloc loc,
 	for (int i = 0; i < loc.col - 1 && (size_t)i < n; i++)
 		fputc(p[i] == '\t' ? '\t' : ' ', out);
 	fputs("^\n", out);
+
+	/* from a macro: where it was used (and, nested, where that was) */
+	if (loc.expansion > 0 && loc.expansion <= s->nexpansions) {
+		const struct macro_expansion *e = &s->expansions[loc.expansion - 1];
+		render_note(out, s, e->use, e->name);
+	}
+}
+
+static void render_fmt(FILE *out, const struct session *s, struct srcloc loc,
+		       const char *severity, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	diag_render(out, s, loc, severity, fmt, ap);
+	va_end(ap);
+}
+
+/* "note: in expansion of macro @NAME" at the place it was used. */
+static void render_note(FILE *out, const struct session *s,
+			struct srcloc use, const char *name)
+{
+	render_fmt(out, s, use, "note", "in expansion of macro @%s", name);
 }
 
 static void report(struct session *s, struct srcloc loc, const char *severity,

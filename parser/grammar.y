@@ -11,6 +11,7 @@
  * shift (continue the expression) is what SystemTap does.
  */
 %define api.pure full
+%define api.location.type {struct yyltype}
 %define parse.error custom
 %locations
 %param {void *scanner}
@@ -23,6 +24,20 @@
 
 %code requires {
 #include "parser/parse_internal.h"
+
+/* A rule's location is its first token's, with its file and expansion. */
+#define YYLLOC_DEFAULT(cur, rhs, n)					\
+	do {								\
+		if (n) {						\
+			(cur) = YYRHSLOC(rhs, 1);			\
+			(cur).last_line = YYRHSLOC(rhs, n).last_line;	\
+			(cur).last_column = YYRHSLOC(rhs, n).last_column; \
+		} else {						\
+			(cur) = YYRHSLOC(rhs, 0);			\
+			(cur).first_line = (cur).last_line;		\
+			(cur).first_column = (cur).last_column;		\
+		}							\
+	} while (0)
 }
 
 %union {

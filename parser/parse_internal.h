@@ -27,6 +27,17 @@ int lex_parse(struct parse_state *st);
 const char *lex_keyword_text(int token);
 
 /* The location of a token (bison's YYLTYPE) as a srcloc. */
-#define LOC_OF(st, yl) ((struct srcloc){ (st)->file, (yl).first_line, (yl).first_column })
+/*
+ * Token locations (bison's YYLTYPE) carry their file too: a token from a
+ * library macro comes from another file, and the expansion it came from.
+ */
+struct yyltype {
+	int first_line, first_column, last_line, last_column;
+	int file;		/* -1: the file being parsed */
+	int expansion;		/* as in struct srcloc */
+};
+
+#define LOC_OF(st, yl) ((struct srcloc){ (yl).file >= 0 ? (yl).file : (st)->file, \
+	(yl).first_line, (yl).first_column, (yl).expansion })
 
 #endif /* PARSER_PARSE_INTERNAL_H */

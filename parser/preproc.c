@@ -553,6 +553,9 @@ static void add_library_macro(struct parse_state *st, struct macro *m)
 		lib->cap = cap;
 	}
 	struct macro copy = *m;
+	for (int i = 0; i < m->body.n; i++)
+		if (m->body.toks[i].loc.file < 0)
+			m->body.toks[i].loc.file = st->file;
 	copy.params = arena_alloc(a, (size_t)m->nparams * sizeof(*m->params) + 1);
 	memcpy(copy.params, m->params, (size_t)m->nparams * sizeof(*m->params));
 	copy.body.toks = arena_alloc(a, (size_t)m->body.n * sizeof(*m->body.toks) + 1);
@@ -717,6 +720,18 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 			pp_error(st, use, msg);
 		}
 	}
+	/* the body's tokens keep their place in the definition, marked
+	 * with this expansion, so errors can name both */
+	struct session *s = st->s;
+	if (s->nexpansions == s->expansions_cap) {
+		s->expansions_cap = s->expansions_cap ? s->expansions_cap * 2 : 16;
+		s->expansions = xrealloc(s->expansions, (size_t)s->expansions_cap *
+					 sizeof(*s->expansions));
+	}
+	s->expansions[s->nexpansions].name = m->name;
+	s->expansions[s->nexpansions].use = LOC_OF(st, use);
+	int expansion = ++s->nexpansions;
+
 	struct token_list out = { 0 };
 	for (int i = 0; i < m->body.n; i++) {
 		struct pp_token b = m->body.toks[i];
@@ -726,7 +741,7 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 				if (!strcmp(b.val.str + 1, m->params[k]))
 					p = k;
 		if (p < 0) {
-			b.loc = use;
+			b.loc.expansion = expansion;
 			list_push(&out, &b);
 			continue;
 		}

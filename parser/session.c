@@ -22,6 +22,8 @@ void session_free(struct session *s)
 	s->include_dirs = NULL;
 	free(s->defines);
 	s->defines = NULL;
+	free(s->expansions);
+	s->expansions = NULL;
 }
 
 int session_add_source(struct session *s, const char *name, const char *text,

@@ -24,6 +24,13 @@ struct srcfile {
 struct srcloc {
 	int file;		/* index in session.files, -1 for none */
 	int line, col;
+	int expansion;		/* 1 + index in session.expansions, or 0 */
+};
+
+/* A token that came out of a macro: where the macro was used. */
+struct macro_expansion {
+	const char *name;	/* without the '@' */
+	struct srcloc use;	/* the @NAME token */
 };
 
 struct define_opt {
@@ -35,6 +42,8 @@ struct session {
 
 	struct srcfile *files;	/* source registry, by srcloc.file */
 	int nfiles, files_cap;
+	struct macro_expansion *expansions;	/* by srcloc.expansion - 1 */
+	int nexpansions, expansions_cap;
 
 	int nerrors, nwarnings;
 	int max_errors;		/* stop reporting after this many */

@@ -615,7 +615,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	free(text);
 	struct ast_file *af = parse_source(s, fid);
 	if (!af->decls && !s->nerrors)
-		diag_error(s, (struct srcloc){ fid, 1, 1 }, "the script has no "
+		diag_error(s, (struct srcloc){ .file = fid, .line = 1, .col = 1 },
+			   "the script has no "
 			   "probes, functions or globals");
 	timer_report(s, &t, 1, "parsed user script");
 	if (s->nerrors) {
