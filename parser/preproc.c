@@ -495,9 +495,14 @@ static void conditional(struct parse_state *st, YYLTYPE open_loc)
 	bool taken = cond_eval(st, open_loc, &ok);
 
 	if (!ok) {
-		/* resynchronise: drop the whole conditional */
-		if (skip_branch(st, false) == 0)
-			pp_error(st, open_loc, "incomplete conditional");
+		/* resynchronise: drop the rest of the conditional, markers and all */
+		for (int depth = 0;;) {
+			int kind = raw_next(st).kind;
+			if (kind == 0 || (kind == PP_CLOSE && depth-- == 0))
+				break;
+			if (kind == PP_OPEN)
+				depth++;
+		}
 		return;
 	}
 	if (taken) {
