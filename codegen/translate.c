@@ -5,9 +5,11 @@
  * Every expression is evaluated in script order into temporaries: the
  * generator emits the statements that compute it and returns a C
  * expression (without side effects) for its value. Longs live in C locals;
- * strings live in the probe's frame (struct stp_locals_probe_N in the
+ * strings live in the frame (struct stp_locals_probe_N or _fn_N in the
  * per-CPU context), never on the kernel stack. A runtime error records a
- * message and jumps to the handler's `out` label.
+ * message and jumps to the current error label: `out` (leave the probe or
+ * function), or a try's catch label. Arrays and statistics are runtime
+ * objects (runtime/map.h, stat.h) allocated at module load.
  */
 #include "codegen/codegen.h"
 #include "semantic/format.h"
@@ -30,6 +32,8 @@ struct cg {
 	int loop_break[64], loop_cont[64];	/* label numbers per loop */
 	int nloops;
 	int errors;
+	const char *err;		/* where a runtime error jumps */
+	const struct probe_body *scope;	/* the probe or function */
 };
 
 static void emit(struct cg *cg, const char *fmt, ...)
@@ -109,6 +113,250 @@ static const char *var_ref(struct cg *cg, const struct symbol *sym)
 static const char *gen_expr(struct cg *cg, struct node *n);
 static void gen_stmt(struct cg *cg, struct node *n);
 
+/* ---- arrays and statistics ---------------------------------------------- */
+
+static bool is_stat_array(const struct symbol *sym)
+{
+	return sym->nkeys > 0 && sym->type == TY_STATS;
+}
+
+/* The C object of a global array or statistic, as a pointer. */
+static const char *gref(struct cg *cg, const struct symbol *sym)
+{
+	return arena_printf(&cg->s->arena, "&stp_g_%s", sym->name);
+}
+
+/* The map desc of an array. */
+static const char *gdesc(struct cg *cg, const struct symbol *sym)
+{
+	return arena_printf(&cg->s->arena, "&stp_gmd_%s", sym->name);
+}
+
+static bool global_ok(struct cg *cg, struct node *at, const struct symbol *sym)
+{
+	if (sym && sym->kind == SYM_GLOBAL)
+		return true;
+	unsupported(cg, at, "a local array or statistic");
+	return false;
+}
+
+/*
+ * Evaluate the keys of an index into a `union stp_key kN[]`; *wild gets a
+ * mask of the '*' positions. String keys are copied first when they could
+ * change before use (they are read from a map).
+ */
+static const char *gen_keys(struct cg *cg, struct node *keys,
+			    const struct symbol *sym, unsigned *wild)
+{
+	const char *vals[MAX_KEYS];
+	int n = 0;
+
+	*wild = 0;
+	ast_foreach(k, keys) {
+		if (n == MAX_KEYS)
+			break;
+		if (k->kind == N_WILDCARD) {
+			*wild |= 1u << n;
+			vals[n++] = NULL;
+			continue;
+		}
+		vals[n++] = gen_expr(cg, k);
+	}
+	const char *kn = arena_printf(&cg->s->arena, "k%d", cg->ntemps++);
+	struct strbuf sb = { 0 };
+	sb_printf(&sb, "union stp_key %s[%d] = {", kn, n);
+	for (int i = 0; i < n; i++) {
+		if (!vals[i])
+			sb_printf(&sb, "%s { .l = 0 }", i ? "," : "");
+		else if (sym->key_types[i] == TY_STRING)
+			sb_printf(&sb, "%s { .s = %s }", i ? "," : "", vals[i]);
+		else
+			sb_printf(&sb, "%s { .l = %s }", i ? "," : "", vals[i]);
+	}
+	sb_puts(&sb, " };");
+	emit(cg, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return kn;
+}
+
+static void overflow_error(struct cg *cg, const struct node *at,
+			   const struct symbol *sym)
+{
+	emit(cg, "\tstp_map_overflow(c, %s, %s);", gdesc(cg, sym),
+	     where(cg, at));
+	emit(cg, "\tgoto %s;", cg->err);
+}
+
+/* array[keys] as an rvalue. */
+static const char *gen_index_read(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->sym;
+	unsigned wild;
+
+	if (!global_ok(cg, n, sym))
+		return "0";
+	if (sym->type == TY_STATS) {
+		unsupported(cg, n, "a statistic outside @count/@sum/...");
+		return "0";
+	}
+	const char *k = gen_keys(cg, n->index.keys, sym, &wild);
+	if (sym->type == TY_STRING) {
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_strcpy(%s, stp_map_get_str(%s, %s));", t,
+		     gref(cg, sym), k);
+		return t;
+	}
+	const char *t = tmp_long(cg);
+	emit(cg, "int64_t %s = stp_map_get_long(%s, %s);", t, gref(cg, sym), k);
+	return t;
+}
+
+/* array[keys] = value (value already a C expression of the value type). */
+static void gen_index_store(struct cg *cg, struct node *n, const char *k,
+			    const char *v)
+{
+	const struct symbol *sym = n->sym;
+
+	emit(cg, "if (unlikely(stp_map_set_%s(%s, %s, %s))) {",
+	     sym->type == TY_STRING ? "str" : "long", gref(cg, sym), k, v);
+	overflow_error(cg, n->index.array, sym);
+	emit(cg, "}");
+}
+
+static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
+				   const char *a, const char *b);
+
+/* Assignments, compound assignments and <<< to an array element. */
+static const char *gen_index_assign(struct cg *cg, struct node *n)
+{
+	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+	const struct symbol *sym = lhs->sym;
+	unsigned wild;
+
+	if (!global_ok(cg, lhs, sym))
+		return "0";
+	const char *k = gen_keys(cg, lhs->index.keys, sym, &wild);
+	const char *v = gen_expr(cg, rhs);
+	if (n->binary.op == OP_AGG) {
+		emit(cg, "if (unlikely(stp_pmap_add(%s, c->cpu, %s, %s))) {",
+		     gref(cg, sym), k, v);
+		overflow_error(cg, lhs->index.array, sym);
+		emit(cg, "}");
+		return v;
+	}
+	if (n->binary.op == OP_ASSIGN) {
+		gen_index_store(cg, lhs, k, v);
+		return v;
+	}
+	if (n->binary.op == OP_CONCAT) {
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_strcpy(%s, stp_map_get_str(%s, %s));", t,
+		     gref(cg, sym), k);
+		emit(cg, "stp_strcat(%s, %s);", t, v);
+		gen_index_store(cg, lhs, k, t);
+		return t;
+	}
+	const char *old = tmp_long(cg);
+	emit(cg, "int64_t %s = stp_map_get_long(%s, %s);", old, gref(cg, sym), k);
+	const char *r = gen_long_binary(cg, n, n->binary.op, old, v);
+	gen_index_store(cg, lhs, k, r);
+	return r;
+}
+
+static const char *gen_index_incdec(struct cg *cg, struct node *n)
+{
+	struct node *lv = n->incdec.operand;
+	const struct symbol *sym = lv->sym;
+	unsigned wild;
+
+	if (!global_ok(cg, lv, sym))
+		return "0";
+	const char *k = gen_keys(cg, lv->index.keys, sym, &wild);
+	const char *old = tmp_long(cg), *nv = tmp_long(cg);
+	emit(cg, "int64_t %s = stp_map_get_long(%s, %s);", old, gref(cg, sym), k);
+	emit(cg, "int64_t %s = (int64_t)((uint64_t)%s %s 1);", nv, old,
+	     n->incdec.increment ? "+" : "-");
+	gen_index_store(cg, lv, k, nv);
+	return n->incdec.prefix ? nv : old;
+}
+
+static const char *gen_in(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->sym;
+	unsigned wild;
+
+	if (!global_ok(cg, n, sym))
+		return "0";
+	const char *k = gen_keys(cg, n->binary.lhs, sym, &wild);
+	const char *t = tmp_long(cg);
+	emit(cg, "int64_t %s = stp_%s_exists_match(%s, %s, %uu);", t,
+	     is_stat_array(sym) ? "pmap" : "map", gref(cg, sym), k, wild);
+	return t;
+}
+
+/* The aggregate of a statistic (scalar or element) as a struct stp_stat *. */
+static const char *gen_stat_get(struct cg *cg, struct node *op)
+{
+	const struct symbol *sym = op->sym;
+	const char *t = arena_printf(&cg->s->arena, "st%d", cg->ntemps++);
+	unsigned wild;
+
+	if (op->kind == N_INDEX) {
+		const char *k = gen_keys(cg, op->index.keys, sym, &wild);
+		emit(cg, "struct stp_stat *%s = stp_pmap_get(%s, %s);", t,
+		     gref(cg, sym), k);
+	} else {
+		emit(cg, "struct stp_stat *%s = stp_pstat_get(%s);", t,
+		     gref(cg, sym));
+	}
+	return t;
+}
+
+static void empty_check(struct cg *cg, struct node *n, const char *st)
+{
+	emit(cg, "if (unlikely(%s->count == 0)) {", st);
+	emit(cg, "\tstp_error(c, \"empty aggregate\", %s);", where(cg, n));
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+}
+
+static const char *gen_stat(struct cg *cg, struct node *n)
+{
+	struct node *op = n->stat.operand;
+
+	if (!op->sym || !global_ok(cg, op, op->sym))
+		return "0";
+	const char *st = gen_stat_get(cg, op);
+	const char *t = tmp_long(cg);
+	const char *field;
+	switch (n->stat.op) {
+	case STAT_COUNT: field = "count"; break;
+	case STAT_SUM: field = "sum"; break;
+	case STAT_MIN: field = "min"; break;
+	case STAT_MAX: field = "max"; break;
+	case STAT_AVG: field = "avg"; break;
+	default: field = "variance"; break;
+	}
+	if (n->stat.op != STAT_COUNT && n->stat.op != STAT_SUM)
+		empty_check(cg, n, st);
+	emit(cg, "int64_t %s = %s->%s;", t, st, field);
+	return t;
+}
+
+/* A histogram printed to the sink (prefix "stp_print"/"stp_sb"). */
+static void gen_hist(struct cg *cg, struct node *n, const char *prefix,
+		     const char *target)
+{
+	struct node *op = n->stat.operand;
+
+	if (!op->sym || !global_ok(cg, op, op->sym))
+		return;
+	const char *st = gen_stat_get(cg, op);
+	empty_check(cg, n, st);
+	emit(cg, "%s_hist(%s, &stp_gsd_%s, %s);", prefix, target,
+	     op->sym->name, st);
+}
+
 static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
 				   const char *a, const char *b)
 {
@@ -119,7 +367,7 @@ static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
 	case OP_MOD:
 		emit(cg, "if (unlikely(%s == 0)) {", b);
 		emit(cg, "\tstp_error(c, \"division by 0\", %s);", where(cg, n));
-		emit(cg, "\tgoto out;");
+		emit(cg, "\tgoto %s;", cg->err);
 		emit(cg, "}");
 		/* INT64_MIN / -1 traps on x86: -1 is negation (mod is 0). */
 		if (op == OP_DIV)
@@ -241,9 +489,15 @@ static const char *gen_assign(struct cg *cg, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
 
+	if (lhs->kind == N_INDEX && lhs->sym)
+		return gen_index_assign(cg, n);
 	if (n->binary.op == OP_AGG) {
-		unsupported(cg, n, "a statistic ('<<<')");
-		return "0";
+		if (lhs->kind != N_VAR || !lhs->sym ||
+		    !global_ok(cg, lhs, lhs->sym))
+			return "0";
+		const char *v = gen_expr(cg, rhs);
+		emit(cg, "stp_pstat_add(%s, c->cpu, %s);", gref(cg, lhs->sym), v);
+		return v;
 	}
 	if (!check_scalar_lvalue(cg, lhs))
 		return "0";
@@ -271,6 +525,8 @@ static const char *gen_incdec(struct cg *cg, struct node *n)
 {
 	struct node *lv = n->incdec.operand;
 
+	if (lv->kind == N_INDEX && lv->sym)
+		return gen_index_incdec(cg, n);
 	if (!check_scalar_lvalue(cg, lv))
 		return "0";
 	const char *ref = var_ref(cg, lv->sym);
@@ -348,7 +604,9 @@ static void sink_str(struct cg *cg, const struct sink *k, const char *s)
 static void sink_value(struct cg *cg, const struct sink *k, struct node *a,
 		       const char *v)
 {
-	if (a->type == TY_STRING)
+	if (a->kind == N_HIST)
+		gen_hist(cg, a, k->prefix, k->target);
+	else if (a->type == TY_STRING)
 		sink_str(cg, k, v);
 	else
 		emit(cg, "%s_long(%s, &stp_fmt_d, %s);", k->prefix, k->target, v);
@@ -423,7 +681,7 @@ static const char *gen_print(struct cg *cg, struct node *n)
 		int nvals = ast_list_length(delim->next), i = 0;
 		const char **vals = arena_alloc(&cg->s->arena, (size_t)(nvals + 1) * sizeof(*vals));
 		ast_foreach(a, delim->next)
-			vals[i++] = gen_expr(cg, a);
+			vals[i++] = a->kind == N_HIST ? "0" : gen_expr(cg, a);
 		i = 0;
 		ast_foreach(a, delim->next) {
 			if (i)
@@ -438,7 +696,7 @@ static const char *gen_print(struct cg *cg, struct node *n)
 		int nvals = ast_list_length(n->print.args), i = 0;
 		const char **vals = arena_alloc(&cg->s->arena, (size_t)(nvals + 1) * sizeof(*vals));
 		ast_foreach(a, n->print.args)
-			vals[i++] = gen_expr(cg, a);
+			vals[i++] = a->kind == N_HIST ? "0" : gen_expr(cg, a);
 		i = 0;
 		ast_foreach(a, n->print.args)
 			sink_value(cg, &k, a, vals[i++]);
@@ -447,6 +705,88 @@ static const char *gen_print(struct cg *cg, struct node *n)
 		break;
 	}
 	}
+	return result;
+}
+
+/*
+ * A script function call: arguments into temporaries (in order), then
+ * into the callee's frame one level down; the result is copied back.
+ */
+static const char *gen_script_call(struct cg *cg, struct node *n,
+				   const struct script_func *f)
+{
+	int nargs = f->nparams, i = 0;
+	const char **vals = arena_alloc(&cg->s->arena,
+					(size_t)(nargs + 1) * sizeof(*vals));
+
+	ast_foreach(a, n->call.args)
+		vals[i++] = gen_expr(cg, a);
+	const char *ftype = arena_printf(&cg->s->arena,
+					 "struct stp_locals_fn_%d", f->index);
+	emit(cg, "if (unlikely(c->nesting >= STP_MAXNESTING)) {");
+	emit(cg, "\tstp_error(c, \"MAXNESTING exceeded\", %s);", where(cg, n));
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	emit(cg, "{");
+	cg->depth++;
+	emit(cg, "%s *f = stp_frame(c, c->nesting + 1);", ftype);
+	for (i = 0; i < nargs; i++) {
+		const struct symbol *p = f->scope->locals[i];
+		if (p->type == TY_STRING)
+			emit(cg, "stp_strcpy(f->l_%s, %s);", p->name, vals[i]);
+		else
+			emit(cg, "f->l_%s = %s;", p->name, vals[i]);
+	}
+	emit(cg, "c->nesting++;");
+	emit(cg, "stp_fn_%d(c);", f->index);
+	emit(cg, "c->nesting--;");
+	cg->depth--;
+	emit(cg, "}");
+	emit(cg, "if (unlikely(c->last_error))");
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "if (unlikely(c->next))");
+	emit(cg, "\tgoto out;");
+	const char *ret = arena_printf(&cg->s->arena,
+				       "((%s *)stp_frame(c, c->nesting + 1))->ret",
+				       ftype);
+	if (f->sym->type == TY_STRING) {
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_strcpy(%s, %s);", t, ret);
+		return t;
+	}
+	const char *t = tmp_long(cg);
+	emit(cg, "int64_t %s = %s;", t, ret);
+	return t;
+}
+
+/* A library function of the runtime (enum builtin_kind says how). */
+static const char *gen_builtin_call(struct cg *cg, struct node *n,
+				    const struct symbol *sym)
+{
+	struct strbuf args = { 0 };
+	const char *result = "0";
+
+	ast_foreach(a, n->call.args)
+		sb_printf(&args, ", %s", gen_expr(cg, a));
+	switch (sym->bi_kind) {
+	case BI_LONG:
+		result = tmp_long(cg);
+		emit(cg, "int64_t %s = %s(%s);", result, sym->c_expr,
+		     sb_str(&args) + (sb_str(&args)[0] ? 2 : 0));
+		break;
+	case BI_STRING:
+		result = tmp_string(cg);
+		emit(cg, "%s(%s%s);", sym->c_expr, result, sb_str(&args));
+		break;
+	case BI_CTX_STRING:
+		result = tmp_string(cg);
+		emit(cg, "%s(c, %s%s);", sym->c_expr, result, sb_str(&args));
+		break;
+	default:
+		emit(cg, "%s(c%s);", sym->c_expr, sb_str(&args));
+		break;
+	}
+	sb_free(&args);
 	return result;
 }
 
@@ -466,9 +806,13 @@ static const char *gen_call(struct cg *cg, struct node *n)
 	if (!strcmp(name, "error")) {
 		const char *msg = gen_expr(cg, n->call.args);
 		emit(cg, "stp_error(c, %s, NULL);", msg);
-		emit(cg, "goto out;");
+		emit(cg, "goto %s;", cg->err);
 		return "0";
 	}
+	if (n->sym && n->sym->kind == SYM_FUNCTION)
+		return gen_script_call(cg, n, n->sym->func);
+	if (n->sym && n->sym->kind == SYM_BUILTIN && n->sym->bi_kind != BI_SPECIAL)
+		return gen_builtin_call(cg, n, n->sym);
 	if (n->sym && n->sym->kind == SYM_BUILTIN) {
 		const char *t = tmp_long(cg);
 		emit(cg, "int64_t %s = %s;", t, n->sym->c_expr);
@@ -535,12 +879,13 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 	case N_CALL:
 		return gen_call(cg, n);
 	case N_INDEX:
+		return gen_index_read(cg, n);
 	case N_IN:
-		unsupported(cg, n, "an array");
-		return "0";
+		return gen_in(cg, n);
 	case N_STAT:
+		return gen_stat(cg, n);
 	case N_HIST:
-		unsupported(cg, n, "a statistic");
+		unsupported(cg, n, "a histogram outside print");
 		return "0";
 	default:
 		unsupported(cg, n, ast_kind_name(n->kind));
@@ -552,7 +897,10 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 
 static void action(struct cg *cg, struct node *n)
 {
-	emit(cg, "STP_ACTION(c, 1, %s);", where(cg, n));
+	if (!strcmp(cg->err, "out"))
+		emit(cg, "STP_ACTION(c, 1, %s);", where(cg, n));
+	else
+		emit(cg, "STP_ACTION_TO(c, 1, %s, %s);", where(cg, n), cg->err);
 }
 
 static void gen_block_body(struct cg *cg, struct node *n)
@@ -564,10 +912,12 @@ static void gen_block_body(struct cg *cg, struct node *n)
 	emit(cg, "}");
 }
 
+static bool is_dead_assignment(const struct node *n);
+
 /* Does running this statement charge the action budget? */
 static bool has_action(const struct node *n)
 {
-	if (n->kind == N_NULL_STMT)
+	if (n->kind == N_NULL_STMT || is_dead_assignment(n))
 		return false;
 	if (n->kind != N_BLOCK)
 		return true;
@@ -620,6 +970,222 @@ static void gen_loop(struct cg *cg, struct node *n)
 	emit(cg, "L%d: ;", brk);
 }
 
+static void gen_delete(struct cg *cg, struct node *e)
+{
+	const struct symbol *sym = e->sym;
+
+	if (!sym)
+		return;
+	if (e->kind == N_VAR && sym->nkeys == 0 && sym->type != TY_STATS) {
+		const char *ref = var_ref(cg, sym);
+		emit(cg, sym->type == TY_STRING ? "%s[0] = '\\0';" : "%s = 0;",
+		     ref);
+		return;
+	}
+	if (!global_ok(cg, e, sym))
+		return;
+	if (e->kind == N_VAR && sym->nkeys == 0) {
+		emit(cg, "stp_pstat_clear(%s);", gref(cg, sym));
+		return;
+	}
+	const char *kind = is_stat_array(sym) ? "pmap" : "map";
+	if (e->kind == N_VAR) {
+		emit(cg, "stp_%s_clear(%s);", kind, gref(cg, sym));
+		return;
+	}
+	emit(cg, "{");
+	cg->depth++;
+	unsigned wild;
+	const char *k = gen_keys(cg, e->index.keys, sym, &wild);
+	emit(cg, "stp_%s_delete_match(%s, %s, %uu);", kind, gref(cg, sym), k,
+	     wild);
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/*
+ * foreach: the entries are snapshot into this CPU's iteration slots
+ * (c->iter), sorted there, and visited; the slots are released when the
+ * loop ends (on an error, by the probe, function or catch that handles it).
+ */
+static void gen_foreach(struct cg *cg, struct node *n)
+{
+	struct node *arr = n->foreach.array;
+	const struct symbol *sym = arr->sym;
+
+	if (arr->kind != N_VAR || !sym || !global_ok(cg, arr, sym))
+		return;
+	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0]))) {
+		unsupported(cg, n, "loops nested this deep");
+		return;
+	}
+	int brk = cg->nlabels++, cont = cg->nlabels++;
+	bool stats = is_stat_array(sym);
+	const char *base = tmp_long(cg), *cnt = tmp_long(cg), *i = tmp_long(cg);
+	const char *map = stats ? arena_printf(&cg->s->arena, "&stp_g_%s.agg",
+					       sym->name) : gref(cg, sym);
+	const char *lim = NULL;
+
+	emit(cg, "{");
+	cg->depth++;
+	if (n->foreach.limit)
+		lim = gen_expr(cg, n->foreach.limit);
+	if (stats) {
+		emit(cg, "if (unlikely(stp_pmap_aggregate(%s))) {", gref(cg, sym));
+		overflow_error(cg, arr, sym);
+		emit(cg, "}");
+	}
+	const char *slice = "NULL";
+	unsigned wild = 0;
+	if (n->foreach.slice)
+		slice = gen_keys(cg, n->foreach.slice, sym, &wild);
+	emit(cg, "u32 %s = c->iter_top;", base);
+	emit(cg, "u32 %s = stp_map_collect(%s, c->iter + %s, STP_ITER_SLOTS - %s, "
+	     "%s, %uu);", cnt, map, base, base, slice, wild);
+	emit(cg, "u32 %s;", i);
+	emit(cg, "c->iter_top = %s + %s;", base, cnt);
+	if (n->foreach.sort_column) {
+		emit(cg, "{");
+		const char *agg;
+		switch (n->foreach.sort_agg) {
+		case STAT_SUM: agg = "STP_STAT_SUM"; break;
+		case STAT_MIN: agg = "STP_STAT_MIN"; break;
+		case STAT_MAX: agg = "STP_STAT_MAX"; break;
+		case STAT_AVG: agg = "STP_STAT_AVG"; break;
+		default: agg = "STP_STAT_COUNT"; break;
+		}
+		emit(cg, "\tconst struct stp_sort how = { %s, %d, %d, %s };",
+		     map, n->foreach.sort_column, n->foreach.sort_dir, agg);
+		emit(cg, "\tstp_map_sort(c->iter + %s, %s, &how);", base, cnt);
+		emit(cg, "}");
+	}
+	emit(cg, "for (%s = 0; %s < %s; %s++) {", i, i, cnt, i);
+	cg->depth++;
+	if (lim) {
+		emit(cg, "if ((int64_t)%s >= %s)", i, lim);
+		emit(cg, "\tbreak;");
+	}
+	const char *e = arena_printf(&cg->s->arena, "e%d", cg->ntemps++);
+	emit(cg, "struct stp_map_entry *%s = c->iter[%s + %s];", e, base, i);
+	int k = 0;
+	ast_foreach(key, n->foreach.keys) {
+		if (!key->sym)
+			continue;
+		const char *ref = var_ref(cg, key->sym);
+		if (sym->key_types[k] == TY_STRING)
+			emit(cg, "stp_strcpy(%s, stp_map_key_str(%s, %s, %d));",
+			     ref, map, e, k);
+		else
+			emit(cg, "%s = stp_map_key_long(%s, %s, %d);", ref, map,
+			     e, k);
+		k++;
+	}
+	struct node *v = n->foreach.value;
+	if (v && v->sym) {
+		const char *ref = var_ref(cg, v->sym);
+		if (stats)
+			unsupported(cg, v, "the value of a statistics array in foreach");
+		else if (sym->type == TY_STRING)
+			emit(cg, "stp_strcpy(%s, (const char *)stp_map_val(%s, %s));",
+			     ref, map, e);
+		else
+			emit(cg, "%s = *(int64_t *)stp_map_val(%s, %s);", ref,
+			     map, e);
+	}
+	if (!has_action(n->foreach.body))
+		action(cg, n);
+	cg->loop_break[cg->nloops] = brk;
+	cg->loop_cont[cg->nloops] = cont;
+	cg->nloops++;
+	gen_block_body(cg, n->foreach.body);
+	cg->nloops--;
+	emit(cg, "L%d: ;", cont);
+	cg->depth--;
+	emit(cg, "}");
+	emit(cg, "L%d:", brk);
+	emit(cg, "c->iter_top = %s;", base);
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/*
+ * try/catch: errors in the body jump to the catch label, which restores
+ * the iteration slots, hands the message to the catch variable and clears
+ * the error.
+ */
+static void gen_try(struct cg *cg, struct node *n)
+{
+	int lcatch = cg->nlabels++, lend = cg->nlabels++;
+	int slot = cg->ntemps++;
+	const char *outer = cg->err;
+
+	sb_printf(&cg->frame, "\tu32 it%d;\n", slot);
+	emit(cg, "l->it%d = c->iter_top;", slot);
+	cg->err = arena_printf(&cg->s->arena, "L%d", lcatch);
+	gen_block_body(cg, n->try.body);
+	cg->err = outer;
+	emit(cg, "goto L%d;", lend);
+	emit(cg, "L%d:", lcatch);
+	emit(cg, "c->iter_top = l->it%d;", slot);
+	if (n->try.catch_var) {
+		const struct symbol *cv = NULL;
+		for (int i = 0; i < cg->scope->nlocals; i++)
+			if (!strcmp(cg->scope->locals[i]->name, n->try.catch_var))
+				cv = cg->scope->locals[i];
+		if (cv)
+			emit(cg, "stp_strcpy(%s, c->last_error ? c->last_error : \"\");",
+			     var_ref(cg, cv));
+	}
+	emit(cg, "c->last_error = NULL;");
+	emit(cg, "c->last_where = NULL;");
+	gen_block_body(cg, n->try.handler);
+	emit(cg, "L%d: ;", lend);
+}
+
+/* An expression without side effects (calls, assignments, output). */
+static bool is_pure(const struct node *n)
+{
+	if (!n)
+		return true;
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_VAR:
+		return true;
+	case N_BINARY:
+		return is_pure(n->binary.lhs) && is_pure(n->binary.rhs);
+	case N_UNARY:
+		return is_pure(n->unary.operand);
+	case N_TERNARY:
+		return is_pure(n->cond.cond) && is_pure(n->cond.then) &&
+		       is_pure(n->cond.els);
+	case N_INDEX:
+		ast_foreach(k, n->index.keys)
+			if (!is_pure(k))
+				return false;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * `x = EXPR;` where the local x is never read and EXPR has no side
+ * effects: SystemTap drops the whole statement at translation time (so a
+ * division by zero in it raises nothing).
+ */
+static bool is_dead_assignment(const struct node *n)
+{
+	const struct node *e = n->stmt.expr;
+
+	if (n->kind != N_EXPR_STMT || e->kind != N_ASSIGN ||
+	    e->binary.op != OP_ASSIGN || e->binary.lhs->kind != N_VAR)
+		return false;
+	const struct symbol *sym = e->binary.lhs->sym;
+	return sym && sym->kind == SYM_LOCAL && !sym->read &&
+	       is_pure(e->binary.rhs);
+}
+
 static void gen_stmt(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
@@ -629,6 +1195,10 @@ static void gen_stmt(struct cg *cg, struct node *n)
 		return;
 	case N_NULL_STMT:
 		return;
+	case N_EXPR_STMT:
+		if (is_dead_assignment(n))
+			return;
+		break;
 	default:
 		break;
 	}
@@ -671,25 +1241,28 @@ static void gen_stmt(struct cg *cg, struct node *n)
 		emit(cg, "goto L%d;", cg->loop_cont[cg->nloops - 1]);
 		break;
 	case N_NEXT:
+		if (cg->scope->func)
+			emit(cg, "c->next = true;");
 		emit(cg, "goto out;");
 		break;
-	case N_DELETE: {
-		struct node *e = n->stmt.expr;
-		if (e->kind == N_VAR && e->sym && e->sym->nkeys == 0 &&
-		    e->sym->type != TY_STATS) {
-			const char *ref = var_ref(cg, e->sym);
-			emit(cg, e->sym->type == TY_STRING ? "%s[0] = '\\0';" :
-			     "%s = 0;", ref);
-		} else {
-			unsupported(cg, n, "deleting an array or statistic");
+	case N_RETURN:
+		if (n->stmt.expr) {
+			const char *v = gen_expr(cg, n->stmt.expr);
+			if (cg->scope->func->sym->type == TY_STRING)
+				emit(cg, "stp_strcpy(l->ret, %s);", v);
+			else
+				emit(cg, "l->ret = %s;", v);
 		}
+		emit(cg, "goto out;");
 		break;
-	}
+	case N_DELETE:
+		gen_delete(cg, n->stmt.expr);
+		break;
 	case N_FOREACH:
-		unsupported(cg, n, "foreach");
+		gen_foreach(cg, n);
 		break;
 	case N_TRY:
-		unsupported(cg, n, "try/catch");
+		gen_try(cg, n);
 		break;
 	default:
 		unsupported(cg, n, ast_kind_name(n->kind));
@@ -708,8 +1281,40 @@ static void gen_globals(struct cg *cg, FILE *out)
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		const struct node *init = g->decl ? g->decl->global.init : NULL;
+		if (g->type == TY_STATS) {
+			const char *h = g->hist == HIST_LOG ? "STP_HIST_LOG" :
+				g->hist == HIST_LINEAR ? "STP_HIST_LINEAR" :
+				"STP_HIST_NONE";
+			int nb = g->hist == HIST_LOG ? 128 : g->hist == HIST_LINEAR ?
+				(int)((g->hist_hi - g->hist_lo) / g->hist_step) + 3 : 0;
+			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
+				"{ .hist = %s, .shift = %d, .lo = %" PRId64 "LL, "
+				".hi = %" PRId64 "LL, .step = %" PRId64 "LL, "
+				".nbuckets = %d };\n", g->name, h, g->var_shift,
+				g->hist_lo,
+				g->hist_hi, g->hist_step, nb);
+		}
 		if (g->nkeys) {
-			unsupported(cg, g->decl, "an array");
+			char keys[MAX_KEYS + 1];
+			for (int k = 0; k < g->nkeys; k++)
+				keys[k] = g->key_types[k] == TY_STRING ? 's' : 'l';
+			keys[g->nkeys] = '\0';
+			int64_t max = g->decl ? g->decl->global.max_entries : 0;
+			fprintf(out, "static const struct stp_map_desc stp_gmd_%s = "
+				"{ .keys = \"%s\", .vtype = %s, .wrap = %s, "
+				".max_entries = ", g->name, keys,
+				g->type == TY_STRING ? "STP_VAL_STRING" :
+				g->type == TY_STATS ? "STP_VAL_STAT" : "STP_VAL_LONG",
+				g->decl && g->decl->global.wrap ? "true" : "false");
+			if (max > 0)
+				fprintf(out, "%" PRId64, max);
+			else
+				fputs("MAXMAPENTRIES", out);
+			if (g->type == TY_STATS)
+				fprintf(out, ", .stat = &stp_gsd_%s", g->name);
+			fputs(" };\n", out);
+			fprintf(out, "static struct stp_%s stp_g_%s;\n",
+				g->type == TY_STATS ? "pmap" : "map", g->name);
 			continue;
 		}
 		switch (g->type) {
@@ -726,7 +1331,7 @@ static void gen_globals(struct cg *cg, FILE *out)
 			}
 			break;
 		case TY_STATS:
-			unsupported(cg, g->decl, "a statistic");
+			fprintf(out, "static struct stp_pstat stp_g_%s;\n", g->name);
 			break;
 		default:
 			fprintf(out, "static int64_t stp_g_%s = %" PRId64 "LL;\n",
@@ -736,40 +1341,151 @@ static void gen_globals(struct cg *cg, FILE *out)
 	}
 }
 
-/* Writes the handler's frame struct to structs and its function to bodies. */
+static bool has_containers(const struct program *prog)
+{
+	for (int i = 0; i < prog->nglobals; i++)
+		if (prog->globals[i]->nkeys || prog->globals[i]->type == TY_STATS)
+			return true;
+	return false;
+}
+
+/* stp_globals_init / stp_globals_free: the arrays and statistics. */
+static void gen_globals_init(const struct program *prog, FILE *out)
+{
+	fputs("\nstatic void stp_globals_free(void)\n{\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		if (g->nkeys)
+			fprintf(out, "\tstp_%s_free(&stp_g_%s);\n",
+				g->type == TY_STATS ? "pmap" : "map", g->name);
+		else if (g->type == TY_STATS)
+			fprintf(out, "\tstp_pstat_free(&stp_g_%s);\n", g->name);
+	}
+	fputs("}\n\nstatic int stp_globals_init(void)\n{\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		if (g->nkeys && g->type == TY_STATS)
+			fprintf(out, "\tif (stp_pmap_init(&stp_g_%s, &stp_gmd_%s))\n"
+				"\t\tgoto nomem;\n", g->name, g->name);
+		else if (g->nkeys)
+			fprintf(out, "\tif (stp_map_init(&stp_g_%s, &stp_gmd_%s, "
+				"stp_gmd_%s.max_entries))\n\t\tgoto nomem;\n",
+				g->name, g->name, g->name);
+		else if (g->type == TY_STATS)
+			fprintf(out, "\tif (stp_pstat_init(&stp_g_%s, &stp_gsd_%s))\n"
+				"\t\tgoto nomem;\n", g->name, g->name);
+	}
+	fputs("\treturn 0;\nnomem:\n\tstp_globals_free();\n\treturn -ENOMEM;\n}\n",
+	      out);
+}
+
+/*
+ * Foreach snapshot slots a CPU may need at once: each loop's array size,
+ * times the call depth for loops inside functions.
+ */
+static void iter_slots(const struct program *prog, const struct node *n,
+		       struct strbuf *sb)
+{
+	if (!n)
+		return;
+	if (n->kind == N_FOREACH && n->foreach.array->sym) {
+		const struct symbol *g = n->foreach.array->sym;
+		int64_t max = g->decl ? g->decl->global.max_entries : 0;
+		if (max > 0)
+			sb_printf(sb, " + %" PRId64, max);
+		else
+			sb_puts(sb, " + MAXMAPENTRIES");
+	}
+	switch (n->kind) {
+	case N_BLOCK:
+		ast_foreach(st, n->block.stmts)
+			iter_slots(prog, st, sb);
+		break;
+	case N_IF:
+		iter_slots(prog, n->cond.then, sb);
+		iter_slots(prog, n->cond.els, sb);
+		break;
+	case N_WHILE:
+	case N_FOR:
+		iter_slots(prog, n->loop.body, sb);
+		break;
+	case N_FOREACH:
+		iter_slots(prog, n->foreach.body, sb);
+		break;
+	case N_TRY:
+		iter_slots(prog, n->try.body, sb);
+		iter_slots(prog, n->try.handler, sb);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * Writes the frame struct of a probe handler or script function to
+ * structs and its C function to bodies.
+ */
 static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		     const struct probe_body *b)
 {
+	const struct script_func *fn = b->func;
+	const char *kind = fn ? "fn" : "probe";
+	const struct node *body = fn ? fn->decl->func.body : b->probe->probe.body;
+
 	sb_reset(&cg->code);
 	sb_reset(&cg->frame);
 	cg->ntemps = 0;
 	cg->nlabels = 0;
 	cg->nloops = 0;
 	cg->depth = 1;
+	cg->err = "out";
+	cg->scope = b;
 
-	for (int i = 0; i < b->nlocals; i++) {
-		const struct symbol *l = b->locals[i];
-		if (l->type == TY_STRING) {
-			sb_printf(&cg->frame, "\tchar l_%s[MAXSTRINGLEN];\n", l->name);
-			emit(cg, "l->l_%s[0] = '\\0';", l->name);
+	if (fn) {
+		sb_puts(&cg->frame, "\tu32 iter_base;\n");
+		emit(cg, "l->iter_base = c->iter_top;");
+		if (fn->sym->type == TY_STRING) {
+			sb_puts(&cg->frame, "\tchar ret[MAXSTRINGLEN];\n");
+			emit(cg, "l->ret[0] = '\\0';");
 		} else {
-			sb_printf(&cg->frame, "\tint64_t l_%s;\n", l->name);
-			emit(cg, "l->l_%s = 0;", l->name);
+			sb_puts(&cg->frame, "\tint64_t ret;\n");
+			emit(cg, "l->ret = 0;");
 		}
 	}
-	gen_stmt(cg, b->probe->probe.body);
+	for (int i = 0; i < b->nlocals; i++) {
+		const struct symbol *l = b->locals[i];
+		bool param = fn && i < fn->nparams;
+		if (l->type == TY_STRING) {
+			sb_printf(&cg->frame, "\tchar l_%s[MAXSTRINGLEN];\n", l->name);
+			if (!param)
+				emit(cg, "l->l_%s[0] = '\\0';", l->name);
+		} else {
+			sb_printf(&cg->frame, "\tint64_t l_%s;\n", l->name);
+			if (!param)
+				emit(cg, "l->l_%s = 0;", l->name);
+		}
+	}
+	gen_stmt(cg, (struct node *)body);
 
 	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
-	fprintf(structs, "struct stp_locals_probe_%d {\n%s\tchar stp_unused;\n};\n",
-		b->index, sb_str(&cg->frame));
-	fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
-		b->probe->loc.line, b->probe->loc.col);
-	fprintf(bodies, "static void stp_probe_%d(struct stp_context *c)\n{\n",
-		b->index);
-	fprintf(bodies, "\tstruct stp_locals_probe_%d *l = stp_frame(c, 0);\n\n",
-		b->index);
+	fprintf(structs, "struct stp_locals_%s_%d {\n%s\tchar stp_unused;\n};\n",
+		kind, b->index, sb_str(&cg->frame));
+	if (fn)
+		fprintf(bodies, "\n/* function %s at %s:%d:%d */\n",
+			fn->sym->name, f ? f->name : "?", b->probe->loc.line,
+			b->probe->loc.col);
+	else
+		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
+			b->probe->loc.line, b->probe->loc.col);
+	fprintf(bodies, "static void stp_%s_%d(struct stp_context *c)\n{\n",
+		kind, b->index);
+	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
+		kind, b->index, fn ? "c->nesting" : "0");
 	fputs(sb_str(&cg->code), bodies);
-	fputs("out:\n\treturn;\n}\n", bodies);
+	if (fn)
+		fputs("out:\n\tc->iter_top = l->iter_base;\n}\n", bodies);
+	else
+		fputs("out:\n\treturn;\n}\n", bodies);
 }
 
 static const char *family_enum(enum probe_family f)
@@ -793,6 +1509,13 @@ int codegen_module(struct session *s, const struct program *prog,
 	FILE *sf = open_memstream(&structs, &structs_len);
 	FILE *bf = open_memstream(&bodies, &bodies_len);
 
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			fprintf(bf, "static void stp_fn_%d(struct stp_context *c);\n",
+				prog->funcs[i]->index);
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			gen_body(&cg, sf, bf, prog->funcs[i]->scope);
 	for (int i = 0; i < prog->nbodies; i++)
 		gen_body(&cg, sf, bf, prog->bodies[i]);
 	fclose(sf);
@@ -800,18 +1523,45 @@ int codegen_module(struct session *s, const struct program *prog,
 
 	fprintf(out, "/* Generated by stap " PACKAGE_VERSION ": do not edit. */\n");
 	fprintf(out, "#define STP_MODULE_NAME \"%s\"\n", module_name);
-	fputs("#define STP_MAXNESTING 0\n", out);
+	if (prog->max_nesting < 0)
+		fputs("#define STP_MAXNESTING MAXNESTING\n", out);
+	else
+		fprintf(out, "#define STP_MAXNESTING (%d < MAXNESTING ? %d : "
+			"MAXNESTING)\n", prog->max_nesting, prog->max_nesting);
+	if (has_containers(prog)) {
+		struct strbuf probes = { 0 }, funcs = { 0 };
+		for (int i = 0; i < prog->nbodies; i++)
+			iter_slots(prog, prog->bodies[i]->probe->probe.body, &probes);
+		for (int i = 0; i < prog->nfuncs; i++)
+			if (prog->funcs[i]->used)
+				iter_slots(prog, prog->funcs[i]->decl->func.body,
+					   &funcs);
+		fprintf(out, "#define STP_HAVE_GLOBALS 1\n");
+		fprintf(out, "#define STP_ITER_SLOTS (0%s + (0%s) * (STP_MAXNESTING + 1))\n",
+			sb_str(&probes), sb_str(&funcs));
+		sb_free(&probes);
+		sb_free(&funcs);
+	}
+	/* temporaries and labels are generated whether used or not */
+	fputs("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+	      "#pragma GCC diagnostic ignored \"-Wunused-label\"\n", out);
 	fputs("#include <linux/types.h>\n#include \"defines.h\"\n", out);
 	fputs("\n/* each handler's locals and temporaries, in the per-CPU frame */\n", out);
 	fputs(structs ? structs : "", out);
 	fputs("union stp_frame_union {\n\tchar stp_unused;\n", out);
 	for (int i = 0; i < prog->nbodies; i++)
 		fprintf(out, "\tstruct stp_locals_probe_%d p%d;\n", i, i);
-	fputs("};\n#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
+	fputs("};\n#undef STP_FRAME_SIZE\n"
+	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
 	gen_globals(&cg, out);
+	if (has_containers(prog))
+		gen_globals_init(prog, out);
 	fputs(bodies ? bodies : "", out);
 	free(structs);
 	free(bodies);

@@ -876,6 +876,16 @@ primary:
 		$$->stat.op = $1;
 		$$->stat.operand = $3;
 	}
+	| AT_STAT '(' expr ',' expr ')' {
+		/* @variance(s, N): the bit shift of its fixed-point arithmetic */
+		$$ = NEW(N_STAT, @1);
+		$$->stat.op = $1;
+		$$->stat.operand = $3;
+		$$->stat.args = $5;
+		if ($1 != STAT_VARIANCE)
+			diag_error(st->s, L(@4), "only @variance takes a second "
+				   "argument");
+	}
 	| hist
 	| postfix_target
 	| primary ARROW member_name {

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Per-CPU contexts: allocation, the busy guard, errors and exit requests.
- * Each context, its frames and its print buffer are one vzalloc block.
+ * Each context, its frames, its print buffer and its foreach snapshot
+ * slots are one vzalloc block.
  */
 
 static struct stp_context **stp_contexts;	/* [nr_cpu_ids] */
@@ -9,10 +10,12 @@ static struct stp_context **stp_contexts;	/* [nr_cpu_ids] */
 #define STP_FRAMES_BYTES ((size_t)(STP_MAXNESTING + 1) * STP_FRAME_SIZE)
 #define STP_CONTEXT_BYTES ALIGN(sizeof(struct stp_context), 16)
 #define STP_FRAMES_ALLOC ALIGN(STP_FRAMES_BYTES, 16)
+#define STP_ITER_BYTES ((size_t)STP_ITER_SLOTS * sizeof(struct stp_map_entry *))
 
 static int stp_contexts_alloc(void)
 {
-	size_t sz = STP_CONTEXT_BYTES + STP_FRAMES_ALLOC + STP_PRINT_BUF_SIZE;
+	size_t sz = STP_CONTEXT_BYTES + STP_FRAMES_ALLOC + STP_PRINT_BUF_SIZE +
+		    STP_ITER_BYTES;
 	unsigned int cpu;
 
 	stp_contexts = kcalloc(nr_cpu_ids, sizeof(*stp_contexts), GFP_KERNEL);
@@ -28,6 +31,7 @@ static int stp_contexts_alloc(void)
 		atomic_set(&c->busy, 0);
 		c->frames = (char *)c + STP_CONTEXT_BYTES;
 		c->pbuf = c->frames + STP_FRAMES_ALLOC;
+		c->iter = (struct stp_map_entry **)(c->pbuf + STP_PRINT_BUF_SIZE);
 		c->ptype = STP_REC_STDOUT;
 		c->cpu = cpu;
 		stp_contexts[cpu] = c;

@@ -9,6 +9,7 @@
 #define RUNTIME_CONTEXT_H
 
 struct stp_probe;
+struct stp_map_entry;
 
 struct stp_context {
 	atomic_t busy;			/* 1 while a probe owns this context */
@@ -17,6 +18,11 @@ struct stp_context {
 	const char *last_error;		/* NULL, or error_buf */
 	const char *last_where;		/* location of the error, or NULL */
 	const struct stp_probe *probe;	/* probe being run */
+	bool next;			/* 'next' in a function: leave the probe */
+	struct stp_map_entry **iter;	/* foreach snapshots, STP_ITER_SLOTS */
+	u32 iter_top;			/* slots in use */
+	char *tok_pos;			/* tokenize(): rest of tok_buf or NULL */
+	char tok_buf[MAXSTRINGLEN];
 	char *frames;			/* (STP_MAXNESTING + 1) frames */
 	char *pbuf;			/* print buffer, STP_PRINT_BUF_SIZE */
 	size_t plen;			/* bytes used in pbuf */
@@ -44,6 +50,16 @@ static void stp_request_exit(struct stp_context *c);
 		if (unlikely((c)->actionremaining <= 0)) {		\
 			stp_error((c), "MAXACTION exceeded", (where));	\
 			goto out;					\
+		}							\
+	} while (0)
+
+/* The same, leaving through label instead (inside try, or a function). */
+#define STP_ACTION_TO(c, n, where, label)				\
+	do {								\
+		(c)->actionremaining -= (n);				\
+		if (unlikely((c)->actionremaining <= 0)) {		\
+			stp_error((c), "MAXACTION exceeded", (where));	\
+			goto label;					\
 		}							\
 	} while (0)
 

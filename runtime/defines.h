@@ -31,8 +31,18 @@
 #define STP_PRINT_BUF_SIZE 8192		/* per-CPU print buffer */
 #endif
 
+#ifndef MAXNESTING
+#define MAXNESTING 10			/* call depth when functions recurse */
+#endif
+#ifndef MAXMAPENTRIES
+#define MAXMAPENTRIES 2048		/* entries of an array without [N] */
+#endif
+
 #ifndef STP_FRAME_SIZE
 #define STP_FRAME_SIZE 0
+#endif
+#ifndef STP_ITER_SLOTS
+#define STP_ITER_SLOTS 0
 #endif
 #ifndef STP_MAXNESTING
 #define STP_MAXNESTING 0

@@ -167,6 +167,8 @@ static void stp_probe_run(const struct stp_probe *p)
 	c->last_where = NULL;
 	c->actionremaining = MAXACTION;
 	c->nesting = 0;
+	c->next = false;
+	c->iter_top = 0;
 	c->probe = p;
 	if (event && !stp_globals_trylock(p->lock)) {
 		atomic_inc(&stp_skipped);
@@ -394,6 +396,9 @@ static int stp_status_line(char *buf, size_t size)
 
 static void stp_session_free(void)
 {
+#ifdef STP_HAVE_GLOBALS
+	stp_globals_free();
+#endif
 	stp_rings_free();
 	stp_contexts_free();
 	kfree(stp_rt);
@@ -427,6 +432,11 @@ static int stp_session_init(const struct stp_probe *probes, size_t n)
 	ret = stp_contexts_alloc();
 	if (ret)
 		goto fail;
+#ifdef STP_HAVE_GLOBALS
+	ret = stp_globals_init();
+	if (ret)
+		goto fail;
+#endif
 	ret = stp_rings_alloc();
 	if (ret)
 		goto fail;

@@ -4,8 +4,9 @@
  * translation unit: this pulls in the kernel headers, the runtime's
  * declarations and then the runtime's code (all static).
  *
- * Before including it the module defines STP_MODULE_NAME, STP_FRAME_SIZE
- * and STP_MAXNESTING; limits come from defines.h or -D flags.  After its
+ * Before including it the module defines STP_MODULE_NAME, STP_FRAME_SIZE,
+ * STP_MAXNESTING and, when it has arrays or statistics, STP_ITER_SLOTS
+ * and STP_HAVE_GLOBALS; limits come from defines.h or -D flags.  After its
  * probe table it invokes STP_MODULE_PROBES(table).  See README.md.
  */
 #ifndef RUNTIME_RUNTIME_H
@@ -34,6 +35,11 @@
 #include <linux/vmalloc.h>
 #include <linux/fs.h>
 #include <linux/stdarg.h>
+#include <linux/jhash.h>
+#include <linux/log2.h>
+#include <linux/math64.h>
+#include <linux/sort.h>
+#include <linux/ctype.h>
 
 #include "abi/transport.h"
 #include "defines.h"
@@ -41,6 +47,8 @@
 #include "print.h"
 #include "ring.h"
 #include "strings.h"
+#include "stat.h"
+#include "map.h"
 #include "probes.h"
 
 static int stp_transport_init(void);
@@ -49,10 +57,18 @@ static int stp_session_start(void);
 static int stp_session_stop(void);
 static void stp_session_set_target(int64_t pid);
 static int stp_status_line(char *buf, size_t size);
+#ifdef STP_HAVE_GLOBALS
+/* defined by the generated module: allocate / free its arrays and stats */
+static int stp_globals_init(void);
+static void stp_globals_free(void);
+#endif
 
 #include "context.c"
 #include "ring.c"
 #include "print.c"
+#include "stat.c"
+#include "map.c"
+#include "tapset.c"
 #include "probes.c"
 #include "transport.c"
 

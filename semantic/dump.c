@@ -39,8 +39,27 @@ void sema_dump(FILE *out, const struct program *prog)
 		}
 		fputc('\n', out);
 	}
-	if (prog->nbuiltins_used)
+	bool any_func = prog->nbuiltins_used > 0;
+	for (int i = 0; i < prog->nfuncs; i++)
+		any_func |= prog->funcs[i]->used;
+	if (any_func)
 		fputs("# functions\n", out);
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!f->used)
+			continue;
+		fprintf(out, "%s:%s (", f->sym->name, type_name(f->sym->type));
+		for (int a = 0; a < f->nparams; a++)
+			fprintf(out, "%s%s:%s", a ? ", " : "",
+				f->scope->locals[a]->name,
+				type_name(f->scope->locals[a]->type));
+		fputs(")\n", out);
+		if (f->scope->nlocals > f->nparams)
+			fputs("  # locals\n", out);
+		for (int l = f->nparams; l < f->scope->nlocals; l++)
+			fprintf(out, "  %s:%s\n", f->scope->locals[l]->name,
+				type_name(f->scope->locals[l]->type));
+	}
 	for (int i = 0; i < prog->nbuiltins_used; i++) {
 		const struct symbol *f = prog->builtins_used[i];
 		fprintf(out, "%s:%s (", f->name, type_name(f->type));

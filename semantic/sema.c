@@ -5,10 +5,14 @@
  *   1. globals are collected from every file;
  *   2. each probe point is matched against the probe families (begin, end,
  *      error, never, timer.*, kernel.trace) and becomes a derived probe;
- *   3. each probe body is walked: names bind to globals, probe locals or
- *      built-in functions;
- *   4. types are inferred over the whole program until nothing changes,
- *      then one last walk reports mismatches and what stayed unknown.
+ *   3. each probe body is walked: names bind to globals, locals, script
+ *      functions (by name and arity) or built-in functions; a function
+ *      becomes "used" (and is walked too) when something used calls it;
+ *   4. types are inferred over the whole program, through parameters and
+ *      return values, until nothing changes, then one last walk reports
+ *      mismatches and what stayed unknown;
+ *   5. global accesses are propagated up the call graph (for the probes'
+ *      locks) and the deepest call chain is measured (-1: recursion).
  *
  * Invariant: this file never allocates AST nodes, it only annotates them.
  */
@@ -19,12 +23,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GROW(arr, n, cap)                                               \
-	do {                                                            \
-		if ((n) == (cap)) {                                     \
-			(cap) = (cap) ? (cap) * 2 : 8;                  \
-			(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr))); \
-		}                                                       \
+/* Grow an array in the session arena (freed with the session). */
+#define GROW(se, arr, n, cap)						\
+	do {								\
+		if ((n) == (cap)) {					\
+			int nc_ = (cap) ? (cap) * 2 : 8;		\
+			void *na_ = arena_alloc(&(se)->s->arena,	\
+				(size_t)nc_ * sizeof(*(arr)));		\
+			if (n)						\
+				memcpy(na_, (arr),			\
+				       (size_t)(n) * sizeof(*(arr)));	\
+			(arr) = na_;					\
+			(cap) = nc_;					\
+		}							\
 	} while (0)
 
 /* Functions the compiler provides until the tapset library lands. */
@@ -32,16 +43,41 @@ static const struct builtin {
 	const char *name;
 	enum type ret;
 	int nargs;
-	enum type args[2];
+	enum type args[3];
 	const char *c_expr;
+	enum builtin_kind kind;
 } builtins[] = {
-	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)" },
-	{ "execname", TY_STRING, 0, { 0 }, "stp_execname" },
-	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()" },
-	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()" },
-	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()" },
-	{ "target", TY_LONG, 0, { 0 }, "stp_target()" },
-	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error" },
+	/* the string tapset, implemented in runtime/tapset.c */
+	{ "strlen", TY_LONG, 1, { TY_STRING }, "stp_f_strlen", BI_LONG },
+	{ "substr", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
+	  "stp_f_substr", BI_STRING },
+	{ "stringat", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_stringat",
+	  BI_LONG },
+	{ "isinstr", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_isinstr",
+	  BI_LONG },
+	{ "strpos", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_strpos",
+	  BI_LONG },
+	{ "str_replace", TY_STRING, 3, { TY_STRING, TY_STRING, TY_STRING },
+	  "stp_f_str_replace", BI_STRING },
+	{ "string_quoted", TY_STRING, 1, { TY_STRING }, "stp_f_string_quoted",
+	  BI_STRING },
+	{ "text_str", TY_STRING, 1, { TY_STRING }, "stp_f_text_str",
+	  BI_STRING },
+	{ "text_strn", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
+	  "stp_f_text_strn", BI_STRING },
+	{ "strtol", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_strtol",
+	  BI_LONG },
+	{ "tokenize", TY_STRING, 2, { TY_STRING, TY_STRING }, "stp_f_tokenize",
+	  BI_CTX_STRING },
+	{ "print_char", TY_UNKNOWN, 1, { TY_LONG }, "stp_print_char",
+	  BI_CTX_VOID },
+	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
+	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
+	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
+	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL },
+	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
+	{ "target", TY_LONG, 0, { 0 }, "stp_target()", BI_SPECIAL },
+	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error", BI_SPECIAL },
 };
 
 struct sema {
@@ -113,6 +149,36 @@ static struct symbol *find_local(struct probe_body *b, const char *name)
 	return NULL;
 }
 
+static struct symbol *find_param(struct probe_body *b, const char *name)
+{
+	if (!b->func)
+		return NULL;
+	for (int i = 0; i < b->func->nparams; i++)
+		if (strcmp(b->locals[i]->name, name) == 0)
+			return b->locals[i];
+	return NULL;
+}
+
+/* The overload of name taking nargs arguments, or NULL. */
+static struct script_func *find_func(struct program *prog, const char *name,
+				     int nargs)
+{
+	for (int i = 0; i < prog->nfuncs; i++) {
+		struct script_func *f = prog->funcs[i];
+		if (f->nparams == nargs && strcmp(f->sym->name, name) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+static bool func_name_exists(struct program *prog, const char *name)
+{
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (strcmp(prog->funcs[i]->sym->name, name) == 0)
+			return true;
+	return false;
+}
+
 static struct symbol *new_symbol(struct sema *se, const char *name,
 				 enum sym_kind kind, struct srcloc loc)
 {
@@ -124,16 +190,21 @@ static struct symbol *new_symbol(struct sema *se, const char *name,
 	return sym;
 }
 
-static struct symbol *add_local(struct sema *se, const char *name,
-				struct srcloc loc)
+static struct symbol *add_local_to(struct sema *se, struct probe_body *b,
+				   const char *name, struct srcloc loc)
 {
-	struct probe_body *b = se->body;
 	struct symbol *sym = new_symbol(se, name, SYM_LOCAL, loc);
 
 	sym->index = b->nlocals;
-	GROW(b->locals, b->nlocals, b->locals_cap);
+	GROW(se, b->locals, b->nlocals, b->locals_cap);
 	b->locals[b->nlocals++] = sym;
 	return sym;
+}
+
+static struct symbol *add_local(struct sema *se, const char *name,
+				struct srcloc loc)
+{
+	return add_local_to(se, se->body, name, loc);
 }
 
 static struct symbol *builtin_symbol(struct sema *se, const char *name)
@@ -148,12 +219,13 @@ static struct symbol *builtin_symbol(struct sema *se, const char *name)
 		if (strcmp(b->name, name) != 0)
 			continue;
 		struct symbol *sym = new_symbol(se, b->name, SYM_BUILTIN,
-						(struct srcloc){ -1, 0, 0 });
+						(struct srcloc){ .file = -1 });
 		sym->type = b->ret;
 		sym->nargs = b->nargs;
 		memcpy(sym->arg_types, b->args, sizeof(b->args));
 		sym->c_expr = b->c_expr;
-		GROW(prog->builtins_used, prog->nbuiltins_used,
+		sym->bi_kind = b->kind;
+		GROW(se, prog->builtins_used, prog->nbuiltins_used,
 		     prog->builtins_used_cap);
 		prog->builtins_used[prog->nbuiltins_used++] = sym;
 		return sym;
@@ -244,7 +316,9 @@ static struct symbol *resolve_var(struct sema *se, struct node *n, bool write)
 	if (n->sym)
 		return n->sym;
 	const char *name = n->var.name;
-	struct symbol *sym = find_global(se->prog, name);
+	struct symbol *sym = find_param(se->body, name);	/* params shadow */
+	if (!sym)
+		sym = find_global(se->prog, name);
 	if (!sym)
 		sym = find_local(se->body, name);
 	if (!sym)
@@ -379,7 +453,15 @@ static enum type infer_assign(struct sema *se, struct node *n)
 		return n->type = lt != TY_UNKNOWN ? lt : rt;
 	}
 	case OP_AGG:
-		infer_lvalue(se, lhs, TY_STATS);
+		/* '<<<' writes this CPU's slot only: a reader's lock is enough */
+		if (lhs->kind == N_VAR)
+			infer_scalar(se, lhs, TY_STATS, false);
+		else if (lhs->kind == N_INDEX)
+			infer_index(se, lhs, TY_STATS, false);
+		else
+			infer_lvalue(se, lhs, TY_STATS);
+		if (lhs->sym)
+			lhs->sym->written = true;
 		expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
 		return n->type = TY_UNKNOWN;
 	case OP_CONCAT:
@@ -494,9 +576,8 @@ static void check_print(struct sema *se, struct node *n)
 				diag_error(se->s, a->loc, "cannot print a statistic");
 		return;
 	}
-	if ((k == PRINT_PRINT || k == PRINT_SPRINT) && ast_list_length(args) != 1
-	    && se->report)
-		diag_error(se->s, n->loc, "print and sprint take one value");
+	if ((k == PRINT_PRINT || k == PRINT_SPRINT) && !args && se->report)
+		diag_error(se->s, n->loc, "print and sprint need a value");
 	if ((k == PRINT_SPRINTLN) && !args && se->report)
 		diag_error(se->s, n->loc, "sprintln needs a value");
 	ast_foreach(a, args) {
@@ -506,8 +587,59 @@ static void check_print(struct sema *se, struct node *n)
 	}
 }
 
+static void add_callee(struct sema *se, struct script_func *f)
+{
+	struct probe_body *b = se->body;
+
+	for (int i = 0; i < b->ncallees; i++)
+		if (b->callees[i] == f)
+			return;
+	GROW(se, b->callees, b->ncallees, b->callees_cap);
+	b->callees[b->ncallees++] = f;
+}
+
+/* A call of a script function: arguments flow into the parameters. */
+static enum type infer_script_call(struct sema *se, struct node *n,
+				   struct script_func *f)
+{
+	n->sym = f->sym;
+	add_callee(se, f);
+	if (!f->used) {
+		f->used = true;
+		se->changed = true;
+	}
+	int i = 0;
+	ast_foreach(a, n->call.args) {
+		struct symbol *param = f->scope->locals[i++];
+		enum type t = infer(se, a, param->type);
+		if (t == TY_STATS) {
+			if (se->report)
+				diag_error(se->s, a->loc, "a statistic cannot be "
+					   "passed to a function");
+			continue;
+		}
+		unify_sym(se, param, t, a->loc);
+	}
+	return n->type = f->sym->type;
+}
+
 static enum type infer_call(struct sema *se, struct node *n)
 {
+	int nargs_given = ast_list_length(n->call.args);
+	struct script_func *f = n->sym && n->sym->kind == SYM_FUNCTION ?
+		n->sym->func : find_func(se->prog, n->call.name, nargs_given);
+
+	if (f)
+		return infer_script_call(se, n, f);
+	if (func_name_exists(se->prog, n->call.name)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "no function '%s' takes %d "
+				   "argument%s", n->call.name, nargs_given,
+				   nargs_given == 1 ? "" : "s");
+		ast_foreach(a, n->call.args)
+			infer(se, a, TY_UNKNOWN);
+		return TY_UNKNOWN;
+	}
 	struct symbol *sym = n->sym ? n->sym : builtin_symbol(se, n->call.name);
 
 	if (!sym) {
@@ -546,14 +678,58 @@ static enum type infer_call(struct sema *se, struct node *n)
 	return n->type = sym->type;
 }
 
+/* Every histogram of one statistic must have the same shape. */
+static void note_hist(struct sema *se, struct node *n, struct symbol *sym)
+{
+	int64_t p[3] = { 0, 0, 0 };
+	int np = 0;
+
+	ast_foreach(a, n->stat.args) {
+		if (a->kind != N_NUMBER || np == 3)
+			return;
+		p[np++] = a->num.value;
+	}
+	if (n->stat.op == HIST_LINEAR) {
+		if (np != 3) {
+			diag_error(se->s, n->loc, "@hist_linear needs a low "
+				   "bound, a high bound and a step");
+			return;
+		}
+		if (p[2] <= 0 || p[1] <= p[0] || (p[1] - p[0]) / p[2] > 1000) {
+			diag_error(se->s, n->loc, "bad @hist_linear range: "
+				   "the step must be positive, low < high, and "
+				   "at most 1000 buckets");
+			return;
+		}
+	} else if (np != 0) {
+		diag_error(se->s, n->loc, "@hist_log takes no parameters");
+		return;
+	}
+	if (sym->hist == STAT_NONE) {
+		sym->hist = n->stat.op;
+		sym->hist_lo = p[0];
+		sym->hist_hi = p[1];
+		sym->hist_step = p[2];
+		sym->hist_loc = n->loc;
+	} else if (sym->hist != n->stat.op || sym->hist_lo != p[0] ||
+		   sym->hist_hi != p[1] || sym->hist_step != p[2]) {
+		char where[256];
+		format_loc(se->s, sym->hist_loc, where, sizeof(where));
+		diag_error(se->s, n->loc, "'%s' has a different histogram at "
+			   "%s; a statistic has one histogram", sym->name,
+			   where);
+	}
+}
+
 static enum type infer_stat(struct sema *se, struct node *n)
 {
 	struct node *op = n->stat.operand;
 
+	/* aggregating needs the statistic exclusively: a writer's lock */
 	if (op->kind == N_VAR)
-		infer_scalar(se, op, TY_STATS, false);
+		infer_scalar(se, op, TY_STATS, true);
 	else if (op->kind == N_INDEX)
-		infer_index(se, op, TY_STATS, false);
+		infer_index(se, op, TY_STATS, true);
 	else if (se->report)
 		diag_error(se->s, op->loc, "%s needs a statistic variable",
 			   n->kind == N_HIST ? "a histogram" : "this operator");
@@ -564,8 +740,25 @@ static enum type infer_stat(struct sema *se, struct node *n)
 	ast_foreach(a, n->stat.args) {
 		expect(se, a, infer(se, a, TY_LONG), TY_LONG);
 		if (a->kind != N_NUMBER && se->report)
-			diag_error(se->s, a->loc, "histogram parameters must "
-				   "be number literals");
+			diag_error(se->s, a->loc, "%s parameters must be number "
+				   "literals", n->kind == N_HIST ? "histogram" :
+				   "@variance");
+	}
+	if (n->kind == N_HIST && op->sym && se->report)
+		note_hist(se, n, op->sym);
+	if (n->kind == N_STAT && op->sym && n->stat.args) {
+		struct node *a = n->stat.args;
+		if (n->stat.op != STAT_VARIANCE || a->next) {
+			if (se->report)
+				diag_error(se->s, a->loc, "only @variance takes "
+					   "a parameter (the bit shift)");
+		} else if (a->kind == N_NUMBER) {
+			if ((a->num.value < 0 || a->num.value > 62) && se->report)
+				diag_error(se->s, a->loc, "the @variance bit "
+					   "shift must be between 0 and 62");
+			else if (a->num.value > op->sym->var_shift)
+				op->sym->var_shift = (int)a->num.value;
+		}
 	}
 	return n->type = n->kind == N_HIST ? TY_UNKNOWN : TY_LONG;
 }
@@ -715,7 +908,8 @@ static void walk_foreach(struct sema *se, struct node *n)
 				   "is not a global array", arr->var.name);
 	} else {
 		arr->sym = sym;
-		note_access(se, sym, false);
+		/* a statistics array is aggregated into one shared copy */
+		note_access(se, sym, sym->type == TY_STATS);
 		int nkeys = ast_list_length(n->foreach.keys);
 		if (sym->nkeys && sym->nkeys != nkeys && se->report)
 			diag_error(se->s, n->loc, "foreach has %d keys but "
@@ -731,6 +925,23 @@ static void walk_foreach(struct sema *se, struct node *n)
 		}
 		if (n->foreach.value)
 			infer_scalar(se, n->foreach.value, sym->type, true);
+		k = 0;
+		ast_foreach(key, n->foreach.slice) {
+			if (key->kind != N_WILDCARD && k < MAX_KEYS) {
+				enum type kt = infer(se, key, sym->key_types[k]);
+				if (k < sym->nkeys)
+					unify_key(se, sym, k, kt, key->loc);
+			}
+			k++;
+		}
+		if (n->foreach.slice && k != nkeys && se->report)
+			diag_error(se->s, n->foreach.slice->loc, "the slice has "
+				   "%d indexes but foreach has %d keys", k,
+				   nkeys);
+		if (n->foreach.sort_agg != STAT_NONE && sym->type != TY_STATS &&
+		    se->report)
+			diag_error(se->s, n->loc, "sorting by an aggregate needs "
+				   "an array of statistics");
 	}
 	if (n->foreach.limit)
 		expect(se, n->foreach.limit,
@@ -782,11 +993,28 @@ static void walk_stmt(struct sema *se, struct node *n)
 		break;
 	case N_NEXT:
 		break;
-	case N_RETURN:
-		if (se->report)
-			diag_error(se->s, n->loc, "'return' is only allowed in "
-				   "functions; use 'next' to leave a probe");
+	case N_RETURN: {
+		struct script_func *f = se->body->func;
+		if (!f) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'return' is only "
+					   "allowed in functions; use 'next' to "
+					   "leave a probe");
+			break;
+		}
+		if (!n->stmt.expr)
+			break;
+		f->returns_value = true;
+		enum type t = infer(se, n->stmt.expr, f->sym->type);
+		if (t == TY_STATS) {
+			if (se->report)
+				diag_error(se->s, n->stmt.expr->loc, "a function "
+					   "cannot return a statistic");
+			break;
+		}
+		unify_sym(se, f->sym, t, n->stmt.expr->loc);
 		break;
+	}
 	case N_DELETE: {
 		struct node *e = n->stmt.expr;
 		if (e->kind == N_VAR) {
@@ -1005,7 +1233,7 @@ static void add_probe_body(struct sema *se, struct node *probe)
 		if (!derive_point(se, point, dp))
 			continue;
 		dp->body = b;
-		GROW(prog->probes, prog->nprobes, prog->probes_cap);
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = dp;
 		derived++;
 		if (point->point.sufficient)
@@ -1013,7 +1241,7 @@ static void add_probe_body(struct sema *se, struct node *probe)
 	}
 	if (!derived)
 		return;
-	GROW(prog->bodies, prog->nbodies, prog->bodies_cap);
+	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
 	prog->bodies[prog->nbodies++] = b;
 }
 
@@ -1045,7 +1273,7 @@ static void collect_globals(struct sema *se)
 					    TY_STRING : TY_LONG;
 				sym->type_loc = d->global.init->loc;
 			}
-			GROW(prog->globals, prog->nglobals, prog->globals_cap);
+			GROW(se, prog->globals, prog->nglobals, prog->globals_cap);
 			prog->globals[prog->nglobals++] = sym;
 		}
 	}
@@ -1060,6 +1288,140 @@ static void walk_all(struct sema *se)
 		se->loop_depth = 0;
 		walk_stmt(se, se->body->probe->probe.body);
 	}
+	/* functions become used while walking: the array may grow in use */
+	for (int i = 0; i < prog->nfuncs; i++) {
+		struct script_func *f = prog->funcs[i];
+		if (!f->used)
+			continue;
+		se->body = f->scope;
+		se->loop_depth = 0;
+		if (f->decl->func.body->kind == N_EMBEDDED) {
+			if (se->report)
+				diag_error(se->s, f->decl->func.body->loc,
+					   "embedded C functions are not "
+					   "supported yet");
+			continue;
+		}
+		walk_stmt(se, f->decl->func.body);
+	}
+}
+
+static void collect_function(struct sema *se, struct node *d)
+{
+	struct program *prog = se->prog;
+	int nparams = ast_list_length(d->func.params);
+	struct script_func *old = find_func(prog, d->func.name, nparams);
+
+	if (old) {
+		char where[256];
+		format_loc(se->s, old->decl->loc, where, sizeof(where));
+		diag_error(se->s, d->loc, "function '%s' with %d parameter%s is "
+			   "already declared at %s", d->func.name, nparams,
+			   nparams == 1 ? "" : "s", where);
+		return;
+	}
+	struct script_func *f = arena_alloc(&se->s->arena, sizeof(*f));
+	struct probe_body *scope = arena_alloc(&se->s->arena, sizeof(*scope));
+	struct symbol *sym = new_symbol(se, d->func.name, SYM_FUNCTION, d->loc);
+
+	f->decl = d;
+	f->sym = sym;
+	f->scope = scope;
+	f->nparams = nparams;
+	f->index = prog->nfuncs;
+	sym->func = f;
+	sym->decl = d;
+	sym->nargs = nparams;
+	d->sym = sym;
+	if (d->func.decl_type != TY_UNKNOWN) {
+		sym->type = d->func.decl_type;
+		sym->type_loc = d->loc;
+	}
+	scope->probe = d;
+	scope->func = f;
+	scope->index = f->index;
+	ast_foreach(p, d->func.params) {
+		if (find_local(scope, p->param.name)) {
+			diag_error(se->s, p->loc, "duplicate parameter '%s'",
+				   p->param.name);
+			continue;
+		}
+		struct symbol *ps = add_local_to(se, scope, p->param.name,
+						 p->loc);
+		p->sym = ps;
+		ps->written = true;
+		if (p->param.decl_type != TY_UNKNOWN) {
+			ps->type = p->param.decl_type;
+			ps->type_loc = p->loc;
+		}
+	}
+	if (scope->nlocals != nparams)
+		return;
+	GROW(se, prog->funcs, prog->nfuncs, prog->funcs_cap);
+	prog->funcs[prog->nfuncs++] = f;
+}
+
+/*
+ * Globals a probe touches through the functions it calls, and the depth
+ * of the deepest call chain (-1 when some function is recursive).
+ */
+static int call_depth(struct script_func *f, int *state)
+{
+	/* state: 0 unvisited, -1 on the DFS stack, else depth + 1 */
+	if (state[f->index] == -1)
+		return -1;
+	if (state[f->index] > 0)
+		return state[f->index] - 1;
+	state[f->index] = -1;
+	int best = 0;
+	for (int i = 0; i < f->scope->ncallees; i++) {
+		int d = call_depth(f->scope->callees[i], state);
+		if (d < 0) {
+			state[f->index] = 0;
+			return -1;
+		}
+		if (d > best)
+			best = d;
+	}
+	state[f->index] = best + 2;
+	return best + 1;
+}
+
+static void propagate_calls(struct sema *se)
+{
+	struct program *prog = se->prog;
+	bool changed = true;
+
+	while (changed) {
+		changed = false;
+		for (int i = 0; i < prog->nbodies + prog->nfuncs; i++) {
+			struct probe_body *b = i < prog->nbodies ?
+				prog->bodies[i] : prog->funcs[i - prog->nbodies]->scope;
+			for (int j = 0; j < b->ncallees; j++) {
+				struct probe_body *cb = b->callees[j]->scope;
+				if (cb->reads_globals && !b->reads_globals)
+					b->reads_globals = changed = true;
+				if (cb->writes_globals && !b->writes_globals)
+					b->writes_globals = changed = true;
+			}
+		}
+	}
+	int *state = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(int));
+	memset(state, 0, ((size_t)prog->nfuncs + 1) * sizeof(int));
+	prog->max_nesting = 0;
+	for (int i = 0; i < prog->nbodies && prog->max_nesting >= 0; i++) {
+		struct probe_body *b = prog->bodies[i];
+		for (int j = 0; j < b->ncallees; j++) {
+			int d = call_depth(b->callees[j], state);
+			if (d < 0) {
+				prog->max_nesting = -1;
+				break;
+			}
+			if (d + 1 > prog->max_nesting)
+				prog->max_nesting = d + 1;
+		}
+	}
+	free(state);
 }
 
 static void check_unresolved(struct sema *se)
@@ -1077,8 +1439,20 @@ static void check_unresolved(struct sema *se)
 					   "index %d of array '%s'", k + 1,
 					   g->name);
 	}
-	for (int b = 0; b < prog->nbodies; b++) {
-		struct probe_body *body = prog->bodies[b];
+	for (int b = 0; b < prog->nbodies + prog->nfuncs; b++) {
+		struct probe_body *body;
+		if (b < prog->nbodies) {
+			body = prog->bodies[b];
+		} else {
+			struct script_func *f = prog->funcs[b - prog->nbodies];
+			if (!f->used)
+				continue;
+			body = f->scope;
+			if (f->returns_value && f->sym->type == TY_UNKNOWN)
+				diag_error(se->s, f->decl->loc, "unresolved "
+					   "return type for function '%s'",
+					   f->sym->name);
+		}
 		for (int i = 0; i < body->nlocals; i++) {
 			struct symbol *l = body->locals[i];
 			if (l->type == TY_UNKNOWN)
@@ -1108,8 +1482,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 			else if (d->kind == N_PROBE)
 				add_probe_body(&se, d);
 			else if (d->kind == N_FUNCTION)
-				diag_error(s, d->loc, "script functions are not "
-					   "supported yet");
+				collect_function(&se, d);
 			else if (d->kind == N_EMBEDDED)
 				diag_error(s, d->loc, "top-level embedded C is "
 					   "not supported yet");
@@ -1129,6 +1502,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	walk_all(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
+	propagate_calls(&se);
 	if (s->nerrors == errors_before && prog->nprobes == 0)
 		diag_plain_error(s, "no probes found");
 	return s->nerrors - errors_before;

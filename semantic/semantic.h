@@ -12,11 +12,23 @@
 
 #include "parser/parser.h"
 
+/* How pass 3 calls a built-in function (symbol.c_expr names it). */
+enum builtin_kind {
+	BI_SPECIAL,		/* pass 3 knows it by name, or c_expr is whole */
+	BI_LONG,		/* int64_t FN(args...) */
+	BI_STRING,		/* void FN(char *result, args...) */
+	BI_CTX_STRING,		/* void FN(struct stp_context *, char *, args...) */
+	BI_CTX_VOID,		/* void FN(struct stp_context *, args...) */
+};
+
 enum sym_kind {
 	SYM_GLOBAL,
-	SYM_LOCAL,		/* probe local (function locals later) */
+	SYM_LOCAL,		/* probe or function local (or parameter) */
 	SYM_BUILTIN,		/* a function the compiler provides */
+	SYM_FUNCTION,		/* a script function (one overload) */
 };
+
+struct script_func;
 
 #define MAX_KEYS 9
 
@@ -35,6 +47,14 @@ struct symbol {
 	int nargs;			/* -1: variadic */
 	enum type arg_types[4];
 	const char *c_expr;		/* how pass 3 computes it */
+	int bi_kind;			/* enum builtin_kind */
+	/* SYM_FUNCTION */
+	struct script_func *func;
+	/* TY_STATS globals: the histogram all @hist_* on it share */
+	enum stat_op hist;		/* STAT_NONE, HIST_LOG or HIST_LINEAR */
+	int64_t hist_lo, hist_hi, hist_step;
+	int var_shift;			/* the largest @variance(s, N) shift */
+	struct srcloc hist_loc;
 };
 
 enum probe_family {
@@ -52,13 +72,31 @@ struct derived_probe {
 	const char *tp_system, *tp_name; /* tracepoints */
 };
 
-/* A probe handler: one body shared by its derived probes. */
+/*
+ * A scope with a frame: a probe handler (one body shared by its derived
+ * probes) or a script function (then `func` is set, `probe` is its
+ * N_FUNCTION and the first func->nparams locals are the parameters).
+ */
 struct probe_body {
-	struct node *probe;		/* N_PROBE */
+	struct node *probe;		/* N_PROBE or N_FUNCTION */
+	struct script_func *func;	/* NULL for a probe */
 	struct symbol **locals;
 	int nlocals, locals_cap;
 	int index;			/* stp_probe_<index> */
-	bool reads_globals, writes_globals;
+	bool reads_globals, writes_globals;	/* transitively, after pass 2 */
+	struct script_func **callees;	/* functions called directly */
+	int ncallees, callees_cap;
+};
+
+/* A script function: one overload, identified by name and arity. */
+struct script_func {
+	struct node *decl;		/* N_FUNCTION */
+	struct symbol *sym;		/* SYM_FUNCTION; type = return type */
+	struct probe_body *scope;	/* parameters and locals */
+	int nparams;
+	int index;			/* stp_fn_<index> */
+	bool used;			/* reachable from a probe */
+	bool returns_value;		/* has a 'return EXPR' */
 };
 
 struct program {
@@ -73,6 +111,9 @@ struct program {
 	int nbodies, bodies_cap;
 	struct derived_probe **probes;
 	int nprobes, probes_cap;
+	struct script_func **funcs;	/* every declared function */
+	int nfuncs, funcs_cap;
+	int max_nesting;		/* deepest call chain; -1: recursion */
 };
 
 /* Elaborate the parsed files; returns the number of errors. */

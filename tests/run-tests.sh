@@ -248,6 +248,18 @@ fi
 ### SystemTap's pass-1 corpus (parseok, parseko, the -p1 round trip)
 . "$tests/corpus.sh"
 
+### passes 1-2 under ASan and UBSan over every script (corpus and tests)
+if wanted asan/corpus; then
+	if ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined \
+		-o "$work/asan-probe" - 2>/dev/null; then
+		skip "asan/corpus" "gcc cannot build with -fsanitize=address,undefined"
+	elif out=$("$top_srcdir/scripts/check-asan.sh" "$work/asan" 2>&1); then
+		pass "asan/corpus ($(tail -1 <<<"$out" | sed 's/^asan: //'))"
+	else
+		fail "asan/corpus" "$(tail -30 <<<"$out")"
+	fi
+fi
+
 ### the differential corpus (SystemTap 4.8's exact outputs), if present
 if [ -x "$tests/differential.sh" ] && wanted differential; then
 	. "$tests/differential.sh"

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Associative arrays: 1..9 keys (long or string), a long, string or
+ * statistic value.  Every entry comes from a pool allocated at module load
+ * (max_entries of them), so probe context never allocates.  Entries sit in
+ * a hash table and, in insertion order, on a list; a full wrapping array
+ * (`global a%[N]`) evicts its oldest entry.
+ *
+ * Arrays of statistics are per CPU (struct stp_pmap): `<<<` touches only
+ * the current CPU's map, readers aggregate.
+ */
+#ifndef RUNTIME_MAP_H
+#define RUNTIME_MAP_H
+
+#define STP_MAX_KEYS 9
+
+enum stp_val_type {
+	STP_VAL_LONG,
+	STP_VAL_STRING,
+	STP_VAL_STAT,
+};
+
+/* A key as the generated code passes it. */
+union stp_key {
+	int64_t l;
+	const char *s;
+};
+
+/* The shape of an array, fixed by the translator. */
+struct stp_map_desc {
+	const char *keys;		/* one letter per key: 'l' or 's' */
+	u8 vtype;			/* enum stp_val_type */
+	bool wrap;			/* % : evict the oldest when full */
+	u32 max_entries;
+	const struct stp_stat_desc *stat;	/* STP_VAL_STAT */
+};
+
+struct stp_map_entry {
+	struct hlist_node hnode;
+	struct list_head lnode;		/* insertion order, or the free list */
+	u32 hash;
+	/* keys and value follow at the map's offsets */
+};
+
+struct stp_map {
+	const struct stp_map_desc *d;
+	int nkeys;
+	u32 key_off[STP_MAX_KEYS];
+	u32 val_off;
+	size_t esize;
+	u32 cap, count, nbuckets;
+	struct hlist_head *buckets;
+	struct list_head used, free;
+	char *pool;
+};
+
+/* An array of statistics: a map per CPU plus an aggregate. */
+struct stp_pmap {
+	const struct stp_map_desc *d;
+	struct stp_map *cpu;		/* [nr_cpu_ids] */
+	struct stp_map agg;		/* filled by stp_pmap_aggregate */
+	struct stp_stat *scratch;	/* one key's aggregate */
+};
+
+/* How foreach orders the entries it visits. */
+struct stp_sort {
+	const struct stp_map *m;
+	int column;			/* 0 none, -1 value, k: key k (1-based) */
+	int dir;			/* +1 ascending, -1 descending */
+	int stat_op;			/* enum stp_stat_op for statistics */
+};
+
+static int stp_map_init(struct stp_map *m, const struct stp_map_desc *d,
+			u32 cap);
+static void stp_map_free(struct stp_map *m);
+static struct stp_map_entry *stp_map_find(struct stp_map *m,
+					  const union stp_key *k);
+static struct stp_map_entry *stp_map_add(struct stp_map *m,
+					 const union stp_key *k);
+static void stp_map_delete(struct stp_map *m, const union stp_key *k);
+static void stp_map_clear(struct stp_map *m);
+static bool stp_map_exists_match(struct stp_map *m, const union stp_key *k,
+				 u32 wild);
+static void stp_map_delete_match(struct stp_map *m, const union stp_key *k,
+				 u32 wild);
+static u32 stp_map_collect(struct stp_map *m, struct stp_map_entry **out,
+			   u32 room, const union stp_key *k, u32 wild);
+static void stp_map_sort(struct stp_map_entry **v, u32 n,
+			 const struct stp_sort *how);
+
+static int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d);
+static void stp_pmap_free(struct stp_pmap *pm);
+
+static inline void *stp_map_val(const struct stp_map *m,
+				struct stp_map_entry *e)
+{
+	return (char *)e + m->val_off;
+}
+
+static inline int64_t stp_map_key_long(const struct stp_map *m,
+				       struct stp_map_entry *e, int i)
+{
+	return *(int64_t *)((char *)e + m->key_off[i]);
+}
+
+static inline char *stp_map_key_str(const struct stp_map *m,
+				    struct stp_map_entry *e, int i)
+{
+	return (char *)e + m->key_off[i];
+}
+
+#endif /* RUNTIME_MAP_H */

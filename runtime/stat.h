@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Statistics (the values of `<<<`): count, sum, min, max, an integer
+ * Welford mean/variance, and an optional log or linear histogram.
+ * A scalar statistic keeps one slot per CPU (`<<<` touches only its own
+ * CPU's slot, without a lock); reading aggregates the slots.  All memory
+ * is allocated at module load.
+ */
+#ifndef RUNTIME_STAT_H
+#define RUNTIME_STAT_H
+
+enum stp_hist_type {
+	STP_HIST_NONE,
+	STP_HIST_LOG,
+	STP_HIST_LINEAR,
+};
+
+#define STP_HIST_LOG_BUCKETS 128
+#define STP_HIST_LOG_BUCKET0 64
+#define STP_HIST_WIDTH 50
+#define STP_HIST_ELISION 2
+
+/* The shape of a statistic, fixed by the translator. */
+struct stp_stat_desc {
+	u8 hist;			/* enum stp_hist_type */
+	int shift;			/* @variance bit shift */
+	int64_t lo, hi, step;		/* STP_HIST_LINEAR */
+	int nbuckets;			/* 0, 128, or (hi - lo) / step + 3 */
+};
+
+struct stp_stat {
+	int64_t count, sum, min, max;
+	int64_t avg;			/* mean << shift (per CPU) */
+	int64_t m2;			/* Welford sum of squares */
+	int64_t variance;		/* per CPU; aggregated: the result */
+	int64_t hist[];			/* desc->nbuckets counters */
+};
+
+#define STP_STAT_SIZE(d) \
+	ALIGN(sizeof(struct stp_stat) + (size_t)(d)->nbuckets * sizeof(int64_t), 8)
+
+/* A scalar statistic: nr_cpu_ids slots, then the aggregate. */
+struct stp_pstat {
+	const struct stp_stat_desc *d;
+	size_t stride;
+	char *data;
+};
+
+/* Which aggregate foreach sorts a statistics array by. */
+enum stp_stat_op {
+	STP_STAT_COUNT, STP_STAT_SUM, STP_STAT_MIN, STP_STAT_MAX, STP_STAT_AVG,
+};
+
+static void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd,
+			 int64_t v);
+static int64_t stp_stat_value(const struct stp_stat *sd, int op);
+
+static int stp_pstat_init(struct stp_pstat *ps, const struct stp_stat_desc *d);
+static void stp_pstat_free(struct stp_pstat *ps);
+static void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v);
+static struct stp_stat *stp_pstat_get(struct stp_pstat *ps);
+static void stp_pstat_clear(struct stp_pstat *ps);
+
+static void stp_print_hist(struct stp_context *c,
+			   const struct stp_stat_desc *d,
+			   const struct stp_stat *sd);
+static void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
+			const struct stp_stat *sd);
+
+#endif /* RUNTIME_STAT_H */
