@@ -52,14 +52,30 @@ struct node *ast_new(struct session *s, enum node_kind kind, struct srcloc loc)
 	return n;
 }
 
-struct node *ast_append(struct node *a, struct node *b)
+/*
+ * The head of a list remembers its last node, so building a list of n
+ * nodes is O(n) (the fuzzer found macro expansions that made it O(n^2)).
+ * A stale or missing tail is found again by walking.
+ */
+static struct node *list_tail(struct node *head)
 {
-	if (!a)
-		return b;
-	struct node *t = a;
+	struct node *t = head->tail ? head->tail : head;
+
 	while (t->next)
 		t = t->next;
-	t->next = b;
+	return t;
+}
+
+struct node *ast_append(struct node *a, struct node *b)
+{
+	if (!b)
+		return a;
+	if (!a) {
+		b->tail = list_tail(b);
+		return b;
+	}
+	list_tail(a)->next = b;
+	a->tail = list_tail(b);
 	return a;
 }
 

@@ -61,6 +61,7 @@ struct node {
 	enum node_kind kind;
 	struct srcloc loc;		/* the token that names this node */
 	struct node *next;		/* sibling in a list */
+	struct node *tail;		/* on a list's head: its last node (or NULL) */
 	enum type type;			/* pass 2: the value's type */
 	struct symbol *sym;		/* pass 2: N_VAR, N_INDEX, N_CALL, N_FUNCTION ... */
 	union {

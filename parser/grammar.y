@@ -184,6 +184,7 @@ static struct node *copy_node(struct parse_state *st, const struct node *n)
 
 	*c = *n;
 	c->next = NULL;
+	c->tail = NULL;
 	return c;
 }
 

@@ -96,6 +96,15 @@ for f in "$tests"/p1/*.stp; do
 	fi
 done
 
+### inputs the fuzzer once found slow or crashing: must end quickly
+for f in "$tests"/fuzz/regressions/*; do
+	name=fuzz/$(basename "$f")
+	wanted "$name" || continue
+	timeout 10 "$STAP" -p1 "$f" >/dev/null 2>&1
+	rc=$?
+	if [ $rc -le 1 ]; then pass "$name"; else fail "$name" "exit status $rc"; fi
+done
+
 ### pass 2: resolved program (.p2)
 for f in "$tests"/p2/*.stp; do
 	name=p2/$(basename "$f" .stp)
