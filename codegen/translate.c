@@ -13,6 +13,8 @@
  */
 #include "codegen/codegen.h"
 #include "semantic/format.h"
+#include "semantic/regex.h"
+#include "semantic/tracepoints.h"
 #include "lib/strbuf.h"
 
 #include "config.h"
@@ -111,6 +113,7 @@ static const char *var_ref(struct cg *cg, const struct symbol *sym)
 }
 
 static const char *gen_expr(struct cg *cg, struct node *n);
+static const char *gen_context(struct cg *cg, struct node *n);
 static void gen_stmt(struct cg *cg, struct node *n);
 
 /* ---- arrays and statistics ---------------------------------------------- */
@@ -790,6 +793,68 @@ static const char *gen_builtin_call(struct cg *cg, struct node *n,
 	return result;
 }
 
+/* Does the program read submatches (then every =~ records its match)? */
+static bool uses_submatches(const struct program *prog)
+{
+	for (int i = 0; i < prog->nbuiltins_used; i++) {
+		const char *nm = prog->builtins_used[i]->name;
+		if (!strcmp(nm, "matched") || !strcmp(nm, "matched_str") ||
+		    !strcmp(nm, "ngroups"))
+			return true;
+	}
+	return false;
+}
+
+/* Largest submatch scratch in a frame, in ints (16 KiB). */
+#define REGEX_MAX_SCRATCH 4096
+
+/*
+ * s =~ "re" / s !~ "re": the pattern's tables (semantic/regex.c) as static
+ * consts in the handler, then one call of the runtime's matcher; with
+ * matched() in the program, its scratch is a frame member.
+ */
+static const char *gen_regex(struct cg *cg, struct node *n)
+{
+	const struct node *pat = n->binary.rhs;
+	const char *s = gen_expr(cg, n->binary.lhs);
+	const char *scratch = "NULL", *err;
+	struct strbuf indent = { 0 };
+	struct regex re;
+	size_t off;
+
+	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
+						   pat->str.len, &err, &off) < 0) {
+		unsupported(cg, n, "this regular expression");
+		return "0";
+	}
+	bool sub = uses_submatches(cg->prog);
+	if (sub && regex_scratch_ints(&re) > REGEX_MAX_SCRATCH) {
+		diag_error(cg->s, pat->loc, "regular expression too large for "
+			   "matched() (%d instructions, %d groups)", re.ninsts,
+			   re.ngroups - 1);
+		cg->errors++;
+		regex_free(&re);
+		return "0";
+	}
+	const char *name = arena_printf(&cg->s->arena, "stp_re%d",
+					cg->ntemps++);
+	for (int i = 0; i < cg->depth; i++)
+		sb_putc(&indent, '\t');
+	regex_emit(&re, &cg->code, name, sb_str(&indent), sub);
+	if (sub) {
+		int k = cg->ntemps++;
+		sb_printf(&cg->frame, "\tint r%d[%ld];\n", k,
+			  regex_scratch_ints(&re));
+		scratch = arena_printf(&cg->s->arena, "l->r%d", k);
+	}
+	const char *t = tmp_long(cg);
+	emit(cg, "int64_t %s = %sstp_re_match(c, &%s, %s, %s);", t,
+	     n->binary.op == OP_NMATCH ? "!" : "", name, s, scratch);
+	regex_free(&re);
+	sb_free(&indent);
+	return t;
+}
+
 static const char *gen_call(struct cg *cg, struct node *n)
 {
 	const char *name = n->call.name;
@@ -809,6 +874,22 @@ static const char *gen_call(struct cg *cg, struct node *n)
 		emit(cg, "goto %s;", cg->err);
 		return "0";
 	}
+	if (n->sym && n->sym->kind == SYM_BUILTIN &&
+	    (!strcmp(name, "matched") || !strcmp(name, "matched_str"))) {
+		const char *k = n->call.args ? gen_expr(cg, n->call.args) : "0";
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_re_matched(c, %s, %s, %s);", t, k, where(cg, n));
+		emit(cg, "if (unlikely(c->last_error))");
+		emit(cg, "\tgoto %s;", cg->err);
+		return t;
+	}
+	if (n->sym && n->sym->kind == SYM_BUILTIN && !strcmp(name, "ngroups")) {
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = stp_re_ngroups(c, %s);", t, where(cg, n));
+		emit(cg, "if (unlikely(c->last_error))");
+		emit(cg, "\tgoto %s;", cg->err);
+		return t;
+	}
 	if (n->sym && n->sym->kind == SYM_FUNCTION)
 		return gen_script_call(cg, n, n->sym->func);
 	if (n->sym && n->sym->kind == SYM_BUILTIN && n->sym->bi_kind != BI_SPECIAL)
@@ -819,6 +900,36 @@ static const char *gen_call(struct cg *cg, struct node *n)
 		return t;
 	}
 	unsupported(cg, n, "this function");
+	return "0";
+}
+
+/* Tracepoint context: $x (a slot the callback filled), $$..., @defined. */
+static const char *gen_context(struct cg *cg, struct node *n)
+{
+	const char *name = n->target.name;
+
+	if (n->kind == N_ATFUNC) {
+		if (!n->sym || n->sym->kind != SYM_CONTEXT) {
+			unsupported(cg, n, n->call.name);
+			return "0";
+		}
+		return n->sym->index ? "((int64_t)1)" : "((int64_t)0)";
+	}
+	if (n->sym && n->sym->kind == SYM_CONTEXT) {
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
+		return t;
+	}
+	if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars")) {
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_tp_parms(c, %s);", t);
+		return t;
+	}
+	if (!strcmp(name, "$$system"))
+		return "c->probe->tp_system";
+	if (!strcmp(name, "$$name"))
+		return "c->probe->tp_name";
+	unsupported(cg, n, ast_kind_name(n->kind));
 	return "0";
 }
 
@@ -844,10 +955,8 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 		return t;
 	}
 	case N_BINARY:
-		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) {
-			unsupported(cg, n, "regular expression matching");
-			return "0";
-		}
+		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH)
+			return gen_regex(cg, n);
 		return gen_binary(cg, n);
 	case N_UNARY: {
 		const char *a = gen_expr(cg, n->unary.operand);
@@ -884,6 +993,9 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 		return gen_in(cg, n);
 	case N_STAT:
 		return gen_stat(cg, n);
+	case N_TARGET:
+	case N_ATFUNC:
+		return gen_context(cg, n);
 	case N_HIST:
 		unsupported(cg, n, "a histogram outside print");
 		return "0";
@@ -1174,16 +1286,20 @@ static bool is_pure(const struct node *n)
  * effects: SystemTap drops the whole statement at translation time (so a
  * division by zero in it raises nothing).
  */
-static bool is_dead_assignment(const struct node *n)
+static bool is_dead_store(const struct node *e)
 {
-	const struct node *e = n->stmt.expr;
-
-	if (n->kind != N_EXPR_STMT || e->kind != N_ASSIGN ||
-	    e->binary.op != OP_ASSIGN || e->binary.lhs->kind != N_VAR)
+	if (e->kind != N_ASSIGN || e->binary.lhs->kind != N_VAR ||
+	    (e->binary.op != OP_ASSIGN && e->binary.op != OP_AGG))
 		return false;
 	const struct symbol *sym = e->binary.lhs->sym;
 	return sym && sym->kind == SYM_LOCAL && !sym->read &&
-	       is_pure(e->binary.rhs);
+	       (is_pure(e->binary.rhs) || is_dead_store(e->binary.rhs));
+}
+
+/* Also `s <<< EXPR;` into a local statistic nothing reads. */
+static bool is_dead_assignment(const struct node *n)
+{
+	return n->kind == N_EXPR_STMT && is_dead_store(n->stmt.expr);
 }
 
 static void gen_stmt(struct cg *cg, struct node *n)
@@ -1500,6 +1616,80 @@ static const char *family_enum(enum probe_family f)
 	}
 }
 
+/* Does this tracepoint probe need a callback with the exact prototype? */
+static bool tp_typed(const struct derived_probe *dp)
+{
+	return dp->family == PF_TRACEPOINT && dp->tp && dp->tp->args_ok &&
+	       (dp->body->ntpvars || dp->body->tp_parms);
+}
+
+static bool tp_c_scalar(const char *c_type)
+{
+	if (strpbrk(c_type, "*["))
+		return true;
+	return strncmp(c_type, "struct ", 7) && strncmp(c_type, "union ", 6);
+}
+
+/*
+ * One callback per typed tracepoint probe, "void cb(void *data, TP_PROTO)"
+ * (checked against the tracepoint by the header's
+ * check_trace_callback_type_NAME): it widens the arguments to longs on
+ * its stack and runs the probe with them (data is the probe table entry).
+ */
+static void gen_tp_callbacks(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	const char **done = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*done));
+	int ndone = 0;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (!tp_typed(dp))
+			continue;
+		bool seen = false;
+		for (int k = 0; k < ndone; k++)
+			seen |= !strcmp(done[k], dp->tp->header);
+		if (seen)
+			continue;
+		done[ndone++] = dp->tp->header;
+		if (ndone == 1)
+			fputs("\n/* typed tracepoint callbacks */\n", out);
+		fputs(dp->tp_decls ? dp->tp_decls : "", out);
+		fprintf(out, "#include %s%s%s\n",
+			dp->tp->header[0] == '/' ? "\"" : "<", dp->tp->header,
+			dp->tp->header[0] == '/' ? "\"" : ">");
+	}
+	free(done);
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct tracepoint_info *tp = dp->tp;
+		const struct probe_body *b = dp->body;
+		if (!tp_typed(dp))
+			continue;
+		fprintf(out, "\nstatic const char *const stp_tp_names_%d[] = { ", i);
+		for (int a = 0; a < tp->nargs; a++)
+			fprintf(out, "\"%s\", ", tp->args[a].name);
+		fputs("NULL };\n", out);
+		bool isvoid = !strcmp(tp->proto, "void");
+		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
+			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
+		fprintf(out, "\tint64_t v[%d], all[%d];\n"
+			"\tconst struct stp_tp_args a = { .v = v, .all = all };\n\n",
+			b->ntpvars ? b->ntpvars : 1, tp->nargs ? tp->nargs : 1);
+		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
+			tp->name, i);
+		for (int k = 0; k < b->ntpvars; k++)
+			fprintf(out, "\tv[%d] = (int64_t)(%s);\n", k,
+				b->tpvars[k]->name + 1);
+		for (int a = 0; a < tp->nargs; a++)
+			fprintf(out, "\tall[%d] = %s%s%s;\n", a,
+				tp_c_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
+				tp_c_scalar(tp->args[a].c_type) ? tp->args[a].name : "",
+				tp_c_scalar(tp->args[a].c_type) ? ")" : "");
+		fputs("\tstp_probe_run_tp(data, &a);\n}\n", out);
+	}
+}
+
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
 {
@@ -1566,6 +1756,7 @@ int codegen_module(struct session *s, const struct program *prog,
 	free(structs);
 	free(bodies);
 
+	gen_tp_callbacks(&cg, out);
 	fputs("\nstatic const struct stp_probe stp_probes[] = {\n", out);
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
@@ -1586,6 +1777,13 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (dp->tp_name)
 			fprintf(out, ",\n\t  .tp_name = %s",
 				c_string(&cg, dp->tp_name, strlen(dp->tp_name)));
+		if (dp->tp)
+			fprintf(out, ", .tp_system = %s",
+				c_string(&cg, dp->tp->system,
+					 strlen(dp->tp->system)));
+		if (tp_typed(dp))
+			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d, "
+				".tp_argnames = stp_tp_names_%d", i, i);
 		fputs(" },\n", out);
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);

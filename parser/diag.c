@@ -116,10 +116,10 @@ void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_list ap;
 
 	s->nwarnings++;
+	if (s->suppress_warnings)	/* -w wins over -W, as in SystemTap */
+		return;
 	if (s->warnings_as_errors)
 		s->nerrors++;
-	else if (s->suppress_warnings)
-		return;
 	va_start(ap, fmt);
 	report(s, loc, s->warnings_as_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);

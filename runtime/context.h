@@ -10,6 +10,7 @@
 
 struct stp_probe;
 struct stp_map_entry;
+struct stp_tp_args;
 
 struct stp_context {
 	atomic_t busy;			/* 1 while a probe owns this context */
@@ -18,6 +19,7 @@ struct stp_context {
 	const char *last_error;		/* NULL, or error_buf */
 	const char *last_where;		/* location of the error, or NULL */
 	const struct stp_probe *probe;	/* probe being run */
+	const struct stp_tp_args *tp;	/* typed tracepoint hit, or NULL */
 	bool next;			/* 'next' in a function: leave the probe */
 	struct stp_map_entry **iter;	/* foreach snapshots, STP_ITER_SLOTS */
 	u32 iter_top;			/* slots in use */
@@ -29,6 +31,7 @@ struct stp_context {
 	u16 ptype;			/* record type pbuf is committed as */
 	unsigned int cpu;		/* CPU this context belongs to */
 	char error_buf[MAXSTRINGLEN];	/* copy of the first error message */
+	struct stp_re_match last_match;	/* the last =~ (for matched()) */
 };
 
 static __always_inline void *stp_frame(struct stp_context *c, int depth)

@@ -151,6 +151,12 @@ static void stp_report_error(struct stp_context *c)
 
 static void stp_probe_run(const struct stp_probe *p)
 {
+	stp_probe_run_tp(p, NULL);
+}
+
+static void stp_probe_run_tp(const struct stp_probe *p,
+			     const struct stp_tp_args *args)
+{
 	bool event = stp_is_event(p);
 	struct stp_context *c;
 
@@ -169,7 +175,9 @@ static void stp_probe_run(const struct stp_probe *p)
 	c->nesting = 0;
 	c->next = false;
 	c->iter_top = 0;
+	c->last_match.result = 0;
 	c->probe = p;
+	c->tp = args;
 	if (event && !stp_globals_trylock(p->lock)) {
 		atomic_inc(&stp_skipped);
 		goto check;
@@ -189,6 +197,7 @@ check:
 		stp_fail();
 	}
 	c->probe = NULL;
+	c->tp = NULL;
 put:
 	stp_context_put(c);
 out:
@@ -227,6 +236,27 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 	stp_probe_run(rt->p);
 	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(rt->p)));
 	return HRTIMER_RESTART;
+}
+
+static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst)
+{
+	static const struct stp_fmt hex = {
+		.conv = 'x', .flags = STP_FMT_ALT, .width = -1, .prec = -1
+	};
+	const char *const *name = c->probe->tp_argnames;
+	struct stp_strbuf sb;
+	int i;
+
+	stp_sb_init(&sb, dst);
+	if (!name || !c->tp)
+		return;
+	for (i = 0; name[i]; i++) {
+		if (i)
+			stp_sb_char(&sb, ' ');
+		stp_sb_str(&sb, name[i]);
+		stp_sb_char(&sb, '=');
+		stp_sb_long(&sb, &hex, c->tp->all[i]);
+	}
 }
 
 /* Generic tracepoint callback: ignores the tracepoint's own arguments. */

@@ -20,6 +20,16 @@ enum stp_lock_mode {
 	STP_LOCK_WRITE,			/* handler writes globals */
 };
 
+/*
+ * A typed tracepoint callback's arguments, on its stack for the hit:
+ * v[k] is the body's context value k ($x in the order pass 2 numbered
+ * them), all[i] the tracepoint's i-th argument (for $$parms).
+ */
+struct stp_tp_args {
+	const int64_t *v;
+	const int64_t *all;
+};
+
 struct stp_probe {
 	enum stp_probe_type type;	/* STP_PROBE_* */
 	void (*handler)(struct stp_context *c); /* generated body */
@@ -28,12 +38,19 @@ struct stp_probe {
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
 	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
+	const char *tp_system;		/* its system ($$system): "sched" */
+	const char *const *tp_argnames;	/* NULL-terminated, for $$parms */
 	void *tp_callback;		/* typed callback, NULL: generic */
 	enum stp_lock_mode lock;	/* access to globals the handler needs */
 };
 
-/* Run one hit of probe p (typed tracepoint callbacks call this). */
+/* Run one hit of probe p. */
 static void stp_probe_run(const struct stp_probe *p);
+/* The same for a typed tracepoint callback: c->tp = args during the hit. */
+static void stp_probe_run_tp(const struct stp_probe *p,
+			     const struct stp_tp_args *args);
+/* $$parms: "name=0x... name=0x..." of the current tracepoint hit. */
+static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst);
 
 static int stp_session_init(const struct stp_probe *probes, size_t n);
 static void stp_session_exit(void);

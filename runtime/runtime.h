@@ -43,6 +43,7 @@
 
 #include "abi/transport.h"
 #include "defines.h"
+#include "regex.h"
 #include "context.h"
 #include "print.h"
 #include "ring.h"
@@ -69,6 +70,7 @@ static void stp_globals_free(void);
 #include "stat.c"
 #include "map.c"
 #include "tapset.c"
+#include "regex.c"
 #include "probes.c"
 #include "transport.c"
 

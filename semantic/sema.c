@@ -18,6 +18,9 @@
  */
 #include "semantic/semantic.h"
 #include "semantic/format.h"
+#include "semantic/regex.h"
+#include "semantic/tracepoints.h"
+#include "lib/strbuf.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -78,6 +81,10 @@ static const struct builtin {
 	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
 	{ "target", TY_LONG, 0, { 0 }, "stp_target()", BI_SPECIAL },
 	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error", BI_SPECIAL },
+	/* the regex tapset: the last =~ match of this context */
+	{ "matched", TY_STRING, 1, { TY_LONG }, "stp_re_matched", BI_SPECIAL },
+	{ "matched_str", TY_STRING, 0, { 0 }, "stp_re_matched", BI_SPECIAL },
+	{ "ngroups", TY_LONG, 0, { 0 }, "stp_re_ngroups", BI_SPECIAL },
 };
 
 struct sema {
@@ -87,6 +94,10 @@ struct sema {
 	int loop_depth;
 	bool report;			/* last round: report type errors */
 	bool changed;			/* a type was learned this round */
+	/* tracepoint catalog, loaded on the first kernel.trace point */
+	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
+	char *tp_err;			/* why it failed (malloc'ed) */
+	struct tp_catalog tpcat;
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -344,10 +355,23 @@ static enum type infer_scalar(struct sema *se, struct node *n, enum type want,
 	struct symbol *sym = resolve_var(se, n, write);
 
 	note_access(se, sym, write);
-	if (sym->nkeys > 0) {
+	sym->used_as_scalar = true;
+	/* global a[10] and global a% declare arrays */
+	bool declared_array = sym->decl && (sym->decl->global.max_entries ||
+					    sym->decl->global.wrap);
+	if (sym->nkeys > 0 || declared_array) {
 		if (se->report)
 			diag_error(se->s, n->loc, "array '%s' used without an "
 				   "index", sym->name);
+		return TY_UNKNOWN;
+	}
+	/* reading a local statistic (@count(a)) is an error; '<<<' into
+	 * one is elided (infer_assign) */
+	if (want == TY_STATS && sym->kind == SYM_LOCAL) {
+		if (se->report)
+			diag_error(se->s, n->loc, "statistic '%s' must be a "
+				   "global: declare it with 'global %s'",
+				   sym->name, sym->name);
 		return TY_UNKNOWN;
 	}
 	if (sym->type == TY_STATS && se->report && want != TY_STATS)
@@ -365,6 +389,12 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	struct symbol *sym = find_global(se->prog, arr->var.name);
 	int nkeys = ast_list_length(n->index.keys);
 
+	if (sym && sym->used_as_scalar) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' is used as a scalar "
+				   "elsewhere, and indexed here", sym->name);
+		return TY_UNKNOWN;
+	}
 	if (!sym) {
 		if (se->report)
 			diag_error(se->s, arr->loc, "unresolved array '%s': "
@@ -454,7 +484,13 @@ static enum type infer_assign(struct sema *se, struct node *n)
 	}
 	case OP_AGG:
 		/* '<<<' writes this CPU's slot only: a reader's lock is enough */
-		if (lhs->kind == N_VAR)
+		if (lhs->kind == N_VAR &&
+		    resolve_var(se, lhs, true)->kind == SYM_LOCAL) {
+			/* into a local nothing reads: elided, as in SystemTap */
+			lhs->sym->written = true;
+			unify_sym(se, lhs->sym, TY_STATS, lhs->loc);
+			lhs->type = lhs->sym->type;
+		} else if (lhs->kind == N_VAR)
 			infer_scalar(se, lhs, TY_STATS, false);
 		else if (lhs->kind == N_INDEX)
 			infer_index(se, lhs, TY_STATS, false);
@@ -475,6 +511,23 @@ static enum type infer_assign(struct sema *se, struct node *n)
 	}
 }
 
+/* The pattern of =~ / !~ (a literal, as pass 1 ensures) must compile. */
+static void check_regex(struct sema *se, const struct node *pat)
+{
+	struct regex re;
+	const char *err;
+	size_t off;
+
+	if (pat->kind != N_STRING)
+		return;
+	if (regex_compile(&re, pat->str.value, pat->str.len, &err, &off) < 0) {
+		diag_error(se->s, pat->loc, "bad regular expression: %s (at "
+			   "offset %zu)", err, off);
+		return;
+	}
+	regex_free(&re);
+}
+
 static enum type infer_binary(struct sema *se, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
@@ -486,8 +539,7 @@ static enum type infer_binary(struct sema *se, struct node *n)
 		expect(se, lhs, infer(se, lhs, TY_STRING), TY_STRING);
 		expect(se, rhs, infer(se, rhs, TY_STRING), TY_STRING);
 		if (n->binary.op != OP_CONCAT && se->report)
-			diag_error(se->s, n->loc, "regular expression matching "
-				   "is not supported yet");
+			check_regex(se, rhs);
 		return n->type = n->binary.op == OP_CONCAT ? TY_STRING : TY_LONG;
 	case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE: {
 		/* both sides the same type, long or string */
@@ -763,6 +815,169 @@ static enum type infer_stat(struct sema *se, struct node *n)
 	return n->type = n->kind == N_HIST ? TY_UNKNOWN : TY_LONG;
 }
 
+/* ---- tracepoint context variables ------------------------------------ */
+
+/* Does the body run only for tracepoints (so $vars mean their args)? */
+static bool tp_only_body(struct sema *se, struct probe_body *b)
+{
+	bool any = false;
+
+	if (b->func)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (dp->family != PF_TRACEPOINT || !dp->tp)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
+					const char *name)
+{
+	for (int i = 0; i < tp->nargs; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return &tp->args[i];
+	return NULL;
+}
+
+/* A scalar the callback can widen to a long: an integer or a pointer. */
+static bool tp_scalar(const char *c_type)
+{
+	if (strpbrk(c_type, "*["))
+		return true;
+	return strncmp(c_type, "struct ", 7) && strncmp(c_type, "union ", 6);
+}
+
+static bool tp_special(const char *name)
+{
+	return !strcmp(name, "$$parms") || !strcmp(name, "$$vars") ||
+	       !strcmp(name, "$$system") || !strcmp(name, "$$name");
+}
+
+/*
+ * Is $name (without '$') an argument of every tracepoint of the body?
+ * With report, say why not (at n).
+ */
+static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
+			 bool report)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != se->body)
+			continue;
+		const struct tracepoint_info *tp = dp->tp;
+		const struct tp_arg *a = tp->args_ok ? tp_find_arg(tp, name) : NULL;
+		if (a && tp_scalar(a->c_type))
+			continue;
+		if (!report)
+			return false;
+		if (!tp->args_ok) {
+			diag_error(se->s, n->loc, "the arguments of %s are not "
+				   "known", dp->pp);
+		} else if (a) {
+			diag_error(se->s, n->loc, "context variable '$%s' of %s "
+				   "is a '%s', which is not supported yet",
+				   name, dp->pp, a->c_type);
+		} else {
+			struct strbuf sb = { 0 };
+			for (int k = 0; k < tp->nargs; k++)
+				sb_printf(&sb, " $%s", tp->args[k].name);
+			diag_error(se->s, n->loc, "context variable '$%s' is not "
+				   "available in %s (it has:%s)", name, dp->pp,
+				   tp->nargs ? sb_str(&sb) : " no arguments");
+			sb_free(&sb);
+		}
+		return false;
+	}
+	return true;
+}
+
+static enum type infer_target(struct sema *se, struct node *n)
+{
+	struct probe_body *b = se->body;
+	const char *name = n->target.name;
+
+	if (!tp_only_body(se, b)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "context variables are not "
+				   "available for this probe point yet");
+		return TY_LONG;
+	}
+	if (n->kind != N_TARGET) {
+		if (se->report)
+			diag_error(se->s, n->loc, "%s on tracepoint context "
+				   "variables is not supported yet",
+				   n->kind == N_TMEMBER ? "member access" :
+				   "indexing");
+		return TY_LONG;
+	}
+	if (tp_special(name)) {
+		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
+			b->tp_parms = true;
+		return n->type = TY_STRING;
+	}
+	if (name[1] == '$') {
+		if (se->report)
+			diag_error(se->s, n->loc, "unknown context variable "
+				   "'%s' (tracepoints have $$parms, $$vars, "
+				   "$$system and $$name)", name);
+		return TY_STRING;
+	}
+	if (!tp_check_arg(se, n, name + 1, se->report))
+		return TY_LONG;
+	for (int i = 0; i < b->ntpvars; i++)
+		if (!strcmp(b->tpvars[i]->name, name)) {
+			n->sym = b->tpvars[i];
+			return n->type = TY_LONG;
+		}
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+	sym->name = name;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	n->sym = sym;
+	return n->type = TY_LONG;
+}
+
+/* @defined($x): folded to 1 when every tracepoint of the body has $x. */
+static enum type infer_defined(struct sema *se, struct node *n)
+{
+	struct node *arg = n->call.args;
+	int value;
+
+	if (!arg || arg->next || arg->kind != N_TARGET) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@defined of anything but a "
+				   "context variable ($x) is not supported "
+				   "yet");
+		return n->type = TY_LONG;
+	}
+	if (!tp_only_body(se, se->body))
+		value = 0;
+	else if (tp_special(arg->target.name))
+		value = 1;
+	else
+		value = arg->target.name[1] != '$' &&
+			tp_check_arg(se, arg, arg->target.name + 1, false);
+	if (!n->sym) {
+		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
+		n->sym->name = "@defined";
+		n->sym->kind = SYM_CONTEXT;
+		n->sym->type = TY_LONG;
+		n->sym->loc = n->loc;
+	}
+	n->sym->index = value;
+	return n->type = TY_LONG;
+}
+
 static enum type infer(struct sema *se, struct node *n, enum type want)
 {
 	switch (n->kind) {
@@ -829,6 +1044,9 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		arr->sym = n->sym = sym;
 		note_access(se, sym, false);
+		if (sym->used_as_scalar && se->report)
+			diag_error(se->s, n->loc, "'%s' is used as a scalar "
+				   "elsewhere, and as an array here", sym->name);
 		int k = 0;
 		ast_foreach(key, n->binary.lhs) {
 			if (key->kind != N_WILDCARD && k < MAX_KEYS) {
@@ -860,11 +1078,10 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_TARGET:
 	case N_TMEMBER:
 	case N_TINDEX:
-		if (se->report)
-			diag_error(se->s, n->loc, "context variables are not "
-				   "available for this probe point yet");
-		return TY_LONG;
+		return infer_target(se, n);
 	case N_ATFUNC:
+		if (!strcmp(n->call.name, "@defined"))
+			return infer_defined(se, n);
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is not supported yet",
 				   n->call.name);
@@ -923,8 +1140,15 @@ static void walk_foreach(struct sema *se, struct node *n)
 				unify_key(se, sym, k, key->type, key->loc);
 			k++;
 		}
-		if (n->foreach.value)
+		if (n->foreach.value && sym->type == TY_STATS) {
+			if (se->report)
+				diag_error(se->s, n->foreach.value->loc, "the "
+					   "values of statistics array '%s' cannot "
+					   "be copied to a local; use @count(%s[...]) "
+					   "and friends", sym->name, sym->name);
+		} else if (n->foreach.value) {
 			infer_scalar(se, n->foreach.value, sym->type, true);
+		}
 		k = 0;
 		ast_foreach(key, n->foreach.slice) {
 			if (key->kind != N_WILDCARD && k < MAX_KEYS) {
@@ -1217,6 +1441,152 @@ static bool derive_point(struct sema *se, struct node *point,
 	return point_error(se, point, c0, msg);
 }
 
+/* The target kernel's tracepoint catalog, loaded once per run; or NULL. */
+static const struct tp_catalog *tp_catalog(struct sema *se)
+{
+	if (se->tp_state == 0) {
+		se->tp_state = -1;
+		if (!se->s->release)
+			se->tp_err = xstrdup("no target kernel release");
+		else if (!tp_catalog_load(se->s->release, se->s->build_dir,
+					  tp_default_cache_dir(&se->s->arena),
+					  &se->tpcat, &se->tp_err))
+			se->tp_state = 1;
+	}
+	return se->tp_state > 0 ? &se->tpcat : NULL;
+}
+
+/* A catalog entry copied into the session arena (the catalog is freed). */
+static const struct tracepoint_info *copy_tp(struct sema *se,
+					     const struct tracepoint_info *t)
+{
+	struct arena *a = &se->s->arena;
+	struct tracepoint_info *c = arena_alloc(a, sizeof(*c));
+
+	*c = *t;
+	c->system = arena_strdup(a, t->system);
+	c->name = arena_strdup(a, t->name);
+	c->proto = t->proto ? arena_strdup(a, t->proto) : NULL;
+	c->header = t->header ? arena_strdup(a, t->header) : NULL;
+	c->args = arena_alloc(a, (size_t)(t->nargs + 1) * sizeof(*c->args));
+	for (int i = 0; i < t->nargs; i++) {
+		c->args[i].name = arena_strdup(a, t->args[i].name);
+		c->args[i].c_type = arena_strdup(a, t->args[i].c_type);
+	}
+	return c;
+}
+
+/* Forward declarations of the structs the protos of header name. */
+static const char *tp_header_decls(struct sema *se,
+				   const struct tp_catalog *cat,
+				   const char *header)
+{
+	struct strbuf sb = { 0 };
+
+	for (int i = 0; i < cat->n; i++) {
+		const char *p = cat->tps[i].proto;
+		if (!p || !cat->tps[i].header || strcmp(cat->tps[i].header, header))
+			continue;
+		while ((p = strstr(p, "struct "))) {
+			p += 7;
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+					    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			char *decl = arena_printf(&se->s->arena, "struct %.*s;\n",
+						  (int)len, p);
+			if (len && !strstr(sb_str(&sb), decl))
+				sb_puts(&sb, decl);
+		}
+	}
+	const char *r = arena_strdup(&se->s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* The closest "system:name" to a misspelt tracepoint, or NULL. */
+static const char *tp_suggest(struct sema *se, const struct tp_catalog *cat,
+			      const char *sys, const char *name)
+{
+	const struct tracepoint_info *best = NULL;
+	int best_d = (int)strlen(name) / 4 > 2 ? (int)strlen(name) / 4 : 2;
+
+	for (int i = 0; i < cat->n; i++) {
+		const struct tracepoint_info *t = &cat->tps[i];
+		int d = edit_distance(name, t->name);
+		if (sys)
+			d += edit_distance(sys, t->system);
+		if (d <= best_d && (!best || d < best_d)) {
+			best = t;
+			best_d = d;
+		}
+	}
+	return best ? arena_printf(&se->s->arena, "%s:%s", best->system,
+				   best->name) : NULL;
+}
+
+/*
+ * Resolve a kernel.trace point through the catalog: one derived probe per
+ * matching tracepoint, sorted by system:name, each with the canonical pp
+ * kernel.trace("SYSTEM:NAME"). dp (filled by derive_point) is the first.
+ * Returns how many were appended to the program.
+ */
+static int expand_tracepoint(struct sema *se, struct node *point,
+			     struct derived_probe *dp, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct node *tr = point->point.comps->next;
+	const char *pattern = tr->comp.arg->str.value;
+	const struct tp_catalog *cat = tp_catalog(se);
+	const struct tracepoint_info **m = NULL;
+	char msg[512];
+
+	if (!cat) {
+		snprintf(msg, sizeof(msg), "cannot resolve tracepoints: %s",
+			 se->tp_err);
+		point_error(se, point, tr, msg);
+		return 0;
+	}
+	int n = tp_catalog_match(cat, pattern, &m);
+	if (n == 0) {
+		const char *hint = NULL;
+		if (!strpbrk(pattern, "*?["))
+			hint = tp_suggest(se, cat, dp->tp_system, dp->tp_name);
+		if (strpbrk(pattern, "*?["))
+			snprintf(msg, sizeof(msg), "no tracepoint matches '%s'",
+				 pattern);
+		else if (hint)
+			snprintf(msg, sizeof(msg), "unknown tracepoint '%s' "
+				 "(did you mean '%s'?)", pattern, hint);
+		else
+			snprintf(msg, sizeof(msg), "unknown tracepoint '%s'",
+				 pattern);
+		point_error(se, point, tr, msg);
+		free(m);
+		return 0;
+	}
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d = dp;
+		if (i) {
+			d = arena_alloc(&se->s->arena, sizeof(*d));
+			*d = *dp;
+		}
+		d->tp = copy_tp(se, m[i]);
+		if (i && m[i]->header && m[i - 1]->header &&
+		    !strcmp(m[i]->header, m[i - 1]->header))
+			d->tp_decls = prog->probes[prog->nprobes - 1]->tp_decls;
+		else if (m[i]->header)
+			d->tp_decls = tp_header_decls(se, cat, m[i]->header);
+		d->tp_system = d->tp->system;
+		d->tp_name = d->tp->name;
+		d->pp = arena_printf(&se->s->arena, "kernel.trace(\"%s:%s\")",
+				     d->tp_system, d->tp_name);
+		d->body = b;
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = d;
+	}
+	free(m);
+	return n;
+}
+
 static void add_probe_body(struct sema *se, struct node *probe)
 {
 	struct program *prog = se->prog;
@@ -1232,6 +1602,13 @@ static void add_probe_body(struct sema *se, struct node *probe)
 				   "conditions ('if') are not supported yet");
 		if (!derive_point(se, point, dp))
 			continue;
+		if (dp->family == PF_TRACEPOINT) {
+			int n = expand_tracepoint(se, point, dp, b);
+			derived += n;
+			if (n && point->point.sufficient)
+				break;
+			continue;
+		}
 		dp->body = b;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = dp;
@@ -1430,6 +1807,9 @@ static void check_unresolved(struct sema *se)
 
 	for (int i = 0; i < prog->nglobals; i++) {
 		struct symbol *g = prog->globals[i];
+		if (!g->read && !g->written && !g->used_as_scalar)
+			diag_warning(se->s, g->loc, "global '%s' is never used",
+				     g->name);
 		if (g->type == TY_UNKNOWN && (g->read || g->written))
 			diag_error(se->s, g->loc, "unresolved type for global "
 				   "'%s'", g->name);
@@ -1488,6 +1868,9 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 					   "not supported yet");
 		}
 	}
+	if (se.tp_state > 0)
+		tp_catalog_free(&se.tpcat);
+	free(se.tp_err);
 	if (s->nerrors > errors_before)
 		return s->nerrors - errors_before;
 

@@ -12,6 +12,8 @@
 
 #include "parser/parser.h"
 
+struct tracepoint_info;
+
 /* How pass 3 calls a built-in function (symbol.c_expr names it). */
 enum builtin_kind {
 	BI_SPECIAL,		/* pass 3 knows it by name, or c_expr is whole */
@@ -26,6 +28,10 @@ enum sym_kind {
 	SYM_LOCAL,		/* probe or function local (or parameter) */
 	SYM_BUILTIN,		/* a function the compiler provides */
 	SYM_FUNCTION,		/* a script function (one overload) */
+	SYM_CONTEXT,		/* a tracepoint context value ($x, $x->f):
+				 * index = slot in its body's tpvars, decl =
+				 * the N_TARGET/N_TMEMBER node; for @defined,
+				 * index = the folded value and no slot */
 };
 
 struct script_func;
@@ -43,6 +49,7 @@ struct symbol {
 	enum type key_types[MAX_KEYS];
 	int index;			/* for names in generated C */
 	bool written, read;
+	bool used_as_scalar;		/* seen without an index */
 	/* SYM_BUILTIN */
 	int nargs;			/* -1: variadic */
 	enum type arg_types[4];
@@ -70,6 +77,12 @@ struct derived_probe {
 	int64_t priority;		/* begin(N)/end(N) */
 	uint64_t period_ns;		/* timers */
 	const char *tp_system, *tp_name; /* tracepoints */
+	const struct tracepoint_info *tp; /* tracepoints: the catalog entry
+					   * (a copy in the session arena) */
+	/* "struct a;\nstruct b;\n": every struct the prototypes of tp's
+	 * header name, to declare before including it (not all trace
+	 * headers declare what they use) */
+	const char *tp_decls;
 };
 
 /*
@@ -86,6 +99,11 @@ struct probe_body {
 	bool reads_globals, writes_globals;	/* transitively, after pass 2 */
 	struct script_func **callees;	/* functions called directly */
 	int ncallees, callees_cap;
+	/* tracepoint context values the body reads, one slot each
+	 * (SYM_CONTEXT); every derived probe's callback fills them all */
+	struct symbol **tpvars;
+	int ntpvars, tpvars_cap;
+	bool tp_parms;			/* uses $$parms / $$vars */
 };
 
 /* A script function: one overload, identified by name and arity. */

@@ -1865,6 +1865,19 @@ static void cache_write(const struct tp_catalog *c, const char *cache_dir,
 	free(tmp);
 }
 
+const char *tp_default_cache_dir(struct arena *a)
+{
+	const char *env = getenv("STAP_CACHE");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (xdg && *xdg)
+		return arena_printf(a, "%s/stap", xdg);
+	return arena_printf(a, "%s/.cache/stap", home ? home : "/tmp");
+}
+
 int tp_catalog_load(const char *release, const char *build_dir,
 		    const char *cache_dir, struct tp_catalog *out, char **err)
 {

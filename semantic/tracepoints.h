@@ -79,4 +79,11 @@ const struct tracepoint_info *tp_catalog_find(const struct tp_catalog *c,
 
 void tp_catalog_free(struct tp_catalog *c);
 
+/*
+ * The driver's cache directory (stap/build.c cache_dir(), same rule):
+ * $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap. Pass 2
+ * caches the catalog there without depending on the driver.
+ */
+const char *tp_default_cache_dir(struct arena *a);
+
 #endif /* SEMANTIC_TRACEPOINTS_H */

@@ -365,6 +365,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "prologue-searching", optional_argument, NULL, OPT_PROLOGUE },
 		/* accepted for compatibility; they change nothing here yet */
 		{ "skip-badvars", no_argument, NULL, OPT_IGNORED },
+		{ "disable-cache", no_argument, NULL, OPT_IGNORED },
+		{ "check-version", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
 		{ "ldd", no_argument, NULL, OPT_IGNORED },

@@ -26,6 +26,7 @@ static void vm_usage(void)
 	fputs("usage: stapvm [-r RELEASE] [--kernel IMAGE] [--staprun PATH]\n"
 	      "              [--busybox PATH] [--icount] [--timeout S]\n"
 	      "              [--cpus N] [--memory MB] [-k] [-v]\n"
+	      "              [--file PATH]... [--staprun-arg ARG]...\n"
 	      "              (--batch OUTDIR MODULE.ko[::CMD]... |\n"
 	      "               --stream MODULE.ko [-c CMD])\n", stderr);
 	exit(1);
@@ -76,6 +77,8 @@ static int vm_write_text(const char *dir, const char *name, const char *text)
 	return fclose(f) || err ? -1 : 0;
 }
 
+static const char *const *staprun_args;	/* --staprun-arg, for every job */
+
 static int vm_batch(const struct vm_options *o, const char *outdir,
 		    char **specs, int n)
 {
@@ -101,6 +104,7 @@ static int vm_batch(const struct vm_options *o, const char *outdir,
 			jobs[i].cmd = sep + 2;
 		}
 		jobs[i].module = specs[i];
+		jobs[i].staprun_args = staprun_args;
 	}
 	ret = vm_run_batch(o, jobs, n, res) ? 1 : 0;
 	for (i = 0; i < n; i++) {
@@ -131,6 +135,8 @@ int main(int argc, char **argv)
 {
 	struct vm_options o = { 0 };
 	char workdir[] = "/tmp/stapvm.XXXXXX";
+	const char *files[17] = { NULL }, *sargs[17] = { NULL };
+	int nfiles = 0, nsargs = 0;
 	const char *batch = NULL, *stream = NULL, *cmd = NULL;
 	int i, keep = 0, ret;
 
@@ -167,6 +173,14 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--memory")) {
 			o.memory_mb = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--file") && nfiles < 16) {
+			files[nfiles++] = v;	/* into the guest's /bin */
+			o.extra_files = files;
+			i++;
+		} else if (!strcmp(a, "--staprun-arg") && nsargs < 16) {
+			sargs[nsargs++] = v;	/* e.g. -o /dev/null */
+			staprun_args = sargs;
 			i++;
 		} else if (!strcmp(a, "--batch")) {
 			batch = v;

@@ -366,6 +366,11 @@ static int vm_make_initramfs(const struct vm_options *o, const char *out,
 	vm_cpio_file(&c, "bin/busybox",
 		     o->busybox ? o->busybox : "/bin/busybox", 0755);
 	vm_cpio_file(&c, "bin/staprun", o->staprun, 0755);
+	for (i = 0; o->extra_files && o->extra_files[i]; i++) {
+		snprintf(name, sizeof(name), "bin/%s",
+			 vm_basename(o->extra_files[i]));
+		vm_cpio_file(&c, name, o->extra_files[i], 0755);
+	}
 	for (j = 0; j < njobs; j++) {
 		snprintf(name, sizeof(name), "m/%d", j);
 		vm_cpio_entry(&c, name, S_IFDIR | 0755, 0, 0, NULL, 0);
