@@ -42,11 +42,12 @@ ns() { sed -n 's/^loop [0-9]* calls \([0-9]*\) ns$/\1/p' "$1"; }
 base=$(ns out1/0.stdout)
 floor=$(( $(ns out1/1.stdout) - base ))
 echo "probe overhead, $calls getppid() calls, $release, qemu -icount shift=0:"
-printf '  %-32s %8.1f ns per call\n' "baseline (nothing attached)" "$(echo "$base / $calls" | bc -l)"
+div() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+printf '  %-36s %8s ns per call\n' "baseline (nothing attached)" "$(div "$base" "$calls")"
 report() { # label total-ns
 	local added=$(( $2 - base ))
-	printf '  %-32s %+8.1f ns per hit  (%.2fx the floor)\n' "$1" \
-		"$(echo "$added / $calls" | bc -l)" "$(echo "$added / $floor" | bc -l)"
+	printf '  %-36s %+8s ns per hit  (%sx the floor)\n' "$1" \
+		"$(div "$added" "$calls")" "$(div "$added" "$floor")"
 }
 report "floor: atomic inc (plain module)" "$(ns out1/1.stdout)"
 report "n++ on a global" "$(ns out1/2.stdout)"
