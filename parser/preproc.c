@@ -25,6 +25,7 @@
 #include "parser/grammar.h"
 
 #define MAX_EXPANSIONS 10000
+#define MAX_EXPANDED_TOKENS 200000	/* bounds recursive macros' output */
 
 struct pp_token {
 	int kind;
@@ -58,6 +59,7 @@ struct pp_state {
 	struct macro *macros;		/* this file's own */
 	int nmacros, macros_cap;
 	int expansions;
+	long expanded_tokens;
 	void *scanner;
 	/* CONFIG_* values of the target kernel, loaded on first use */
 	char **config;
@@ -753,7 +755,16 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 		for (int k = 0; k < args[p].n; k++)
 			list_push(&out, &args[p].toks[k]);
 	}
-	push_front(st, out.toks, out.n);
+	pp->expanded_tokens += out.n;
+	if (pp->expanded_tokens > MAX_EXPANDED_TOKENS) {
+		if (pp->expansions <= MAX_EXPANSIONS) {
+			pp_error(st, use, "macro expansions produce too many tokens "
+				 "(recursive macro?)");
+			pp->expansions = MAX_EXPANSIONS + 1;	/* report once */
+		}
+	} else {
+		push_front(st, out.toks, out.n);
+	}
 	free(out.toks);
 	for (int i = 0; i < nargs; i++)
 		free(args[i].toks);

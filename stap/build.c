@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "semantic/tracepoints.h"
 #include "stap/driver.h"
 
 bool path_exists(const char *path)
@@ -148,15 +149,7 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 
 const char *cache_dir(struct session *s)
 {
-	const char *env = getenv("STAP_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (env && *env)
-		return env;
-	if (xdg && *xdg)
-		return arena_printf(&s->arena, "%s/stap", xdg);
-	return arena_printf(&s->arena, "%s/.cache/stap", home ? home : "/tmp");
+	return tp_default_cache_dir(&s->arena);	/* one rule for all caches */
 }
 
 static int mkdirs(char *path)

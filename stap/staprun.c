@@ -400,30 +400,37 @@ int main(int argc, char **argv)
 		go_fd = -1;
 	}
 
-	for (;;) {
+	/*
+	 * The stop conditions are checked even while output keeps coming: a
+	 * probe on the loader's own system calls (raw_syscalls:sys_enter)
+	 * never lets the data run dry, and must not keep the session alive.
+	 */
+	for (unsigned int busy = 0;;) {
 		ssize_t n = relay_once();
 
 		if (n < 0)
 			break;
-		if (n > 0)
-			continue;
-		if (read_status(&st)) {
-			fprintf(stderr, "staprun: cannot read status\n");
+		if (got_signal) {
+			vlog("signal %d\n", (int)got_signal);
 			break;
 		}
-		if (st.exit_requested || st.state == STP_STATE_DONE)
-			break;
 		if (child > 0 && !child_done &&
 		    waitpid(child, NULL, WNOHANG) == child) {
 			child_done = true;
 			vlog("command exited\n");
 			break;
 		}
-		if (got_signal) {
-			vlog("signal %d\n", (int)got_signal);
+		if (n > 0 && ++busy < 64)
+			continue;
+		busy = 0;
+		if (read_status(&st)) {
+			fprintf(stderr, "staprun: cannot read status\n");
 			break;
 		}
-		sleep_poll();
+		if (st.exit_requested || st.state == STP_STATE_DONE)
+			break;
+		if (n == 0)
+			sleep_poll();
 	}
 
 	vlog("stopping probes\n");

@@ -121,16 +121,9 @@ diff_run() {
 		want_rc=$(sed -n '1s/^rc=//p' "$diff_corpus/$name.meta")
 		tail -n +2 "$diff_corpus/$name.meta" >"$work/diff/$name/want.err"
 		i=$((i + 1))
-		if [ "$rc" != "$want_rc" ]; then
-			diff_failed "$name" "exit status $rc, expected $want_rc
-stdout: $(head -c 1000 "$out" 2>/dev/null)
-stderr: $(head -c 1000 "$err" 2>/dev/null)"
-		elif ! cmp -s "$diff_corpus/$name.out" "$out"; then
-			diff_failed "$name" "stdout differs:
-$(diff -u "$diff_corpus/$name.out" "$out" | head -30)"
-		elif ! cmp -s "$work/diff/$name/want.err" "$err"; then
-			diff_failed "$name" "stderr differs:
-$(diff -u "$work/diff/$name/want.err" "$err" | head -30)"
+		if why=$(run_differs "$want_rc" "$rc" "$diff_corpus/$name.out" "$out" \
+			"$work/diff/$name/want.err" "$err"); then
+			diff_failed "$name" "$why"
 		else
 			diff_passed "$name"
 		fi

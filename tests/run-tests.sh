@@ -60,6 +60,24 @@ check_golden() { # name expected actual
 	fi
 }
 
+# Why a guest run differs from what is expected (exit status, then stdout,
+# then stderr, byte for byte); prints nothing and fails when it matches.
+run_differs() { # want_rc got_rc want_out got_out want_err got_err
+	if [ "$2" != "$1" ]; then
+		echo "exit status $2, expected $1
+stdout: $(head -c 2000 "$4" 2>/dev/null)
+stderr: $(head -c 2000 "$6" 2>/dev/null)"
+	elif ! cmp -s "$3" "$4"; then
+		echo "stdout differs:
+$(diff -u "$3" "$4" | head -30)"
+	elif ! cmp -s "$5" "$6"; then
+		echo "stderr differs:
+$(diff -u "$5" "$6" | head -30)"
+	else
+		return 1
+	fi
+}
+
 # Options for a test script: a "# stap-args: ..." line at its top.
 script_args() {
 	sed -n 's/^# stap-args: //p' "$1" | head -1
@@ -216,16 +234,9 @@ run_e2e() { # release tag
 			fi
 			if [ "$rc" = 0 ]; then rm -f "$base.rc"; else echo "$rc" >"$base.rc"; fi
 			pass "$name (updated)"
-		elif [ "$rc" != "$want_rc" ]; then
-			fail "$name" "exit status $rc, expected $want_rc
-stdout: $(head -c 2000 "$work/vm/$i.stdout" 2>/dev/null)
-stderr: $(head -c 2000 "$work/vm/$i.stderr" 2>/dev/null)"
-		elif ! cmp -s "$base.out" "$work/vm/$i.stdout"; then
-			fail "$name" "stdout differs:
-$(diff -u "$base.out" "$work/vm/$i.stdout" | head -30)"
-		elif ! cmp -s "$want_err" "$work/vm/$i.stderr"; then
-			fail "$name" "stderr differs:
-$(diff -u "$want_err" "$work/vm/$i.stderr" | head -30)"
+		elif why=$(run_differs "$want_rc" "$rc" "$base.out" "$work/vm/$i.stdout" \
+			"$want_err" "$work/vm/$i.stderr"); then
+			fail "$name" "$why"
 		else
 			pass "$name"
 		fi
