@@ -86,7 +86,8 @@ static void test_caret(void)
 	session_add_source(&s, "<input>", "probe begin {\n\tx = = 2\n}\n", 25,
 			   false);
 	FILE *out = open_memstream(&buf, &len);
-	render(out, &s, (struct srcloc){ 0, 2, 6 }, "expected %s",
+	render(out, &s, (struct srcloc){ .file = 0, .line = 2, .col = 6 },
+	       "expected %s",
 	       "an expression");
 	fclose(out);
 	CHECK_STR(buf, "<input>:2:6: error: expected an expression\n"
