@@ -83,9 +83,10 @@ static void list_push(struct token_list *l, const struct pp_token *t)
 
 static struct pp_state *pp_of(struct parse_state *st)
 {
-	if (!st->pp)
-		st->pp = xmalloc(sizeof(struct pp_state)),
-		memset(st->pp, 0, sizeof(struct pp_state));
+	if (!st->pp) {
+		st->pp = xmalloc(sizeof(*st->pp));
+		memset(st->pp, 0, sizeof(*st->pp));
+	}
 	return st->pp;
 }
 
