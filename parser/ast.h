@@ -68,6 +68,7 @@ struct node {
 		struct {		/* N_PROBE */
 			struct node *points;	/* N_PROBE_POINT list */
 			struct node *body;	/* N_BLOCK */
+			struct node *epilogue;	/* a = b { } , { epilogue } */
 			char alias;		/* 0, '=' prologue, '+' epilogue alias */
 			struct node *alias_names; /* N_PROBE_POINT list (aliases) */
 			bool is_private;

@@ -245,7 +245,8 @@ static struct node *new_points(struct parse_state *st, YYLTYPE yl,
 static void check_alias_name(struct parse_state *st, struct node *name)
 {
 	if (name->next)
-		diag_error(st->s, name->next->loc, "a probe alias has one name");
+		diag_error(st->s, name->next->loc, "braces are not allowed in a "
+			   "probe alias name");
 	if (name->point.optional || name->point.cond)
 		diag_error(st->s, name->loc, "a probe alias name cannot be "
 			   "optional or conditional");
@@ -320,7 +321,7 @@ static void add_decl(struct parse_state *st, struct node *n)
 %token ANDAND "'&&'" OROR "'||'" INC "'++'" DEC "'--'" ARROW "'->'"
 %token PP_OPEN "'%('" PP_THEN "'%?'" PP_ELSE "'%:'" PP_CLOSE "'%)'"
 
-%type <node> decl probe_decl global_decl gdecl gdecl_list function_decl
+%type <node> alias_names decl probe_decl global_decl gdecl gdecl_list function_decl
 %type <node> params param_list param points point components component
 %type <node> literal block stmts stmt opt_expr expr args arg_list
 %type <node> primary postfix_target keys key_list key foreach_keys fkey_list
@@ -362,6 +363,12 @@ decl:
 	| PRIVATE global_decl		{ ast_foreach(g, $2) g->global.is_private = true; $$ = $2; }
 	| PRIVATE gdecl_list opt_semi	{ ast_foreach(g, $2) g->global.is_private = true; $$ = $2; }
 	| PRIVATE function_decl		{ $2->func.is_private = true; $$ = $2; }
+	| PRIVATE probe_decl {
+		if (!$2->probe.alias)
+			diag_error(st->s, L(@1), "only a probe alias can be private");
+		$2->probe.is_private = true;
+		$$ = $2;
+	}
 	| EMBEDDED {
 		check_embedded(st, @1);
 		$$ = NEW(N_EMBEDDED, @1);
@@ -378,13 +385,22 @@ probe_decl:
 		$$->probe.points = $2;
 		$$->probe.body = $3;
 	}
-	| PROBE point '=' points block {
-		check_alias_name(st, $2);
+	| alias_names points block {
+		/* probe a = b { } -- the alias body runs before the user's */
 		$$ = NEW(N_PROBE, @1);
 		$$->probe.alias = '=';
-		$$->probe.alias_names = $2;
-		$$->probe.points = $4;
-		$$->probe.body = $5;
+		$$->probe.alias_names = $1;
+		$$->probe.points = $2;
+		$$->probe.body = $3;
+	}
+	| alias_names points block ',' block {
+		/* probe a = b { prologue } , { epilogue } */
+		$$ = NEW(N_PROBE, @1);
+		$$->probe.alias = '=';
+		$$->probe.alias_names = $1;
+		$$->probe.points = $2;
+		$$->probe.body = $3;
+		$$->probe.epilogue = $5;
 	}
 	| PROBE point ADD_ASSIGN points block {
 		check_alias_name(st, $2);
@@ -394,6 +410,12 @@ probe_decl:
 		$$->probe.points = $4;
 		$$->probe.body = $5;
 	}
+	;
+
+/* probe a = b = ...: several names for one alias */
+alias_names:
+	  PROBE point '='		{ check_alias_name(st, $2); $$ = $2; }
+	| alias_names point '='		{ check_alias_name(st, $2); $$ = ast_append($1, $2); }
 	;
 
 points:

@@ -426,13 +426,17 @@ static void unparse_function(FILE *out, const struct node *f)
 
 static void unparse_probe(FILE *out, const struct node *p)
 {
-	fputs("probe ", out);
-	if (p->probe.alias) {
-		unparse_points(out, p->probe.alias_names);
+	fprintf(out, "%sprobe ", p->probe.is_private ? "private " : "");
+	ast_foreach(name, p->probe.alias_names) {
+		ast_unparse_point(out, name);
 		fputs(p->probe.alias == '=' ? " = " : " += ", out);
 	}
 	unparse_points(out, p->probe.points);
 	unparse_block(out, p->probe.body, 0);
+	if (p->probe.epilogue) {
+		fputs(", ", out);
+		unparse_block(out, p->probe.epilogue, 0);
+	}
 	fputc('\n', out);
 }
 
