@@ -398,6 +398,20 @@ stp_pmap_get(struct stp_pmap *pm, const union stp_key *k)
 }
 
 /* Every key aggregated into pm->agg (for foreach); -E2BIG if it overflows. */
+/* The keys of entry e of map m, as a lookup in another map takes them. */
+static void stp_map_entry_keys(struct stp_map *m, struct stp_map_entry *e,
+			       union stp_key *k)
+{
+	int i;
+
+	for (i = 0; i < m->nkeys; i++) {
+		if (m->d->keys[i] == 's')
+			k[i].s = stp_map_key_str(m, e, i);
+		else
+			k[i].l = stp_map_key_long(m, e, i);
+	}
+}
+
 static int __maybe_unused stp_pmap_aggregate(struct stp_pmap *pm)
 {
 	const struct stp_stat_desc *sd = pm->d->stat;
@@ -405,19 +419,13 @@ static int __maybe_unused stp_pmap_aggregate(struct stp_pmap *pm)
 	union stp_key k[STP_MAX_KEYS];
 	struct stp_map_entry *e, *a;
 	unsigned int cpu;
-	int i;
 
 	stp_map_clear(agg);
 	for_each_possible_cpu(cpu) {
 		struct stp_map *m = &pm->cpu[cpu];
 
 		list_for_each_entry(e, &m->used, lnode) {
-			for (i = 0; i < m->nkeys; i++) {
-				if (m->d->keys[i] == 's')
-					k[i].s = stp_map_key_str(m, e, i);
-				else
-					k[i].l = stp_map_key_long(m, e, i);
-			}
+			stp_map_entry_keys(m, e, k);
 			a = stp_map_add(agg, k);
 			if (!a)
 				return -E2BIG;
@@ -431,12 +439,7 @@ static int __maybe_unused stp_pmap_aggregate(struct stp_pmap *pm)
 		struct stp_map *m = &pm->cpu[cpu];
 
 		list_for_each_entry(e, &m->used, lnode) {
-			for (i = 0; i < m->nkeys; i++) {
-				if (m->d->keys[i] == 's')
-					k[i].s = stp_map_key_str(m, e, i);
-				else
-					k[i].l = stp_map_key_long(m, e, i);
-			}
+			stp_map_entry_keys(m, e, k);
 			a = stp_map_find(agg, k);
 			if (a)
 				stp_stat_merge2(stp_map_val(agg, a),
