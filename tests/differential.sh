@@ -102,12 +102,7 @@ diff_run() {
 	[ ${#jobs[@]} -gt 0 ] || return 0
 
 	echo "differential: running ${#jobs[@]} scripts in one $release guest boot"
-	mkdir -p "$work/diffvm"
-	if "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		--timeout 600 --batch "$work/diffvm" "${jobs[@]}" \
-		>"$work/diffvm.log" 2>&1 || [ $? = 2 ]; then
-		:
-	else
+	if ! run_batch "$release" "$work/diffvm" "$work/diffvm.log" "${jobs[@]}"; then
 		for name in "${built[@]}"; do
 			diff_failed "$name" "the guest did not run: $(tail -5 "$work/diffvm.log")"
 		done
@@ -128,6 +123,7 @@ diff_run() {
 			diff_passed "$name"
 		fi
 	done
+	check_dmesg "differential/guest-dmesg" "$work/diffvm"
 }
 
 if [ -d "$diff_corpus" ]; then

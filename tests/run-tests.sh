@@ -78,9 +78,45 @@ $(diff -u "$5" "$6" | head -30)"
 	fi
 }
 
+# The guest kernel must stay healthy through a batch: its dmesg (fetched
+# into OUTDIR/dmesg.txt) has no BUG:, Oops, WARNING: or general protection.
+check_dmesg() { # name outdir
+	local problems
+	problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$2/dmesg.txt" 2>/dev/null)
+	if [ ! -s "$2/dmesg.txt" ]; then
+		fail "$1" "no dmesg came back from the guest"
+	elif [ -n "$problems" ]; then
+		fail "$1" "$problems"
+	else
+		pass "$1"
+	fi
+}
+
 # Options for a test script: a "# stap-args: ..." line at its top.
 script_args() {
 	sed -n 's/^# stap-args: //p' "$1" | head -1
+}
+
+# stap OPTIONS FILE from FILE's folder, with the file's own options: error
+# messages then quote the bare file name.
+stap_here() { # file options...
+	local f=$1
+	shift
+	(cd "$(dirname "$f")" && "$STAP" "$@" $(script_args "$f") "$(basename "$f")")
+}
+
+# Run jobs in one guest boot with results in OUTDIR. Succeeds when the guest
+# ran them all: stapvm's status 2 (it ran them, but the guest's dmesg shows
+# a problem) is left to the callers' dmesg checks.
+run_batch() { # release outdir log job...
+	local release=$1 out=$2 log=$3 rc
+	shift 3
+	rm -rf "$out"
+	mkdir -p "$out"
+	"$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
+		--timeout 600 --batch "$out" "$@" >"$log" 2>&1
+	rc=$?
+	[ $rc = 0 ] || [ $rc = 2 ]
 }
 
 ### unit tests (C, linked with libstap.a)
@@ -101,8 +137,7 @@ done
 for f in "$tests"/p1/*.stp; do
 	name=p1/$(basename "$f" .stp)
 	wanted "$name" || continue
-	(cd "$(dirname "$f")" && "$STAP" -p1 $(script_args "$f") "$(basename "$f")") \
-		>"$work/out" 2>&1
+	stap_here "$f" -p1 >"$work/out" 2>&1
 	check_golden "$name" "${f%.stp}.p1" "$work/out"
 	# the printed form parses again to the same text
 	tail -n +3 "$work/out" >"$work/again.stp"
@@ -127,8 +162,7 @@ done
 for f in "$tests"/p2/*.stp; do
 	name=p2/$(basename "$f" .stp)
 	wanted "$name" || continue
-	(cd "$(dirname "$f")" && "$STAP" -p2 $(script_args "$f") "$(basename "$f")") \
-		>"$work/out" 2>&1
+	stap_here "$f" -p2 >"$work/out" 2>&1
 	check_golden "$name" "${f%.stp}.p2" "$work/out"
 done
 
@@ -136,8 +170,7 @@ done
 for f in "$tests"/p3/*.stp; do
 	name=p3/$(basename "$f" .stp)
 	wanted "$name" || continue
-	if ! (cd "$(dirname "$f")" && "$STAP" -p3 $(script_args "$f") "$(basename "$f")") \
-		>"$work/out" 2>&1; then
+	if ! stap_here "$f" -p3 >"$work/out" 2>&1; then
 		fail "$name" "$(head -20 "$work/out")"
 		continue
 	fi
@@ -154,9 +187,10 @@ done
 for f in "$tests"/diag/*.stp; do
 	name=diag/$(basename "$f" .stp)
 	wanted "$name" || continue
-	args=$(script_args "$f")
-	(cd "$(dirname "$f")" && "$STAP" ${args:--p2} "$(basename "$f")") \
-		>/dev/null 2>"$work/err"
+	# -p2 unless the script's own options say otherwise
+	pass2=-p2
+	[ -n "$(script_args "$f")" ] && pass2=
+	stap_here "$f" $pass2 >/dev/null 2>"$work/err"
 	rc=$?
 	if [ $rc != 1 ]; then
 		fail "$name" "exit status $rc, expected 1; stderr:
@@ -196,8 +230,7 @@ run_e2e() { # release tag
 	local release=$1 tag=$2 jobs=() built=() f name base i rc want_rc want_err
 	for f in "${e2e[@]}"; do
 		name=e2e/$tag/$(basename "$f" .stp)
-		if ko=$(cd "$(dirname "$f")" && "$STAP" -p4 -r "$release" \
-			$(script_args "$f") "$(basename "$f")" 2>"$work/build.err"); then
+		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
 			jobs+=("$ko${cmd:+::$cmd}")
 			built+=("$f")
@@ -207,11 +240,7 @@ run_e2e() { # release tag
 	done
 	[ ${#jobs[@]} -gt 0 ] || return 0
 	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
-	rm -rf "$work/vm"
-	mkdir -p "$work/vm"
-	if ! "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		--timeout 600 --batch "$work/vm" "${jobs[@]}" >"$work/vm.log" 2>&1 &&
-		[ $? != 2 ]; then
+	if ! run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"; then
 		for f in "${built[@]}"; do
 			fail "e2e/$tag/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
 		done
@@ -242,16 +271,7 @@ run_e2e() { # release tag
 		fi
 		i=$((i + 1))
 	done
-	# the guest kernel must stay healthy through all of them
-	local problems
-	problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$work/vm/dmesg.txt" 2>/dev/null)
-	if [ ! -s "$work/vm/dmesg.txt" ]; then
-		fail "e2e/$tag/guest-dmesg" "no dmesg came back from the guest"
-	elif [ -n "$problems" ]; then
-		fail "e2e/$tag/guest-dmesg" "$problems"
-	else
-		pass "e2e/$tag/guest-dmesg"
-	fi
+	check_dmesg "e2e/$tag/guest-dmesg" "$work/vm"
 }
 
 if [ ${#e2e[@]} -gt 0 ]; then
