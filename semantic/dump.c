@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The -p2 listing, in SystemTap's layout:
+ *   # global embedded code   top-level %{ %} blocks
  *   # globals            name:type [keytypes]
  *   # functions          name:type (argtypes)
  *   # probes             derived point, the user's points, then locals
@@ -21,6 +22,10 @@ static void dump_keys(FILE *out, const struct symbol *sym)
 
 void sema_dump(FILE *out, const struct program *prog)
 {
+	if (prog->nembeds)
+		fputs("# global embedded code\n", out);
+	for (int i = 0; i < prog->nembeds; i++)
+		fprintf(out, "%%{%s%%}\n", prog->embeds[i]->embedded.code);
 	if (prog->nglobals)
 		fputs("# globals\n", out);
 	for (int i = 0; i < prog->nglobals; i++) {

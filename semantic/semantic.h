@@ -115,6 +115,8 @@ struct script_func {
 	int index;			/* stp_fn_<index> */
 	bool used;			/* reachable from a probe */
 	bool returns_value;		/* has a 'return EXPR' */
+	bool embedded;			/* body is embedded C (N_EMBEDDED):
+					 * STAP_ARG_x / STAP_RETVALUE */
 };
 
 struct program {
@@ -132,6 +134,8 @@ struct program {
 	struct script_func **funcs;	/* every declared function */
 	int nfuncs, funcs_cap;
 	int max_nesting;		/* deepest call chain; -1: recursion */
+	struct node **embeds;		/* top-level %{ %} blocks, in order */
+	int nembeds, embeds_cap;
 };
 
 /* Elaborate the parsed files; returns the number of errors. */

@@ -62,8 +62,10 @@ else
 	fail "timing with -v"
 fi
 "${S[@]}" --stream bytes.ko >s2.out 2>s2.err
+rc=$?
 cmp -s s2.err bytes.err.exp
-check "stream: stderr byte-exact (without -v)" $?
+check "stream: stderr byte-exact (without -v)" $? \
+	"status $rc, stderr: $(head -c 2000 s2.err | od -An -c | tr -s ' \n' ' ')"
 
 # 2. large output streamed (drained before the guest powers off)
 if [ -s big.exp ]; then
