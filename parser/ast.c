@@ -87,3 +87,150 @@ int ast_list_length(const struct node *n)
 		len++;
 	return len;
 }
+
+/*
+ * The child slots of a node: each is a list head (or a single node).
+ * One table serves ast_clone and ast_visit, so a new payload field is
+ * added in one place.
+ */
+static int child_slots(struct node *n, struct node **slot[6])
+{
+	int k = 0;
+
+	switch (n->kind) {
+	case N_PROBE:
+		slot[k++] = &n->probe.points;
+		slot[k++] = &n->probe.body;
+		slot[k++] = &n->probe.epilogue;
+		slot[k++] = &n->probe.alias_names;
+		break;
+	case N_PROBE_POINT:
+		slot[k++] = &n->point.comps;
+		slot[k++] = &n->point.cond;
+		break;
+	case N_COMPONENT:
+		slot[k++] = &n->comp.arg;
+		break;
+	case N_GLOBAL:
+		slot[k++] = &n->global.init;
+		break;
+	case N_FUNCTION:
+		slot[k++] = &n->func.params;
+		slot[k++] = &n->func.body;
+		break;
+	case N_BLOCK:
+		slot[k++] = &n->block.stmts;
+		break;
+	case N_EXPR_STMT:
+	case N_RETURN:
+	case N_DELETE:
+		slot[k++] = &n->stmt.expr;
+		break;
+	case N_IF:
+	case N_TERNARY:
+		slot[k++] = &n->cond.cond;
+		slot[k++] = &n->cond.then;
+		slot[k++] = &n->cond.els;
+		break;
+	case N_WHILE:
+	case N_FOR:
+		slot[k++] = &n->loop.init;
+		slot[k++] = &n->loop.cond;
+		slot[k++] = &n->loop.step;
+		slot[k++] = &n->loop.body;
+		break;
+	case N_FOREACH:
+		slot[k++] = &n->foreach.keys;
+		slot[k++] = &n->foreach.value;
+		slot[k++] = &n->foreach.array;
+		slot[k++] = &n->foreach.slice;
+		slot[k++] = &n->foreach.limit;
+		slot[k++] = &n->foreach.body;
+		break;
+	case N_TRY:
+		slot[k++] = &n->try.body;
+		slot[k++] = &n->try.handler;
+		break;
+	case N_INDEX:
+		slot[k++] = &n->index.array;
+		slot[k++] = &n->index.keys;
+		break;
+	case N_CALL:
+	case N_ATFUNC:
+		slot[k++] = &n->call.args;
+		break;
+	case N_PRINT:
+		slot[k++] = &n->print.args;
+		break;
+	case N_BINARY:
+	case N_ASSIGN:
+	case N_IN:
+		slot[k++] = &n->binary.lhs;
+		slot[k++] = &n->binary.rhs;
+		break;
+	case N_UNARY:
+		slot[k++] = &n->unary.operand;
+		break;
+	case N_INCDEC:
+		slot[k++] = &n->incdec.operand;
+		break;
+	case N_STAT:
+	case N_HIST:
+		slot[k++] = &n->stat.operand;
+		slot[k++] = &n->stat.args;
+		break;
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+		slot[k++] = &n->target.base;
+		slot[k++] = &n->target.index;
+		break;
+	default:
+		break;		/* leaves: numbers, strings, names, jumps */
+	}
+	return k;
+}
+
+struct node *ast_clone_node(struct session *s, const struct node *o)
+{
+	struct node *c = arena_alloc(&s->arena, sizeof(*c));
+	struct node **slot[6];
+
+	*c = *o;
+	c->next = c->tail = NULL;
+	c->type = TY_UNKNOWN;
+	c->sym = NULL;
+	for (int i = 0, k = child_slots(c, slot); i < k; i++)
+		*slot[i] = ast_clone(s, *slot[i]);
+	return c;
+}
+
+struct node *ast_clone(struct session *s, const struct node *list)
+{
+	struct node *head = NULL, *last = NULL;
+
+	for (const struct node *o = list; o; o = o->next) {
+		struct node *c = ast_clone_node(s, o);
+
+		if (last)
+			last->next = c;
+		else
+			head = c;
+		last = c;
+	}
+	if (head)
+		head->tail = last;
+	return head;
+}
+
+void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),
+	       void *arg)
+{
+	for (struct node *n = list; n; n = n->next) {
+		struct node **slot[6];
+
+		fn(n, arg);
+		for (int i = 0, k = child_slots(n, slot); i < k; i++)
+			ast_visit(*slot[i], fn, arg);
+	}
+}

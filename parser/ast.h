@@ -190,6 +190,13 @@ struct node *ast_new(struct session *s, enum node_kind kind, struct srcloc loc);
 /* Append b to list a; returns the head. */
 struct node *ast_append(struct node *a, struct node *b);
 int ast_list_length(const struct node *n);
+/* A deep copy of a list (types and symbols cleared), in the arena. */
+struct node *ast_clone(struct session *s, const struct node *list);
+/* A deep copy of one node (its `next` is not followed). */
+struct node *ast_clone_node(struct session *s, const struct node *n);
+/* Call fn on every node of a list and its subtrees, parents first. */
+void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),
+	       void *arg);
 
 #define ast_foreach(n, list) for (struct node *n = (list); n; n = n->next)
 

@@ -38,10 +38,6 @@ void sema_dump(FILE *out, const struct program *prog)
 			fprintf(out, "[%" PRId64 "]", d->global.max_entries);
 		fprintf(out, ":%s", type_name(g->type));
 		dump_keys(out, g);
-		if (d && d->global.init) {
-			fputs(" = ", out);
-			ast_unparse_expr(out, d->global.init);
-		}
 		fputc('\n', out);
 	}
 	bool any_func = prog->nbuiltins_used > 0;
@@ -76,8 +72,11 @@ void sema_dump(FILE *out, const struct program *prog)
 	fputs("# probes\n", out);
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		const struct node *probe = dp->body->probe;
-		fprintf(out, "%s /* <- ", dp->pp);
+		const struct node *probe = dp->body->user_probe;
+		/* as SystemTap, the point keeps its '?' or '!' mark */
+		fprintf(out, "%s%s /* <- %s", dp->pp, dp->point->point.sufficient ?
+			"!" : dp->point->point.optional ? "?" : "",
+			dp->body->via);
 		ast_foreach(p, probe->probe.points) {
 			if (p != probe->probe.points)
 				fputc(',', out);

@@ -22,6 +22,7 @@
 #include "semantic/tracepoints.h"
 #include "lib/strbuf.h"
 
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,6 +99,15 @@ struct sema {
 	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *tp_err;			/* why it failed (malloc'ed) */
 	struct tp_catalog tpcat;
+	/* probe aliases: one entry per alias name, in declaration order */
+	struct alias {
+		struct node *name;	/* N_PROBE_POINT */
+		struct node *decl;	/* N_PROBE with probe.alias set */
+	} *aliases;
+	int naliases, aliases_cap;
+	struct node *expanding[32];	/* alias decls being expanded */
+	int nexpanding;
+	int optional;			/* > 0: inside an optional point */
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1314,7 +1324,7 @@ static bool comp_is(struct node *c, const char *name)
 static bool point_error(struct sema *se, struct node *point, struct node *at,
 			const char *msg)
 {
-	if (point->point.optional)
+	if (point->point.optional || se->optional)
 		return false;
 	diag_error(se->s, at ? at->loc : point->loc, "%s", msg);
 	return false;
@@ -1583,39 +1593,266 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 	return n;
 }
 
-static void add_probe_body(struct sema *se, struct node *probe)
+/* ---- probe aliases --------------------------------------------------- */
+
+static bool is_family(const char *name)
+{
+	for (size_t i = 0; i < sizeof(family_names) / sizeof(family_names[0]); i++)
+		if (!strcmp(name, family_names[i]))
+			return true;
+	return false;
+}
+
+static bool same_literal(const struct node *a, const struct node *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind)
+		return false;
+	if (a->kind == N_NUMBER)
+		return a->num.value == b->num.value;
+	return a->kind == N_STRING && !strcmp(a->str.value, b->str.value);
+}
+
+/* Does component c of a point (maybe with '*') match alias component a? */
+static bool comp_matches(const struct node *c, const struct node *a)
+{
+	if (fnmatch(c->comp.name, a->comp.name, 0))
+		return false;
+	return same_literal(c->comp.arg, a->comp.arg);
+}
+
+/*
+ * How many leading components of the point match the alias name, or -1.
+ * A whole match, or the alias name as a prefix (the rest is a suffix the
+ * expansion appends to each of the alias's points). A '**' component
+ * matches one or more alias components.
+ */
+static int alias_prefix(const struct node *pc, const struct node *ac)
+{
+	int used = 0;
+
+	for (; pc && ac; pc = pc->next, ac = ac->next, used++) {
+		if (!strcmp(pc->comp.name, "**") && !pc->comp.arg) {
+			if (!pc->next)
+				return used + 1;	/* eats the rest */
+			for (const struct node *a = ac; a; a = a->next) {
+				int r = alias_prefix(pc->next, a);
+				if (r >= 0)
+					return used + 1 + r;
+			}
+			return -1;
+		}
+		if (!comp_matches(pc, ac))
+			return -1;
+	}
+	return ac ? -1 : used;
+}
+
+/* "name = p1, p2" for the -p2 chain of an expansion. */
+static char *alias_text(struct sema *se, struct node *name, struct node *decl)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ast_unparse_point(f, name);
+	fputs(decl->probe.alias == '+' ? " += " : " = ", f);
+	ast_foreach(p, decl->probe.points) {
+		if (p != decl->probe.points)
+			fputs(", ", f);
+		ast_unparse_point(f, p);
+	}
+	fclose(f);
+	char *s = arena_strdup(&se->s->arena, buf);
+	free(buf);
+	return s;
+}
+
+static struct node *block_of(struct sema *se, struct srcloc loc,
+			     struct node *a, struct node *b, struct node *c)
+{
+	struct node *blk = ast_new(se->s, N_BLOCK, loc);
+
+	blk->block.stmts = ast_append(ast_append(a, b), c);
+	return blk;
+}
+
+static int add_probe(struct sema *se, struct node *probe, struct node *user,
+		     const char *via);
+
+/*
+ * Expand a point that names aliases: each matching alias becomes a probe
+ * of its own whose points are the alias's (plus any suffix of the point)
+ * and whose body is the alias body before ('=') or after ('+=') ours.
+ * Returns the number of derived probes, or -1 when no alias matches.
+ */
+static int expand_aliases(struct sema *se, struct node *probe,
+			  struct node *point, struct node *user, const char *via)
+{
+	int ncomps = ast_list_length(point->point.comps);
+	int matched = 0, derived = 0;
+
+	/* whole matches first; the alias-as-prefix form only without them */
+	for (int pass = 0; pass < 2 && !matched; pass++) {
+		for (int i = 0; i < se->naliases; i++) {
+			struct alias *a = &se->aliases[i];
+			int used = alias_prefix(point->point.comps, a->name->point.comps);
+			bool whole = used == ncomps;
+
+			if (used < 0 || whole != (pass == 0))
+				continue;
+			matched++;
+			for (int d = 0; d < se->nexpanding; d++)
+				if (se->expanding[d] == a->decl) {
+					diag_error(se->s, point->loc, "probe alias "
+						   "'%s' expands into itself",
+						   point_string(se, a->name));
+					return 0;
+				}
+			if (se->nexpanding == (int)(sizeof(se->expanding) /
+						    sizeof(se->expanding[0]))) {
+				diag_error(se->s, point->loc, "probe aliases "
+					   "nest too deeply");
+				return 0;
+			}
+			struct node *suffix = comp_at(point->point.comps, used);
+			struct node *np = ast_new(se->s, N_PROBE, probe->loc);
+			ast_foreach(p, a->decl->probe.points) {
+				struct node *c = ast_clone_node(se->s, p);
+				c->point.comps = ast_append(c->point.comps,
+							    ast_clone(se->s, suffix));
+				np->probe.points = ast_append(np->probe.points, c);
+			}
+			struct node *mine = ast_clone(se->s, probe->probe.body);
+			struct node *theirs = ast_clone(se->s, a->decl->probe.body);
+			if (a->decl->probe.alias == '+')
+				np->probe.body = block_of(se, probe->loc, mine,
+							  theirs, NULL);
+			else
+				np->probe.body = block_of(se, probe->loc, theirs, mine,
+							  ast_clone(se->s,
+								    a->decl->probe.epilogue));
+			const char *chain = arena_printf(&se->s->arena, "%s <- %s",
+							 alias_text(se, a->name,
+								    a->decl), via);
+			se->expanding[se->nexpanding++] = a->decl;
+			se->optional += point->point.optional;
+			derived += add_probe(se, np, user, chain);
+			se->optional -= point->point.optional;
+			se->nexpanding--;
+		}
+	}
+	return matched ? derived : -1;
+}
+
+/* Every global a probe point condition may read; anything else is an error. */
+static void check_cond_var(struct node *n, void *arg)
+{
+	struct sema *se = arg;
+
+	if (n->kind == N_VAR && !find_global(se->prog, n->var.name))
+		diag_error(se->s, n->loc, "a probe point condition may only "
+			   "read global variables ('%s' is not one)",
+			   n->var.name);
+	else if (n->kind == N_ASSIGN || n->kind == N_INCDEC ||
+		 n->kind == N_CALL)
+		diag_error(se->s, n->loc, "a probe point condition may not "
+			   "have side effects");
+}
+
+/*
+ * 'point if (cond)': the point becomes a probe of its own whose body
+ * starts with 'if (!(cond)) next'.
+ */
+static int add_guarded(struct sema *se, struct node *probe, struct node *point,
+		       struct node *user, const char *via)
+{
+	struct node *cond = point->point.cond;
+	struct node *np = ast_new(se->s, N_PROBE, probe->loc);
+	struct node *p = ast_clone_node(se->s, point);
+	struct node *guard = ast_new(se->s, N_IF, cond->loc);
+	struct node *not = ast_new(se->s, N_UNARY, cond->loc);
+
+	ast_visit(cond, check_cond_var, se);
+	p->point.cond = NULL;
+	np->probe.points = p;
+	not->unary.op = OP_NOT;
+	not->unary.operand = ast_clone(se->s, cond);
+	guard->cond.cond = not;
+	guard->cond.then = ast_new(se->s, N_NEXT, cond->loc);
+	np->probe.body = block_of(se, probe->loc, guard,
+				  ast_clone(se->s, probe->probe.body), NULL);
+	return add_probe(se, np, user, via);
+}
+
+/* Derive every probe of one probe declaration; returns how many. */
+static int add_probe(struct sema *se, struct node *probe, struct node *user,
+		     const char *via)
 {
 	struct program *prog = se->prog;
 	struct probe_body *b = arena_alloc(&se->s->arena, sizeof(*b));
+	int derived = 0, mine = 0;
 
 	b->probe = probe;
-	b->index = prog->nbodies;
-	int derived = 0;
+	b->user_probe = user;
+	b->via = via;
 	ast_foreach(point, probe->probe.points) {
-		struct derived_probe *dp = arena_alloc(&se->s->arena, sizeof(*dp));
-		if (point->point.cond)
-			diag_error(se->s, point->point.cond->loc, "probe point "
-				   "conditions ('if') are not supported yet");
-		if (!derive_point(se, point, dp))
-			continue;
-		if (dp->family == PF_TRACEPOINT) {
-			int n = expand_tracepoint(se, point, dp, b);
-			derived += n;
-			if (n && point->point.sufficient)
-				break;
-			continue;
+		int n = -1;
+		if (point->point.cond) {
+			n = add_guarded(se, probe, point, user, via);
+		} else if (!is_family(point->point.comps->comp.name)) {
+			n = expand_aliases(se, probe, point, user, via);
 		}
-		dp->body = b;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = dp;
-		derived++;
-		if (point->point.sufficient)
+		if (n < 0) {
+			struct derived_probe *dp = arena_alloc(&se->s->arena,
+							       sizeof(*dp));
+			n = 0;
+			if (derive_point(se, point, dp)) {
+				if (dp->family == PF_TRACEPOINT) {
+					n = expand_tracepoint(se, point, dp, b);
+				} else {
+					dp->body = b;
+					GROW(se, prog->probes, prog->nprobes,
+					     prog->probes_cap);
+					prog->probes[prog->nprobes++] = dp;
+					n = 1;
+				}
+				mine += n;
+			}
+		}
+		derived += n;
+		if (n && point->point.sufficient)
 			break;
 	}
-	if (!derived)
-		return;
-	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
-	prog->bodies[prog->nbodies++] = b;
+	if (mine) {
+		b->index = prog->nbodies;
+		GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
+		prog->bodies[prog->nbodies++] = b;
+	}
+	return derived;
+}
+
+static void add_probe_body(struct sema *se, struct node *probe)
+{
+	add_probe(se, probe, probe, "");
+}
+
+static void collect_aliases(struct sema *se)
+{
+	struct program *prog = se->prog;
+
+	for (int f = 0; f < prog->nfiles; f++)
+		ast_foreach(d, prog->files[f]->decls) {
+			if (d->kind != N_PROBE || !d->probe.alias)
+				continue;
+			ast_foreach(name, d->probe.alias_names) {
+				GROW(se, se->aliases, se->naliases,
+				     se->aliases_cap);
+				se->aliases[se->naliases++] =
+					(struct alias){ name, d };
+			}
+		}
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -1847,11 +2084,11 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	prog->files = files;
 	prog->nfiles = nfiles;
 	collect_globals(&se);
+	collect_aliases(&se);
 	for (int f = 0; f < nfiles; f++) {
 		ast_foreach(d, files[f]->decls) {
 			if (d->kind == N_PROBE && d->probe.alias)
-				diag_error(s, d->loc, "probe aliases are not "
-					   "supported yet");
+				continue;	/* used through collect_aliases */
 			else if (d->kind == N_PROBE)
 				add_probe_body(&se, d);
 			else if (d->kind == N_FUNCTION)

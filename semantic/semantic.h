@@ -91,7 +91,11 @@ struct derived_probe {
  * N_FUNCTION and the first func->nparams locals are the parameters).
  */
 struct probe_body {
-	struct node *probe;		/* N_PROBE or N_FUNCTION */
+	struct node *probe;		/* N_PROBE or N_FUNCTION; for an alias
+					 * expansion, a synthetic N_PROBE */
+	struct node *user_probe;	/* the script's N_PROBE it came from */
+	const char *via;		/* aliases expanded, innermost first:
+					 * "a = begin <- b += a <- ", or "" */
 	struct script_func *func;	/* NULL for a probe */
 	struct symbol **locals;
 	int nlocals, locals_cap;
