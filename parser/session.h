@@ -70,6 +70,8 @@ struct session {
 	int ndefines;
 	const char **include_dirs;	/* -I: more tapset directories */
 	int ninclude_dirs;
+	const char **tapset_dirs;	/* the library, $SYSTEMTAP_TAPSET, -I */
+	int ntapset_dirs;
 	char **script_args;	/* $1.. and @1.. */
 	int nscript_args;
 };

@@ -108,6 +108,7 @@ struct sema {
 	struct node *expanding[32];	/* alias decls being expanded */
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
+	const char *list_name;		/* the outermost alias being expanded */
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1595,7 +1596,7 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 
 /* ---- probe aliases --------------------------------------------------- */
 
-static bool is_family(const char *name)
+bool sema_is_family(const char *name)
 {
 	for (size_t i = 0; i < sizeof(family_names) / sizeof(family_names[0]); i++)
 		if (!strcmp(name, family_names[i]))
@@ -1736,11 +1737,20 @@ static int expand_aliases(struct sema *se, struct node *probe,
 			const char *chain = arena_printf(&se->s->arena, "%s <- %s",
 							 alias_text(se, a->name,
 								    a->decl), via);
+			const char *outer = se->list_name;
+			if (!se->nexpanding) {
+				struct node named = *a->name;
+				named.point.comps = ast_append(
+					ast_clone(se->s, a->name->point.comps),
+					ast_clone(se->s, suffix));
+				se->list_name = point_string(se, &named);
+			}
 			se->expanding[se->nexpanding++] = a->decl;
 			se->optional += point->point.optional;
 			derived += add_probe(se, np, user, chain);
 			se->optional -= point->point.optional;
 			se->nexpanding--;
+			se->list_name = outer;
 		}
 	}
 	return matched ? derived : -1;
@@ -1797,11 +1807,12 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 	b->probe = probe;
 	b->user_probe = user;
 	b->via = via;
+	b->list_name = se->list_name;
 	ast_foreach(point, probe->probe.points) {
 		int n = -1;
 		if (point->point.cond) {
 			n = add_guarded(se, probe, point, user, via);
-		} else if (!is_family(point->point.comps->comp.name)) {
+		} else if (!sema_is_family(point->point.comps->comp.name)) {
 			n = expand_aliases(se, probe, point, user, via);
 		}
 		if (n < 0) {

@@ -96,6 +96,8 @@ struct probe_body {
 	struct node *user_probe;	/* the script's N_PROBE it came from */
 	const char *via;		/* aliases expanded, innermost first:
 					 * "a = begin <- b += a <- ", or "" */
+	const char *list_name;		/* -l: the outermost alias as matched
+					 * (with any suffix), or NULL */
 	struct script_func *func;	/* NULL for a probe */
 	struct symbol **locals;
 	int nlocals, locals_cap;
@@ -141,6 +143,9 @@ struct program {
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
 };
+
+/* Is name a built-in probe family (begin, timer, kernel, ...)? */
+bool sema_is_family(const char *name);
 
 /* Elaborate the parsed files; returns the number of errors. */
 int sema_run(struct session *s, struct ast_file **files, int nfiles,

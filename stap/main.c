@@ -21,7 +21,9 @@
 #include <unistd.h>
 
 #include "codegen/codegen.h"
+#include "lib/strbuf.h"
 #include "parser/parser.h"
+#include "semantic/library.h"
 #include "semantic/semantic.h"
 #include "stap/driver.h"
 #include "stap/listing.h"
@@ -185,52 +187,49 @@ static void load_macro_dir(struct session *s, const char *dir)
 }
 
 /*
- * The .stp files of an -I directory are read in pass 1 so their syntax
- * errors show (as warnings: -W makes them errors, as in SystemTap). Using
- * their functions and aliases comes with the tapset library.
+ * The tapset path: the library, $SYSTEMTAP_TAPSET, then each -I DIR. The
+ * macro files (*.stpm) of every search directory are read before any
+ * script; the *.stp files are indexed and pulled in by pass 2.
  */
-static void check_tapset_dir(struct session *s, const char *dir)
-{
-	DIR *dp = opendir(dir);
-	struct dirent *de;
-
-	if (!dp) {
-		fprintf(stderr, "stap: warning: cannot read tapset directory "
-			"'%s'\n", dir);
-		return;
-	}
-	s->errors_are_warnings = true;
-	while ((de = readdir(dp))) {
-		size_t len = strlen(de->d_name);
-		if (len < 5 || strcmp(de->d_name + len - 4, ".stp"))
-			continue;
-		char *path = arena_printf(&s->arena, "%s/%s", dir, de->d_name);
-		size_t n;
-		char *text = read_file(path, &n);
-		if (text)
-			parse_source(s, session_add_source(s, path, text, n, true));
-		free(text);
-	}
-	s->errors_are_warnings = false;
-	closedir(dp);
-}
-
-/* The tapset path: the library, $SYSTEMTAP_TAPSET, then each -I DIR. */
-static void load_library_macros(struct session *s, const char *exe_dir)
+static void set_tapset_path(struct session *s, const char *exe_dir)
 {
 	const char *builtin = arena_printf(&s->arena, "%s/../tapsets", exe_dir);
 	const char *env = getenv("SYSTEMTAP_TAPSET");
+	int n = 0;
 
 	if (!path_exists(builtin))
 		builtin = !strncmp(exe_dir, ABS_TOP_BUILDDIR, strlen(ABS_TOP_BUILDDIR))
 			  ? ABS_TOP_SRCDIR "/tapsets" : PKGDATADIR "/tapsets";
-	load_macro_dir(s, builtin);
+	s->tapset_dirs = arena_alloc(&s->arena, (size_t)(s->ninclude_dirs + 2) *
+				     sizeof(*s->tapset_dirs));
+	s->tapset_dirs[n++] = builtin;
 	if (env && *env)
-		load_macro_dir(s, env);
+		s->tapset_dirs[n++] = env;
 	for (int i = 0; i < s->ninclude_dirs; i++) {
-		load_macro_dir(s, s->include_dirs[i]);
-		check_tapset_dir(s, s->include_dirs[i]);
+		if (!path_exists(s->include_dirs[i]))
+			fprintf(stderr, "stap: warning: cannot read tapset "
+				"directory '%s'\n", s->include_dirs[i]);
+		s->tapset_dirs[n++] = s->include_dirs[i];
 	}
+	s->ntapset_dirs = n;
+}
+
+static void load_library_macros(struct session *s)
+{
+	for (int t = 0; t < s->ntapset_dirs; t++) {
+		int ndirs;
+		const char **dirs = library_search_dirs(s, s->tapset_dirs[t],
+							&ndirs);
+		for (int d = 0; d < ndirs; d++)
+			load_macro_dir(s, dirs[d]);
+	}
+}
+
+static int pp_line_cmp(const void *a, const void *b)
+{
+	const char *const *x = a, *const *y = b;	/* the name comes first */
+
+	return strcmp(*x, *y);
 }
 
 /*
@@ -267,20 +266,44 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	struct ast_file *af = parse_string(s, "<input>", text, false);
 	if (s->nerrors)
 		return 0;
+	struct ast_file **files = arena_alloc(&s->arena, sizeof(*files));
+	int nfiles = 1;
+	struct library lib;
 	struct program prog;
-	if (sema_run(s, &af, 1, &prog))
+	files[0] = af;
+	library_load(s, &lib, cache_dir(s));
+	library_resolve(s, &lib, &files, &nfiles);
+	int errors = s->nerrors ? 1 : sema_run(s, files, nfiles, &prog);
+	if (errors)
 		return 0;
-	const char **pps = xmalloc((size_t)(prog.nprobes + 1) * sizeof(*pps));
-	for (int i = 0; i < prog.nprobes; i++)
-		pps[i] = prog.probes[i]->pp;
-	qsort(pps, (size_t)prog.nprobes, sizeof(*pps), name_cmp);
+	/* an alias lists as its name; -L adds its locals, then the context
+	 * variables of the point underneath */
+	struct pp_line { const char *name, *vars; } *lines =
+		xmalloc((size_t)(prog.nprobes + 1) * sizeof(*lines));
+	for (int i = 0; i < prog.nprobes; i++) {
+		const struct derived_probe *dp = prog.probes[i];
+		struct strbuf vars = { 0 };
+		for (int l = 0; l < dp->body->nlocals; l++) {
+			const struct symbol *sym = dp->body->locals[l];
+			if (sym->type != TY_UNKNOWN)
+				sb_printf(&vars, " %s:%s", sym->name,
+					  type_name(sym->type));
+		}
+		for (int a = 0; dp->tp && a < dp->tp->nargs; a++)
+			sb_printf(&vars, " $%s:%s", dp->tp->args[a].name,
+				  dp->tp->args[a].c_type);
+		lines[i].name = dp->body->list_name ? dp->body->list_name : dp->pp;
+		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
+		sb_free(&vars);
+	}
+	qsort(lines, (size_t)prog.nprobes, sizeof(*lines), pp_line_cmp);
 	int n = 0;
 	for (int i = 0; i < prog.nprobes; i++)
-		if (i == 0 || strcmp(pps[i], pps[i - 1])) {
-			puts(pps[i]);
+		if (i == 0 || strcmp(lines[i].name, lines[i - 1].name)) {
+			printf("%s%s\n", lines[i].name, with_vars ? lines[i].vars : "");
 			n++;
 		}
-	free(pps);
+	free(lines);
 	return n;
 }
 
@@ -606,13 +629,20 @@ static int stap_main(struct session *s, int argc, char **argv)
 	exe[n > 0 ? n : 0] = '\0';
 	d.exe_dir = dir_of(s, n > 0 ? exe : argv[0]);
 
-	if (list_spec)
+	set_tapset_path(s, d.exe_dir);
+	if (list_spec) {
+		load_library_macros(s);
 		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;
+	}
 
 	/* Pass 1: the library's macro files, then the script */
 	struct pass_timer t;
 	timer_start(&t);
-	load_library_macros(s, d.exe_dir);
+	load_library_macros(s);
+	/* SystemTap reads the whole library in pass 1: its syntax errors
+	 * show even with -p1 (as warnings; -W makes them errors) */
+	struct library lib;
+	library_load(s, &lib, cache_dir(s));
 	int fid = session_add_source(s, name, text, len, false);
 	free(text);
 	struct ast_file *af = parse_source(s, fid);
@@ -631,10 +661,15 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
-	/* Pass 2 */
+	/* Pass 2: the library files the script needs, then elaboration */
 	timer_start(&t);
+	struct ast_file **files = arena_alloc(&s->arena, sizeof(*files));
+	int nfiles = 1;
 	struct program prog;
-	sema_run(s, &af, 1, &prog);
+	files[0] = af;
+	library_resolve(s, &lib, &files, &nfiles);
+	if (!s->nerrors)
+		sema_run(s, files, nfiles, &prog);
 	timer_report(s, &t, 2, "analyzed script");
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 2: analysis failed.\n");

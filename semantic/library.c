@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The tapset library (see library.h). A file is pulled into the program
+ * when it defines a function or global the program names and no loaded
+ * file defines, or a probe alias one of the program's points can match;
+ * pulled files are scanned the same way until nothing new is needed.
+ *
+ * Index file (text, one per kernel release, since %( kernel_v %) and
+ * CONFIG_ conditionals decide what a file defines):
+ *   stap-tapset-index 1 COMPATIBLE GURU
+ *   F MTIME_NS SIZE PATH
+ *   N f:NAME | g:NAME | a:COMP.COMP
+ */
+#include "semantic/library.h"
+#include "semantic/semantic.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define INDEX_MAGIC "stap-tapset-index 1"
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+const char **library_search_dirs(struct session *s, const char *dir, int *n)
+{
+	const char *runtimes[] = { "linux/", "" };
+	const char *arches[] = { "/x86_64", "" };
+	const char *vers[5];
+	int nvers = 0;
+	const char **out = arena_alloc(&s->arena, 2 * 5 * 2 * sizeof(*out));
+
+	/* 6.1.0-56-cloud-amd64: itself, 6.1.0, 6.1, 6, then none */
+	if (s->release) {
+		size_t len = strspn(s->release, "0123456789.");
+
+		vers[nvers++] = s->release;
+		while (len && nvers < 4) {
+			while (len && s->release[len - 1] == '.')
+				len--;
+			const char *v = arena_strndup(&s->arena, s->release, len);
+			if (len && strcmp(v, vers[nvers - 1]))
+				vers[nvers++] = v;
+			while (len && s->release[len - 1] != '.')
+				len--;
+		}
+	}
+	vers[nvers++] = "";
+	*n = 0;
+	for (int r = 0; r < 2; r++)
+		for (int v = 0; v < nvers; v++)
+			for (int a = 0; a < 2; a++) {
+				const char *p = arena_printf(&s->arena,
+					"%s/%s%s%s", dir, runtimes[r], vers[v],
+					arches[a]);
+				size_t len = strlen(p);
+				while (len > 1 && p[len - 1] == '/')
+					len--;
+				p = arena_strndup(&s->arena, p, len);
+				if (is_dir(p))
+					out[(*n)++] = p;
+			}
+	return out;
+}
+
+/* ---- the on-disk index ------------------------------------------------ */
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, n = 0;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (n + 4096 + 1 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			buf = xrealloc(buf, cap);
+		}
+		size_t got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+		if (got == 0)
+			break;
+	}
+	fclose(f);
+	buf[n] = '\0';
+	*len = n;
+	return buf;
+}
+
+static char *index_path(struct session *s, const char *cache_dir)
+{
+	return arena_printf(&s->arena, "%s/tapsets-%s.idx", cache_dir,
+			    s->release ? s->release : "none");
+}
+
+static const char *index_header(struct session *s)
+{
+	return arena_printf(&s->arena, INDEX_MAGIC " %s %d", s->compatible,
+			    s->guru ? 1 : 0);
+}
+
+/* The cached entries, as lib_files without asts; count in *n. */
+static struct lib_file *read_index(struct session *s, const char *path, int *n)
+{
+	size_t len;
+	char *text = read_all(path, &len);
+	struct lib_file *files = NULL;
+	int cap = 0;
+
+	*n = 0;
+	if (!text)
+		return NULL;
+	char *line = text, *nl = strchr(line, '\n');
+	if (!nl || strncmp(line, index_header(s), (size_t)(nl - line))) {
+		free(text);
+		return NULL;
+	}
+	for (line = nl + 1; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (!nl)
+			break;
+		*nl = '\0';
+		if (line[0] == 'F' && line[1] == ' ') {
+			long long mt, sz;
+			int off = 0;
+			if (sscanf(line + 2, "%lld %lld %n", &mt, &sz, &off) != 2 ||
+			    !off)
+				break;
+			if (*n == cap) {
+				cap = cap ? cap * 2 : 64;
+				files = xrealloc(files, (size_t)cap * sizeof(*files));
+			}
+			files[*n] = (struct lib_file){
+				.path = arena_strdup(&s->arena, line + 2 + off),
+				.mtime_ns = mt, .size = sz,
+			};
+			(*n)++;
+		} else if (line[0] == 'N' && line[1] == ' ' && *n) {
+			struct lib_file *f = &files[*n - 1];
+			const char **names = arena_alloc(&s->arena,
+				(size_t)(f->nnames + 1) * sizeof(*names));
+			if (f->nnames)
+				memcpy(names, f->names,
+				       (size_t)f->nnames * sizeof(*names));
+			names[f->nnames++] = arena_strdup(&s->arena, line + 2);
+			f->names = names;
+		}
+	}
+	free(text);
+	return files;
+}
+
+static void write_index(struct session *s, struct library *lib,
+			const char *path, const char *cache_dir)
+{
+	char *tmp = arena_printf(&s->arena, "%s.%d.tmp", path, (int)getpid());
+	FILE *f;
+
+	mkdir(cache_dir, 0755);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%s\n", index_header(s));
+	for (int i = 0; i < lib->nfiles; i++) {
+		struct lib_file *lf = &lib->files[i];
+		if (lf->bad)
+			continue;
+		fprintf(f, "F %lld %lld %s\n", lf->mtime_ns, lf->size, lf->path);
+		for (int j = 0; j < lf->nnames; j++)
+			fprintf(f, "N %s\n", lf->names[j]);
+	}
+	if (fclose(f) || rename(tmp, path))
+		unlink(tmp);
+	else
+		lib->cache_written = true;
+}
+
+/* ---- indexing one file ------------------------------------------------ */
+
+static void add_name(struct session *s, struct lib_file *f, const char *name)
+{
+	const char **names = arena_alloc(&s->arena,
+					 (size_t)(f->nnames + 1) * sizeof(*names));
+
+	if (f->nnames)
+		memcpy(names, f->names, (size_t)f->nnames * sizeof(*names));
+	names[f->nnames++] = name;
+	f->names = names;
+}
+
+/* "a.b.c" from an alias name point (arguments are not part of it). */
+static const char *point_names(struct session *s, const struct node *point)
+{
+	size_t len = 0;
+
+	ast_foreach(c, point->point.comps)
+		len += strlen(c->comp.name) + 1;
+	char *buf = arena_alloc(&s->arena, len + 1), *p = buf;
+	ast_foreach(c, point->point.comps) {
+		if (p != buf)
+			*p++ = '.';
+		p = stpcpy(p, c->comp.name);
+	}
+	return buf;
+}
+
+static void index_ast(struct session *s, struct lib_file *f)
+{
+	ast_foreach(d, f->ast->decls) {
+		if (d->kind == N_FUNCTION && !d->func.is_private)
+			add_name(s, f, arena_printf(&s->arena, "f:%s",
+						    d->func.name));
+		else if (d->kind == N_GLOBAL && !d->global.is_private)
+			add_name(s, f, arena_printf(&s->arena, "g:%s",
+						    d->global.name));
+		else if (d->kind == N_PROBE && d->probe.alias &&
+			 !d->probe.is_private)
+			ast_foreach(name, d->probe.alias_names)
+				add_name(s, f, arena_printf(&s->arena, "a:%s",
+							    point_names(s, name)));
+	}
+}
+
+/* Parse a library file into the session; errors are warnings. */
+static void parse_lib_file(struct session *s, struct lib_file *f)
+{
+	size_t len;
+	char *text = read_all(f->path, &len);
+	int warnings = s->nwarnings;
+	bool was = s->errors_are_warnings;
+
+	if (!text) {
+		f->bad = true;
+		f->ast = arena_alloc(&s->arena, sizeof(*f->ast));
+		return;
+	}
+	s->errors_are_warnings = true;
+	f->ast = parse_source(s, session_add_source(s, f->path, text, len,
+						    true));
+	s->errors_are_warnings = was;
+	f->bad = s->nwarnings > warnings;
+	free(text);
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The *.stp names of one directory, sorted (malloc'ed, count in *n). */
+static char **stp_files(const char *dir, int *n)
+{
+	DIR *dp = opendir(dir);
+	char **names = NULL;
+	struct dirent *de;
+
+	*n = 0;
+	if (!dp)
+		return NULL;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len > 4 && !strcmp(de->d_name + len - 4, ".stp")) {
+			names = xrealloc(names, (size_t)(*n + 1) * sizeof(*names));
+			names[(*n)++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(dp);
+	qsort(names, (size_t)*n, sizeof(*names), path_cmp);
+	return names;
+}
+
+void library_load(struct session *s, struct library *lib, const char *cache_dir)
+{
+	int ncached = 0, cap = 0, nseen = 0;
+	const char *ipath = cache_dir ? index_path(s, cache_dir) : NULL;
+	struct lib_file *cached = ipath ? read_index(s, ipath, &ncached) : NULL;
+	struct { dev_t dev; ino_t ino; const char *rel; } *seen = NULL;
+	bool dirty = false;
+
+	memset(lib, 0, sizeof(*lib));
+	for (int t = 0; t < s->ntapset_dirs; t++) {
+		const char *top = s->tapset_dirs[t];
+		int ndirs;
+		const char **dirs = library_search_dirs(s, top, &ndirs);
+
+		for (int d = 0; d < ndirs; d++) {
+			int nnames;
+			char **names = stp_files(dirs[d], &nnames);
+
+			for (int i = 0; i < nnames; i++) {
+				const char *path = arena_printf(&s->arena, "%s/%s",
+								dirs[d], names[i]);
+				const char *rel = path + strlen(top);
+				struct stat st;
+				bool dup = false;
+
+				free(names[i]);
+				if (stat(path, &st))
+					continue;
+				for (int j = 0; j < nseen && !dup; j++)
+					dup = (seen[j].dev == st.st_dev &&
+					       seen[j].ino == st.st_ino) ||
+					      !strcmp(seen[j].rel, rel);
+				if (dup)
+					continue;	/* the first one found wins */
+				seen = xrealloc(seen, (size_t)(nseen + 1) *
+						sizeof(*seen));
+				seen[nseen].dev = st.st_dev;
+				seen[nseen].ino = st.st_ino;
+				seen[nseen++].rel = rel;
+
+				if (lib->nfiles == cap) {
+					struct lib_file *nf;
+					cap = cap ? cap * 2 : 64;
+					nf = arena_alloc(&s->arena, (size_t)cap *
+							 sizeof(*nf));
+					if (lib->nfiles)
+						memcpy(nf, lib->files,
+						       (size_t)lib->nfiles *
+						       sizeof(*nf));
+					lib->files = nf;
+				}
+				struct lib_file *f = &lib->files[lib->nfiles++];
+				*f = (struct lib_file){
+					.path = path,
+					.mtime_ns = (long long)st.st_mtim.tv_sec *
+						    1000000000LL + st.st_mtim.tv_nsec,
+					.size = (long long)st.st_size,
+				};
+				int c = 0;
+				while (c < ncached && strcmp(cached[c].path, path))
+					c++;
+				if (c < ncached && cached[c].mtime_ns == f->mtime_ns &&
+				    cached[c].size == f->size) {
+					f->names = cached[c].names;
+					f->nnames = cached[c].nnames;
+					continue;
+				}
+				parse_lib_file(s, f);
+				index_ast(s, f);
+				dirty = true;
+			}
+			free(names);
+		}
+	}
+	if (ipath && (dirty || lib->nfiles != ncached))
+		write_index(s, lib, ipath, cache_dir);
+	free(seen);
+	free(cached);
+}
+
+/* ---- resolving what a program needs ----------------------------------- */
+
+struct resolver {
+	struct session *s;
+	struct library *lib;
+	const char **defined;		/* "f:" / "g:" names of loaded files */
+	int ndefined, defined_cap;
+	struct ast_file ***files;
+	int *nfiles;
+};
+
+static bool is_defined(struct resolver *r, const char *name)
+{
+	for (int i = 0; i < r->ndefined; i++)
+		if (!strcmp(r->defined[i], name))
+			return true;
+	return false;
+}
+
+static void define(struct resolver *r, const char *name)
+{
+	if (r->ndefined == r->defined_cap) {
+		r->defined_cap = r->defined_cap ? r->defined_cap * 2 : 64;
+		r->defined = xrealloc(r->defined, (size_t)r->defined_cap *
+				      sizeof(*r->defined));
+	}
+	r->defined[r->ndefined++] = name;
+}
+
+static void define_file(struct resolver *r, struct ast_file *af)
+{
+	ast_foreach(d, af->decls) {
+		if (d->kind == N_FUNCTION)
+			define(r, arena_printf(&r->s->arena, "f:%s", d->func.name));
+		else if (d->kind == N_GLOBAL)
+			define(r, arena_printf(&r->s->arena, "g:%s",
+					       d->global.name));
+	}
+}
+
+/*
+ * Append to an arena array of n elements whose capacity is the next power
+ * of two (main passes an array of one).
+ */
+static void add_file(struct session *s, struct ast_file ***files, int *n,
+		     struct ast_file *af)
+{
+	if (*n && !(*n & (*n - 1))) {
+		struct ast_file **na = arena_alloc(&s->arena, (size_t)*n * 2 *
+						   sizeof(*na));
+		memcpy(na, *files, (size_t)*n * sizeof(*na));
+		*files = na;
+	}
+	(*files)[(*n)++] = af;
+}
+
+static void use_file(struct resolver *r, struct lib_file *f)
+{
+	f->used = true;
+	if (!f->ast)
+		parse_lib_file(r->s, f);
+	if (f->bad)
+		diag_plain_error(r->s, "tapset file '%s' has errors (see the "
+				 "warnings above)", f->path);
+	add_file(r->s, r->files, r->nfiles, f->ast);
+	define_file(r, f->ast);
+}
+
+/* Load the files defining name ("f:x" or "g:x") unless it is defined. */
+static void need(struct resolver *r, const char *name)
+{
+	if (is_defined(r, name))
+		return;
+	for (int i = 0; i < r->lib->nfiles; i++) {
+		struct lib_file *f = &r->lib->files[i];
+		if (f->used)
+			continue;
+		for (int j = 0; j < f->nnames; j++)
+			if (!strcmp(f->names[j], name)) {
+				use_file(r, f);
+				break;
+			}
+	}
+}
+
+/*
+ * Can the components pc (maybe with '*' and '**') name the alias "a.b.c",
+ * exactly or with the alias as a prefix? Arguments are ignored here: a
+ * loose match only loads a file that pass 2 then does not use.
+ */
+static bool may_match(const struct node *pc, const char *alias)
+{
+	for (; pc; pc = pc->next) {
+		if (!*alias)
+			return true;		/* alias as prefix */
+		const char *dot = strchr(alias, '.');
+		size_t len = dot ? (size_t)(dot - alias) : strlen(alias);
+		if (!strcmp(pc->comp.name, "**")) {
+			if (!pc->next)
+				return true;
+			for (const char *a = alias; a; a = strchr(a, '.')) {
+				if (*a == '.')
+					a++;
+				if (may_match(pc->next, a))
+					return true;
+			}
+			return false;
+		}
+		char comp[256];
+		if (len >= sizeof(comp))
+			return false;
+		memcpy(comp, alias, len);
+		comp[len] = '\0';
+		if (fnmatch(pc->comp.name, comp, 0))
+			return false;
+		alias += len + (dot ? 1 : 0);
+		if (!dot)
+			alias = "";
+	}
+	return !*alias;
+}
+
+static void need_alias(struct resolver *r, const struct node *point)
+{
+	if (sema_is_family(point->point.comps->comp.name))
+		return;
+	for (int i = 0; i < r->lib->nfiles; i++) {
+		struct lib_file *f = &r->lib->files[i];
+		if (f->used)
+			continue;
+		for (int j = 0; j < f->nnames; j++)
+			if (!strncmp(f->names[j], "a:", 2) &&
+			    may_match(point->point.comps, f->names[j] + 2)) {
+				use_file(r, f);
+				break;
+			}
+	}
+}
+
+static void scan_node(struct node *n, void *arg)
+{
+	struct resolver *r = arg;
+
+	switch (n->kind) {
+	case N_CALL:
+		need(r, arena_printf(&r->s->arena, "f:%s", n->call.name));
+		break;
+	case N_VAR:
+		need(r, arena_printf(&r->s->arena, "g:%s", n->var.name));
+		break;
+	case N_PROBE:
+		ast_foreach(p, n->probe.points)
+			need_alias(r, p);
+		break;
+	default:
+		break;
+	}
+}
+
+void library_resolve(struct session *s, struct library *lib,
+		     struct ast_file ***files, int *nfiles)
+{
+	struct resolver r = { .s = s, .lib = lib, .files = files,
+			      .nfiles = nfiles };
+
+	for (int i = 0; i < *nfiles; i++)
+		define_file(&r, (*files)[i]);
+	/* the array grows while it is scanned: files pulled in are scanned too */
+	for (int i = 0; i < *nfiles; i++)
+		ast_visit((*files)[i]->decls, scan_node, &r);
+	free(r.defined);
+}
+
+void library_load_all(struct session *s, struct library *lib,
+		      struct ast_file ***files, int *nfiles)
+{
+	for (int i = 0; i < lib->nfiles; i++) {
+		struct lib_file *f = &lib->files[i];
+		if (f->used)
+			continue;
+		if (!f->ast)
+			parse_lib_file(s, f);
+		f->used = true;
+		add_file(s, files, nfiles, f->ast);
+	}
+}
+
