@@ -103,6 +103,8 @@ struct sema {
 	struct alias {
 		struct node *name;	/* N_PROBE_POINT */
 		struct node *decl;	/* N_PROBE with probe.alias set */
+		const char *key;	/* the name as text: sort order */
+		int order;		/* declaration order among equal keys */
 	} *aliases;
 	int naliases, aliases_cap;
 	struct node *expanding[32];	/* alias decls being expanded */
@@ -155,12 +157,28 @@ static const char *suggest(const char *name, const char *const *cands, int n)
 	return best;
 }
 
-static struct symbol *find_global(struct program *prog, const char *name)
+/* A private global or function is seen only from its own file. */
+static bool visible_from(const struct node *decl, bool is_private, int file)
 {
-	for (int i = 0; i < prog->nglobals; i++)
-		if (strcmp(prog->globals[i]->name, name) == 0)
-			return prog->globals[i];
-	return NULL;
+	return !is_private || decl->loc.file == file;
+}
+
+/* The global name seen from file: its own private one first. */
+static struct symbol *find_global(struct program *prog, const char *name,
+				  int file)
+{
+	struct symbol *public = NULL;
+
+	for (int i = 0; i < prog->nglobals; i++) {
+		struct symbol *g = prog->globals[i];
+		if (strcmp(g->name, name))
+			continue;
+		if (g->decl->global.is_private && g->decl->loc.file == file)
+			return g;
+		if (!g->decl->global.is_private && !public)
+			public = g;
+	}
+	return public;
 }
 
 static struct symbol *find_local(struct probe_body *b, const char *name)
@@ -183,20 +201,28 @@ static struct symbol *find_param(struct probe_body *b, const char *name)
 
 /* The overload of name taking nargs arguments, or NULL. */
 static struct script_func *find_func(struct program *prog, const char *name,
-				     int nargs)
+				     int nargs, int file)
 {
+	struct script_func *public = NULL;
+
 	for (int i = 0; i < prog->nfuncs; i++) {
 		struct script_func *f = prog->funcs[i];
-		if (f->nparams == nargs && strcmp(f->sym->name, name) == 0)
+		if (f->nparams != nargs || strcmp(f->sym->name, name))
+			continue;
+		if (f->decl->func.is_private && f->decl->loc.file == file)
 			return f;
+		if (!f->decl->func.is_private && !public)
+			public = f;
 	}
-	return NULL;
+	return public;
 }
 
-static bool func_name_exists(struct program *prog, const char *name)
+static bool func_name_exists(struct program *prog, const char *name, int file)
 {
 	for (int i = 0; i < prog->nfuncs; i++)
-		if (strcmp(prog->funcs[i]->sym->name, name) == 0)
+		if (strcmp(prog->funcs[i]->sym->name, name) == 0 &&
+		    visible_from(prog->funcs[i]->decl,
+				 prog->funcs[i]->decl->func.is_private, file))
 			return true;
 	return false;
 }
@@ -340,7 +366,7 @@ static struct symbol *resolve_var(struct sema *se, struct node *n, bool write)
 	const char *name = n->var.name;
 	struct symbol *sym = find_param(se->body, name);	/* params shadow */
 	if (!sym)
-		sym = find_global(se->prog, name);
+		sym = find_global(se->prog, name, n->loc.file);
 	if (!sym)
 		sym = find_local(se->body, name);
 	if (!sym)
@@ -397,7 +423,7 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 			     bool write)
 {
 	struct node *arr = n->index.array;
-	struct symbol *sym = find_global(se->prog, arr->var.name);
+	struct symbol *sym = find_global(se->prog, arr->var.name, arr->loc.file);
 	int nkeys = ast_list_length(n->index.keys);
 
 	if (sym && sym->used_as_scalar) {
@@ -690,11 +716,12 @@ static enum type infer_call(struct sema *se, struct node *n)
 {
 	int nargs_given = ast_list_length(n->call.args);
 	struct script_func *f = n->sym && n->sym->kind == SYM_FUNCTION ?
-		n->sym->func : find_func(se->prog, n->call.name, nargs_given);
+		n->sym->func : find_func(se->prog, n->call.name, nargs_given,
+				     n->loc.file);
 
 	if (f)
 		return infer_script_call(se, n, f);
-	if (func_name_exists(se->prog, n->call.name)) {
+	if (func_name_exists(se->prog, n->call.name, n->loc.file)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "no function '%s' takes %d "
 				   "argument%s", n->call.name, nargs_given,
@@ -1046,7 +1073,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	}
 	case N_IN: {
 		struct node *arr = n->binary.rhs;
-		struct symbol *sym = find_global(se->prog, arr->var.name);
+		struct symbol *sym = find_global(se->prog, arr->var.name, arr->loc.file);
 		if (!sym) {
 			if (se->report)
 				diag_error(se->s, arr->loc, "unresolved array "
@@ -1127,7 +1154,7 @@ static void walk_list(struct sema *se, struct node *list)
 static void walk_foreach(struct sema *se, struct node *n)
 {
 	struct node *arr = n->foreach.array;
-	struct symbol *sym = find_global(se->prog, arr->var.name);
+	struct symbol *sym = find_global(se->prog, arr->var.name, arr->loc.file);
 
 	if (!sym) {
 		if (se->report)
@@ -1252,7 +1279,7 @@ static void walk_stmt(struct sema *se, struct node *n)
 	case N_DELETE: {
 		struct node *e = n->stmt.expr;
 		if (e->kind == N_VAR) {
-			struct symbol *sym = find_global(se->prog, e->var.name);
+			struct symbol *sym = find_global(se->prog, e->var.name, e->loc.file);
 			if (!sym)
 				sym = find_local(se->body, e->var.name);
 			if (!sym) {
@@ -1761,7 +1788,7 @@ static void check_cond_var(struct node *n, void *arg)
 {
 	struct sema *se = arg;
 
-	if (n->kind == N_VAR && !find_global(se->prog, n->var.name))
+	if (n->kind == N_VAR && !find_global(se->prog, n->var.name, n->loc.file))
 		diag_error(se->s, n->loc, "a probe point condition may only "
 			   "read global variables ('%s' is not one)",
 			   n->var.name);
@@ -1849,6 +1876,14 @@ static void add_probe_body(struct sema *se, struct node *probe)
 	add_probe(se, probe, probe, "");
 }
 
+static int alias_cmp(const void *a, const void *b)
+{
+	const struct alias *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : x->order - y->order;
+}
+
 static void collect_aliases(struct sema *se)
 {
 	struct program *prog = se->prog;
@@ -1860,10 +1895,15 @@ static void collect_aliases(struct sema *se)
 			ast_foreach(name, d->probe.alias_names) {
 				GROW(se, se->aliases, se->naliases,
 				     se->aliases_cap);
-				se->aliases[se->naliases++] =
-					(struct alias){ name, d };
+				se->aliases[se->naliases] = (struct alias){
+					name, d, point_string(se, name),
+					se->naliases };
+				se->naliases++;
 			}
 		}
+	/* wildcards expand in name order, as SystemTap's match tree does */
+	qsort(se->aliases, (size_t)se->naliases, sizeof(*se->aliases),
+	      alias_cmp);
 }
 
 /* ---- driver ----------------------------------------------------------- */
@@ -1876,8 +1916,11 @@ static void collect_globals(struct sema *se)
 		ast_foreach(d, prog->files[f]->decls) {
 			if (d->kind != N_GLOBAL)
 				continue;
-			struct symbol *old = find_global(prog, d->global.name);
-			if (old) {
+			struct symbol *old = find_global(prog, d->global.name,
+							 d->loc.file);
+			/* a private name may shadow another file's */
+			if (old && (!d->global.is_private ||
+				    old->decl->loc.file == d->loc.file)) {
 				char where[256];
 				format_loc(se->s, old->loc, where, sizeof(where));
 				diag_error(se->s, d->loc, "global '%s' is already "
@@ -1925,9 +1968,10 @@ static void collect_function(struct sema *se, struct node *d)
 {
 	struct program *prog = se->prog;
 	int nparams = ast_list_length(d->func.params);
-	struct script_func *old = find_func(prog, d->func.name, nparams);
+	struct script_func *old = find_func(prog, d->func.name, nparams,
+					    d->loc.file);
 
-	if (old) {
+	if (old && (!d->func.is_private || old->decl->loc.file == d->loc.file)) {
 		char where[256];
 		format_loc(se->s, old->decl->loc, where, sizeof(where));
 		diag_error(se->s, d->loc, "function '%s' with %d parameter%s is "
@@ -2048,7 +2092,9 @@ static void check_unresolved(struct sema *se)
 
 	for (int i = 0; i < prog->nglobals; i++) {
 		struct symbol *g = prog->globals[i];
-		if (!g->read && !g->written && !g->used_as_scalar)
+		const struct srcfile *gf = session_file(se->s, g->loc.file);
+		if (!g->read && !g->written && !g->used_as_scalar &&
+		    !(gf && gf->privileged))
 			diag_warning(se->s, g->loc, "global '%s' is never used",
 				     g->name);
 		if (g->type == TY_UNKNOWN && (g->read || g->written))

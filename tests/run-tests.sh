@@ -166,6 +166,33 @@ for f in "$tests"/p2/*.stp; do
 	check_golden "$name" "${f%.stp}.p2" "$work/out"
 done
 
+### the tapset index: written on first use, trusted while a file's size
+### and mtime stand, refreshed when they change
+if wanted library/index; then
+	lib=$work/libidx
+	mkdir -p "$lib/tapsets" "$lib/cache"
+	echo 'probe idx.one = begin { v = 1 }' >"$lib/tapsets/idx.stp"
+	touch -d '2020-01-01 00:00:00' "$lib/tapsets/idx.stp"
+	run_idx() { STAP_CACHE=$lib/cache "$STAP" -p2 -I "$lib/tapsets" -e "$1" 2>&1; }
+	problems=
+	run_idx 'probe idx.one { println(v) }' >"$work/out" ||
+		problems="cold run: $(cat "$work/out")"
+	ls "$lib"/cache/tapsets-*.idx >/dev/null 2>&1 || problems="$problems
+no index written"
+	# same size and mtime, new content: the index must be believed
+	echo 'probe idx.two = begin { v = 2 }' >"$lib/tapsets/idx.stp"
+	touch -d '2020-01-01 00:00:00' "$lib/tapsets/idx.stp"
+	run_idx 'probe idx.two { println(v) }' >"$work/out" &&
+		problems="$problems
+warm run parsed the file instead of using the index"
+	# a new mtime: re-indexed
+	touch "$lib/tapsets/idx.stp"
+	run_idx 'probe idx.two { println(v) }' >"$work/out" ||
+		problems="$problems
+changed file not re-indexed: $(cat "$work/out")"
+	if [ -z "$problems" ]; then pass library/index; else fail library/index "$problems"; fi
+fi
+
 ### pass 3: fragments of the generated C (.grep: one fixed string a line)
 for f in "$tests"/p3/*.stp; do
 	name=p3/$(basename "$f" .stp)
