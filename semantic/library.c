@@ -277,7 +277,8 @@ static char **stp_files(const char *dir, int *n)
 		}
 	}
 	closedir(dp);
-	qsort(names, (size_t)*n, sizeof(*names), path_cmp);
+	if (*n)
+		qsort(names, (size_t)*n, sizeof(*names), path_cmp);
 	return names;
 }
 

@@ -1902,8 +1902,9 @@ static void collect_aliases(struct sema *se)
 			}
 		}
 	/* wildcards expand in name order, as SystemTap's match tree does */
-	qsort(se->aliases, (size_t)se->naliases, sizeof(*se->aliases),
-	      alias_cmp);
+	if (se->naliases)
+		qsort(se->aliases, (size_t)se->naliases, sizeof(*se->aliases),
+		      alias_cmp);
 }
 
 /* ---- driver ----------------------------------------------------------- */

@@ -171,7 +171,8 @@ static void load_macro_dir(struct session *s, const char *dir)
 		}
 	}
 	closedir(dp);
-	qsort(names, (size_t)n, sizeof(*names), name_cmp);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), name_cmp);
 	for (int i = 0; i < n; i++) {
 		char *path = arena_printf(&s->arena, "%s/%s", dir, names[i]);
 		size_t len;
@@ -296,7 +297,8 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
 		sb_free(&vars);
 	}
-	qsort(lines, (size_t)prog.nprobes, sizeof(*lines), pp_line_cmp);
+	if (prog.nprobes)
+		qsort(lines, (size_t)prog.nprobes, sizeof(*lines), pp_line_cmp);
 	int n = 0;
 	for (int i = 0; i < prog.nprobes; i++)
 		if (i == 0 || strcmp(lines[i].name, lines[i - 1].name)) {
