@@ -56,6 +56,7 @@ struct session {
 	bool suppress_warnings;	/* -w */
 	bool warnings_as_errors;	/* -W */
 	bool errors_are_warnings;	/* while reading library (-I) files */
+	bool all_functions;	/* --dump-functions: elaborate every function */
 	const char *compatible;	/* --compatible: the SystemTap version emulated */
 	int buffer_mb;		/* -s: per-CPU output buffer, 0 = default */
 	void *library_macros;	/* @define's from *.stpm files (preproc.c) */

@@ -10,6 +10,8 @@
 
 #include <inttypes.h>
 
+#include "lib/strbuf.h"
+
 static void dump_keys(FILE *out, const struct symbol *sym)
 {
 	if (!sym->nkeys)
@@ -18,6 +20,21 @@ static void dump_keys(FILE *out, const struct symbol *sym)
 	for (int k = 0; k < sym->nkeys; k++)
 		fprintf(out, "%s%s", k ? ", " : "", type_name(sym->key_types[k]));
 	fputc(']', out);
+}
+
+const char *sema_signature(struct session *s, const struct script_func *f)
+{
+	struct strbuf sb = { 0 };
+
+	sb_printf(&sb, "%s:%s (", f->sym->name, type_name(f->sym->type));
+	for (int a = 0; a < f->nparams; a++)
+		sb_printf(&sb, "%s%s:%s", a ? ", " : "",
+			  f->scope->locals[a]->name,
+			  type_name(f->scope->locals[a]->type));
+	sb_putc(&sb, ')');
+	const char *r = arena_strdup(&s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
 }
 
 void sema_dump(FILE *out, const struct program *prog)
@@ -49,12 +66,7 @@ void sema_dump(FILE *out, const struct program *prog)
 		const struct script_func *f = prog->funcs[i];
 		if (!f->used)
 			continue;
-		fprintf(out, "%s:%s (", f->sym->name, type_name(f->sym->type));
-		for (int a = 0; a < f->nparams; a++)
-			fprintf(out, "%s%s:%s", a ? ", " : "",
-				f->scope->locals[a]->name,
-				type_name(f->scope->locals[a]->type));
-		fputs(")\n", out);
+		fprintf(out, "%s\n", sema_signature(prog->s, f));
 		if (f->scope->nlocals > f->nparams)
 			fputs("  # locals\n", out);
 		for (int l = f->nparams; l < f->scope->nlocals; l++)

@@ -1336,6 +1336,36 @@ static const struct {
 	{ "ns", 1ULL }, { "nsec", 1ULL },
 };
 
+static int cstr_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void sema_dump_probe_types(FILE *out)
+{
+	static const char *const fixed[] = {
+		"begin", "begin(number)", "end", "end(number)", "error",
+		"error(number)", "kernel.trace(string)", "never",
+	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
+	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]) };
+	const char *lines[NFIXED + NUNITS];
+
+	for (size_t i = 0; i < NFIXED; i++)
+		lines[i] = fixed[i];
+	for (size_t i = 0; i < NUNITS; i++) {
+		char buf[64];
+		snprintf(buf, sizeof(buf), "timer.%s(number)", timer_units[i].unit);
+		lines[NFIXED + i] = xstrdup(buf);
+	}
+	qsort(lines, NFIXED + NUNITS, sizeof(lines[0]), cstr_cmp);
+	for (size_t i = 0; i < NFIXED + NUNITS; i++)
+		fprintf(out, "%s\n", lines[i]);
+	for (size_t i = 0; i < NFIXED + NUNITS; i++)
+		if (!strncmp(lines[i], "timer.", 6))
+			free((char *)lines[i]);
+}
+
 static struct node *comp_at(struct node *comps, int i)
 {
 	for (; comps && i > 0; i--)
@@ -2161,8 +2191,10 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.tp_state > 0)
 		tp_catalog_free(&se.tpcat);
 	free(se.tp_err);
-	if (s->nerrors > errors_before)
+	if (s->nerrors > errors_before && !s->all_functions)
 		return s->nerrors - errors_before;
+	for (int i = 0; s->all_functions && i < prog->nfuncs; i++)
+		prog->funcs[i]->used = true;
 
 	/* Infer until nothing changes, then report on a last walk. */
 	for (int round = 0; round < 20; round++) {
@@ -2176,7 +2208,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	propagate_calls(&se);
-	if (s->nerrors == errors_before && prog->nprobes == 0)
+	if (s->nerrors == errors_before && prog->nprobes == 0 &&
+	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
 	return s->nerrors - errors_before;
 }

@@ -154,4 +154,10 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 /* -p2 listing: globals, functions and probes with their types. */
 void sema_dump(FILE *out, const struct program *prog);
 
+/* "name:type (arg:type, ...)", as -p2 and --dump-functions print it. */
+const char *sema_signature(struct session *s, const struct script_func *f);
+
+/* --dump-probe-types: every built-in probe point pattern, sorted. */
+void sema_dump_probe_types(FILE *out);
+
 #endif /* SEMANTIC_SEMANTIC_H */

@@ -51,6 +51,9 @@ static void usage(FILE *out)
 	      "  -x PID         set target() to PID\n"
 	      "  -D NAME[=VAL]  define NAME for the module build (MAXACTION=...)\n"
 	      "  -I DIR         add a tapset directory\n"
+	      "  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
+	      "                 list the probe families, the library's aliases, "
+	      "its functions\n"
 	      "  --vm           run pass 5 in a qemu guest of the target kernel\n"
 	      "  --help         this text\n"
 	      "  --version      the version\n", out);
@@ -309,6 +312,101 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	return n;
 }
 
+/* long options without a short form */
+enum {
+	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
+	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
+	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS,
+};
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Print sorted unique lines; frees nothing (arena strings). */
+static void print_sorted(const char **lines, int n)
+{
+	if (n)
+		qsort(lines, (size_t)n, sizeof(*lines), str_cmp);
+	for (int i = 0; i < n; i++)
+		if (i == 0 || strcmp(lines[i], lines[i - 1]))
+			puts(lines[i]);
+}
+
+/* A name users see: not private, not internal (_name, __name). */
+static bool public_name(const char *name, bool is_private)
+{
+	return !is_private && name[0] != '_';
+}
+
+/*
+ * --dump-probe-types: the built-in families' patterns;
+ * --dump-probe-aliases: "name = points" for every public alias;
+ * --dump-functions: every public function with its inferred signature.
+ * The last two parse the whole library (fast: no kernel is involved).
+ */
+static int dump_library(struct session *s, int what)
+{
+	struct library lib;
+	struct ast_file **files = arena_alloc(&s->arena, sizeof(*files));
+	int nfiles = 0, n = 0, cap = 0;
+	const char **lines = NULL;
+
+	if (what == OPT_DUMP_TYPES) {
+		sema_dump_probe_types(stdout);
+		return 0;
+	}
+	library_load(s, &lib, cache_dir(s));
+	library_load_all(s, &lib, &files, &nfiles);
+	for (int f = 0; f < nfiles && what == OPT_DUMP_ALIASES; f++)
+		ast_foreach(d, files[f]->decls) {
+			if (d->kind != N_PROBE || !d->probe.alias)
+				continue;
+			ast_foreach(name, d->probe.alias_names) {
+				char *buf = NULL;
+				size_t len = 0;
+				FILE *m = open_memstream(&buf, &len);
+				ast_unparse_point(m, name);
+				fputs(d->probe.alias == '+' ? " += " : " = ", m);
+				ast_foreach(p, d->probe.points) {
+					if (p != d->probe.points)
+						fputs(", ", m);
+					ast_unparse_point(m, p);
+				}
+				fclose(m);
+				if (public_name(buf, d->probe.is_private)) {
+					if (n == cap) {
+						cap = cap ? cap * 2 : 256;
+						lines = xrealloc(lines, (size_t)cap *
+								 sizeof(*lines));
+					}
+					lines[n++] = arena_strdup(&s->arena, buf);
+				}
+				free(buf);
+			}
+		}
+	if (what == OPT_DUMP_FUNCTIONS) {
+		struct program prog;
+		/* type errors of functions nobody calls are not ours to show */
+		s->max_errors = 0;
+		s->all_functions = true;
+		if (nfiles)
+			sema_run(s, files, nfiles, &prog);
+		else
+			memset(&prog, 0, sizeof(prog));
+		lines = xmalloc((size_t)(prog.nfuncs + 1) * sizeof(*lines));
+		for (int i = 0; i < prog.nfuncs; i++) {
+			const struct script_func *fn = prog.funcs[i];
+			if (public_name(fn->sym->name, fn->decl->func.is_private))
+				lines[n++] = sema_signature(s, fn);
+		}
+	}
+	print_sorted(lines, n);
+	free(lines);
+	return 0;
+}
+
 static bool valid_module_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -334,11 +432,6 @@ static const char *kernel_build_dir(struct session *s, const char *release)
 		return b;
 	return NULL;
 }
-
-enum {
-	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
-	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
-};
 
 /* A positive number option (-s, -T, --rlimit-*): exits on a bad value. */
 static long number_arg(const char *opt, const char *arg, long min, long max)
@@ -382,8 +475,12 @@ static int stap_main(struct session *s, int argc, char **argv)
 	const char *script = NULL;	/* -e */
 	const char *list_spec = NULL;	/* -l/-L PROBE */
 	bool list_vars = false;
+	int dump = 0;			/* OPT_DUMP_* */
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
+		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
+		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
+		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ "compatible", required_argument, NULL, OPT_COMPATIBLE },
@@ -537,6 +634,11 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case OPT_VM:
 			d.force_vm = true;
 			break;
+		case OPT_DUMP_TYPES:
+		case OPT_DUMP_ALIASES:
+		case OPT_DUMP_FUNCTIONS:
+			dump = opt;
+			break;
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
@@ -560,7 +662,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
-	if (!script && !list_spec) {
+	if (!script && !list_spec && !dump) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: error: no script given (a file, "
 				"-e SCRIPT or -)\n");
@@ -577,7 +679,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	char *text;
 	size_t len;
 	const char *name;
-	if (list_spec) {
+	if (list_spec || dump) {
 		text = xstrdup("");
 		len = 0;
 		name = "<input>";
@@ -632,6 +734,11 @@ static int stap_main(struct session *s, int argc, char **argv)
 	d.exe_dir = dir_of(s, n > 0 ? exe : argv[0]);
 
 	set_tapset_path(s, d.exe_dir);
+	if (dump) {
+		free(text);
+		load_library_macros(s);
+		return dump_library(s, dump);
+	}
 	if (list_spec) {
 		load_library_macros(s);
 		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;

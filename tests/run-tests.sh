@@ -193,6 +193,24 @@ changed file not re-indexed: $(cat "$work/out")"
 	if [ -z "$problems" ]; then pass library/index; else fail library/index "$problems"; fi
 fi
 
+### listings: NAME.args (stap's arguments, run in tests/listing) gives
+### NAME.out exactly, and exit status NAME.rc (absent: 0)
+for f in "$tests"/listing/*.args; do
+	name=listing/$(basename "$f" .args)
+	wanted "$name" || continue
+	# word splitting is wanted: one line of arguments, no quoting
+	# shellcheck disable=SC2046
+	(cd "$tests/listing" && set -f && "$STAP" $(grep -v "^#" "$f")) >"$work/out" 2>&1
+	rc=$?
+	want_rc=0
+	[ -f "${f%.args}.rc" ] && want_rc=$(cat "${f%.args}.rc")
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit status $rc, expected $want_rc: $(head -5 "$work/out")"
+		continue
+	fi
+	check_golden "$name" "${f%.args}.out" "$work/out"
+done
+
 ### pass 3: fragments of the generated C (.grep: one fixed string a line)
 for f in "$tests"/p3/*.stp; do
 	name=p3/$(basename "$f" .stp)
