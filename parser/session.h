@@ -73,6 +73,10 @@ struct session {
 	int ninclude_dirs;
 	const char **tapset_dirs;	/* the library, $SYSTEMTAP_TAPSET, -I */
 	int ntapset_dirs;
+	/* every public function and alias the library defines ("f:NAME",
+	 * "a:A.B"), loaded or not: for "did you mean" */
+	const char **library_names;
+	int nlibrary_names;
 	char **script_args;	/* $1.. and @1.. */
 	int nscript_args;
 };

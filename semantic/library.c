@@ -356,6 +356,24 @@ void library_load(struct session *s, struct library *lib, const char *cache_dir)
 			free(names);
 		}
 	}
+	for (int i = 0; i < lib->nfiles; i++)
+		for (int j = 0; j < lib->files[i].nnames; j++) {
+			const char *nm = lib->files[i].names[j];
+			if (nm[0] == 'g')
+				continue;
+			if (!(s->nlibrary_names & (s->nlibrary_names - 1))) {
+				const char **na = arena_alloc(&s->arena,
+					(size_t)(s->nlibrary_names ?
+						 s->nlibrary_names * 2 : 1) *
+					sizeof(*na));
+				if (s->nlibrary_names)
+					memcpy(na, s->library_names,
+					       (size_t)s->nlibrary_names *
+					       sizeof(*na));
+				s->library_names = na;
+			}
+			s->library_names[s->nlibrary_names++] = nm;
+		}
 	if (ipath && (dirty || lib->nfiles != ncached))
 		write_index(s, lib, ipath, cache_dir);
 	free(seen);

@@ -712,6 +712,28 @@ static enum type infer_script_call(struct sema *se, struct node *n,
 	return n->type = f->sym->type;
 }
 
+/* The closest name among builtins, script functions and the library's. */
+static const char *suggest_function(struct sema *se, const char *name)
+{
+	struct session *s = se->s;
+	int nb = (int)(sizeof(builtins) / sizeof(builtins[0]));
+	int n = 0;
+	const char **names = xmalloc((size_t)(nb + se->prog->nfuncs +
+					      s->nlibrary_names + 1) *
+				     sizeof(*names));
+
+	for (int i = 0; i < nb; i++)
+		names[n++] = builtins[i].name;
+	for (int i = 0; i < se->prog->nfuncs; i++)
+		names[n++] = se->prog->funcs[i]->sym->name;
+	for (int i = 0; i < s->nlibrary_names; i++)
+		if (!strncmp(s->library_names[i], "f:", 2))
+			names[n++] = s->library_names[i] + 2;
+	const char *hint = suggest(name, names, n);
+	free(names);
+	return hint;
+}
+
 static enum type infer_call(struct sema *se, struct node *n)
 {
 	int nargs_given = ast_list_length(n->call.args);
@@ -734,11 +756,7 @@ static enum type infer_call(struct sema *se, struct node *n)
 
 	if (!sym) {
 		if (se->report) {
-			const char *names[sizeof(builtins) / sizeof(builtins[0])];
-			for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++)
-				names[i] = builtins[i].name;
-			const char *hint = suggest(n->call.name, names,
-						   (int)(sizeof(names) / sizeof(names[0])));
+			const char *hint = suggest_function(se, n->call.name);
 			if (hint)
 				diag_error(se->s, n->loc, "unresolved function "
 					   "'%s' (did you mean '%s'?)",
@@ -1404,6 +1422,41 @@ static char *point_string(struct sema *se, struct node *point)
 	return s;
 }
 
+/*
+ * For an unknown point: the closest family (to its first component) or
+ * alias (to its dotted names), loaded or in the library.
+ */
+static const char *suggest_point(struct sema *se, struct node *point)
+{
+	struct session *s = se->s;
+	int nf = (int)(sizeof(family_names) / sizeof(family_names[0]));
+	const char **names = xmalloc((size_t)(nf + se->naliases +
+					      s->nlibrary_names + 1) *
+				     sizeof(*names));
+	struct strbuf dotted = { 0 };
+	int n = 0;
+
+	ast_foreach(c, point->point.comps)
+		sb_printf(&dotted, "%s%s", c == point->point.comps ? "" : ".",
+			  c->comp.name);
+	for (int i = 0; i < nf; i++)
+		names[n++] = family_names[i];
+	const char *hint = suggest(point->point.comps->comp.name, names, n);
+	int best = hint ? edit_distance(point->point.comps->comp.name, hint) : 3;
+	n = 0;
+	for (int i = 0; i < se->naliases; i++)
+		names[n++] = se->aliases[i].key;
+	for (int i = 0; i < s->nlibrary_names; i++)
+		if (!strncmp(s->library_names[i], "a:", 2))
+			names[n++] = s->library_names[i] + 2;
+	const char *alias = suggest(sb_str(&dotted), names, n);
+	if (alias && edit_distance(sb_str(&dotted), alias) < best)
+		hint = alias;
+	sb_free(&dotted);
+	free(names);
+	return hint;
+}
+
 /* Match one point against the families; fill dp. false if it does not match. */
 static bool derive_point(struct sema *se, struct node *point,
 			 struct derived_probe *dp)
@@ -1495,8 +1548,7 @@ static bool derive_point(struct sema *se, struct node *point,
 		return true;
 	}
 	char msg[256];
-	const char *hint = suggest(name, family_names,
-				   (int)(sizeof(family_names) / sizeof(family_names[0])));
+	const char *hint = suggest_point(se, point);
 	if (hint && strcmp(hint, name))
 		snprintf(msg, sizeof(msg), "unknown probe point '%s' (did you "
 			 "mean '%s'?)", dp->pp, hint);
@@ -2117,6 +2169,24 @@ static void propagate_calls(struct sema *se)
 	free(state);
 }
 
+/* A name in scope close to an unassigned local: probably a typo. */
+static const char *suggest_variable(struct sema *se, struct probe_body *b,
+				    struct symbol *l)
+{
+	int n = 0;
+	const char **names = xmalloc((size_t)(b->nlocals + se->prog->nglobals + 1) *
+				     sizeof(*names));
+
+	for (int i = 0; i < b->nlocals; i++)
+		if (b->locals[i] != l && b->locals[i]->type != TY_UNKNOWN)
+			names[n++] = b->locals[i]->name;
+	for (int i = 0; i < se->prog->nglobals; i++)
+		names[n++] = se->prog->globals[i]->name;
+	const char *hint = suggest(l->name, names, n);
+	free(names);
+	return hint;
+}
+
 static void check_unresolved(struct sema *se)
 {
 	struct program *prog = se->prog;
@@ -2153,7 +2223,13 @@ static void check_unresolved(struct sema *se)
 		}
 		for (int i = 0; i < body->nlocals; i++) {
 			struct symbol *l = body->locals[i];
-			if (l->type == TY_UNKNOWN)
+			const char *hint = l->type == TY_UNKNOWN ?
+				suggest_variable(se, body, l) : NULL;
+			if (hint)
+				diag_error(se->s, l->loc, "unresolved type for "
+					   "'%s' (it is never assigned a value; "
+					   "did you mean '%s'?)", l->name, hint);
+			else if (l->type == TY_UNKNOWN)
 				diag_error(se->s, l->loc, "unresolved type for "
 					   "'%s' (it is never assigned a value)",
 					   l->name);
