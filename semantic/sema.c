@@ -2284,6 +2284,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	propagate_calls(&se);
+	if (s->nerrors == errors_before && !s->unoptimized && !s->all_functions)
+		sema_elide(s, prog);
 	if (s->nerrors == errors_before && prog->nprobes == 0 &&
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");

@@ -50,6 +50,7 @@ struct symbol {
 	int index;			/* for names in generated C */
 	bool written, read;
 	bool used_as_scalar;		/* seen without an index */
+	bool mentioned;			/* still named after elision */
 	/* SYM_BUILTIN */
 	int nargs;			/* -1: variadic */
 	enum type arg_types[4];
@@ -150,6 +151,13 @@ bool sema_is_family(const char *name);
 /* Elaborate the parsed files; returns the number of errors. */
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *out);
+
+/*
+ * The optimiser (elide.c), after type checking and unless -u: drops dead
+ * stores, side-effect-free statements, unused locals, probes that do
+ * nothing, unused functions and globals; warns about each in user code.
+ */
+void sema_elide(struct session *s, struct program *prog);
 
 /* -p2 listing: globals, functions and probes with their types. */
 void sema_dump(FILE *out, const struct program *prog);

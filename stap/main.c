@@ -277,6 +277,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	files[0] = af;
 	library_load(s, &lib, cache_dir(s));
 	library_resolve(s, &lib, &files, &nfiles);
+	s->unoptimized = true;		/* "probe POINT {}" must not be elided */
 	int errors = s->nerrors ? 1 : sema_run(s, files, nfiles, &prog);
 	if (errors)
 		return 0;
