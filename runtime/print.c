@@ -292,6 +292,32 @@ static void __maybe_unused stp_print_string(struct stp_context *c,
 	stp_fmt_string(&sk, f, s);
 }
 
+/*
+ * STAP_PRINTF in embedded C: the kernel's vsnprintf straight into the
+ * print buffer, committing it first when the text does not fit; text
+ * longer than the whole buffer is truncated.
+ */
+static void __maybe_unused stp_printf(struct stp_context *c,
+				      const char *fmt, ...)
+{
+	size_t room = STP_PRINT_BUF_SIZE - c->plen;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->pbuf + c->plen, room, fmt, ap);
+	va_end(ap);
+	if ((size_t)n >= room && c->plen) {
+		stp_print_commit(c);
+		room = STP_PRINT_BUF_SIZE;
+		va_start(ap, fmt);
+		n = vsnprintf(c->pbuf, room, fmt, ap);
+		va_end(ap);
+	}
+	/* vsnprintf keeps the last byte of room for its NUL */
+	c->plen += min_t(size_t, n, room ? room - 1 : 0);
+}
+
 static void __maybe_unused stp_sb_init(struct stp_strbuf *sb, char *buf)
 {
 	sb->buf = buf;
