@@ -631,13 +631,14 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 	ast_foreach(a, fmt->next)
 		vals[i++] = gen_expr(cg, a);
 
+	/* first each conversion's format and value, then the output */
+	const char **fmts = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*fmts));
+	const char **args = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*args));
 	int ai = 0;
 	for (int p = 0; p < np; p++) {
 		struct fmt_piece *pc = &pieces[p];
-		if (!pc->is_conv) {
-			sink_str(cg, k, c_string(cg, pc->text, pc->len));
+		if (!pc->is_conv)
 			continue;
-		}
 		const char *f = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
 		if (pc->width_star || pc->prec_star) {
 			emit(cg, "struct stp_fmt %s = %s;", f, fmt_init(cg, pc));
@@ -651,9 +652,24 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 			emit(cg, "static const struct stp_fmt %s = %s;", f,
 			     fmt_init(cg, pc));
 		}
+		fmts[p] = f;
+		args[p] = vals[ai++];
+		/* %m/%M: a read fault is an error before anything is printed */
+		if (pc->conv == 'm' || pc->conv == 'M') {
+			emit(cg, "if (unlikely(stp_mem_check(c, &%s, %s, %s)))",
+			     f, args[p], where(cg, n));
+			emit(cg, "\tgoto %s;", cg->err);
+		}
+	}
+	for (int p = 0; p < np; p++) {
+		struct fmt_piece *pc = &pieces[p];
+		if (!pc->is_conv) {
+			sink_str(cg, k, c_string(cg, pc->text, pc->len));
+			continue;
+		}
 		const char *fn = pc->conv == 's' ? "string" : "long";
-		emit(cg, "%s_%s(%s, &%s, %s);", k->prefix, fn, k->target, f,
-		     vals[ai++]);
+		emit(cg, "%s_%s(%s, &%s, %s);", k->prefix, fn, k->target,
+		     fmts[p], args[p]);
 	}
 }
 
@@ -788,6 +804,14 @@ static const char *gen_builtin_call(struct cg *cg, struct node *n,
 	default:
 		emit(cg, "%s(c%s);", sym->c_expr, sb_str(&args));
 		break;
+	}
+	/* a builtin given the context may raise an error (a fault) */
+	if (sym->bi_kind == BI_CTX_STRING || sym->bi_kind == BI_CTX_VOID) {
+		emit(cg, "if (unlikely(c->last_error)) {");
+		emit(cg, "\tif (!c->last_where)");
+		emit(cg, "\t\tc->last_where = %s;", where(cg, n));
+		emit(cg, "\tgoto %s;", cg->err);
+		emit(cg, "}");
 	}
 	sb_free(&args);
 	return result;
