@@ -631,13 +631,14 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 	ast_foreach(a, fmt->next)
 		vals[i++] = gen_expr(cg, a);
 
+	/* first each conversion's format and value, then the output */
+	const char **fmts = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*fmts));
+	const char **args = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*args));
 	int ai = 0;
 	for (int p = 0; p < np; p++) {
 		struct fmt_piece *pc = &pieces[p];
-		if (!pc->is_conv) {
-			sink_str(cg, k, c_string(cg, pc->text, pc->len));
+		if (!pc->is_conv)
 			continue;
-		}
 		const char *f = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
 		if (pc->width_star || pc->prec_star) {
 			emit(cg, "struct stp_fmt %s = %s;", f, fmt_init(cg, pc));
@@ -651,9 +652,24 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 			emit(cg, "static const struct stp_fmt %s = %s;", f,
 			     fmt_init(cg, pc));
 		}
+		fmts[p] = f;
+		args[p] = vals[ai++];
+		/* %m/%M: a read fault is an error before anything is printed */
+		if (pc->conv == 'm' || pc->conv == 'M') {
+			emit(cg, "if (unlikely(stp_mem_check(c, &%s, %s, %s)))",
+			     f, args[p], where(cg, n));
+			emit(cg, "\tgoto %s;", cg->err);
+		}
+	}
+	for (int p = 0; p < np; p++) {
+		struct fmt_piece *pc = &pieces[p];
+		if (!pc->is_conv) {
+			sink_str(cg, k, c_string(cg, pc->text, pc->len));
+			continue;
+		}
 		const char *fn = pc->conv == 's' ? "string" : "long";
-		emit(cg, "%s_%s(%s, &%s, %s);", k->prefix, fn, k->target, f,
-		     vals[ai++]);
+		emit(cg, "%s_%s(%s, &%s, %s);", k->prefix, fn, k->target,
+		     fmts[p], args[p]);
 	}
 }
 
@@ -788,6 +804,14 @@ static const char *gen_builtin_call(struct cg *cg, struct node *n,
 	default:
 		emit(cg, "%s(c%s);", sym->c_expr, sb_str(&args));
 		break;
+	}
+	/* a builtin given the context may raise an error (a fault) */
+	if (sym->bi_kind == BI_CTX_STRING || sym->bi_kind == BI_CTX_VOID) {
+		emit(cg, "if (unlikely(c->last_error)) {");
+		emit(cg, "\tif (!c->last_where)");
+		emit(cg, "\t\tc->last_where = %s;", where(cg, n));
+		emit(cg, "\tgoto %s;", cg->err);
+		emit(cg, "}");
 	}
 	sb_free(&args);
 	return result;
@@ -933,9 +957,44 @@ static const char *gen_context(struct cg *cg, struct node *n)
 	return "0";
 }
 
+/*
+ * Embedded C in a script body (privileged code only; pass 1 checks).
+ * The text is pasted as is: `c` (the context) and `l` (the frame) are in
+ * scope, as in SystemTap 4.8's probe bodies; no STAP_* macros here. The
+ * newline before the closing parenthesis ends a trailing // comment.
+ */
+static const char *gen_embedded_expr(struct cg *cg, struct node *n)
+{
+	const char *code = n->embedded.code;
+
+	/* pass 2's rule (it returns the type without storing it in n) */
+	if (n->type == TY_STRING || strstr(code, "/* string */")) {
+		const char *t = tmp_string(cg);
+		emit(cg, "stp_strcpy(%s, (const char *)(%s\n));", t, code);
+		return t;
+	}
+	const char *t = tmp_long(cg);
+	emit(cg, "int64_t %s = (int64_t)(%s\n);", t, code);
+	return t;
+}
+
+/*
+ * The same in statement position: pasted as C statements rather than an
+ * expression, so `%{ f(); g(); %}` works (SystemTap 4.8 takes only an
+ * expression there); the `;` after it ends a code that has none.
+ */
+static void gen_embedded_stmt(struct cg *cg, struct node *n)
+{
+	emit(cg, "{");
+	emit(cg, "%s\n;", n->embedded.code);
+	emit(cg, "}");
+}
+
 static const char *gen_expr(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
+	case N_EMBEDDED:
+		return gen_embedded_expr(cg, n);
 	case N_NUMBER:
 		if (n->num.value == INT64_MIN)
 			return "((int64_t)(-9223372036854775807LL - 1))";
@@ -1321,6 +1380,10 @@ static void gen_stmt(struct cg *cg, struct node *n)
 	action(cg, n);
 	switch (n->kind) {
 	case N_EXPR_STMT:
+		if (n->stmt.expr->kind == N_EMBEDDED) {
+			gen_embedded_stmt(cg, n->stmt.expr);
+			break;
+		}
 		emit(cg, "{");
 		cg->depth++;
 		gen_expr(cg, n->stmt.expr);
@@ -1380,6 +1443,9 @@ static void gen_stmt(struct cg *cg, struct node *n)
 	case N_TRY:
 		gen_try(cg, n);
 		break;
+	case N_EMBEDDED:
+		gen_embedded_stmt(cg, n);
+		break;
 	default:
 		unsupported(cg, n, ast_kind_name(n->kind));
 		break;
@@ -1387,6 +1453,22 @@ static void gen_stmt(struct cg *cg, struct node *n)
 }
 
 /* ---- module ------------------------------------------------------------ */
+
+/*
+ * Top-level %{ %} blocks, in order, at file scope after the runtime and
+ * before the script's globals and code: #includes and C helpers for the
+ * embedded functions.
+ */
+static void gen_embeds(struct cg *cg, FILE *out)
+{
+	for (int i = 0; i < cg->prog->nembeds; i++) {
+		const struct node *e = cg->prog->embeds[i];
+		const struct srcfile *f = session_file(cg->s, e->loc.file);
+		fprintf(out, "\n/* embedded C at %s:%d:%d */\n%s\n",
+			f ? f->name : "?", e->loc.line, e->loc.col,
+			e->embedded.code);
+	}
+}
 
 static void gen_globals(struct cg *cg, FILE *out)
 {
@@ -1537,6 +1619,103 @@ static void iter_slots(const struct program *prog, const struct node *n,
 	}
 }
 
+/* Can an unmangled parameter alias `name` sit beside the frame's members? */
+static bool alias_ok(const char *name)
+{
+	return strncmp(name, "l_", 2) && strcmp(name, "ret") &&
+	       strcmp(name, "__retvalue") && strcmp(name, "stp_unused");
+}
+
+/*
+ * An embedded-C function, in the calling convention of script functions
+ * (the caller fills the frame at c->nesting + 1, bumps c->nesting, reads
+ * `ret` and checks c->last_error and c->next after), with SystemTap's
+ * macros defined around the code and undefined after it:
+ *   STAP_ARG_x, THIS->l_x   parameter x (int64_t, or a char array)
+ *   THIS->x                 the same, with the marker unmangled
+ *   STAP_RETVALUE, THIS->__retvalue   the result: int64_t, or a char
+ *                           array of MAXSTRINGLEN (write it with strlcpy)
+ *   STAP_RETURN(v)          set the result and leave (no argument when the
+ *                           function returns nothing)
+ *   STAP_ERROR(fmt, ...)    raise a runtime error and leave
+ *   STAP_PRINTF(fmt, ...)   print (the kernel's printf conventions)
+ *   STAP_NEXT               leave the probe, as `next`
+ *   CONTEXT, THIS           the struct stp_context and the frame
+ * `return` leaves through `out` as in SystemTap 4.8, so an error the code
+ * set by hand (CONTEXT->last_error) still gets its location there.
+ * Other markers are ignored for now: pure, stable, unprivileged,
+ * myproc-unprivileged and guru (this compiler drops no call and takes
+ * embedded C only where it is privileged anyway), pragma:read/write:VAR
+ * (globals touched from C are not in the probe's lock mode).
+ */
+static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
+			    const struct probe_body *b)
+{
+	const struct script_func *fn = b->func;
+	const char *code = fn->decl->func.body->embedded.code;
+	bool unmangled = strstr(code, "/* unmangled */") != NULL;
+	bool str = fn->sym->type == TY_STRING;
+	bool value = str || fn->sym->type == TY_LONG;
+	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
+	int i;
+
+	fprintf(structs, "struct stp_locals_fn_%d {\n", b->index);
+	for (i = 0; i < fn->nparams; i++) {
+		const struct symbol *p = b->locals[i];
+		const char *ct = p->type == TY_STRING ? "char" : "int64_t";
+		const char *dim = p->type == TY_STRING ? "[MAXSTRINGLEN]" : "";
+		if (unmangled && alias_ok(p->name))
+			fprintf(structs, "\tunion { %s l_%s%s; %s %s%s; };\n",
+				ct, p->name, dim, ct, p->name, dim);
+		else
+			fprintf(structs, "\t%s l_%s%s;\n", ct, p->name, dim);
+	}
+	fputs(str ? "\tunion { char ret[MAXSTRINGLEN]; "
+		    "char __retvalue[MAXSTRINGLEN]; };\n"
+		  : "\tunion { int64_t ret; int64_t __retvalue; };\n", structs);
+	fputs("\tchar stp_unused;\n};\n", structs);
+
+	fprintf(bodies, "\n/* function %s at %s:%d:%d (embedded C) */\n",
+		fn->sym->name, f ? f->name : "?", b->probe->loc.line,
+		b->probe->loc.col);
+	fprintf(bodies, "static void stp_fn_%d(struct stp_context *c)\n{\n"
+		"\tstruct stp_locals_fn_%d *l = stp_frame(c, c->nesting);\n\n",
+		b->index, b->index);
+	fputs(str ? "\tl->ret[0] = '\\0';\n" : "\tl->ret = 0;\n", bodies);
+	fputs("#define CONTEXT c\n#define THIS l\n", bodies);
+	for (i = 0; i < fn->nparams; i++)
+		fprintf(bodies, "#define STAP_ARG_%s THIS->l_%s\n",
+			b->locals[i]->name, b->locals[i]->name);
+	if (value)
+		fputs("#define STAP_RETVALUE THIS->ret\n", bodies);
+	if (str)
+		fputs("#define STAP_RETURN(v) do { strlcpy(STAP_RETVALUE, (v), "
+		      "MAXSTRINGLEN); goto out; } while (0)\n", bodies);
+	else if (value)
+		fputs("#define STAP_RETURN(v) do { STAP_RETVALUE = (int64_t)(v); "
+		      "goto out; } while (0)\n", bodies);
+	else
+		fputs("#define STAP_RETURN() do { goto out; } while (0)\n",
+		      bodies);
+	fputs("#define STAP_ERROR(...) do { stp_errorf(c, __VA_ARGS__); "
+	      "goto out; } while (0)\n"
+	      "#define STAP_PRINTF(...) do { stp_printf(c, __VA_ARGS__); "
+	      "} while (0)\n"
+	      "#define STAP_NEXT do { c->next = true; goto out; } while (0)\n"
+	      "#define return goto out\n", bodies);
+	fprintf(bodies, "\t{\n%s\n\t}\n#undef return\nout:\n", code);
+	/* as SystemTap 4.8, an error of the code is "near" the function */
+	fprintf(bodies, "\tif (unlikely(c->last_error && !c->last_where))\n"
+		"\t\tc->last_where = %s;\n", where(cg, fn->decl));
+	fputs("#undef CONTEXT\n#undef THIS\n", bodies);
+	for (i = 0; i < fn->nparams; i++)
+		fprintf(bodies, "#undef STAP_ARG_%s\n", b->locals[i]->name);
+	if (value)
+		fputs("#undef STAP_RETVALUE\n", bodies);
+	fputs("#undef STAP_RETURN\n#undef STAP_ERROR\n#undef STAP_PRINTF\n"
+	      "#undef STAP_NEXT\n}\n", bodies);
+}
+
 /*
  * Writes the frame struct of a probe handler or script function to
  * structs and its C function to bodies.
@@ -1548,6 +1727,10 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	const char *kind = fn ? "fn" : "probe";
 	const struct node *body = fn ? fn->decl->func.body : b->probe->probe.body;
 
+	if (fn && fn->embedded) {
+		gen_embedded_fn(cg, structs, bodies, b);
+		return;
+	}
 	sb_reset(&cg->code);
 	sb_reset(&cg->frame);
 	cg->ntemps = 0;
@@ -1749,6 +1932,7 @@ int codegen_module(struct session *s, const struct program *prog,
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
+	gen_embeds(&cg, out);
 	gen_globals(&cg, out);
 	if (has_containers(prog))
 		gen_globals_init(prog, out);

@@ -80,3 +80,21 @@ static void __maybe_unused stp_error(struct stp_context *c, const char *msg,
 	c->last_error = c->error_buf;
 	c->last_where = where;
 }
+
+/*
+ * The same with a kernel printf format and no location (STAP_ERROR in
+ * embedded C; the function's location is added when it returns).
+ */
+static void __maybe_unused stp_errorf(struct stp_context *c,
+				      const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->last_error)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(c->error_buf, sizeof(c->error_buf), fmt, ap);
+	va_end(ap);
+	c->last_error = c->error_buf;
+	c->last_where = NULL;
+}

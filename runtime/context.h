@@ -30,7 +30,12 @@ struct stp_context {
 	size_t plen;			/* bytes used in pbuf */
 	u16 ptype;			/* record type pbuf is committed as */
 	unsigned int cpu;		/* CPU this context belongs to */
-	char error_buf[MAXSTRINGLEN];	/* copy of the first error message */
+	/* a copy of the first error message; error_buffer is SystemTap's
+	 * name, for embedded C that raises an error by hand */
+	union {
+		char error_buf[MAXSTRINGLEN];
+		char error_buffer[MAXSTRINGLEN];
+	};
 	struct stp_re_match last_match;	/* the last =~ (for matched()) */
 };
 
@@ -41,6 +46,8 @@ static __always_inline void *stp_frame(struct stp_context *c, int depth)
 
 static void stp_error(struct stp_context *c, const char *msg,
 		      const char *where);
+static __printf(2, 3) void stp_errorf(struct stp_context *c,
+				      const char *fmt, ...);
 static void stp_request_exit(struct stp_context *c);
 
 /*

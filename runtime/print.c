@@ -101,16 +101,23 @@ static void stp_fmt_binary(struct stp_sink *s, const struct stp_fmt *f,
 	}
 }
 
+/* Bytes a %m / %M reads: the precision, or 1 (also for a precision of 0). */
+static long stp_fmt_memlen(const struct stp_fmt *f)
+{
+	return f->prec > 0 ? stp_fmt_clamp(f->prec) : 1;
+}
+
 /*
- * %m / %M: prec bytes (default 1) of kernel memory at address v, raw or as
- * hex.  A fault ends the output early.
+ * %m / %M: stp_fmt_memlen() bytes of kernel memory at address v, raw or
+ * as hex.  The generated code has checked them (stp_mem_check); memory
+ * that went away since ends the output early.
  */
 static void stp_fmt_memory(struct stp_sink *s, const struct stp_fmt *f,
 			   int64_t v)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *src = (const char *)(unsigned long)v;
-	long n = f->prec >= 0 ? stp_fmt_clamp(f->prec) : 1;
+	long n = stp_fmt_memlen(f);
 	long outlen = f->conv == 'M' ? 2 * n : n;
 	long pad = stp_fmt_clamp(f->width) - outlen;
 	u8 chunk[32];
@@ -290,6 +297,66 @@ static void __maybe_unused stp_print_string(struct stp_context *c,
 	struct stp_sink sk = { .c = c };
 
 	stp_fmt_string(&sk, f, s);
+}
+
+/*
+ * Before a printf or sprintf with %m / %M writes anything: can each such
+ * conversion read its bytes?  Else raise SystemTap's error, naming the
+ * first byte that faults, at where and return non-zero (the generated
+ * code leaves through its error label, so nothing of the call is
+ * printed, as in SystemTap).
+ */
+static int __maybe_unused stp_mem_check(struct stp_context *c,
+					const struct stp_fmt *f, int64_t v,
+					const char *where)
+{
+	const char *src = (const char *)(unsigned long)v;
+	long n = stp_fmt_memlen(f);
+	u8 chunk[32];
+
+	while (n > 0) {
+		size_t k = min_t(long, n, sizeof(chunk));
+
+		if (copy_from_kernel_nofault(chunk, src, k)) {
+			while (k-- && !copy_from_kernel_nofault(chunk, src, 1))
+				src++;
+			if (!c->last_error) {
+				stp_errorf(c, "read fault [man error::fault] "
+					   "at 0x%lx", (unsigned long)src);
+				c->last_where = where;
+			}
+			return -EFAULT;
+		}
+		src += k;
+		n -= k;
+	}
+	return 0;
+}
+
+/*
+ * STAP_PRINTF in embedded C: the kernel's vsnprintf straight into the
+ * print buffer, committing it first when the text does not fit; text
+ * longer than the whole buffer is truncated.
+ */
+static void __maybe_unused stp_printf(struct stp_context *c,
+				      const char *fmt, ...)
+{
+	size_t room = STP_PRINT_BUF_SIZE - c->plen;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(c->pbuf + c->plen, room, fmt, ap);
+	va_end(ap);
+	if ((size_t)n >= room && c->plen) {
+		stp_print_commit(c);
+		room = STP_PRINT_BUF_SIZE;
+		va_start(ap, fmt);
+		n = vsnprintf(c->pbuf, room, fmt, ap);
+		va_end(ap);
+	}
+	/* vsnprintf keeps the last byte of room for its NUL */
+	c->plen += min_t(size_t, n, room ? room - 1 : 0);
 }
 
 static void __maybe_unused stp_sb_init(struct stp_strbuf *sb, char *buf)

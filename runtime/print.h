@@ -32,6 +32,10 @@ static void stp_print_long(struct stp_context *c, const struct stp_fmt *f,
 			   int64_t v);
 static void stp_print_string(struct stp_context *c, const struct stp_fmt *f,
 			     const char *s);
+static int stp_mem_check(struct stp_context *c, const struct stp_fmt *f,
+			 int64_t v, const char *where);
+static __printf(2, 3) void stp_printf(struct stp_context *c,
+				      const char *fmt, ...);
 static void stp_print_flush(struct stp_context *c);
 static void stp_print_commit(struct stp_context *c);
 

@@ -40,6 +40,7 @@
 #include <linux/math64.h>
 #include <linux/sort.h>
 #include <linux/ctype.h>
+#include <linux/version.h>
 
 #include "abi/transport.h"
 #include "defines.h"

@@ -8,6 +8,26 @@
 
 static int64_t stp_target_pid;		/* set by "target=" on ctl */
 
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
+/*
+ * strlcpy() left the kernel in 6.8, but embedded C follows SystemTap's
+ * conventions (STAP_RETURN, tapsets), which use it for strings.
+ */
+static inline size_t stp_strlcpy(char *dst, const char *src, size_t size)
+{
+	size_t len = strlen(src);
+
+	if (size) {
+		size_t n = min(len, size - 1);
+
+		memcpy(dst, src, n);
+		dst[n] = '\0';
+	}
+	return len;
+}
+#define strlcpy stp_strlcpy
+#endif
+
 /* dst = src, truncated; dst and src may overlap. */
 static inline void stp_strcpy(char *dst, const char *src)
 {

@@ -2,8 +2,9 @@
 /*
  * The string functions of SystemTap's tapset library, as the runtime
  * provides them: strlen, substr, stringat, isinstr, strpos, str_replace,
- * text_str, text_strn, string_quoted, strtol, tokenize.  Results are
- * script strings (MAXSTRINGLEN buffers, silently truncated).
+ * text_str, text_strn, string_quoted, strtol, tokenize, and
+ * kernel_string.  Results are script strings (MAXSTRINGLEN buffers,
+ * silently truncated).
  */
 
 static int64_t __maybe_unused stp_f_strlen(const char *s)
@@ -184,4 +185,33 @@ static void __maybe_unused stp_f_tokenize(struct stp_context *c, char *out,
 		stp_strcpy(out, tok);
 	else
 		out[0] = '\0';
+}
+
+/*
+ * kernel_string(addr): the NUL-terminated string at a kernel address, read
+ * fault-safely a page at most at a time (so a string that ends before an
+ * unmapped page reads fine); a fault is SystemTap's error.
+ */
+static void __maybe_unused stp_f_kernel_string(struct stp_context *c,
+					       char *out, int64_t addr)
+{
+	const char *src = (const char *)(unsigned long)addr;
+	size_t len = 0;
+
+	while (len < MAXSTRINGLEN - 1) {
+		size_t k = min_t(size_t, MAXSTRINGLEN - 1 - len,
+				 PAGE_SIZE - ((unsigned long)(src + len) &
+					      ~PAGE_MASK));
+
+		if (copy_from_kernel_nofault(out + len, src + len, k)) {
+			out[0] = '\0';
+			stp_errorf(c, "kernel string copy fault at 0x%lx "
+				   "[man error::fault]", (unsigned long)addr);
+			return;
+		}
+		if (memchr(out + len, '\0', k))
+			return;
+		len += k;
+	}
+	out[len] = '\0';
 }
