@@ -75,6 +75,9 @@ static const struct builtin {
 	  BI_CTX_STRING },
 	{ "print_char", TY_UNKNOWN, 1, { TY_LONG }, "stp_print_char",
 	  BI_CTX_VOID },
+	/* conversions: a fault-safe read of a kernel string */
+	{ "kernel_string", TY_STRING, 1, { TY_LONG }, "stp_f_kernel_string",
+	  BI_CTX_STRING },
 	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
 	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
 	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
@@ -1144,8 +1147,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		return TY_UNKNOWN;
 	case N_EMBEDDED:
 		/* the parser allows it only in tapsets and with -g */
-		return strstr(n->embedded.code, "/* string */") ? TY_STRING :
-		       TY_LONG;
+		return n->type = strstr(n->embedded.code, "/* string */") ?
+				 TY_STRING : TY_LONG;
 	case N_WILDCARD:
 		if (se->report)
 			diag_error(se->s, n->loc, "'*' is only allowed as an "
