@@ -918,6 +918,8 @@ static const char *gen_call(struct cg *cg, struct node *n)
 		return gen_script_call(cg, n, n->sym->func);
 	if (n->sym && n->sym->kind == SYM_BUILTIN && n->sym->bi_kind != BI_SPECIAL)
 		return gen_builtin_call(cg, n, n->sym);
+	if (n->sym && n->sym->kind == SYM_BUILTIN && n->sym->type == TY_STRING)
+		return n->sym->c_expr;	/* a constant string: pp() */
 	if (n->sym && n->sym->kind == SYM_BUILTIN) {
 		const char *t = tmp_long(cg);
 		emit(cg, "int64_t %s = %s;", t, n->sym->c_expr);

@@ -80,6 +80,8 @@ static const struct builtin {
 	  BI_CTX_STRING },
 	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
 	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
+	/* the derived probe point: kernel.trace("sched:sched_switch") */
+	{ "pp", TY_STRING, 0, { 0 }, "c->probe->pp", BI_SPECIAL },
 	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
 	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL },
 	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
