@@ -1815,13 +1815,90 @@ static bool tp_c_scalar(const char *c_type)
 	return strncmp(c_type, "struct ", 7) && strncmp(c_type, "union ", 6);
 }
 
+/* The first statement a body runs (through leading blocks), or NULL. */
+static const struct node *first_stmt(const struct node *n)
+{
+	while (n && (n->kind == N_BLOCK || n->kind == N_NULL_STMT)) {
+		if (n->kind == N_NULL_STMT) {
+			n = n->next;
+			continue;
+		}
+		const struct node *inner = first_stmt(n->block.stmts);
+		if (inner)
+			return inner;
+		n = n->next;
+	}
+	return n;
+}
+
 /*
- * One callback per typed tracepoint probe, "void cb(void *data, TP_PROTO)"
- * (checked against the tracepoint by the header's
- * check_trace_callback_type_NAME): it widens the arguments to longs on
- * its stack and runs the probe with them (data is the probe table entry).
+ * A body that starts with `if ($ARG != N) next` (the syscall tapset's
+ * form, one alias per value of $id): the argument and N. Probes of one
+ * tracepoint that all filter on the same argument share one callback
+ * that switches on it, so `syscall.*` costs one call per event.
  */
-static void gen_tp_callbacks(struct cg *cg, FILE *out)
+static bool tp_filter(const struct derived_probe *dp, const char **arg,
+		      int64_t *value)
+{
+	const struct node *st = first_stmt(dp->body->probe->probe.body);
+	const struct node *c, *then, *t, *num;
+
+	if (!st || st->kind != N_IF || st->cond.els)
+		return false;
+	c = st->cond.cond;
+	then = st->cond.then;
+	if (then && then->kind == N_BLOCK && then->block.stmts &&
+	    !then->block.stmts->next)
+		then = then->block.stmts;
+	if (!then || then->kind != N_NEXT || c->kind != N_BINARY ||
+	    c->binary.op != OP_NE)
+		return false;
+	t = c->binary.lhs->kind == N_TARGET ? c->binary.lhs : c->binary.rhs;
+	num = t == c->binary.lhs ? c->binary.rhs : c->binary.lhs;
+	if (t->kind != N_TARGET || num->kind != N_NUMBER || !t->sym ||
+	    t->sym->kind != SYM_CONTEXT)
+		return false;
+	*arg = t->target.name + 1;
+	*value = num->num.value;
+	return true;
+}
+
+/* Index of probe i in the emitted stp_probes[] ('never' has no entry). */
+static int table_index(const struct program *prog, int i)
+{
+	int k = 0;
+
+	for (int j = 0; j < i; j++)
+		k += prog->probes[j]->family != PF_NEVER;
+	return k;
+}
+
+/* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
+static void gen_tp_values(FILE *out, const struct derived_probe *dp,
+			  const char *indent, bool with_v, bool with_all)
+{
+	const struct tracepoint_info *tp = dp->tp;
+	const struct probe_body *b = dp->body;
+
+	for (int k = 0; with_v && k < b->ntpvars; k++)
+		fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
+			b->tpvars[k]->name + 1);
+	for (int a = 0; with_all && a < tp->nargs; a++)
+		fprintf(out, "%sall[%d] = %s%s%s;\n", indent, a,
+			tp_c_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
+			tp_c_scalar(tp->args[a].c_type) ? tp->args[a].name : "",
+			tp_c_scalar(tp->args[a].c_type) ? ")" : "");
+}
+
+/*
+ * Typed tracepoint callbacks, "void cb(void *data, TP_PROTO)" (checked
+ * against the tracepoint by the header's check_trace_callback_type_NAME):
+ * they widen the arguments to longs on their stack and run the probe with
+ * them. One per probe (data is its table entry), or one per dispatch group
+ * (see tp_filter): the group's first entry registers it, the others are
+ * tp_shared. group[i] is the probe's group leader, or -1.
+ */
+static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 {
 	const struct program *prog = cg->prog;
 	const char **done = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*done));
@@ -1845,12 +1922,37 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out)
 			dp->tp->header[0] == '/' ? "\"" : ">");
 	}
 	free(done);
+
+	/* dispatch groups: same tracepoint, same filtered argument */
+	const char **farg = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*farg));
+	int64_t *fval = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*fval));
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		group[i] = -1;
+		farg[i] = NULL;
+		if (!tp_typed(dp) || !tp_filter(dp, &farg[i], &fval[i]))
+			continue;
+		for (int j = 0; j < i && group[i] < 0; j++)
+			if (farg[j] && !strcmp(farg[j], farg[i]) &&
+			    !strcmp(prog->probes[j]->tp->system, dp->tp->system) &&
+			    !strcmp(prog->probes[j]->tp->name, dp->tp->name))
+				group[i] = group[j] >= 0 ? group[j] : j;
+		if (group[i] >= 0)
+			group[group[i]] = group[i];
+	}
+	if (prog->nprobes)
+		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
+			table_index(prog, prog->nprobes));
+
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const struct tracepoint_info *tp = dp->tp;
-		const struct probe_body *b = dp->body;
-		if (!tp_typed(dp))
+		if (!tp_typed(dp) || (group[i] >= 0 && group[i] != i))
 			continue;
+		int nv = dp->body->ntpvars;
+		for (int j = i + 1; group[i] == i && j < prog->nprobes; j++)
+			if (group[j] == i && prog->probes[j]->body->ntpvars > nv)
+				nv = prog->probes[j]->body->ntpvars;
 		fprintf(out, "\nstatic const char *const stp_tp_names_%d[] = { ", i);
 		for (int a = 0; a < tp->nargs; a++)
 			fprintf(out, "\"%s\", ", tp->args[a].name);
@@ -1860,19 +1962,40 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out)
 			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
 		fprintf(out, "\tint64_t v[%d], all[%d];\n"
 			"\tconst struct stp_tp_args a = { .v = v, .all = all };\n\n",
-			b->ntpvars ? b->ntpvars : 1, tp->nargs ? tp->nargs : 1);
+			nv ? nv : 1, tp->nargs ? tp->nargs : 1);
 		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
 			tp->name, i);
-		for (int k = 0; k < b->ntpvars; k++)
-			fprintf(out, "\tv[%d] = (int64_t)(%s);\n", k,
-				b->tpvars[k]->name + 1);
-		for (int a = 0; a < tp->nargs; a++)
-			fprintf(out, "\tall[%d] = %s%s%s;\n", a,
-				tp_c_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
-				tp_c_scalar(tp->args[a].c_type) ? tp->args[a].name : "",
-				tp_c_scalar(tp->args[a].c_type) ? ")" : "");
-		fputs("\tstp_probe_run_tp(data, &a);\n}\n", out);
+		if (group[i] != i) {
+			gen_tp_values(out, dp, "\t", true, true);
+			fputs("\tstp_probe_run_tp(data, &a);\n}\n", out);
+			continue;
+		}
+		gen_tp_values(out, dp, "\t", false, true);
+		fprintf(out, "\tswitch ((int64_t)(%s)) {\n", farg[i]);
+		for (int j = i; j < prog->nprobes; j++) {
+			bool emitted = false;
+			if (group[j] != i)
+				continue;
+			for (int m = i; m < j && !emitted; m++)
+				emitted = group[m] == i && fval[m] == fval[j];
+			if (emitted)
+				continue;
+			/* one case per value; several probes may want it */
+			fprintf(out, "\tcase %" PRId64 "LL:\n", fval[j]);
+			for (int k = j; k < prog->nprobes; k++) {
+				if (group[k] != i || fval[k] != fval[j])
+					continue;
+				gen_tp_values(out, prog->probes[k], "\t\t", true,
+					      false);
+				fprintf(out, "\t\tstp_probe_run_tp(&stp_probes[%d], "
+					"&a);\n", table_index(prog, k));
+			}
+			fputs("\t\tbreak;\n", out);
+		}
+		fputs("\t}\n}\n", out);
 	}
+	free(farg);
+	free(fval);
 }
 
 int codegen_module(struct session *s, const struct program *prog,
@@ -1942,8 +2065,10 @@ int codegen_module(struct session *s, const struct program *prog,
 	free(structs);
 	free(bodies);
 
-	gen_tp_callbacks(&cg, out);
-	fputs("\nstatic const struct stp_probe stp_probes[] = {\n", out);
+	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
+	gen_tp_callbacks(&cg, out, group);
+	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
+		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const char *fam = family_enum(dp->family);
@@ -1967,12 +2092,16 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ", .tp_system = %s",
 				c_string(&cg, dp->tp->system,
 					 strlen(dp->tp->system)));
-		if (tp_typed(dp))
+		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
+			fprintf(out, ",\n\t  .tp_shared = true, "
+				".tp_argnames = stp_tp_names_%d", group[i]);
+		else if (tp_typed(dp))
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d, "
 				".tp_argnames = stp_tp_names_%d", i, i);
 		fputs(" },\n", out);
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	free(group);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);
 	return cg.errors;

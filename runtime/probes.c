@@ -339,7 +339,8 @@ static int stp_arm(void)
 				      ns_to_ktime(stp_timer_period(rt->p)),
 				      HRTIMER_MODE_REL);
 			rt->armed = true;
-		} else if (rt->p->type == STP_PROBE_TRACEPOINT) {
+		} else if (rt->p->type == STP_PROBE_TRACEPOINT &&
+			   !rt->p->tp_shared) {
 			ret = tracepoint_probe_register(rt->tp,
 							stp_tp_func(rt->p),
 							(void *)rt->p);

@@ -41,6 +41,9 @@ struct stp_probe {
 	const char *tp_system;		/* its system ($$system): "sched" */
 	const char *const *tp_argnames;	/* NULL-terminated, for $$parms */
 	void *tp_callback;		/* typed callback, NULL: generic */
+	bool tp_shared;			/* run by another entry's callback (a
+					 * dispatch on an argument): never
+					 * registered itself */
 	enum stp_lock_mode lock;	/* access to globals the handler needs */
 };
 
