@@ -7,8 +7,10 @@ cd "$(dirname "$0")/.."
 
 # Build tools, libdw, and the test VM: qemu, a static busybox and the two
 # Debian cloud kernels (image + headers) that scripts are compiled for and
-# tested on: 6.1 and 6.12.
+# tested on: 6.1 and 6.12. lz4 and zstd decompress the kernel images
+# (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
+	lz4 zstd
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
 	linux-headers-6.12-cloud-amd64"

@@ -1,0 +1,1921 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The target kernel's BTF: finding it, parsing it, answering type
+ * questions about it; see btf.h.
+ *
+ * Finding it: the raw blob is copied out of a cache file, /sys, an ELF
+ * vmlinux's .BTF section (ELF headers parsed here: no libelf, so libstap.a
+ * needs no extra library) or a bzImage, whose compressed payload (located
+ * by the boot header's payload_offset/payload_length, else by scanning
+ * for a compressor's magic) is piped through the decompressor.
+ *
+ * Parsing it: the blob stays as it is (little-endian, as on the host);
+ * types[id] points at each type's record in it. Loading checks every
+ * record's kind, length, name offset and referenced type id, so the
+ * accessors below may trust them; unknown kinds fail the load. Two hash
+ * tables index the types: named ones by (namespace, name) - the first
+ * definition of a name wins over later ones and over forward
+ * declarations - and anonymous derived ones (pointer, const, volatile,
+ * restrict, array) by (kind, target, nelems), so btf_find_type() reuses
+ * BTF's own pointer types and adds one only when BTF has none. Added
+ * types are records in the same format, malloc'ed one by one.
+ *
+ * Every walk along type references is bounded (MAX_DEPTH), so a BTF with
+ * a reference cycle gives wrong answers, never a hang.
+ */
+#define _GNU_SOURCE
+#include "semantic/btf.h"
+#include "lib/arena.h"
+#include "lib/strbuf.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+/* ------------------------------------------------------------------ */
+/* The BTF format (include/uapi/linux/btf.h), our own spelling */
+
+#define BTF_MAGIC_LE 0xeb9f
+#define MAX_DEPTH 64		/* longest chain of type references walked */
+#define POINTER_SIZE 8		/* x86-64 targets only */
+#define MAX_VMLINUX ((size_t)1 << 31)	/* decompressed kernel, bytes */
+
+enum btf_kind {
+	KIND_UNKNOWN, KIND_INT, KIND_PTR, KIND_ARRAY, KIND_STRUCT, KIND_UNION,
+	KIND_ENUM, KIND_FWD, KIND_TYPEDEF, KIND_VOLATILE, KIND_CONST,
+	KIND_RESTRICT, KIND_FUNC, KIND_FUNC_PROTO, KIND_VAR, KIND_DATASEC,
+	KIND_FLOAT, KIND_DECL_TAG, KIND_TYPE_TAG, KIND_ENUM64, KIND_COUNT
+};
+
+#define INT_SIGNED 1u		/* in the INT record's encoding bits */
+
+struct raw_header {
+	uint16_t magic;
+	uint8_t version;
+	uint8_t flags;
+	uint32_t hdr_len;
+	uint32_t type_off;	/* relative to the end of the header */
+	uint32_t type_len;
+	uint32_t str_off;
+	uint32_t str_len;
+};
+
+struct raw_type {
+	uint32_t name_off;
+	uint32_t info;		/* vlen 0-15, kind 24-28, kind_flag 31 */
+	uint32_t size_or_type;	/* size (INT, ENUM*, STRUCT, UNION, DATASEC,
+				 * FLOAT) or a type id (the others) */
+};
+
+struct raw_array {
+	uint32_t type;
+	uint32_t index_type;
+	uint32_t nelems;
+};
+
+struct raw_member {
+	uint32_t name_off;
+	uint32_t type;
+	uint32_t offset;	/* kind_flag: bitfield size 24-31, offset
+				 * 0-23; else the bit offset */
+};
+
+struct raw_param {
+	uint32_t name_off;
+	uint32_t type;		/* last param with type 0: "..." */
+};
+
+struct raw_secinfo {
+	uint32_t type;
+	uint32_t offset;
+	uint32_t size;
+};
+
+static unsigned kind_of(const struct raw_type *t)
+{
+	return (t->info >> 24) & 0x1f;
+}
+
+static unsigned vlen_of(const struct raw_type *t)
+{
+	return t->info & 0xffff;
+}
+
+static bool kflag_of(const struct raw_type *t)
+{
+	return t->info >> 31;
+}
+
+static uint32_t make_info(unsigned kind, unsigned vlen, bool kflag)
+{
+	return (uint32_t)kind << 24 | vlen | (kflag ? 1u << 31 : 0);
+}
+
+/* Bytes of data after the record, by kind; -1 for a kind we do not know. */
+static long extra_size(const struct raw_type *t)
+{
+	long v = vlen_of(t);
+
+	switch (kind_of(t)) {
+	case KIND_INT: case KIND_VAR: case KIND_DECL_TAG:
+		return 4;
+	case KIND_ARRAY:
+		return (long)sizeof(struct raw_array);
+	case KIND_STRUCT: case KIND_UNION:
+		return v * (long)sizeof(struct raw_member);
+	case KIND_ENUM: case KIND_FUNC_PROTO:
+		return v * 8;
+	case KIND_DATASEC: case KIND_ENUM64:
+		return v * 12;
+	case KIND_PTR: case KIND_FWD: case KIND_TYPEDEF: case KIND_VOLATILE:
+	case KIND_CONST: case KIND_RESTRICT: case KIND_FUNC: case KIND_FLOAT:
+	case KIND_TYPE_TAG:
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+/* The name spaces of C: struct and union tags, enum tags, and ordinary
+ * identifiers (typedefs and base types). */
+enum name_space { NS_NONE, NS_STRUCT, NS_UNION, NS_ENUM, NS_ORDINARY };
+
+static enum name_space name_space_of(const struct raw_type *t)
+{
+	switch (kind_of(t)) {
+	case KIND_STRUCT:
+		return NS_STRUCT;
+	case KIND_UNION:
+		return NS_UNION;
+	case KIND_FWD:
+		return kflag_of(t) ? NS_UNION : NS_STRUCT;
+	case KIND_ENUM: case KIND_ENUM64:
+		return NS_ENUM;
+	case KIND_INT: case KIND_TYPEDEF: case KIND_FLOAT:
+		return NS_ORDINARY;
+	default:
+		return NS_NONE;
+	}
+}
+
+/* The cache file: this header, the source's path, the raw BTF. */
+#define CACHE_MAGIC "stapBTF1"
+
+struct cache_header {
+	char magic[8];
+	uint64_t src_size;	/* the source file when the blob was taken */
+	int64_t src_mtime_sec;
+	int64_t src_mtime_nsec;
+	uint32_t src_path_len;	/* the source's path follows the header */
+	uint32_t blob_len;	/* then the raw BTF */
+};
+
+/* ------------------------------------------------------------------ */
+/* struct btf */
+
+struct btf {
+	uint8_t *blob;		/* the raw BTF, header first (malloc'ed) */
+	size_t blob_len;
+	const char *strs;	/* string section, NUL-terminated at both
+				 * ends */
+	uint32_t strs_len;
+	const struct raw_type **types;	/* by id; [0] NULL: void */
+	int n_types;		/* BTF's and added ones */
+	int n_btf;		/* ids below this are BTF's */
+	int cap_types;
+	uint32_t *names;	/* hash: named type ids, 0 empty */
+	uint32_t names_mask;
+	uint32_t *derived;	/* hash: anonymous derived type ids */
+	uint32_t derived_mask;
+	uint32_t n_derived;
+	int first_added;	/* id of the first added type */
+	char *source;		/* btf_source() */
+};
+
+static const struct raw_type *type_at(const struct btf *b, long id)
+{
+	if (id <= 0 || id >= b->n_types)
+		return NULL;
+	return b->types[id];
+}
+
+static const char *str_at(const struct btf *b, uint32_t off)
+{
+	return off < b->strs_len ? b->strs + off : "";
+}
+
+static const char *type_name_str(const struct btf *b, const struct raw_type *t)
+{
+	return str_at(b, t->name_off);
+}
+
+static uint32_t hash_bytes(uint32_t h, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+static uint32_t name_hash(enum name_space ns, const char *s, size_t n)
+{
+	return hash_bytes(2166136261u ^ (uint32_t)ns * 0x9e3779b9u, s, n);
+}
+
+static bool name_is(const struct btf *b, const struct raw_type *t,
+		    const char *s, size_t n)
+{
+	const char *nm = type_name_str(b, t);
+
+	return strncmp(nm, s, n) == 0 && nm[n] == '\0';
+}
+
+/* The type named NAME (N bytes) in name space NS, 0 if none. */
+static int lookup_name(const struct btf *b, enum name_space ns,
+		       const char *s, size_t n)
+{
+	uint32_t i = name_hash(ns, s, n) & b->names_mask;
+
+	for (; b->names[i]; i = (i + 1) & b->names_mask) {
+		const struct raw_type *t = b->types[b->names[i]];
+
+		if (name_space_of(t) == ns && name_is(b, t, s, n))
+			return (int)b->names[i];
+	}
+	return 0;
+}
+
+static void index_name(struct btf *b, int id)
+{
+	const struct raw_type *t = b->types[id];
+	enum name_space ns = name_space_of(t);
+	const char *nm = type_name_str(b, t);
+	uint32_t i;
+
+	if (ns == NS_NONE || !*nm)
+		return;
+	i = name_hash(ns, nm, strlen(nm)) & b->names_mask;
+	for (; b->names[i]; i = (i + 1) & b->names_mask) {
+		const struct raw_type *o = b->types[b->names[i]];
+
+		if (name_space_of(o) == ns && strcmp(type_name_str(b, o),
+						     nm) == 0) {
+			/* a definition replaces a forward declaration */
+			if (kind_of(o) == KIND_FWD && kind_of(t) != KIND_FWD)
+				b->names[i] = (uint32_t)id;
+			return;
+		}
+	}
+	b->names[i] = (uint32_t)id;
+}
+
+static bool is_derived_kind(unsigned k)
+{
+	return k == KIND_PTR || k == KIND_CONST || k == KIND_VOLATILE ||
+	       k == KIND_RESTRICT || k == KIND_ARRAY;
+}
+
+static uint32_t derived_target(const struct raw_type *t, uint32_t *nelems)
+{
+	if (kind_of(t) == KIND_ARRAY) {
+		const struct raw_array *a = (const void *)(t + 1);
+
+		*nelems = a->nelems;
+		return a->type;
+	}
+	*nelems = 0;
+	return t->size_or_type;
+}
+
+static uint32_t derived_hash(unsigned kind, uint32_t target, uint32_t nelems)
+{
+	uint64_t h = ((uint64_t)target << 8 | kind) * 0x9e3779b97f4a7c15ull;
+
+	h ^= (uint64_t)nelems * 0xc2b2ae3d27d4eb4full;
+	return (uint32_t)(h >> 32);
+}
+
+static int lookup_derived(const struct btf *b, unsigned kind,
+			  uint32_t target, uint32_t nelems)
+{
+	uint32_t i = derived_hash(kind, target, nelems) & b->derived_mask;
+
+	for (; b->derived[i]; i = (i + 1) & b->derived_mask) {
+		const struct raw_type *t = b->types[b->derived[i]];
+		uint32_t n, tg = derived_target(t, &n);
+
+		if (kind_of(t) == kind && tg == target && n == nelems)
+			return (int)b->derived[i];
+	}
+	return 0;
+}
+
+static void index_derived(struct btf *b, int id);
+
+static void grow_derived(struct btf *b)
+{
+	uint32_t *old = b->derived, old_mask = b->derived_mask;
+
+	b->derived_mask = old_mask * 2 + 1;
+	b->derived = calloc((size_t)b->derived_mask + 1, sizeof(uint32_t));
+	if (!b->derived)
+		fatal("out of memory");
+	b->n_derived = 0;
+	for (uint32_t i = 0; i <= old_mask; i++)
+		if (old[i])
+			index_derived(b, (int)old[i]);
+	free(old);
+}
+
+static void index_derived(struct btf *b, int id)
+{
+	const struct raw_type *t = b->types[id];
+	uint32_t n, tg, i;
+
+	if (!is_derived_kind(kind_of(t)) || t->name_off)
+		return;
+	if ((b->n_derived + 1) * 2 > b->derived_mask + 1)
+		grow_derived(b);
+	tg = derived_target(t, &n);
+	i = derived_hash(kind_of(t), tg, n) & b->derived_mask;
+	for (; b->derived[i]; i = (i + 1) & b->derived_mask) {
+		const struct raw_type *o = b->types[b->derived[i]];
+		uint32_t on, otg = derived_target(o, &on);
+
+		if (kind_of(o) == kind_of(t) && otg == tg && on == n)
+			return;		/* the first one stays */
+	}
+	b->derived[i] = (uint32_t)id;
+	b->n_derived++;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing and checking a raw blob */
+
+static char *err_printf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static char *err_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		fatal("out of memory");
+	va_end(ap);
+	return s;
+}
+
+static bool check_name(const struct btf *b, uint32_t off)
+{
+	return off < b->strs_len;
+}
+
+static bool check_id(const struct btf *b, uint32_t id)
+{
+	return id < (uint32_t)b->n_btf;
+}
+
+/* Every reference in type ID points inside the blob; NULL or why not. */
+static char *check_type(const struct btf *b, int id)
+{
+	const struct raw_type *t = b->types[id];
+	unsigned k = kind_of(t), v = vlen_of(t);
+	const struct raw_member *m = (const void *)(t + 1);
+	const struct raw_param *p = (const void *)(t + 1);
+	const struct raw_secinfo *si = (const void *)(t + 1);
+	const struct raw_array *a = (const void *)(t + 1);
+	const uint32_t *words = (const void *)(t + 1);
+
+	if (!check_name(b, t->name_off))
+		return err_printf("type %d: bad name offset", id);
+	switch (k) {
+	case KIND_PTR: case KIND_TYPEDEF: case KIND_VOLATILE: case KIND_CONST:
+	case KIND_RESTRICT: case KIND_FUNC: case KIND_FUNC_PROTO:
+	case KIND_VAR: case KIND_DECL_TAG: case KIND_TYPE_TAG:
+		if (!check_id(b, t->size_or_type))
+			return err_printf("type %d: bad type id %u", id,
+					  t->size_or_type);
+		break;
+	default:
+		break;
+	}
+	switch (k) {
+	case KIND_ARRAY:
+		if (!check_id(b, a->type) || !check_id(b, a->index_type))
+			return err_printf("type %d: bad array type", id);
+		break;
+	case KIND_STRUCT: case KIND_UNION:
+		for (unsigned i = 0; i < v; i++)
+			if (!check_name(b, m[i].name_off) ||
+			    !check_id(b, m[i].type))
+				return err_printf("type %d: bad member %u",
+						  id, i);
+		break;
+	case KIND_FUNC_PROTO:
+		for (unsigned i = 0; i < v; i++)
+			if (!check_name(b, p[i].name_off) ||
+			    !check_id(b, p[i].type))
+				return err_printf("type %d: bad parameter %u",
+						  id, i);
+		break;
+	case KIND_ENUM:
+		for (unsigned i = 0; i < v; i++)
+			if (!check_name(b, words[2 * i]))
+				return err_printf("type %d: bad enumerator",
+						  id);
+		break;
+	case KIND_ENUM64:
+		for (unsigned i = 0; i < v; i++)
+			if (!check_name(b, words[3 * i]))
+				return err_printf("type %d: bad enumerator",
+						  id);
+		break;
+	case KIND_DATASEC:
+		for (unsigned i = 0; i < v; i++)
+			if (!check_id(b, si[i].type))
+				return err_printf("type %d: bad variable", id);
+		break;
+	default:
+		break;
+	}
+	return NULL;
+}
+
+/* Take BLOB (malloc'ed; owned by *out afterwards, freed on failure). */
+static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
+			 struct btf **out, char **err)
+{
+	struct btf *b = xmalloc(sizeof(*b));
+	struct raw_header h;
+	const uint8_t *ts;
+	size_t pos, n_named = 0;
+	char *why = NULL;
+
+	memset(b, 0, sizeof(*b));
+	b->first_added = INT32_MAX;	/* nothing added to free yet */
+	b->blob = blob;
+	b->blob_len = len;
+	b->source = xstrdup(source);
+	if (len < sizeof(h)) {
+		why = err_printf("too short for a BTF header");
+		goto fail;
+	}
+	memcpy(&h, blob, sizeof(h));
+	if (h.magic != BTF_MAGIC_LE) {
+		why = err_printf(h.magic == 0x9feb ? "big-endian BTF" :
+				 "no BTF magic");
+		goto fail;
+	}
+	if (h.version != 1 || h.hdr_len < sizeof(h) || h.hdr_len > len ||
+	    h.type_off > len - h.hdr_len ||
+	    h.type_len > len - h.hdr_len - h.type_off ||
+	    h.str_off > len - h.hdr_len ||
+	    h.str_len > len - h.hdr_len - h.str_off ||
+	    (h.hdr_len + h.type_off) % 4 != 0) {
+		why = err_printf("bad BTF header (version %u)", h.version);
+		goto fail;
+	}
+	b->strs = (const char *)blob + h.hdr_len + h.str_off;
+	b->strs_len = h.str_len;
+	if (!h.str_len || b->strs[0] || b->strs[h.str_len - 1]) {
+		why = err_printf("bad BTF string section");
+		goto fail;
+	}
+	ts = blob + h.hdr_len + h.type_off;
+	b->cap_types = 1024;
+	b->types = xmalloc((size_t)b->cap_types * sizeof(*b->types));
+	b->types[0] = NULL;
+	b->n_types = 1;
+	for (pos = 0; pos < h.type_len;) {
+		const struct raw_type *t = (const void *)(ts + pos);
+		long extra;
+
+		if (h.type_len - pos < sizeof(*t)) {
+			why = err_printf("truncated type %d", b->n_types);
+			goto fail;
+		}
+		extra = extra_size(t);
+		if (extra < 0 || kind_of(t) == KIND_UNKNOWN) {
+			why = err_printf("type %d has unknown kind %u",
+					 b->n_types, kind_of(t));
+			goto fail;
+		}
+		if ((size_t)extra > h.type_len - pos - sizeof(*t)) {
+			why = err_printf("truncated type %d", b->n_types);
+			goto fail;
+		}
+		if (b->n_types == b->cap_types) {
+			b->cap_types *= 2;
+			b->types = xrealloc(b->types, (size_t)b->cap_types *
+					    sizeof(*b->types));
+		}
+		if (b->n_types > 0xfffff) {
+			why = err_printf("too many types");
+			goto fail;
+		}
+		b->types[b->n_types++] = t;
+		pos += sizeof(*t) + (size_t)extra;
+		if (t->name_off && name_space_of(t) != NS_NONE)
+			n_named++;
+	}
+	b->n_btf = b->n_types;
+	b->first_added = b->n_types;
+	for (int id = 1; id < b->n_types; id++) {
+		why = check_type(b, id);
+		if (why)
+			goto fail;
+	}
+	for (b->names_mask = 1023; b->names_mask + 1 < 2 * n_named;)
+		b->names_mask = b->names_mask * 2 + 1;
+	b->names = calloc((size_t)b->names_mask + 1, sizeof(uint32_t));
+	b->derived_mask = 1023;
+	b->derived = calloc((size_t)b->derived_mask + 1, sizeof(uint32_t));
+	if (!b->names || !b->derived)
+		fatal("out of memory");
+	for (int id = 1; id < b->n_types; id++) {
+		index_name(b, id);
+		index_derived(b, id);
+	}
+	*out = b;
+	return 0;
+fail:
+	*err = err_printf("%s: %s", source, why);
+	free(why);
+	btf_free(b);
+	return -1;
+}
+
+void btf_free(struct btf *b)
+{
+	if (!b)
+		return;
+	for (int id = b->first_added; id < b->n_types; id++)
+		free((void *)b->types[id]);
+	free(b->types);
+	free(b->names);
+	free(b->derived);
+	free(b->blob);
+	free(b->source);
+	free(b);
+}
+
+const char *btf_source(const struct btf *b)
+{
+	return b->source;
+}
+
+/* ------------------------------------------------------------------ */
+/* Finding the blob: ELF, bzImage, decompressors */
+
+/* The section NAME of the ELF image IMG; 0 with its place, or -1 with
+ * why not in *why (malloc'ed). */
+static int elf_find_section(const uint8_t *img, size_t len, const char *name,
+			    size_t *off, size_t *size, char **why)
+{
+	Elf64_Ehdr eh;
+	Elf64_Shdr sh, strsh;
+	size_t shnum, shstrndx, nl = strlen(name);
+
+	if (len < sizeof(eh) || memcmp(img, ELFMAG, SELFMAG) != 0) {
+		*why = err_printf("not an ELF file");
+		return -1;
+	}
+	memcpy(&eh, img, sizeof(eh));
+	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
+	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+		*why = err_printf("not a 64-bit little-endian ELF file");
+		return -1;
+	}
+	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
+	    len - eh.e_shoff < sizeof(Elf64_Shdr)) {
+		*why = err_printf("bad ELF section headers");
+		return -1;
+	}
+	memcpy(&sh, img + eh.e_shoff, sizeof(sh));
+	shnum = eh.e_shnum ? eh.e_shnum : sh.sh_size;
+	shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh.sh_link : eh.e_shstrndx;
+	if (shnum > (len - eh.e_shoff) / sizeof(Elf64_Shdr) ||
+	    shstrndx >= shnum) {
+		*why = err_printf("bad ELF section headers");
+		return -1;
+	}
+	memcpy(&strsh, img + eh.e_shoff + shstrndx * sizeof(sh), sizeof(sh));
+	if (strsh.sh_offset > len || strsh.sh_size > len - strsh.sh_offset) {
+		*why = err_printf("bad ELF section name table");
+		return -1;
+	}
+	for (size_t i = 1; i < shnum; i++) {
+		const char *sn;
+
+		memcpy(&sh, img + eh.e_shoff + i * sizeof(sh), sizeof(sh));
+		if (sh.sh_name >= strsh.sh_size ||
+		    strsh.sh_size - sh.sh_name < nl + 1)
+			continue;
+		sn = (const char *)img + strsh.sh_offset + sh.sh_name;
+		if (memcmp(sn, name, nl + 1) != 0)
+			continue;
+		if (sh.sh_type == SHT_NOBITS || sh.sh_offset > len ||
+		    sh.sh_size > len - sh.sh_offset) {
+			*why = err_printf("section %s is not in the file",
+					  name);
+			return -1;
+		}
+		*off = sh.sh_offset;
+		*size = sh.sh_size;
+		return 0;
+	}
+	*why = err_printf("no %s section", name);
+	return -1;
+}
+
+/* Copy IMG's .BTF section into a malloc'ed blob. */
+static int blob_from_elf(const uint8_t *img, size_t len, uint8_t **blob,
+			 size_t *blob_len, char **why)
+{
+	size_t off, size;
+
+	if (elf_find_section(img, len, ".BTF", &off, &size, why) != 0)
+		return -1;
+	*blob = xmalloc(size ? size : 1);
+	memcpy(*blob, img + off, size);
+	*blob_len = size;
+	return 0;
+}
+
+struct codec {
+	const char *tool;	/* run as "TOOL -dc" */
+	const char *package;	/* the Debian package that has it */
+	uint8_t magic[6];
+	size_t magic_len;
+};
+
+static const struct codec codecs[] = {
+	{ "gzip", "gzip", { 0x1f, 0x8b, 0x08 }, 3 },
+	{ "xz", "xz-utils", { 0xfd, '7', 'z', 'X', 'Z', 0x00 }, 6 },
+	{ "lz4", "lz4", { 0x02, 0x21, 0x4c, 0x18 }, 4 },
+	{ "zstd", "zstd", { 0x28, 0xb5, 0x2f, 0xfd }, 4 },
+};
+
+static const struct codec *codec_at(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < sizeof(codecs) / sizeof(codecs[0]); i++)
+		if (len >= codecs[i].magic_len &&
+		    memcmp(p, codecs[i].magic, codecs[i].magic_len) == 0)
+			return &codecs[i];
+	return NULL;
+}
+
+static uint32_t le32_at(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static bool is_bzimage(const uint8_t *img, size_t len)
+{
+	return len > 0x260 && memcmp(img + 0x202, "HdrS", 4) == 0;
+}
+
+/*
+ * The compressed vmlinux inside a bzImage. The boot header (protocol
+ * 2.08+) gives its offset from the protected-mode code and its length,
+ * which includes the 4-byte uncompressed size the kernel build appends
+ * (left out of *plen: the decompressors reject it as trailing garbage).
+ * Without that header: the first compressor magic after the setup code,
+ * to the end of the file.
+ */
+static const struct codec *find_payload(const uint8_t *img, size_t len,
+					size_t *poff, size_t *plen,
+					size_t *out_hint)
+{
+	unsigned setup_sects = img[0x1f1] ? img[0x1f1] : 4;
+	size_t pm = ((size_t)setup_sects + 1) * 512;
+	unsigned version = (unsigned)img[0x206] | (unsigned)img[0x207] << 8;
+	const struct codec *c;
+
+	*out_hint = 0;
+	if (version >= 0x208 && pm < len) {
+		size_t off = pm + le32_at(img + 0x248);
+		size_t n = le32_at(img + 0x24c);
+
+		if (off < len && n > 4 && n <= len - off) {
+			c = codec_at(img + off, n);
+			if (c) {
+				*poff = off;
+				*plen = n - 4;
+				*out_hint = le32_at(img + off + n - 4);
+				return c;
+			}
+		}
+	}
+	for (size_t off = pm < len ? pm : 0; off < len; off++) {
+		c = codec_at(img + off, len - off);
+		if (c) {
+			*poff = off;
+			*plen = len - off;
+			return c;
+		}
+	}
+	return NULL;
+}
+
+static void set_nonblocking(int fd)
+{
+	int fl = fcntl(fd, F_GETFL);
+
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+/*
+ * Run "TOOL -dc" with IN on its standard input; its standard output goes
+ * to *out (malloc'ed), the start of its standard error to *diag. The input
+ * goes through a socket, written with MSG_NOSIGNAL, so a tool that exits
+ * early cannot kill us with SIGPIPE. Returns 0 with the tool's wait status
+ * in *status (-1 if unknown), or -1 with errno set when it could not be
+ * started.
+ */
+static int run_decompressor(const char *tool, const uint8_t *in,
+			    size_t in_len, size_t out_hint, uint8_t **out,
+			    size_t *out_len, int *status, char *diag,
+			    size_t diag_size)
+{
+	int in_sv[2], out_p[2], err_p[2], rc;
+	char *argv[] = { (char *)tool, (char *)"-dc", NULL };
+	posix_spawn_file_actions_t fa;
+	size_t sent = 0, cap, dlen = 0;
+	bool out_open = true, err_open = true;
+	pid_t pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in_sv) != 0)
+		return -1;
+	if (pipe2(out_p, O_CLOEXEC) != 0) {
+		close(in_sv[0]);
+		close(in_sv[1]);
+		return -1;
+	}
+	if (pipe2(err_p, O_CLOEXEC) != 0) {
+		close(in_sv[0]);
+		close(in_sv[1]);
+		close(out_p[0]);
+		close(out_p[1]);
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, in_sv[1], 0);
+	posix_spawn_file_actions_adddup2(&fa, out_p[1], 1);
+	posix_spawn_file_actions_adddup2(&fa, err_p[1], 2);
+	rc = posix_spawnp(&pid, tool, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(in_sv[1]);
+	close(out_p[1]);
+	close(err_p[1]);
+	if (rc != 0) {
+		close(in_sv[0]);
+		close(out_p[0]);
+		close(err_p[0]);
+		errno = rc;
+		return -1;
+	}
+	set_nonblocking(in_sv[0]);
+	set_nonblocking(out_p[0]);
+	set_nonblocking(err_p[0]);
+	cap = out_hint && out_hint < (1u << 30) ? out_hint + 4096 : 1 << 24;
+	*out = xmalloc(cap);
+	*out_len = 0;
+	diag[0] = '\0';
+	while (out_open || err_open) {
+		struct pollfd pf[3] = {
+			{ .fd = in_sv[0] >= 0 ? in_sv[0] : -1,
+			  .events = POLLOUT },
+			{ .fd = out_open ? out_p[0] : -1, .events = POLLIN },
+			{ .fd = err_open ? err_p[0] : -1, .events = POLLIN },
+		};
+
+		if (poll(pf, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (in_sv[0] >= 0 && pf[0].revents) {
+			size_t chunk = in_len - sent < 65536 ? in_len - sent
+							     : 65536;
+			ssize_t n = chunk ? send(in_sv[0], in + sent, chunk,
+						 MSG_NOSIGNAL) : 0;
+
+			if (n > 0)
+				sent += (size_t)n;
+			if (sent == in_len ||
+			    (n < 0 && errno != EAGAIN && errno != EINTR)) {
+				close(in_sv[0]);	/* EOF for the tool */
+				in_sv[0] = -1;
+			}
+		}
+		if (out_open && pf[1].revents) {
+			ssize_t n;
+
+			if (cap - *out_len < 65536) {
+				cap *= 2;
+				*out = xrealloc(*out, cap);
+			}
+			n = read(out_p[0], *out + *out_len, cap - *out_len);
+			if (n > 0)
+				*out_len += (size_t)n;
+			else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+				out_open = false;
+			if (*out_len > MAX_VMLINUX) {	/* not a kernel */
+				kill(pid, SIGKILL);
+				out_open = false;
+			}
+		}
+		if (err_open && pf[2].revents) {
+			char buf[512];
+			ssize_t n = read(err_p[0], buf, sizeof(buf));
+
+			if (n > 0 && dlen + 1 < diag_size) {
+				size_t k = (size_t)n < diag_size - dlen - 1 ?
+					   (size_t)n : diag_size - dlen - 1;
+
+				memcpy(diag + dlen, buf, k);
+				dlen += k;
+				diag[dlen] = '\0';
+			} else if (n == 0 ||
+				   (n < 0 && errno != EAGAIN && errno != EINTR)) {
+				err_open = false;
+			}
+		}
+	}
+	if (in_sv[0] >= 0)
+		close(in_sv[0]);
+	close(out_p[0]);
+	close(err_p[0]);
+	*status = -1;
+	while (waitpid(pid, status, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+/* Decompress a bzImage's vmlinux and copy out its .BTF. */
+static int blob_from_bzimage(const uint8_t *img, size_t len, uint8_t **blob,
+			     size_t *blob_len, char **why)
+{
+	size_t poff, plen, hint, vlen;
+	const struct codec *c = find_payload(img, len, &poff, &plen, &hint);
+	uint8_t *vmlinux = NULL;
+	char diag[512], *elf_why = NULL;
+	int status, rc;
+
+	if (!c) {
+		*why = err_printf("no compressed kernel (gzip, xz, lz4, zstd) "
+				  "in the bzImage");
+		return -1;
+	}
+	if (run_decompressor(c->tool, img + poff, plen, hint, &vmlinux, &vlen,
+			     &status, diag, sizeof(diag)) != 0) {
+		if (errno == ENOENT)
+			*why = err_printf("decompressing needs %s, which is "
+					  "not installed (Debian package %s)",
+					  c->tool, c->package);
+		else
+			*why = err_printf("cannot run %s: %s", c->tool,
+					  strerror(errno));
+		return -1;
+	}
+	/* gzip exits 2 after "trailing garbage ignored": judge the ELF */
+	rc = blob_from_elf(vmlinux, vlen, blob, blob_len, &elf_why);
+	if (rc != 0) {
+		diag[strcspn(diag, "\n")] = '\0';
+		if (status != -1 && WIFSIGNALED(status))
+			*why = err_printf("%s -dc killed by signal %d",
+					  c->tool, WTERMSIG(status));
+		else if (status != -1 && WEXITSTATUS(status) != 0)
+			*why = err_printf("%s -dc failed (exit status %d%s%s)",
+					  c->tool, WEXITSTATUS(status),
+					  diag[0] ? ": " : "", diag);
+		else
+			*why = err_printf("decompressed kernel: %s", elf_why);
+		free(elf_why);
+	}
+	free(vmlinux);
+	return rc;
+}
+
+/* The whole file: mapped when possible (a -dbg vmlinux is 600 MB and we
+ * want 5 of them), else read. *mapped says how to release it. */
+static uint8_t *map_file(const char *path, size_t *len, bool *mapped,
+			 char **why)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	uint8_t *buf;
+	size_t cap, n = 0;
+
+	*mapped = false;
+	if (fd < 0 || fstat(fd, &st) != 0) {
+		*why = err_printf("%s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		buf = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE,
+			   fd, 0);
+		if (buf != MAP_FAILED) {
+			close(fd);
+			*len = (size_t)st.st_size;
+			*mapped = true;
+			return buf;
+		}
+	}
+	/* /sys/kernel/btf/vmlinux cannot be mapped */
+	cap = st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			*why = err_printf("%s", strerror(errno));
+			free(buf);
+			close(fd);
+			return NULL;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+static void unmap_file(uint8_t *buf, size_t len, bool mapped)
+{
+	if (mapped)
+		munmap(buf, len);
+	else
+		free(buf);
+}
+
+/* The raw BTF in PATH, whatever kind of file it is. */
+static int blob_from_file(const char *path, uint8_t **blob,
+			  size_t *blob_len, char **err)
+{
+	size_t len;
+	bool mapped;
+	char *why = NULL;
+	uint8_t *img = map_file(path, &len, &mapped, &why);
+	int rc = -1;
+
+	if (!img) {
+		*err = err_printf("%s: %s", path, why);
+		free(why);
+		return -1;
+	}
+	if (len >= 2 && img[0] == (BTF_MAGIC_LE & 0xff) &&
+	    img[1] == BTF_MAGIC_LE >> 8) {
+		*blob = xmalloc(len);
+		memcpy(*blob, img, len);
+		*blob_len = len;
+		rc = 0;
+	} else if (len >= sizeof(struct cache_header) &&
+		   memcmp(img, CACHE_MAGIC, 8) == 0) {
+		struct cache_header h;
+		size_t off = sizeof(h);
+
+		memcpy(&h, img, sizeof(h));
+		off += h.src_path_len;
+		if (off < len && h.blob_len == len - off) {
+			*blob = xmalloc(h.blob_len);
+			memcpy(*blob, img + off, h.blob_len);
+			*blob_len = h.blob_len;
+			rc = 0;
+		} else {
+			why = err_printf("truncated cache file");
+		}
+	} else if (len >= SELFMAG && memcmp(img, ELFMAG, SELFMAG) == 0) {
+		rc = blob_from_elf(img, len, blob, blob_len, &why);
+	} else if (is_bzimage(img, len)) {
+		rc = blob_from_bzimage(img, len, blob, blob_len, &why);
+	} else {
+		why = err_printf("neither BTF, an ELF file nor a bzImage");
+	}
+	unmap_file(img, len, mapped);
+	if (rc != 0) {
+		*err = err_printf("%s: %s", path, why);
+		free(why);
+	}
+	return rc;
+}
+
+int btf_load_file(const char *path, struct btf **out, char **err)
+{
+	uint8_t *blob;
+	size_t len;
+
+	*out = NULL;
+	*err = NULL;
+	if (blob_from_file(path, &blob, &len, err) != 0)
+		return -1;
+	return btf_from_blob(blob, len, path, out, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* The cache */
+
+static bool same_file_state(const struct stat *st, const struct cache_header *h)
+{
+	return (uint64_t)st->st_size == h->src_size &&
+	       (int64_t)st->st_mtim.tv_sec == h->src_mtime_sec &&
+	       (int64_t)st->st_mtim.tv_nsec == h->src_mtime_nsec;
+}
+
+/* The cached blob, if still valid; its source's path in *src. */
+static int cache_read(const char *path, uint8_t **blob, size_t *blob_len,
+		      char **src)
+{
+	FILE *f = fopen(path, "rbe");
+	struct cache_header h;
+	struct stat st;
+	char *sp = NULL;
+	uint8_t *bl = NULL;
+
+	if (!f)
+		return -1;
+	if (fread(&h, sizeof(h), 1, f) != 1 ||
+	    memcmp(h.magic, CACHE_MAGIC, 8) != 0 ||
+	    !h.src_path_len || h.src_path_len > 4096 || !h.blob_len)
+		goto fail;
+	sp = xmalloc(h.src_path_len + 1);
+	if (fread(sp, h.src_path_len, 1, f) != 1)
+		goto fail;
+	sp[h.src_path_len] = '\0';
+	if (stat(sp, &st) != 0 || !same_file_state(&st, &h))
+		goto fail;
+	bl = xmalloc(h.blob_len);
+	if (fread(bl, h.blob_len, 1, f) != 1 || fgetc(f) != EOF)
+		goto fail;
+	fclose(f);
+	*blob = bl;
+	*blob_len = h.blob_len;
+	*src = sp;
+	return 0;
+fail:
+	free(sp);
+	free(bl);
+	fclose(f);
+	return -1;
+}
+
+static void mkdir_parents(const char *dir)
+{
+	char *p = xstrdup(dir);
+
+	for (char *s = p + 1; *s; s++) {
+		if (*s == '/') {
+			*s = '\0';
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	}
+	mkdir(p, 0755);
+	free(p);
+}
+
+/* Write the cache atomically (temporary file, rename); failures are
+ * silent: the cache is an optimisation. */
+static void cache_write(const char *cache_dir, const char *path,
+			const char *src, const struct stat *st,
+			const uint8_t *blob, size_t blob_len)
+{
+	struct cache_header h = { .magic = CACHE_MAGIC };
+	char *tmp;
+	FILE *f;
+	bool ok;
+
+	if (blob_len > UINT32_MAX || strlen(src) > 4096)
+		return;
+	h.src_size = (uint64_t)st->st_size;
+	h.src_mtime_sec = st->st_mtim.tv_sec;
+	h.src_mtime_nsec = st->st_mtim.tv_nsec;
+	h.src_path_len = (uint32_t)strlen(src);
+	h.blob_len = (uint32_t)blob_len;
+	mkdir_parents(cache_dir);
+	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
+		fatal("out of memory");
+	f = fopen(tmp, "wbe");
+	if (!f) {
+		free(tmp);
+		return;
+	}
+	ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
+	     fwrite(src, h.src_path_len, 1, f) == 1 &&
+	     fwrite(blob, blob_len, 1, f) == 1;
+	if (fclose(f) != 0 || !ok || rename(tmp, path) != 0)
+		unlink(tmp);
+	free(tmp);
+}
+
+/* ------------------------------------------------------------------ */
+/* btf_load */
+
+static bool is_running_kernel(const char *release)
+{
+	struct utsname u;
+
+	return uname(&u) == 0 && strcmp(u.release, release) == 0;
+}
+
+int btf_load(const char *release, const char *cache_dir, struct btf **out,
+	     char **err)
+{
+	char *cache_path = NULL, *src = NULL, *sys = NULL, *why = NULL;
+	char *candidates[3];
+	struct strbuf tried = { 0 };
+	uint8_t *blob;
+	size_t len;
+	int rc = -1, n_present = 0;
+
+	*out = NULL;
+	*err = NULL;
+	if (cache_dir) {
+		if (asprintf(&cache_path, "%s/btf-%s", cache_dir,
+			     release) < 0)
+			fatal("out of memory");
+		if (cache_read(cache_path, &blob, &len, &src) == 0) {
+			if (asprintf(&sys, "cache %s (from %s)", cache_path,
+				     src) < 0)
+				fatal("out of memory");
+			rc = btf_from_blob(blob, len, sys, out, &why);
+			free(sys);
+			free(src);
+			free(why);	/* a bad cache: rebuild it */
+			why = NULL;
+			if (rc == 0) {
+				free(cache_path);
+				return 0;
+			}
+		}
+	}
+	if (is_running_kernel(release) &&
+	    btf_load_file("/sys/kernel/btf/vmlinux", out, &why) == 0) {
+		free(cache_path);
+		return 0;
+	}
+	free(why);
+	why = NULL;
+	if (asprintf(&candidates[0], "/usr/lib/debug/boot/vmlinux-%s",
+		     release) < 0 ||
+	    asprintf(&candidates[1], "/lib/modules/%s/build/vmlinux",
+		     release) < 0 ||
+	    asprintf(&candidates[2], "/boot/vmlinuz-%s", release) < 0)
+		fatal("out of memory");
+	for (int i = 0; i < 3 && rc != 0; i++) {
+		struct stat st;
+
+		if (stat(candidates[i], &st) != 0)
+			continue;
+		n_present++;
+		if (blob_from_file(candidates[i], &blob, &len, &why) != 0) {
+			sb_printf(&tried, "%s%s", tried.len ? "; " : "", why);
+			free(why);
+			why = NULL;
+			continue;
+		}
+		if (cache_path)
+			cache_write(cache_dir, cache_path, candidates[i], &st,
+				    blob, len);
+		rc = btf_from_blob(blob, len, candidates[i], out, &why);
+		if (rc != 0) {
+			sb_printf(&tried, "%s%s", tried.len ? "; " : "", why);
+			free(why);
+			why = NULL;
+			if (cache_path)
+				unlink(cache_path);
+		}
+	}
+	if (rc != 0 && !n_present)
+		*err = err_printf("no BTF type information for kernel %s: "
+				  "none of %s, %s, %s exists", release,
+				  candidates[0], candidates[1],
+				  candidates[2]);
+	else if (rc != 0)
+		*err = err_printf("no BTF type information for kernel %s: %s",
+				  release, sb_str(&tried));
+	for (int i = 0; i < 3; i++)
+		free(candidates[i]);
+	sb_free(&tried);
+	free(cache_path);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Questions */
+
+/* TYPE_ID without typedefs, qualifiers and type tags; a forward
+ * declaration becomes its definition when BTF has one. */
+static int strip(const struct btf *b, int id)
+{
+	for (int hops = 0; hops < MAX_DEPTH; hops++) {
+		const struct raw_type *t = type_at(b, id);
+		int def;
+
+		if (!t)
+			return id;
+		switch (kind_of(t)) {
+		case KIND_TYPEDEF: case KIND_CONST: case KIND_VOLATILE:
+		case KIND_RESTRICT: case KIND_TYPE_TAG:
+			id = (int)t->size_or_type;
+			break;
+		case KIND_FWD: {
+			const char *nm = type_name_str(b, t);
+
+			def = lookup_name(b, name_space_of(t), nm, strlen(nm));
+			return def && kind_of(b->types[def]) != KIND_FWD ?
+			       def : id;
+		}
+		default:
+			return id;
+		}
+	}
+	return -1;
+}
+
+static bool is_char_int(const struct btf *b, int id)
+{
+	const struct raw_type *t = type_at(b, id);
+	const char *nm;
+
+	if (!t || kind_of(t) != KIND_INT || t->size_or_type != 1)
+		return false;
+	nm = type_name_str(b, t);
+	return strcmp(nm, "char") == 0 || strcmp(nm, "signed char") == 0 ||
+	       strcmp(nm, "unsigned char") == 0;
+}
+
+static void resolve(const struct btf *b, int id, struct btf_info *out,
+		    int depth)
+{
+	const struct raw_type *t;
+	int s = strip(b, id);
+
+	memset(out, 0, sizeof(*out));
+	out->cls = BTF_CLASS_OTHER;
+	out->id = s;
+	if (s == 0) {
+		out->cls = BTF_CLASS_VOID;
+		return;
+	}
+	t = type_at(b, s);
+	if (!t || depth > MAX_DEPTH)
+		return;
+	switch (kind_of(t)) {
+	case KIND_INT:
+		out->cls = BTF_CLASS_INT;
+		out->size = t->size_or_type;
+		out->is_signed = *(const uint32_t *)(t + 1) >> 24 & INT_SIGNED;
+		out->is_char = is_char_int(b, s);
+		break;
+	case KIND_ENUM: case KIND_ENUM64:
+		out->cls = BTF_CLASS_ENUM;
+		out->size = t->size_or_type;
+		out->is_signed = kflag_of(t);
+		break;
+	case KIND_PTR: {
+		int target = strip(b, (int)t->size_or_type);
+		const struct raw_type *tt = type_at(b, target);
+
+		out->size = POINTER_SIZE;
+		out->target = (int)t->size_or_type;
+		if (tt && kind_of(tt) == KIND_FUNC_PROTO) {
+			out->cls = BTF_CLASS_FUNC_PTR;
+			out->target = target;
+		} else {
+			out->cls = BTF_CLASS_PTR;
+			out->is_char = is_char_int(b, target);
+		}
+		break;
+	}
+	case KIND_ARRAY: {
+		const struct raw_array *a = (const void *)(t + 1);
+		struct btf_info elem;
+		uint64_t size;
+
+		resolve(b, (int)a->type, &elem, depth + 1);
+		size = (uint64_t)elem.size * a->nelems;
+		out->cls = BTF_CLASS_ARRAY;
+		out->target = (int)a->type;
+		out->nelems = a->nelems;
+		out->size = size > UINT32_MAX ? UINT32_MAX : (unsigned)size;
+		out->is_char = elem.cls == BTF_CLASS_INT && elem.is_char;
+		break;
+	}
+	case KIND_STRUCT:
+		out->cls = BTF_CLASS_STRUCT;
+		out->size = t->size_or_type;
+		break;
+	case KIND_UNION:
+		out->cls = BTF_CLASS_UNION;
+		out->size = t->size_or_type;
+		break;
+	case KIND_FLOAT:
+		out->cls = BTF_CLASS_FLOAT;
+		out->size = t->size_or_type;
+		break;
+	default:
+		break;
+	}
+}
+
+void btf_resolve(const struct btf *b, int id, struct btf_info *out)
+{
+	resolve(b, id, out, 0);
+}
+
+static int find_member(const struct btf *b, int sid, const char *name,
+		       unsigned base, int depth, int *type_id,
+		       unsigned *bit_offset, unsigned *bitfield_size)
+{
+	const struct raw_type *t = type_at(b, sid);
+	const struct raw_member *m;
+
+	if (!t || depth > MAX_DEPTH ||
+	    (kind_of(t) != KIND_STRUCT && kind_of(t) != KIND_UNION))
+		return -1;
+	m = (const void *)(t + 1);
+	for (unsigned i = 0; i < vlen_of(t); i++) {
+		unsigned off = kflag_of(t) ? m[i].offset & 0xffffff
+					   : m[i].offset;
+		unsigned bits = kflag_of(t) ? m[i].offset >> 24 : 0;
+
+		if (m[i].name_off) {
+			const struct raw_type *it;
+			int mt;
+
+			if (strcmp(str_at(b, m[i].name_off), name) != 0)
+				continue;
+			/* old-style bitfield: the width is in the INT */
+			mt = strip(b, (int)m[i].type);
+			it = type_at(b, mt);
+			if (!kflag_of(t) && it && kind_of(it) == KIND_INT) {
+				uint32_t enc = *(const uint32_t *)(it + 1);
+				unsigned nbits = enc & 0xff;
+
+				if (nbits != it->size_or_type * 8 ||
+				    (enc >> 16 & 0xff)) {
+					bits = nbits;
+					off += enc >> 16 & 0xff;
+				}
+			}
+			*type_id = (int)m[i].type;
+			*bit_offset = base + off;
+			*bitfield_size = bits;
+			return 0;
+		}
+		if (find_member(b, strip(b, (int)m[i].type), name, base + off,
+				depth + 1, type_id, bit_offset,
+				bitfield_size) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+int btf_member(const struct btf *b, int struct_id, const char *name,
+	       int *type_id, unsigned *bit_offset, unsigned *bitfield_size)
+{
+	return find_member(b, strip(b, struct_id), name, 0, 0, type_id,
+			   bit_offset, bitfield_size);
+}
+
+/* ------------------------------------------------------------------ */
+/* Names, as SystemTap's dwarf_type_name() prints them */
+
+/*
+ * Base type first, then each modifier's suffix ("*", "[]", " const"),
+ * innermost first. A function prototype prints nothing: its id goes to
+ * *proto and the caller wraps the modifiers in "RET (MODS) (PARAMS)".
+ * False for an id that is no type.
+ */
+static bool name_into(const struct btf *b, int id, struct strbuf *sb,
+		      int *proto, int depth)
+{
+	const struct raw_type *t, *tt;
+	const char *nm, *suffix;
+	int target;
+
+	if (id == 0) {
+		sb_puts(sb, "void");
+		return true;
+	}
+	t = type_at(b, id);
+	if (!t || depth > MAX_DEPTH)
+		return false;
+	nm = type_name_str(b, t);
+	switch (kind_of(t)) {
+	case KIND_STRUCT: case KIND_UNION: case KIND_ENUM: case KIND_ENUM64:
+	case KIND_FWD:
+		sb_puts(sb, name_space_of(t) == NS_STRUCT ? "struct " :
+			    name_space_of(t) == NS_UNION ? "union " : "enum ");
+		sb_puts(sb, *nm ? nm : "{...}");
+		return true;
+	case KIND_INT: case KIND_TYPEDEF: case KIND_FLOAT:
+		sb_puts(sb, nm);
+		return true;
+	case KIND_FUNC_PROTO:
+		*proto = id;
+		return true;
+	case KIND_TYPE_TAG:
+		return name_into(b, (int)t->size_or_type, sb, proto,
+				 depth + 1);
+	case KIND_PTR:
+		target = (int)t->size_or_type;
+		tt = type_at(b, target);
+		if (tt && kind_of(tt) == KIND_STRUCT &&
+		    strcmp(type_name_str(b, tt), "__va_list_tag") == 0) {
+			sb_puts(sb, "va_list");
+			return true;
+		}
+		suffix = "*";
+		break;
+	case KIND_ARRAY:
+		/* gcc describes int[2][3] as one array: one "[]" */
+		do {
+			target = (int)((const struct raw_array *)(t + 1))->type;
+			t = type_at(b, target);
+		} while (t && kind_of(t) == KIND_ARRAY);
+		suffix = "[]";
+		break;
+	case KIND_CONST:
+		target = (int)t->size_or_type;
+		suffix = " const";
+		break;
+	case KIND_VOLATILE:
+		target = (int)t->size_or_type;
+		suffix = " volatile";
+		break;
+	case KIND_RESTRICT:
+		target = (int)t->size_or_type;
+		suffix = " restrict";
+		break;
+	default:
+		return false;
+	}
+	if (!name_into(b, target, sb, proto, depth + 1))
+		sb_puts(sb, "void");
+	sb_puts(sb, suffix);
+	return true;
+}
+
+static bool full_name(const struct btf *b, int id, struct strbuf *out,
+		      int depth)
+{
+	struct strbuf mods = { 0 };
+	const struct raw_type *t;
+	const struct raw_param *p;
+	int proto = 0;
+	bool ok;
+
+	if (depth > MAX_DEPTH || !name_into(b, id, &mods, &proto, depth)) {
+		sb_free(&mods);
+		return false;
+	}
+	if (!proto) {
+		sb_puts(out, sb_str(&mods));
+		sb_free(&mods);
+		return true;
+	}
+	t = type_at(b, proto);
+	p = (const void *)(t + 1);
+	ok = full_name(b, (int)t->size_or_type, out, depth + 1);
+	sb_printf(out, " (%s) (", sb_str(&mods));
+	sb_free(&mods);
+	for (unsigned i = 0; ok && i < vlen_of(t); i++) {
+		if (i)
+			sb_puts(out, ", ");
+		if (p[i].type == 0 && i + 1 == vlen_of(t))
+			sb_puts(out, "...");
+		else
+			ok = full_name(b, (int)p[i].type, out, depth + 1);
+	}
+	if (!vlen_of(t))
+		sb_puts(out, "void");
+	sb_putc(out, ')');
+	return ok;
+}
+
+char *btf_type_name(const struct btf *b, int id)
+{
+	struct strbuf sb = { 0 };
+
+	if (!full_name(b, id, &sb, 0)) {
+		sb_free(&sb);
+		return xstrdup("<unknown>");
+	}
+	return sb.data ? sb.data : xstrdup("");
+}
+
+/* ------------------------------------------------------------------ */
+/* btf_find_type: C spellings to ids */
+
+static int add_type(struct btf *b, struct raw_type *t)
+{
+	if (b->n_types > 0xfffff)
+		fatal("too many BTF types");
+	if (b->n_types == b->cap_types) {
+		b->cap_types *= 2;
+		b->types = xrealloc(b->types,
+				    (size_t)b->cap_types * sizeof(*b->types));
+	}
+	b->types[b->n_types] = t;
+	return b->n_types++;
+}
+
+/* The anonymous KIND (pointer, qualifier, array) of TARGET: BTF's own,
+ * or a new one. */
+static int derive(struct btf *b, unsigned kind, int target, uint32_t nelems)
+{
+	struct raw_type *t;
+	int id = lookup_derived(b, kind, (uint32_t)target, nelems);
+
+	if (id)
+		return id;
+	if (kind == KIND_ARRAY) {
+		struct raw_array *a;
+
+		t = xmalloc(sizeof(*t) + sizeof(*a));
+		a = (void *)(t + 1);
+		a->type = (uint32_t)target;
+		a->index_type = 0;
+		a->nelems = nelems;
+		t->size_or_type = 0;
+	} else {
+		t = xmalloc(sizeof(*t));
+		t->size_or_type = (uint32_t)target;
+	}
+	t->name_off = 0;
+	t->info = make_info(kind, 0, false);
+	id = add_type(b, t);
+	index_derived(b, id);
+	return id;
+}
+
+/* Whether ids A and B denote the same C type (BTF may hold duplicates
+ * that deduplication kept apart, and added types duplicate nothing). */
+static bool same_type(const struct btf *b, int x, int y, int depth)
+{
+	const struct raw_type *tx, *ty;
+
+	if (x == y)
+		return true;
+	tx = type_at(b, x);
+	ty = type_at(b, y);
+	if (!tx || !ty || depth > MAX_DEPTH || kind_of(tx) != kind_of(ty))
+		return false;
+	switch (kind_of(tx)) {
+	case KIND_PTR: case KIND_CONST: case KIND_VOLATILE:
+	case KIND_RESTRICT: case KIND_TYPE_TAG:
+		return same_type(b, (int)tx->size_or_type,
+				 (int)ty->size_or_type, depth + 1);
+	case KIND_ARRAY: {
+		const struct raw_array *ax = (const void *)(tx + 1);
+		const struct raw_array *ay = (const void *)(ty + 1);
+
+		return ax->nelems == ay->nelems &&
+		       same_type(b, (int)ax->type, (int)ay->type, depth + 1);
+	}
+	case KIND_FUNC_PROTO: {
+		const struct raw_param *px = (const void *)(tx + 1);
+		const struct raw_param *py = (const void *)(ty + 1);
+
+		if (vlen_of(tx) != vlen_of(ty) ||
+		    !same_type(b, (int)tx->size_or_type,
+			       (int)ty->size_or_type, depth + 1))
+			return false;
+		for (unsigned i = 0; i < vlen_of(tx); i++)
+			if (!same_type(b, (int)px[i].type, (int)py[i].type,
+				       depth + 1))
+				return false;
+		return true;
+	}
+	default:	/* named types: same name space and name */
+		return *type_name_str(b, tx) &&
+		       name_space_of(tx) == name_space_of(ty) &&
+		       strcmp(type_name_str(b, tx), type_name_str(b, ty)) == 0;
+	}
+}
+
+/* The prototype RET (PARAMS): BTF's, else a new one. */
+static int find_proto(struct btf *b, int ret, const int *params, int n)
+{
+	struct raw_type *t;
+	struct raw_param *p;
+
+	for (int id = 1; id < b->n_types; id++) {
+		const struct raw_type *c = b->types[id];
+		const struct raw_param *cp = (const void *)(c + 1);
+		int i;
+
+		if (kind_of(c) != KIND_FUNC_PROTO || vlen_of(c) != (unsigned)n ||
+		    !same_type(b, (int)c->size_or_type, ret, 0))
+			continue;
+		for (i = 0; i < n; i++)
+			if (!same_type(b, (int)cp[i].type, params[i], 0))
+				break;
+		if (i == n)
+			return id;
+	}
+	t = xmalloc(sizeof(*t) + (size_t)n * sizeof(*p));
+	p = (void *)(t + 1);
+	t->name_off = 0;
+	t->info = make_info(KIND_FUNC_PROTO, (unsigned)n, false);
+	t->size_or_type = (uint32_t)ret;
+	for (int i = 0; i < n; i++) {
+		p[i].name_off = 0;
+		p[i].type = (uint32_t)params[i];
+	}
+	return add_type(b, t);
+}
+
+struct type_parser {
+	struct btf *b;
+	const char *p;		/* next character */
+	const char *tok;	/* the current token */
+	size_t len;		/* its length; 0 at the end */
+};
+
+static void next_token(struct type_parser *ps)
+{
+	const char *p = ps->p;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	ps->tok = p;
+	if (!*p) {
+		ps->len = 0;
+	} else if (*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		   (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9')) {
+		while (*p == '_' || (*p >= 'a' && *p <= 'z') ||
+		       (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9'))
+			p++;
+		ps->len = (size_t)(p - ps->tok);
+	} else if (strncmp(p, "...", 3) == 0) {
+		ps->len = 3;
+	} else {
+		ps->len = 1;
+	}
+	ps->p = ps->tok + ps->len;
+}
+
+static bool tok_is(const struct type_parser *ps, const char *s)
+{
+	return ps->len == strlen(s) && strncmp(ps->tok, s, ps->len) == 0;
+}
+
+static bool tok_is_word(const struct type_parser *ps)
+{
+	return ps->len && (*ps->tok == '_' || (*ps->tok >= 'a' &&
+		*ps->tok <= 'z') || (*ps->tok >= 'A' && *ps->tok <= 'Z'));
+}
+
+static bool tok_is_qualifier(const struct type_parser *ps)
+{
+	return tok_is(ps, "const") || tok_is(ps, "volatile") ||
+	       tok_is(ps, "restrict") || tok_is(ps, "__restrict") ||
+	       tok_is(ps, "__restrict__");
+}
+
+/* const and volatile are derived types; restrict is dropped (a
+ * parameter's restrict is no part of the type SystemTap shows). */
+static int qualify(struct btf *b, const struct type_parser *ps, int id)
+{
+	if (tok_is(ps, "const"))
+		return derive(b, KIND_CONST, id, 0);
+	if (tok_is(ps, "volatile"))
+		return derive(b, KIND_VOLATILE, id, 0);
+	return id;
+}
+
+static int parse_type(struct type_parser *ps);
+
+/* Declaration specifiers: the base type, with leading qualifiers. */
+static int parse_specifiers(struct type_parser *ps)
+{
+	struct btf *b = ps->b;
+	int n_unsigned = 0, n_signed = 0, n_short = 0, n_long = 0, n_int = 0;
+	int n_char = 0, base = -1;
+	bool is_const = false, is_volatile = false;
+	char name[64];
+
+	for (; tok_is_word(ps); next_token(ps)) {
+		if (tok_is(ps, "const")) {
+			is_const = true;
+		} else if (tok_is(ps, "volatile")) {
+			is_volatile = true;
+		} else if (tok_is_qualifier(ps)) {
+			/* restrict */
+		} else if (tok_is(ps, "unsigned")) {
+			n_unsigned++;
+		} else if (tok_is(ps, "signed") || tok_is(ps, "__signed__")) {
+			n_signed++;
+		} else if (tok_is(ps, "short")) {
+			n_short++;
+		} else if (tok_is(ps, "long")) {
+			n_long++;
+		} else if (tok_is(ps, "int")) {
+			n_int++;
+		} else if (tok_is(ps, "char")) {
+			n_char++;
+		} else if (base >= 0) {
+			break;		/* a declarator's name */
+		} else if (tok_is(ps, "void")) {
+			base = 0;
+		} else if (tok_is(ps, "struct") || tok_is(ps, "union") ||
+			   tok_is(ps, "enum")) {
+			enum name_space ns = tok_is(ps, "struct") ? NS_STRUCT :
+					     tok_is(ps, "union") ? NS_UNION :
+					     NS_ENUM;
+
+			next_token(ps);
+			if (!tok_is_word(ps))
+				return -1;
+			base = lookup_name(b, ns, ps->tok, ps->len);
+			if (!base)
+				return -1;
+		} else if (n_unsigned || n_signed || n_short || n_long ||
+			   n_int || n_char) {
+			break;		/* "unsigned x" */
+		} else {
+			base = lookup_name(b, NS_ORDINARY, ps->tok, ps->len);
+			if (!base)
+				return -1;
+		}
+	}
+	if (n_unsigned || n_signed || n_short || n_long || n_int || n_char) {
+		const char *sign = n_unsigned ? " unsigned" : "";
+
+		if (base >= 0 || (n_unsigned && n_signed) || n_unsigned > 1 ||
+		    n_signed > 1 || n_int > 1 || n_char > 1 || n_long > 2 ||
+		    (n_char && (n_short || n_long || n_int)) ||
+		    (n_short && (n_long || n_short > 1)))
+			return -1;
+		if (n_char)	/* gcc's names for the base types */
+			snprintf(name, sizeof(name), "%schar",
+				 n_unsigned ? "unsigned " :
+				 n_signed ? "signed " : "");
+		else if (n_short)
+			snprintf(name, sizeof(name), "short%s int", sign);
+		else if (n_long == 2)
+			snprintf(name, sizeof(name), "long long%s int", sign);
+		else if (n_long == 1)
+			snprintf(name, sizeof(name), "long%s int", sign);
+		else
+			snprintf(name, sizeof(name), "%sint",
+				 n_unsigned ? "unsigned " : "");
+		base = lookup_name(b, NS_ORDINARY, name, strlen(name));
+		if (!base)
+			return -1;
+	}
+	if (base < 0)
+		return -1;
+	if (is_volatile)
+		base = derive(b, KIND_VOLATILE, base, 0);
+	if (is_const)
+		base = derive(b, KIND_CONST, base, 0);
+	return base;
+}
+
+/* "(*) (PARAMS)" after the return type RET, at the "(". */
+static int parse_function_pointer(struct type_parser *ps, int ret)
+{
+	int mods[16], n_mods = 0, params[256], n = 0, id;
+
+	next_token(ps);
+	while (tok_is(ps, "*") || tok_is_qualifier(ps)) {
+		if (n_mods == 16)
+			return -1;
+		mods[n_mods++] = tok_is(ps, "*") ? 1 : tok_is(ps, "const") ?
+				 2 : tok_is(ps, "volatile") ? 3 : 0;
+		next_token(ps);
+	}
+	if (tok_is_word(ps))
+		next_token(ps);		/* a name: "int (*fn)(int)" */
+	if (!n_mods || mods[0] != 1 || !tok_is(ps, ")"))
+		return -1;
+	next_token(ps);
+	if (!tok_is(ps, "("))
+		return -1;
+	next_token(ps);
+	if (tok_is(ps, "void") && ps->p[strspn(ps->p, " ")] == ')') {
+		next_token(ps);
+	} else if (!tok_is(ps, ")")) {
+		for (;;) {
+			if (n == 256)
+				return -1;
+			if (tok_is(ps, "...")) {
+				params[n++] = 0;
+				next_token(ps);
+			} else {
+				params[n] = parse_type(ps);
+				if (params[n++] <= 0)
+					return -1;
+			}
+			if (!tok_is(ps, ","))
+				break;
+			next_token(ps);
+		}
+	}
+	if (!tok_is(ps, ")"))
+		return -1;
+	next_token(ps);
+	id = find_proto(ps->b, ret, params, n);
+	for (int i = 0; i < n_mods; i++)
+		id = mods[i] == 1 ? derive(ps->b, KIND_PTR, id, 0) :
+		     mods[i] == 2 ? derive(ps->b, KIND_CONST, id, 0) :
+		     mods[i] == 3 ? derive(ps->b, KIND_VOLATILE, id, 0) : id;
+	return id;
+}
+
+/*
+ * One type, up to a "," or ")" or the end: specifiers, then modifiers
+ * left to right, each applying to everything before it ("char const*":
+ * pointer to const char, SystemTap's order), a declarator name skipped,
+ * consecutive array bounds in C's order (int[2][3]: two arrays of three),
+ * and a function pointer's "(*) (PARAMS)". -1 when not understood.
+ */
+static int parse_type(struct type_parser *ps)
+{
+	int id = parse_specifiers(ps);
+
+	while (id >= 0 && ps->len && !tok_is(ps, ",") && !tok_is(ps, ")")) {
+		if (tok_is(ps, "*")) {
+			id = derive(ps->b, KIND_PTR, id, 0);
+			next_token(ps);
+		} else if (tok_is_qualifier(ps)) {
+			id = qualify(ps->b, ps, id);
+			next_token(ps);
+		} else if (tok_is(ps, "[")) {
+			uint32_t dims[8];
+			int nd = 0;
+
+			while (tok_is(ps, "[")) {
+				char *end;
+				unsigned long v = 0;
+
+				next_token(ps);
+				if (!tok_is(ps, "]")) {
+					v = strtoul(ps->tok, &end, 0);
+					if (end != ps->tok + ps->len ||
+					    v > UINT32_MAX)
+						return -1;
+					next_token(ps);
+				}
+				if (!tok_is(ps, "]") || nd == 8)
+					return -1;
+				dims[nd++] = (uint32_t)v;
+				next_token(ps);
+			}
+			while (nd > 0)
+				id = derive(ps->b, KIND_ARRAY, id, dims[--nd]);
+		} else if (tok_is(ps, "(")) {
+			id = parse_function_pointer(ps, id);
+		} else if (tok_is_word(ps)) {
+			next_token(ps);		/* a name */
+		} else {
+			return -1;
+		}
+	}
+	return id;
+}
+
+int btf_find_type(struct btf *b, const char *c_type)
+{
+	struct type_parser ps = { .b = b, .p = c_type };
+	int id;
+
+	next_token(&ps);
+	id = parse_type(&ps);
+	return id < 0 || ps.len ? 0 : id;
+}
