@@ -943,6 +943,16 @@ static const char *gen_context(struct cg *cg, struct node *n)
 	}
 	if (n->sym && n->sym->kind == SYM_CONTEXT) {
 		const char *t = tmp_long(cg);
+		if (n->sym->tp_path) {
+			emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {",
+			     n->sym->index);
+			emit(cg, "\tstp_errorf(c, \"read fault [man error::fault] "
+			     "at 0x%%llx\", (unsigned long long)c->tp->v[%d]);",
+			     n->sym->index);
+			emit(cg, "\tc->last_where = %s;", where(cg, n));
+			emit(cg, "\tgoto %s;", cg->err);
+			emit(cg, "}");
+		}
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;
 	}
@@ -1055,6 +1065,8 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 	case N_STAT:
 		return gen_stat(cg, n);
 	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
 	case N_ATFUNC:
 		return gen_context(cg, n);
 	case N_HIST:
@@ -1873,6 +1885,47 @@ static int table_index(const struct program *prog, int i)
 	return k;
 }
 
+/*
+ * v[k] for a chain $arg->a->b[2]: walk it from the argument's value with
+ * the offsets BTF gave pass 2 (no kernel struct definitions needed), every
+ * read fault-safe; a fault leaves its address in v[k] and sets bit k of
+ * a.faults, and the body raises the error only if it reads v[k].
+ */
+static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
+			const char *in)
+{
+	const struct tp_path *path = sym->tp_path;
+
+	/* stp_ names cannot clash with the tracepoint's arguments; a local
+	 * label, as several probes' values may share one callback */
+	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
+	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->tp_arg);
+	for (int i = 0; i < path->nsteps; i++) {
+		const struct tp_step *st = &path->steps[i];
+		unsigned byte = st->bit_offset / 8;
+		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
+			fprintf(out, "%s\tstp_addr += %u;\t/* ->%s */\n", in, byte,
+				st->member);
+		if (st->kind == TPS_INDEX && st->index)
+			fprintf(out, "%s\tstp_addr += %" PRId64 "LL * %u;\n", in,
+				st->index, st->stride);
+		if (st->result == TPR_READ)
+			fprintf(out, "%s\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
+				"%s\t\tgoto fault;\n", in, st->size,
+				st->is_signed, in);
+		else if (st->result == TPR_BITS)
+			fprintf(out, "%s\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, %u, "
+				"%u, %d))\n%s\t\tgoto fault;\n", in, byte,
+				st->bit_offset % 8, st->bit_size, st->is_signed,
+				in);
+	}
+	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
+	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
+	fprintf(out, "%s}\n", in);
+}
+
 /* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
 static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 			  const char *indent, bool with_v, bool with_all)
@@ -1880,9 +1933,14 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 	const struct tracepoint_info *tp = dp->tp;
 	const struct probe_body *b = dp->body;
 
+	if (with_v)
+		fprintf(out, "%sa.faults = 0;\n", indent);
 	for (int k = 0; with_v && k < b->ntpvars; k++)
-		fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
-			b->tpvars[k]->name + 1);
+		if (b->tpvars[k]->tp_path)
+			gen_tp_path(out, b->tpvars[k], k, indent);
+		else
+			fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
+				b->tpvars[k]->name + 1);
 	for (int a = 0; with_all && a < tp->nargs; a++)
 		fprintf(out, "%sall[%d] = %s%s%s;\n", indent, a,
 			tp_c_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
@@ -1961,7 +2019,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
 			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
 		fprintf(out, "\tint64_t v[%d], all[%d];\n"
-			"\tconst struct stp_tp_args a = { .v = v, .all = all };\n\n",
+			"\tstruct stp_tp_args a = { .v = v, .all = all };\n\n",
 			nv ? nv : 1, tp->nargs ? tp->nargs : 1);
 		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
 			tp->name, i);

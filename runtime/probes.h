@@ -28,7 +28,50 @@ enum stp_lock_mode {
 struct stp_tp_args {
 	const int64_t *v;
 	const int64_t *all;
+	u64 faults;			/* bit k: reading v[k] faulted at the
+					 * address v[k] holds ($a->b chains) */
 };
+
+/*
+ * One step of a $a->b chain (see codegen): read size bytes at addr into
+ * *out, sign-extended when is_signed; non-zero on a fault.
+ */
+static __always_inline int stp_tp_read(u64 *out, unsigned long addr,
+				       unsigned int size, bool is_signed)
+{
+	union { u8 b; u16 h; u32 w; u64 q; } u;
+
+	if (copy_from_kernel_nofault(&u, (const void *)addr, size))
+		return -EFAULT;
+	switch (size) {
+	case 1: *out = is_signed ? (u64)(s64)(s8)u.b : u.b; break;
+	case 2: *out = is_signed ? (u64)(s64)(s16)u.h : u.h; break;
+	case 4: *out = is_signed ? (u64)(s64)(s32)u.w : u.w; break;
+	default: *out = u.q; break;
+	}
+	return 0;
+}
+
+/* A bitfield: nbits bits from bit shift of the bytes at addr. */
+static __always_inline int stp_tp_read_bits(u64 *out, unsigned long addr,
+					    unsigned int shift,
+					    unsigned int nbits, bool is_signed)
+{
+	unsigned int nbytes = (shift + nbits + 7) / 8;
+	u64 raw = 0;
+
+	if (nbytes > 8 || copy_from_kernel_nofault(&raw, (const void *)addr,
+						   nbytes))
+		return -EFAULT;
+	raw >>= shift;
+	if (nbits < 64) {
+		raw &= (1ULL << nbits) - 1;
+		if (is_signed && (raw >> (nbits - 1)) & 1)
+			raw |= ~0ULL << nbits;
+	}
+	*out = raw;
+	return 0;
+}
 
 struct stp_probe {
 	enum stp_probe_type type;	/* STP_PROBE_* */

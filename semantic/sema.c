@@ -17,6 +17,7 @@
  * Invariant: this file never allocates AST nodes, it only annotates them.
  */
 #include "semantic/semantic.h"
+#include "semantic/btf.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
 #include "semantic/tracepoints.h"
@@ -116,6 +117,10 @@ struct sema {
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
 	const char *list_name;		/* the outermost alias being expanded */
+	/* BTF types, loaded on the first member access */
+	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
+	char *btf_err;
+	struct btf *btf;
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -957,6 +962,106 @@ static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
 	return true;
 }
 
+/* The target kernel's BTF, loaded on the first member access; or NULL. */
+static struct btf *sema_btf(struct sema *se)
+{
+	if (se->btf_state == 0) {
+		se->btf_state = -1;
+		if (!se->s->release)
+			se->btf_err = xstrdup("no target kernel release");
+		else if (!btf_load(se->s->release,
+				   tp_default_cache_dir(&se->s->arena),
+				   &se->btf, &se->btf_err))
+			se->btf_state = 1;
+	}
+	return se->btf_state > 0 ? se->btf : NULL;
+}
+
+/*
+ * $arg->member..., $arg[N]: a context slot of its own, its path resolved
+ * through BTF for every tracepoint of the body (they must agree).
+ */
+static enum type infer_member(struct sema *se, struct node *n)
+{
+	struct probe_body *b = se->body;
+	const char *root = tp_member_root(n);
+	struct arena *a = &se->s->arena;
+
+	if (n->kind == N_TINDEX)
+		infer(se, n->target.index, TY_LONG);
+	if (!root || root[1] == '$') {
+		if (se->report)
+			diag_error(se->s, n->loc, "member access and indexing "
+				   "apply to tracepoint arguments ($arg) only, "
+				   "for now");
+		return n->type = TY_LONG;
+	}
+	if (!tp_check_arg(se, n, root + 1, se->report))
+		return n->type = TY_LONG;
+	char *key = tp_member_key(a, n);
+	for (int i = 0; i < b->ntpvars; i++)
+		if (!strcmp(b->tpvars[i]->name, key)) {
+			n->sym = b->tpvars[i];
+			return n->type = TY_LONG;
+		}
+	if (b->ntpvars >= 64) {
+		/* the callback flags faults in a 64-bit mask */
+		if (se->report)
+			diag_error(se->s, n->loc, "too many context values in "
+				   "one probe (at most 64)");
+		return n->type = TY_LONG;
+	}
+	struct btf *btf = sema_btf(se);
+	if (!btf) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
+				   se->btf_err);
+		return n->type = TY_LONG;
+	}
+	struct tp_path *path = NULL;
+	const struct derived_probe *first = NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		const struct tp_arg *arg = tp_find_arg(dp->tp, root + 1);
+		struct tp_path p;
+		const struct node *at;
+		const char *msg = tp_member_path(a, btf, arg->c_type, n, &p, &at);
+		if (msg) {
+			if (se->report)
+				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
+					   msg, dp->pp);
+			return n->type = TY_LONG;
+		}
+		if (path && !tp_path_equal(path, &p)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another "
+					   "layout in %s than in %s", key,
+					   dp->pp, first->pp);
+			return n->type = TY_LONG;
+		}
+		if (!path) {
+			path = arena_alloc(a, sizeof(*path));
+			*path = p;
+			first = dp;
+		}
+	}
+	struct symbol *sym = arena_alloc(a, sizeof(*sym));
+	sym->name = key;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	sym->tp_path = path;
+	sym->tp_arg = root + 1;
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	n->sym = sym;
+	return n->type = TY_LONG;
+}
+
 static enum type infer_target(struct sema *se, struct node *n)
 {
 	struct probe_body *b = se->body;
@@ -968,14 +1073,8 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "available for this probe point yet");
 		return TY_LONG;
 	}
-	if (n->kind != N_TARGET) {
-		if (se->report)
-			diag_error(se->s, n->loc, "%s on tracepoint context "
-				   "variables is not supported yet",
-				   n->kind == N_TMEMBER ? "member access" :
-				   "indexing");
-		return TY_LONG;
-	}
+	if (n->kind != N_TARGET)
+		return infer_member(se, n);
 	if (tp_special(name)) {
 		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
 			b->tp_parms = true;
@@ -2294,5 +2393,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (s->nerrors == errors_before && prog->nprobes == 0 &&
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
+	if (se.btf)
+		btf_free(se.btf);
+	free(se.btf_err);
 	return s->nerrors - errors_before;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Pass 2: resolve names, derive probe points, infer types. The result is
- * a struct program that pass 3 translates. Nothing here allocates AST
- * nodes; it annotates them (node.type, node.sym).
+ * Pass 2: resolve names, expand aliases, derive probe points, infer types,
+ * then optimise. The result is a struct program that pass 3 translates.
+ * It annotates nodes (node.type, node.sym); the only nodes it makes are
+ * clones for alias expansions and point conditions.
  */
 #ifndef SEMANTIC_SEMANTIC_H
 #define SEMANTIC_SEMANTIC_H
@@ -35,6 +36,47 @@ enum sym_kind {
 };
 
 struct script_func;
+struct btf;
+
+/*
+ * A member chain on a tracepoint argument ($prev->real_parent->comm), one
+ * step per '->member' or '[N]', resolved through BTF (tpmember.c). The
+ * callback walks it from the argument's value: a step first dereferences
+ * (deref: the current value is a pointer to the struct, or the array the
+ * index applies to is behind a pointer), then either only computes the
+ * address (TPR_ADDR: an embedded struct or an array, whose value is its
+ * address) or reads size bytes (TPR_READ), or bit_size bits at bit_offset
+ * (TPR_BITS: a bitfield), fault-safely.
+ */
+enum tp_step_kind { TPS_MEMBER, TPS_INDEX };
+enum tp_result { TPR_ADDR, TPR_READ, TPR_BITS };
+
+struct tp_step {
+	enum tp_step_kind kind;
+	const char *member;		/* TPS_MEMBER */
+	int64_t index;			/* TPS_INDEX */
+	unsigned stride;		/* TPS_INDEX: element size */
+	bool deref;
+	enum tp_result result;
+	unsigned size;			/* TPR_READ: bytes */
+	bool is_signed;
+	unsigned bit_offset, bit_size;	/* TPS_MEMBER: within its struct */
+};
+
+struct tp_path {
+	struct tp_step *steps;
+	int nsteps;
+};
+
+/* tpmember.c: the $name at the root of a chain, or NULL */
+const char *tp_member_root(const struct node *n);
+/* "$prev->comm", "$argv[1]": the slot's name */
+char *tp_member_key(struct arena *a, const struct node *n);
+/* Resolve a chain on an argument of C type arg_type (NULL: ok) */
+const char *tp_member_path(struct arena *a, struct btf *btf,
+			   const char *arg_type, const struct node *n,
+			   struct tp_path *out, const struct node **at);
+bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 
 #define MAX_KEYS 9
 
@@ -63,6 +105,10 @@ struct symbol {
 	int64_t hist_lo, hist_hi, hist_step;
 	int var_shift;			/* the largest @variance(s, N) shift */
 	struct srcloc hist_loc;
+	/* SYM_CONTEXT: a member chain's steps from the argument named by
+	 * tp_arg (name is the whole chain), or NULL for a plain $arg */
+	const struct tp_path *tp_path;
+	const char *tp_arg;
 };
 
 enum probe_family {

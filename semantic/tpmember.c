@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * $arg->member->member[N] on a tracepoint argument: pass 2 walks the chain
+ * through the target kernel's BTF types and records, per step, what the
+ * generated callback does with it (see struct tp_path in semantic.h). The
+ * callback itself is compiled against the kernel headers, so C checks the
+ * names again; BTF tells us which steps read memory (pointers, integers),
+ * which only compute an address (embedded structs, arrays), and refuses a
+ * chain that ends on a struct. As in SystemTap, every result is a long:
+ * an array or char array gives its address, not its text.
+ */
+#include "semantic/btf.h"
+#include "semantic/semantic.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The chain's nodes from the root $arg outwards (at most 32). */
+static int chain_nodes(const struct node *n, const struct node **out)
+{
+	int k = 0;
+
+	while (n->kind == N_TMEMBER || n->kind == N_TINDEX) {
+		if (k == 32)
+			return -1;
+		out[k++] = n;
+		n = n->target.base;
+	}
+	/* reverse: root side first */
+	for (int i = 0; i < k / 2; i++) {
+		const struct node *t = out[i];
+		out[i] = out[k - 1 - i];
+		out[k - 1 - i] = t;
+	}
+	return k;
+}
+
+const char *tp_member_root(const struct node *n)
+{
+	while (n->kind == N_TMEMBER || n->kind == N_TINDEX)
+		n = n->target.base;
+	return n->kind == N_TARGET ? n->target.name : NULL;
+}
+
+char *tp_member_key(struct arena *a, const struct node *n)
+{
+	if (n->kind == N_TARGET)
+		return arena_strdup(a, n->target.name);
+	char *base = tp_member_key(a, n->target.base);
+	if (n->kind == N_TMEMBER)
+		return arena_printf(a, "%s->%s", base, n->target.name);
+	return arena_printf(a, "%s[%" PRId64 "]", base,
+			    n->target.index->num.value);
+}
+
+/*
+ * The chain n on an argument of C type arg_type. Returns NULL and fills
+ * *out, or an error message (arena) and *at, the node it is about.
+ */
+const char *tp_member_path(struct arena *a, struct btf *btf,
+			   const char *arg_type, const struct node *n,
+			   struct tp_path *out, const struct node **at)
+{
+	const struct node *nodes[32];
+	int k = chain_nodes(n, nodes);
+	int type = btf_find_type(btf, arg_type);
+	struct btf_info cur;
+
+	*at = n;
+	if (k < 0)
+		return "member chain too long";
+	if (!type)
+		return arena_printf(a, "the kernel's BTF has no type '%s'",
+				    arg_type);
+	btf_resolve(btf, type, &cur);
+	out->steps = arena_alloc(a, (size_t)k * sizeof(*out->steps));
+	out->nsteps = k;
+	for (int i = 0; i < k; i++) {
+		const struct node *s = nodes[i];
+		struct tp_step *st = &out->steps[i];
+		char *tname = btf_type_name(btf, cur.id);
+		const char *shown = arena_strdup(a, tname ? tname : "?");
+		free(tname);
+
+		*at = s;
+		if (s->kind == N_TMEMBER && (!strcmp(s->target.name, "$") ||
+					     !strcmp(s->target.name, "$$")))
+			return "pretty printing ($ and $$ suffixes) is not "
+			       "supported yet";
+		if (s->kind == N_TINDEX) {
+			if (s->target.index->kind != N_NUMBER)
+				return "only a constant index is supported on "
+				       "context variables yet";
+			if (cur.cls != BTF_CLASS_PTR && cur.cls != BTF_CLASS_ARRAY)
+				return arena_printf(a, "cannot index a '%s'",
+						    shown);
+			st->kind = TPS_INDEX;
+			st->index = s->target.index->num.value;
+			st->deref = cur.cls == BTF_CLASS_PTR;
+			btf_resolve(btf, cur.target, &cur);
+			st->stride = cur.size;
+			if (!st->stride)
+				return "cannot index an array of elements "
+				       "without a size";
+		} else {
+			/* '->' on a pointer to a struct, or on a struct itself */
+			int sid = cur.id, mtype;
+			unsigned bits, bsize;
+			st->deref = false;
+			if (cur.cls == BTF_CLASS_PTR) {
+				struct btf_info pointee;
+				btf_resolve(btf, cur.target, &pointee);
+				if (pointee.cls != BTF_CLASS_STRUCT &&
+				    pointee.cls != BTF_CLASS_UNION)
+					return arena_printf(a, "'%s' is not a "
+							    "pointer to a struct "
+							    "or union", shown);
+				sid = pointee.id;
+				st->deref = true;
+			} else if (cur.cls != BTF_CLASS_STRUCT &&
+				   cur.cls != BTF_CLASS_UNION) {
+				return arena_printf(a, "'%s' has no members",
+						    shown);
+			}
+			if (btf_member(btf, sid, s->target.name, &mtype, &bits,
+				       &bsize)) {
+				char *sn = btf_type_name(btf, sid);
+				const char *msg = arena_printf(a, "'%s' has no "
+							       "member '%s'",
+							       sn ? sn : "?",
+							       s->target.name);
+				free(sn);
+				return msg;
+			}
+			st->kind = TPS_MEMBER;
+			st->member = s->target.name;
+			st->bit_offset = bits;
+			st->bit_size = bsize;
+			btf_resolve(btf, mtype, &cur);
+		}
+		switch (cur.cls) {
+		case BTF_CLASS_INT:
+		case BTF_CLASS_ENUM:
+		case BTF_CLASS_PTR:
+		case BTF_CLASS_FUNC_PTR:
+			st->result = st->bit_size ? TPR_BITS : TPR_READ;
+			st->size = cur.size;
+			st->is_signed = cur.is_signed;
+			break;
+		case BTF_CLASS_ARRAY:
+		case BTF_CLASS_STRUCT:
+		case BTF_CLASS_UNION:
+			st->result = TPR_ADDR;
+			break;
+		default:
+			return arena_printf(a, "a '%s' cannot be read",
+					    shown);
+		}
+		if (i + 1 < k && st->result != TPR_ADDR &&
+		    cur.cls != BTF_CLASS_PTR)
+			return arena_printf(a, "'%s' is not a pointer, struct "
+					    "or array", shown);
+	}
+	if (cur.cls == BTF_CLASS_STRUCT || cur.cls == BTF_CLASS_UNION) {
+		char *tn = btf_type_name(btf, cur.id);
+		const char *msg = arena_printf(a, "'%s' is a %s, which has no "
+					       "value (read one of its members)",
+					       tp_member_key(a, n), tn ? tn : "struct");
+		free(tn);
+		*at = n;
+		return msg;
+	}
+	*at = NULL;
+	return NULL;
+}
+
+bool tp_path_equal(const struct tp_path *x, const struct tp_path *y)
+{
+	if (x->nsteps != y->nsteps)
+		return false;
+	for (int i = 0; i < x->nsteps; i++) {
+		const struct tp_step *p = &x->steps[i], *q = &y->steps[i];
+		if (p->kind != q->kind || p->result != q->result ||
+		    p->deref != q->deref || p->bit_offset != q->bit_offset ||
+		    p->bit_size != q->bit_size || p->size != q->size ||
+		    p->is_signed != q->is_signed || p->index != q->index ||
+		    p->stride != q->stride)
+			return false;
+	}
+	return true;
+}
