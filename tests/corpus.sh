@@ -6,6 +6,11 @@
 #   parseko/   every script is rejected: exit status 1 with a
 #              FILE:LINE:COL diagnostic for "#! stap" scripts, any clean
 #              non-zero exit for shell scripts (a signal is a crash)
+#   semok/     every script is accepted (exit 0)
+#   semko/     every script is rejected for the right reason: a clean
+#              non-zero exit (1..123) and stderr matching the script's
+#              pattern in tests/semko-reasons; corpus/semko-summary checks
+#              that at least 95% of them are
 #   round trip for every "#! stap" script of parseok, semok, semko, transok,
 #              transko, buildok, buildko that parses: printing the -p1 output
 #              again gives the same text
@@ -24,20 +29,29 @@ known_failure() {
 		END { exit !found }' "$known"
 }
 
-# Record a result, honouring the known-failures list.
-corpus_result() { # name ok(0/1) detail
-	local name=$1 ok=$2 detail=${3:-} reason
+# The pattern tests/semko-reasons gives for a semko script (fails if none).
+semko_reason() { # name
+	[ -f "$tests/semko-reasons" ] && awk -F '\t' -v n="$1" '
+		/^#/ { next }
+		$1 == n { sub(/^[^\t]*\t/, ""); print; found = 1; exit }
+		END { exit !found }' "$tests/semko-reasons"
+}
+
+# Record a result, honouring the known-failures list; a note, if any, is
+# shown after the name whatever the result.
+corpus_result() { # name ok(0/1) detail [note]
+	local name=$1 ok=$2 detail=${3:-} note=${4:+ (${4})} reason
 	if reason=$(known_failure "$name"); then
 		if [ "$ok" = 0 ]; then
-			fail "$name" "unexpected pass: remove it from tests/known-failures"
+			fail "$name$note" "unexpected pass: remove it from tests/known-failures"
 		else
 			npass=$((npass + 1))
-			echo "XFAIL: $name ($reason)"
+			echo "XFAIL: $name$note ($reason)"
 		fi
 	elif [ "$ok" = 0 ]; then
-		pass "$name"
+		pass "$name$note"
 	else
-		fail "$name" "$detail"
+		fail "$name$note" "$detail"
 	fi
 }
 
@@ -96,25 +110,51 @@ else
 		corpus_result "$name" $ok "$detail"
 	done
 
-	# Pass 2: semok must be accepted, semko rejected (stap's exit status,
-	# as upstream judges; a crash or hang is never the expected failure).
-	for d in semok semko; do
-		for f in "$corpus"/$d/*.stp; do
-			name=corpus/$d/$(basename "$f" .stp)
-			wanted "$name" || continue
-			corpus_run "$f"
-			if [ $d = semok ]; then
-				[ $crun_rc = 0 ]
-				corpus_result "$name" $? "exit status $crun_rc: $crun_err"
-			elif [ $crun_rc = 0 ]; then
-				corpus_result "$name" 1 "accepted (exit status 0)"
-			elif [ $crun_rc -ge 124 ]; then
-				corpus_result "$name" 1 "crashed or hung (exit status $crun_rc): $crun_err"
-			else
-				corpus_result "$name" 0
-			fi
-		done
+	# Pass 2: semok must be accepted (stap's exit status, as upstream
+	# judges; a crash or hang is never the expected failure).
+	for f in "$corpus"/semok/*.stp; do
+		name=corpus/semok/$(basename "$f" .stp)
+		wanted "$name" || continue
+		corpus_run "$f"
+		[ $crun_rc = 0 ]
+		corpus_result "$name" $? "exit status $crun_rc: $crun_err"
 	done
+
+	# semko must be rejected, and for the reason tests/semko-reasons
+	# gives (an extended regex some line of stderr must match).
+	semko_total=0 semko_run=0 semko_right=0
+	for f in "$corpus"/semko/*.stp; do
+		semko_total=$((semko_total + 1))
+		base=$(basename "$f" .stp)
+		name=corpus/semko/$base
+		wanted "$name" || continue
+		semko_run=$((semko_run + 1))
+		corpus_run "$f"
+		ok=1 detail=
+		if [ $crun_rc = 0 ]; then
+			detail="accepted (exit status 0)"
+		elif [ $crun_rc -ge 124 ]; then
+			detail="crashed or hung (exit status $crun_rc): $crun_err"
+		elif ! semko_pattern=$(semko_reason "$base"); then
+			detail="no expected reason recorded in tests/semko-reasons: $crun_err"
+		elif ! grep -qE -- "$semko_pattern" "$work/corpus.err"; then
+			detail="rejected for another reason (expected /$semko_pattern/): $crun_err"
+		else
+			ok=0
+			semko_right=$((semko_right + 1))
+		fi
+		corpus_result "$name" $ok "$detail"
+	done
+	if wanted corpus/semko-summary; then
+		summary="semko: $semko_right of $semko_total rejected for the right reason"
+		if [ $semko_run != $semko_total ]; then
+			skip corpus/semko-summary "only $semko_run of $semko_total semko scripts selected"
+		else
+			summary="$summary, $((semko_right * 100 / semko_total))%, at least 95% needed"
+			[ $((semko_right * 100)) -ge $((semko_total * 95)) ]
+			corpus_result corpus/semko-summary $? "$summary" "$summary"
+		fi
+	fi
 
 	# The -p1 round trip over every "#! stap" script that parses.
 	if wanted corpus/round-trip; then
