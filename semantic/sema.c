@@ -117,6 +117,8 @@ struct sema {
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
 	const char *list_name;		/* the outermost alias being expanded */
+	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
+	int niterating;
 	/* BTF types, loaded on the first member access */
 	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *btf_err;
@@ -359,7 +361,16 @@ static enum type infer(struct sema *se, struct node *n, enum type want);
 
 static void use_global(struct sema *se, struct symbol *sym, bool write)
 {
+	struct probe_body *b = se->body;
+
 	if (write) {
+		bool known = false;
+		for (int i = 0; i < b->nwrites && !known; i++)
+			known = b->writes[i] == sym;
+		if (!known) {
+			GROW(se, b->writes, b->nwrites, b->writes_cap);
+			b->writes[b->nwrites++] = sym;
+		}
 		sym->written = true;
 		se->body->writes_globals = true;
 	} else {
@@ -386,10 +397,17 @@ static struct symbol *resolve_var(struct sema *se, struct node *n, bool write)
 	return sym;
 }
 
-static void note_access(struct sema *se, struct symbol *sym, bool write)
+static void check_iterating(struct sema *se, struct symbol *sym,
+			    const struct node *at);
+
+static void note_access(struct sema *se, struct symbol *sym, bool write,
+			const struct node *at)
 {
-	if (sym->kind == SYM_GLOBAL)
+	if (sym->kind == SYM_GLOBAL) {
 		use_global(se, sym, write);
+		if (write)
+			check_iterating(se, sym, at);
+	}
 	else if (write)
 		sym->written = true;
 	else
@@ -401,7 +419,7 @@ static enum type infer_scalar(struct sema *se, struct node *n, enum type want,
 {
 	struct symbol *sym = resolve_var(se, n, write);
 
-	note_access(se, sym, write);
+	note_access(se, sym, write, n);
 	sym->used_as_scalar = true;
 	/* global a[10] and global a% declare arrays */
 	bool declared_array = sym->decl && (sym->decl->global.max_entries ||
@@ -452,7 +470,7 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 		return TY_UNKNOWN;
 	}
 	n->sym = arr->sym = sym;
-	note_access(se, sym, write);
+	note_access(se, sym, write, n);
 	if (nkeys > MAX_KEYS) {
 		if (se->report)
 			diag_error(se->s, n->loc, "too many array indexes (%d, "
@@ -698,11 +716,60 @@ static void add_callee(struct sema *se, struct script_func *f)
 }
 
 /* A call of a script function: arguments flow into the parameters. */
+/* Does f, or anything it calls, write sym? (seen: functions visited) */
+static bool func_writes(struct script_func *f, const struct symbol *sym,
+			bool *seen)
+{
+	if (seen[f->index])
+		return false;
+	seen[f->index] = true;
+	for (int i = 0; i < f->scope->nwrites; i++)
+		if (f->scope->writes[i] == sym)
+			return true;
+	for (int i = 0; i < f->scope->ncallees; i++)
+		if (func_writes(f->scope->callees[i], sym, seen))
+			return true;
+	return false;
+}
+
+/*
+ * Inside foreach (k in a), nothing may write a: not directly (reported by
+ * check_iterating) and not through a function it calls.
+ */
+static void check_call_iterating(struct sema *se, struct node *n,
+				 struct script_func *f)
+{
+	for (int d = 0; d < se->niterating && se->report; d++) {
+		bool *seen = xmalloc((size_t)(se->prog->nfuncs + 1));
+		memset(seen, 0, (size_t)(se->prog->nfuncs + 1));
+		bool writes = func_writes(f, se->iterating[d], seen);
+		free(seen);
+		if (writes) {
+			diag_error(se->s, n->loc, "function '%s' modifies '%s' "
+				   "during a foreach over it", f->sym->name,
+				   se->iterating[d]->name);
+			return;
+		}
+	}
+}
+
+static void check_iterating(struct sema *se, struct symbol *sym,
+			    const struct node *at)
+{
+	for (int d = 0; d < se->niterating && se->report; d++)
+		if (se->iterating[d] == sym) {
+			diag_error(se->s, at->loc, "array '%s' modified during a "
+				   "foreach over it", sym->name);
+			return;
+		}
+}
+
 static enum type infer_script_call(struct sema *se, struct node *n,
 				   struct script_func *f)
 {
 	n->sym = f->sym;
 	add_callee(se, f);
+	check_call_iterating(se, n, f);
 	if (!f->used) {
 		f->used = true;
 		se->changed = true;
@@ -1067,10 +1134,27 @@ static enum type infer_target(struct sema *se, struct node *n)
 	struct probe_body *b = se->body;
 	const char *name = n->target.name;
 
-	if (!tp_only_body(se, b)) {
+	if (n->kind != N_TARGET && !tp_member_root(n)) {
 		if (se->report)
+			diag_error(se->s, n->loc, "member access on anything but a "
+				   "context variable ($x->f; @cast, autocast) is "
+				   "not supported yet");
+		return n->type = TY_LONG;
+	}
+	if (!tp_only_body(se, b)) {
+		/* begin, end, error, never and timers have none at all */
+		const char *pp = NULL;
+		for (int i = 0; i < se->prog->nprobes && !pp; i++)
+			if (se->prog->probes[i]->body == b &&
+			    se->prog->probes[i]->family != PF_TRACEPOINT)
+				pp = se->prog->probes[i]->pp;
+		if (se->report && pp)
+			diag_error(se->s, n->loc, "unknown context variable '%s': "
+				   "%s has no context variables",
+				   tp_member_root(n), pp);
+		else if (se->report)
 			diag_error(se->s, n->loc, "context variables are not "
-				   "available for this probe point yet");
+				   "available in functions");
 		return TY_LONG;
 	}
 	if (n->kind != N_TARGET)
@@ -1179,7 +1263,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		infer_lvalue(se, n->incdec.operand, TY_LONG);
 		/* ++ reads too */
-		note_access(se, n->incdec.operand->sym, false);
+		note_access(se, n->incdec.operand->sym, false, n);
 		return n->type = TY_LONG;
 	case N_TERNARY: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
@@ -1203,7 +1287,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			return TY_LONG;
 		}
 		arr->sym = n->sym = sym;
-		note_access(se, sym, false);
+		note_access(se, sym, false, n);
 		if (sym->used_as_scalar && se->report)
 			diag_error(se->s, n->loc, "'%s' is used as a scalar "
 				   "elsewhere, and as an array here", sym->name);
@@ -1242,6 +1326,12 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
 			return infer_defined(se, n);
+		if (!strcmp(n->call.name, "@entry")) {
+			if (se->report)
+				diag_error(se->s, n->loc, "@entry is only valid in "
+					   ".return probes");
+			return TY_UNKNOWN;
+		}
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is not supported yet",
 				   n->call.name);
@@ -1285,7 +1375,7 @@ static void walk_foreach(struct sema *se, struct node *n)
 	} else {
 		arr->sym = sym;
 		/* a statistics array is aggregated into one shared copy */
-		note_access(se, sym, sym->type == TY_STATS);
+		note_access(se, sym, sym->type == TY_STATS, arr);
 		int nkeys = ast_list_length(n->foreach.keys);
 		if (sym->nkeys && sym->nkeys != nkeys && se->report)
 			diag_error(se->s, n->loc, "foreach has %d keys but "
@@ -1329,9 +1419,15 @@ static void walk_foreach(struct sema *se, struct node *n)
 	if (n->foreach.limit)
 		expect(se, n->foreach.limit,
 		       infer(se, n->foreach.limit, TY_LONG), TY_LONG);
+	bool pushed = sym && se->niterating < (int)(sizeof(se->iterating) /
+						   sizeof(se->iterating[0]));
+	if (pushed)
+		se->iterating[se->niterating++] = sym;
 	se->loop_depth++;
 	walk_stmt(se, n->foreach.body);
 	se->loop_depth--;
+	if (pushed)
+		se->niterating--;
 }
 
 static void walk_stmt(struct sema *se, struct node *n)
@@ -1412,7 +1508,7 @@ static void walk_stmt(struct sema *se, struct node *n)
 				break;
 			}
 			e->sym = sym;
-			note_access(se, sym, true);
+			note_access(se, sym, true, e);
 		} else if (e->kind == N_INDEX) {
 			infer_index(se, e, TY_UNKNOWN, true);
 		} else if (se->report) {
@@ -1571,8 +1667,9 @@ static bool derive_point(struct sema *se, struct node *point,
 
 	ast_foreach(c, c0)
 		if (strchr(c->comp.name, '*'))
-			return point_error(se, point, c, "wildcards in probe "
-					   "points are not supported yet");
+			return point_error(se, point, c, arena_printf(&se->s->arena,
+					   "unknown probe point '%s' (no alias or "
+					   "family matches)", point_string(se, point)));
 	dp->point = point;
 	dp->pp = point_string(se, point);
 
@@ -1602,6 +1699,16 @@ static bool derive_point(struct sema *se, struct node *point,
 		for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
 			if (comp_is(unit, timer_units[i].unit))
 				scale = timer_units[i].ns;
+		struct node *opt = unit->next;
+		if (opt && !comp_is(opt, "randomize"))
+			return point_error(se, point, opt, arena_printf(
+					   &se->s->arena, "unexpected component "
+					   "'.%s' after timer.%s", opt->comp.name,
+					   unit->comp.name));
+		if (opt && (comp_is(unit, "hz") || comp_is(unit, "profile")))
+			return point_error(se, point, opt, arena_printf(
+					   &se->s->arena, "timer.%s takes no "
+					   "'.randomize'", unit->comp.name));
 		if (comp_is(unit, "hz") || comp_is(unit, "jiffies") ||
 		    comp_is(unit, "profile"))
 			return point_error(se, point, unit, "this timer is not "
@@ -2026,7 +2133,13 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 		if (point->point.cond) {
 			n = add_guarded(se, probe, point, user, via);
 		} else if (!sema_is_family(point->point.comps->comp.name)) {
+			int errors = se->s->nerrors;
 			n = expand_aliases(se, probe, point, user, via);
+			if (n == 0 && !point->point.optional && !se->optional &&
+			    se->s->nerrors == errors)
+				diag_error(se->s, point->loc, "no match for probe "
+					   "point '%s': its aliases resolve to "
+					   "nothing", point_string(se, point));
 		}
 		if (n < 0) {
 			struct derived_probe *dp = arena_alloc(&se->s->arena,
@@ -2079,6 +2192,15 @@ static void collect_aliases(struct sema *se)
 			if (d->kind != N_PROBE || !d->probe.alias)
 				continue;
 			ast_foreach(name, d->probe.alias_names) {
+				bool wild = false;
+				ast_foreach(c, name->point.comps)
+					wild |= strchr(c->comp.name, '*') != NULL;
+				if (wild) {
+					diag_error(se->s, name->loc, "a probe alias "
+						   "name cannot have wildcards "
+						   "('%s')", point_string(se, name));
+					continue;
+				}
 				GROW(se, se->aliases, se->naliases,
 				     se->aliases_cap);
 				se->aliases[se->naliases] = (struct alias){

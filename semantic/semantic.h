@@ -150,6 +150,8 @@ struct probe_body {
 	int nlocals, locals_cap;
 	int index;			/* stp_probe_<index> */
 	bool reads_globals, writes_globals;	/* transitively, after pass 2 */
+	struct symbol **writes;		/* globals written directly */
+	int nwrites, writes_cap;
 	struct script_func **callees;	/* functions called directly */
 	int ncallees, callees_cap;
 	/* tracepoint context values the body reads, one slot each
