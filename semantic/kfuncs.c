@@ -45,7 +45,7 @@
 
 #include "lib/strbuf.h"
 
-#define KF_CACHE_MAGIC "stap-kfuncs 3"
+#define KF_CACHE_MAGIC "stap-kfuncs 4"
 
 static char *err_printf(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -1135,7 +1135,7 @@ static void add_symtab(struct builder *b)
 			if (!covered) {
 				fi = func_id(b, name, -1, 0);
 				b->funcs[fi].flags |= KF_SYMTAB;
-				b->cu = UINT32_MAX;
+				b->cu = s->index;	/* see kf_inst.cu */
 				add_inst(b, fi, s->addr, 0, 0);
 				continue;
 			}
@@ -1718,14 +1718,15 @@ static int cand_cmp(const void *x, const void *y)
 	return (a->fidx > b->fidx) - (a->fidx < b->fidx);
 }
 
-/* Symbol-table functions by address (SystemTap walks them so). */
+/* Symbol-table functions by address, then symbol-table order (as
+ * SystemTap walks them: the first symbol at an address wins). */
 static int symcand_cmp(const void *x, const void *y)
 {
 	const struct cand *a = x, *b = y;
 
 	if (a->in->addr != b->in->addr)
 		return a->in->addr < b->in->addr ? -1 : 1;
-	return (a->fidx > b->fidx) - (a->fidx < b->fidx);
+	return (a->in->cu > b->in->cu) - (a->in->cu < b->in->cu);
 }
 
 /* Kept instances back in each function's order. */

@@ -36,7 +36,8 @@
 
 struct kf_inst {
 	uint64_t addr;		/* entry pc, link-time address */
-	uint32_t cu;		/* CU number, in .debug_info order */
+	uint32_t cu;		/* CU number, in .debug_info order; for a
+				 * symbol-table function its symbol's index */
 	uint32_t vars;		/* index into kf_catalog.lists */
 	uint32_t flags;
 };
