@@ -33,6 +33,49 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing
 fi
 
+# kernel.function needs each target kernel's DWARF: only the vmlinux of
+# Debian's linux-image-RELEASE-dbg (about 280 MB download, 1.7 GB unpacked
+# with the modules' debuginfo we don't use) is extracted, to
+# /usr/lib/debug/boot/vmlinux-RELEASE. Skipped when already there.
+for img in /boot/vmlinuz-*; do
+	[ -e "$img" ] || continue
+	release=${img#/boot/vmlinuz-}
+	dbg=/usr/lib/debug/boot/vmlinux-$release
+	[ -s "$dbg" ] && continue
+	version=$(dpkg-query -W -f='${Version}' "linux-image-$release" 2>/dev/null) ||
+		continue
+	if [ "$(id -u)" != 0 ]; then
+		echo "setup: run as root to install $dbg" \
+			"(linux-image-$release-dbg)" >&2
+		exit 1
+	fi
+	echo "setup: extracting $dbg from linux-image-$release-dbg $version"
+	tmp=$(mktemp -d)
+	if ! (cd "$tmp" && apt-get download -q \
+		"linux-image-$release-dbg=$version" >/dev/null 2>&1); then
+		apt-get update -q >/dev/null
+		(cd "$tmp" && apt-get download -q \
+			"linux-image-$release-dbg=$version" >/dev/null) || {
+			rm -rf "$tmp"
+			echo "setup: cannot download linux-image-$release-dbg" >&2
+			exit 1
+		}
+	fi
+	# into a temporary name first: an interrupted run leaves no half file
+	if dpkg-deb --fsys-tarfile "$tmp"/*.deb |
+		tar -x -C "$tmp" "./usr/lib/debug/boot/vmlinux-$release" &&
+		[ -s "$tmp/usr/lib/debug/boot/vmlinux-$release" ]; then
+		mkdir -p /usr/lib/debug/boot
+		mv "$tmp/usr/lib/debug/boot/vmlinux-$release" "$dbg.tmp$$"
+		mv "$dbg.tmp$$" "$dbg"
+	else
+		rm -rf "$tmp"
+		echo "setup: no vmlinux-$release in linux-image-$release-dbg" >&2
+		exit 1
+	fi
+	rm -rf "$tmp"
+done
+
 if [ ! -x configure ]; then
 	./autogen.sh >/dev/null
 fi

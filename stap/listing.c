@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * -l / -L listings; see listing.h. The catalog is sorted and unique by
- * system:name, so the matches come out in SystemTap's order (a std::map
- * keyed on the printed probe point) without sorting again.
+ * -l / -L listings; see listing.h. The tracepoint catalog is sorted and
+ * unique by system:name, so its matches come out in SystemTap's order (a
+ * std::map keyed on the printed probe point) without sorting again; the
+ * kernel.function points are sorted here by their printed form.
  */
+#define _GNU_SOURCE
 #include "stap/listing.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 int list_tracepoints(const struct tp_catalog *c, const char *pattern,
 		     bool with_vars, FILE *out)
@@ -24,5 +27,168 @@ int list_tracepoints(const struct tp_catalog *c, const char *pattern,
 		fputc('\n', out);
 	}
 	free(m);
+	return n;
+}
+
+static bool maxactive_suffix(const char *s)
+{
+	static const char pre[] = ".return.maxactive(";
+	size_t n = strlen(s);
+
+	if (strncmp(s, pre, sizeof(pre) - 1) != 0 || s[n - 1] != ')')
+		return false;
+	s += sizeof(pre) - 1;
+	if (*s == ')')
+		return false;
+	for (; *s != ')'; s++)
+		if (*s < '0' || *s > '9')
+			return false;
+	return true;
+}
+
+bool parse_kfunc_spec(const char *spec, struct kf_query *q,
+		      const char **suffix, char **mem)
+{
+	static const char pre[] = "kernel.function(\"";
+	const char *arg = spec + sizeof(pre) - 1, *close, *sfx;
+	char *copy, *at, *colon;
+
+	*mem = NULL;
+	if (strncmp(spec, pre, sizeof(pre) - 1) != 0)
+		return false;
+	close = strstr(arg, "\")");
+	if (!close || close == arg || memchr(arg, '"', (size_t)(close - arg)))
+		return false;
+	sfx = close + 2;
+	memset(q, 0, sizeof(*q));
+	q->line = -1;
+	if (!*sfx)
+		q->kind = KF_ANY;
+	else if (!strcmp(sfx, ".call"))
+		q->kind = KF_CALL;
+	else if (!strcmp(sfx, ".inline"))
+		q->kind = KF_INLINE;
+	else if (!strcmp(sfx, ".return") || maxactive_suffix(sfx))
+		q->kind = KF_RETURN;
+	else if (!strcmp(sfx, ".exported"))
+		q->kind = KF_EXPORTED_ONLY;
+	else
+		return false;
+	copy = strndup(arg, (size_t)(close - arg));
+	if (!copy)
+		fatal("out of memory");
+	q->func = copy;
+	at = strchr(copy, '@');
+	if (at) {
+		*at = '\0';
+		q->file = at + 1;
+		colon = strchr(at + 1, ':');
+		if (colon) {
+			*colon = '\0';
+			q->line = atoi(colon + 1);
+		}
+	}
+	*suffix = sfx;
+	*mem = copy;
+	return true;
+}
+
+struct kf_line {
+	char *pp;
+	const struct kf_point *pt;
+};
+
+static int kf_line_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kf_line *)a)->pp,
+		      ((const struct kf_line *)b)->pp);
+}
+
+int list_kernel_functions(const struct kf_catalog *c, const char *spec,
+			  bool with_vars, bool guru, FILE *out)
+{
+	struct kf_query q;
+	const char *suffix;
+	char *mem;
+	struct kf_point *pts;
+	struct kf_line *lines;
+	int n;
+
+	if (!parse_kfunc_spec(spec, &q, &suffix, &mem))
+		return -1;
+	q.guru = guru;
+	n = kf_catalog_match(c, &q, &pts);
+	lines = malloc(((size_t)n + 1) * sizeof(*lines));
+	if (!lines)
+		fatal("out of memory");
+	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = pts[i].f;
+		int r;
+
+		if (!*f->file)
+			r = asprintf(&lines[i].pp, "kernel.function(\"%s\")%s",
+				     f->name, suffix);
+		else if (f->line > 0)
+			r = asprintf(&lines[i].pp,
+				     "kernel.function(\"%s@%s:%d\")%s",
+				     f->name, f->file, f->line, suffix);
+		else
+			r = asprintf(&lines[i].pp,
+				     "kernel.function(\"%s@%s\")%s", f->name,
+				     f->file, suffix);
+		if (r < 0)
+			fatal("out of memory");
+		lines[i].pt = &pts[i];
+	}
+	qsort(lines, (size_t)n, sizeof(*lines), kf_line_cmp);
+	for (int i = 0; i < n; i++) {
+		fputs(lines[i].pp, out);
+		if (with_vars)
+			for (int k = 0; k < lines[i].pt->nvars; k++)
+				fprintf(out, " %s", lines[i].pt->vars[k]);
+		fputc('\n', out);
+		free(lines[i].pp);
+	}
+	free(lines);
+	kf_points_free(pts, n);
+	free(mem);
+	return n;
+}
+
+int list_kfuncs(const char *release, const char *spec, bool with_vars,
+		bool guru, const char *cache_dir)
+{
+	struct arena a = { 0 };
+	const char *vmlinux, *tried, *suffix;
+	struct kf_catalog c;
+	struct kf_query q;
+	char *err = NULL, *mem;
+	int n;
+
+	if (!parse_kfunc_spec(spec, &q, &suffix, &mem))
+		return -1;
+	free(mem);
+	if (!release) {
+		fprintf(stderr, "stap: error: kernel.function: no target "
+			"kernel release\n");
+		return 0;
+	}
+	vmlinux = kf_find_vmlinux(release, &a, &tried);
+	if (!vmlinux) {
+		fprintf(stderr, "stap: error: kernel.function needs "
+			"debuginfo: install linux-image-%s-dbg (missing %s)\n",
+			release, tried);
+		arena_free(&a);
+		return 0;
+	}
+	if (kf_catalog_load(release, vmlinux, cache_dir, &c, &err) != 0) {
+		fprintf(stderr, "stap: error: kernel.function: %s\n", err);
+		free(err);
+		arena_free(&a);
+		return 0;
+	}
+	n = list_kernel_functions(&c, spec, with_vars, guru, stdout);
+	kf_catalog_free(&c);
+	arena_free(&a);
 	return n;
 }

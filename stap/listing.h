@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * -l / -L listings in SystemTap's format. For now: kernel.trace, one line
- * per matching tracepoint, sorted by SYSTEM:NAME:
+ * -l / -L listings in SystemTap's format, one line per probe point, sorted
+ * as strings:
  *   kernel.trace("sched:sched_switch") $preempt:bool $prev:struct ...
+ *   kernel.function("vfs_read@fs/read_write.c:450") $file:struct file* ...
  */
 #ifndef STAP_LISTING_H
 #define STAP_LISTING_H
@@ -10,6 +11,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "semantic/kfuncs.h"
 #include "semantic/tracepoints.h"
 
 /*
@@ -19,5 +21,33 @@
  */
 int list_tracepoints(const struct tp_catalog *c, const char *pattern,
 		     bool with_vars, FILE *out);
+
+/*
+ * Parse 'kernel.function("PATTERN[@FILE[:LINE]]")' with an optional
+ * .call, .inline, .return, .return.maxactive(N) or .exported into q (its
+ * strings point into a malloc'ed copy returned in *mem) and *suffix (the
+ * part after the closing parenthesis). Returns false when spec is not
+ * such a probe point.
+ */
+bool parse_kfunc_spec(const char *spec, struct kf_query *q,
+		      const char **suffix, char **mem);
+
+/*
+ * Print the probe points of spec (a kernel.function point, see
+ * parse_kfunc_spec) from the catalog, sorted; with_vars adds the
+ * variables. Returns the number of lines printed, -1 if spec is not a
+ * kernel.function point.
+ */
+int list_kernel_functions(const struct kf_catalog *c, const char *spec,
+			  bool with_vars, bool guru, FILE *out);
+
+/*
+ * The driver's -l/-L for a kernel.function point: finds the debug vmlinux
+ * of release, loads the catalog (cached in cache_dir) and lists. Errors go
+ * to stderr; returns the number of lines printed, or -1 (nothing done)
+ * when spec is not a kernel.function point handled here.
+ */
+int list_kfuncs(const char *release, const char *spec, bool with_vars,
+		bool guru, const char *cache_dir);
 
 #endif /* STAP_LISTING_H */

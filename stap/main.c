@@ -246,6 +246,10 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 {
 	static const char trace_prefix[] = "kernel.trace(\"";
 	size_t len = strlen(spec);
+	int nk = list_kfuncs(s->release, spec, with_vars, s->guru, cache_dir(s));
+
+	if (nk >= 0)		/* a kernel.function point */
+		return nk;
 
 	if (!strncmp(spec, trace_prefix, strlen(trace_prefix)) && len > 16 &&
 	    !strcmp(spec + len - 2, "\")")) {

@@ -126,10 +126,14 @@ for src in "$tests"/unit/test_*.c; do
 	bin=$top_builddir/tests/unit/$(basename "$src" .c)
 	if [ ! -x "$bin" ]; then
 		fail "$name" "not built: run 'make check TESTS=' first"
-	elif out=$("$bin" 2>&1); then
+		continue
+	fi
+	out=$("$bin" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
 		pass "$name"
-	elif [ $? = 77 ]; then	# automake's "skipped"
-		skip "$name" "$(echo "$out" | grep '^SKIP' | tr '\n' ' ')"
+	elif [ $rc = 77 ]; then	# automake's "skipped"
+		skip "$name" "$(grep -m1 '^SKIP' <<<"$out" | sed 's/^SKIP: *//')"
 	else
 		fail "$name" "$out"
 	fi
@@ -245,6 +249,39 @@ $(cat "$work/err")"
 		continue
 	fi
 	check_golden "$name" "${f%.stp}.err" "$work/err"
+done
+
+### -l/-L of kernel.function: NAME.args (stap's options) on every installed
+# kernel whose debug vmlinux is there. NAME.TAG.out is SystemTap 4.8's own
+# output and NAME.TAG.rc its exit status when not 0, written by
+# tests/listing/from-systemtap.sh (--update leaves them alone).
+for f in "$tests"/listing/*.args; do
+	name=listing/$(basename "$f" .args)
+	wanted "$name" || continue
+	read -ra largs <"$f"
+	ran=0
+	for img in /boot/vmlinuz-*; do
+		release=${img#/boot/vmlinuz-}
+		[ -s "/usr/lib/debug/boot/vmlinux-$release" ] || continue
+		tag=$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		want=${f%.args}.$tag
+		ran=1
+		if [ ! -f "$want.out" ]; then
+			fail "$name/$tag" "missing ${want#$top_srcdir/}.out: run tests/listing/from-systemtap.sh"
+			continue
+		fi
+		"$STAP" -r "$release" "${largs[@]}" >"$work/out" 2>"$work/err"
+		rc=$?
+		want_rc=$(cat "$want.rc" 2>/dev/null || echo 0)
+		if [ "$rc" != "$want_rc" ]; then
+			fail "$name/$tag" "exit status $rc, expected $want_rc: $(cat "$work/err")"
+		elif cmp -s "$want.out" "$work/out"; then
+			pass "$name/$tag"
+		else
+			fail "$name/$tag" "$(diff -u "$want.out" "$work/out" | head -30)"
+		fi
+	done
+	[ $ran = 1 ] || skip "$name" "no kernel debuginfo in /usr/lib/debug/boot (scripts/setup.sh)"
 done
 
 ### end to end: every tests/e2e/*.stp runs in one guest boot per kernel
