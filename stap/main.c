@@ -191,9 +191,10 @@ static void load_macro_dir(struct session *s, const char *dir)
 }
 
 /*
- * The tapset path: the library, $SYSTEMTAP_TAPSET, then each -I DIR. The
- * macro files (*.stpm) of every search directory are read before any
- * script; the *.stp files are indexed and pulled in by pass 2.
+ * The tapset path: the library (or $SYSTEMTAP_TAPSET instead, as in
+ * SystemTap), then each -I DIR. The macro files (*.stpm) of every search
+ * directory are read before any script; the *.stp files are indexed and
+ * pulled in by pass 2.
  */
 static void set_tapset_path(struct session *s, const char *exe_dir)
 {
@@ -206,9 +207,7 @@ static void set_tapset_path(struct session *s, const char *exe_dir)
 			  ? ABS_TOP_SRCDIR "/tapsets" : PKGDATADIR "/tapsets";
 	s->tapset_dirs = arena_alloc(&s->arena, (size_t)(s->ninclude_dirs + 2) *
 				     sizeof(*s->tapset_dirs));
-	s->tapset_dirs[n++] = builtin;
-	if (env && *env)
-		s->tapset_dirs[n++] = env;
+	s->tapset_dirs[n++] = env && *env ? env : builtin;
 	for (int i = 0; i < s->ninclude_dirs; i++) {
 		if (!path_exists(s->include_dirs[i]))
 			fprintf(stderr, "stap: warning: cannot read tapset "
