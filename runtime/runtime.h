@@ -40,6 +40,8 @@
 #include <linux/math64.h>
 #include <linux/sort.h>
 #include <linux/ctype.h>
+#include <linux/kprobes.h>
+#include <linux/ftrace.h>
 
 #include "abi/transport.h"
 #include "defines.h"
@@ -72,6 +74,7 @@ static void stp_globals_free(void);
 #include "tapset.c"
 #include "regex.c"
 #include "probes.c"
+#include "kfunc.c"
 #include "transport.c"
 
 #endif /* RUNTIME_RUNTIME_H */
