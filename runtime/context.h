@@ -20,6 +20,7 @@ struct stp_context {
 	const char *last_where;		/* location of the error, or NULL */
 	const struct stp_probe *probe;	/* probe being run */
 	const struct stp_tp_args *tp;	/* typed tracepoint hit, or NULL */
+	struct pt_regs *regs;		/* kernel function hit, or NULL */
 	bool next;			/* 'next' in a function: leave the probe */
 	struct stp_map_entry **iter;	/* foreach snapshots, STP_ITER_SLOTS */
 	u32 iter_top;			/* slots in use */

@@ -2,7 +2,8 @@
 /*
  * The session: probe entry and exit (busy guard, session checks, action
  * budget, globals lock, error reporting), the begin/end/error sequence,
- * and arming of timer and tracepoint probes.
+ * and arming of timer and tracepoint probes (kernel function probes:
+ * kfunc.c).
  *
  * Phases: LOADED -start-> STARTING (begin probes) -> RUNNING (events
  * armed unless exit() or an error came first) -stop-> STOPPING (events
@@ -111,7 +112,9 @@ static bool stp_probe_allowed(const struct stp_probe *p)
 
 static bool stp_is_event(const struct stp_probe *p)
 {
-	return p->type == STP_PROBE_TIMER || p->type == STP_PROBE_TRACEPOINT;
+	return p->type == STP_PROBE_TIMER ||
+	       p->type == STP_PROBE_TRACEPOINT ||
+	       p->type == STP_PROBE_KFUNC || p->type == STP_PROBE_KRETFUNC;
 }
 
 /* Try-lock the globals; never blocks. */
@@ -149,13 +152,30 @@ static void stp_report_error(struct stp_context *c)
 		stp_fail();
 }
 
+static void stp_probe_run_ctx(const struct stp_probe *p,
+			      const struct stp_tp_args *args,
+			      struct pt_regs *regs);
+
 static void stp_probe_run(const struct stp_probe *p)
 {
-	stp_probe_run_tp(p, NULL);
+	stp_probe_run_ctx(p, NULL, NULL);
 }
 
-static void stp_probe_run_tp(const struct stp_probe *p,
-			     const struct stp_tp_args *args)
+static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
+					    const struct stp_tp_args *args)
+{
+	stp_probe_run_ctx(p, args, NULL);
+}
+
+static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
+					      struct pt_regs *regs)
+{
+	stp_probe_run_ctx(p, NULL, regs);
+}
+
+static void stp_probe_run_ctx(const struct stp_probe *p,
+			      const struct stp_tp_args *args,
+			      struct pt_regs *regs)
 {
 	bool event = stp_is_event(p);
 	struct stp_context *c;
@@ -178,6 +198,7 @@ static void stp_probe_run_tp(const struct stp_probe *p,
 	c->last_match.result = 0;
 	c->probe = p;
 	c->tp = args;
+	c->regs = regs;
 	if (event && !stp_globals_trylock(p->lock)) {
 		atomic_inc(&stp_skipped);
 		goto check;
@@ -198,6 +219,7 @@ check:
 	}
 	c->probe = NULL;
 	c->tp = NULL;
+	c->regs = NULL;
 put:
 	stp_context_put(c);
 out:
@@ -295,7 +317,7 @@ static void stp_disarm(void)
 			continue;
 		if (rt->p->type == STP_PROBE_TIMER) {
 			hrtimer_cancel(&rt->timer);
-		} else {
+		} else if (rt->p->type == STP_PROBE_TRACEPOINT) {
 			tracepoint_probe_unregister(rt->tp,
 						    stp_tp_func(rt->p),
 						    (void *)rt->p);
@@ -305,6 +327,7 @@ static void stp_disarm(void)
 	}
 	if (unregistered)
 		tracepoint_synchronize_unregister();
+	stp_kfunc_disarm();
 }
 
 static int stp_arm(void)
@@ -354,7 +377,10 @@ static int stp_arm(void)
 			rt->armed = true;
 		}
 	}
-	return 0;
+	ret = stp_kfunc_arm(stp_probe_tab, stp_nprobes);
+	if (ret)
+		stp_disarm();
+	return ret;
 }
 
 /* ctl "start": begin probes, then arm event probes. */
@@ -432,6 +458,7 @@ static void stp_session_free(void)
 #endif
 	stp_rings_free();
 	stp_contexts_free();
+	stp_kfunc_free();
 	kfree(stp_rt);
 	kfree(stp_order);
 	stp_rt = NULL;

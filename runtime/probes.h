@@ -12,7 +12,12 @@ enum stp_probe_type {
 	STP_PROBE_ERROR,		/* runs on "stop" after a fatal error */
 	STP_PROBE_TIMER,		/* hrtimer every period_ns */
 	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
+	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
+	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
 };
+
+/* stp_probe.kf_flags */
+#define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
 
 enum stp_lock_mode {
 	STP_LOCK_NONE,			/* handler touches no globals */
@@ -88,15 +93,29 @@ struct stp_probe {
 					 * dispatch on an argument): never
 					 * registered itself */
 	enum stp_lock_mode lock;	/* access to globals the handler needs */
+	const char *kf_symbol;		/* STP_PROBE_KFUNC/KRETFUNC: the
+					 * function's symbol, or */
+	unsigned long kf_addr;		/* its link-time address (needs
+					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
+	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
+	unsigned int kf_flags;		/* STP_KF_* */
 };
 
 /* Run one hit of probe p. */
 static void stp_probe_run(const struct stp_probe *p);
 /* The same for a typed tracepoint callback: c->tp = args during the hit. */
-static void stp_probe_run_tp(const struct stp_probe *p,
-			     const struct stp_tp_args *args);
+static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
+					    const struct stp_tp_args *args);
+/* The same for a kernel function hit: c->regs = regs during the hit. */
+static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
+					      struct pt_regs *regs);
 /* $$parms: "name=0x... name=0x..." of the current tracepoint hit. */
 static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst);
+
+/* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
+static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
+static void stp_kfunc_disarm(void);
+static void stp_kfunc_free(void);
 
 static int stp_session_init(const struct stp_probe *probes, size_t n);
 static void stp_session_exit(void);

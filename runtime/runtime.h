@@ -41,6 +41,8 @@
 #include <linux/sort.h>
 #include <linux/ctype.h>
 #include <linux/version.h>
+#include <linux/kprobes.h>
+#include <linux/ftrace.h>
 
 #include "abi/transport.h"
 #include "defines.h"
@@ -73,6 +75,7 @@ static void stp_globals_free(void);
 #include "tapset.c"
 #include "regex.c"
 #include "probes.c"
+#include "kfunc.c"
 #include "transport.c"
 
 #endif /* RUNTIME_RUNTIME_H */

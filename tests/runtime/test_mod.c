@@ -16,6 +16,15 @@
  *                (build with -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024)
  *   9 contend    a slow timer probe holds the globals write lock, so
  *                sched_switch hits are skipped: "Skipped too many probes"
+ *  10 kfunc      kernel.function probes (runtime/kfunc.c): entry by
+ *                ftrace, by kprobe (a notrace function, and on request),
+ *                return by kretprobe, by symbol and by link-time address
+ *                (build with -DKF_VFS_READ_LINK=, -DSTP_KFUNC_ANCHOR_SYM=
+ *                and -DSTP_KFUNC_ANCHOR_LINK= from the debug vmlinux)
+ *  11 nokfunc    a probe on a function the kernel does not have: start
+ *                fails
+ *  12 kfrefused   a probe on a function kprobes refuse (NOKPROBE): start
+ *                fails
  */
 #ifndef STP_TEST
 #define STP_TEST 2
@@ -396,6 +405,110 @@ static void __maybe_unused stp_probe_exit_now(struct stp_context *c)
 	stp_request_exit(c);
 }
 
+#if STP_TEST >= 10 && STP_TEST <= 12
+/*
+ * The targets: this module's own functions, called by a work item at
+ * known times with known arguments once the probes are armed.
+ * stp_kf_traced has an fentry call (ftrace attaches); stp_kf_plain is
+ * notrace, so the entry probe falls back to a kprobe. noipa: no inlining
+ * or cloning, the symbols stay what the probes name.
+ */
+int stp_kf_traced(int x);
+int stp_kf_plain(int x);
+
+__attribute__((noipa)) int stp_kf_traced(int x)
+{
+	return 2 * x;
+}
+
+__attribute__((noipa)) notrace int stp_kf_plain(int x)
+{
+	return x + 100;
+}
+
+static int stp_kf_round;
+static void stp_kf_work_fn(struct work_struct *w);
+static DECLARE_DELAYED_WORK(stp_kf_work, stp_kf_work_fn);
+
+/* Five rounds 50 ms apart, after "start" has armed the probes, then exit. */
+static void stp_kf_work_fn(struct work_struct *w)
+{
+	/* begin probes and arming run under the ctl mutex */
+	mutex_lock(&stp_ctl_mutex);
+	mutex_unlock(&stp_ctl_mutex);
+	if (atomic_read(&stp_phase) != STP_PHASE_RUNNING ||
+	    atomic_read(&stp_exit_requested))
+		return;
+	stp_kf_round++;
+	stp_kf_traced(stp_kf_round);
+	stp_kf_plain(stp_kf_round);
+	if (stp_kf_round < 5)
+		schedule_delayed_work(&stp_kf_work, HZ / 20);
+	else
+		atomic_set(&stp_exit_requested, 1);
+}
+
+static int64_t stp_g_kf[16];	/* hit counts and sums, by probe */
+
+static void __maybe_unused stp_probe_kf_begin(struct stp_context *c)
+{
+	STP_ACTION(c, 1, "begin");
+	stp_print_str(c, "start\n");
+	schedule_delayed_work(&stp_kf_work, HZ / 20);
+out:
+	return;
+}
+
+/* probe kernel.function(...) { hits[N]++; sum[N] += $x (or $return) } */
+#define KF_HANDLER(n, val)						\
+	static void __maybe_unused stp_probe_kf##n(struct stp_context *c) \
+	{								\
+		STP_ACTION(c, 1, "kernel.function");			\
+		stp_g_kf[2 * (n)]++;					\
+		stp_g_kf[2 * (n) + 1] += (val);				\
+	out:								\
+		return;							\
+	}
+KF_HANDLER(0, (int)c->regs->di)		/* stp_kf_traced entry: x */
+KF_HANDLER(1, (int)regs_return_value(c->regs))	/* its return: 2x */
+KF_HANDLER(2, (int)c->regs->di)		/* stp_kf_plain entry */
+KF_HANDLER(3, (int)c->regs->di)		/* stp_kf_traced, kprobe asked */
+KF_HANDLER(4, 0)			/* vfs_read entry */
+KF_HANDLER(5, 0)			/* vfs_read return */
+KF_HANDLER(6, 0)			/* vfs_read by address */
+
+static const struct stp_probe stp_probes[];
+
+static void __maybe_unused stp_probe_kf_end(struct stp_context *c)
+{
+	static const char *const what[] = {
+		"stp_kf_traced", "stp_kf_traced.return", "stp_kf_plain",
+		"stp_kf_traced (kprobe asked)", "vfs_read", "vfs_read.return",
+		"vfs_read (by address)",
+	};
+	int i;
+
+	STP_ACTION(c, 1, "end");
+	for (i = 0; i < 7; i++) {
+		stp_print_str(c, what[i]);
+		stp_print_str(c, ": ");
+		stp_print_str(c, stp_kfunc_how(&stp_probes[i + 1]));
+		if (i < 4) {
+			stp_print_str(c, ", hits ");
+			t_l(c, 'd', 0, -1, -1, stp_g_kf[2 * i]);
+			stp_print_str(c, ", sum ");
+			t_l(c, 'd', 0, -1, -1, stp_g_kf[2 * i + 1]);
+		} else {
+			stp_print_str(c, stp_g_kf[2 * i] > 0 ? ", hits > 0" :
+				      ", no hits");
+		}
+		stp_print_char(c, '\n');
+	}
+out:
+	return;
+}
+#endif
+
 static const struct stp_probe stp_probes[] = {
 #if STP_TEST == 1
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
@@ -476,6 +589,72 @@ static const struct stp_probe stp_probes[] = {
 	  .tp_name = "sched_switch", .lock = STP_LOCK_READ },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_counts, .pp = "end" },
 	{ .type = STP_PROBE_ERROR, .handler = stp_probe_error, .pp = "error" },
+#elif STP_TEST == 10
+	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
+	  .pp = "begin" },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
+	  .pp = "kernel.function(\"stp_kf_traced\")",
+	  .kf_symbol = "stp_kf_traced", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf1,
+	  .pp = "kernel.function(\"stp_kf_traced\").return",
+	  .kf_symbol = "stp_kf_traced", .kf_maxactive = 4,
+	  .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf2,
+	  .pp = "kernel.function(\"stp_kf_plain\")",
+	  .kf_symbol = "stp_kf_plain", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf3,
+	  .pp = "kernel.function(\"stp_kf_traced\")",
+	  .kf_symbol = "stp_kf_traced", .kf_flags = STP_KF_KPROBE,
+	  .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	  .pp = "kernel.function(\"vfs_read\")",
+	  .kf_symbol = "vfs_read", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf5,
+	  .pp = "kernel.function(\"vfs_read\").return",
+	  .kf_symbol = "vfs_read", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf6,
+	  .pp = "kernel.function(\"vfs_read@fs/read_write.c\")",
+#ifdef KF_VFS_READ_LINK
+	  .kf_addr = KF_VFS_READ_LINK,
+#else
+	  .kf_symbol = "vfs_read",	/* run-vm.sh found no debug vmlinux */
+#endif
+	  .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_END, .handler = stp_probe_kf_end, .pp = "end" },
+#elif STP_TEST == 11
+	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
+	  .pp = "begin" },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
+	  .pp = "kernel.function(\"stp_kf_traced\")",
+	  .kf_symbol = "stp_kf_traced", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	  .pp = "kernel.function(\"no_such_function\")",
+	  .kf_symbol = "no_such_function", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
+#elif STP_TEST == 12
+	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
+	  .pp = "begin" },
+	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	  .pp = "kernel.function(\"kprobe_int3_handler\")",
+	  .kf_symbol = "kprobe_int3_handler", .lock = STP_LOCK_WRITE },
+	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #endif
 };
+#if STP_TEST >= 10 && STP_TEST <= 12
+/* STP_MODULE_PROBES, plus: no work item left behind at unload */
+static int __init stp_kf_init(void)
+{
+	return stp_session_init(stp_probes, ARRAY_SIZE(stp_probes));
+}
+
+static void __exit stp_kf_exit(void)
+{
+	cancel_delayed_work_sync(&stp_kf_work);
+	stp_session_exit();
+}
+module_init(stp_kf_init);
+module_exit(stp_kf_exit);
+MODULE_LICENSE("GPL");
+#else
 STP_MODULE_PROBES(stp_probes);
+#endif

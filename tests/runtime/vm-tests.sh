@@ -27,6 +27,9 @@ run notp
 run endfail
 run flood
 run contend
+run kfunc
+run nokfunc
+run kfrefused
 echo "--- forever (SIGINT after 2 s)"
 /staprun /t_forever.ko >/tmp/out 2>&1 & p=$!
 sleep 2; kill -INT $p; wait $p; echo "rc=$?"; cat /tmp/out
