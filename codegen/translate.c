@@ -1809,6 +1809,8 @@ static const char *family_enum(enum probe_family f)
 	case PF_ERROR: return "STP_PROBE_ERROR";
 	case PF_TIMER: return "STP_PROBE_TIMER";
 	case PF_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
+	case PF_KFUNC: return "STP_PROBE_KFUNC";
+	case PF_KRETFUNC: return "STP_PROBE_KRETFUNC";
 	default: return NULL;
 	}
 }
@@ -2133,7 +2135,8 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (!fam)
 			continue;	/* never */
 		const char *lock = "STP_LOCK_NONE";
-		if (dp->family == PF_TIMER || dp->family == PF_TRACEPOINT) {
+		if (dp->family == PF_TIMER || dp->family == PF_TRACEPOINT ||
+		    dp->family == PF_KFUNC || dp->family == PF_KRETFUNC) {
 			if (dp->body->writes_globals)
 				lock = "STP_LOCK_WRITE";
 			else if (dp->body->reads_globals)
@@ -2150,6 +2153,10 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ", .tp_system = %s",
 				c_string(&cg, dp->tp->system,
 					 strlen(dp->tp->system)));
+		if (dp->kf_symbol)
+			fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
+				c_string(&cg, dp->kf_symbol, strlen(dp->kf_symbol)),
+				(int)dp->kf_maxactive);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

@@ -19,6 +19,7 @@
 #include "semantic/semantic.h"
 #include "semantic/btf.h"
 #include "semantic/format.h"
+#include "semantic/kfuncs.h"
 #include "semantic/regex.h"
 #include "semantic/tracepoints.h"
 #include "lib/strbuf.h"
@@ -105,6 +106,10 @@ struct sema {
 	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *tp_err;			/* why it failed (malloc'ed) */
 	struct tp_catalog tpcat;
+	/* kernel function catalog, loaded on the first kernel.function */
+	int kf_state;
+	char *kf_err;
+	struct kf_catalog kfcat;
 	/* probe aliases: one entry per alias name, in declaration order */
 	struct alias {
 		struct node *name;	/* N_PROBE_POINT */
@@ -1144,11 +1149,18 @@ static enum type infer_target(struct sema *se, struct node *n)
 	if (!tp_only_body(se, b)) {
 		/* begin, end, error, never and timers have none at all */
 		const char *pp = NULL;
+		bool kfunc = false;
 		for (int i = 0; i < se->prog->nprobes && !pp; i++)
 			if (se->prog->probes[i]->body == b &&
-			    se->prog->probes[i]->family != PF_TRACEPOINT)
+			    se->prog->probes[i]->family != PF_TRACEPOINT) {
 				pp = se->prog->probes[i]->pp;
-		if (se->report && pp)
+				kfunc = se->prog->probes[i]->kf_symbol != NULL;
+			}
+		if (se->report && kfunc)
+			diag_error(se->s, n->loc, "context variables of "
+				   "kernel.function probes are not supported "
+				   "yet");
+		else if (se->report && pp)
 			diag_error(se->s, n->loc, "unknown context variable '%s': "
 				   "%s has no context variables",
 				   tp_member_root(n), pp);
@@ -1735,6 +1747,38 @@ static bool derive_point(struct sema *se, struct node *point,
 					   "supported yet");
 		return true;
 	}
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
+		struct node *fn = c0->next, *sfx = fn->next;
+		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)
+			return point_error(se, point, fn, "kernel.function needs "
+					   "a function name: kernel.function("
+					   "\"vfs_read\")");
+		dp->family = PF_KFUNC;
+		if (sfx && comp_is(sfx, "call")) {
+			dp->kf_suffix = ".call";
+			sfx = sfx->next;
+		}
+		else if (sfx && comp_is(sfx, "return")) {
+			dp->family = PF_KRETFUNC;
+			dp->kf_suffix = ".return";
+			sfx = sfx->next;
+			if (sfx && comp_is(sfx, "maxactive")) {
+				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER ||
+				    sfx->comp.arg->num.value < 0 ||
+				    sfx->comp.arg->num.value > 32767)
+					return point_error(se, point, sfx, "maxactive "
+							   "takes a number from 0 to "
+							   "32767");
+				dp->kf_maxactive = sfx->comp.arg->num.value;
+				sfx = sfx->next;
+			}
+		}
+		if (sfx)
+			return point_error(se, point, sfx, arena_printf(
+					   &se->s->arena, "'.%s' is not supported "
+					   "on kernel.function yet", sfx->comp.name));
+		return true;
+	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "trace")) {
 		struct node *tr = c0->next;
 		if (!tr->comp.arg || tr->comp.arg->kind != N_STRING)
@@ -1766,6 +1810,92 @@ static bool derive_point(struct sema *se, struct node *point,
 	else
 		snprintf(msg, sizeof(msg), "unknown probe point '%s'", dp->pp);
 	return point_error(se, point, c0, msg);
+}
+
+/* The target kernel's function catalog (from its debug vmlinux); or NULL. */
+static const struct kf_catalog *kf_catalog(struct sema *se)
+{
+	if (se->kf_state == 0) {
+		const char *vmlinux, *tried = NULL;
+		se->kf_state = -1;
+		if (!se->s->release)
+			se->kf_err = xstrdup("no target kernel release");
+		else if (!(vmlinux = kf_find_vmlinux(se->s->release,
+						     &se->s->arena, &tried)))
+			se->kf_err = xstrdup(arena_printf(&se->s->arena,
+				"kernel.function needs debuginfo: install "
+				"linux-image-%s-dbg (missing %s)", se->s->release,
+				tried ? tried : "its debug vmlinux"));
+		else if (!kf_catalog_load(se->s->release, vmlinux,
+					  tp_default_cache_dir(&se->s->arena),
+					  &se->kfcat, &se->kf_err))
+			se->kf_state = 1;
+	}
+	return se->kf_state > 0 ? &se->kfcat : NULL;
+}
+
+/*
+ * kernel.function("PATTERN[@FILE]")[.call|.return]: one derived probe per
+ * matching function with an out-of-line copy (inlined copies cannot be
+ * hooked by ftrace or kretprobes). Returns how many were appended.
+ */
+static int expand_kfunc(struct sema *se, struct node *point,
+			struct derived_probe *dp, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct node *fn = point->point.comps->next;
+	const struct kf_catalog *cat = kf_catalog(se);
+	struct kf_point *pts = NULL;
+	struct kf_query q = { .line = -1, .guru = se->s->guru };
+	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
+	char *at = strchr(pattern, '@'), msg[512];
+	int n, derived = 0;
+
+	if (!cat) {
+		snprintf(msg, sizeof(msg), "cannot resolve kernel functions: %s",
+			 se->kf_err);
+		point_error(se, point, fn, msg);
+		return 0;
+	}
+	if (at) {
+		char *colon = strchr(at + 1, ':');
+		*at = '\0';
+		q.file = at + 1;
+		if (colon) {
+			*colon = '\0';
+			q.line = atoi(colon + 1);
+		}
+	}
+	q.func = pattern;
+	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN : KF_CALL;
+	n = kf_catalog_match(cat, &q, &pts);
+	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = pts[i].f;
+		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
+		*d = *dp;
+		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+		const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
+		if (*f->file && f->line > 0)
+			d->pp = arena_printf(&se->s->arena,
+					     "kernel.function(\"%s@%s:%d\")%s",
+					     f->name, f->file, f->line, sfx);
+		else
+			d->pp = arena_printf(&se->s->arena,
+					     "kernel.function(\"%s\")%s", f->name,
+					     sfx);
+		d->body = b;
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = d;
+		derived++;
+	}
+	kf_points_free(pts, n);
+	if (!derived) {
+		snprintf(msg, sizeof(msg), "no kernel function matches '%s'%s",
+			 fn->comp.arg->str.value, strpbrk(pattern, "*?[") ? "" :
+			 " (or it is only inlined, or on the blocklist)");
+		point_error(se, point, fn, msg);
+	}
+	return derived;
 }
 
 /* The target kernel's tracepoint catalog, loaded once per run; or NULL. */
@@ -2148,6 +2278,9 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 			if (derive_point(se, point, dp)) {
 				if (dp->family == PF_TRACEPOINT) {
 					n = expand_tracepoint(se, point, dp, b);
+				} else if (dp->family == PF_KFUNC ||
+					   dp->family == PF_KRETFUNC) {
+					n = expand_kfunc(se, point, dp, b);
 				} else {
 					dp->body = b;
 					GROW(se, prog->probes, prog->nprobes,
@@ -2493,6 +2626,9 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.tp_state > 0)
 		tp_catalog_free(&se.tpcat);
 	free(se.tp_err);
+	if (se.kf_state > 0)
+		kf_catalog_free(&se.kfcat);
+	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
 		return s->nerrors - errors_before;
 	for (int i = 0; s->all_functions && i < prog->nfuncs; i++)

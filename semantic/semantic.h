@@ -113,6 +113,7 @@ struct symbol {
 
 enum probe_family {
 	PF_BEGIN, PF_END, PF_ERROR, PF_NEVER, PF_TIMER, PF_TRACEPOINT,
+	PF_KFUNC, PF_KRETFUNC,		/* kernel.function(...)[.return] */
 };
 
 /* One probe point of a probe, resolved: what the runtime registers. */
@@ -130,6 +131,9 @@ struct derived_probe {
 	 * header name, to declare before including it (not all trace
 	 * headers declare what they use) */
 	const char *tp_decls;
+	const char *kf_symbol;		/* kernel functions: its name */
+	const char *kf_suffix;		/* ".call", ".return" or NULL */
+	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
 };
 
 /*
