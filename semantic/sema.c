@@ -1762,7 +1762,11 @@ static bool derive_point(struct sema *se, struct node *point,
 			dp->family = PF_KRETFUNC;
 			dp->kf_suffix = ".return";
 			sfx = sfx->next;
-			if (sfx && comp_is(sfx, "maxactive")) {
+			if (sfx && comp_is(sfx, "inline") && !sfx->next) {
+			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
+			return true;
+		}
+		if (sfx && comp_is(sfx, "maxactive")) {
 				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER ||
 				    sfx->comp.arg->num.value < 0 ||
 				    sfx->comp.arg->num.value > 32767)
@@ -1773,6 +1777,13 @@ static bool derive_point(struct sema *se, struct node *point,
 				sfx = sfx->next;
 			}
 		}
+		if (sfx && comp_is(sfx, "inline") && !sfx->next) {
+			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
+			return true;
+		}
+		if (sfx && comp_is(sfx, "maxactive"))
+			return point_error(se, point, sfx, "'.maxactive' applies "
+					   "to .return probes only");
 		if (sfx)
 			return point_error(se, point, sfx, arena_printf(
 					   &se->s->arena, "'.%s' is not supported "
@@ -1868,6 +1879,20 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	}
 	q.func = pattern;
 	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN : KF_CALL;
+	if (dp->kf_suffix && !strcmp(dp->kf_suffix, ".inline")) {
+		q.kind = KF_INLINE;
+		n = kf_catalog_match(cat, &q, &pts);
+		kf_points_free(pts, n);
+		if (n)
+			snprintf(msg, sizeof(msg), "probing the inlined copies of "
+				 "kernel functions (.inline) is not supported "
+				 "yet");
+		else
+			snprintf(msg, sizeof(msg), "no match for probe point '%s': "
+				 "no inlined copies", point_string(se, point));
+		point_error(se, point, fn, msg);
+		return 0;
+	}
 	n = kf_catalog_match(cat, &q, &pts);
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
@@ -1890,9 +1915,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	}
 	kf_points_free(pts, n);
 	if (!derived) {
-		snprintf(msg, sizeof(msg), "no kernel function matches '%s'%s",
-			 fn->comp.arg->str.value, strpbrk(pattern, "*?[") ? "" :
-			 " (or it is only inlined, or on the blocklist)");
+		snprintf(msg, sizeof(msg), "no match for probe point '%s': no "
+			 "kernel function matches%s", point_string(se, point),
+			 strpbrk(pattern, "*?[") ? "" : " (or it is only inlined, "
+			 "or on the blocklist)");
 		point_error(se, point, fn, msg);
 	}
 	return derived;
