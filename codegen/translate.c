@@ -1851,8 +1851,8 @@ static const struct node *first_stmt(const struct node *n)
  * tracepoint that all filter on the same argument share one callback
  * that switches on it, so `syscall.*` costs one call per event.
  */
-static bool tp_filter(const struct derived_probe *dp, const char **arg,
-		      int64_t *value)
+static bool tp_filter(const struct derived_probe *dp,
+		      const struct symbol **arg, int64_t *value)
 {
 	const struct node *st = first_stmt(dp->body->probe->probe.body);
 	const struct node *c, *then, *t, *num;
@@ -1867,12 +1867,12 @@ static bool tp_filter(const struct derived_probe *dp, const char **arg,
 	if (!then || then->kind != N_NEXT || c->kind != N_BINARY ||
 	    c->binary.op != OP_NE)
 		return false;
-	t = c->binary.lhs->kind == N_TARGET ? c->binary.lhs : c->binary.rhs;
+	t = c->binary.lhs->kind == N_NUMBER ? c->binary.rhs : c->binary.lhs;
 	num = t == c->binary.lhs ? c->binary.rhs : c->binary.lhs;
-	if (t->kind != N_TARGET || num->kind != N_NUMBER || !t->sym ||
-	    t->sym->kind != SYM_CONTEXT)
+	if ((t->kind != N_TARGET && t->kind != N_TMEMBER) ||
+	    num->kind != N_NUMBER || !t->sym || t->sym->kind != SYM_CONTEXT)
 		return false;
-	*arg = t->target.name + 1;
+	*arg = t->sym;		/* $id, or a chain like $regs->orig_ax */
 	*value = num->num.value;
 	return true;
 }
@@ -1984,7 +1984,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 	free(done);
 
 	/* dispatch groups: same tracepoint, same filtered argument */
-	const char **farg = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*farg));
+	const struct symbol **farg = xmalloc((size_t)(prog->nprobes + 1) *
+					     sizeof(*farg));
 	int64_t *fval = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*fval));
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
@@ -1993,7 +1994,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		if (!tp_typed(dp) || !tp_filter(dp, &farg[i], &fval[i]))
 			continue;
 		for (int j = 0; j < i && group[i] < 0; j++)
-			if (farg[j] && !strcmp(farg[j], farg[i]) &&
+			if (farg[j] && !strcmp(farg[j]->name, farg[i]->name) &&
 			    !strcmp(prog->probes[j]->tp->system, dp->tp->system) &&
 			    !strcmp(prog->probes[j]->tp->name, dp->tp->name))
 				group[i] = group[j] >= 0 ? group[j] : j;
@@ -2031,7 +2032,16 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			continue;
 		}
 		gen_tp_values(out, dp, "\t", false, true);
-		fprintf(out, "\tswitch ((int64_t)(%s)) {\n", farg[i]);
+		if (farg[i]->tp_path) {
+			/* the key once; a fault matches no case */
+			fputs("\ta.faults = 0;\n", out);
+			gen_tp_path(out, farg[i], farg[i]->index, "\t");
+			fprintf(out, "\tif (!a.faults)\n\tswitch (v[%d]) {\n",
+				farg[i]->index);
+		} else {
+			fprintf(out, "\tswitch ((int64_t)(%s)) {\n",
+				farg[i]->name + 1);
+		}
 		for (int j = i; j < prog->nprobes; j++) {
 			bool emitted = false;
 			if (group[j] != i)

@@ -29,7 +29,7 @@
 #   probe syscall.NAME = kernel.trace("raw_syscalls:sys_enter")
 #   { if ($id != NR) next  ... }
 #   probe syscall.NAME.return = kernel.trace("raw_syscalls:sys_exit")
-#   { if (__sysc_nr($regs) != NR) next  ... }
+#   { if ($regs->orig_ax != NR) next  ... }
 # (a call that never returns has `.return = never`, as in SystemTap).
 set -eu
 
@@ -361,7 +361,7 @@ END {
 		} else {
 			print "probe syscall." name ".return = kernel.trace(\"raw_syscalls:sys_exit\")" > out
 			print "{" > out
-			print "\tif (__sysc_nr($regs) != " nr ") next" > out
+			print "\tif ($regs->orig_ax != " nr ") next" > out
 			print "\tname = \"" name "\"" > out
 			if ((name ".return") in hasdetail)
 				printf "%s", detail[name ".return"] > out
