@@ -23,19 +23,22 @@ make -s -C "/lib/modules/$release/build" M="$work/floor" modules >/dev/null 2>&1
 cp "$work/floor/floor.ko" "$work/"
 
 cd "$work"
-echo 'probe begin {}' >base.stp
+echo 'probe begin { }' >base.stp		# built with -u: not elided
+echo 'global n; probe syscall.getppid { n++ }' >sysone.stp
+echo 'global n; probe syscall.* { n++ }' >sysall.stp
 echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n++ }' >inc.stp
 echo 'global c; probe kernel.trace("raw_syscalls:sys_enter") { c[pid()] <<< 1 }' >stat.stp
 echo 'probe kernel.trace("raw_syscalls:sys_enter") { printf("%d\n", pid()) }' >printf.stp
-for s in base inc stat printf; do
-	"$stap" -p4 -r "$release" -m "b_$s" "$s.stp" >/dev/null
+for s in base inc stat printf sysone sysall; do
+	"$stap" -p4 -u -r "$release" -m "b_$s" "$s.stp" >/dev/null
 done
 loop="/bin/loop $calls"
 vm() { "$top/stap/stapvm" -r "$release" --staprun "$top/stap/staprun" --icount \
 	--timeout 900 --file "$work/loop" --file "$work/floor.ko" "$@"; }
 vm --batch out1 "b_base.ko::$loop" \
 	"b_base.ko::insmod /bin/floor.ko && $loop && rmmod floor" \
-	"b_inc.ko::$loop" "b_stat.ko::$loop" >/dev/null
+	"b_inc.ko::$loop" "b_stat.ko::$loop" "b_sysone.ko::$loop" \
+	"b_sysall.ko::$loop" >/dev/null
 vm --staprun-arg -o --staprun-arg /dev/null --batch out2 "b_printf.ko::$loop" >/dev/null
 
 ns() { sed -n 's/^loop [0-9]* calls \([0-9]*\) ns$/\1/p' "$1"; }
@@ -52,6 +55,8 @@ report() { # label total-ns
 report "floor: atomic inc (plain module)" "$(ns out1/1.stdout)"
 report "n++ on a global" "$(ns out1/2.stdout)"
 report "c[pid()] <<< 1" "$(ns out1/3.stdout)"
+report "syscall.getppid { n++ }" "$(ns out1/4.stdout)"
+report "syscall.* { n++ } (one dispatch)" "$(ns out1/5.stdout)"
 report "printf(\"%d\\n\", pid()) to /dev/null" "$(ns out2/0.stdout)"
 lost=$(sed -n 's/^WARNING: \([0-9]*\) output records lost$/\1/p' out2/0.stderr)
 echo "  printf output records lost: ${lost:-0}"
