@@ -75,6 +75,18 @@ static void stp_stderr(struct stp_context *c, const char *first, ...)
 	va_end(ap);
 }
 
+/*
+ * warn(msg): "WARNING: MSG" as one STDERR record, after the probe's output
+ * so far, with a newline added unless MSG ends with one (as SystemTap).
+ */
+static void __maybe_unused stp_warn(struct stp_context *c, const char *msg)
+{
+	size_t n = strnlen(msg, MAXSTRINGLEN);
+
+	stp_stderr(c, "WARNING: ", msg, n && msg[n - 1] == '\n' ? "" : "\n",
+		   NULL);
+}
+
 /* The same from process context, outside any probe. */
 static void stp_ctl_stderr(const char *first, ...)
 {

@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Script strings (fixed MAXSTRINGLEN buffers, silently truncated) and the
- * small context builtins: execname(), pid(), tid(), cpu(), target().
+ * small context builtins: execname(), pid(), tid(), cpu(), target(), and
+ * the loader's process ID (stp_pid() in the tapsets).
  */
 #ifndef RUNTIME_STRINGS_H
 #define RUNTIME_STRINGS_H
 
 static int64_t stp_target_pid;		/* set by "target=" on ctl */
+static int64_t stp_loader_tgid;		/* the process that wrote "start" */
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 /*
@@ -74,6 +76,12 @@ static inline int64_t stp_cpu(void)
 static inline int64_t stp_target(void)
 {
 	return READ_ONCE(stp_target_pid);
+}
+
+/* The loader (staprun) that started the session, as SystemTap's _stp_pid. */
+static inline int64_t stp_loader_pid(void)
+{
+	return READ_ONCE(stp_loader_tgid);
 }
 
 #endif /* RUNTIME_STRINGS_H */

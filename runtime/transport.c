@@ -33,6 +33,7 @@ static ssize_t stp_ctl_write(struct file *file, const char __user *ubuf,
 	cmd = strim(buf);
 
 	if (!strcmp(cmd, "start")) {
+		WRITE_ONCE(stp_loader_tgid, task_tgid_nr(current));
 		ret = stp_session_start();
 	} else if (!strcmp(cmd, "stop")) {
 		ret = stp_session_stop();

@@ -199,6 +199,61 @@ changed file not re-indexed: $(cat "$work/out")"
 	if [ -z "$problems" ]; then pass library/index; else fail library/index "$problems"; fi
 fi
 
+### the tapset library: one script calling every public function that
+### --dump-functions lists (arguments of the declared types, 0 and "")
+### passes pass 2 with every type known, and builds (pass 4, so the
+### embedded C compiles) for every kernel with headers
+lib_calls() { # dump-functions output -> a script calling each function
+	awk 'BEGIN { print "probe begin {\n\tif (pid() < 0) {" }
+	{
+		call = $0; sub(/:.*/, "", call)
+		args = $0; sub(/^[^(]*\(/, "", args); sub(/\)$/, "", args)
+		n = split(args, a, /, /)
+		call = call "("
+		for (i = 1; i <= n; i++) {
+			t = a[i]; sub(/.*:/, "", t)
+			call = call (i > 1 ? ", " : "") (t == "string" ? "\"\"" : "0")
+		}
+		print "\t\t" call ")"
+	}
+	END { print "\t}\n}" }' "$1"
+}
+if wanted library/functions || wanted library/build; then
+	lib_ok=1
+	if ! "$STAP" --dump-functions >"$work/fns" 2>"$work/fns.err" ||
+		[ -s "$work/fns.err" ] || [ ! -s "$work/fns" ]; then
+		lib_ok=0
+		fail library/functions "--dump-functions: $(head -20 "$work/fns.err")"
+	elif grep -v '^[A-Za-z_0-9]*:\(long\|string\|unknown\) (\([a-z_0-9]*:\(long\|string\)\(, \)\?\)*)$' \
+		"$work/fns" >"$work/fns.bad"; then
+		lib_ok=0
+		fail library/functions "parameters of unknown type:
+$(head -20 "$work/fns.bad")"
+	fi
+	lib_calls "$work/fns" >"$work/allfns.stp"
+	if [ $lib_ok = 1 ] && wanted library/functions; then
+		if "$STAP" -p2 "$work/allfns.stp" >"$work/out" 2>&1; then
+			pass "library/functions ($(wc -l <"$work/fns") functions)"
+		else
+			fail library/functions "$(grep -v '^ ' "$work/out" | head -20)"
+		fi
+	fi
+	for r in $(ls /lib/modules 2>/dev/null | sort -V); do
+		[ -f "/lib/modules/$r/build/Makefile" ] || continue
+		tag=$(echo "$r" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		wanted "library/build-$tag" || continue
+		if [ $lib_ok = 0 ]; then
+			skip "library/build-$tag" "library/functions failed"
+		elif "$STAP" -p4 -r "$r" "$work/allfns.stp" >"$work/out" 2>&1; then
+			pass "library/build-$tag"
+		else
+			fail "library/build-$tag" "$(tail -20 "$work/out")"
+		fi
+	done
+fi
+
+### listings: NAME.args (stap's arguments, run in tests/listing) gives
+
 ### command lines: NAME.args (stap's arguments, run in tests/cli) gives
 ### NAME.out exactly, and exit status NAME.rc (absent: 0)
 for f in "$tests"/cli/*.args; do
