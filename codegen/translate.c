@@ -1097,12 +1097,10 @@ static void gen_block_body(struct cg *cg, struct node *n)
 	emit(cg, "}");
 }
 
-static bool is_dead_assignment(const struct node *n);
-
 /* Does running this statement charge the action budget? */
 static bool has_action(const struct node *n)
 {
-	if (n->kind == N_NULL_STMT || is_dead_assignment(n))
+	if (n->kind == N_NULL_STMT)
 		return false;
 	if (n->kind != N_BLOCK)
 		return true;
@@ -1327,54 +1325,6 @@ static void gen_try(struct cg *cg, struct node *n)
 	emit(cg, "L%d: ;", lend);
 }
 
-/* An expression without side effects (calls, assignments, output). */
-static bool is_pure(const struct node *n)
-{
-	if (!n)
-		return true;
-	switch (n->kind) {
-	case N_NUMBER:
-	case N_STRING:
-	case N_VAR:
-		return true;
-	case N_BINARY:
-		return is_pure(n->binary.lhs) && is_pure(n->binary.rhs);
-	case N_UNARY:
-		return is_pure(n->unary.operand);
-	case N_TERNARY:
-		return is_pure(n->cond.cond) && is_pure(n->cond.then) &&
-		       is_pure(n->cond.els);
-	case N_INDEX:
-		ast_foreach(k, n->index.keys)
-			if (!is_pure(k))
-				return false;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/*
- * `x = EXPR;` where the local x is never read and EXPR has no side
- * effects: SystemTap drops the whole statement at translation time (so a
- * division by zero in it raises nothing).
- */
-static bool is_dead_store(const struct node *e)
-{
-	if (e->kind != N_ASSIGN || e->binary.lhs->kind != N_VAR ||
-	    (e->binary.op != OP_ASSIGN && e->binary.op != OP_AGG))
-		return false;
-	const struct symbol *sym = e->binary.lhs->sym;
-	return sym && sym->kind == SYM_LOCAL && !sym->read &&
-	       (is_pure(e->binary.rhs) || is_dead_store(e->binary.rhs));
-}
-
-/* Also `s <<< EXPR;` into a local statistic nothing reads. */
-static bool is_dead_assignment(const struct node *n)
-{
-	return n->kind == N_EXPR_STMT && is_dead_store(n->stmt.expr);
-}
-
 static void gen_stmt(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
@@ -1383,11 +1333,7 @@ static void gen_stmt(struct cg *cg, struct node *n)
 			gen_stmt(cg, st);
 		return;
 	case N_NULL_STMT:
-		return;
-	case N_EXPR_STMT:
-		if (is_dead_assignment(n))
-			return;
-		break;
+		return;		/* also what the optimiser left of a statement */
 	default:
 		break;
 	}

@@ -29,5 +29,7 @@ void fatal(const char *fmt, ...)
 void *xmalloc(size_t size);
 void *xrealloc(void *p, size_t size);
 char *xstrdup(const char *s);
+/* A malloc'ed formatted string (error messages returned to callers). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif /* LIB_ARENA_H */

@@ -367,21 +367,6 @@ static void index_derived(struct btf *b, int id)
 /* ------------------------------------------------------------------ */
 /* Parsing and checking a raw blob */
 
-static char *err_printf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *err_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
-	va_end(ap);
-	return s;
-}
-
 static bool check_name(const struct btf *b, uint32_t off)
 {
 	return off < b->strs_len;
@@ -404,13 +389,13 @@ static char *check_type(const struct btf *b, int id)
 	const uint32_t *words = (const void *)(t + 1);
 
 	if (!check_name(b, t->name_off))
-		return err_printf("type %d: bad name offset", id);
+		return xasprintf("type %d: bad name offset", id);
 	switch (k) {
 	case KIND_PTR: case KIND_TYPEDEF: case KIND_VOLATILE: case KIND_CONST:
 	case KIND_RESTRICT: case KIND_FUNC: case KIND_FUNC_PROTO:
 	case KIND_VAR: case KIND_DECL_TAG: case KIND_TYPE_TAG:
 		if (!check_id(b, t->size_or_type))
-			return err_printf("type %d: bad type id %u", id,
+			return xasprintf("type %d: bad type id %u", id,
 					  t->size_or_type);
 		break;
 	default:
@@ -419,38 +404,38 @@ static char *check_type(const struct btf *b, int id)
 	switch (k) {
 	case KIND_ARRAY:
 		if (!check_id(b, a->type) || !check_id(b, a->index_type))
-			return err_printf("type %d: bad array type", id);
+			return xasprintf("type %d: bad array type", id);
 		break;
 	case KIND_STRUCT: case KIND_UNION:
 		for (unsigned i = 0; i < v; i++)
 			if (!check_name(b, m[i].name_off) ||
 			    !check_id(b, m[i].type))
-				return err_printf("type %d: bad member %u",
+				return xasprintf("type %d: bad member %u",
 						  id, i);
 		break;
 	case KIND_FUNC_PROTO:
 		for (unsigned i = 0; i < v; i++)
 			if (!check_name(b, p[i].name_off) ||
 			    !check_id(b, p[i].type))
-				return err_printf("type %d: bad parameter %u",
+				return xasprintf("type %d: bad parameter %u",
 						  id, i);
 		break;
 	case KIND_ENUM:
 		for (unsigned i = 0; i < v; i++)
 			if (!check_name(b, words[2 * i]))
-				return err_printf("type %d: bad enumerator",
+				return xasprintf("type %d: bad enumerator",
 						  id);
 		break;
 	case KIND_ENUM64:
 		for (unsigned i = 0; i < v; i++)
 			if (!check_name(b, words[3 * i]))
-				return err_printf("type %d: bad enumerator",
+				return xasprintf("type %d: bad enumerator",
 						  id);
 		break;
 	case KIND_DATASEC:
 		for (unsigned i = 0; i < v; i++)
 			if (!check_id(b, si[i].type))
-				return err_printf("type %d: bad variable", id);
+				return xasprintf("type %d: bad variable", id);
 		break;
 	default:
 		break;
@@ -474,12 +459,12 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 	b->blob_len = len;
 	b->source = xstrdup(source);
 	if (len < sizeof(h)) {
-		why = err_printf("too short for a BTF header");
+		why = xasprintf("too short for a BTF header");
 		goto fail;
 	}
 	memcpy(&h, blob, sizeof(h));
 	if (h.magic != BTF_MAGIC_LE) {
-		why = err_printf(h.magic == 0x9feb ? "big-endian BTF" :
+		why = xasprintf(h.magic == 0x9feb ? "big-endian BTF" :
 				 "no BTF magic");
 		goto fail;
 	}
@@ -489,13 +474,13 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 	    h.str_off > len - h.hdr_len ||
 	    h.str_len > len - h.hdr_len - h.str_off ||
 	    (h.hdr_len + h.type_off) % 4 != 0) {
-		why = err_printf("bad BTF header (version %u)", h.version);
+		why = xasprintf("bad BTF header (version %u)", h.version);
 		goto fail;
 	}
 	b->strs = (const char *)blob + h.hdr_len + h.str_off;
 	b->strs_len = h.str_len;
 	if (!h.str_len || b->strs[0] || b->strs[h.str_len - 1]) {
-		why = err_printf("bad BTF string section");
+		why = xasprintf("bad BTF string section");
 		goto fail;
 	}
 	ts = blob + h.hdr_len + h.type_off;
@@ -508,17 +493,17 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 		long extra;
 
 		if (h.type_len - pos < sizeof(*t)) {
-			why = err_printf("truncated type %d", b->n_types);
+			why = xasprintf("truncated type %d", b->n_types);
 			goto fail;
 		}
 		extra = extra_size(t);
 		if (extra < 0 || kind_of(t) == KIND_UNKNOWN) {
-			why = err_printf("type %d has unknown kind %u",
+			why = xasprintf("type %d has unknown kind %u",
 					 b->n_types, kind_of(t));
 			goto fail;
 		}
 		if ((size_t)extra > h.type_len - pos - sizeof(*t)) {
-			why = err_printf("truncated type %d", b->n_types);
+			why = xasprintf("truncated type %d", b->n_types);
 			goto fail;
 		}
 		if (b->n_types == b->cap_types) {
@@ -527,7 +512,7 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 					    sizeof(*b->types));
 		}
 		if (b->n_types > 0xfffff) {
-			why = err_printf("too many types");
+			why = xasprintf("too many types");
 			goto fail;
 		}
 		b->types[b->n_types++] = t;
@@ -556,7 +541,7 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 	*out = b;
 	return 0;
 fail:
-	*err = err_printf("%s: %s", source, why);
+	*err = xasprintf("%s: %s", source, why);
 	free(why);
 	btf_free(b);
 	return -1;
@@ -594,18 +579,18 @@ static int elf_find_section(const uint8_t *img, size_t len, const char *name,
 	size_t shnum, shstrndx, nl = strlen(name);
 
 	if (len < sizeof(eh) || memcmp(img, ELFMAG, SELFMAG) != 0) {
-		*why = err_printf("not an ELF file");
+		*why = xasprintf("not an ELF file");
 		return -1;
 	}
 	memcpy(&eh, img, sizeof(eh));
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
 	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		*why = err_printf("not a 64-bit little-endian ELF file");
+		*why = xasprintf("not a 64-bit little-endian ELF file");
 		return -1;
 	}
 	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
 	    len - eh.e_shoff < sizeof(Elf64_Shdr)) {
-		*why = err_printf("bad ELF section headers");
+		*why = xasprintf("bad ELF section headers");
 		return -1;
 	}
 	memcpy(&sh, img + eh.e_shoff, sizeof(sh));
@@ -613,12 +598,12 @@ static int elf_find_section(const uint8_t *img, size_t len, const char *name,
 	shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh.sh_link : eh.e_shstrndx;
 	if (shnum > (len - eh.e_shoff) / sizeof(Elf64_Shdr) ||
 	    shstrndx >= shnum) {
-		*why = err_printf("bad ELF section headers");
+		*why = xasprintf("bad ELF section headers");
 		return -1;
 	}
 	memcpy(&strsh, img + eh.e_shoff + shstrndx * sizeof(sh), sizeof(sh));
 	if (strsh.sh_offset > len || strsh.sh_size > len - strsh.sh_offset) {
-		*why = err_printf("bad ELF section name table");
+		*why = xasprintf("bad ELF section name table");
 		return -1;
 	}
 	for (size_t i = 1; i < shnum; i++) {
@@ -633,7 +618,7 @@ static int elf_find_section(const uint8_t *img, size_t len, const char *name,
 			continue;
 		if (sh.sh_type == SHT_NOBITS || sh.sh_offset > len ||
 		    sh.sh_size > len - sh.sh_offset) {
-			*why = err_printf("section %s is not in the file",
+			*why = xasprintf("section %s is not in the file",
 					  name);
 			return -1;
 		}
@@ -641,7 +626,7 @@ static int elf_find_section(const uint8_t *img, size_t len, const char *name,
 		*size = sh.sh_size;
 		return 0;
 	}
-	*why = err_printf("no %s section", name);
+	*why = xasprintf("no %s section", name);
 	return -1;
 }
 
@@ -883,18 +868,18 @@ static int blob_from_bzimage(const uint8_t *img, size_t len, uint8_t **blob,
 	int status, rc;
 
 	if (!c) {
-		*why = err_printf("no compressed kernel (gzip, xz, lz4, zstd) "
+		*why = xasprintf("no compressed kernel (gzip, xz, lz4, zstd) "
 				  "in the bzImage");
 		return -1;
 	}
 	if (run_decompressor(c->tool, img + poff, plen, hint, &vmlinux, &vlen,
 			     &status, diag, sizeof(diag)) != 0) {
 		if (errno == ENOENT)
-			*why = err_printf("decompressing needs %s, which is "
+			*why = xasprintf("decompressing needs %s, which is "
 					  "not installed (Debian package %s)",
 					  c->tool, c->package);
 		else
-			*why = err_printf("cannot run %s: %s", c->tool,
+			*why = xasprintf("cannot run %s: %s", c->tool,
 					  strerror(errno));
 		return -1;
 	}
@@ -903,14 +888,14 @@ static int blob_from_bzimage(const uint8_t *img, size_t len, uint8_t **blob,
 	if (rc != 0) {
 		diag[strcspn(diag, "\n")] = '\0';
 		if (status != -1 && WIFSIGNALED(status))
-			*why = err_printf("%s -dc killed by signal %d",
+			*why = xasprintf("%s -dc killed by signal %d",
 					  c->tool, WTERMSIG(status));
 		else if (status != -1 && WEXITSTATUS(status) != 0)
-			*why = err_printf("%s -dc failed (exit status %d%s%s)",
+			*why = xasprintf("%s -dc failed (exit status %d%s%s)",
 					  c->tool, WEXITSTATUS(status),
 					  diag[0] ? ": " : "", diag);
 		else
-			*why = err_printf("decompressed kernel: %s", elf_why);
+			*why = xasprintf("decompressed kernel: %s", elf_why);
 		free(elf_why);
 	}
 	free(vmlinux);
@@ -929,7 +914,7 @@ static uint8_t *map_file(const char *path, size_t *len, bool *mapped,
 
 	*mapped = false;
 	if (fd < 0 || fstat(fd, &st) != 0) {
-		*why = err_printf("%s", strerror(errno));
+		*why = xasprintf("%s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
@@ -958,7 +943,7 @@ static uint8_t *map_file(const char *path, size_t *len, bool *mapped,
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
-			*why = err_printf("%s", strerror(errno));
+			*why = xasprintf("%s", strerror(errno));
 			free(buf);
 			close(fd);
 			return NULL;
@@ -991,7 +976,7 @@ static int blob_from_file(const char *path, uint8_t **blob,
 	int rc = -1;
 
 	if (!img) {
-		*err = err_printf("%s: %s", path, why);
+		*err = xasprintf("%s: %s", path, why);
 		free(why);
 		return -1;
 	}
@@ -1014,18 +999,18 @@ static int blob_from_file(const char *path, uint8_t **blob,
 			*blob_len = h.blob_len;
 			rc = 0;
 		} else {
-			why = err_printf("truncated cache file");
+			why = xasprintf("truncated cache file");
 		}
 	} else if (len >= SELFMAG && memcmp(img, ELFMAG, SELFMAG) == 0) {
 		rc = blob_from_elf(img, len, blob, blob_len, &why);
 	} else if (is_bzimage(img, len)) {
 		rc = blob_from_bzimage(img, len, blob, blob_len, &why);
 	} else {
-		why = err_printf("neither BTF, an ELF file nor a bzImage");
+		why = xasprintf("neither BTF, an ELF file nor a bzImage");
 	}
 	unmap_file(img, len, mapped);
 	if (rc != 0) {
-		*err = err_printf("%s: %s", path, why);
+		*err = xasprintf("%s: %s", path, why);
 		free(why);
 	}
 	return rc;
@@ -1218,12 +1203,12 @@ int btf_load(const char *release, const char *cache_dir, struct btf **out,
 		}
 	}
 	if (rc != 0 && !n_present)
-		*err = err_printf("no BTF type information for kernel %s: "
+		*err = xasprintf("no BTF type information for kernel %s: "
 				  "none of %s, %s, %s exists", release,
 				  candidates[0], candidates[1],
 				  candidates[2]);
 	else if (rc != 0)
-		*err = err_printf("no BTF type information for kernel %s: %s",
+		*err = xasprintf("no BTF type information for kernel %s: %s",
 				  release, sb_str(&tried));
 	for (int i = 0; i < 3; i++)
 		free(candidates[i]);

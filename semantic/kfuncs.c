@@ -47,21 +47,6 @@
 
 #define KF_CACHE_MAGIC "stap-kfuncs 4"
 
-static char *err_printf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *err_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
-	va_end(ap);
-	return s;
-}
-
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *s = p;
@@ -471,7 +456,7 @@ static int read_elf(struct builder *b, char **err)
 	int cap = 0;
 
 	if (elf_getshdrstrndx(b->elf, &shstrndx) != 0) {
-		*err = err_printf("%s", elf_errmsg(-1));
+		*err = xasprintf("%s", elf_errmsg(-1));
 		return -1;
 	}
 	elf_getshdrnum(b->elf, &nsec);
@@ -1314,20 +1299,20 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	elf_version(EV_CURRENT);
 	fd = open(vmlinux, O_RDONLY);
 	if (fd < 0) {
-		*err = err_printf("cannot open %s: %s", vmlinux,
+		*err = xasprintf("cannot open %s: %s", vmlinux,
 				  strerror(errno));
 		return -1;
 	}
 	b.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!b.elf) {
-		*err = err_printf("%s: %s", vmlinux, elf_errmsg(-1));
+		*err = xasprintf("%s: %s", vmlinux, elf_errmsg(-1));
 		goto out;
 	}
 	if (read_elf(&b, err) != 0)
 		goto out;
 	b.dw = dwarf_begin_elf(b.elf, DWARF_C_READ, NULL);
 	if (!b.dw) {
-		*err = err_printf("%s has no DWARF: %s", vmlinux,
+		*err = xasprintf("%s has no DWARF: %s", vmlinux,
 				  dwarf_errmsg(-1));
 		goto out;
 	}
@@ -1652,7 +1637,7 @@ int kf_catalog_load(const char *release, const char *vmlinux,
 	memset(out, 0, sizeof(*out));
 	*err = NULL;
 	if (stat(vmlinux, &st) != 0) {
-		*err = err_printf("cannot read %s: %s", vmlinux,
+		*err = xasprintf("cannot read %s: %s", vmlinux,
 				  strerror(errno));
 		return -1;
 	}

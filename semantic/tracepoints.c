@@ -37,21 +37,6 @@
 /* ------------------------------------------------------------------ */
 /* Small helpers */
 
-static char *err_printf(const char *fmt, ...)
-	__attribute__((format(printf, 1, 2)));
-
-static char *err_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		fatal("out of memory");
-	va_end(ap);
-	return s;
-}
-
 static char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -1897,7 +1882,7 @@ int tp_catalog_load(const char *release, const char *build_dir,
 	else if (asprintf(&build, "/lib/modules/%s/build", release) < 0)
 		fatal("out of memory");
 	if (stat(build, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		*err = err_printf("kernel build tree %s not found "
+		*err = xasprintf("kernel build tree %s not found "
 				  "(install the headers for %s)",
 				  build, release);
 		goto out;
@@ -1923,7 +1908,7 @@ int tp_catalog_load(const char *release, const char *build_dir,
 	if (source && strcmp(source, build) != 0)
 		add_globs(source, arch, &hs, &nh, &caph);
 	if (nh == 0) {
-		*err = err_printf("no trace headers found under %s", build);
+		*err = xasprintf("no trace headers found under %s", build);
 		goto out;
 	}
 	qsort(hs, (size_t)nh, sizeof(*hs), hdr_cmp);
