@@ -124,6 +124,7 @@ struct sema {
 	const char *list_name;		/* the outermost alias being expanded */
 	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
 	int niterating;
+	bool aggregating;		/* @op(s): a lock write, not a change */
 	/* BTF types, loaded on the first member access */
 	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *btf_err;
@@ -761,7 +762,8 @@ static void check_call_iterating(struct sema *se, struct node *n,
 static void check_iterating(struct sema *se, struct symbol *sym,
 			    const struct node *at)
 {
-	for (int d = 0; d < se->niterating && se->report; d++)
+	for (int d = 0; d < se->niterating && se->report && !se->aggregating;
+	     d++)
 		if (se->iterating[d] == sym) {
 			diag_error(se->s, at->loc, "array '%s' modified during a "
 				   "foreach over it", sym->name);
@@ -915,7 +917,9 @@ static enum type infer_stat(struct sema *se, struct node *n)
 {
 	struct node *op = n->stat.operand;
 
-	/* aggregating needs the statistic exclusively: a writer's lock */
+	/* aggregating needs the statistic exclusively: a writer's lock
+	 * (but it does not modify it, as far as foreach is concerned) */
+	se->aggregating = true;
 	if (op->kind == N_VAR)
 		infer_scalar(se, op, TY_STATS, true);
 	else if (op->kind == N_INDEX)
@@ -923,6 +927,7 @@ static enum type infer_stat(struct sema *se, struct node *n)
 	else if (se->report)
 		diag_error(se->s, op->loc, "%s needs a statistic variable",
 			   n->kind == N_HIST ? "a histogram" : "this operator");
+	se->aggregating = false;
 	if (op->type != TY_STATS && op->type != TY_UNKNOWN && se->report)
 		diag_error(se->s, op->loc, "'%s' is not a statistic (it is a "
 			   "%s)", op->sym ? op->sym->name : "?",
