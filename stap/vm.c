@@ -428,8 +428,14 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 	snprintf(cpus, sizeof(cpus), "%d", ncpus);
 
 	argv[n++] = (char *)qemu;
+	/*
+	 * One host thread runs every vCPU in turn: with multi-threaded TCG
+	 * we saw the guest execute half-patched code when the kernel
+	 * patched a tracepoint's jump label (an invalid opcode in the
+	 * middle of __schedule's NOP) and soft lockups while arming one.
+	 */
 	argv[n++] = "-accel";
-	argv[n++] = "tcg";
+	argv[n++] = "tcg,thread=single";
 	argv[n++] = "-nodefaults";
 	argv[n++] = "-no-user-config";
 	argv[n++] = "-display";
