@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "semantic/btf.h"
+#include "lib/files.h"
 #include "lib/arena.h"
 #include "lib/strbuf.h"
 
@@ -1075,21 +1076,6 @@ fail:
 	return -1;
 }
 
-static void mkdir_parents(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
-	}
-	mkdir(p, 0755);
-	free(p);
-}
-
 /* Write the cache atomically (temporary file, rename); failures are
  * silent: the cache is an optimisation. */
 static void cache_write(const char *cache_dir, const char *path,
@@ -1108,7 +1094,7 @@ static void cache_write(const char *cache_dir, const char *path,
 	h.src_mtime_nsec = st->st_mtim.tv_nsec;
 	h.src_path_len = (uint32_t)strlen(src);
 	h.blob_len = (uint32_t)blob_len;
-	mkdir_parents(cache_dir);
+	make_dirs(cache_dir);
 	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
 		fatal("out of memory");
 	f = fopen(tmp, "wbe");

@@ -26,6 +26,7 @@
  */
 #define _GNU_SOURCE
 #include "semantic/kfuncs.h"
+#include "lib/files.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -1548,28 +1549,13 @@ out:
 	return ok;
 }
 
-static void mkdir_p(const char *dir)
-{
-	char *p = xstrdup(dir);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s == '/') {
-			*s = '\0';
-			mkdir(p, 0755);
-			*s = '/';
-		}
-	}
-	mkdir(p, 0755);
-	free(p);
-}
-
 static void cache_write(const struct kf_catalog *c, const char *cache_dir,
 			const char *path, uint64_t key)
 {
 	char *tmp;
 	FILE *f;
 
-	mkdir_p(cache_dir);
+	make_dirs(cache_dir);
 	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
 		fatal("out of memory");
 	f = fopen(tmp, "w");

@@ -12,6 +12,7 @@
  *   N f:NAME | g:NAME | a:COMP.COMP
  */
 #include "semantic/library.h"
+#include "lib/files.h"
 #include "semantic/semantic.h"
 
 #include <dirent.h>
@@ -168,7 +169,7 @@ static void write_index(struct session *s, struct library *lib,
 	char *tmp = arena_printf(&s->arena, "%s.%d.tmp", path, (int)getpid());
 	FILE *f;
 
-	mkdir(cache_dir, 0755);
+	make_dirs(cache_dir);
 	f = fopen(tmp, "w");
 	if (!f)
 		return;

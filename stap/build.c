@@ -19,6 +19,7 @@
 
 #include "semantic/tracepoints.h"
 #include "stap/driver.h"
+#include "lib/files.h"
 
 bool path_exists(const char *path)
 {
@@ -152,18 +153,6 @@ const char *cache_dir(struct session *s)
 	return tp_default_cache_dir(&s->arena);	/* one rule for all caches */
 }
 
-static int mkdirs(char *path)
-{
-	for (char *p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-	return mkdir(path, 0755) == 0 || errno == EEXIST ? 0 : -1;
-}
-
 static int copy_file(const char *from, const char *to)
 {
 	size_t len;
@@ -263,7 +252,7 @@ int build_module(struct driver *d)
 		return 0;
 	}
 	char *dirbuf = arena_strdup(&s->arena, dir);
-	if (mkdirs(dirbuf) == 0 && copy_file(ko, cached) == 0)
+	if (make_dirs(dirbuf) == 0 && copy_file(ko, cached) == 0)
 		d->ko_path = (char *)cached;
 	else
 		d->ko_path = (char *)ko;	/* no cache: use it in place */
