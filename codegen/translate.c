@@ -961,6 +961,12 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		emit(cg, "stp_tp_parms(c, %s);", t);
 		return t;
 	}
+	if (!strcmp(name, "$return")) {
+		/* kernel.function(...).return: pass 2 allows nothing else */
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = (int64_t)regs_return_value(c->regs);", t);
+		return t;
+	}
 	if (!strcmp(name, "$$system"))
 		return "c->probe->tp_system";
 	if (!strcmp(name, "$$name"))

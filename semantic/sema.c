@@ -978,6 +978,24 @@ static bool tp_only_body(struct sema *se, struct probe_body *b)
 	return any;
 }
 
+/* Is every probe of the body a kernel.function(...).return? */
+static bool kret_only_body(struct sema *se, struct probe_body *b)
+{
+	bool any = false;
+
+	if (b->func)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (dp->family != PF_KRETFUNC)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
 static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
 					const char *name)
 {
@@ -1149,6 +1167,14 @@ static enum type infer_target(struct sema *se, struct node *n)
 			diag_error(se->s, n->loc, "member access on anything but a "
 				   "context variable ($x->f; @cast, autocast) is "
 				   "not supported yet");
+		return n->type = TY_LONG;
+	}
+	if (n->kind == N_TARGET && !strcmp(name, "$return")) {
+		if (kret_only_body(se, b))
+			return n->type = TY_LONG; /* pass 3: the return register */
+		if (se->report)
+			diag_error(se->s, n->loc, "'$return' is only available in "
+				   "kernel.function(...).return probes");
 		return n->type = TY_LONG;
 	}
 	if (!tp_only_body(se, b)) {
