@@ -195,7 +195,8 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 	preempt_disable();
 	c = stp_context_get();
 	if (!c) {
-		atomic_inc(&stp_skipped);
+		/* a probe hit inside another probe on this CPU (an interrupt):
+		 * SystemTap 4.8 drops it without counting it as skipped */
 		goto out;
 	}
 	if (!stp_probe_allowed(p))

@@ -418,7 +418,12 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 		snprintf(serial[i], sizeof(serial[i]), "chardev:s%d", i);
 	}
 	snprintf(mem, sizeof(mem), "%d", o->memory_mb > 0 ? o->memory_mb : 512);
-	ncpus = o->cpus > 0 ? o->cpus : 2;
+	/*
+	 * One vCPU unless asked: with two, a probe spinning for the globals
+	 * lock (trylock, then udelay) holds the only host thread the other
+	 * vCPU could release the lock on, so hot probes get skipped.
+	 */
+	ncpus = o->cpus > 0 ? o->cpus : 1;
 	if (o->icount && ncpus > 1) {
 		/* qemu 7.2 + 6.1 guests hang bringing up CPU 1 under icount */
 		if (o->cpus > 1)

@@ -77,7 +77,7 @@ cp "$w"/*.ko "$w/staprun" "$r/"
 } >"$r/init"
 chmod +x "$r/init"
 (cd "$r" && find . | cpio -o -H newc --quiet | gzip -1 >"$w/initrd.gz")
-timeout 300 qemu-system-x86_64 -accel tcg -smp 2 -m 512 -nographic \
+timeout 300 qemu-system-x86_64 -accel tcg,thread=single -smp 2 -m 512 -nographic \
 	-no-reboot -kernel "$kimg" -initrd "$w/initrd.gz" \
 	-append "console=ttyS0 quiet loglevel=3 panic=-1" -net none \
 	</dev/null >"$w/console.log" 2>&1 || true
