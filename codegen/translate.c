@@ -985,8 +985,7 @@ static const char *gen_embedded_expr(struct cg *cg, struct node *n)
 {
 	const char *code = n->embedded.code;
 
-	/* pass 2's rule (it returns the type without storing it in n) */
-	if (n->type == TY_STRING || strstr(code, "/* string */")) {
+	if (n->type == TY_STRING) {	/* pass 2 saw a string marker */
 		const char *t = tmp_string(cg);
 		emit(cg, "stp_strcpy(%s, (const char *)(%s\n));", t, code);
 		return t;

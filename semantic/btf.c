@@ -1083,7 +1083,7 @@ static void cache_write(const char *cache_dir, const char *path,
 			const uint8_t *blob, size_t blob_len)
 {
 	struct cache_header h = { .magic = CACHE_MAGIC };
-	char *tmp;
+	struct replace_file r;
 	FILE *f;
 	bool ok;
 
@@ -1094,20 +1094,13 @@ static void cache_write(const char *cache_dir, const char *path,
 	h.src_mtime_nsec = st->st_mtim.tv_nsec;
 	h.src_path_len = (uint32_t)strlen(src);
 	h.blob_len = (uint32_t)blob_len;
-	make_dirs(cache_dir);
-	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
-		fatal("out of memory");
-	f = fopen(tmp, "wbe");
-	if (!f) {
-		free(tmp);
+	f = replace_open(&r, cache_dir, path);
+	if (!f)
 		return;
-	}
 	ok = fwrite(&h, sizeof(h), 1, f) == 1 &&
 	     fwrite(src, h.src_path_len, 1, f) == 1 &&
 	     fwrite(blob, blob_len, 1, f) == 1;
-	if (fclose(f) != 0 || !ok || rename(tmp, path) != 0)
-		unlink(tmp);
-	free(tmp);
+	replace_commit(&r, ok);
 }
 
 /* ------------------------------------------------------------------ */

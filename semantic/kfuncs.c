@@ -1552,17 +1552,11 @@ out:
 static void cache_write(const struct kf_catalog *c, const char *cache_dir,
 			const char *path, uint64_t key)
 {
-	char *tmp;
-	FILE *f;
+	struct replace_file r;
+	FILE *f = replace_open(&r, cache_dir, path);
 
-	make_dirs(cache_dir);
-	if (asprintf(&tmp, "%s.%d.tmp", path, (int)getpid()) < 0)
-		fatal("out of memory");
-	f = fopen(tmp, "w");
-	if (!f) {
-		free(tmp);
+	if (!f)
 		return;
-	}
 	fprintf(f, "%s\nkey %016" PRIx64 "\ncounts %d %d %d %d\n",
 		KF_CACHE_MAGIC, key, c->ncus, c->nvars, c->nlists, c->n);
 	for (int i = 0; i < c->nvars; i++)
@@ -1588,9 +1582,7 @@ static void cache_write(const struct kf_catalog *c, const char *cache_dir,
 		fputc('\n', f);
 	}
 	fputs("end\n", f);
-	if (fclose(f) != 0 || rename(tmp, path) != 0)
-		unlink(tmp);
-	free(tmp);
+	replace_commit(&r, true);
 }
 
 /* ------------------------------------------------------------------ */

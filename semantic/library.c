@@ -166,11 +166,9 @@ static struct lib_file *read_index(struct session *s, const char *path, int *n)
 static void write_index(struct session *s, struct library *lib,
 			const char *path, const char *cache_dir)
 {
-	char *tmp = arena_printf(&s->arena, "%s.%d.tmp", path, (int)getpid());
-	FILE *f;
+	struct replace_file r;
+	FILE *f = replace_open(&r, cache_dir, path);
 
-	make_dirs(cache_dir);
-	f = fopen(tmp, "w");
 	if (!f)
 		return;
 	fprintf(f, "%s\n", index_header(s));
@@ -182,10 +180,7 @@ static void write_index(struct session *s, struct library *lib,
 		for (int j = 0; j < lf->nnames; j++)
 			fprintf(f, "N %s\n", lf->names[j]);
 	}
-	if (fclose(f) || rename(tmp, path))
-		unlink(tmp);
-	else
-		lib->cache_written = true;
+	replace_commit(&r, true);
 }
 
 /* ---- indexing one file ------------------------------------------------ */

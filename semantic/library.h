@@ -27,7 +27,6 @@ struct lib_file {
 struct library {
 	struct lib_file *files;
 	int nfiles;
-	bool cache_written;	/* the on-disk index was (re)written */
 };
 
 /*

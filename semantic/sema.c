@@ -960,8 +960,12 @@ static enum type infer_stat(struct sema *se, struct node *n)
 
 /* ---- tracepoint context variables ------------------------------------ */
 
-/* Does the body run only for tracepoints (so $vars mean their args)? */
-static bool tp_only_body(struct sema *se, struct probe_body *b)
+/*
+ * Does the body run only for probes of this family (and, for tracepoints,
+ * with a catalog entry, so $vars mean their arguments)?
+ */
+static bool body_all_of(struct sema *se, struct probe_body *b,
+			enum probe_family family)
 {
 	bool any = false;
 
@@ -971,29 +975,17 @@ static bool tp_only_body(struct sema *se, struct probe_body *b)
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
-		if (dp->family != PF_TRACEPOINT || !dp->tp)
+		if (dp->family != family ||
+		    (family == PF_TRACEPOINT && !dp->tp))
 			return false;
 		any = true;
 	}
 	return any;
 }
 
-/* Is every probe of the body a kernel.function(...).return? */
-static bool kret_only_body(struct sema *se, struct probe_body *b)
+static bool tp_only_body(struct sema *se, struct probe_body *b)
 {
-	bool any = false;
-
-	if (b->func)
-		return false;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != b)
-			continue;
-		if (dp->family != PF_KRETFUNC)
-			return false;
-		any = true;
-	}
-	return any;
+	return body_all_of(se, b, PF_TRACEPOINT);
 }
 
 static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
@@ -1170,7 +1162,7 @@ static enum type infer_target(struct sema *se, struct node *n)
 		return n->type = TY_LONG;
 	}
 	if (n->kind == N_TARGET && !strcmp(name, "$return")) {
-		if (kret_only_body(se, b))
+		if (body_all_of(se, b, PF_KRETFUNC))
 			return n->type = TY_LONG; /* pass 3: the return register */
 		if (se->report)
 			diag_error(se->s, n->loc, "'$return' is only available in "

@@ -323,16 +323,11 @@ enum {
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS,
 };
 
-static int str_cmp(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* Print sorted unique lines; frees nothing (arena strings). */
 static void print_sorted(const char **lines, int n)
 {
 	if (n)
-		qsort(lines, (size_t)n, sizeof(*lines), str_cmp);
+		qsort(lines, (size_t)n, sizeof(*lines), name_cmp);
 	for (int i = 0; i < n; i++)
 		if (i == 0 || strcmp(lines[i], lines[i - 1]))
 			puts(lines[i]);
