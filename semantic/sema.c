@@ -1925,6 +1925,13 @@ static int derive_process(struct sema *se, struct node *point,
 
 	if (!c)
 		return -1;
+	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
+		      comp_is(c, "plt") || comp_is(c, "mark") ||
+		      comp_is(c, "library") || comp_is(c, "provider");
+	if (binary)
+		/* .function, .plt, .mark...: a binary's symbols and DWARF,
+		 * which pass 2 does not read: unknown, once it names one */
+		return process_target(se, point, proc, dp) ? -1 : false;
 	if (comp_is(c, "thread") && c->next &&
 	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
 	    !c->next->comp.arg && !c->next->next)
@@ -1938,8 +1945,7 @@ static int derive_process(struct sema *se, struct node *point,
 		 comp_is(c->next, "return") && !c->next->next)
 		ctx = CTX_SYSCALL_RETURN;
 	else
-		return -1;	/* .function, .plt, .mark...: a binary's symbols
-				 * and DWARF, which pass 2 does not read */
+		return -1;
 	if (!process_target(se, point, proc, dp))
 		return false;
 	return unsupported(se, point, dp, "process", ctx);
@@ -2104,7 +2110,11 @@ static bool derive_point(struct sema *se, struct node *point,
 		if (strchr(c->comp.name, '*'))
 			return point_error(se, point, c, arena_printf(&se->s->arena,
 					   "unknown probe point '%s' (no alias or "
-					   "family matches)", point_string(se, point)));
+					   "family matches%s)", se->nexpanding ?
+					   se->list_name : point_string(se, point),
+					   se->nexpanding ? arena_printf(&se->s->arena,
+					   ": it expands to '%s'", point_string(se,
+					   point)) : ""));
 	dp->point = point;
 	dp->pp = point_string(se, point);
 
