@@ -1186,9 +1186,11 @@ static bool other_target(struct sema *se, struct node *n, int op,
 		return false;
 	*type = TY_LONG;
 	const char *root = tp_member_root(n);
-	if (!root) {
+	if (!root || dp->ctx == CTX_UNCHECKED) {
+		if (root && root[1] == '$')
+			*type = TY_STRING;	/* $$parms and the like */
 		n->type = *type;
-		return true;	/* @cast and the like: the caller's errors */
+		return true;	/* the point's own error says enough */
 	}
 	/* the step right after the variable: member access or index */
 	const struct node *step = NULL;
@@ -1933,7 +1935,8 @@ static int unsupported(struct sema *se, struct node *point,
 	if (point->point.optional || se->optional)
 		return false;	/* resolves to nothing */
 	dp->family = PF_UNSUPPORTED;
-	dp->unsupported = family;
+	dp->unsupported = arena_printf(&se->s->arena, "%s probes are not "
+				       "supported yet ('%s')", family, dp->pp);
 	dp->ctx = ctx;
 	return true;
 }
@@ -1971,10 +1974,19 @@ static int derive_process(struct sema *se, struct node *point,
 	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
 		      comp_is(c, "plt") || comp_is(c, "mark") ||
 		      comp_is(c, "library") || comp_is(c, "provider");
-	if (binary)
+	if (binary) {
 		/* .function, .plt, .mark...: a binary's symbols and DWARF,
-		 * which pass 2 does not read: unknown, once it names one */
-		return process_target(se, point, proc, dp) ? -1 : false;
+		 * which pass 2 does not read: nothing matches */
+		if (!process_target(se, point, proc, dp))
+			return false;
+		if (!unsupported(se, point, dp, "", CTX_UNCHECKED))
+			return false;
+		dp->unsupported = arena_printf(&se->s->arena, "no match for "
+					       "probe point '%s': process(...)."
+					       "%s probes are not supported yet",
+					       dp->pp, c->comp.name);
+		return true;
+	}
 	if (comp_is(c, "thread") && c->next &&
 	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
 	    !c->next->comp.arg && !c->next->next)
@@ -3113,9 +3125,8 @@ static void report_unsupported(struct sema *se)
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->family == PF_UNSUPPORTED)
-			diag_error(se->s, dp->point->loc, "%s probes are not "
-				   "supported yet ('%s')", dp->unsupported,
-				   dp->pp);
+			diag_error(se->s, dp->point->loc, "%s",
+				   dp->unsupported);
 	}
 }
 

@@ -124,6 +124,7 @@ enum point_ctx {
 	CTX_NONE,			/* none at all */
 	CTX_SYSCALL,			/* process.syscall: $syscall, $argN */
 	CTX_SYSCALL_RETURN,		/* .syscall.return: $syscall, $return */
+	CTX_UNCHECKED,			/* from a binary's DWARF: unknown */
 };
 
 /* One probe point of a probe, resolved: what the runtime registers. */
@@ -150,7 +151,7 @@ struct derived_probe {
 	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
 	int64_t procfs_umask;		/* .umask(N), or 0 */
 	/* PF_UNSUPPORTED */
-	const char *unsupported;	/* the family, e.g. "process" */
+	const char *unsupported;	/* the error that says so */
 	enum point_ctx ctx;
 	const char *process;		/* process("PATH"), perf ...process */
 	const char *perf_counter;	/* perf ... .counter("NAME") */
