@@ -234,6 +234,28 @@ struct stp_stack_str {
 	bool cut;		/* a piece did not fit */
 };
 
+/* "0x%lx " without vsnprintf: backtrace() is meant to be cheap. */
+static int stp_hex_piece(char *out, size_t room, unsigned long addr)
+{
+	char digits[16];
+	int n = 0, len;
+
+	do {
+		digits[n++] = hex_asc[addr & 0xf];
+		addr >>= 4;
+	} while (addr);
+	len = n + 3;
+	if ((size_t)len >= room)
+		return len;
+	*out++ = '0';
+	*out++ = 'x';
+	while (n)
+		*out++ = digits[--n];
+	*out++ = ' ';
+	*out = '\0';
+	return len;
+}
+
 static bool stp_stack_str_frame(void *data, unsigned long addr)
 {
 	struct stp_stack_str *d = data;
@@ -241,7 +263,7 @@ static bool stp_stack_str_frame(void *data, unsigned long addr)
 	int n;
 
 	if (d->hex)
-		n = snprintf(d->out + d->len, room, "0x%lx ", addr);
+		n = stp_hex_piece(d->out + d->len, room, addr);
 	else
 		n = stp_sym_format(d->out + d->len, room, addr, d->style);
 	if (n < 0 || (size_t)n >= room) {
