@@ -48,8 +48,10 @@ static noinline int __maybe_unused stp_stack_walk(struct stp_context *c,
 {
 	struct unwind_state state;
 	unsigned long addr;
-	bool leading = true;		/* still before the probe's frames */
-	int n = 0;
+	/* without registers: 0 before the module's frames (the unwinder's
+	 * own, if any), 1 in them, 2 past them (the frames to report) */
+	int phase = 2;
+	int n = 0, steps = 0;
 
 	if (MAXBACKTRACE <= 0)
 		return 0;
@@ -63,20 +65,24 @@ static noinline int __maybe_unused stp_stack_walk(struct stp_context *c,
 			return n;
 		/* from regs, the unwinder starts at the caller's frame */
 		unwind_start(&state, current, c->regs, NULL);
-		leading = false;
 	} else {
+		phase = 0;
 		unwind_start(&state, current, NULL, NULL);
 	}
-	for (; !unwind_done(&state) && n < MAXBACKTRACE;
-	     unwind_next_frame(&state)) {
+	/* skipped frames count too: the walk is bounded whatever it meets */
+	for (; !unwind_done(&state) && n < MAXBACKTRACE &&
+	     steps++ < MAXBACKTRACE + 64; unwind_next_frame(&state)) {
 		addr = unwind_get_return_address(&state);
 		if (!addr)
 			break;
-		if (leading) {
-			/* this walk's own frames, then the handler's */
-			if (stp_addr_in_self(addr))
+		if (phase < 2) {
+			if (stp_addr_in_self(addr)) {
+				phase = 1;
 				continue;
-			leading = false;
+			}
+			if (phase == 0)
+				continue;
+			phase = 2;
 		}
 		n++;
 		if (!fn(data, addr))
