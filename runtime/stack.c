@@ -309,6 +309,8 @@ static bool __maybe_unused stp_stack_callers(struct stp_context *c,
 	};
 
 	out[0] = '\0';
+	if (n < -1)		/* no level asked for, as SystemTap's loop */
+		return true;
 	if (n >= 0 && n < MAXBACKTRACE)
 		d.limit = n + 1;
 	stp_stack_walk(c, stp_stack_str_frame, &d);
