@@ -2075,6 +2075,12 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
 	fputs("};\n#undef STP_FRAME_SIZE\n"
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
+	if (prog->kf_anchor)
+		/* the runtime's KASLR offset: run-time minus link-time
+		 * address of one exported function */
+		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
+			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
+			KF_ANCHOR_SYM, prog->kf_anchor);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
@@ -2114,10 +2120,15 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ", .tp_system = %s",
 				c_string(&cg, dp->tp->system,
 					 strlen(dp->tp->system)));
-		if (dp->kf_symbol)
+		/* an inlined copy has no symbol to fall back on */
+		if (dp->kf_symbol && !dp->kf_inline)
 			fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
 				c_string(&cg, dp->kf_symbol, strlen(dp->kf_symbol)),
 				(int)dp->kf_maxactive);
+		if (dp->kf_addr && prog->kf_anchor)
+			fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
+				dp->kf_addr, dp->kf_inline ?
+				", .kf_flags = STP_KF_INLINE" : "");
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

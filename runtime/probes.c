@@ -42,6 +42,11 @@ static atomic_t stp_skip_reported = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_ctl_mutex);
 static DEFINE_RWLOCK(stp_globals_lock);
 
+/* staprun -v: pass 5 reports how probes were attached */
+static int stp_verbose;
+module_param(stp_verbose, int, 0444);
+MODULE_PARM_DESC(stp_verbose, "report probe attachment on stderr");
+
 static void __maybe_unused stp_request_exit(struct stp_context *c)
 {
 	atomic_set(&stp_exit_requested, 1);

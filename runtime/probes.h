@@ -18,6 +18,7 @@ enum stp_probe_type {
 
 /* stp_probe.kf_flags */
 #define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
+#define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at kf_addr */
 
 enum stp_lock_mode {
 	STP_LOCK_NONE,			/* handler touches no globals */
@@ -99,6 +100,11 @@ struct stp_probe {
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
 	unsigned int kf_flags;		/* STP_KF_* */
+	/* KRETFUNC: bytes of kretprobe instance data, and a function run
+	 * at entry with them (values a return probe saves at entry) */
+	size_t kf_data_size;
+	void (*kf_entry)(const struct stp_probe *p, struct pt_regs *regs,
+			 void *data);
 };
 
 /* Run one hit of probe p. */

@@ -1785,11 +1785,12 @@ static bool derive_point(struct sema *se, struct node *point,
 			dp->family = PF_KRETFUNC;
 			dp->kf_suffix = ".return";
 			sfx = sfx->next;
-			if (sfx && comp_is(sfx, "inline") && !sfx->next) {
-			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
-			return true;
-		}
-		if (sfx && comp_is(sfx, "maxactive")) {
+			if (sfx && comp_is(sfx, "inline"))
+				return point_error(se, point, sfx, "'.inline' "
+						   "cannot follow '.return' "
+						   "(an inlined copy has no "
+						   "return to probe)");
+			if (sfx && comp_is(sfx, "maxactive")) {
 				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER ||
 				    sfx->comp.arg->num.value < 0 ||
 				    sfx->comp.arg->num.value > 32767)
@@ -1800,8 +1801,9 @@ static bool derive_point(struct sema *se, struct node *point,
 				sfx = sfx->next;
 			}
 		}
-		if (sfx && comp_is(sfx, "inline") && !sfx->next) {
-			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
+		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
+		    !dp->kf_suffix) {
+			dp->kf_suffix = ".inline";
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive"))
@@ -1869,9 +1871,33 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 }
 
 /*
- * kernel.function("PATTERN[@FILE]")[.call|.return]: one derived probe per
- * matching function with an out-of-line copy (inlined copies cannot be
- * hooked by ftrace or kretprobes). Returns how many were appended.
+ * The link-time address of the exported function the runtime finds the
+ * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog lacks it.
+ */
+static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
+{
+	struct kf_query q = { .func = KF_ANCHOR_SYM, .line = -1,
+			      .kind = KF_EXPORTED_ONLY, .guru = true };
+	struct kf_point *pts = NULL;
+	uint64_t addr = 0;
+	int n;
+
+	if (se->prog->kf_anchor)
+		return se->prog->kf_anchor;
+	n = kf_catalog_match(cat, &q, &pts);
+	if (n == 1 && pts[0].ninst >= 1)
+		addr = pts[0].inst[0]->addr;
+	kf_points_free(pts, n);
+	return se->prog->kf_anchor = addr;
+}
+
+/*
+ * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
+ * probe per instance, as SystemTap: a plain point covers the out-of-line
+ * copies and the inlined ones, .call only the out-of-line copies, .inline
+ * only the inlined ones, .return the out-of-line copies. Each carries its
+ * link-time entry pc (the runtime relocates it by the KASLR offset, which
+ * costs nothing per function). Returns how many were appended.
  */
 static int expand_kfunc(struct sema *se, struct node *point,
 			struct derived_probe *dp, struct probe_body *b)
@@ -1883,6 +1909,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
 	char *at = strchr(pattern, '@'), msg[512];
+	const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
 	int n, derived = 0;
 
 	if (!cat) {
@@ -1901,47 +1928,52 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		}
 	}
 	q.func = pattern;
-	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN : KF_CALL;
-	if (dp->kf_suffix && !strcmp(dp->kf_suffix, ".inline")) {
-		q.kind = KF_INLINE;
-		n = kf_catalog_match(cat, &q, &pts);
-		kf_points_free(pts, n);
-		if (n)
-			snprintf(msg, sizeof(msg), "probing the inlined copies of "
-				 "kernel functions (.inline) is not supported "
-				 "yet");
-		else
-			snprintf(msg, sizeof(msg), "no match for probe point '%s': "
-				 "no inlined copies", point_string(se, point));
-		point_error(se, point, fn, msg);
-		return 0;
-	}
+	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN :
+		 !strcmp(sfx, ".call") ? KF_CALL :
+		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
+	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
-		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
-		*d = *dp;
-		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
-		const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
+		const char *pp;
+
 		if (*f->file && f->line > 0)
-			d->pp = arena_printf(&se->s->arena,
-					     "kernel.function(\"%s@%s:%d\")%s",
-					     f->name, f->file, f->line, sfx);
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s@%s:%d\")%s",
+					  f->name, f->file, f->line, sfx);
 		else
-			d->pp = arena_printf(&se->s->arena,
-					     "kernel.function(\"%s\")%s", f->name,
-					     sfx);
-		d->body = b;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = d;
-		derived++;
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s\")%s", f->name,
+					  sfx);
+		for (int k = 0; k < pts[i].ninst; k++) {
+			const struct kf_inst *in = pts[i].inst[k];
+			struct derived_probe *d = arena_alloc(&se->s->arena,
+							      sizeof(*d));
+			*d = *dp;
+			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			d->kf_addr = in->addr;
+			d->kf_inline = in->flags & KF_INST_INLINE;
+			d->pp = pp;
+			d->body = b;
+			GROW(se, prog->probes, prog->nprobes,
+			     prog->probes_cap);
+			prog->probes[prog->nprobes++] = d;
+			derived++;
+		}
 	}
 	kf_points_free(pts, n);
 	if (!derived) {
-		snprintf(msg, sizeof(msg), "no match for probe point '%s': no "
-			 "kernel function matches%s", point_string(se, point),
-			 strpbrk(pattern, "*?[") ? "" : " (or it is only inlined, "
-			 "or on the blocklist)");
+		if (q.kind == KF_INLINE)
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no inlined copies",
+				 point_string(se, point));
+		else
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no kernel function matches%s",
+				 point_string(se, point),
+				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
+				 "" : " (or it is only inlined, or on the "
+				 "blocklist)");
 		point_error(se, point, fn, msg);
 	}
 	return derived;

@@ -134,6 +134,8 @@ struct derived_probe {
 	const char *kf_symbol;		/* kernel functions: its name */
 	const char *kf_suffix;		/* ".call", ".return" or NULL */
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
+	uint64_t kf_addr;		/* link-time entry pc of the instance */
+	bool kf_inline;			/* an inlined copy (by kprobe) */
 };
 
 /*
@@ -195,7 +197,13 @@ struct program {
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
+	/* link-time address of KF_ANCHOR_SYM, for the runtime's KASLR
+	 * offset; 0 when no kernel function probe needs it */
+	uint64_t kf_anchor;
 };
+
+/* The exported function whose address gives the runtime the KASLR offset. */
+#define KF_ANCHOR_SYM "_printk"
 
 /* Is name a built-in probe family (begin, timer, kernel, ...)? */
 bool sema_is_family(const char *name);
