@@ -43,6 +43,10 @@
  * and how long attaching and detaching took.
  */
 
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
+
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 #define STP_KF_HAVE_FTRACE 1
 #else
@@ -117,17 +121,42 @@ static int stp_kfunc_lookup(const char *symbol, unsigned long *addr)
 	return 0;
 }
 
+/*
+ * A function's entry as kprobes and ftrace see it: past an endbr64 (IBT),
+ * where kprobes put a symbol's probe and ftrace its call site; so a probe
+ * by symbol and one by address of the same function share an address.
+ */
+static unsigned long stp_kfunc_entry(unsigned long addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	/* also a sealed endbr (poisoned to a 4-byte nop), as kprobes do */
+	if (!copy_from_kernel_nofault(&insn, (const void *)addr, 4) &&
+	    is_endbr(insn))
+		return addr + 4;
+#endif
+	return addr;
+}
+
 static int stp_kfunc_resolve(const struct stp_probe *p, unsigned long *addr)
 {
 	unsigned long offset;
+	int ret;
 
 	if (p->kf_addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->kf_addr + offset;
+		/* an inlined copy's entry pc is no function entry */
+		if (!(p->kf_flags & STP_KF_INLINE))
+			*addr = stp_kfunc_entry(*addr);
 		return 0;
 	}
 	if (!p->kf_symbol)
 		return -ENOENT;
-	return stp_kfunc_lookup(p->kf_symbol, addr);
+	ret = stp_kfunc_lookup(p->kf_symbol, addr);
+	if (!ret)
+		*addr = stp_kfunc_entry(*addr);
+	return ret;
 }
 
 /* Table order among probes at one address: the probe table's order. */
@@ -337,7 +366,7 @@ static void stp_kfunc_warn(const struct stp_kfunc_rt *rt, int err)
 {
 	char tail[96];
 
-	if (err == -ENOENT && !rt->addr)
+	if (!rt->addr)
 		snprintf(tail, sizeof(tail),
 			 " registration error [man warning::pass5] (rc %d)\n",
 			 err);
