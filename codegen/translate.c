@@ -2113,6 +2113,13 @@ int codegen_module(struct session *s, const struct program *prog,
 			fam, dp->body->index, c_string(&cg, dp->pp, strlen(dp->pp)));
 		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL, "
 			".lock = %s", dp->priority, dp->period_ns, lock);
+		if (dp->randomize_ns)
+			fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
+				dp->randomize_ns);
+		if (dp->timer_jiffies)
+			fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
+		if (dp->timer_profile)
+			fputs(", .timer_flags = STP_TIMER_PROFILE", out);
 		if (dp->tp_name)
 			fprintf(out, ",\n\t  .tp_name = %s",
 				c_string(&cg, dp->tp_name, strlen(dp->tp_name)));

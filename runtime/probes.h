@@ -10,11 +10,17 @@ enum stp_probe_type {
 	STP_PROBE_BEGIN,		/* runs on "start", by priority */
 	STP_PROBE_END,			/* runs on "stop", by priority */
 	STP_PROBE_ERROR,		/* runs on "stop" after a fatal error */
-	STP_PROBE_TIMER,		/* hrtimer every period_ns */
+	STP_PROBE_TIMER,		/* hrtimer every period_ns (one, or
+					 * one per CPU: STP_TIMER_PROFILE) */
 	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
 	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
 	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
 };
+
+/* stp_probe.timer_flags */
+#define STP_TIMER_JIFFIES 0x1		/* period_ns/randomize_ns in jiffies */
+#define STP_TIMER_PROFILE 0x2		/* on every CPU, with the interrupted
+					 * registers (get_irq_regs) */
 
 /* stp_probe.kf_flags */
 #define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
@@ -86,6 +92,7 @@ struct stp_probe {
 	int64_t priority;		/* begin/end/error order, ascending */
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
+	unsigned int timer_flags;	/* STP_TIMER_* */
 	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
 	const char *tp_system;		/* its system ($$system): "sched" */
 	const char *const *tp_argnames;	/* NULL-terminated, for $$parms */

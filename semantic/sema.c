@@ -1599,24 +1599,32 @@ void sema_dump_probe_types(FILE *out)
 	static const char *const fixed[] = {
 		"begin", "begin(number)", "end", "end(number)", "error",
 		"error(number)", "kernel.trace(string)", "never",
+		"timer.hz(number)", "timer.jiffies(number)",
+		"timer.jiffies(number).randomize(number)", "timer.profile",
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
-	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]) };
-	const char *lines[NFIXED + NUNITS];
+	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]),
+	       NLINES = NFIXED + 2 * NUNITS };
+	const char *lines[NLINES];
+	char *made[2 * NUNITS];
 
 	for (size_t i = 0; i < NFIXED; i++)
 		lines[i] = fixed[i];
 	for (size_t i = 0; i < NUNITS; i++) {
 		char buf[64];
 		snprintf(buf, sizeof(buf), "timer.%s(number)", timer_units[i].unit);
-		lines[NFIXED + i] = xstrdup(buf);
+		made[2 * i] = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "timer.%s(number).randomize(number)",
+			 timer_units[i].unit);
+		made[2 * i + 1] = xstrdup(buf);
 	}
-	qsort(lines, NFIXED + NUNITS, sizeof(lines[0]), cstr_cmp);
-	for (size_t i = 0; i < NFIXED + NUNITS; i++)
+	for (size_t i = 0; i < 2 * NUNITS; i++)
+		lines[NFIXED + i] = made[i];
+	qsort(lines, NLINES, sizeof(lines[0]), cstr_cmp);
+	for (size_t i = 0; i < NLINES; i++)
 		fprintf(out, "%s\n", lines[i]);
-	for (size_t i = 0; i < NFIXED + NUNITS; i++)
-		if (!strncmp(lines[i], "timer.", 6))
-			free((char *)lines[i]);
+	for (size_t i = 0; i < 2 * NUNITS; i++)
+		free(made[i]);
 }
 
 static struct node *comp_at(struct node *comps, int i)
@@ -1692,6 +1700,108 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	return hint;
 }
 
+/*
+ * timer.UNIT(N)[.randomize(M)] (s, ms, us, ns and their long names, and
+ * jiffies), timer.hz(N), timer.profile: SystemTap's argument checks and
+ * messages. One hrtimer each (not per CPU), but timer.profile: a tick on
+ * every CPU, every millisecond, as SystemTap's perf cpu-clock sampling
+ * (it names the point so).
+ */
+static bool derive_timer(struct sema *se, struct node *point,
+			 struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *unit = c0->next;
+	struct arena *a = &se->s->arena;
+	const uint64_t min_ns = 100000, max_ns = 86400ULL * 1000000000ULL;
+	uint64_t scale = 0;
+
+	if (!unit)
+		return point_error(se, point, c0, "timer needs a unit: "
+				   "timer.s(N), timer.ms(N), ...");
+	for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
+		if (comp_is(unit, timer_units[i].unit))
+			scale = timer_units[i].ns;
+	struct node *opt = unit->next;
+	dp->family = PF_TIMER;
+	if (comp_is(unit, "profile")) {
+		if (opt && comp_is(opt, "tick") && !opt->next)
+			return point_error(se, point, opt, "profiling timer "
+					   "support (register_timer_hook) not "
+					   "found in kernel!");
+		if (opt)
+			return point_error(se, point, opt, arena_printf(a,
+					   "timer.profile takes no '.%s'",
+					   opt->comp.name));
+		if (unit->comp.arg)
+			return point_error(se, point, unit, "timer.profile "
+					   "takes no argument");
+		dp->timer_profile = true;
+		dp->period_ns = 1000000;
+		dp->pp = "perf.type(1).config(0).sample(1000000)";
+		return true;
+	}
+	if (opt && !comp_is(opt, "randomize"))
+		return point_error(se, point, opt, arena_printf(a,
+				   "unexpected component '.%s' after timer.%s",
+				   opt->comp.name, unit->comp.name));
+	if (opt && comp_is(unit, "hz"))
+		return point_error(se, point, opt, "timer.hz takes no "
+				   "'.randomize'");
+	if (opt && opt->next)
+		return point_error(se, point, opt->next, arena_printf(a,
+				   "unexpected component '.%s' after "
+				   ".randomize", opt->next->comp.name));
+	if (!scale && !comp_is(unit, "hz") && !comp_is(unit, "jiffies"))
+		return point_error(se, point, unit, "unknown timer unit "
+				   "(expected s, ms, us, ns, jiffies, hz or "
+				   "profile)");
+	if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER)
+		return point_error(se, point, unit, arena_printf(a,
+				   "timer.%s needs a number: timer.%s(N)",
+				   unit->comp.name, unit->comp.name));
+	if (opt && (!opt->comp.arg || opt->comp.arg->kind != N_NUMBER))
+		return point_error(se, point, opt, "'.randomize' needs a "
+				   "number: .randomize(N)");
+	int64_t v = unit->comp.arg->num.value;
+	int64_t r = opt ? opt->comp.arg->num.value : 0;
+
+	if (comp_is(unit, "hz")) {
+		if (v <= 0)
+			return point_error(se, point, unit, "frequency must be "
+					   "greater than 0");
+		dp->period_ns = 1000000000ULL / (uint64_t)v;
+		if (dp->period_ns < min_ns)
+			return point_error(se, point, unit, arena_printf(a,
+					   "interval value out of range (%" PRIu64
+					   ", %" PRIu64 ")", min_ns, max_ns));
+		return true;
+	}
+	if (comp_is(unit, "jiffies")) {
+		if (v <= 0 || v > 1000000)
+			return point_error(se, point, unit, "invalid interval "
+					   "for jiffies timer");
+		if (r < 0 || r > v)
+			return point_error(se, point, opt, "invalid randomize "
+					   "for jiffies timer");
+		/* in jiffies: the runtime knows the kernel's HZ */
+		dp->timer_jiffies = true;
+		dp->period_ns = (uint64_t)v;
+		dp->randomize_ns = (uint64_t)r;
+		return true;
+	}
+	uint64_t lo = min_ns / scale ? min_ns / scale : 1, hi = max_ns / scale;
+	if (v < (int64_t)lo || (uint64_t)v > hi)
+		return point_error(se, point, unit, arena_printf(a,
+				   "interval value out of range (%" PRIu64 ", %"
+				   PRIu64 ")", lo, hi));
+	if (r < 0 || r > v)
+		return point_error(se, point, opt, "randomization value out of "
+				   "range");
+	dp->period_ns = (uint64_t)v * scale;
+	dp->randomize_ns = (uint64_t)r * scale;
+	return true;
+}
+
 /* Match one point against the families; fill dp. false if it does not match. */
 static bool derive_point(struct sema *se, struct node *point,
 			 struct derived_probe *dp)
@@ -1725,51 +1835,8 @@ static bool derive_point(struct sema *se, struct node *point,
 		}
 		return true;
 	}
-	if (!strcmp(name, "timer")) {
-		struct node *unit = c0->next;
-		if (!unit)
-			return point_error(se, point, c0, "timer needs a unit: "
-					   "timer.s(N), timer.ms(N), ...");
-		uint64_t scale = 0;
-		for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
-			if (comp_is(unit, timer_units[i].unit))
-				scale = timer_units[i].ns;
-		struct node *opt = unit->next;
-		if (opt && !comp_is(opt, "randomize"))
-			return point_error(se, point, opt, arena_printf(
-					   &se->s->arena, "unexpected component "
-					   "'.%s' after timer.%s", opt->comp.name,
-					   unit->comp.name));
-		if (opt && (comp_is(unit, "hz") || comp_is(unit, "profile")))
-			return point_error(se, point, opt, arena_printf(
-					   &se->s->arena, "timer.%s takes no "
-					   "'.randomize'", unit->comp.name));
-		if (comp_is(unit, "hz") || comp_is(unit, "jiffies") ||
-		    comp_is(unit, "profile"))
-			return point_error(se, point, unit, "this timer is not "
-					   "supported yet");
-		if (!scale)
-			return point_error(se, point, unit, "unknown timer unit "
-					   "(expected s, ms, us or ns)");
-		if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER ||
-		    unit->comp.arg->num.value <= 0)
-			return point_error(se, point, unit, "the timer interval "
-					   "must be a positive number");
-		uint64_t v = (uint64_t)unit->comp.arg->num.value;
-		if (v > UINT64_MAX / scale)
-			return point_error(se, point, unit, "timer interval too "
-					   "large");
-		dp->family = PF_TIMER;
-		dp->period_ns = v * scale;
-		if (dp->period_ns < 100000)
-			return point_error(se, point, unit, "timer interval too "
-					   "small (at least 100us)");
-		if (comp_at(c0, 2))
-			return point_error(se, point, comp_at(c0, 2), "'.randomize' "
-					   "and other timer options are not "
-					   "supported yet");
-		return true;
-	}
+	if (!strcmp(name, "timer"))
+		return derive_timer(se, point, dp);
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
 		struct node *fn = c0->next, *sfx = fn->next;
 		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)

@@ -123,7 +123,10 @@ struct derived_probe {
 	enum probe_family family;
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
 	int64_t priority;		/* begin(N)/end(N) */
-	uint64_t period_ns;		/* timers */
+	uint64_t period_ns;		/* timers (timer_jiffies: jiffies) */
+	uint64_t randomize_ns;		/* timers: +/- up to this, or 0 */
+	bool timer_jiffies;		/* timer.jiffies: the two in jiffies */
+	bool timer_profile;		/* timer.profile: on every CPU */
 	const char *tp_system, *tp_name; /* tracepoints */
 	const struct tracepoint_info *tp; /* tracepoints: the catalog entry
 					   * (a copy in the session arena) */
