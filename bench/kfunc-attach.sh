@@ -7,24 +7,30 @@
 # disarmed); a timer.ms(1) probe asks for exit at once, so the figure is
 # attach + one staprun poll (10 ms) + detach. With -v the module also
 # reports how it attached the functions and its own attach/detach times.
-#   bench/kfunc-attach.sh [RELEASE] [PATTERN...]
+#   bench/kfunc-attach.sh [RELEASE] [PATTERN[:SUFFIX]...]
+# SUFFIX: call (the default), return, inline, or empty for a plain point.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 stap=$top/stap/stap
 release=${1:-$(ls /boot/vmlinuz-* | sed 's|/boot/vmlinuz-||' | sort -V | tail -1)}
 shift || true
-[ $# -gt 0 ] || set -- 'vfs_*' 'tcp_*' 'ext4_*'
+[ $# -gt 0 ] || set -- 'vfs_*' 'vfs_*:return' 'tcp_*' 'ext4_*'
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cd "$work"
 jobs=()
 i=0
-for pat in "$@"; do
+point() { # PATTERN[:SUFFIX]
+	local pat=${1%%:*} sfx=call
+	case $1 in *:*) sfx=${1#*:} ;; esac
+	echo "kernel.function(\"$pat\")${sfx:+.$sfx}"
+}
+for arg in "$@"; do
 	cat >"k$i.stp" <<EOF
 global t0, hits
 probe begin { t0 = gettimeofday_us() }
-probe kernel.function("$pat").call { hits++ }
+probe $(point "$arg") { hits++ }
 probe timer.ms(1) { exit() }
 probe end { printf("%d us, hits %d\n", gettimeofday_us() - t0, hits > 0) }
 EOF
@@ -37,9 +43,9 @@ done
 
 echo "kernel.function wildcards, start + stop, $release, qemu -icount shift=0:"
 i=0
-for pat in "$@"; do
-	n=$("$stap" -r "$release" -l "kernel.function(\"$pat\").call" | wc -l)
-	printf '  %-12s %5d functions  %s\n' "$pat" "$n" \
+for arg in "$@"; do
+	n=$("$stap" -r "$release" -l "$(point "$arg")" | wc -l)
+	printf '  %-14s %5d functions  %s\n' "$arg" "$n" \
 		"$(cat "out/$i.stdout" 2>/dev/null || echo '(no output)')"
 	grep -v '^staprun:' "out/$i.stderr" | sed 's/^/      /' || true
 	i=$((i + 1))
