@@ -2080,7 +2080,7 @@ int codegen_module(struct session *s, const struct program *prog,
 		 * address of one exported function */
 		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
 			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
-			KF_ANCHOR_SYM, prog->kf_anchor);
+			prog->kf_anchor_sym, prog->kf_anchor);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);

@@ -1938,24 +1938,32 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 }
 
 /*
- * The link-time address of the exported function the runtime finds the
- * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog lacks it.
+ * The link-time address of an exported function the runtime finds the
+ * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog has none.
  */
 static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 {
-	struct kf_query q = { .func = KF_ANCHOR_SYM, .line = -1,
-			      .kind = KF_EXPORTED_ONLY, .guru = true };
+	/* exported functions every kernel has: _printk since 5.15 */
+	static const char *const anchors[] = { "_printk", "printk", "kfree" };
+	struct kf_query q = { .line = -1, .kind = KF_EXPORTED_ONLY,
+			      .guru = true };
 	struct kf_point *pts = NULL;
 	uint64_t addr = 0;
 	int n;
 
-	if (se->prog->kf_anchor)
-		return se->prog->kf_anchor;
-	n = kf_catalog_match(cat, &q, &pts);
-	if (n == 1 && pts[0].ninst >= 1)
-		addr = pts[0].inst[0]->addr;
-	kf_points_free(pts, n);
-	return se->prog->kf_anchor = addr;
+	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]) &&
+			   !se->prog->kf_anchor; i++) {
+		q.func = anchors[i];
+		n = kf_catalog_match(cat, &q, &pts);
+		if (n == 1 && pts[0].ninst >= 1 &&
+		    !(pts[0].inst[0]->flags & KF_INST_INLINE)) {
+			addr = pts[0].inst[0]->addr;
+			se->prog->kf_anchor = addr;
+			se->prog->kf_anchor_sym = anchors[i];
+		}
+		kf_points_free(pts, n);
+	}
+	return se->prog->kf_anchor;
 }
 
 /*

@@ -200,13 +200,11 @@ struct program {
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
-	/* link-time address of KF_ANCHOR_SYM, for the runtime's KASLR
-	 * offset; 0 when no kernel function probe needs it */
+	/* an exported function and its link-time address, for the
+	 * runtime's KASLR offset; 0 when no kernel function probe needs it */
 	uint64_t kf_anchor;
+	const char *kf_anchor_sym;
 };
-
-/* The exported function whose address gives the runtime the KASLR offset. */
-#define KF_ANCHOR_SYM "_printk"
 
 /* Is name a built-in probe family (begin, timer, kernel, ...)? */
 bool sema_is_family(const char *name);
