@@ -2135,7 +2135,9 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (dp->kf_addr && prog->kf_anchor)
 			fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
 				dp->kf_addr, dp->kf_inline ?
-				", .kf_flags = STP_KF_INLINE" : "");
+				", .kf_flags = STP_KF_INLINE" :
+				dp->kf_statement ? ", .kf_flags = STP_KF_STMT" :
+				"");
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

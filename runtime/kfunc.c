@@ -147,7 +147,7 @@ static int stp_kfunc_resolve(const struct stp_probe *p, unsigned long *addr)
 	if (p->kf_addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->kf_addr + offset;
 		/* an inlined copy's entry pc is no function entry */
-		if (!(p->kf_flags & STP_KF_INLINE))
+		if (!(p->kf_flags & (STP_KF_INLINE | STP_KF_STMT)))
 			*addr = stp_kfunc_entry(*addr);
 		return 0;
 	}
@@ -491,7 +491,8 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 		if (p->type == STP_PROBE_KRETFUNC)
 			rt->how = STP_KF_BY_KRETPROBE;
 		else if (STP_KF_HAVE_FTRACE &&
-			 !(p->kf_flags & (STP_KF_KPROBE | STP_KF_INLINE)))
+			 !(p->kf_flags & (STP_KF_KPROBE | STP_KF_INLINE |
+					  STP_KF_STMT)))
 			rt->how = STP_KF_BY_FTRACE;
 		else
 			rt->how = STP_KF_BY_KPROBE;

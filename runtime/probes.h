@@ -25,6 +25,7 @@ enum stp_probe_type {
 /* stp_probe.kf_flags */
 #define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
 #define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at kf_addr */
+#define STP_KF_STMT	0x4		/* kernel.statement: kprobe at kf_addr */
 
 enum stp_lock_mode {
 	STP_LOCK_NONE,			/* handler touches no globals */

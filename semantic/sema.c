@@ -1882,6 +1882,17 @@ static bool derive_point(struct sema *se, struct node *point,
 					   "on kernel.function yet", sfx->comp.name));
 		return true;
 	}
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
+	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
+		if (c0->next->next)
+			return point_error(se, point, c0->next->next, arena_printf(
+					   &se->s->arena, "'.%s' is not supported "
+					   "on kernel.statement yet",
+					   c0->next->next->comp.name));
+		dp->family = PF_KFUNC;
+		dp->kf_statement = true;
+		return true;
+	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "trace")) {
 		struct node *tr = c0->next;
 		if (!tr->comp.arg || tr->comp.arg->kind != N_STRING)
@@ -1967,6 +1978,82 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 }
 
 /*
+ * kernel.statement("FUNC@FILE:LINE"): a kprobe where the line begins a
+ * statement in each copy of FUNC (from the DWARF line table). No
+ * wildcards, ranges or "+N" yet.
+ */
+static int expand_kstatement(struct sema *se, struct node *point,
+			     struct derived_probe *dp, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct node *st = point->point.comps->next;
+	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
+	char *func = arena_strdup(&se->s->arena, arg), *at, *colon, *end;
+	char *src = NULL, *err = NULL;
+	uint64_t *addrs = NULL;
+	long line;
+	int n;
+
+	at = strchr(func, '@');
+	colon = at ? strrchr(at, ':') : NULL;
+	if (!at || !colon || at == func || colon == at + 1)
+		return point_error(se, point, st, "kernel.statement needs "
+				   "\"FUNCTION@FILE:LINE\" (other forms are not "
+				   "supported yet)");
+	*at = *colon = '\0';
+	line = strtol(colon + 1, &end, 10);
+	if (*end || line <= 0 || strpbrk(func, "*?[") || strpbrk(at + 1, "*?["))
+		return point_error(se, point, st, "kernel.statement: only a "
+				   "single line of a named function is supported "
+				   "yet (no wildcards, ranges or +N)");
+	if (!se->s->release ||
+	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
+		return point_error(se, point, st, arena_printf(&se->s->arena,
+				   "kernel.statement needs debuginfo: install "
+				   "linux-image-%s-dbg (missing %s)",
+				   se->s->release ? se->s->release : "?",
+				   tried ? tried : "its debug vmlinux"));
+	const struct kf_catalog *cat = kf_catalog(se);
+	if (cat)
+		kf_anchor(se, cat);
+	n = kf_statement_addrs(vmlinux, func, at + 1, (int)line, &addrs, &src,
+			       &err);
+	if (n < 0) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "cannot resolve kernel.statement: %s", err));
+		free(err);
+		return 0;
+	}
+	if (n == 0 || !prog->kf_anchor) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "no match for probe point '%s': %s",
+			    point_string(se, point), n ? "no anchor for the "
+			    "kernel's KASLR offset" : arena_printf(
+			    &se->s->arena, "no line records for %s:%ld in %s",
+			    at + 1, line, func)));
+		free(addrs);
+		free(src);
+		return 0;
+	}
+	const char *pp = arena_printf(&se->s->arena,
+				      "kernel.statement(\"%s@%s:%ld\")", func,
+				      src ? src : at + 1, line);
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d = arena_alloc(&se->s->arena,
+						      sizeof(*d));
+		*d = *dp;
+		d->kf_addr = addrs[i];
+		d->pp = pp;
+		d->body = b;
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = d;
+	}
+	free(addrs);
+	free(src);
+	return n;
+}
+
+/*
  * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
  * probe per instance, as SystemTap: a plain point covers the out-of-line
  * copies and the inlined ones, .call only the out-of-line copies, .inline
@@ -1979,6 +2066,8 @@ static int expand_kfunc(struct sema *se, struct node *point,
 {
 	struct program *prog = se->prog;
 	struct node *fn = point->point.comps->next;
+	if (dp->kf_statement)
+		return expand_kstatement(se, point, dp, b);
 	const struct kf_catalog *cat = kf_catalog(se);
 	struct kf_point *pts = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };

@@ -139,6 +139,7 @@ struct derived_probe {
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
 	uint64_t kf_addr;		/* link-time entry pc of the instance */
 	bool kf_inline;			/* an inlined copy (by kprobe) */
+	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
 };
 
 /*
