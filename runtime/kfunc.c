@@ -31,8 +31,9 @@
  * A function the kernel refuses is a warning, as in SystemTap ("...
  * registration error"), and the other probes run.
  *
- * A return probe is a kretprobe (kf_maxactive instances, 0: the kernel's
- * default, max(10, 2 * CPUs); kf_data_size bytes of instance data and
+ * A return probe is a kretprobe (kf_maxactive instances, 0: SystemTap's
+ * default, max(15, 6 * CPUs): tasks asleep in the function each hold
+ * one; kf_data_size bytes of instance data and
  * kf_entry, called at entry with them, for probes that save values at
  * entry); hits its pool could not serve, and kprobe hits missed by
  * recursion, count as skipped probes when disarmed.
@@ -346,7 +347,8 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 	if (rt->how == STP_KF_BY_KRETPROBE) {
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
-		rt->krp.maxactive = p->kf_maxactive;
+		rt->krp.maxactive = p->kf_maxactive ? p->kf_maxactive :
+				    max(15, 6 * (int)num_possible_cpus());
 		rt->krp.data_size = p->kf_data_size;
 		if (p->kf_entry)
 			rt->krp.entry_handler = stp_kfunc_kret_entry;

@@ -107,7 +107,7 @@ struct stp_probe {
 					 * function's symbol, or */
 	unsigned long kf_addr;		/* its link-time address (needs
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
-	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
+	int kf_maxactive;		/* KRETFUNC: instances, 0: max(15, 6 * CPUs) */
 	unsigned int kf_flags;		/* STP_KF_* */
 	/* KRETFUNC: bytes of kretprobe instance data, and a function run
 	 * at entry with them (values a return probe saves at entry) */
