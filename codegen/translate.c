@@ -1525,6 +1525,18 @@ static void gen_globals(struct cg *cg, FILE *out)
 				g->name, init ? init->num.value : 0);
 			break;
 		}
+		/* for embedded C that declares it with a pragma (pass 2) */
+		if (g->type == TY_STRING)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() "
+				"((const char *)stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"strlcpy(stp_g_%s, (v), MAXSTRINGLEN)\n",
+				g->name, g->name, g->name, g->name);
+		else if (g->type == TY_LONG)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() (stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"(stp_g_%s = (int64_t)(v))\n",
+				g->name, g->name, g->name, g->name);
 	}
 }
 

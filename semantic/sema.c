@@ -1362,6 +1362,46 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/*
+ * Embedded C declares the globals it touches with comments holding
+ * "pragma:read:NAME" and "pragma:write:NAME" (for STAP_GLOBAL_GET_NAME() and
+ * STAP_GLOBAL_SET_NAME(v)): they count as accesses of the enclosing
+ * probe or function, for its locks and so that elision keeps them.
+ */
+static void note_pragmas(struct sema *se, const char *code, struct node *at)
+{
+	static const char *const kinds[] = { "pragma:read:", "pragma:write:" };
+
+	if (!se->report)
+		return;
+	for (int k = 0; k < 2; k++) {
+		for (const char *p = strstr(code, kinds[k]); p;
+		     p = strstr(p, kinds[k])) {
+			p += strlen(kinds[k]);
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+					  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			char *name = arena_strndup(&se->s->arena, p, n);
+			struct symbol *sym = find_global(se->prog, name,
+							 at->loc.file);
+			if (!sym)
+				diag_error(se->s, at->loc, "embedded C names "
+					   "'%s' in a %s pragma, which is not a "
+					   "global", name, k ? "write" : "read");
+			else if (sym->type == TY_STATS)
+				diag_error(se->s, at->loc, "statistic '%s' "
+					   "cannot be accessed from embedded C "
+					   "(an aggregate has no single value)",
+					   name);
+			else if (sym->nkeys)
+				diag_error(se->s, at->loc, "global array '%s' "
+					   "in embedded C (pragma) is not "
+					   "supported yet", name);
+			else
+				use_global(se, sym, k == 1);
+		}
+	}
+}
+
 static enum type infer_perf(struct sema *se, struct node *n);
 
 static enum type infer(struct sema *se, struct node *n, enum type want)
@@ -1482,6 +1522,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		return TY_UNKNOWN;
 	case N_EMBEDDED:
 		/* the parser allows it only in tapsets and with -g */
+		note_pragmas(se, n->embedded.code, n);
 		return n->type = strstr(n->embedded.code, "/* string */") ?
 				 TY_STRING : TY_LONG;
 	case N_WILDCARD:
@@ -1673,7 +1714,9 @@ static void walk_stmt(struct sema *se, struct node *n)
 		walk_stmt(se, n->try.handler);
 		break;
 	case N_EMBEDDED:
-		break;		/* privileged; pass 3 pastes it */
+		/* privileged; pass 3 pastes it */
+		note_pragmas(se, n->embedded.code, n);
+		break;
 	default:
 		if (se->report)
 			diag_error(se->s, n->loc, "unexpected %s",
@@ -2035,6 +2078,13 @@ static int derive_process(struct sema *se, struct node *point,
 
 	if (!c)
 		return -1;
+	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
+		      comp_is(c, "plt") || comp_is(c, "mark") ||
+		      comp_is(c, "library") || comp_is(c, "provider");
+	if (binary)
+		/* .function, .plt, .mark...: a binary's symbols and DWARF,
+		 * which pass 2 does not read: unknown, once it names one */
+		return process_target(se, point, proc, dp) ? -1 : false;
 	if (comp_is(c, "thread") && c->next &&
 	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
 	    !c->next->comp.arg && !c->next->next)
@@ -2048,8 +2098,7 @@ static int derive_process(struct sema *se, struct node *point,
 		 comp_is(c->next, "return") && !c->next->next)
 		ctx = CTX_SYSCALL_RETURN;
 	else
-		return -1;	/* .function, .plt, .mark...: a binary's symbols
-				 * and DWARF, which pass 2 does not read */
+		return -1;
 	if (!process_target(se, point, proc, dp))
 		return false;
 	return unsupported(se, point, dp, "process", ctx);
@@ -2214,7 +2263,11 @@ static bool derive_point(struct sema *se, struct node *point,
 		if (strchr(c->comp.name, '*'))
 			return point_error(se, point, c, arena_printf(&se->s->arena,
 					   "unknown probe point '%s' (no alias or "
-					   "family matches)", point_string(se, point)));
+					   "family matches%s)", se->nexpanding ?
+					   se->list_name : point_string(se, point),
+					   se->nexpanding ? arena_printf(&se->s->arena,
+					   ": it expands to '%s'", point_string(se,
+					   point)) : ""));
 	dp->point = point;
 	dp->pp = point_string(se, point);
 
@@ -3054,6 +3107,9 @@ static void walk_all(struct sema *se)
 		se->loop_depth = 0;
 		if (!f->embedded)
 			walk_stmt(se, f->decl->func.body);
+		else
+			note_pragmas(se, f->decl->func.body->embedded.code,
+				     f->decl->func.body);
 	}
 }
 
