@@ -2112,6 +2112,12 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
 	fputs("};\n#undef STP_FRAME_SIZE\n"
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
+	if (prog->kf_anchor)
+		/* the runtime's KASLR offset: run-time minus link-time
+		 * address of one exported function */
+		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
+			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
+			prog->kf_anchor_sym, prog->kf_anchor);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
@@ -2145,6 +2151,13 @@ int codegen_module(struct session *s, const struct program *prog,
 			fam, dp->body->index, c_string(&cg, dp->pp, strlen(dp->pp)));
 		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL, "
 			".lock = %s", dp->priority, dp->period_ns, lock);
+		if (dp->randomize_ns)
+			fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
+				dp->randomize_ns);
+		if (dp->timer_jiffies)
+			fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
+		if (dp->timer_profile)
+			fputs(", .timer_flags = STP_TIMER_PROFILE", out);
 		if (dp->tp_name)
 			fprintf(out, ",\n\t  .tp_name = %s",
 				c_string(&cg, dp->tp_name, strlen(dp->tp_name)));
@@ -2152,10 +2165,17 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ", .tp_system = %s",
 				c_string(&cg, dp->tp->system,
 					 strlen(dp->tp->system)));
-		if (dp->kf_symbol)
+		/* an inlined copy has no symbol to fall back on */
+		if (dp->kf_symbol && !dp->kf_inline)
 			fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
 				c_string(&cg, dp->kf_symbol, strlen(dp->kf_symbol)),
 				(int)dp->kf_maxactive);
+		if (dp->kf_addr && prog->kf_anchor)
+			fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
+				dp->kf_addr, dp->kf_inline ?
+				", .kf_flags = STP_KF_INLINE" :
+				dp->kf_statement ? ", .kf_flags = STP_KF_STMT" :
+				"");
 		if (dp->procfs_path)
 			fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
 				".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%"

@@ -1,39 +1,61 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel function probes: STP_PROBE_KFUNC (entry) and STP_PROBE_KRETFUNC
- * (return).
+ * Kernel function probes: STP_PROBE_KFUNC (entry, also inlined copies)
+ * and STP_PROBE_KRETFUNC (return).
  *
- * Where: a probe names its function by symbol (kf_symbol, e.g. "vfs_read")
- * or by link-time address (kf_addr, from the vmlinux DWARF: also static
- * functions whose name is not unique, and inlined copies). A symbol is
- * resolved without kallsyms_lookup_name (not exported since 5.7): a
- * disabled kprobe is registered on it, which makes the kernel resolve the
- * name (and step over an endbr64 on IBT kernels), and unregistered. An
- * address is moved by the kernel's KASLR offset, found from one exported
- * function whose link-time address the module names before including
- * runtime.h:
+ * Where: a probe names its function by link-time address (kf_addr, from
+ * the vmlinux DWARF: also static functions whose name is not unique, and
+ * inlined copies) or by symbol (kf_symbol, e.g. "vfs_read"). An address
+ * is moved by the kernel's KASLR offset, found from one exported function
+ * whose link-time address the module names before including runtime.h:
  *   #define STP_KFUNC_ANCHOR_SYM _printk
  *   #define STP_KFUNC_ANCHOR_LINK 0xffffffff81abcdefUL
- * the module loader relocates &_printk to its run-time address.
+ * the module loader relocates &_printk to its run-time address. That costs
+ * nothing per probe, so wildcards over thousands of functions use it. A
+ * symbol alone is resolved without kallsyms_lookup_name (not exported
+ * since 5.7): a disabled kprobe is registered on it, which makes the
+ * kernel resolve the name, and unregistered (an RCU grace period each).
  *
- * How: an entry probe is an ftrace_ops of its own, filtered on the
- * function's fentry site (ftrace_set_filter_ip), with SAVE_REGS for the
- * handler's pt_regs and ftrace's recursion guard around the handler. When
- * ftrace cannot attach (a function without fentry: notrace, or built
- * without -pg), or when the probe asks (STP_KF_KPROBE), it is a kprobe.
- * A return probe is a kretprobe (kf_maxactive instances, 0: the kernel's
- * default, max(10, 2 * CPUs)); hits its pool could not serve, and kprobe
- * hits missed by recursion, count as skipped probes when disarmed.
+ * How, in batches (one synchronisation for all, not one per function):
+ * - entry probes share one ftrace_ops with SAVE_REGS, its filter set
+ *   with every fentry site at once (ftrace_set_filter_ips); the handler
+ *   finds the probes of the hit's ip by a binary search over a table
+ *   sorted by address at arm time (several probes on one function run in
+ *   table order). A function ftrace refuses (no fentry: notrace, built
+ *   without -pg, or an inlined copy, STP_KF_INLINE) falls back to a
+ *   kprobe, as does a probe that asks (STP_KF_KPROBE).
+ * - kprobes and kretprobes are registered one by one (registration has
+ *   no grace period to share, and a refusal names its probe) and
+ *   unregistered together (unregister_kprobes/unregister_kretprobes: one
+ *   grace period).
+ * A function the kernel refuses is a warning, as in SystemTap ("...
+ * registration error"), and the other probes run.
+ *
+ * A return probe is a kretprobe (kf_maxactive instances, 0: SystemTap's
+ * default, max(15, 6 * CPUs): tasks asleep in the function each hold
+ * one; kf_data_size bytes of instance data and
+ * kf_entry, called at entry with them, for probes that save values at
+ * entry); hits its pool could not serve, and kprobe hits missed by
+ * recursion, count as skipped probes when disarmed.
  *
  * The handler runs through stp_probe_run_regs(): c->regs is the probed
  * function's registers (arguments at entry, the return value at return).
+ * With staprun -v (stap -v), pass 5 says how the functions were attached
+ * and how long attaching and detaching took.
  */
+
+#ifdef CONFIG_X86_KERNEL_IBT
+#include <asm/ibt.h>
+#endif
 
 #ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
 #define STP_KF_HAVE_FTRACE 1
 #else
 #define STP_KF_HAVE_FTRACE 0
 #endif
+
+/* The farthest an fentry site is from its function's start (endbr64). */
+#define STP_KF_FENTRY_SLACK 16
 
 enum stp_kf_how {
 	STP_KF_BY_NONE,			/* not armed */
@@ -47,15 +69,20 @@ struct stp_kfunc_rt {
 	unsigned long addr;		/* resolved entry address */
 	enum stp_kf_how how;		/* registered as */
 	enum stp_kf_how used;		/* the same, kept after disarming */
-#if STP_KF_HAVE_FTRACE
-	struct ftrace_ops ops;
-#endif
 	struct kprobe kp;
 	struct kretprobe krp;
 };
 
 static struct stp_kfunc_rt *stp_kfuncs;	/* one per kfunc probe, until */
 static size_t stp_nkfuncs;		/* the session is freed */
+
+/* Entry probes attached through the shared ftrace_ops, by address. */
+static struct stp_kfunc_rt **stp_kf_ftrace;
+static size_t stp_kf_nftrace;
+static bool stp_kf_ops_registered;
+#if STP_KF_HAVE_FTRACE
+static struct ftrace_ops stp_kf_ops;
+#endif
 
 static bool stp_is_kfunc(const struct stp_probe *p)
 {
@@ -95,56 +122,184 @@ static int stp_kfunc_lookup(const char *symbol, unsigned long *addr)
 	return 0;
 }
 
+/*
+ * A function's entry as kprobes and ftrace see it: past an endbr64 (IBT),
+ * where kprobes put a symbol's probe and ftrace its call site; so a probe
+ * by symbol and one by address of the same function share an address.
+ */
+static unsigned long stp_kfunc_entry(unsigned long addr)
+{
+#ifdef CONFIG_X86_KERNEL_IBT
+	u32 insn;
+
+	/* also a sealed endbr (poisoned to a 4-byte nop), as kprobes do */
+	if (!copy_from_kernel_nofault(&insn, (const void *)addr, 4) &&
+	    is_endbr(insn))
+		return addr + 4;
+#endif
+	return addr;
+}
+
 static int stp_kfunc_resolve(const struct stp_probe *p, unsigned long *addr)
 {
 	unsigned long offset;
+	int ret;
 
-	if (p->kf_addr) {
-		if (!stp_kfunc_reloc(&offset))
-			return -ENOENT;
+	if (p->kf_addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->kf_addr + offset;
+		/* an inlined copy's entry pc is no function entry */
+		if (!(p->kf_flags & (STP_KF_INLINE | STP_KF_STMT)))
+			*addr = stp_kfunc_entry(*addr);
 		return 0;
 	}
 	if (!p->kf_symbol)
 		return -ENOENT;
-	return stp_kfunc_lookup(p->kf_symbol, addr);
+	ret = stp_kfunc_lookup(p->kf_symbol, addr);
+	if (!ret)
+		*addr = stp_kfunc_entry(*addr);
+	return ret;
+}
+
+/* Table order among probes at one address: the probe table's order. */
+static int stp_kf_cmp(const void *a, const void *b)
+{
+	const struct stp_kfunc_rt *x = *(struct stp_kfunc_rt *const *)a;
+	const struct stp_kfunc_rt *y = *(struct stp_kfunc_rt *const *)b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->p < y->p ? -1 : x->p > y->p;
 }
 
 #if STP_KF_HAVE_FTRACE
+/* The first ftrace entry of the function whose fentry site ip is. */
+static notrace struct stp_kfunc_rt **stp_kf_find(unsigned long ip)
+{
+	size_t lo = 0, hi = stp_kf_nftrace;
+	unsigned long start;
+
+	/* the last entry whose address is <= ip */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (stp_kf_ftrace[mid]->addr <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	start = stp_kf_ftrace[lo - 1]->addr;
+	if (ip - start > STP_KF_FENTRY_SLACK)
+		return NULL;
+	while (lo > 1 && stp_kf_ftrace[lo - 2]->addr == start)
+		lo--;
+	return &stp_kf_ftrace[lo - 1];
+}
+
 static void notrace stp_kfunc_ftrace_hit(unsigned long ip,
 					 unsigned long parent_ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
-	struct stp_kfunc_rt *rt = container_of(op, struct stp_kfunc_rt, ops);
+	struct stp_kfunc_rt **rt, **end = stp_kf_ftrace + stp_kf_nftrace;
 	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	unsigned long start;
 
 	if (bit < 0) {
 		atomic_inc(&stp_skipped);
 		return;
 	}
-	stp_probe_run_regs(rt->p, ftrace_get_regs(fregs));
+	rt = stp_kf_find(ip);
+	if (rt) {
+		start = (*rt)->addr;
+		for (; rt < end && (*rt)->addr == start; rt++)
+			stp_probe_run_regs((*rt)->p, ftrace_get_regs(fregs));
+	}
 	ftrace_test_recursion_unlock(bit);
 }
 
-/* 0, or -EINVAL when ftrace has no call site at rt->addr. */
-static int stp_kfunc_ftrace_arm(struct stp_kfunc_rt *rt)
+/*
+ * Add the n distinct addresses to the filter of the (not yet registered)
+ * ops: all at once, or, when ftrace refuses one of them, by halves until
+ * the refused ones are found; each of those becomes 0 in ips[].
+ */
+static void stp_kf_filter_add(unsigned long *ips, size_t n)
 {
+	if (!n || !ftrace_set_filter_ips(&stp_kf_ops, ips, n, 0, 0))
+		return;
+	if (n == 1) {
+		ips[0] = 0;
+		return;
+	}
+	stp_kf_filter_add(ips, n / 2);
+	stp_kf_filter_add(ips + n / 2, n - n / 2);
+}
+
+/*
+ * Attach the entry probes planned for ftrace (how == BY_FTRACE) through
+ * the one ops; those ftrace refuses go back to BY_KPROBE. 0 or -errno.
+ */
+static int stp_kf_ftrace_arm(void)
+{
+	unsigned long *ips, prev = 0;
+	size_t i, g, n = 0, nips = 0;
 	int ret;
 
-	rt->ops.func = stp_kfunc_ftrace_hit;
-	rt->ops.flags = FTRACE_OPS_FL_SAVE_REGS;
-	ret = ftrace_set_filter_ip(&rt->ops, rt->addr, 0, 0);
+	for (i = 0; i < stp_nkfuncs; i++)
+		n += stp_kfuncs[i].how == STP_KF_BY_FTRACE;
+	if (!n)
+		return 0;
+	stp_kf_ftrace = kvcalloc(n, sizeof(*stp_kf_ftrace), GFP_KERNEL);
+	ips = kvcalloc(n, sizeof(*ips), GFP_KERNEL);
+	if (!stp_kf_ftrace || !ips) {
+		kvfree(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < stp_nkfuncs; i++)
+		if (stp_kfuncs[i].how == STP_KF_BY_FTRACE)
+			stp_kf_ftrace[stp_kf_nftrace++] = &stp_kfuncs[i];
+	sort(stp_kf_ftrace, n, sizeof(*stp_kf_ftrace), stp_kf_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!nips || ips[nips - 1] != stp_kf_ftrace[i]->addr)
+			ips[nips++] = stp_kf_ftrace[i]->addr;
+
+	memset(&stp_kf_ops, 0, sizeof(stp_kf_ops));
+	stp_kf_ops.func = stp_kfunc_ftrace_hit;
+	stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+	stp_kf_filter_add(ips, nips);
+
+	/* keep the accepted ones: group g of equal addresses is ips[g] */
+	for (i = 0, g = 0, stp_kf_nftrace = 0; i < n; i++) {
+		struct stp_kfunc_rt *rt = stp_kf_ftrace[i];
+
+		if (i && rt->addr != prev)
+			g++;
+		prev = rt->addr;
+		if (ips[g])
+			stp_kf_ftrace[stp_kf_nftrace++] = rt;
+		else
+			rt->how = STP_KF_BY_KPROBE;
+	}
+	kvfree(ips);
+	if (!stp_kf_nftrace) {
+		ftrace_free_filter(&stp_kf_ops);
+		return 0;
+	}
+	ret = register_ftrace_function(&stp_kf_ops);
 	if (ret) {
-		ftrace_free_filter(&rt->ops);
+		ftrace_free_filter(&stp_kf_ops);
+		for (i = 0; i < stp_kf_nftrace; i++)
+			stp_kf_ftrace[i]->how = STP_KF_BY_NONE;
+		stp_kf_nftrace = 0;
 		return ret;
 	}
-	ret = register_ftrace_function(&rt->ops);
-	if (ret) {
-		ftrace_free_filter(&rt->ops);
-		return ret;
-	}
-	rt->how = STP_KF_BY_FTRACE;
+	stp_kf_ops_registered = true;
+	return 0;
+}
+#else
+static int stp_kf_ftrace_arm(void)
+{
 	return 0;
 }
 #endif
@@ -154,6 +309,19 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 	struct stp_kfunc_rt *rt = container_of(kp, struct stp_kfunc_rt, kp);
 
 	stp_probe_run_regs(rt->p, regs);
+	return 0;
+}
+
+static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct stp_kfunc_rt *rt;
+
+	if (!krp)
+		return 0;
+	rt = container_of(krp, struct stp_kfunc_rt, krp);
+	rt->p->kf_entry(rt->p, regs, ri->data);
 	return 0;
 }
 
@@ -170,102 +338,196 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	return 0;
 }
 
-static int stp_kfunc_arm_one(struct stp_kfunc_rt *rt)
+/* Register a kprobe or kretprobe (rt->how says which); 0 or -errno. */
+static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 {
 	const struct stp_probe *p = rt->p;
 	int ret;
 
-	ret = stp_kfunc_resolve(p, &rt->addr);
-	if (ret)
-		return ret;
-	if (p->type == STP_PROBE_KRETFUNC) {
+	if (rt->how == STP_KF_BY_KRETPROBE) {
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
-		rt->krp.maxactive = p->kf_maxactive;
+		rt->krp.maxactive = p->kf_maxactive ? p->kf_maxactive :
+				    max(15, 6 * (int)num_possible_cpus());
+		rt->krp.data_size = p->kf_data_size;
+		if (p->kf_entry)
+			rt->krp.entry_handler = stp_kfunc_kret_entry;
 		ret = register_kretprobe(&rt->krp);
-		if (!ret)
-			rt->how = STP_KF_BY_KRETPROBE;
-		return ret;
+	} else {
+		rt->kp.addr = (kprobe_opcode_t *)rt->addr;
+		rt->kp.pre_handler = stp_kfunc_kprobe_hit;
+		ret = register_kprobe(&rt->kp);
 	}
-#if STP_KF_HAVE_FTRACE
-	if (!(p->kf_flags & STP_KF_KPROBE) && stp_kfunc_ftrace_arm(rt) == 0)
-		return 0;
-#endif
-	rt->kp.addr = (kprobe_opcode_t *)rt->addr;
-	rt->kp.pre_handler = stp_kfunc_kprobe_hit;
-	ret = register_kprobe(&rt->kp);
-	if (!ret)
-		rt->how = STP_KF_BY_KPROBE;
+	if (ret)
+		rt->how = STP_KF_BY_NONE;
 	return ret;
+}
+
+/* SystemTap's warning for a probe the kernel would not take. */
+static void stp_kfunc_warn(const struct stp_kfunc_rt *rt, int err)
+{
+	char tail[96];
+
+	if (!rt->addr)
+		snprintf(tail, sizeof(tail),
+			 " registration error [man warning::pass5] (rc %d)\n",
+			 err);
+	else
+		snprintf(tail, sizeof(tail),
+			 " (address 0x%lx) registration error [man warning::pass5] (rc %d)\n",
+			 rt->addr, err);
+	stp_ctl_stderr("WARNING: probe ", rt->p->pp, tail, NULL);
 }
 
 static void stp_kfunc_disarm(void)
 {
-	size_t i;
+	struct kretprobe **krps = NULL;
+	struct kprobe **kps = NULL;
+	size_t i, nkp = 0, nkrp = 0;
+	u64 t0 = ktime_get_ns();
+	bool any = false;
 
+	if (!stp_nkfuncs)
+		return;
+#if STP_KF_HAVE_FTRACE
+	if (stp_kf_ops_registered) {
+		unregister_ftrace_function(&stp_kf_ops);
+		ftrace_free_filter(&stp_kf_ops);
+		stp_kf_ops_registered = false;
+		any = true;
+	}
+#endif
+	kps = kvcalloc(stp_nkfuncs, sizeof(*kps), GFP_KERNEL);
+	krps = kvcalloc(stp_nkfuncs, sizeof(*krps), GFP_KERNEL);
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 
-		switch (rt->how) {
-#if STP_KF_HAVE_FTRACE
-		case STP_KF_BY_FTRACE:
-			unregister_ftrace_function(&rt->ops);
-			ftrace_free_filter(&rt->ops);
-			break;
-#endif
-		case STP_KF_BY_KPROBE:
-			unregister_kprobe(&rt->kp);
+		if (rt->how == STP_KF_BY_KPROBE) {
+			if (kps)
+				kps[nkp++] = &rt->kp;
+			else
+				unregister_kprobe(&rt->kp);
+		} else if (rt->how == STP_KF_BY_KRETPROBE) {
+			if (krps)
+				krps[nkrp++] = &rt->krp;
+			else
+				unregister_kretprobe(&rt->krp);
+		}
+	}
+	/* one grace period for each kind, not one per function */
+	if (nkp)
+		unregister_kprobes(kps, nkp);
+	if (nkrp)
+		unregister_kretprobes(krps, nkrp);
+	kvfree(kps);
+	kvfree(krps);
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+
+		if (rt->how == STP_KF_BY_KPROBE) {
 			atomic_add(rt->kp.nmissed, &stp_skipped);
-			break;
-		case STP_KF_BY_KRETPROBE:
-			unregister_kretprobe(&rt->krp);
+			any = true;
+		} else if (rt->how == STP_KF_BY_KRETPROBE) {
 			atomic_add(rt->krp.nmissed + rt->krp.kp.nmissed,
 				   &stp_skipped);
-			break;
-		default:
-			break;
+			any = true;
 		}
 		rt->how = STP_KF_BY_NONE;
+	}
+	kvfree(stp_kf_ftrace);
+	stp_kf_ftrace = NULL;
+	stp_kf_nftrace = 0;
+	if (any && stp_verbose) {
+		char msg[96];
+
+		snprintf(msg, sizeof(msg),
+			 "Pass 5: kernel functions detached in %llu ms.\n",
+			 (ktime_get_ns() - t0) / NSEC_PER_MSEC);
+		stp_ctl_stderr(msg, NULL);
 	}
 }
 
 static void stp_kfunc_free(void)
 {
-	kfree(stp_kfuncs);
+	kvfree(stp_kf_ftrace);
+	stp_kf_ftrace = NULL;
+	stp_kf_nftrace = 0;
+	kvfree(stp_kfuncs);
 	stp_kfuncs = NULL;
 	stp_nkfuncs = 0;
 }
 
-/* Register every kernel function probe of the table; all or none. */
+/*
+ * Register every kernel function probe of the table. A function the
+ * kernel refuses is a warning; -errno only when nothing could be tried
+ * (no memory, ftrace itself failing).
+ */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, nby[STP_KF_BY_KRETPROBE + 1] = { 0 };
+	u64 t0 = ktime_get_ns();
 	int ret;
 
 	for (i = 0; i < n; i++)
 		k += stp_is_kfunc(&tab[i]);
 	if (!k || stp_kfuncs)
 		return 0;
-	stp_kfuncs = kcalloc(k, sizeof(*stp_kfuncs), GFP_KERNEL);
+	stp_kfuncs = kvcalloc(k, sizeof(*stp_kfuncs), GFP_KERNEL);
 	if (!stp_kfuncs)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		if (stp_is_kfunc(&tab[i]))
 			stp_kfuncs[stp_nkfuncs++].p = &tab[i];
+
+	/* resolve, and plan how each is attached */
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+		const struct stp_probe *p = rt->p;
+
+		ret = stp_kfunc_resolve(p, &rt->addr);
+		if (ret) {
+			rt->addr = 0;
+			stp_kfunc_warn(rt, ret);
+			continue;
+		}
+		if (p->type == STP_PROBE_KRETFUNC)
+			rt->how = STP_KF_BY_KRETPROBE;
+		else if (STP_KF_HAVE_FTRACE &&
+			 !(p->kf_flags & (STP_KF_KPROBE | STP_KF_INLINE |
+					  STP_KF_STMT)))
+			rt->how = STP_KF_BY_FTRACE;
+		else
+			rt->how = STP_KF_BY_KPROBE;
+	}
+	ret = stp_kf_ftrace_arm();
+	if (ret) {
+		stp_ctl_stderr("ERROR: cannot attach kernel functions through ftrace\n",
+			       NULL);
+		stp_kfunc_disarm();
+		return ret;
+	}
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 
-		ret = stp_kfunc_arm_one(rt);
-		rt->used = rt->how;
-		if (ret) {
-			stp_ctl_stderr("ERROR: probe ", rt->p->pp,
-				       ret == -ENOENT ?
-				       ": no such function in this kernel\n" :
-				       ": cannot probe this function\n",
-				       NULL);
-			stp_kfunc_disarm();
-			return ret;
+		if (rt->how == STP_KF_BY_KPROBE ||
+		    rt->how == STP_KF_BY_KRETPROBE) {
+			ret = stp_kfunc_register(rt);
+			if (ret)
+				stp_kfunc_warn(rt, ret);
+			cond_resched();
 		}
+		rt->used = rt->how;
+		nby[rt->how]++;
+	}
+	if (stp_verbose) {
+		char msg[192];
+
+		snprintf(msg, sizeof(msg),
+			 "Pass 5: %zu kernel function probes attached in %llu ms: %zu through ftrace, %zu kprobes, %zu kretprobes, %zu refused.\n",
+			 stp_nkfuncs, (ktime_get_ns() - t0) / NSEC_PER_MSEC,
+			 nby[STP_KF_BY_FTRACE], nby[STP_KF_BY_KPROBE],
+			 nby[STP_KF_BY_KRETPROBE], nby[STP_KF_BY_NONE]);
+		stp_ctl_stderr(msg, NULL);
 	}
 	return 0;
 }

@@ -20,10 +20,19 @@ enum stp_phase {
 	STP_PHASE_DONE,
 };
 
+struct stp_probe_rt;
+
+/* timer.profile: one per CPU, pinned */
+struct stp_cpu_timer {
+	struct hrtimer t;
+	struct stp_probe_rt *rt;
+};
+
 /* Runtime state kept for each entry of the (const) probe table. */
 struct stp_probe_rt {
 	const struct stp_probe *p;	/* the table entry */
 	struct hrtimer timer;		/* STP_PROBE_TIMER */
+	struct stp_cpu_timer __percpu *cpu_timers; /* STP_TIMER_PROFILE */
 	struct tracepoint *tp;		/* STP_PROBE_TRACEPOINT, once found */
 	bool armed;			/* timer started / probe registered */
 };
@@ -41,6 +50,11 @@ static atomic_t stp_skipped = ATOMIC_INIT(0);
 static atomic_t stp_skip_reported = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_ctl_mutex);
 static DEFINE_RWLOCK(stp_globals_lock);
+
+/* staprun -v: pass 5 reports how probes were attached */
+static int stp_verbose;
+module_param(stp_verbose, int, 0444);
+MODULE_PARM_DESC(stp_verbose, "report probe attachment on stderr");
 
 static void __maybe_unused stp_request_exit(struct stp_context *c)
 {
@@ -255,14 +269,17 @@ static void stp_run_type(enum stp_probe_type type)
 	}
 }
 
+/* The next period: N +/- up to M (SystemTap's .randomize(M)), in ns. */
 static u64 stp_timer_period(const struct stp_probe *p)
 {
-	u64 ns = p->period_ns;
+	u64 n = p->period_ns;
 	u64 r = p->randomize_ns;
 
-	if (r && r < ns)
-		ns = ns - r + get_random_u64() % (2 * r + 1);
-	return max_t(u64, ns, 10000);	/* never spin on a 0 period */
+	if (r && r <= n)
+		n = n - r + get_random_u64() % (2 * r + 1);
+	if (p->timer_flags & STP_TIMER_JIFFIES)
+		n = jiffies_to_nsecs((unsigned long)n);
+	return max_t(u64, n, 10000);	/* never spin on a 0 period */
 }
 
 static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
@@ -272,6 +289,54 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 	stp_probe_run(rt->p);
 	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(rt->p)));
 	return HRTIMER_RESTART;
+}
+
+/* timer.profile: this CPU's tick, with the registers it interrupted. */
+static enum hrtimer_restart stp_cpu_timer_fn(struct hrtimer *t)
+{
+	struct stp_cpu_timer *ct = container_of(t, struct stp_cpu_timer, t);
+
+	stp_probe_run_regs(ct->rt->p, get_irq_regs());
+	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(ct->rt->p)));
+	return HRTIMER_RESTART;
+}
+
+/* on_each_cpu(): start this CPU's timer, pinned to it */
+static void stp_cpu_timer_start(void *data)
+{
+	struct stp_probe_rt *rt = data;
+
+	hrtimer_start(&this_cpu_ptr(rt->cpu_timers)->t,
+		      ns_to_ktime(stp_timer_period(rt->p)),
+		      HRTIMER_MODE_REL_PINNED);
+}
+
+static int stp_cpu_timers_arm(struct stp_probe_rt *rt)
+{
+	int cpu;
+
+	rt->cpu_timers = alloc_percpu(struct stp_cpu_timer);
+	if (!rt->cpu_timers)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct stp_cpu_timer *ct = per_cpu_ptr(rt->cpu_timers, cpu);
+
+		hrtimer_init(&ct->t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
+		ct->t.function = stp_cpu_timer_fn;
+		ct->rt = rt;
+	}
+	on_each_cpu(stp_cpu_timer_start, rt, 1);
+	return 0;
+}
+
+static void stp_cpu_timers_disarm(struct stp_probe_rt *rt)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(rt->cpu_timers, cpu)->t);
+	free_percpu(rt->cpu_timers);
+	rt->cpu_timers = NULL;
 }
 
 static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst)
@@ -329,7 +394,9 @@ static void stp_disarm(void)
 
 		if (!rt->armed)
 			continue;
-		if (rt->p->type == STP_PROBE_TIMER) {
+		if (rt->p->type == STP_PROBE_TIMER && rt->cpu_timers) {
+			stp_cpu_timers_disarm(rt);
+		} else if (rt->p->type == STP_PROBE_TIMER) {
 			hrtimer_cancel(&rt->timer);
 		} else if (rt->p->type == STP_PROBE_TRACEPOINT) {
 			tracepoint_probe_unregister(rt->tp,
@@ -369,7 +436,15 @@ static int stp_arm(void)
 	for (i = 0; i < stp_nprobes; i++) {
 		struct stp_probe_rt *rt = &stp_rt[i];
 
-		if (rt->p->type == STP_PROBE_TIMER) {
+		if (rt->p->type == STP_PROBE_TIMER &&
+		    (rt->p->timer_flags & STP_TIMER_PROFILE)) {
+			ret = stp_cpu_timers_arm(rt);
+			if (ret) {
+				stp_disarm();
+				return ret;
+			}
+			rt->armed = true;
+		} else if (rt->p->type == STP_PROBE_TIMER) {
 			hrtimer_init(&rt->timer, CLOCK_MONOTONIC,
 				     HRTIMER_MODE_REL);
 			rt->timer.function = stp_timer_fn;

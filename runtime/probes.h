@@ -10,15 +10,23 @@ enum stp_probe_type {
 	STP_PROBE_BEGIN,		/* runs on "start", by priority */
 	STP_PROBE_END,			/* runs on "stop", by priority */
 	STP_PROBE_ERROR,		/* runs on "stop" after a fatal error */
-	STP_PROBE_TIMER,		/* hrtimer every period_ns */
+	STP_PROBE_TIMER,		/* hrtimer every period_ns (one, or
+					 * one per CPU: STP_TIMER_PROFILE) */
 	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
 	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
 	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
 	STP_PROBE_PROCFS,		/* procfs file read/write (procfs.c) */
 };
 
+/* stp_probe.timer_flags */
+#define STP_TIMER_JIFFIES 0x1		/* period_ns/randomize_ns in jiffies */
+#define STP_TIMER_PROFILE 0x2		/* on every CPU, with the interrupted
+					 * registers (get_irq_regs) */
+
 /* stp_probe.kf_flags */
 #define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
+#define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at kf_addr */
+#define STP_KF_STMT	0x4		/* kernel.statement: kprobe at kf_addr */
 
 enum stp_lock_mode {
 	STP_LOCK_NONE,			/* handler touches no globals */
@@ -86,6 +94,7 @@ struct stp_probe {
 	int64_t priority;		/* begin/end/error order, ascending */
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
+	unsigned int timer_flags;	/* STP_TIMER_* */
 	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
 	const char *tp_system;		/* its system ($$system): "sched" */
 	const char *const *tp_argnames;	/* NULL-terminated, for $$parms */
@@ -98,8 +107,13 @@ struct stp_probe {
 					 * function's symbol, or */
 	unsigned long kf_addr;		/* its link-time address (needs
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
-	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
+	int kf_maxactive;		/* KRETFUNC: instances, 0: max(15, 6 * CPUs) */
 	unsigned int kf_flags;		/* STP_KF_* */
+	/* KRETFUNC: bytes of kretprobe instance data, and a function run
+	 * at entry with them (values a return probe saves at entry) */
+	size_t kf_data_size;
+	void (*kf_entry)(const struct stp_probe *p, struct pt_regs *regs,
+			 void *data);
 	const char *procfs_path;	/* STP_PROBE_PROCFS: under
 					 * /proc/systemtap/MODULE/ */
 	bool procfs_write;		/* a .write probe (else .read) */

@@ -44,6 +44,7 @@
 #include <linux/version.h>
 #include <linux/kprobes.h>
 #include <linux/ftrace.h>
+#include <asm/irq_regs.h>
 
 #include "abi/transport.h"
 #include "defines.h"

@@ -1933,3 +1933,105 @@ void kf_points_free(struct kf_point *p, int n)
 	}
 	free(p);
 }
+
+/* The name of a subprogram or inlined copy (through its abstract origin). */
+static const char *scope_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die origin;
+	const char *name = dwarf_diename(die);
+
+	if (!name && dwarf_attr_integrate(die, DW_AT_abstract_origin, &at) &&
+	    dwarf_formref_die(&at, &origin))
+		name = dwarf_diename(&origin);
+	return name;
+}
+
+static int addr_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+struct stmt_pick {
+	uint64_t scope, addr;	/* the copy's DIE offset, its lowest pc */
+};
+
+int kf_statement_addrs(const char *vmlinux, const char *func,
+		       const char *file, int line, uint64_t **out,
+		       char **src, char **err)
+{
+	struct stmt_pick *best = NULL;
+	int nbest = 0, capbest = 0, ret = -1;
+	Dwarf_Line **lines = NULL;
+	size_t nlines = 0;
+	int fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
+	Dwarf *dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+
+	*out = NULL;
+	*src = NULL;
+	if (!dbg) {
+		if (asprintf(err, "cannot read the DWARF of %s", vmlinux) < 0)
+			fatal("out of memory");
+		goto done;
+	}
+	/* every line record of FILE:LINE (libdw may answer with the next
+	 * line that has code: only exact ones count, as in SystemTap) */
+	if (dwarf_getsrc_file(dbg, file, line, 0, &lines, &nlines) != 0)
+		nlines = 0;
+	for (size_t i = 0; i < nlines; i++) {
+		Dwarf_Addr addr;
+		Dwarf_Die cu, *scopes = NULL;
+		bool stmt = false;
+		int ln = 0, ns, k;
+
+		if (dwarf_lineno(lines[i], &ln) != 0 || ln != line ||
+		    dwarf_linebeginstatement(lines[i], &stmt) != 0 || !stmt ||
+		    dwarf_lineaddr(lines[i], &addr) != 0 ||
+		    !dwarf_addrdie(dbg, addr, &cu))
+			continue;
+		ns = dwarf_getscopes(&cu, addr, &scopes);
+		for (k = 0; k < ns; k++) {
+			int tag = dwarf_tag(&scopes[k]);
+
+			if (tag == DW_TAG_subprogram ||
+			    tag == DW_TAG_inlined_subroutine)
+				break;
+		}
+		if (k < ns && scope_name(&scopes[k]) &&
+		    !strcmp(scope_name(&scopes[k]), func)) {
+			/* one probe per copy of the function: its lowest
+			 * address on the line */
+			uint64_t scope = dwarf_dieoffset(&scopes[k]);
+			int b;
+
+			for (b = 0; b < nbest && best[b].scope != scope; b++)
+				;
+			if (b == nbest) {
+				struct stmt_pick pick = { scope, addr };
+
+				VEC_PUSH(best, nbest, capbest, pick);
+			} else if (addr < best[b].addr) {
+				best[b].addr = addr;
+			}
+			if (!*src && dwarf_linesrc(lines[i], NULL, NULL))
+				*src = xstrdup(dwarf_linesrc(lines[i], NULL,
+							     NULL));
+		}
+		free(scopes);
+	}
+	*out = xmalloc(((size_t)nbest + 1) * sizeof(**out));
+	for (int b = 0; b < nbest; b++)
+		(*out)[b] = best[b].addr;
+	sort_n(*out, (size_t)nbest, sizeof(**out), addr_cmp);
+	ret = nbest;
+done:
+	free(best);
+	free(lines);
+	if (dbg)
+		dwarf_end(dbg);
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}

@@ -141,4 +141,15 @@ bool kf_blocklisted(const char *name, const char *file, bool ret);
 
 void kf_catalog_free(struct kf_catalog *c);
 
+/*
+ * kernel.statement("FUNC@FILE:LINE"): the addresses (link-time, sorted)
+ * where line LINE of FILE begins a statement inside FUNC, one per copy of
+ * FUNC (out of line or inlined), its lowest. Returns how many (*out
+ * malloc'ed, *src the line table's name of the file, malloc'ed or NULL),
+ * or -1 with a malloc'ed message in *err.
+ */
+int kf_statement_addrs(const char *vmlinux, const char *func,
+		       const char *file, int line, uint64_t **out,
+		       char **src, char **err);
+
 #endif /* SEMANTIC_KFUNCS_H */

@@ -1754,24 +1754,32 @@ void sema_dump_probe_types(FILE *out)
 	static const char *const fixed[] = {
 		"begin", "begin(number)", "end", "end(number)", "error",
 		"error(number)", "kernel.trace(string)", "never",
+		"timer.hz(number)", "timer.jiffies(number)",
+		"timer.jiffies(number).randomize(number)", "timer.profile",
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
-	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]) };
-	const char *lines[NFIXED + NUNITS];
+	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]),
+	       NLINES = NFIXED + 2 * NUNITS };
+	const char *lines[NLINES];
+	char *made[2 * NUNITS];
 
 	for (size_t i = 0; i < NFIXED; i++)
 		lines[i] = fixed[i];
 	for (size_t i = 0; i < NUNITS; i++) {
 		char buf[64];
 		snprintf(buf, sizeof(buf), "timer.%s(number)", timer_units[i].unit);
-		lines[NFIXED + i] = xstrdup(buf);
+		made[2 * i] = xstrdup(buf);
+		snprintf(buf, sizeof(buf), "timer.%s(number).randomize(number)",
+			 timer_units[i].unit);
+		made[2 * i + 1] = xstrdup(buf);
 	}
-	qsort(lines, NFIXED + NUNITS, sizeof(lines[0]), cstr_cmp);
-	for (size_t i = 0; i < NFIXED + NUNITS; i++)
+	for (size_t i = 0; i < 2 * NUNITS; i++)
+		lines[NFIXED + i] = made[i];
+	qsort(lines, NLINES, sizeof(lines[0]), cstr_cmp);
+	for (size_t i = 0; i < NLINES; i++)
 		fprintf(out, "%s\n", lines[i]);
-	for (size_t i = 0; i < NFIXED + NUNITS; i++)
-		if (!strncmp(lines[i], "timer.", 6))
-			free((char *)lines[i]);
+	for (size_t i = 0; i < 2 * NUNITS; i++)
+		free(made[i]);
 }
 
 static struct node *comp_at(struct node *comps, int i)
@@ -1845,6 +1853,108 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	sb_free(&dotted);
 	free(names);
 	return hint;
+}
+
+/*
+ * timer.UNIT(N)[.randomize(M)] (s, ms, us, ns and their long names, and
+ * jiffies), timer.hz(N), timer.profile: SystemTap's argument checks and
+ * messages. One hrtimer each (not per CPU), but timer.profile: a tick on
+ * every CPU, every millisecond, as SystemTap's perf cpu-clock sampling
+ * (it names the point so).
+ */
+static bool derive_timer(struct sema *se, struct node *point,
+			 struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *unit = c0->next;
+	struct arena *a = &se->s->arena;
+	const uint64_t min_ns = 100000, max_ns = 86400ULL * 1000000000ULL;
+	uint64_t scale = 0;
+
+	if (!unit)
+		return point_error(se, point, c0, "timer needs a unit: "
+				   "timer.s(N), timer.ms(N), ...");
+	for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
+		if (comp_is(unit, timer_units[i].unit))
+			scale = timer_units[i].ns;
+	struct node *opt = unit->next;
+	dp->family = PF_TIMER;
+	if (comp_is(unit, "profile")) {
+		if (opt && comp_is(opt, "tick") && !opt->next)
+			return point_error(se, point, opt, "profiling timer "
+					   "support (register_timer_hook) not "
+					   "found in kernel!");
+		if (opt)
+			return point_error(se, point, opt, arena_printf(a,
+					   "timer.profile takes no '.%s'",
+					   opt->comp.name));
+		if (unit->comp.arg)
+			return point_error(se, point, unit, "timer.profile "
+					   "takes no argument");
+		dp->timer_profile = true;
+		dp->period_ns = 1000000;
+		dp->pp = "perf.type(1).config(0).sample(1000000)";
+		return true;
+	}
+	if (opt && !comp_is(opt, "randomize"))
+		return point_error(se, point, opt, arena_printf(a,
+				   "unexpected component '.%s' after timer.%s",
+				   opt->comp.name, unit->comp.name));
+	if (opt && comp_is(unit, "hz"))
+		return point_error(se, point, opt, "timer.hz takes no "
+				   "'.randomize'");
+	if (opt && opt->next)
+		return point_error(se, point, opt->next, arena_printf(a,
+				   "unexpected component '.%s' after "
+				   ".randomize", opt->next->comp.name));
+	if (!scale && !comp_is(unit, "hz") && !comp_is(unit, "jiffies"))
+		return point_error(se, point, unit, "unknown timer unit "
+				   "(expected s, ms, us, ns, jiffies, hz or "
+				   "profile)");
+	if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER)
+		return point_error(se, point, unit, arena_printf(a,
+				   "timer.%s needs a number: timer.%s(N)",
+				   unit->comp.name, unit->comp.name));
+	if (opt && (!opt->comp.arg || opt->comp.arg->kind != N_NUMBER))
+		return point_error(se, point, opt, "'.randomize' needs a "
+				   "number: .randomize(N)");
+	int64_t v = unit->comp.arg->num.value;
+	int64_t r = opt ? opt->comp.arg->num.value : 0;
+
+	if (comp_is(unit, "hz")) {
+		if (v <= 0)
+			return point_error(se, point, unit, "frequency must be "
+					   "greater than 0");
+		dp->period_ns = 1000000000ULL / (uint64_t)v;
+		if (dp->period_ns < min_ns)
+			return point_error(se, point, unit, arena_printf(a,
+					   "interval value out of range (%" PRIu64
+					   ", %" PRIu64 ")", min_ns, max_ns));
+		return true;
+	}
+	if (comp_is(unit, "jiffies")) {
+		if (v <= 0 || v > 1000000)
+			return point_error(se, point, unit, "invalid interval "
+					   "for jiffies timer");
+		if (r < 0 || r > v)
+			return point_error(se, point, opt, "invalid randomize "
+					   "for jiffies timer");
+		/* in jiffies: the runtime knows the kernel's HZ */
+		dp->timer_jiffies = true;
+		dp->period_ns = (uint64_t)v;
+		dp->randomize_ns = (uint64_t)r;
+		return true;
+	}
+	uint64_t lo = min_ns / scale ? min_ns / scale : 1, hi = max_ns / scale;
+	if (v < (int64_t)lo || (uint64_t)v > hi)
+		return point_error(se, point, unit, arena_printf(a,
+				   "interval value out of range (%" PRIu64 ", %"
+				   PRIu64 ")", lo, hi));
+	if (r < 0 || r > v)
+		return point_error(se, point, opt, "randomization value out of "
+				   "range");
+	dp->period_ns = (uint64_t)v * scale;
+	dp->randomize_ns = (uint64_t)r * scale;
+	return true;
 }
 
 /* ---- families pass 3 does not translate (yet), and procfs ------------- */
@@ -2190,51 +2300,8 @@ static bool derive_point(struct sema *se, struct node *point,
 		}
 		return true;
 	}
-	if (!strcmp(name, "timer")) {
-		struct node *unit = c0->next;
-		if (!unit)
-			return point_error(se, point, c0, "timer needs a unit: "
-					   "timer.s(N), timer.ms(N), ...");
-		uint64_t scale = 0;
-		for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
-			if (comp_is(unit, timer_units[i].unit))
-				scale = timer_units[i].ns;
-		struct node *opt = unit->next;
-		if (opt && !comp_is(opt, "randomize"))
-			return point_error(se, point, opt, arena_printf(
-					   &se->s->arena, "unexpected component "
-					   "'.%s' after timer.%s", opt->comp.name,
-					   unit->comp.name));
-		if (opt && (comp_is(unit, "hz") || comp_is(unit, "profile")))
-			return point_error(se, point, opt, arena_printf(
-					   &se->s->arena, "timer.%s takes no "
-					   "'.randomize'", unit->comp.name));
-		if (comp_is(unit, "hz") || comp_is(unit, "jiffies") ||
-		    comp_is(unit, "profile"))
-			return point_error(se, point, unit, "this timer is not "
-					   "supported yet");
-		if (!scale)
-			return point_error(se, point, unit, "unknown timer unit "
-					   "(expected s, ms, us or ns)");
-		if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER ||
-		    unit->comp.arg->num.value <= 0)
-			return point_error(se, point, unit, "the timer interval "
-					   "must be a positive number");
-		uint64_t v = (uint64_t)unit->comp.arg->num.value;
-		if (v > UINT64_MAX / scale)
-			return point_error(se, point, unit, "timer interval too "
-					   "large");
-		dp->family = PF_TIMER;
-		dp->period_ns = v * scale;
-		if (dp->period_ns < 100000)
-			return point_error(se, point, unit, "timer interval too "
-					   "small (at least 100us)");
-		if (comp_at(c0, 2))
-			return point_error(se, point, comp_at(c0, 2), "'.randomize' "
-					   "and other timer options are not "
-					   "supported yet");
-		return true;
-	}
+	if (!strcmp(name, "timer"))
+		return derive_timer(se, point, dp);
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
 		struct node *fn = c0->next, *sfx = fn->next;
 		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)
@@ -2250,11 +2317,12 @@ static bool derive_point(struct sema *se, struct node *point,
 			dp->family = PF_KRETFUNC;
 			dp->kf_suffix = ".return";
 			sfx = sfx->next;
-			if (sfx && comp_is(sfx, "inline") && !sfx->next) {
-			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
-			return true;
-		}
-		if (sfx && comp_is(sfx, "maxactive")) {
+			if (sfx && comp_is(sfx, "inline"))
+				return point_error(se, point, sfx, "'.inline' "
+						   "cannot follow '.return' "
+						   "(an inlined copy has no "
+						   "return to probe)");
+			if (sfx && comp_is(sfx, "maxactive")) {
 				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER)
 					return point_error(se, point, sfx, "maxactive "
 							   "takes a number (0 to "
@@ -2268,8 +2336,9 @@ static bool derive_point(struct sema *se, struct node *point,
 				sfx = sfx->next;
 			}
 		}
-		if (sfx && comp_is(sfx, "inline") && !sfx->next) {
-			dp->kf_suffix = ".inline";	/* expand_kfunc decides */
+		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
+		    !dp->kf_suffix) {
+			dp->kf_suffix = ".inline";
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive"))
@@ -2279,6 +2348,17 @@ static bool derive_point(struct sema *se, struct node *point,
 			return point_error(se, point, sfx, arena_printf(
 					   &se->s->arena, "'.%s' is not supported "
 					   "on kernel.function yet", sfx->comp.name));
+		return true;
+	}
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
+	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
+		if (c0->next->next)
+			return point_error(se, point, c0->next->next, arena_printf(
+					   &se->s->arena, "'.%s' is not supported "
+					   "on kernel.statement yet",
+					   c0->next->next->comp.name));
+		dp->family = PF_KFUNC;
+		dp->kf_statement = true;
 		return true;
 	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "trace")) {
@@ -2340,20 +2420,131 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 }
 
 /*
- * kernel.function("PATTERN[@FILE]")[.call|.return]: one derived probe per
- * matching function with an out-of-line copy (inlined copies cannot be
- * hooked by ftrace or kretprobes). Returns how many were appended.
+ * The link-time address of an exported function the runtime finds the
+ * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog has none.
+ */
+static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
+{
+	/* exported functions every kernel has: _printk since 5.15 */
+	static const char *const anchors[] = { "_printk", "printk", "kfree" };
+	struct kf_query q = { .line = -1, .kind = KF_EXPORTED_ONLY,
+			      .guru = true };
+	struct kf_point *pts = NULL;
+	uint64_t addr = 0;
+	int n;
+
+	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]) &&
+			   !se->prog->kf_anchor; i++) {
+		q.func = anchors[i];
+		n = kf_catalog_match(cat, &q, &pts);
+		if (n == 1 && pts[0].ninst >= 1 &&
+		    !(pts[0].inst[0]->flags & KF_INST_INLINE)) {
+			addr = pts[0].inst[0]->addr;
+			se->prog->kf_anchor = addr;
+			se->prog->kf_anchor_sym = anchors[i];
+		}
+		kf_points_free(pts, n);
+	}
+	return se->prog->kf_anchor;
+}
+
+/*
+ * kernel.statement("FUNC@FILE:LINE"): a kprobe where the line begins a
+ * statement in each copy of FUNC (from the DWARF line table). No
+ * wildcards, ranges or "+N" yet.
+ */
+static int expand_kstatement(struct sema *se, struct node *point,
+			     struct derived_probe *dp, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct node *st = point->point.comps->next;
+	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
+	char *func = arena_strdup(&se->s->arena, arg), *at, *colon, *end;
+	char *src = NULL, *err = NULL;
+	uint64_t *addrs = NULL;
+	long line;
+	int n;
+
+	at = strchr(func, '@');
+	colon = at ? strrchr(at, ':') : NULL;
+	if (!at || !colon || at == func || colon == at + 1)
+		return point_error(se, point, st, "kernel.statement needs "
+				   "\"FUNCTION@FILE:LINE\" (other forms are not "
+				   "supported yet)");
+	*at = *colon = '\0';
+	line = strtol(colon + 1, &end, 10);
+	if (*end || line <= 0 || strpbrk(func, "*?[") || strpbrk(at + 1, "*?["))
+		return point_error(se, point, st, "kernel.statement: only a "
+				   "single line of a named function is supported "
+				   "yet (no wildcards, ranges or +N)");
+	if (!se->s->release ||
+	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
+		return point_error(se, point, st, arena_printf(&se->s->arena,
+				   "kernel.statement needs debuginfo: install "
+				   "linux-image-%s-dbg (missing %s)",
+				   se->s->release ? se->s->release : "?",
+				   tried ? tried : "its debug vmlinux"));
+	const struct kf_catalog *cat = kf_catalog(se);
+	if (cat)
+		kf_anchor(se, cat);
+	n = kf_statement_addrs(vmlinux, func, at + 1, (int)line, &addrs, &src,
+			       &err);
+	if (n < 0) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "cannot resolve kernel.statement: %s", err));
+		free(err);
+		return 0;
+	}
+	if (n == 0 || !prog->kf_anchor) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "no match for probe point '%s': %s",
+			    point_string(se, point), n ? "no anchor for the "
+			    "kernel's KASLR offset" : arena_printf(
+			    &se->s->arena, "no line records for %s:%ld in %s",
+			    at + 1, line, func)));
+		free(addrs);
+		free(src);
+		return 0;
+	}
+	const char *pp = arena_printf(&se->s->arena,
+				      "kernel.statement(\"%s@%s:%ld\")", func,
+				      src ? src : at + 1, line);
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d = arena_alloc(&se->s->arena,
+						      sizeof(*d));
+		*d = *dp;
+		d->kf_addr = addrs[i];
+		d->pp = pp;
+		d->body = b;
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = d;
+	}
+	free(addrs);
+	free(src);
+	return n;
+}
+
+/*
+ * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
+ * probe per instance, as SystemTap: a plain point covers the out-of-line
+ * copies and the inlined ones, .call only the out-of-line copies, .inline
+ * only the inlined ones, .return the out-of-line copies. Each carries its
+ * link-time entry pc (the runtime relocates it by the KASLR offset, which
+ * costs nothing per function). Returns how many were appended.
  */
 static int expand_kfunc(struct sema *se, struct node *point,
 			struct derived_probe *dp, struct probe_body *b)
 {
 	struct program *prog = se->prog;
 	struct node *fn = point->point.comps->next;
+	if (dp->kf_statement)
+		return expand_kstatement(se, point, dp, b);
 	const struct kf_catalog *cat = kf_catalog(se);
 	struct kf_point *pts = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
 	char *at = strchr(pattern, '@'), msg[512];
+	const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
 	int n, derived = 0;
 
 	if (!cat) {
@@ -2372,47 +2563,52 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		}
 	}
 	q.func = pattern;
-	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN : KF_CALL;
-	if (dp->kf_suffix && !strcmp(dp->kf_suffix, ".inline")) {
-		q.kind = KF_INLINE;
-		n = kf_catalog_match(cat, &q, &pts);
-		kf_points_free(pts, n);
-		if (n)
-			snprintf(msg, sizeof(msg), "probing the inlined copies of "
-				 "kernel functions (.inline) is not supported "
-				 "yet");
-		else
-			snprintf(msg, sizeof(msg), "no match for probe point '%s': "
-				 "no inlined copies", point_string(se, point));
-		point_error(se, point, fn, msg);
-		return 0;
-	}
+	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN :
+		 !strcmp(sfx, ".call") ? KF_CALL :
+		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
+	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
-		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
-		*d = *dp;
-		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
-		const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
+		const char *pp;
+
 		if (*f->file && f->line > 0)
-			d->pp = arena_printf(&se->s->arena,
-					     "kernel.function(\"%s@%s:%d\")%s",
-					     f->name, f->file, f->line, sfx);
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s@%s:%d\")%s",
+					  f->name, f->file, f->line, sfx);
 		else
-			d->pp = arena_printf(&se->s->arena,
-					     "kernel.function(\"%s\")%s", f->name,
-					     sfx);
-		d->body = b;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = d;
-		derived++;
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s\")%s", f->name,
+					  sfx);
+		for (int k = 0; k < pts[i].ninst; k++) {
+			const struct kf_inst *in = pts[i].inst[k];
+			struct derived_probe *d = arena_alloc(&se->s->arena,
+							      sizeof(*d));
+			*d = *dp;
+			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			d->kf_addr = in->addr;
+			d->kf_inline = in->flags & KF_INST_INLINE;
+			d->pp = pp;
+			d->body = b;
+			GROW(se, prog->probes, prog->nprobes,
+			     prog->probes_cap);
+			prog->probes[prog->nprobes++] = d;
+			derived++;
+		}
 	}
 	kf_points_free(pts, n);
 	if (!derived) {
-		snprintf(msg, sizeof(msg), "no match for probe point '%s': no "
-			 "kernel function matches%s", point_string(se, point),
-			 strpbrk(pattern, "*?[") ? "" : " (or it is only inlined, "
-			 "or on the blocklist)");
+		if (q.kind == KF_INLINE)
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no inlined copies",
+				 point_string(se, point));
+		else
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no kernel function matches%s",
+				 point_string(se, point),
+				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
+				 "" : " (or it is only inlined, or on the "
+				 "blocklist)");
 		point_error(se, point, fn, msg);
 	}
 	return derived;

@@ -134,7 +134,10 @@ struct derived_probe {
 	enum probe_family family;
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
 	int64_t priority;		/* begin(N)/end(N) */
-	uint64_t period_ns;		/* timers */
+	uint64_t period_ns;		/* timers (timer_jiffies: jiffies) */
+	uint64_t randomize_ns;		/* timers: +/- up to this, or 0 */
+	bool timer_jiffies;		/* timer.jiffies: the two in jiffies */
+	bool timer_profile;		/* timer.profile: on every CPU */
 	const char *tp_system, *tp_name; /* tracepoints */
 	const struct tracepoint_info *tp; /* tracepoints: the catalog entry
 					   * (a copy in the session arena) */
@@ -145,6 +148,9 @@ struct derived_probe {
 	const char *kf_symbol;		/* kernel functions: its name */
 	const char *kf_suffix;		/* ".call", ".return" or NULL */
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
+	uint64_t kf_addr;		/* link-time entry pc of the instance */
+	bool kf_inline;			/* an inlined copy (by kprobe) */
+	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
 	/* procfs: the file under /proc/systemtap/MODULE/ */
 	const char *procfs_path;	/* "command" by default */
 	bool procfs_write;		/* .write (else .read) */
@@ -216,6 +222,10 @@ struct program {
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
+	/* an exported function and its link-time address, for the
+	 * runtime's KASLR offset; 0 when no kernel function probe needs it */
+	uint64_t kf_anchor;
+	const char *kf_anchor_sym;
 };
 
 /* Is name a built-in probe family (begin, timer, kernel, ...)? */

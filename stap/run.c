@@ -25,6 +25,8 @@ static int run_local(struct driver *d)
 	char pid[32];
 
 	argv[n++] = (char *)d->staprun;
+	for (int i = 0; i < s->verbose && i < 3; i++)
+		argv[n++] = "-v";	/* the module reports its attach */
 	if (s->output_file) {
 		argv[n++] = "-o";
 		argv[n++] = (char *)s->output_file;
@@ -76,9 +78,12 @@ static int run_vm(struct driver *d)
 		.workdir = workdir,
 		.verbose = s->verbose > 1,
 	};
+	static const char *const verbose_args[] = { "-v", "-v", "-v", NULL };
+	int nv = s->verbose < 3 ? s->verbose : 3;
 	struct vm_job job = {
 		.module = d->ko_path,
 		.cmd = s->target_cmd,
+		.staprun_args = nv ? verbose_args + 3 - nv : NULL,
 	};
 	int rc = vm_run_stream(&o, &job, out_fd, 2);
 	if (out_fd != 1)

@@ -9,6 +9,8 @@
  * until the status line says exit_requested, the -c command exits or a
  * signal arrives; then "stop", drain, report and delete the module.
  * Exit status: 0, or 1 when the session failed or anything went wrong.
+ * -v sets the module's stp_verbose (it reports how its probes attached);
+ * -vv also logs staprun's own steps.
  * Built statically: it runs inside a busybox initramfs.
  */
 #define _GNU_SOURCE
@@ -41,7 +43,7 @@ struct status {
 };
 
 static volatile sig_atomic_t got_signal;
-static bool verbose;
+static int verbose;		/* -v: module's stp_verbose; -vv: our log */
 static int out_fd = STDOUT_FILENO;
 static char modname[256];
 static bool module_loaded;
@@ -53,7 +55,7 @@ static void vlog(const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!verbose)
+	if (verbose < 2)
 		return;
 	va_start(ap, fmt);
 	fputs("staprun: ", stderr);
@@ -191,8 +193,11 @@ static void unload_module(void)
 static int insert_module(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char params[32] = "";
 
-	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0) != 0) {
+	if (verbose)
+		snprintf(params, sizeof(params), "stp_verbose=%d", verbose);
+	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0) != 0) {
 		fprintf(stderr, "staprun: could not insert module %s: %s\n",
 			path, strerror(errno));
 		if (fd >= 0)
@@ -318,7 +323,7 @@ int main(int argc, char **argv)
 			target = optarg;
 			break;
 		case 'v':
-			verbose = true;
+			verbose++;
 			break;
 		default:
 			usage();

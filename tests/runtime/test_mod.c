@@ -21,10 +21,10 @@
  *                return by kretprobe, by symbol and by link-time address
  *                (build with -DKF_VFS_READ_LINK=, -DSTP_KFUNC_ANCHOR_SYM=
  *                and -DSTP_KFUNC_ANCHOR_LINK= from the debug vmlinux)
- *  11 nokfunc    a probe on a function the kernel does not have: start
- *                fails
- *  12 kfrefused   a probe on a function kprobes refuse (NOKPROBE): start
- *                fails
+ *  11 nokfunc    a probe on a function the kernel does not have: a
+ *                registration warning, the other probes run
+ *  12 kfrefused   a probe on a function kprobes refuse (NOKPROBE): a
+ *                registration warning, the session runs
  */
 #ifndef STP_TEST
 #define STP_TEST 2
