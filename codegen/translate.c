@@ -934,16 +934,18 @@ static const char *gen_context(struct cg *cg, struct node *n)
 {
 	const char *name = n->target.name;
 
-	if (n->kind == N_ATFUNC) {
+	if (n->kind == N_ATFUNC && strcmp(n->call.name, "@entry")) {
 		if (!n->sym || n->sym->kind != SYM_CONTEXT) {
 			unsupported(cg, n, n->call.name);
 			return "0";
 		}
 		return n->sym->index ? "((int64_t)1)" : "((int64_t)0)";
 	}
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
+		return gen_expr(cg, n->call.args);	/* values from the entry */
 	if (n->sym && n->sym->kind == SYM_CONTEXT) {
 		const char *t = tmp_long(cg);
-		if (n->sym->tp_path) {
+		if (n->sym->tp_path || n->sym->kf_entry) {
 			emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {",
 			     n->sym->index);
 			emit(cg, "\tstp_errorf(c, \"read fault [man error::fault] "
@@ -1035,6 +1037,8 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 			return gen_regex(cg, n);
 		return gen_binary(cg, n);
 	case N_UNARY: {
+		if (n->unary.op == OP_ADDR && n->sym)
+			return gen_context(cg, n);	/* &$x: its slot */
 		const char *a = gen_expr(cg, n->unary.operand);
 		const char *t = tmp_long(cg);
 		switch (n->unary.op) {
@@ -1844,6 +1848,9 @@ static int table_index(const struct program *prog, int i)
  * read fault-safe; a fault leaves its address in v[k] and sets bit k of
  * a.faults, and the body raises the error only if it reads v[k].
  */
+static void gen_path_steps(FILE *out, const struct tp_path *path,
+			   const char *in);
+
 static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 			const char *in)
 {
@@ -1853,6 +1860,18 @@ static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 	 * label, as several probes' values may share one callback */
 	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
 	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->tp_arg);
+	gen_path_steps(out, path, in);
+	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
+	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
+	fprintf(out, "%s}\n", in);
+}
+
+/* The steps of a member chain from stp_addr (each may goto fault). */
+static void gen_path_steps(FILE *out, const struct tp_path *path,
+			   const char *in)
+{
 	for (int i = 0; i < path->nsteps; i++) {
 		const struct tp_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
@@ -1872,11 +1891,6 @@ static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 				st->bit_offset % 8, st->bit_size, st->is_signed,
 				in);
 	}
-	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
-	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
-	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
-	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
-	fprintf(out, "%s}\n", in);
 }
 
 /* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
@@ -2019,6 +2033,67 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 	free(fval);
 }
 
+/* The root of a kernel.function context value into stp_addr. */
+static void gen_kf_root(FILE *out, const struct kf_loc *l)
+{
+	const struct dwloc *d = &l->loc;
+
+	for (const char *p = d->code; *p;) {	/* indent the statements */
+		size_t n = strcspn(p, "\n");
+		fprintf(out, "\t\t%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (d->kind == DWL_MEMORY && !l->address) {
+		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
+			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
+			"\t\t\tgoto fault;\n\t\t}\n", d->expr, l->size,
+			l->is_signed, d->expr);
+		return;
+	}
+	fprintf(out, "\t\tstp_addr = %s;\n", d->expr);
+	if (l->address || l->size >= 8)
+		return;
+	/* a register or computed value: only its low bytes are the value */
+	fprintf(out, "\t\tstp_addr = (u64)(%s)(%s%d)stp_addr;\n",
+		l->is_signed ? "s64" : "u64", l->is_signed ? "s" : "u",
+		(int)l->size * 8);
+}
+
+/*
+ * A kernel.function probe's context values: a function of the registers
+ * at the probed function's entry (see stp_probe.kf_vals), one block per
+ * value, each leaving the faulting address in v[k] and bit k in *faults.
+ */
+static void gen_kf_vals(FILE *out, const struct program *prog)
+{
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct probe_body *b = dp->body;
+		if (!dp->kf_locs || !b->ntpvars)
+			continue;
+		fprintf(out, "\n/* context values of %s */\n"
+			"static void stp_kf_vals_%d(struct pt_regs *regs, "
+			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
+			dp->pp, i);
+		for (int k = 0; k < b->ntpvars; k++) {
+			const struct symbol *sym = b->tpvars[k];
+			if (!dp->kf_locs[k])
+				continue;
+			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
+				"\t\tu64 stp_addr;\n\n", sym->name);
+			gen_kf_root(out, dp->kf_locs[k]);
+			if (sym->tp_path)
+				gen_path_steps(out, sym->tp_path, "\t");
+			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\tif (0) {\nfault:\n"
+				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\t\t*faults |= 1ULL << %d;\n\t\t}\n\t}\n",
+				k, k, k);
+		}
+		fputs("}\n", out);
+	}
+}
+
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
 {
@@ -2088,6 +2163,7 @@ int codegen_module(struct session *s, const struct program *prog,
 
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	gen_tp_callbacks(&cg, out, group);
+	gen_kf_vals(out, prog);
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
@@ -2118,6 +2194,9 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
 				c_string(&cg, dp->kf_symbol, strlen(dp->kf_symbol)),
 				(int)dp->kf_maxactive);
+		if (dp->kf_locs && dp->body->ntpvars)
+			fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
+				".kf_nvals = %d", i, dp->body->ntpvars);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

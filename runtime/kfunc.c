@@ -157,6 +157,29 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/*
+ * A return probe's context values ($param, @entry(...)) are computed at
+ * the entry, into the kretprobe instance: stp_probe.kf_vals, kf_nvals.
+ */
+struct stp_kf_entry_vals {
+	u64 faults;
+	int64_t v[];
+};
+
+static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct stp_kf_entry_vals *e = (void *)ri->data;
+	struct stp_kfunc_rt *rt;
+
+	if (!krp)
+		return 1;	/* no return hook for this call */
+	rt = container_of(krp, struct stp_kfunc_rt, krp);
+	rt->p->kf_vals(regs, e->v, &e->faults);
+	return 0;
+}
+
 static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
@@ -166,6 +189,13 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	if (!krp)
 		return 0;
 	rt = container_of(krp, struct stp_kfunc_rt, krp);
+	if (rt->p->kf_vals) {
+		struct stp_kf_entry_vals *e = (void *)ri->data;
+		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
+
+		stp_probe_run_ctx(rt->p, &a, regs);
+		return 0;
+	}
 	stp_probe_run_regs(rt->p, regs);
 	return 0;
 }
@@ -182,6 +212,11 @@ static int stp_kfunc_arm_one(struct stp_kfunc_rt *rt)
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
 		rt->krp.maxactive = p->kf_maxactive;
+		if (p->kf_vals) {
+			rt->krp.entry_handler = stp_kfunc_kret_entry;
+			rt->krp.data_size = sizeof(struct stp_kf_entry_vals) +
+					    p->kf_nvals * sizeof(int64_t);
+		}
 		ret = register_kretprobe(&rt->krp);
 		if (!ret)
 			rt->how = STP_KF_BY_KRETPROBE;

@@ -212,6 +212,13 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 	c->probe = p;
 	c->tp = args;
 	c->regs = regs;
+	if (regs && !args && p->kf_vals) {
+		/* a kernel function's entry: its context values now */
+		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
+		c->kf_args.v = c->kf_v;
+		c->kf_args.all = NULL;
+		c->tp = &c->kf_args;
+	}
 	if (event && !stp_globals_trylock(p->lock)) {
 		atomic_inc(&stp_skipped);
 		goto check;

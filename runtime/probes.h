@@ -26,18 +26,6 @@ enum stp_lock_mode {
 };
 
 /*
- * A typed tracepoint callback's arguments, on its stack for the hit:
- * v[k] is the body's context value k ($x in the order pass 2 numbered
- * them), all[i] the tracepoint's i-th argument (for $$parms).
- */
-struct stp_tp_args {
-	const int64_t *v;
-	const int64_t *all;
-	u64 faults;			/* bit k: reading v[k] faulted at the
-					 * address v[k] holds ($a->b chains) */
-};
-
-/*
  * One step of a $a->b chain (see codegen): read size bytes at addr into
  * *out, sign-extended when is_signed; non-zero on a fault.
  */
@@ -99,6 +87,13 @@ struct stp_probe {
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
 	unsigned int kf_flags;		/* STP_KF_* */
+	/* KFUNC/KRETFUNC whose body reads context variables ($count,
+	 * $file->f_pos): computes them from the registers at the function's
+	 * entry (v[k] and bit k of *faults, as struct stp_tp_args); for a
+	 * return probe it runs at the entry and the values are kept in the
+	 * kretprobe instance (kf_nvals of them) until the return */
+	void (*kf_vals)(struct pt_regs *regs, int64_t *v, u64 *faults);
+	unsigned int kf_nvals;
 };
 
 /* Run one hit of probe p. */

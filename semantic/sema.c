@@ -129,6 +129,12 @@ struct sema {
 	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *btf_err;
 	struct btf *btf;
+	/* the debug vmlinux's DWARF, opened on the first kernel.function
+	 * context variable (kfvars.c) */
+	const char *kf_vmlinux;		/* the catalog's, in the arena */
+	int dw_state;			/* 0 not yet, 1 open, -1 failed */
+	char *dw_err;
+	struct dwloc_file *dw;
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -528,7 +534,13 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 		return infer_scalar(se, n, want, true);
 	if (n->kind == N_INDEX)
 		return infer_index(se, n, want, true);
-	if (se->report)
+	if (se->report && (n->kind == N_TARGET || n->kind == N_TMEMBER ||
+			   n->kind == N_TINDEX))
+		diag_error(se->s, n->loc, se->s->guru ?
+			   "writing to context variables is not supported yet" :
+			   "write to target variable not permitted; need "
+			   "stap -g");
+	else if (se->report)
 		diag_error(se->s, n->loc, "cannot assign to this expression "
 			   "(%s)", ast_kind_name(n->kind));
 	return infer(se, n, want);
@@ -1149,6 +1161,229 @@ static enum type infer_member(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/* ---- kernel.function context variables (see kfvars.c) -------------- */
+
+/* Do all probes of the body come from kernel.function points? */
+static bool kf_only_body(struct sema *se, struct probe_body *b)
+{
+	return body_all_of(se, b, PF_KFUNC) || body_all_of(se, b, PF_KRETFUNC);
+}
+
+/* The C type of variable name in dp's function (-L's), or NULL. */
+static const char *kf_var_type(const struct derived_probe *dp,
+			       const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < dp->kf_nvars; i++)
+		if (!strncmp(dp->kf_vars[i], name, len) &&
+		    dp->kf_vars[i][len] == ':')
+			return dp->kf_vars[i] + len + 1;
+	return NULL;
+}
+
+static struct dwloc_file *sema_dwarf(struct sema *se)
+{
+	if (se->dw_state == 0) {
+		se->dw_state = -1;
+		if (!se->kf_vmlinux)
+			se->dw_err = xstrdup("no kernel debuginfo");
+		else if ((se->dw = dwloc_open(se->kf_vmlinux, &se->dw_err)))
+			se->dw_state = 1;
+	}
+	return se->dw;
+}
+
+/* Why dp's function has no variable name: SystemTap's two errors. */
+static const char *kf_missing_var(struct sema *se,
+				  const struct derived_probe *dp,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	struct dwloc loc;
+	const char *msg = dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+				    8, &loc);
+
+	if (!msg)
+		return arena_printf(a, "the type of '$%s' is not known", name);
+	if (strncmp(msg, "unable to find", 14))
+		return arena_printf(a, "'$%s': %s", name, msg);
+	struct strbuf sb = { 0 };
+	for (int i = 0; i < dp->kf_nvars; i++)
+		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
+			  (int)strcspn(dp->kf_vars[i], ":"), dp->kf_vars[i]);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, dp->kf_symbol,
+			   dp->kf_nvars ? sb_str(&sb) : "none");
+	sb_free(&sb);
+	return msg;
+}
+
+/*
+ * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
+ * context slot of its own, like a tracepoint's, whose root each derived
+ * probe locates in its own function (dp->kf_locs); the member chain must
+ * have the same layout in all of them. In a .return probe every such
+ * value is taken at the entry (SystemTap 4.8: $param means
+ * @entry($param) there).
+ */
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
+{
+	struct probe_body *b = se->body;
+	struct arena *a = &se->s->arena;
+	const char *root = tp_member_root(n);
+
+	if (n->kind == N_TINDEX)
+		infer(se, n->target.index, TY_LONG);
+	if (!root || root[1] == '$') {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function "
+				   "probes is not supported yet",
+				   root ? root : "this expression");
+		return n->type = TY_LONG;
+	}
+	char *key = tp_member_key(a, n);
+	if (addr_of)
+		key = arena_printf(a, "&%s", key);
+	for (int i = 0; i < b->ntpvars; i++)
+		if (!strcmp(b->tpvars[i]->name, key)) {
+			n->sym = b->tpvars[i];
+			return n->type = TY_LONG;
+		}
+	if (b->ntpvars >= 64) {
+		if (se->report)
+			diag_error(se->s, n->loc, "too many context values in "
+				   "one probe (at most 64)");
+		return n->type = TY_LONG;
+	}
+	struct btf *btf = sema_btf(se);
+	struct dwloc_file *dw = btf ? sema_dwarf(se) : NULL;
+	if (!dw) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
+				   btf ? se->dw_err : se->btf_err);
+		return n->type = TY_LONG;
+	}
+	struct tp_path *path = NULL;
+	const struct derived_probe *first = NULL;
+	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
+					   sizeof(*locs));
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		const char *type = kf_var_type(dp, root + 1);
+		const struct node *at = n;
+		struct tp_path p;
+		const char *msg;
+		locs[i] = arena_alloc(a, sizeof(*locs[i]));
+		if (!type)
+			msg = kf_missing_var(se, dp, root + 1);
+		else
+			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of,
+					     locs[i], &p, &at);
+		if (msg) {
+			if (se->report)
+				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
+					   msg, dp->pp);
+			return n->type = TY_LONG;
+		}
+		if (path && !tp_path_equal(path, &p)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another "
+					   "layout in %s than in %s", key,
+					   dp->pp, first->pp);
+			return n->type = TY_LONG;
+		}
+		if (!path) {
+			path = arena_alloc(a, sizeof(*path));
+			*path = p;
+			first = dp;
+		}
+	}
+	struct symbol *sym = arena_alloc(a, sizeof(*sym));
+	sym->name = key;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	sym->tp_path = path && path->nsteps ? path : NULL;
+	sym->tp_arg = root + 1;
+	sym->kf_entry = true;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (!dp->kf_locs)
+			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
+		dp->kf_locs[sym->index] = locs[i];
+	}
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	n->sym = sym;
+	return n->type = TY_LONG;
+}
+
+/*
+ * @entry(expr) in a .return probe: its context variables are all taken
+ * at the entry already, so an expression of them, constants and operators
+ * means the same at the return; anything else (a function call, a
+ * variable) would need to run at the entry, which is not supported yet.
+ */
+static const struct node *entry_unsupported(const struct node *n)
+{
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_TMEMBER:
+		return NULL;
+	case N_TARGET:
+		return strcmp(n->target.name, "$return") ? NULL : n;
+	case N_TINDEX:
+		return entry_unsupported(n->target.index);
+	case N_UNARY:
+		return entry_unsupported(n->unary.operand);
+	case N_BINARY: {
+		const struct node *x = entry_unsupported(n->binary.lhs);
+		return x ? x : entry_unsupported(n->binary.rhs);
+	}
+	case N_TERNARY: {
+		const struct node *x = entry_unsupported(n->cond.cond);
+		if (!x)
+			x = entry_unsupported(n->cond.then);
+		return x ? x : entry_unsupported(n->cond.els);
+	}
+	default:
+		return n;
+	}
+}
+
+static enum type infer_entry(struct sema *se, struct node *n, enum type want)
+{
+	struct node *arg = n->call.args;
+
+	if (!body_all_of(se, se->body, PF_KRETFUNC)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry is only valid in "
+				   ".return probes");
+		return TY_UNKNOWN;
+	}
+	if (!arg || arg->next) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry takes one expression");
+		return TY_UNKNOWN;
+	}
+	const struct node *bad = entry_unsupported(arg);
+	if (bad) {
+		if (se->report)
+			diag_error(se->s, bad->loc, "@entry of anything but "
+				   "context variables, constants and operators "
+				   "is not supported yet");
+		return TY_UNKNOWN;
+	}
+	return n->type = infer(se, arg, want);
+}
+
 static enum type infer_target(struct sema *se, struct node *n)
 {
 	struct probe_body *b = se->body;
@@ -1169,6 +1404,8 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "kernel.function(...).return probes");
 		return n->type = TY_LONG;
 	}
+	if (kf_only_body(se, b))
+		return infer_kfvar(se, n, false);
 	if (!tp_only_body(se, b)) {
 		/* begin, end, error, never and timers have none at all */
 		const char *pp = NULL;
@@ -1226,6 +1463,20 @@ static enum type infer_target(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/* @defined($x) in a kernel.function body: does every function have it? */
+static int kf_defined(struct sema *se, const char *name)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != se->body)
+			continue;
+		if (!strcmp(name, "$return") ? dp->family != PF_KRETFUNC ||
+		    !dp->kf_symbol : !kf_var_type(dp, name + 1))
+			return 0;
+	}
+	return 1;
+}
+
 /* @defined($x): folded to 1 when every tracepoint of the body has $x. */
 static enum type infer_defined(struct sema *se, struct node *n)
 {
@@ -1239,7 +1490,9 @@ static enum type infer_defined(struct sema *se, struct node *n)
 				   "yet");
 		return n->type = TY_LONG;
 	}
-	if (!tp_only_body(se, se->body))
+	if (kf_only_body(se, se->body))
+		value = kf_defined(se, arg->target.name);
+	else if (!tp_only_body(se, se->body))
 		value = 0;
 	else if (tp_special(arg->target.name))
 		value = 1;
@@ -1280,6 +1533,15 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		return infer_binary(se, n);
 	case N_UNARY:
+		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
+		    (n->unary.operand->kind == N_TARGET ||
+		     n->unary.operand->kind == N_TMEMBER ||
+		     n->unary.operand->kind == N_TINDEX)) {
+			infer_kfvar(se, n->unary.operand, true);
+			n->sym = n->unary.operand->sym;
+			n->unary.operand->sym = NULL;	/* not read itself */
+			return n->type = TY_LONG;
+		}
 		if (n->unary.op == OP_ADDR) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
@@ -1361,12 +1623,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
 			return infer_defined(se, n);
-		if (!strcmp(n->call.name, "@entry")) {
-			if (se->report)
-				diag_error(se->s, n->loc, "@entry is only valid in "
-					   ".return probes");
-			return TY_UNKNOWN;
-		}
+		if (!strcmp(n->call.name, "@entry"))
+			return infer_entry(se, n, want);
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is not supported yet",
 				   n->call.name);
@@ -1869,6 +2127,32 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 }
 
 /*
+ * The out-of-line copy whose DWARF gives d's context variables (the
+ * first), with its variables copied out of the catalog (freed before
+ * types are inferred).
+ */
+static void kf_keep_instance(struct sema *se, struct derived_probe *d,
+			     const struct kf_catalog *cat,
+			     const struct kf_point *pt)
+{
+	for (int k = 0; k < pt->ninst; k++) {
+		const struct kf_inst *in = pt->inst[k];
+		if (in->flags & KF_INST_INLINE)
+			continue;
+		const uint32_t *list = cat->lists[in->vars];
+		d->kf_addr = in->addr;
+		d->kf_cu = in->cu;
+		d->kf_nvars = (int)list[0];
+		d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+					 sizeof(*d->kf_vars));
+		for (uint32_t v = 0; v < list[0]; v++)
+			d->kf_vars[v] = arena_strdup(&se->s->arena,
+						     cat->vars[list[1 + v]]);
+		return;
+	}
+}
+
+/*
  * kernel.function("PATTERN[@FILE]")[.call|.return]: one derived probe per
  * matching function with an out-of-line copy (inlined copies cannot be
  * hooked by ftrace or kretprobes). Returns how many were appended.
@@ -1922,6 +2206,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
 		*d = *dp;
 		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+		kf_keep_instance(se, d, cat, &pts[i]);
 		const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
 		if (*f->file && f->line > 0)
 			d->pp = arena_printf(&se->s->arena,
@@ -2675,8 +2960,10 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.tp_state > 0)
 		tp_catalog_free(&se.tpcat);
 	free(se.tp_err);
-	if (se.kf_state > 0)
+	if (se.kf_state > 0) {
+		se.kf_vmlinux = arena_strdup(&s->arena, se.kfcat.vmlinux);
 		kf_catalog_free(&se.kfcat);
+	}
 	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
 		return s->nerrors - errors_before;
@@ -2703,5 +2990,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.btf)
 		btf_free(se.btf);
 	free(se.btf_err);
+	dwloc_close(se.dw);
+	free(se.dw_err);
 	return s->nerrors - errors_before;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "parser/parser.h"
+#include "semantic/dwloc.h"
 
 struct tracepoint_info;
 
@@ -78,6 +79,21 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			   struct tp_path *out, const struct node **at);
 bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 
+/*
+ * kfvars.c: the context value n ($x, $x->f..., or with addr_of &$x) in the
+ * kernel function of dp, whose root variable has C type c_type: fills
+ * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
+ * and *at, the node it is about.
+ */
+struct derived_probe;
+struct kf_loc;
+const char *kf_var_resolve(struct arena *a, struct btf *btf,
+			   struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *c_type,
+			   const struct node *n, bool addr_of,
+			   struct kf_loc *loc, struct tp_path *path,
+			   const struct node **at);
+
 #define MAX_KEYS 9
 
 struct symbol {
@@ -109,6 +125,8 @@ struct symbol {
 	 * tp_arg (name is the whole chain), or NULL for a plain $arg */
 	const struct tp_path *tp_path;
 	const char *tp_arg;
+	bool kf_entry;			/* a kernel function's context value
+					 * (pass 3: from its kf_locs) */
 };
 
 enum probe_family {
@@ -134,6 +152,28 @@ struct derived_probe {
 	const char *kf_symbol;		/* kernel functions: its name */
 	const char *kf_suffix;		/* ".call", ".return" or NULL */
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
+	/* kernel functions: the out-of-line copy whose DWARF gives the
+	 * context variables, and its variables ("name:type", as -L) */
+	uint64_t kf_addr;
+	uint32_t kf_cu;
+	const char **kf_vars;
+	int kf_nvars;
+	/* kf_locs[k]: where the body's context value k (tpvars[k]) starts
+	 * in this function, or NULL (allocated on the first one) */
+	struct kf_loc **kf_locs;
+};
+
+/*
+ * The root of a kernel.function context value in one function: its DWARF
+ * location and how to turn it into a long (kfvars.c). Then the symbol's
+ * tp_path, shared by the body's functions, walks any member chain.
+ */
+struct kf_loc {
+	struct dwloc loc;
+	unsigned size;			/* bytes of a scalar read */
+	bool is_signed;
+	bool address;			/* the value is loc's address: an
+					 * array, struct or union, or &$var */
 };
 
 /*
