@@ -941,6 +941,13 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		}
 		return n->sym->index ? "((int64_t)1)" : "((int64_t)0)";
 	}
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") && n->sym) {
+		/* computed by the handler's entry part (gen_body) */
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = c->tp->v[c->probe->kf_nvals + %d];", t,
+		     n->sym->index);
+		return t;
+	}
 	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
 		return gen_expr(cg, n->call.args);	/* values from the entry */
 	if (n->sym && n->sym->kind == SYM_CONTEXT) {
@@ -1733,6 +1740,18 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 				emit(cg, "l->l_%s = 0;", l->name);
 		}
 	}
+	if (b->nkf_entries) {
+		/* a .return probe's @entry(...) values, run at the entry */
+		emit(cg, "if (c->kf_entry_out) {");
+		cg->depth++;
+		for (int j = 0; j < b->nkf_entries; j++) {
+			const char *v = gen_expr(cg, b->kf_entries[j]->call.args);
+			emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
+		}
+		emit(cg, "goto out;");
+		cg->depth--;
+		emit(cg, "}");
+	}
 	gen_stmt(cg, (struct node *)body);
 
 	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
@@ -2197,6 +2216,9 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (dp->kf_locs && dp->body->ntpvars)
 			fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
 				".kf_nvals = %d", i, dp->body->ntpvars);
+		if (dp->family == PF_KRETFUNC && dp->body->nkf_entries)
+			fprintf(out, ",\n\t  .kf_nentry = %d",
+				dp->body->nkf_entries);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

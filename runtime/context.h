@@ -57,6 +57,9 @@ struct stp_context {
 	 * kf_args): filled by the probe's kf_vals before the handler */
 	int64_t kf_v[STP_KF_MAXVALS];
 	struct stp_tp_args kf_args;
+	/* non-NULL: a return probe's handler runs at the entry, to store
+	 * its @entry(...) values here (stp_probe.kf_nentry) and leave */
+	int64_t *kf_entry_out;
 };
 
 static __always_inline void *stp_frame(struct stp_context *c, int depth)

@@ -159,7 +159,8 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 
 /*
  * A return probe's context values ($param, @entry(...)) are computed at
- * the entry, into the kretprobe instance: stp_probe.kf_vals, kf_nvals.
+ * the entry, into the kretprobe instance: stp_probe.kf_vals (kf_nvals
+ * values), then the handler's entry part (kf_nentry values).
  */
 struct stp_kf_entry_vals {
 	u64 faults;
@@ -176,7 +177,17 @@ static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
 	if (!krp)
 		return 1;	/* no return hook for this call */
 	rt = container_of(krp, struct stp_kfunc_rt, krp);
-	rt->p->kf_vals(regs, e->v, &e->faults);
+	e->faults = 0;
+	if (rt->p->kf_vals)
+		rt->p->kf_vals(regs, e->v, &e->faults);
+	if (rt->p->kf_nentry) {
+		/* the handler's entry part computes the @entry(...) values */
+		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
+		int64_t *out = e->v + rt->p->kf_nvals;
+
+		memset(out, 0, rt->p->kf_nentry * sizeof(*out));
+		stp_probe_run_ctx(rt->p, &a, regs, out);
+	}
 	return 0;
 }
 
@@ -189,11 +200,11 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	if (!krp)
 		return 0;
 	rt = container_of(krp, struct stp_kfunc_rt, krp);
-	if (rt->p->kf_vals) {
+	if (rt->p->kf_vals || rt->p->kf_nentry) {
 		struct stp_kf_entry_vals *e = (void *)ri->data;
 		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
 
-		stp_probe_run_ctx(rt->p, &a, regs);
+		stp_probe_run_ctx(rt->p, &a, regs, NULL);
 		return 0;
 	}
 	stp_probe_run_regs(rt->p, regs);
@@ -212,10 +223,11 @@ static int stp_kfunc_arm_one(struct stp_kfunc_rt *rt)
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
 		rt->krp.maxactive = p->kf_maxactive;
-		if (p->kf_vals) {
+		if (p->kf_vals || p->kf_nentry) {
 			rt->krp.entry_handler = stp_kfunc_kret_entry;
 			rt->krp.data_size = sizeof(struct stp_kf_entry_vals) +
-					    p->kf_nvals * sizeof(int64_t);
+					    (p->kf_nvals + p->kf_nentry) *
+					    sizeof(int64_t);
 		}
 		ret = register_kretprobe(&rt->krp);
 		if (!ret)

@@ -94,6 +94,9 @@ struct stp_probe {
 	 * kretprobe instance (kf_nvals of them) until the return */
 	void (*kf_vals)(struct pt_regs *regs, int64_t *v, u64 *faults);
 	unsigned int kf_nvals;
+	/* KRETFUNC: @entry(expr) values computed by the handler itself at
+	 * the entry (c->kf_entry_out), kept after the kf_nvals values */
+	unsigned int kf_nentry;
 };
 
 /* Run one hit of probe p. */

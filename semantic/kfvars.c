@@ -72,8 +72,8 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			return "the address of a member ('&$x->f') is not "
 			       "supported yet";
 		if (loc->loc.kind != DWL_MEMORY)
-			return arena_printf(a, "cannot take the address of '%s': "
-					    "it is held in a register", root);
+			return arena_printf(a, "cannot take address of object "
+					    "in register ('%s')", root);
 		loc->address = true;
 	}
 	if (n->kind != N_TARGET)

@@ -135,6 +135,7 @@ struct sema {
 	int dw_state;			/* 0 not yet, 1 open, -1 failed */
 	char *dw_err;
 	struct dwloc_file *dw;
+	int in_entry;			/* inside @entry(...) */
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -1242,6 +1243,12 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 		return n->type = TY_LONG;
 	}
 	char *key = tp_member_key(a, n);
+	const struct srcfile *sf = session_file(se->s, n->loc.file);
+	if (se->report && !se->in_entry && body_all_of(se, b, PF_KRETFUNC) &&
+	    !(sf && sf->privileged))
+		diag_warning(se->s, n->loc, "confusing usage, value is captured "
+			     "as @entry(%s) in .return probe [man stapprobes] "
+			     "RETURN PROBES", key);
 	if (addr_of)
 		key = arena_printf(a, "&%s", key);
 	for (int i = 0; i < b->ntpvars; i++)
@@ -1374,14 +1381,36 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 		return TY_UNKNOWN;
 	}
 	const struct node *bad = entry_unsupported(arg);
-	if (bad) {
+	if (bad && bad->kind == N_TARGET) {
 		if (se->report)
-			diag_error(se->s, bad->loc, "@entry of anything but "
-				   "context variables, constants and operators "
-				   "is not supported yet");
+			diag_error(se->s, bad->loc, "'$return' has no value at "
+				   "the entry");
 		return TY_UNKNOWN;
 	}
-	return n->type = infer(se, arg, want);
+	se->in_entry++;
+	n->type = infer(se, arg, bad ? TY_LONG : want);
+	se->in_entry--;
+	if (!bad)
+		return n->type;
+	/* run at the entry by the handler itself (see codegen) */
+	if (n->type == TY_STRING) {
+		if (se->report)
+			diag_error(se->s, n->loc, "a string @entry(...) that "
+				   "calls functions is not supported yet");
+		return n->type;
+	}
+	if (!n->sym) {
+		struct probe_body *b = se->body;
+		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
+		n->sym->name = "@entry";
+		n->sym->kind = SYM_CONTEXT;
+		n->sym->type = TY_LONG;
+		n->sym->loc = n->loc;
+		n->sym->index = b->nkf_entries;
+		GROW(se, b->kf_entries, b->nkf_entries, b->kf_entries_cap);
+		b->kf_entries[b->nkf_entries++] = n;
+	}
+	return n->type = TY_LONG;
 }
 
 static enum type infer_target(struct sema *se, struct node *n)
@@ -1461,6 +1490,24 @@ static enum type infer_target(struct sema *se, struct node *n)
 	b->tpvars[b->ntpvars++] = sym;
 	n->sym = sym;
 	return n->type = TY_LONG;
+}
+
+/*
+ * A condition that is @defined(...) (or its '!'), folded: as in SystemTap,
+ * the dead branch is never elaborated (it may name what is not there),
+ * and the optimiser drops it.
+ */
+static bool folded_defined(const struct node *n, int64_t *value)
+{
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    folded_defined(n->unary.operand, value)) {
+		*value = !*value;
+		return true;
+	}
+	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@defined") || !n->sym)
+		return false;
+	*value = n->sym->index;
+	return true;
 }
 
 /* @defined($x) in a kernel.function body: does every function have it? */
@@ -1565,6 +1612,10 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_TERNARY: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
+		int64_t live;
+		if (folded_defined(n->cond.cond, &live))	/* one branch only */
+			return n->type = infer(se, live ? n->cond.then :
+					       n->cond.els, want);
 		enum type a = infer(se, n->cond.then, want);
 		enum type b = infer(se, n->cond.els, a != TY_UNKNOWN ? a : want);
 		if (a == TY_UNKNOWN)
@@ -1734,13 +1785,17 @@ static void walk_stmt(struct sema *se, struct node *n)
 	case N_EXPR_STMT:
 		infer(se, n->stmt.expr, TY_UNKNOWN);
 		break;
-	case N_IF:
+	case N_IF: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
-		walk_stmt(se, n->cond.then);
-		if (n->cond.els)
+		int64_t live;
+		bool folded = folded_defined(n->cond.cond, &live);
+		if (!folded || live)
+			walk_stmt(se, n->cond.then);
+		if (n->cond.els && (!folded || !live))
 			walk_stmt(se, n->cond.els);
 		break;
+	}
 	case N_WHILE:
 	case N_FOR:
 		if (n->loop.init)

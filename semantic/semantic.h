@@ -203,6 +203,10 @@ struct probe_body {
 	struct symbol **tpvars;
 	int ntpvars, tpvars_cap;
 	bool tp_parms;			/* uses $$parms / $$vars */
+	/* .return probes: the @entry(expr) whose expr runs at the entry
+	 * (a function call, ...): each N_ATFUNC's sym->index is its slot */
+	struct node **kf_entries;
+	int nkf_entries, kf_entries_cap;
 };
 
 /* A script function: one overload, identified by name and arity. */
