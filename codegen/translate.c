@@ -2069,6 +2069,12 @@ static void gen_kf_root(FILE *out, const struct kf_loc *l)
 			l->is_signed, d->expr);
 		return;
 	}
+	if (l->spill) {
+		/* an aggregate in a register: walk its members in a copy */
+		fprintf(out, "\t\tu64 stp_spill = %s;\n\n"
+			"\t\tstp_addr = (u64)(unsigned long)&stp_spill;\n", d->expr);
+		return;
+	}
 	fprintf(out, "\t\tstp_addr = %s;\n", d->expr);
 	if (l->address || l->size >= 8)
 		return;

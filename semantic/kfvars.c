@@ -52,10 +52,12 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	case BTF_CLASS_ARRAY:
 	case BTF_CLASS_STRUCT:
 	case BTF_CLASS_UNION:
-		if (loc->loc.kind != DWL_MEMORY)
+		if (loc->loc.kind != DWL_MEMORY && info.size > 8)
 			return arena_printf(a, "'%s' is a '%s' held in registers, "
 					    "which is not supported yet", root,
 					    c_type);
+		/* kuid_t, pte_t: one register holds the whole struct */
+		loc->spill = loc->loc.kind != DWL_MEMORY;
 		loc->address = true;
 		if (n->kind == N_TARGET && !addr_of &&
 		    info.cls != BTF_CLASS_ARRAY)

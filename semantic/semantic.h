@@ -174,6 +174,9 @@ struct kf_loc {
 	bool is_signed;
 	bool address;			/* the value is loc's address: an
 					 * array, struct or union, or &$var */
+	bool spill;			/* an aggregate of at most 8 bytes in
+					 * a register: its members are read
+					 * from a copy on the stack */
 };
 
 /*
