@@ -488,9 +488,40 @@ static bool check_scalar_lvalue(struct cg *cg, struct node *lhs)
 	return false;
 }
 
+/*
+ * `$x = v`, `$x->f = v` in a kernel.function probe (-g): the context
+ * value is the address to write (a fault computing it is raised first).
+ */
+static const char *gen_kf_write(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->binary.lhs->sym;
+	const char *v = tmp_long(cg);
+	const char *where_ = where(cg, n->binary.lhs);
+
+	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
+
+	emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {", sym->index);
+	emit(cg, "\tstp_errorf(c, \"read fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
+	     sym->index, v, sym->kf_write_size);
+	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	return v;
+}
+
 static const char *gen_assign(struct cg *cg, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+
+	if (lhs->sym && lhs->sym->kind == SYM_CONTEXT && lhs->sym->kf_write_size)
+		return gen_kf_write(cg, n);
 
 	if (lhs->kind == N_INDEX && lhs->sym)
 		return gen_index_assign(cg, n);
@@ -2067,6 +2098,12 @@ static void gen_kf_root(FILE *out, const struct kf_loc *l)
 			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
 			"\t\t\tgoto fault;\n\t\t}\n", d->expr, l->size,
 			l->is_signed, d->expr);
+		return;
+	}
+	if (l->reg_address) {
+		/* a write's target: the handlers load it back */
+		fprintf(out, "\t\tstp_addr = (u64)(unsigned long)&regs->%s;\n",
+			d->reg);
 		return;
 	}
 	if (l->spill) {

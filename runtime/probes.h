@@ -45,6 +45,37 @@ static __always_inline int stp_tp_read(u64 *out, unsigned long addr,
 	return 0;
 }
 
+/*
+ * A kernel.function variable written in guru mode ($x = v): size bytes of
+ * val at kernel address addr (a register's pt_regs slot, or memory); a
+ * user or non-canonical address, or a fault, is -EFAULT and nothing is
+ * written. copy_to_kernel_nofault is not exported, so the access is the
+ * exception-table one it uses itself.
+ */
+static __always_inline int stp_kf_write(unsigned long addr, u64 val,
+					unsigned int size)
+{
+	u8 b = val;
+	u16 h = val;
+	u32 w = val;
+
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE ||
+	    !__is_canonical_address(addr, boot_cpu_data.x86_virt_bits))
+		return -EFAULT;
+	pagefault_disable();
+	switch (size) {
+	case 1: __put_kernel_nofault((void *)addr, &b, u8, fault); break;
+	case 2: __put_kernel_nofault((void *)addr, &h, u16, fault); break;
+	case 4: __put_kernel_nofault((void *)addr, &w, u32, fault); break;
+	default: __put_kernel_nofault((void *)addr, &val, u64, fault); break;
+	}
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
 /* A bitfield: nbits bits from bit shift of the bytes at addr. */
 static __always_inline int stp_tp_read_bits(u64 *out, unsigned long addr,
 					    unsigned int shift,

@@ -267,6 +267,7 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 		     struct dwloc *out)
 {
 	out->kind = DWL_MEMORY;
+	out->reg = NULL;
 	for (size_t i = 0; i < len && !x->err; i++) {
 		Dwarf_Op *op = &ops[i];
 		uint8_t atom = op->atom;
@@ -283,6 +284,8 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 			}
 			out->kind = DWL_REGISTER;
 			out->expr = reg_value(x, atom - DW_OP_reg0);
+			if (out->expr)
+				out->reg = x86_regs[atom - DW_OP_reg0];
 			break;
 		}
 		if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
@@ -296,6 +299,8 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 		case DW_OP_regx:
 			out->kind = DWL_REGISTER;
 			out->expr = reg_value(x, op->number);
+			if (out->expr)
+				out->reg = x86_regs[op->number];
 			goto done;
 		case DW_OP_bregx: {
 			const char *r = reg_value(x, op->number);

@@ -39,6 +39,7 @@ struct dwloc {
 	enum dwloc_kind kind;
 	const char *code;
 	const char *expr;
+	const char *reg;	/* DWL_REGISTER: its pt_regs member */
 };
 
 /* Open the debug vmlinux; NULL and a malloc'ed *err on failure. */

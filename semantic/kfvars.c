@@ -13,10 +13,57 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * `$x = v`, `$x->f = v` (guru mode): the value computed at the entry is
+ * the address to write (a register's is its pt_regs slot, which the
+ * ftrace and kprobe handlers load back into the register), and
+ * loc->write_size the bytes written there.
+ */
+static const char *write_target(struct arena *a, struct btf *btf,
+				const char *c_type, const struct node *n,
+				struct kf_loc *loc, struct tp_path *path,
+				const struct node **at)
+{
+	const char *root = tp_member_root(n);
+	const char *msg;
+
+	if (n->kind == N_TARGET) {
+		if (loc->address)
+			return arena_printf(a, "cannot write to '%s', a '%s'",
+					    root, c_type);
+		if (loc->loc.kind == DWL_VALUE || (loc->loc.kind == DWL_REGISTER &&
+						   !loc->loc.reg))
+			return arena_printf(a, "cannot write to '%s': its value "
+					    "is computed, it has no location",
+					    root);
+		loc->reg_address = loc->loc.kind == DWL_REGISTER;
+		loc->address = true;
+		loc->write_size = loc->size;
+		*at = NULL;
+		return NULL;
+	}
+	if (loc->spill)
+		return arena_printf(a, "cannot write to a member of '%s': it is "
+				    "held in a register", root);
+	msg = tp_member_path(a, btf, c_type, n, path, at);
+	if (msg)
+		return msg;
+	struct tp_step *last = &path->steps[path->nsteps - 1];
+	if (last->result != TPR_READ) {
+		*at = n;
+		return last->result == TPR_BITS ?
+		       "writing to a bitfield is not supported yet" :
+		       "cannot write to a struct, union or array";
+	}
+	last->result = TPR_ADDR;	/* stop at the member's address */
+	loc->write_size = last->size;
+	return NULL;
+}
+
 const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
-			   const struct node *n, bool addr_of,
+			   const struct node *n, bool addr_of, bool write,
 			   struct kf_loc *loc, struct tp_path *path,
 			   const struct node **at)
 {
@@ -78,6 +125,8 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 					    "in register ('%s')", root);
 		loc->address = true;
 	}
+	if (write)
+		return write_target(a, btf, c_type, n, loc, path, at);
 	if (n->kind != N_TARGET)
 		return tp_member_path(a, btf, c_type, n, path, at);
 	*at = NULL;

@@ -524,6 +524,11 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	return n->type = sym->type;
 }
 
+static bool body_all_of(struct sema *se, struct probe_body *b,
+			enum probe_family family);
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
+			     bool write);
+
 static bool is_lvalue(const struct node *n)
 {
 	return n->kind == N_VAR || n->kind == N_INDEX;
@@ -538,7 +543,8 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 	if (se->report && (n->kind == N_TARGET || n->kind == N_TMEMBER ||
 			   n->kind == N_TINDEX))
 		diag_error(se->s, n->loc, se->s->guru ?
-			   "writing to context variables is not supported yet" :
+			   "only a kernel.function entry probe can write its "
+			   "context variables ('=' only)" :
 			   "write to target variable not permitted; need "
 			   "stap -g");
 	else if (se->report)
@@ -553,6 +559,14 @@ static enum type infer_assign(struct sema *se, struct node *n)
 
 	switch (n->binary.op) {
 	case OP_ASSIGN: {
+		if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
+		     lhs->kind == N_TINDEX) && se->s->guru &&
+		    body_all_of(se, se->body, PF_KFUNC)) {
+			/* -g: write a kernel function's variable */
+			expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+			infer_kfvar(se, lhs, false, true);
+			return n->type = TY_LONG;
+		}
 		if (lhs->kind == N_VAR)
 			resolve_var(se, lhs, true);	/* locals in source order */
 		enum type rt = infer(se, rhs, lhs->type);
@@ -1227,7 +1241,8 @@ static const char *kf_missing_var(struct sema *se,
  * value is taken at the entry (SystemTap 4.8: $param means
  * @entry($param) there).
  */
-static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
+			     bool write)
 {
 	struct probe_body *b = se->body;
 	struct arena *a = &se->s->arena;
@@ -1244,13 +1259,14 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 	}
 	char *key = tp_member_key(a, n);
 	const struct srcfile *sf = session_file(se->s, n->loc.file);
-	if (se->report && !se->in_entry && body_all_of(se, b, PF_KRETFUNC) &&
+	if (se->report && !se->in_entry && !write &&
+	    body_all_of(se, b, PF_KRETFUNC) &&
 	    !(sf && sf->privileged))
 		diag_warning(se->s, n->loc, "confusing usage, value is captured "
 			     "as @entry(%s) in .return probe [man stapprobes] "
 			     "RETURN PROBES", key);
-	if (addr_of)
-		key = arena_printf(a, "&%s", key);
+	if (addr_of || write)
+		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
 	for (int i = 0; i < b->ntpvars; i++)
 		if (!strcmp(b->tpvars[i]->name, key)) {
 			n->sym = b->tpvars[i];
@@ -1272,6 +1288,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 	}
 	struct tp_path *path = NULL;
 	const struct derived_probe *first = NULL;
+	unsigned write_size = 0;
 	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
 					   sizeof(*locs));
 	for (int i = 0; i < se->prog->nprobes; i++) {
@@ -1286,7 +1303,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 		if (!type)
 			msg = kf_missing_var(se, dp, root + 1);
 		else
-			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of,
+			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
 					     locs[i], &p, &at);
 		if (msg) {
 			if (se->report)
@@ -1294,7 +1311,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 					   msg, dp->pp);
 			return n->type = TY_LONG;
 		}
-		if (path && !tp_path_equal(path, &p)) {
+		if (path && (!tp_path_equal(path, &p) ||
+			     locs[i]->write_size != write_size)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another "
 					   "layout in %s than in %s", key,
@@ -1305,6 +1323,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 			path = arena_alloc(a, sizeof(*path));
 			*path = p;
 			first = dp;
+			write_size = locs[i]->write_size;
 		}
 	}
 	struct symbol *sym = arena_alloc(a, sizeof(*sym));
@@ -1317,6 +1336,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of)
 	sym->tp_path = path && path->nsteps ? path : NULL;
 	sym->tp_arg = root + 1;
 	sym->kf_entry = true;
+	sym->kf_write_size = write_size;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
@@ -1434,7 +1454,7 @@ static enum type infer_target(struct sema *se, struct node *n)
 		return n->type = TY_LONG;
 	}
 	if (kf_only_body(se, b))
-		return infer_kfvar(se, n, false);
+		return infer_kfvar(se, n, false, false);
 	if (!tp_only_body(se, b)) {
 		/* begin, end, error, never and timers have none at all */
 		const char *pp = NULL;
@@ -1584,7 +1604,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		    (n->unary.operand->kind == N_TARGET ||
 		     n->unary.operand->kind == N_TMEMBER ||
 		     n->unary.operand->kind == N_TINDEX)) {
-			infer_kfvar(se, n->unary.operand, true);
+			infer_kfvar(se, n->unary.operand, true, false);
 			n->sym = n->unary.operand->sym;
 			n->unary.operand->sym = NULL;	/* not read itself */
 			return n->type = TY_LONG;

@@ -80,7 +80,8 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 
 /*
- * kfvars.c: the context value n ($x, $x->f..., or with addr_of &$x) in the
+ * kfvars.c: the context value n ($x, $x->f..., with addr_of &$x, with
+ * write the address `$x... = v` writes to) in the
  * kernel function of dp, whose root variable has C type c_type: fills
  * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
  * and *at, the node it is about.
@@ -90,7 +91,7 @@ struct kf_loc;
 const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
-			   const struct node *n, bool addr_of,
+			   const struct node *n, bool addr_of, bool write,
 			   struct kf_loc *loc, struct tp_path *path,
 			   const struct node **at);
 
@@ -127,6 +128,9 @@ struct symbol {
 	const char *tp_arg;
 	bool kf_entry;			/* a kernel function's context value
 					 * (pass 3: from its kf_locs) */
+	unsigned kf_write_size;		/* the target of `$x = v` (-g): the
+					 * value is the address, write this
+					 * many bytes there */
 };
 
 enum probe_family {
@@ -177,6 +181,10 @@ struct kf_loc {
 	bool spill;			/* an aggregate of at most 8 bytes in
 					 * a register: its members are read
 					 * from a copy on the stack */
+	bool reg_address;		/* a write's target: the register's
+					 * slot in pt_regs */
+	unsigned write_size;		/* a write (-g): bytes at the address
+					 * the value is */
 };
 
 /*
