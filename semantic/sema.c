@@ -540,14 +540,16 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 		return infer_scalar(se, n, want, true);
 	if (n->kind == N_INDEX)
 		return infer_index(se, n, want, true);
-	if (se->report && (n->kind == N_TARGET || n->kind == N_TMEMBER ||
-			   n->kind == N_TINDEX))
-		diag_error(se->s, n->loc, se->s->guru ?
-			   "only a kernel.function entry probe can write its "
-			   "context variables ('=' only)" :
-			   "write to target variable not permitted; need "
-			   "stap -g");
-	else if (se->report)
+	if (n->kind == N_TARGET || n->kind == N_TMEMBER || n->kind == N_TINDEX) {
+		if (se->report)
+			diag_error(se->s, n->loc, se->s->guru ?
+				   "only a kernel.function entry probe can "
+				   "write its context variables ('=' only)" :
+				   "write to target variable not permitted; "
+				   "need stap -g");
+		return TY_LONG;
+	}
+	if (se->report)
 		diag_error(se->s, n->loc, "cannot assign to this expression "
 			   "(%s)", ast_kind_name(n->kind));
 	return infer(se, n, want);
