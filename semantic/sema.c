@@ -2231,6 +2231,33 @@ static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 	}
 }
 
+static void find_defined(struct node *n, void *arg)
+{
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined"))
+		*(bool *)arg = true;
+}
+
+/*
+ * A body of its own for another function of a kernel.function point, when
+ * the body asks @defined(...): as in SystemTap, each function's probe is
+ * elaborated apart, so @defined($x) is 1 where that function has $x
+ * (a shared body folds it to 1 only when all of them do).
+ */
+static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
+
+	c->probe = ast_clone_node(se->s, b->probe);
+	c->user_probe = b->user_probe;
+	c->via = b->via;
+	c->list_name = b->list_name;
+	c->index = prog->nbodies;
+	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
+	prog->bodies[prog->nbodies++] = c;
+	return c;
+}
+
 /*
  * kernel.function("PATTERN[@FILE]")[.call|.return]: one derived probe per
  * matching function with an out-of-line copy (inlined copies cannot be
@@ -2280,6 +2307,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		return 0;
 	}
 	n = kf_catalog_match(cat, &q, &pts);
+	bool per_function = false;
+	if (n > 1)
+		ast_visit(b->probe->probe.body, find_defined, &per_function);
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
 		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
@@ -2295,7 +2325,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 			d->pp = arena_printf(&se->s->arena,
 					     "kernel.function(\"%s\")%s", f->name,
 					     sfx);
-		d->body = b;
+		d->body = per_function && derived ? kf_own_body(se, b) : b;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = d;
 		derived++;
