@@ -540,9 +540,11 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 		return infer_scalar(se, n, want, true);
 	if (n->kind == N_INDEX)
 		return infer_index(se, n, want, true);
+	/* a plain $x elsewhere may be unknown: infer says so below */
 	if ((n->kind == N_TARGET || n->kind == N_TMEMBER ||
 	     n->kind == N_TINDEX) && (body_all_of(se, se->body, PF_KFUNC) ||
-				      body_all_of(se, se->body, PF_KRETFUNC))) {
+				      body_all_of(se, se->body, PF_KRETFUNC) ||
+				      (n->kind != N_TARGET && !se->s->guru))) {
 		if (se->report)
 			diag_error(se->s, n->loc, se->s->guru ?
 				   "only a kernel.function entry probe can "
