@@ -2254,6 +2254,7 @@ static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
 	c->user_probe = b->user_probe;
 	c->via = b->via;
 	c->list_name = b->list_name;
+	c->kf_per_function = b->kf_per_function = true;
 	c->index = prog->nbodies;
 	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
 	prog->bodies[prog->nbodies++] = c;

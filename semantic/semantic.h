@@ -218,6 +218,7 @@ struct probe_body {
 	 * (a function call, ...): each N_ATFUNC's sym->index is its slot */
 	struct node **kf_entries;
 	int nkf_entries, kf_entries_cap;
+	bool kf_per_function;		/* one function's own copy (@defined) */
 };
 
 /* A script function: one overload, identified by name and arity. */
