@@ -2262,6 +2262,12 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (dp->family == PF_KRETFUNC && dp->body->nkf_entries)
 			fprintf(out, ",\n\t  .kf_nentry = %d",
 				dp->body->nkf_entries);
+		if (dp->family == PF_KRETFUNC &&
+		    ((dp->kf_locs && dp->body->ntpvars) || dp->body->nkf_entries))
+			fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
+				".kf_data_size = sizeof(u64) * (1 + %d)",
+				(dp->kf_locs ? dp->body->ntpvars : 0) +
+				dp->body->nkf_entries);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true, "
 				".tp_argnames = stp_tp_names_%d", group[i]);

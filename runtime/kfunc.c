@@ -157,9 +157,23 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+	struct stp_kfunc_rt *rt;
+
+	if (!krp)
+		return 0;
+	rt = container_of(krp, struct stp_kfunc_rt, krp);
+	rt->p->kf_entry(rt->p, regs, ri->data);
+	return 0;
+}
+
 /*
  * A return probe's context values ($param, @entry(...)) are computed at
- * the entry, into the kretprobe instance: stp_probe.kf_vals (kf_nvals
+ * the entry into the kretprobe instance data (kf_data_size bytes, this
+ * layout; kf_entry is stp_kf_save_entry): stp_probe.kf_vals (kf_nvals
  * values), then the handler's entry part (kf_nentry values).
  */
 struct stp_kf_entry_vals {
@@ -167,28 +181,22 @@ struct stp_kf_entry_vals {
 	int64_t v[];
 };
 
-static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
-				struct pt_regs *regs)
+static void __maybe_unused stp_kf_save_entry(const struct stp_probe *p,
+					     struct pt_regs *regs, void *data)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
-	struct stp_kf_entry_vals *e = (void *)ri->data;
-	struct stp_kfunc_rt *rt;
+	struct stp_kf_entry_vals *e = data;
 
-	if (!krp)
-		return 1;	/* no return hook for this call */
-	rt = container_of(krp, struct stp_kfunc_rt, krp);
 	e->faults = 0;
-	if (rt->p->kf_vals)
-		rt->p->kf_vals(regs, e->v, &e->faults);
-	if (rt->p->kf_nentry) {
+	if (p->kf_vals)
+		p->kf_vals(regs, e->v, &e->faults);
+	if (p->kf_nentry) {
 		/* the handler's entry part computes the @entry(...) values */
 		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
-		int64_t *out = e->v + rt->p->kf_nvals;
+		int64_t *out = e->v + p->kf_nvals;
 
-		memset(out, 0, rt->p->kf_nentry * sizeof(*out));
-		stp_probe_run_ctx(rt->p, &a, regs, out);
+		memset(out, 0, p->kf_nentry * sizeof(*out));
+		stp_probe_run_ctx(p, &a, regs, out);
 	}
-	return 0;
 }
 
 static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
@@ -200,7 +208,8 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	if (!krp)
 		return 0;
 	rt = container_of(krp, struct stp_kfunc_rt, krp);
-	if (rt->p->kf_vals || rt->p->kf_nentry) {
+	if (rt->p->kf_entry == stp_kf_save_entry) {
+		/* the values saved at the entry are the context's */
 		struct stp_kf_entry_vals *e = (void *)ri->data;
 		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
 
@@ -223,12 +232,9 @@ static int stp_kfunc_arm_one(struct stp_kfunc_rt *rt)
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
 		rt->krp.maxactive = p->kf_maxactive;
-		if (p->kf_vals || p->kf_nentry) {
+		rt->krp.data_size = p->kf_data_size;
+		if (p->kf_entry)
 			rt->krp.entry_handler = stp_kfunc_kret_entry;
-			rt->krp.data_size = sizeof(struct stp_kf_entry_vals) +
-					    (p->kf_nvals + p->kf_nentry) *
-					    sizeof(int64_t);
-		}
 		ret = register_kretprobe(&rt->krp);
 		if (!ret)
 			rt->how = STP_KF_BY_KRETPROBE;

@@ -118,6 +118,11 @@ struct stp_probe {
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
 	unsigned int kf_flags;		/* STP_KF_* */
+	/* KRETFUNC: bytes of kretprobe instance data, and a function run
+	 * at entry with them (values a return probe saves at entry) */
+	size_t kf_data_size;
+	void (*kf_entry)(const struct stp_probe *p, struct pt_regs *regs,
+			 void *data);
 	/* KFUNC/KRETFUNC whose body reads context variables ($count,
 	 * $file->f_pos): computes them from the registers at the function's
 	 * entry (v[k] and bit k of *faults, as struct stp_tp_args); for a
