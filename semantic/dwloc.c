@@ -418,6 +418,39 @@ static int location_at(Dwarf_Attribute *attr, const uint64_t *pcs, int npcs,
 	return 0;
 }
 
+int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
+		uint32_t cu, struct dwloc_name **out)
+{
+	Dwarf_Die cud, fn, child;
+	int n = 0, cap = 0;
+
+	*out = NULL;
+	if (!cu_die(f, cu, &cud) || !find_func(&cud, addr, &fn))
+		return -1;
+	if (dwarf_child(&fn, &child) != 0)
+		return 0;
+	do {
+		int tag = dwarf_tag(&child);
+		const char *name = dwarf_diename(&child);
+
+		if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) ||
+		    !name)
+			continue;
+		if (n == cap) {
+			struct dwloc_name *grown;
+			cap = cap ? 2 * cap : 16;
+			grown = arena_alloc(a, (size_t)cap * sizeof(*grown));
+			if (n)
+				memcpy(grown, *out, (size_t)n * sizeof(*grown));
+			*out = grown;
+		}
+		(*out)[n].name = arena_strdup(a, name);
+		(*out)[n].is_param = tag == DW_TAG_formal_parameter;
+		n++;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out)

@@ -56,4 +56,18 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out);
 
+/* A variable of a function, in DWARF order (for $$parms, $$locals). */
+struct dwloc_name {
+	const char *name;
+	bool is_param;
+};
+
+/*
+ * The named parameters and variables of the function at addr in CU cu
+ * (its own children, as -L looks at them): the count, or -1 when there is
+ * no such function; *out in a.
+ */
+int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
+		uint32_t cu, struct dwloc_name **out);
+
 #endif /* SEMANTIC_DWLOC_H */

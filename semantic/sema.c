@@ -1240,6 +1240,95 @@ static const char *kf_missing_var(struct sema *se,
 }
 
 /*
+ * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
+ * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
+ * variable in DWARF order ("name=?" without a location at the entry,
+ * "name={...}" for a struct), of $name (@entry($name) in .return probes).
+ */
+static enum type infer_kf_dollars(struct sema *se, struct node *n,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	const struct derived_probe *dp = NULL;
+	int nprobes = 0;
+
+	for (int i = 0; i < se->prog->nprobes; i++)
+		if (se->prog->probes[i]->body == se->body) {
+			dp = se->prog->probes[i];
+			nprobes++;
+		}
+	bool ret = dp && dp->family == PF_KRETFUNC;
+	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
+		   2 : !strcmp(name, "$$vars") ? 3 : 0;
+	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
+				   "is not supported yet", name);
+		return n->type = TY_STRING;
+	}
+	struct strbuf fmt = { 0 };
+	struct node *args = NULL;
+	if (want) {
+		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
+		struct dwloc_name *vars;
+		int nv = dw ? dwloc_names(dw, a, dp->kf_addr, dp->kf_cu, &vars)
+			    : -1;
+		if (nv < 0 || nprobes > 1) {
+			if (se->report)
+				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
+					   "the variables of %s" : "'%s' of "
+					   "several functions in one body is not "
+					   "supported yet", nv < 0 ? dp->pp :
+					   name);
+			return n->type = TY_STRING;
+		}
+		for (int i = 0; i < nv; i++) {
+			if (!(want & (vars[i].is_param ? 1 : 2)))
+				continue;
+			const char *type = kf_var_type(dp, vars[i].name);
+			struct btf_info info = { .cls = BTF_CLASS_OTHER };
+			if (type)
+				btf_resolve(se->btf, btf_find_type(se->btf, type),
+					    &info);
+			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
+			if (!type) {
+				sb_putc(&fmt, '?');
+				continue;
+			}
+			if (info.cls == BTF_CLASS_STRUCT ||
+			    info.cls == BTF_CLASS_UNION) {
+				sb_puts(&fmt, "{...}");
+				continue;
+			}
+			sb_puts(&fmt, "%#x");
+			struct node *v = ast_new(se->s, N_TARGET, n->loc);
+			v->target.name = arena_printf(a, "$%s", vars[i].name);
+			if (ret) {
+				struct node *e = ast_new(se->s, N_ATFUNC, n->loc);
+				e->call.name = "@entry";
+				e->call.args = v;
+				v = e;
+			}
+			args = ast_append(args, v);
+		}
+	} else {
+		struct node *v = ast_new(se->s, N_TARGET, n->loc);
+		v->target.name = "$return";
+		sb_puts(&fmt, "return=%#x");
+		args = v;
+	}
+	struct node *f = ast_new(se->s, N_STRING, n->loc);
+	f->str.value = arena_strdup(a, sb_str(&fmt));
+	f->str.len = fmt.len;
+	sb_free(&fmt);
+	n->kind = N_PRINT;
+	n->print.kind = PRINT_SPRINTF;
+	n->print.args = ast_append(f, args);
+	n->sym = NULL;
+	return infer(se, n, TY_STRING);
+}
+
+/*
  * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
  * context slot of its own, like a tracepoint's, whose root each derived
  * probe locates in its own function (dp->kf_locs); the member chain must
@@ -1256,6 +1345,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
+	if (root && root[1] == '$' && n->kind == N_TARGET && !addr_of && !write)
+		return infer_kf_dollars(se, n, root);
 	if (!root || root[1] == '$') {
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' of kernel.function "
@@ -2235,7 +2326,8 @@ static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 
 static void find_defined(struct node *n, void *arg)
 {
-	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined"))
+	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
+	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
 		*(bool *)arg = true;
 }
 
