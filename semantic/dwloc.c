@@ -130,6 +130,49 @@ static bool find_func(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out)
 	return false;
 }
 
+/* An inlined copy whose entry pc is addr, anywhere under parent. */
+static bool find_inline(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out,
+			int depth)
+{
+	Dwarf_Die d;
+	Dwarf_Addr pc;
+
+	if (depth > 64 || dwarf_child(parent, &d) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&d);
+
+		if (tag == DW_TAG_inlined_subroutine &&
+		    dwarf_entrypc(&d, &pc) == 0 && pc == addr) {
+			*out = d;
+			return true;
+		}
+		if ((tag == DW_TAG_subprogram || tag == DW_TAG_lexical_block ||
+		     tag == DW_TAG_inlined_subroutine) &&
+		    find_inline(&d, addr, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&d, &d) == 0);
+	return false;
+}
+
+/*
+ * The function instance at addr: an out-of-line copy (*inlined false), or
+ * an inlined copy, where only the registers are known (no frame).
+ */
+static bool find_instance(struct dwloc_file *f, uint32_t cu, uint64_t addr,
+			  Dwarf_Die *out, bool *inlined)
+{
+	Dwarf_Die cud;
+
+	if (!cu_die(f, cu, &cud))
+		return false;
+	*inlined = false;
+	if (find_func(&cud, addr, out))
+		return true;
+	*inlined = true;
+	return find_inline(&cud, addr, out, 0);
+}
+
 static const char *const x86_regs[] = {
 	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
 	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
@@ -146,6 +189,7 @@ struct xlate {
 	Dwarf_Die *func;	/* for DW_OP_fbreg's frame base */
 	uint64_t pc;
 	int depth;
+	bool inlined;		/* not at a function's entry: no CFA */
 };
 
 static const char *reg_value(struct xlate *x, uint64_t reg)
@@ -189,7 +233,8 @@ static const char *frame_base(struct xlate *x)
 	size_t len;
 	struct dwloc fb;
 	struct xlate sub = { .a = x->a, .func = x->func, .pc = x->pc,
-			     .depth = x->depth + 1, .ntemps = x->ntemps };
+			     .depth = x->depth + 1, .ntemps = x->ntemps,
+			     .inlined = x->inlined };
 
 	if (x->depth > 2 ||
 	    !dwarf_attr_integrate(x->func, DW_AT_frame_base, &fa) ||
@@ -318,7 +363,11 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 		}
 		case DW_OP_call_frame_cfa:
 			/* at the entry: the return address is all that was pushed */
-			push(x, "((u64)regs->sp + 8ULL)");
+			if (x->inlined)
+				x->err = "a location on the stack frame of an "
+					 "inlined copy is not supported yet";
+			else
+				push(x, "((u64)regs->sp + 8ULL)");
 			break;
 		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
 		case DW_OP_const8u: case DW_OP_constu:
@@ -421,11 +470,12 @@ static int location_at(Dwarf_Attribute *attr, const uint64_t *pcs, int npcs,
 int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		uint32_t cu, struct dwloc_name **out)
 {
-	Dwarf_Die cud, fn, child;
+	Dwarf_Die fn, child;
 	int n = 0, cap = 0;
+	bool inlined;
 
 	*out = NULL;
-	if (!cu_die(f, cu, &cud) || !find_func(&cud, addr, &fn))
+	if (!find_instance(f, cu, addr, &fn, &inlined))
 		return -1;
 	if (dwarf_child(&fn, &child) != 0)
 		return 0;
@@ -455,16 +505,17 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out)
 {
-	Dwarf_Die cud, fn, child;
+	Dwarf_Die fn, child;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t len;
-	/* the entry, after an endbr64, after the fentry call, after both */
+	/* the entry, after an endbr64, after the fentry call, after both
+	 * (an inlined copy: its entry only) */
 	const uint64_t pcs[] = { addr, addr + 4, addr + 5, addr + 9 };
 	uint64_t pc;
-	bool found = false;
+	bool found = false, inlined;
 
-	if (!cu_die(f, cu, &cud) || !find_func(&cud, addr, &fn))
+	if (!find_instance(f, cu, addr, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", addr);
 	if (dwarf_child(&fn, &child) == 0) {
@@ -502,11 +553,12 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		return NULL;
 	}
 	if (!dwarf_attr_integrate(&child, DW_AT_location, &attr) ||
-	    location_at(&attr, pcs, 4, &ops, &len, &pc) != 1)
+	    location_at(&attr, pcs, inlined ? 1 : 4, &ops, &len, &pc) != 1)
 		return arena_printf(a, "not accessible at this address "
 				    "(pc: 0x%" PRIx64 ")", addr);
 
-	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc };
+	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
+			   .inlined = inlined };
 	if (translate(&x, ops, len, out) != 0) {
 		sb_free(&x.code);
 		return x.err;

@@ -2299,29 +2299,24 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 }
 
 /*
- * The out-of-line copy whose DWARF gives d's context variables (the
- * first), with its variables copied out of the catalog (freed before
- * types are inferred).
+ * The instance whose DWARF gives d's context variables (dwloc.c finds
+ * out-of-line and inlined copies by entry pc), with its variables copied
+ * out of the catalog (freed before types are inferred).
  */
 static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 			     const struct kf_catalog *cat,
-			     const struct kf_point *pt)
+			     const struct kf_inst *in)
 {
-	for (int k = 0; k < pt->ninst; k++) {
-		const struct kf_inst *in = pt->inst[k];
-		if (in->flags & KF_INST_INLINE)
-			continue;
-		const uint32_t *list = cat->lists[in->vars];
-		d->kf_addr = in->addr;
-		d->kf_cu = in->cu;
-		d->kf_nvars = (int)list[0];
-		d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
-					 sizeof(*d->kf_vars));
-		for (uint32_t v = 0; v < list[0]; v++)
-			d->kf_vars[v] = arena_strdup(&se->s->arena,
-						     cat->vars[list[1 + v]]);
-		return;
-	}
+	const uint32_t *list = cat->lists[in->vars];
+
+	d->kf_addr = in->addr;
+	d->kf_cu = in->cu;
+	d->kf_nvars = (int)list[0];
+	d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+				 sizeof(*d->kf_vars));
+	for (uint32_t v = 0; v < list[0]; v++)
+		d->kf_vars[v] = arena_strdup(&se->s->arena,
+					     cat->vars[list[1 + v]]);
 }
 
 static void find_defined(struct node *n, void *arg)
@@ -2410,7 +2405,12 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
 		*d = *dp;
 		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
-		kf_keep_instance(se, d, cat, &pts[i]);
+		/* the first out-of-line copy: the one probed by symbol */
+		for (int k = 0; k < pts[i].ninst; k++)
+			if (!(pts[i].inst[k]->flags & KF_INST_INLINE)) {
+				kf_keep_instance(se, d, cat, pts[i].inst[k]);
+				break;
+			}
 		const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
 		if (*f->file && f->line > 0)
 			d->pp = arena_printf(&se->s->arena,
