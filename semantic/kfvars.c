@@ -68,9 +68,14 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   const struct node **at)
 {
 	const char *root = tp_member_root(n);
-	int type = btf_find_type(btf, c_type);
 	struct btf_info info;
 	const char *msg;
+
+	/* a va_list parameter is a pointer to the __va_list_tag array (-L
+	 * spells it va_list, as SystemTap does) */
+	if (!strcmp(c_type, "va_list"))
+		c_type = "struct __va_list_tag *";
+	int type = btf_find_type(btf, c_type);
 
 	*at = n;
 	path->steps = NULL;
