@@ -1271,8 +1271,10 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 	if (want) {
 		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
 		struct dwloc_name *vars;
-		int nv = dw ? dwloc_names(dw, a, dp->kf_addr, dp->kf_cu, &vars)
-			    : -1;
+		/* a function only in the symbol table has no variables */
+		int nv = !dp->kf_addr ? 0 : dw ? dwloc_names(dw, a, dp->kf_addr,
+							      dp->kf_cu, &vars)
+			 : -1;
 		if (nv < 0 || nprobes > 1) {
 			if (se->report)
 				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
@@ -2405,8 +2407,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		struct derived_probe *d = arena_alloc(&se->s->arena, sizeof(*d));
 		*d = *dp;
 		d->kf_symbol = arena_strdup(&se->s->arena, f->name);
-		/* the first out-of-line copy: the one probed by symbol */
-		for (int k = 0; k < pts[i].ninst; k++)
+		/* the first out-of-line copy: the one probed by symbol (a
+		 * function only in the symbol table has no DWARF) */
+		for (int k = 0; !(f->flags & KF_SYMTAB) && k < pts[i].ninst; k++)
 			if (!(pts[i].inst[k]->flags & KF_INST_INLINE)) {
 				kf_keep_instance(se, d, cat, pts[i].inst[k]);
 				break;
