@@ -14,6 +14,7 @@ enum stp_probe_type {
 	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
 	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
 	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
+	STP_PROBE_PROCFS,		/* procfs file read/write (procfs.c) */
 };
 
 /* stp_probe.kf_flags */
@@ -133,6 +134,11 @@ struct stp_probe {
 	/* KRETFUNC: @entry(expr) values computed by the handler itself at
 	 * the entry (c->kf_entry_out), kept after the kf_nvals values */
 	unsigned int kf_nentry;
+	const char *procfs_path;	/* STP_PROBE_PROCFS: under
+					 * /proc/systemtap/MODULE/ */
+	bool procfs_write;		/* a .write probe (else .read) */
+	u32 procfs_bufsize;		/* .read.maxsize(N), 0: MAXSTRINGLEN */
+	u16 procfs_umask;		/* .umask(N) */
 };
 
 /* Run one hit of probe p. */
@@ -149,6 +155,9 @@ static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst);
 /* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
 static void stp_kfunc_disarm(void);
+/* procfs files of STP_PROBE_PROCFS probes (procfs.c) */
+static int stp_procfs_arm(const struct stp_probe *tab, size_t n);
+static void stp_procfs_disarm(void);
 static void stp_kfunc_free(void);
 
 static int stp_session_init(const struct stp_probe *probes, size_t n);

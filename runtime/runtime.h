@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/proc_fs.h>
+#include <linux/namei.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -76,6 +77,7 @@ static void stp_globals_free(void);
 #include "regex.c"
 #include "probes.c"
 #include "kfunc.c"
+#include "procfs.c"
 #include "transport.c"
 
 #endif /* RUNTIME_RUNTIME_H */

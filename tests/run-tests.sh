@@ -202,7 +202,7 @@ fi
 ### the tapset library: one script calling every public function that
 ### --dump-functions lists (arguments of the declared types, 0 and "")
 ### passes pass 2 with every type known, and builds (pass 4, so the
-### embedded C compiles) for every kernel with headers
+### embedded C compiles) for every kernel with headers; -g for the guru ones
 lib_calls() { # dump-functions output -> a script calling each function
 	awk 'BEGIN { print "probe begin {\n\tif (pid() < 0) {" }
 	{
@@ -232,7 +232,7 @@ $(head -20 "$work/fns.bad")"
 	fi
 	lib_calls "$work/fns" >"$work/allfns.stp"
 	if [ $lib_ok = 1 ] && wanted library/functions; then
-		if "$STAP" -p2 "$work/allfns.stp" >"$work/out" 2>&1; then
+		if "$STAP" -g -p2 "$work/allfns.stp" >"$work/out" 2>&1; then
 			pass "library/functions ($(wc -l <"$work/fns") functions)"
 		else
 			fail library/functions "$(grep -v '^ ' "$work/out" | head -20)"
@@ -244,7 +244,7 @@ $(head -20 "$work/fns.bad")"
 		wanted "library/build-$tag" || continue
 		if [ $lib_ok = 0 ]; then
 			skip "library/build-$tag" "library/functions failed"
-		elif "$STAP" -p4 -r "$r" "$work/allfns.stp" >"$work/out" 2>&1; then
+		elif "$STAP" -g -p4 -r "$r" "$work/allfns.stp" >"$work/out" 2>&1; then
 			pass "library/build-$tag"
 		else
 			fail "library/build-$tag" "$(tail -20 "$work/out")"
