@@ -489,9 +489,40 @@ static bool check_scalar_lvalue(struct cg *cg, struct node *lhs)
 	return false;
 }
 
+/*
+ * `$x = v`, `$x->f = v` in a kernel.function probe (-g): the context
+ * value is the address to write (a fault computing it is raised first).
+ */
+static const char *gen_kf_write(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->binary.lhs->sym;
+	const char *v = tmp_long(cg);
+	const char *where_ = where(cg, n->binary.lhs);
+
+	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
+
+	emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {", sym->index);
+	emit(cg, "\tstp_errorf(c, \"read fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
+	     sym->index, v, sym->kf_write_size);
+	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	return v;
+}
+
 static const char *gen_assign(struct cg *cg, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+
+	if (lhs->sym && lhs->sym->kind == SYM_CONTEXT && lhs->sym->kf_write_size)
+		return gen_kf_write(cg, n);
 
 	if (lhs->kind == N_INDEX && lhs->sym)
 		return gen_index_assign(cg, n);
@@ -553,9 +584,30 @@ static const char *gen_incdec(struct cg *cg, struct node *n)
 	return t;
 }
 
+/*
+ * @defined(...) (or its '!') as a condition: pass 2 elaborated only the
+ * live branch (the other may name what is not there), so only it is
+ * generated, also without the optimiser (-u).
+ */
+static bool folded_defined(const struct node *n, bool *live)
+{
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    folded_defined(n->unary.operand, live)) {
+		*live = !*live;
+		return true;
+	}
+	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@defined") || !n->sym)
+		return false;
+	*live = n->sym->index != 0;
+	return true;
+}
+
 static const char *gen_ternary(struct cg *cg, struct node *n)
 {
-	bool str = n->type == TY_STRING;
+	bool str = n->type == TY_STRING, live;
+
+	if (folded_defined(n->cond.cond, &live))
+		return gen_expr(cg, live ? n->cond.then : n->cond.els);
 	const char *t = str ? tmp_string(cg) : tmp_long(cg);
 
 	if (!str)
@@ -958,16 +1010,25 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		return t;
 	}
 
-	if (n->kind == N_ATFUNC) {
+	if (n->kind == N_ATFUNC && strcmp(n->call.name, "@entry")) {
 		if (!n->sym || n->sym->kind != SYM_CONTEXT) {
 			unsupported(cg, n, n->call.name);
 			return "0";
 		}
 		return n->sym->index ? "((int64_t)1)" : "((int64_t)0)";
 	}
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") && n->sym) {
+		/* computed by the handler's entry part (gen_body) */
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = c->tp->v[c->probe->kf_nvals + %d];", t,
+		     n->sym->index);
+		return t;
+	}
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
+		return gen_expr(cg, n->call.args);	/* values from the entry */
 	if (n->sym && n->sym->kind == SYM_CONTEXT) {
 		const char *t = tmp_long(cg);
-		if (n->sym->tp_path) {
+		if (n->sym->tp_path || n->sym->kf_entry) {
 			emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {",
 			     n->sym->index);
 			emit(cg, "\tstp_errorf(c, \"read fault [man error::fault] "
@@ -1059,6 +1120,8 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 			return gen_regex(cg, n);
 		return gen_binary(cg, n);
 	case N_UNARY: {
+		if (n->unary.op == OP_ADDR && n->sym)
+			return gen_context(cg, n);	/* &$x: its slot */
 		const char *a = gen_expr(cg, n->unary.operand);
 		const char *t = tmp_long(cg);
 		switch (n->unary.op) {
@@ -1380,6 +1443,14 @@ static void gen_stmt(struct cg *cg, struct node *n)
 		emit(cg, "}");
 		break;
 	case N_IF: {
+		bool live;
+		if (folded_defined(n->cond.cond, &live)) {
+			if (live)
+				gen_stmt(cg, n->cond.then);
+			else if (n->cond.els)
+				gen_stmt(cg, n->cond.els);
+			break;
+		}
 		emit(cg, "{");
 		cg->depth++;
 		const char *c = gen_expr(cg, n->cond.cond);
@@ -1765,6 +1836,18 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 				emit(cg, "l->l_%s = 0;", l->name);
 		}
 	}
+	if (b->nkf_entries) {
+		/* a .return probe's @entry(...) values, run at the entry */
+		emit(cg, "if (c->kf_entry_out) {");
+		cg->depth++;
+		for (int j = 0; j < b->nkf_entries; j++) {
+			const char *v = gen_expr(cg, b->kf_entries[j]->call.args);
+			emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
+		}
+		emit(cg, "goto out;");
+		cg->depth--;
+		emit(cg, "}");
+	}
 	gen_stmt(cg, (struct node *)body);
 
 	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
@@ -1881,6 +1964,9 @@ static int table_index(const struct program *prog, int i)
  * read fault-safe; a fault leaves its address in v[k] and sets bit k of
  * a.faults, and the body raises the error only if it reads v[k].
  */
+static void gen_path_steps(FILE *out, const struct tp_path *path,
+			   const char *in);
+
 static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 			const char *in)
 {
@@ -1890,6 +1976,18 @@ static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 	 * label, as several probes' values may share one callback */
 	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
 	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->tp_arg);
+	gen_path_steps(out, path, in);
+	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
+	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
+	fprintf(out, "%s}\n", in);
+}
+
+/* The steps of a member chain from stp_addr (each may goto fault). */
+static void gen_path_steps(FILE *out, const struct tp_path *path,
+			   const char *in)
+{
 	for (int i = 0; i < path->nsteps; i++) {
 		const struct tp_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
@@ -1909,11 +2007,6 @@ static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 				st->bit_offset % 8, st->bit_size, st->is_signed,
 				in);
 	}
-	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
-	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
-	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
-	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
-	fprintf(out, "%s}\n", in);
 }
 
 /* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
@@ -2056,6 +2149,79 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 	free(fval);
 }
 
+/* The root of a kernel.function context value into stp_addr. */
+static void gen_kf_root(FILE *out, const struct kf_loc *l)
+{
+	const struct dwloc *d = &l->loc;
+
+	for (const char *p = d->code; *p;) {	/* indent the statements */
+		size_t n = strcspn(p, "\n");
+		fprintf(out, "\t\t%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (d->kind == DWL_MEMORY && !l->address) {
+		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
+			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
+			"\t\t\tgoto fault;\n\t\t}\n", d->expr, l->size,
+			l->is_signed, d->expr);
+		return;
+	}
+	if (l->reg_address) {
+		/* a write's target: the handlers load it back */
+		fprintf(out, "\t\tstp_addr = (u64)(unsigned long)&regs->%s;\n",
+			d->reg);
+		return;
+	}
+	if (l->spill) {
+		/* an aggregate in a register: walk its members in a copy */
+		fprintf(out, "\t\tu64 stp_spill = %s;\n\n"
+			"\t\tstp_addr = (u64)(unsigned long)&stp_spill;\n", d->expr);
+		return;
+	}
+	fprintf(out, "\t\tstp_addr = %s;\n", d->expr);
+	if (l->address || l->size >= 8)
+		return;
+	/* a register or computed value: only its low bytes are the value */
+	fprintf(out, "\t\tstp_addr = (u64)(%s)(%s%d)stp_addr;\n",
+		l->is_signed ? "s64" : "u64", l->is_signed ? "s" : "u",
+		(int)l->size * 8);
+}
+
+/*
+ * A kernel.function probe's context values: a function of the registers
+ * at the probed function's entry (see stp_probe.kf_vals), one block per
+ * value, each leaving the faulting address in v[k] and bit k in *faults.
+ */
+static void gen_kf_vals(FILE *out, const struct program *prog)
+{
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct probe_body *b = dp->body;
+		if (!dp->kf_locs || !b->ntpvars)
+			continue;
+		fprintf(out, "\n/* context values of %s */\n"
+			"static void stp_kf_vals_%d(struct pt_regs *regs, "
+			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
+			dp->pp, i);
+		for (int k = 0; k < b->ntpvars; k++) {
+			const struct symbol *sym = b->tpvars[k];
+			if (!dp->kf_locs[k])
+				continue;
+			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
+				"\t\tu64 stp_addr;\n\n", sym->name);
+			gen_kf_root(out, dp->kf_locs[k]);
+			if (sym->tp_path)
+				gen_path_steps(out, sym->tp_path, "\t");
+			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\tif (0) {\nfault:\n"
+				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\t\t*faults |= 1ULL << %d;\n\t\t}\n\t}\n",
+				k, k, k);
+		}
+		fputs("}\n", out);
+	}
+}
+
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
 {
@@ -2131,6 +2297,7 @@ int codegen_module(struct session *s, const struct program *prog,
 
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	gen_tp_callbacks(&cg, out, group);
+	gen_kf_vals(out, prog);
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
@@ -2176,6 +2343,18 @@ int codegen_module(struct session *s, const struct program *prog,
 				", .kf_flags = STP_KF_INLINE" :
 				dp->kf_statement ? ", .kf_flags = STP_KF_STMT" :
 				"");
+		if (dp->kf_locs && dp->body->ntpvars)
+			fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
+				".kf_nvals = %d", i, dp->body->ntpvars);
+		if (dp->family == PF_KRETFUNC && dp->body->nkf_entries)
+			fprintf(out, ",\n\t  .kf_nentry = %d",
+				dp->body->nkf_entries);
+		if (dp->family == PF_KRETFUNC &&
+		    ((dp->kf_locs && dp->body->ntpvars) || dp->body->nkf_entries))
+			fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
+				".kf_data_size = sizeof(u64) * (1 + %d)",
+				(dp->kf_locs ? dp->body->ntpvars : 0) +
+				dp->body->nkf_entries);
 		if (dp->procfs_path)
 			fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
 				".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%"

@@ -325,6 +325,35 @@ static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
 	return 0;
 }
 
+/*
+ * A return probe's context values ($param, @entry(...)) are computed at
+ * the entry into the kretprobe instance data (kf_data_size bytes, this
+ * layout; kf_entry is stp_kf_save_entry): stp_probe.kf_vals (kf_nvals
+ * values), then the handler's entry part (kf_nentry values).
+ */
+struct stp_kf_entry_vals {
+	u64 faults;
+	int64_t v[];
+};
+
+static void __maybe_unused stp_kf_save_entry(const struct stp_probe *p,
+					     struct pt_regs *regs, void *data)
+{
+	struct stp_kf_entry_vals *e = data;
+
+	e->faults = 0;
+	if (p->kf_vals)
+		p->kf_vals(regs, e->v, &e->faults);
+	if (p->kf_nentry) {
+		/* the handler's entry part computes the @entry(...) values */
+		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
+		int64_t *out = e->v + p->kf_nvals;
+
+		memset(out, 0, p->kf_nentry * sizeof(*out));
+		stp_probe_run_ctx(p, &a, regs, out);
+	}
+}
+
 static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
@@ -334,6 +363,14 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	if (!krp)
 		return 0;
 	rt = container_of(krp, struct stp_kfunc_rt, krp);
+	if (rt->p->kf_entry == stp_kf_save_entry) {
+		/* the values saved at the entry are the context's */
+		struct stp_kf_entry_vals *e = (void *)ri->data;
+		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
+
+		stp_probe_run_ctx(rt->p, &a, regs, NULL);
+		return 0;
+	}
 	stp_probe_run_regs(rt->p, regs);
 	return 0;
 }

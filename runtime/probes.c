@@ -181,28 +181,28 @@ static void stp_report_error(struct stp_context *c)
 
 static void stp_probe_run_ctx(const struct stp_probe *p,
 			      const struct stp_tp_args *args,
-			      struct pt_regs *regs);
+			      struct pt_regs *regs, int64_t *entry_out);
 
 static void stp_probe_run(const struct stp_probe *p)
 {
-	stp_probe_run_ctx(p, NULL, NULL);
+	stp_probe_run_ctx(p, NULL, NULL, NULL);
 }
 
 static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
 					    const struct stp_tp_args *args)
 {
-	stp_probe_run_ctx(p, args, NULL);
+	stp_probe_run_ctx(p, args, NULL, NULL);
 }
 
 static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
 					      struct pt_regs *regs)
 {
-	stp_probe_run_ctx(p, NULL, regs);
+	stp_probe_run_ctx(p, NULL, regs, NULL);
 }
 
 static void stp_probe_run_ctx(const struct stp_probe *p,
 			      const struct stp_tp_args *args,
-			      struct pt_regs *regs)
+			      struct pt_regs *regs, int64_t *entry_out)
 {
 	bool event = stp_is_event(p);
 	struct stp_context *c;
@@ -227,6 +227,14 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 	c->probe = p;
 	c->tp = args;
 	c->regs = regs;
+	c->kf_entry_out = entry_out;
+	if (regs && !args && p->kf_vals) {
+		/* a kernel function's entry: its context values now */
+		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
+		c->kf_args.v = c->kf_v;
+		c->kf_args.all = NULL;
+		c->tp = &c->kf_args;
+	}
 	if (event && !stp_globals_trylock(p->lock)) {
 		atomic_inc(&stp_skipped);
 		goto check;
@@ -248,6 +256,7 @@ check:
 	c->probe = NULL;
 	c->tp = NULL;
 	c->regs = NULL;
+	c->kf_entry_out = NULL;
 put:
 	stp_context_put(c);
 out:

@@ -35,18 +35,6 @@ enum stp_lock_mode {
 };
 
 /*
- * A typed tracepoint callback's arguments, on its stack for the hit:
- * v[k] is the body's context value k ($x in the order pass 2 numbered
- * them), all[i] the tracepoint's i-th argument (for $$parms).
- */
-struct stp_tp_args {
-	const int64_t *v;
-	const int64_t *all;
-	u64 faults;			/* bit k: reading v[k] faulted at the
-					 * address v[k] holds ($a->b chains) */
-};
-
-/*
  * One step of a $a->b chain (see codegen): read size bytes at addr into
  * *out, sign-extended when is_signed; non-zero on a fault.
  */
@@ -64,6 +52,37 @@ static __always_inline int stp_tp_read(u64 *out, unsigned long addr,
 	default: *out = u.q; break;
 	}
 	return 0;
+}
+
+/*
+ * A kernel.function variable written in guru mode ($x = v): size bytes of
+ * val at kernel address addr (a register's pt_regs slot, or memory); a
+ * user or non-canonical address, or a fault, is -EFAULT and nothing is
+ * written. copy_to_kernel_nofault is not exported, so the access is the
+ * exception-table one it uses itself.
+ */
+static __always_inline int stp_kf_write(unsigned long addr, u64 val,
+					unsigned int size)
+{
+	u8 b = val;
+	u16 h = val;
+	u32 w = val;
+
+	if (addr < TASK_SIZE_MAX + PAGE_SIZE ||
+	    !__is_canonical_address(addr, boot_cpu_data.x86_virt_bits))
+		return -EFAULT;
+	pagefault_disable();
+	switch (size) {
+	case 1: __put_kernel_nofault((void *)addr, &b, u8, fault); break;
+	case 2: __put_kernel_nofault((void *)addr, &h, u16, fault); break;
+	case 4: __put_kernel_nofault((void *)addr, &w, u32, fault); break;
+	default: __put_kernel_nofault((void *)addr, &val, u64, fault); break;
+	}
+	pagefault_enable();
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
 }
 
 /* A bitfield: nbits bits from bit shift of the bytes at addr. */
@@ -114,6 +133,16 @@ struct stp_probe {
 	size_t kf_data_size;
 	void (*kf_entry)(const struct stp_probe *p, struct pt_regs *regs,
 			 void *data);
+	/* KFUNC/KRETFUNC whose body reads context variables ($count,
+	 * $file->f_pos): computes them from the registers at the function's
+	 * entry (v[k] and bit k of *faults, as struct stp_tp_args); for a
+	 * return probe it runs at the entry and the values are kept in the
+	 * kretprobe instance (kf_nvals of them) until the return */
+	void (*kf_vals)(struct pt_regs *regs, int64_t *v, u64 *faults);
+	unsigned int kf_nvals;
+	/* KRETFUNC: @entry(expr) values computed by the handler itself at
+	 * the entry (c->kf_entry_out), kept after the kf_nvals values */
+	unsigned int kf_nentry;
 	const char *procfs_path;	/* STP_PROBE_PROCFS: under
 					 * /proc/systemtap/MODULE/ */
 	bool procfs_write;		/* a .write probe (else .read) */

@@ -266,13 +266,29 @@ void sema_elide(struct session *s, struct program *prog)
 		elide_stmt(&e, f->decl->func.body);
 		prune_locals(f->scope, f->decl->func.body, f->nparams);
 	}
+	bool *dead = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*dead));
 	for (int i = 0; i < prog->nbodies; i++) {
+		elide_stmt(&e, prog->bodies[i]->probe->probe.body);
+		dead[i] = does_nothing(prog->bodies[i]->probe->probe.body);
+	}
+	/* a kernel function's own body that does nothing (its @defined
+	 * failed) is no news while another function's does something */
+	bool *quiet = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*quiet));
+	for (int i = 0; i < prog->nbodies; i++) {
+		const struct probe_body *b = prog->bodies[i];
+		quiet[i] = false;
+		for (int j = 0; b->kf_per_function && j < prog->nbodies; j++)
+			quiet[i] |= !dead[j] && prog->bodies[j]->kf_per_function &&
+				    prog->bodies[j]->user_probe == b->user_probe;
+	}
+	for (int i = 0, n = prog->nbodies; i < n; i++) {
 		struct probe_body *b = prog->bodies[i];
 		struct node *body = b->probe->probe.body;
-		elide_stmt(&e, body);
-		if (does_nothing(body)) {
-			warn_once(&e, b->user_probe->loc, "eliding probe that "
-				  "does nothing:", first_point(s, b->user_probe));
+		if (dead[i]) {
+			if (!quiet[i])
+				warn_once(&e, b->user_probe->loc, "eliding probe "
+					  "that does nothing:",
+					  first_point(s, b->user_probe));
 			b->index = -1;
 			continue;
 		}
@@ -281,6 +297,8 @@ void sema_elide(struct session *s, struct program *prog)
 		prog->bodies[nbodies++] = b;
 	}
 	prog->nbodies = nbodies;
+	free(dead);
+	free(quiet);
 	for (int i = 0; i < prog->nprobes; i++)
 		if (prog->probes[i]->body->index >= 0)
 			prog->probes[nprobes++] = prog->probes[i];

@@ -129,6 +129,13 @@ struct sema {
 	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
 	char *btf_err;
 	struct btf *btf;
+	/* the debug vmlinux's DWARF, opened on the first kernel.function
+	 * context variable (kfvars.c) */
+	const char *kf_vmlinux;		/* the catalog's, in the arena */
+	int dw_state;			/* 0 not yet, 1 open, -1 failed */
+	char *dw_err;
+	struct dwloc_file *dw;
+	int in_entry;			/* inside @entry(...) */
 };
 
 /* ---- names ---------------------------------------------------------- */
@@ -517,6 +524,10 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	return n->type = sym->type;
 }
 
+static bool body_all_of(struct sema *se, struct probe_body *b,
+			enum probe_family family);
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
+			     bool write);
 static bool other_target(struct sema *se, struct node *n, int op,
 			 enum type *type);
 
@@ -531,6 +542,19 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 		return infer_scalar(se, n, want, true);
 	if (n->kind == N_INDEX)
 		return infer_index(se, n, want, true);
+	/* a plain $x elsewhere may be unknown: infer says so below */
+	if ((n->kind == N_TARGET || n->kind == N_TMEMBER ||
+	     n->kind == N_TINDEX) && (body_all_of(se, se->body, PF_KFUNC) ||
+				      body_all_of(se, se->body, PF_KRETFUNC) ||
+				      (n->kind != N_TARGET && !se->s->guru))) {
+		if (se->report)
+			diag_error(se->s, n->loc, se->s->guru ?
+				   "only a kernel.function entry probe can "
+				   "write its context variables ('=' only)" :
+				   "write to target variable not permitted; "
+				   "need stap -g");
+		return TY_LONG;
+	}
 	if (se->report)
 		diag_error(se->s, n->loc, "cannot assign to this expression "
 			   "(%s)", ast_kind_name(n->kind));
@@ -549,6 +573,14 @@ static enum type infer_assign(struct sema *se, struct node *n)
 	}
 	switch (n->binary.op) {
 	case OP_ASSIGN: {
+		if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
+		     lhs->kind == N_TINDEX) && se->s->guru &&
+		    body_all_of(se, se->body, PF_KFUNC)) {
+			/* -g: write a kernel function's variable */
+			expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+			infer_kfvar(se, lhs, false, true);
+			return n->type = TY_LONG;
+		}
 		if (lhs->kind == N_VAR)
 			resolve_var(se, lhs, true);	/* locals in source order */
 		enum type rt = infer(se, rhs, lhs->type);
@@ -1165,6 +1197,356 @@ static enum type infer_member(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/* ---- kernel.function context variables (see kfvars.c) -------------- */
+
+/* Do all probes of the body come from kernel.function points? */
+static bool kf_only_body(struct sema *se, struct probe_body *b)
+{
+	return body_all_of(se, b, PF_KFUNC) || body_all_of(se, b, PF_KRETFUNC);
+}
+
+/* The C type of variable name in dp's function (-L's), or NULL. */
+static const char *kf_var_type(const struct derived_probe *dp,
+			       const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < dp->kf_nvars; i++)
+		if (!strncmp(dp->kf_vars[i], name, len) &&
+		    dp->kf_vars[i][len] == ':')
+			return dp->kf_vars[i] + len + 1;
+	return NULL;
+}
+
+static struct dwloc_file *sema_dwarf(struct sema *se)
+{
+	if (se->dw_state == 0) {
+		se->dw_state = -1;
+		if (!se->kf_vmlinux)
+			se->dw_err = xstrdup("no kernel debuginfo");
+		else if ((se->dw = dwloc_open(se->kf_vmlinux, &se->dw_err)))
+			se->dw_state = 1;
+	}
+	return se->dw;
+}
+
+/* Why dp's function has no variable name: SystemTap's two errors. */
+static const char *kf_missing_var(struct sema *se,
+				  const struct derived_probe *dp,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	struct dwloc loc;
+	const char *msg = dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+				    8, &loc);
+
+	if (!msg)
+		return arena_printf(a, "the type of '$%s' is not known", name);
+	if (strncmp(msg, "unable to find", 14))
+		return arena_printf(a, "'$%s': %s", name, msg);
+	struct strbuf sb = { 0 };
+	for (int i = 0; i < dp->kf_nvars; i++)
+		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
+			  (int)strcspn(dp->kf_vars[i], ":"), dp->kf_vars[i]);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, dp->kf_symbol,
+			   dp->kf_nvars ? sb_str(&sb) : "none");
+	sb_free(&sb);
+	return msg;
+}
+
+/*
+ * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
+ * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
+ * variable in DWARF order ("name=?" without a location at the entry,
+ * "name={...}" for a struct), of $name (@entry($name) in .return probes).
+ */
+static enum type infer_kf_dollars(struct sema *se, struct node *n,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	const struct derived_probe *dp = NULL;
+	int nprobes = 0;
+
+	for (int i = 0; i < se->prog->nprobes; i++)
+		if (se->prog->probes[i]->body == se->body) {
+			dp = se->prog->probes[i];
+			nprobes++;
+		}
+	bool ret = dp && dp->family == PF_KRETFUNC;
+	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
+		   2 : !strcmp(name, "$$vars") ? 3 : 0;
+	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
+				   "is not supported yet", name);
+		return n->type = TY_STRING;
+	}
+	struct strbuf fmt = { 0 };
+	struct node *args = NULL;
+	if (want) {
+		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
+		struct dwloc_name *vars;
+		/* a function only in the symbol table has no variables */
+		int nv = !dp->kf_addr ? 0 : dw ? dwloc_names(dw, a, dp->kf_addr,
+							      dp->kf_cu, &vars)
+			 : -1;
+		if (nv < 0 || nprobes > 1) {
+			if (se->report)
+				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
+					   "the variables of %s" : "'%s' of "
+					   "several functions in one body is not "
+					   "supported yet", nv < 0 ? dp->pp :
+					   name);
+			return n->type = TY_STRING;
+		}
+		for (int i = 0; i < nv; i++) {
+			if (!(want & (vars[i].is_param ? 1 : 2)))
+				continue;
+			const char *type = kf_var_type(dp, vars[i].name);
+			struct btf_info info = { .cls = BTF_CLASS_OTHER };
+			if (type)
+				btf_resolve(se->btf, btf_find_type(se->btf, type),
+					    &info);
+			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
+			if (!type) {
+				sb_putc(&fmt, '?');
+				continue;
+			}
+			if (info.cls == BTF_CLASS_STRUCT ||
+			    info.cls == BTF_CLASS_UNION) {
+				sb_puts(&fmt, "{...}");
+				continue;
+			}
+			sb_puts(&fmt, "%#x");
+			struct node *v = ast_new(se->s, N_TARGET, n->loc);
+			v->target.name = arena_printf(a, "$%s", vars[i].name);
+			if (ret) {
+				struct node *e = ast_new(se->s, N_ATFUNC, n->loc);
+				e->call.name = "@entry";
+				e->call.args = v;
+				v = e;
+			}
+			args = ast_append(args, v);
+		}
+	} else {
+		struct node *v = ast_new(se->s, N_TARGET, n->loc);
+		v->target.name = "$return";
+		sb_puts(&fmt, "return=%#x");
+		args = v;
+	}
+	struct node *f = ast_new(se->s, N_STRING, n->loc);
+	f->str.value = arena_strdup(a, sb_str(&fmt));
+	f->str.len = fmt.len;
+	sb_free(&fmt);
+	n->kind = N_PRINT;
+	n->print.kind = PRINT_SPRINTF;
+	n->print.args = ast_append(f, args);
+	n->sym = NULL;
+	return infer(se, n, TY_STRING);
+}
+
+/*
+ * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
+ * context slot of its own, like a tracepoint's, whose root each derived
+ * probe locates in its own function (dp->kf_locs); the member chain must
+ * have the same layout in all of them. In a .return probe every such
+ * value is taken at the entry (SystemTap 4.8: $param means
+ * @entry($param) there).
+ */
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
+			     bool write)
+{
+	struct probe_body *b = se->body;
+	struct arena *a = &se->s->arena;
+	const char *root = tp_member_root(n);
+
+	if (n->kind == N_TINDEX)
+		infer(se, n->target.index, TY_LONG);
+	if (root && root[1] == '$' && n->kind == N_TARGET && !addr_of && !write)
+		return infer_kf_dollars(se, n, root);
+	if (!root || root[1] == '$') {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function "
+				   "probes is not supported yet",
+				   root ? root : "this expression");
+		return n->type = TY_LONG;
+	}
+	char *key = tp_member_key(a, n);
+	const struct srcfile *sf = session_file(se->s, n->loc.file);
+	if (se->report && !se->in_entry && !write &&
+	    body_all_of(se, b, PF_KRETFUNC) &&
+	    !(sf && sf->privileged))
+		diag_warning(se->s, n->loc, "confusing usage, value is captured "
+			     "as @entry(%s) in .return probe [man stapprobes] "
+			     "RETURN PROBES", key);
+	if (addr_of || write)
+		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
+	for (int i = 0; i < b->ntpvars; i++)
+		if (!strcmp(b->tpvars[i]->name, key)) {
+			n->sym = b->tpvars[i];
+			return n->type = TY_LONG;
+		}
+	if (b->ntpvars >= 64) {
+		if (se->report)
+			diag_error(se->s, n->loc, "too many context values in "
+				   "one probe (at most 64)");
+		return n->type = TY_LONG;
+	}
+	struct btf *btf = sema_btf(se);
+	struct dwloc_file *dw = btf ? sema_dwarf(se) : NULL;
+	if (!dw) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
+				   btf ? se->dw_err : se->btf_err);
+		return n->type = TY_LONG;
+	}
+	struct tp_path *path = NULL;
+	const struct derived_probe *first = NULL;
+	unsigned write_size = 0;
+	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
+					   sizeof(*locs));
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		const char *type = kf_var_type(dp, root + 1);
+		const struct node *at = n;
+		struct tp_path p;
+		const char *msg;
+		locs[i] = arena_alloc(a, sizeof(*locs[i]));
+		if (!type)
+			msg = kf_missing_var(se, dp, root + 1);
+		else
+			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
+					     locs[i], &p, &at);
+		if (msg) {
+			if (se->report)
+				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
+					   msg, dp->pp);
+			return n->type = TY_LONG;
+		}
+		if (path && (!tp_path_equal(path, &p) ||
+			     locs[i]->write_size != write_size)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another "
+					   "layout in %s than in %s", key,
+					   dp->pp, first->pp);
+			return n->type = TY_LONG;
+		}
+		if (!path) {
+			path = arena_alloc(a, sizeof(*path));
+			*path = p;
+			first = dp;
+			write_size = locs[i]->write_size;
+		}
+	}
+	struct symbol *sym = arena_alloc(a, sizeof(*sym));
+	sym->name = key;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	sym->tp_path = path && path->nsteps ? path : NULL;
+	sym->tp_arg = root + 1;
+	sym->kf_entry = true;
+	sym->kf_write_size = write_size;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (!dp->kf_locs)
+			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
+		dp->kf_locs[sym->index] = locs[i];
+	}
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	n->sym = sym;
+	return n->type = TY_LONG;
+}
+
+/*
+ * @entry(expr) in a .return probe: its context variables are all taken
+ * at the entry already, so an expression of them, constants and operators
+ * means the same at the return; anything else (a function call, a
+ * variable) would need to run at the entry, which is not supported yet.
+ */
+static const struct node *entry_unsupported(const struct node *n)
+{
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_TMEMBER:
+		return NULL;
+	case N_TARGET:
+		return strcmp(n->target.name, "$return") ? NULL : n;
+	case N_TINDEX:
+		return entry_unsupported(n->target.index);
+	case N_UNARY:
+		return entry_unsupported(n->unary.operand);
+	case N_BINARY: {
+		const struct node *x = entry_unsupported(n->binary.lhs);
+		return x ? x : entry_unsupported(n->binary.rhs);
+	}
+	case N_TERNARY: {
+		const struct node *x = entry_unsupported(n->cond.cond);
+		if (!x)
+			x = entry_unsupported(n->cond.then);
+		return x ? x : entry_unsupported(n->cond.els);
+	}
+	default:
+		return n;
+	}
+}
+
+static enum type infer_entry(struct sema *se, struct node *n, enum type want)
+{
+	struct node *arg = n->call.args;
+
+	if (!body_all_of(se, se->body, PF_KRETFUNC)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry is only valid in "
+				   ".return probes");
+		return TY_UNKNOWN;
+	}
+	if (!arg || arg->next) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry takes one expression");
+		return TY_UNKNOWN;
+	}
+	const struct node *bad = entry_unsupported(arg);
+	if (bad && bad->kind == N_TARGET) {
+		if (se->report)
+			diag_error(se->s, bad->loc, "'$return' has no value at "
+				   "the entry");
+		return TY_UNKNOWN;
+	}
+	se->in_entry++;
+	n->type = infer(se, arg, bad ? TY_LONG : want);
+	se->in_entry--;
+	if (!bad)
+		return n->type;
+	/* run at the entry by the handler itself (see codegen) */
+	if (n->type == TY_STRING) {
+		if (se->report)
+			diag_error(se->s, n->loc, "a string @entry(...) that "
+				   "calls functions is not supported yet");
+		return n->type;
+	}
+	if (!n->sym) {
+		struct probe_body *b = se->body;
+		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
+		n->sym->name = "@entry";
+		n->sym->kind = SYM_CONTEXT;
+		n->sym->type = TY_LONG;
+		n->sym->loc = n->loc;
+		n->sym->index = b->nkf_entries;
+		GROW(se, b->kf_entries, b->nkf_entries, b->kf_entries_cap);
+		b->kf_entries[b->nkf_entries++] = n;
+	}
+	return n->type = TY_LONG;
+}
+
 /*
  * Context variables in procfs probes and in the points of families pass 3
  * does not translate, checked as SystemTap checks them. op is 0 for a
@@ -1276,6 +1658,8 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "kernel.function(...).return probes");
 		return n->type = TY_LONG;
 	}
+	if (kf_only_body(se, b))
+		return infer_kfvar(se, n, false, false);
 	if (!tp_only_body(se, b)) {
 		/* begin, end, error, never and timers have none at all */
 		const char *pp = NULL;
@@ -1333,6 +1717,38 @@ static enum type infer_target(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/*
+ * A condition that is @defined(...) (or its '!'), folded: as in SystemTap,
+ * the dead branch is never elaborated (it may name what is not there),
+ * and the optimiser drops it.
+ */
+static bool folded_defined(const struct node *n, int64_t *value)
+{
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    folded_defined(n->unary.operand, value)) {
+		*value = !*value;
+		return true;
+	}
+	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@defined") || !n->sym)
+		return false;
+	*value = n->sym->index;
+	return true;
+}
+
+/* @defined($x) in a kernel.function body: does every function have it? */
+static int kf_defined(struct sema *se, const char *name)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != se->body)
+			continue;
+		if (!strcmp(name, "$return") ? dp->family != PF_KRETFUNC ||
+		    !dp->kf_symbol : !kf_var_type(dp, name + 1))
+			return 0;
+	}
+	return 1;
+}
+
 /* @defined($x): folded to 1 when every tracepoint of the body has $x. */
 static enum type infer_defined(struct sema *se, struct node *n)
 {
@@ -1346,7 +1762,9 @@ static enum type infer_defined(struct sema *se, struct node *n)
 				   "yet");
 		return n->type = TY_LONG;
 	}
-	if (!tp_only_body(se, se->body))
+	if (kf_only_body(se, se->body))
+		value = kf_defined(se, arg->target.name);
+	else if (!tp_only_body(se, se->body))
 		value = 0;
 	else if (tp_special(arg->target.name))
 		value = 1;
@@ -1429,6 +1847,15 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		return infer_binary(se, n);
 	case N_UNARY:
+		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
+		    (n->unary.operand->kind == N_TARGET ||
+		     n->unary.operand->kind == N_TMEMBER ||
+		     n->unary.operand->kind == N_TINDEX)) {
+			infer_kfvar(se, n->unary.operand, true, false);
+			n->sym = n->unary.operand->sym;
+			n->unary.operand->sym = NULL;	/* not read itself */
+			return n->type = TY_LONG;
+		}
 		if (n->unary.op == OP_ADDR) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
@@ -1452,6 +1879,10 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_TERNARY: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
+		int64_t live;
+		if (folded_defined(n->cond.cond, &live))	/* one branch only */
+			return n->type = infer(se, live ? n->cond.then :
+					       n->cond.els, want);
 		enum type a = infer(se, n->cond.then, want);
 		enum type b = infer(se, n->cond.els, a != TY_UNKNOWN ? a : want);
 		if (a == TY_UNKNOWN)
@@ -1512,12 +1943,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_defined(se, n);
 		if (!strcmp(n->call.name, "@perf"))
 			return infer_perf(se, n);
-		if (!strcmp(n->call.name, "@entry")) {
-			if (se->report)
-				diag_error(se->s, n->loc, "@entry is only valid in "
-					   ".return probes");
-			return TY_UNKNOWN;
-		}
+		if (!strcmp(n->call.name, "@entry"))
+			return infer_entry(se, n, want);
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is not supported yet",
 				   n->call.name);
@@ -1628,13 +2055,17 @@ static void walk_stmt(struct sema *se, struct node *n)
 	case N_EXPR_STMT:
 		infer(se, n->stmt.expr, TY_UNKNOWN);
 		break;
-	case N_IF:
+	case N_IF: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
-		walk_stmt(se, n->cond.then);
-		if (n->cond.els)
+		int64_t live;
+		bool folded = folded_defined(n->cond.cond, &live);
+		if (!folded || live)
+			walk_stmt(se, n->cond.then);
+		if (n->cond.els && (!folded || !live))
 			walk_stmt(se, n->cond.els);
 		break;
+	}
 	case N_WHILE:
 	case N_FOR:
 		if (n->loop.init)
@@ -2525,6 +2956,56 @@ static int expand_kstatement(struct sema *se, struct node *point,
 }
 
 /*
+ * The instance whose DWARF gives d's context variables (dwloc.c finds
+ * out-of-line and inlined copies by entry pc), with its variables copied
+ * out of the catalog (freed before types are inferred).
+ */
+static void kf_keep_instance(struct sema *se, struct derived_probe *d,
+			     const struct kf_catalog *cat,
+			     const struct kf_inst *in)
+{
+	const uint32_t *list = cat->lists[in->vars];
+
+	d->kf_addr = in->addr;
+	d->kf_cu = in->cu;
+	d->kf_nvars = (int)list[0];
+	d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+				 sizeof(*d->kf_vars));
+	for (uint32_t v = 0; v < list[0]; v++)
+		d->kf_vars[v] = arena_strdup(&se->s->arena,
+					     cat->vars[list[1 + v]]);
+}
+
+static void find_defined(struct node *n, void *arg)
+{
+	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
+	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
+		*(bool *)arg = true;
+}
+
+/*
+ * A body of its own for another function of a kernel.function point, when
+ * the body asks @defined(...): as in SystemTap, each function's probe is
+ * elaborated apart, so @defined($x) is 1 where that function has $x
+ * (a shared body folds it to 1 only when all of them do).
+ */
+static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
+
+	c->probe = ast_clone_node(se->s, b->probe);
+	c->user_probe = b->user_probe;
+	c->via = b->via;
+	c->list_name = b->list_name;
+	c->kf_per_function = b->kf_per_function = true;
+	c->index = prog->nbodies;
+	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
+	prog->bodies[prog->nbodies++] = c;
+	return c;
+}
+
+/*
  * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
  * probe per instance, as SystemTap: a plain point covers the out-of-line
  * copies and the inlined ones, .call only the out-of-line copies, .inline
@@ -2568,6 +3049,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
 	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
+	bool per_function = false;
+	if (n > 1)
+		ast_visit(b->probe->probe.body, find_defined, &per_function);
+	int functions = 0;
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
 		const char *pp;
@@ -2580,16 +3065,24 @@ static int expand_kfunc(struct sema *se, struct node *point,
 			pp = arena_printf(&se->s->arena,
 					  "kernel.function(\"%s\")%s", f->name,
 					  sfx);
+		/* each function's copies share a body: its own one when the
+		 * body asks @defined (see kf_own_body) */
+		struct probe_body *fb = per_function && functions ?
+					kf_own_body(se, b) : b;
+		functions++;
 		for (int k = 0; k < pts[i].ninst; k++) {
 			const struct kf_inst *in = pts[i].inst[k];
 			struct derived_probe *d = arena_alloc(&se->s->arena,
 							      sizeof(*d));
 			*d = *dp;
 			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			/* a function only in the symbol table has no DWARF */
+			if (!(f->flags & KF_SYMTAB))
+				kf_keep_instance(se, d, cat, in);
 			d->kf_addr = in->addr;
 			d->kf_inline = in->flags & KF_INST_INLINE;
 			d->pp = pp;
-			d->body = b;
+			d->body = fb;
 			GROW(se, prog->probes, prog->nprobes,
 			     prog->probes_cap);
 			prog->probes[prog->nprobes++] = d;
@@ -3388,8 +3881,10 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.tp_state > 0)
 		tp_catalog_free(&se.tpcat);
 	free(se.tp_err);
-	if (se.kf_state > 0)
+	if (se.kf_state > 0) {
+		se.kf_vmlinux = arena_strdup(&s->arena, se.kfcat.vmlinux);
 		kf_catalog_free(&se.kfcat);
+	}
 	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
 		return s->nerrors - errors_before;
@@ -3417,5 +3912,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (se.btf)
 		btf_free(se.btf);
 	free(se.btf_err);
+	dwloc_close(se.dw);
+	free(se.dw_err);
 	return s->nerrors - errors_before;
 }

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "parser/parser.h"
+#include "semantic/dwloc.h"
 
 struct tracepoint_info;
 
@@ -78,6 +79,22 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			   struct tp_path *out, const struct node **at);
 bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 
+/*
+ * kfvars.c: the context value n ($x, $x->f..., with addr_of &$x, with
+ * write the address `$x... = v` writes to) in the
+ * kernel function of dp, whose root variable has C type c_type: fills
+ * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
+ * and *at, the node it is about.
+ */
+struct derived_probe;
+struct kf_loc;
+const char *kf_var_resolve(struct arena *a, struct btf *btf,
+			   struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *c_type,
+			   const struct node *n, bool addr_of, bool write,
+			   struct kf_loc *loc, struct tp_path *path,
+			   const struct node **at);
+
 #define MAX_KEYS 9
 
 struct symbol {
@@ -109,6 +126,11 @@ struct symbol {
 	 * tp_arg (name is the whole chain), or NULL for a plain $arg */
 	const struct tp_path *tp_path;
 	const char *tp_arg;
+	bool kf_entry;			/* a kernel function's context value
+					 * (pass 3: from its kf_locs) */
+	unsigned kf_write_size;		/* the target of `$x = v` (-g): the
+					 * value is the address, write this
+					 * many bytes there */
 };
 
 enum probe_family {
@@ -151,6 +173,14 @@ struct derived_probe {
 	uint64_t kf_addr;		/* link-time entry pc of the instance */
 	bool kf_inline;			/* an inlined copy (by kprobe) */
 	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
+	/* kernel functions: the CU of the copy whose DWARF gives the
+	 * context variables, and its variables ("name:type", as -L) */
+	uint32_t kf_cu;
+	const char **kf_vars;
+	int kf_nvars;
+	/* kf_locs[k]: where the body's context value k (tpvars[k]) starts
+	 * in this function, or NULL (allocated on the first one) */
+	struct kf_loc **kf_locs;
 	/* procfs: the file under /proc/systemtap/MODULE/ */
 	const char *procfs_path;	/* "command" by default */
 	bool procfs_write;		/* .write (else .read) */
@@ -161,6 +191,26 @@ struct derived_probe {
 	enum point_ctx ctx;
 	const char *process;		/* process("PATH"), perf ...process */
 	const char *perf_counter;	/* perf ... .counter("NAME") */
+};
+
+/*
+ * The root of a kernel.function context value in one function: its DWARF
+ * location and how to turn it into a long (kfvars.c). Then the symbol's
+ * tp_path, shared by the body's functions, walks any member chain.
+ */
+struct kf_loc {
+	struct dwloc loc;
+	unsigned size;			/* bytes of a scalar read */
+	bool is_signed;
+	bool address;			/* the value is loc's address: an
+					 * array, struct or union, or &$var */
+	bool spill;			/* an aggregate of at most 8 bytes in
+					 * a register: its members are read
+					 * from a copy on the stack */
+	bool reg_address;		/* a write's target: the register's
+					 * slot in pt_regs */
+	unsigned write_size;		/* a write (-g): bytes at the address
+					 * the value is */
 };
 
 /*
@@ -190,6 +240,11 @@ struct probe_body {
 	struct symbol **tpvars;
 	int ntpvars, tpvars_cap;
 	bool tp_parms;			/* uses $$parms / $$vars */
+	/* .return probes: the @entry(expr) whose expr runs at the entry
+	 * (a function call, ...): each N_ATFUNC's sym->index is its slot */
+	struct node **kf_entries;
+	int nkf_entries, kf_entries_cap;
+	bool kf_per_function;		/* one function's own copy (@defined) */
 };
 
 /* A script function: one overload, identified by name and arity. */

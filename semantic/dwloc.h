@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * DWARF locations of kernel.function context variables ($count in
+ * vfs_read), translated at compile time into C that reads them from the
+ * probed function's pt_regs (`regs`) and stack at its entry.
+ *
+ * The vmlinux is opened only when a probe body names a context variable.
+ * A function is found by its out-of-line copy's entry pc and CU number
+ * (struct kf_inst); a variable is one of that DIE's own parameters or
+ * variables. Its location is looked up at the entry pc, else just after
+ * the fentry call (endbr64 and/or the 5-byte call): registers and the
+ * stack pointer are the same at all of those, which is where both the
+ * ftrace and the kprobe handlers run.
+ *
+ * Memory: results are strings in the caller's arena.
+ */
+#ifndef SEMANTIC_DWLOC_H
+#define SEMANTIC_DWLOC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lib/arena.h"
+
+struct dwloc_file;
+
+enum dwloc_kind {
+	DWL_REGISTER,		/* expr is the register's value */
+	DWL_VALUE,		/* expr is the value (DW_OP_stack_value) */
+	DWL_MEMORY,		/* expr is the address of the value */
+};
+
+/*
+ * C code over `struct pt_regs *regs`: code (statements, maybe "") runs
+ * first and may `goto fault` after storing the faulting address in
+ * stp_addr (a u64 in scope); expr is then a u64 expression.
+ */
+struct dwloc {
+	enum dwloc_kind kind;
+	const char *code;
+	const char *expr;
+	const char *reg;	/* DWL_REGISTER: its pt_regs member */
+};
+
+/* Open the debug vmlinux; NULL and a malloc'ed *err on failure. */
+struct dwloc_file *dwloc_open(const char *vmlinux, char **err);
+void dwloc_close(struct dwloc_file *f);
+
+/*
+ * The location of variable name (without '$') of the function whose
+ * out-of-line copy starts at addr in CU number cu. value_size is the size
+ * of the variable's type (a DW_OP_piece as large covers the value).
+ * Returns NULL and fills *out, or an error message (in a).
+ */
+const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
+		      uint32_t cu, const char *name, unsigned value_size,
+		      struct dwloc *out);
+
+/* A variable of a function, in DWARF order (for $$parms, $$locals). */
+struct dwloc_name {
+	const char *name;
+	bool is_param;
+};
+
+/*
+ * The named parameters and variables of the function at addr in CU cu
+ * (its own children, as -L looks at them): the count, or -1 when there is
+ * no such function; *out in a.
+ */
+int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
+		uint32_t cu, struct dwloc_name **out);
+
+#endif /* SEMANTIC_DWLOC_H */

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Context variables of kernel.function probes ($count, $file->f_path,
+ * &$var): the root variable's DWARF location at the function's entry
+ * (dwloc.c) and its C type through the kernel's BTF (the type name is the
+ * one -L prints, from the catalog), then any member chain through the same
+ * BTF walker as tracepoint arguments (tpmember.c). The generated code
+ * reads everything fault-safely; a fault is a catchable runtime error.
+ */
+#include "semantic/btf.h"
+#include "semantic/semantic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * `$x = v`, `$x->f = v` (guru mode): the value computed at the entry is
+ * the address to write (a register's is its pt_regs slot, which the
+ * ftrace and kprobe handlers load back into the register), and
+ * loc->write_size the bytes written there.
+ */
+static const char *write_target(struct arena *a, struct btf *btf,
+				const char *c_type, const struct node *n,
+				struct kf_loc *loc, struct tp_path *path,
+				const struct node **at)
+{
+	const char *root = tp_member_root(n);
+	const char *msg;
+
+	if (n->kind == N_TARGET) {
+		if (loc->address)
+			return arena_printf(a, "cannot write to '%s', a '%s'",
+					    root, c_type);
+		if (loc->loc.kind == DWL_VALUE || (loc->loc.kind == DWL_REGISTER &&
+						   !loc->loc.reg))
+			return arena_printf(a, "cannot write to '%s': its value "
+					    "is computed, it has no location",
+					    root);
+		loc->reg_address = loc->loc.kind == DWL_REGISTER;
+		loc->address = true;
+		loc->write_size = loc->size;
+		*at = NULL;
+		return NULL;
+	}
+	if (loc->spill)
+		return arena_printf(a, "cannot write to a member of '%s': it is "
+				    "held in a register", root);
+	msg = tp_member_path(a, btf, c_type, n, path, at);
+	if (msg)
+		return msg;
+	struct tp_step *last = &path->steps[path->nsteps - 1];
+	if (last->result != TPR_READ) {
+		*at = n;
+		return last->result == TPR_BITS ?
+		       "writing to a bitfield is not supported yet" :
+		       "cannot write to a struct, union or array";
+	}
+	last->result = TPR_ADDR;	/* stop at the member's address */
+	loc->write_size = last->size;
+	return NULL;
+}
+
+const char *kf_var_resolve(struct arena *a, struct btf *btf,
+			   struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *c_type,
+			   const struct node *n, bool addr_of, bool write,
+			   struct kf_loc *loc, struct tp_path *path,
+			   const struct node **at)
+{
+	const char *root = tp_member_root(n);
+	struct btf_info info;
+	const char *msg;
+
+	/* a va_list parameter is a pointer to the __va_list_tag array (-L
+	 * spells it va_list, as SystemTap does) */
+	if (!strcmp(c_type, "va_list"))
+		c_type = "struct __va_list_tag *";
+	int type = btf_find_type(btf, c_type);
+
+	*at = n;
+	path->steps = NULL;
+	path->nsteps = 0;
+	if (!type)
+		return arena_printf(a, "the kernel's BTF has no type '%s'",
+				    c_type);
+	btf_resolve(btf, type, &info);
+	msg = dwloc_var(dw, a, dp->kf_addr, dp->kf_cu, root + 1,
+			info.size ? info.size : 8, &loc->loc);
+	if (msg)
+		return arena_printf(a, "'%s': %s", root, msg);
+	switch (info.cls) {
+	case BTF_CLASS_INT:
+	case BTF_CLASS_ENUM:
+	case BTF_CLASS_PTR:
+	case BTF_CLASS_FUNC_PTR:
+		loc->size = info.size;
+		loc->is_signed = info.is_signed;
+		if (loc->size != 1 && loc->size != 2 && loc->size != 4 &&
+		    loc->size != 8)
+			return arena_printf(a, "'%s' is a '%s' of %u bytes, which "
+					    "cannot be read", root, c_type,
+					    loc->size);
+		break;
+	case BTF_CLASS_ARRAY:
+	case BTF_CLASS_STRUCT:
+	case BTF_CLASS_UNION:
+		if (loc->loc.kind != DWL_MEMORY && info.size > 8)
+			return arena_printf(a, "'%s' is a '%s' held in registers, "
+					    "which is not supported yet", root,
+					    c_type);
+		/* kuid_t, pte_t: one register holds the whole struct */
+		loc->spill = loc->loc.kind != DWL_MEMORY;
+		loc->address = true;
+		if (n->kind == N_TARGET && !addr_of &&
+		    info.cls != BTF_CLASS_ARRAY)
+			return arena_printf(a, "'%s' is a '%s', which has no "
+					    "value (read one of its members)",
+					    root, c_type);
+		break;
+	default:
+		return arena_printf(a, "'%s' is a '%s', which cannot be read",
+				    root, c_type);
+	}
+	if (addr_of) {
+		if (n->kind != N_TARGET)
+			return "the address of a member ('&$x->f') is not "
+			       "supported yet";
+		if (loc->loc.kind != DWL_MEMORY)
+			return arena_printf(a, "cannot take address of object "
+					    "in register ('%s')", root);
+		loc->address = true;
+	}
+	if (write)
+		return write_target(a, btf, c_type, n, loc, path, at);
+	if (n->kind != N_TARGET)
+		return tp_member_path(a, btf, c_type, n, path, at);
+	*at = NULL;
+	return NULL;
+}
