@@ -111,6 +111,16 @@ static bool func_entry(Dwarf_Die *d, uint64_t *pc)
 	return false;
 }
 
+/* A DIE's name, also through DW_AT_abstract_origin (an inlined copy's
+ * parameters name nothing themselves). */
+static const char *die_name(Dwarf_Die *d)
+{
+	Dwarf_Attribute attr;
+
+	return dwarf_attr_integrate(d, DW_AT_name, &attr) ?
+	       dwarf_formstring(&attr) : NULL;
+}
+
 static bool find_func(Dwarf_Die *parent, uint64_t addr, Dwarf_Die *out)
 {
 	Dwarf_Die d;
@@ -481,7 +491,7 @@ int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		return 0;
 	do {
 		int tag = dwarf_tag(&child);
-		const char *name = dwarf_diename(&child);
+		const char *name = die_name(&child);
 
 		if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) ||
 		    !name)
@@ -526,7 +536,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 			if (tag != DW_TAG_formal_parameter &&
 			    tag != DW_TAG_variable)
 				continue;
-			n = dwarf_diename(&child);
+			n = die_name(&child);
 			if (n && !strcmp(n, name)) {
 				found = true;
 				break;
