@@ -53,6 +53,7 @@
 #include "strings.h"
 #include "stat.h"
 #include "map.h"
+#include "pretty.h"
 #include "probes.h"
 
 static int stp_transport_init(void);
@@ -75,6 +76,7 @@ static void stp_globals_free(void);
 #include "tapset.c"
 #include "regex.c"
 #include "probes.c"
+#include "pretty.c"
 #include "kfunc.c"
 #include "transport.c"
 

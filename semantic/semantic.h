@@ -33,6 +33,10 @@ enum sym_kind {
 				 * index = slot in its body's tpvars, decl =
 				 * the N_TARGET/N_TMEMBER node; for @defined,
 				 * index = the folded value and no slot */
+	SYM_TYPED,		/* a typed value the handler computes from a
+				 * script value (typed_base): @cast(p, "T")
+				 * chains (tp_path), &chains, and pretty
+				 * printing ($x$, @cast(...)$: pretty) */
 };
 
 struct script_func;
@@ -70,6 +74,8 @@ struct tp_path {
 
 /* tpmember.c: the $name at the root of a chain, or NULL */
 const char *tp_member_root(const struct node *n);
+/* the root of a chain: N_TARGET, N_ATFUNC (@cast) or any expression */
+struct node *chain_root(struct node *n);
 /* "$prev->comm", "$argv[1]": the slot's name */
 char *tp_member_key(struct arena *a, const struct node *n);
 /* Resolve a chain on an argument of C type arg_type (NULL: ok) */
@@ -77,6 +83,48 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			   const char *arg_type, const struct node *n,
 			   struct tp_path *out, const struct node **at);
 bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
+
+/*
+ * The general form, for any value whose BTF type is known ("a base value
+ * and a type": a tracepoint argument, @cast, a kernel.function variable):
+ * the chain of N_TMEMBER/N_TINDEX nodes from its root to n (n itself
+ * may be the root: no steps). The value is of type type_id, or with
+ * PATH_OBJECT the address of an object of that type (@cast). *end_type
+ * is the result's type (a struct or array: the value is its address).
+ */
+#define PATH_OBJECT	0x1	/* the value is the address of a type_id */
+#define PATH_AGGREGATE	0x2	/* may end on a struct (pretty printing) */
+#define PATH_ADDRESS	0x4	/* &chain: the last member's address */
+const char *type_path(struct arena *a, struct btf *btf, int type_id,
+		      int flags, const struct node *n, struct tp_path *out,
+		      int *end_type, const struct node **at);
+
+/*
+ * Pretty printing (pretty.c): a value of a BTF type flattened into
+ * items, each literal text then at most one conversion of a value the
+ * runtime reads at a fixed offset from the input value (or the input
+ * value itself). See runtime/pretty.h for the kernel side.
+ */
+enum pretty_src { PS_VALUE, PS_ADDR, PS_READ, PS_BITS };
+struct pretty_item {
+	const char *text;		/* literal text before the value */
+	char conv;			/* 'i' 'u' 'c' 'p' 'x' 's', 0: none */
+	enum pretty_src src;
+	unsigned offset;		/* bytes from the input value */
+	unsigned size;			/* PS_READ: bytes */
+	bool is_signed;
+	unsigned bit_shift, bit_size;	/* PS_BITS */
+};
+struct pretty {
+	struct pretty_item *items;
+	int nitems;
+};
+/* $ (one level) or $$ (full) of a value of type type_id */
+const char *pretty_build(struct arena *a, const struct btf *btf, int type_id,
+			 bool full, struct pretty *out);
+/* one conversion of the value itself: "%#x" ('x') or "%p" ('p') */
+struct pretty *pretty_value(struct arena *a, char conv);
+bool pretty_equal(const struct pretty *x, const struct pretty *y);
 
 #define MAX_KEYS 9
 
@@ -109,6 +157,10 @@ struct symbol {
 	 * tp_arg (name is the whole chain), or NULL for a plain $arg */
 	const struct tp_path *tp_path;
 	const char *tp_arg;
+	/* SYM_TYPED: the expression whose value the steps of tp_path (if
+	 * any) start from, then the pretty printing of the result (or NULL) */
+	struct node *typed_base;
+	const struct pretty *pretty;
 };
 
 enum probe_family {
@@ -134,6 +186,9 @@ struct derived_probe {
 	const char *kf_symbol;		/* kernel functions: its name */
 	const char *kf_suffix;		/* ".call", ".return" or NULL */
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
+	/* $$parms$ (1) and $$parms$$ (2): per argument of tp, its pretty
+	 * printing, or NULL ("=?") */
+	const struct pretty **tp_parms_pretty[3];
 };
 
 /*
@@ -163,6 +218,8 @@ struct probe_body {
 	struct symbol **tpvars;
 	int ntpvars, tpvars_cap;
 	bool tp_parms;			/* uses $$parms / $$vars */
+	unsigned tp_parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
+					 * $$parms$$ (2) */
 };
 
 /* A script function: one overload, identified by name and arity. */
