@@ -963,7 +963,13 @@ static const char *gen_walk(struct cg *cg, const char *base,
 			    const struct tp_path *path, const struct node *n)
 {
 	const char *t = tmp_long(cg);
+	const char **index = arena_alloc(&cg->s->arena, (size_t)(path->nsteps + 1) *
+					 sizeof(*index));
 
+	/* computed indexes first, in script order */
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].index_expr)
+			index[i] = gen_expr(cg, path->steps[i].index_expr);
 	emit(cg, "int64_t %s;", t);
 	emit(cg, "{");
 	emit(cg, "\t__label__ fault;");
@@ -974,7 +980,10 @@ static const char *gen_walk(struct cg *cg, const char *base,
 		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
 			emit(cg, "\tstp_addr += %u;\t/* ->%s */", byte,
 			     st->member);
-		if (st->kind == TPS_INDEX && st->index)
+		if (st->kind == TPS_INDEX && st->index_expr)
+			emit(cg, "\tstp_addr += (u64)%s * %u;", index[i],
+			     st->stride);
+		else if (st->kind == TPS_INDEX && st->index)
 			emit(cg, "\tstp_addr += %" PRId64 "LL * %u;", st->index,
 			     st->stride);
 		if (st->result == TPR_READ)

@@ -1409,6 +1409,10 @@ static enum type infer_cast_chain(struct sema *se, struct node *n,
 	if (cast->call.args)
 		expect(se, cast->call.args, infer(se, cast->call.args, TY_LONG),
 		       TY_LONG);
+	for (struct node *c = chain; c != cast; c = c->target.base)
+		if (c->kind == N_TINDEX)
+			expect(se, c->target.index,
+			       infer(se, c->target.index, TY_LONG), TY_LONG);
 	if (n->sym && n->sym->kind == SYM_TYPED)
 		return n->type = result;
 	if (!se->report)
@@ -1487,9 +1491,9 @@ static enum type infer_target(struct sema *se, struct node *n)
 	}
 	if (n->kind != N_TARGET && !tp_member_root(n)) {
 		if (se->report)
-			diag_error(se->s, n->loc, "member access on anything but a "
-				   "context variable ($x->f; @cast, autocast) is "
-				   "not supported yet");
+			diag_error(se->s, n->loc, "member access on a plain value "
+				   "(autocast) is not supported yet: name its type "
+				   "with @cast(value, \"type\")");
 		return n->type = TY_LONG;
 	}
 	if (n->kind == N_TARGET && !strcmp(name, "$return")) {
@@ -1664,7 +1668,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			}
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
-					   "context variables");
+					   "members of context variables and "
+					   "@cast ($x->f, @cast(p, \"T\")->f)");
 			return TY_LONG;
 		}
 		expect(se, n->unary.operand,
@@ -1775,6 +1780,55 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 
 static void walk_stmt(struct sema *se, struct node *n);
 
+/* A condition @defined decides: @defined(...), its '!', && and ||. */
+static bool defined_constant(const struct node *n, int64_t *value)
+{
+	int64_t a, b;
+
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined") &&
+	    n->sym) {
+		*value = n->sym->index;
+		return true;
+	}
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    defined_constant(n->unary.operand, value)) {
+		*value = !*value;
+		return true;
+	}
+	if (n->kind == N_BINARY && (n->binary.op == OP_AND ||
+				    n->binary.op == OP_OR) &&
+	    defined_constant(n->binary.lhs, &a) &&
+	    defined_constant(n->binary.rhs, &b)) {
+		*value = n->binary.op == OP_AND ? a && b : a || b;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * if (@defined($x->f)) A else B: only the live branch is kept, in place,
+ * before its names are checked (the dead one may use members this kernel
+ * lacks: the point of @defined), as SystemTap folds it in pass 2.
+ */
+static bool fold_defined_if(struct node *n)
+{
+	struct node *next = n->next, *tail = n->tail;
+	const struct node *live;
+	int64_t v;
+
+	if (!defined_constant(n->cond.cond, &v))
+		return false;
+	live = v ? n->cond.then : n->cond.els;
+	if (live) {
+		*n = *live;
+	} else {
+		n->kind = N_NULL_STMT;
+	}
+	n->next = next;
+	n->tail = tail;
+	return true;
+}
+
 static void walk_list(struct sema *se, struct node *list)
 {
 	ast_foreach(st, list)
@@ -1862,6 +1916,10 @@ static void walk_stmt(struct sema *se, struct node *n)
 	case N_IF:
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
+		if (fold_defined_if(n)) {
+			walk_stmt(se, n);	/* the live branch only */
+			break;
+		}
 		walk_stmt(se, n->cond.then);
 		if (n->cond.els)
 			walk_stmt(se, n->cond.els);

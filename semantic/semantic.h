@@ -59,6 +59,8 @@ struct tp_step {
 	enum tp_step_kind kind;
 	const char *member;		/* TPS_MEMBER */
 	int64_t index;			/* TPS_INDEX */
+	struct node *index_expr;	/* TPS_INDEX of a @cast chain: a
+					 * computed index (else NULL) */
 	unsigned stride;		/* TPS_INDEX: element size */
 	bool deref;
 	enum tp_result result;

@@ -117,14 +117,19 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 			return "pretty printing ($ and $$ suffixes) is not "
 			       "supported yet";
 		if (s->kind == N_TINDEX) {
-			if (s->target.index->kind != N_NUMBER)
+			/* the handler walks a @cast chain: any index there */
+			if (s->target.index->kind != N_NUMBER &&
+			    !(flags & PATH_OBJECT))
 				return "only a constant index is supported on "
-				       "context variables yet";
+				       "tracepoint context variables yet";
 			if (cur.cls != BTF_CLASS_PTR && cur.cls != BTF_CLASS_ARRAY)
 				return arena_printf(a, "cannot index a '%s'",
 						    shown);
 			st->kind = TPS_INDEX;
-			st->index = s->target.index->num.value;
+			if (s->target.index->kind == N_NUMBER)
+				st->index = s->target.index->num.value;
+			else
+				st->index_expr = s->target.index;
 			st->deref = cur.cls == BTF_CLASS_PTR;
 			btf_resolve(btf, cur.target, &cur);
 			st->stride = cur.size;
@@ -234,7 +239,7 @@ bool tp_path_equal(const struct tp_path *x, const struct tp_path *y)
 		    p->deref != q->deref || p->bit_offset != q->bit_offset ||
 		    p->bit_size != q->bit_size || p->size != q->size ||
 		    p->is_signed != q->is_signed || p->index != q->index ||
-		    p->stride != q->stride)
+		    p->stride != q->stride || p->index_expr != q->index_expr)
 			return false;
 	}
 	return true;
