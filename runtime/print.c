@@ -62,7 +62,6 @@ static int stp_fmt_clamp(int v)
 	return v > STP_FMT_MAXPAD ? STP_FMT_MAXPAD : v;
 }
 
-/* %c: one byte, padded with spaces. */
 /*
  * %c; with '#' (SystemTap's pretty printing of char members uses '%#c')
  * a character that is not printable ASCII, a quote or a backslash is

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * $arg->member->member[N] on a tracepoint argument: pass 2 walks the chain
- * through the target kernel's BTF types and records, per step, what the
- * generated callback does with it (see struct tp_path in semantic.h). The
- * callback itself is compiled against the kernel headers, so C checks the
- * names again; BTF tells us which steps read memory (pointers, integers),
- * which only compute an address (embedded structs, arrays), and refuses a
- * chain that ends on a struct. As in SystemTap, every result is a long:
- * an array or char array gives its address, not its text.
+ * $arg->member->member[N] on a tracepoint argument, @cast(p, "T")->m...:
+ * pass 2 walks the chain through the target kernel's BTF types and
+ * records, per step, what the generated code does with it (see struct
+ * tp_path in semantic.h): the tracepoint callback for $arg chains, the
+ * handler for @cast (type_path works from any value of a known type).
+ * BTF tells us which steps read memory (pointers, integers), which only
+ * compute an address (embedded structs, arrays), and refuses a chain that
+ * ends on a struct (unless it is to be pretty-printed). As in SystemTap,
+ * every result is a long: an array or char array gives its address, not
+ * its text.
  */
 #include "semantic/btf.h"
 #include "semantic/semantic.h"
