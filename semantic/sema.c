@@ -534,6 +534,9 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 	return infer(se, n, want);
 }
 
+static void note_btf_type(struct sema *se, struct symbol *sym,
+			  struct node *rhs);
+
 static enum type infer_assign(struct sema *se, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
@@ -550,6 +553,8 @@ static enum type infer_assign(struct sema *se, struct node *n)
 			diag_error(se->s, n->loc, "use '<<<' to add a value "
 				   "to statistic '%s'", lhs->sym ?
 				   lhs->sym->name : "?");
+		if (lhs->kind == N_VAR && lhs->sym)
+			note_btf_type(se, lhs->sym, rhs);
 		/* a conflict was reported by unify_sym, at the variable */
 		return n->type = lt != TY_UNKNOWN ? lt : rt;
 	}
@@ -1393,23 +1398,43 @@ static int cast_type(struct sema *se, struct node *cast, bool report)
 }
 
 /*
- * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$: a typed value the
- * handler computes from p. flags as for type_path; depth > 0: pretty.
+ * The BTF type of a local that autocast gave one (SystemTap carries the
+ * type of a @cast or context value into the locals it is assigned to):
+ * 0 and false when it has none.
+ */
+static int local_btf_type(const struct node *root, bool *object)
+{
+	const struct symbol *sym = root->kind == N_VAR ? root->sym : NULL;
+
+	*object = false;
+	if (!sym || sym->kind != SYM_LOCAL || sym->btf_type <= 0)
+		return 0;
+	*object = sym->btf_object;
+	return sym->btf_type;
+}
+
+/*
+ * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$, and the same on a
+ * local holding a typed value (autocast: x = &@cast(...); x->f): a typed
+ * value the handler computes from p (or x). flags as for type_path;
+ * depth > 0: pretty.
  */
 static enum type infer_cast_chain(struct sema *se, struct node *n,
 				  struct node *chain, int flags, int depth)
 {
-	struct node *cast = chain_root(chain);
+	struct node *root = chain_root(chain);
+	bool is_cast = root->kind == N_ATFUNC;
+	struct node *base = is_cast ? root->call.args : root;
 	struct arena *a = &se->s->arena;
 	enum type result = depth ? TY_STRING : TY_LONG;
 	struct tp_path *path;
 	const struct node *at;
+	bool object = is_cast;
 	int type, end;
 
-	if (cast->call.args)
-		expect(se, cast->call.args, infer(se, cast->call.args, TY_LONG),
-		       TY_LONG);
-	for (struct node *c = chain; c != cast; c = c->target.base)
+	if (base)
+		expect(se, base, infer(se, base, TY_LONG), TY_LONG);
+	for (struct node *c = chain; c != root; c = c->target.base)
 		if (c->kind == N_TINDEX)
 			expect(se, c->target.index,
 			       infer(se, c->target.index, TY_LONG), TY_LONG);
@@ -1417,17 +1442,27 @@ static enum type infer_cast_chain(struct sema *se, struct node *n,
 		return n->type = result;
 	if (!se->report)
 		return n->type = result;	/* resolved once, at the end */
-	type = cast_type(se, cast, true);
+	if (is_cast) {
+		type = cast_type(se, root, true);
+	} else {
+		type = local_btf_type(root, &object);
+		if (!type)
+			diag_error(se->s, root->loc, "unknown type in dereference "
+				   "of '%s': it holds no typed value (assign it "
+				   "from @cast or a context variable, always of "
+				   "one type)", root->var.name);
+	}
 	if (!type)
 		return n->type = result;
 	path = arena_alloc(a, sizeof(*path));
-	const char *msg = type_path(a, sema_btf(se), type, flags | PATH_OBJECT,
-				    chain, path, &end, &at);
+	const char *msg = type_path(a, sema_btf(se), type,
+				    flags | (object ? PATH_OBJECT : 0), chain,
+				    path, &end, &at);
 	if (msg) {
 		diag_error(se->s, (at ? at : chain)->loc, "%s", msg);
 		return n->type = result;
 	}
-	n->sym = typed_symbol(se, n, cast->call.args, result);
+	n->sym = typed_symbol(se, n, base, result);
 	n->sym->tp_path = path;
 	if (depth) {
 		struct pretty *p = arena_alloc(a, sizeof(*p));
@@ -1435,6 +1470,91 @@ static enum type infer_cast_chain(struct sema *se, struct node *n,
 		n->sym->pretty = p;
 	}
 	return n->type = result;
+}
+
+/*
+ * The BTF type of the value of e, for autocast: a @cast chain or &chain,
+ * a tracepoint argument or chain (the same type in every tracepoint of
+ * the body), a typed local. object: the value is the address of one.
+ */
+static int expr_btf_type(struct sema *se, struct node *e, bool *object)
+{
+	int flags = 0, type = 0, end;
+	struct tp_path p;
+	const struct node *at;
+
+	*object = false;
+	if (e->kind == N_ASSIGN && e->binary.op == OP_ASSIGN)
+		return expr_btf_type(se, e->binary.rhs, object);
+	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
+		flags = PATH_ADDRESS;
+		e = e->unary.operand;
+		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
+		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
+			return 0;
+	} else if (e->kind == N_TMEMBER &&
+		   (!strcmp(e->target.name, "$") ||
+		    !strcmp(e->target.name, "$$"))) {
+		return 0;
+	}
+	struct node *root = chain_root(e);
+	struct btf *btf = NULL;
+	bool base_object = false;
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+		type = cast_type(se, root, false);
+		base_object = true;
+	} else if (root->kind == N_VAR) {
+		type = local_btf_type(root, &base_object);
+	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
+		   tp_only_body(se, se->body)) {
+		for (int i = 0; i < se->prog->nprobes; i++) {
+			const struct derived_probe *dp = se->prog->probes[i];
+			if (!body_has_probe(se, dp))
+				continue;
+			int t = tp_value_type(se, dp, e, flags);
+			if (!t || (type && t != type))
+				return 0;
+			type = t;
+		}
+		*object = flags == PATH_ADDRESS;
+		return type;
+	}
+	if (type <= 0 || !(btf = sema_btf(se)))
+		return 0;
+	if (type_path(&se->s->arena, btf, type,
+		      flags | (base_object ? PATH_OBJECT : 0), e, &p, &end, &at))
+		return 0;
+	/* &chain and a bare @cast(p, "T"): the address of an object */
+	*object = flags == PATH_ADDRESS || (base_object && e == root);
+	return end;
+}
+
+/* x = value: x keeps value's BTF type while every assignment agrees. */
+static void note_btf_type(struct sema *se, struct symbol *sym,
+			  struct node *rhs)
+{
+	bool object;
+	int type;
+
+	if (sym->kind != SYM_LOCAL || sym->btf_type < 0)
+		return;
+	type = expr_btf_type(se, rhs, &object);
+	if (type && sym->btf_type && sym->btf_type != type) {
+		/* two ids may spell one type ("struct task_struct*") */
+		char *x = btf_type_name(se->btf, sym->btf_type);
+		char *y = btf_type_name(se->btf, type);
+		if (x && y && !strcmp(x, y))
+			type = sym->btf_type;
+		free(x);
+		free(y);
+	}
+	if (!type || (sym->btf_type && (sym->btf_type != type ||
+					sym->btf_object != object))) {
+		sym->btf_type = -1;	/* untyped or conflicting */
+		return;
+	}
+	sym->btf_type = type;
+	sym->btf_object = object;
 }
 
 /* Is the chain n (tracepoint or @cast) defined, as @defined asks? */
@@ -1450,6 +1570,15 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 		int type = cast_type(se, root, false);
 		return type && !type_path(&se->s->arena, sema_btf(se), type,
 					  flags | PATH_OBJECT, n, &p, &end, &at);
+	}
+	if (root->kind == N_VAR && n != root) {	/* autocast */
+		bool object;
+		int type;
+		infer(se, root, TY_LONG);
+		type = local_btf_type(root, &object);
+		return type && !type_path(&se->s->arena, sema_btf(se), type,
+					  flags | (object ? PATH_OBJECT : 0), n,
+					  &p, &end, &at);
 	}
 	if (root->kind != N_TARGET || !tp_only_body(se, se->body))
 		return false;
@@ -1479,7 +1608,8 @@ static enum type infer_target(struct sema *se, struct node *n)
 
 	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
 		depth = (int)strlen(name);
-	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast"))
+	if ((root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) ||
+	    (root->kind == N_VAR && n != root))
 		return infer_cast_chain(se, n, depth ? n->target.base : n,
 					depth ? PATH_AGGREGATE : 0, depth);
 	if (depth && root->kind != N_TARGET) {
@@ -1598,6 +1728,7 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	if (address)
 		root = chain_root(arg->unary.operand);
 	if (!arg || arg->next || (root->kind != N_TARGET &&
+				  (root->kind != N_VAR || root == arg) &&
 				  (root->kind != N_ATFUNC ||
 				   strcmp(root->call.name, "@cast")))) {
 		if (se->report)
@@ -1658,8 +1789,9 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		if (n->unary.op == OP_ADDR) {
 			struct node *op = n->unary.operand;
 			struct node *root = chain_root(op);
-			if (root->kind == N_ATFUNC &&
-			    !strcmp(root->call.name, "@cast"))
+			if ((root->kind == N_ATFUNC &&
+			     !strcmp(root->call.name, "@cast")) ||
+			    (root->kind == N_VAR && op != root))
 				return infer_cast_chain(se, n, op, PATH_ADDRESS, 0);
 			if (root->kind == N_TARGET && op != root &&
 			    tp_only_body(se, se->body)) {

@@ -163,6 +163,11 @@ struct symbol {
 	 * any) start from, then the pretty printing of the result (or NULL) */
 	struct node *typed_base;
 	const struct pretty *pretty;
+	/* SYM_LOCAL, autocast: the BTF type of the values assigned to it
+	 * (0 none yet, -1 untyped or conflicting); btf_object: they are
+	 * addresses of objects of that type */
+	int btf_type;
+	bool btf_object;
 };
 
 enum probe_family {
