@@ -114,6 +114,7 @@ static const char *var_ref(struct cg *cg, const struct symbol *sym)
 
 static const char *gen_expr(struct cg *cg, struct node *n);
 static const char *gen_context(struct cg *cg, struct node *n);
+static bool procfs_scope(const struct cg *cg);
 static void gen_stmt(struct cg *cg, struct node *n);
 
 /* ---- arrays and statistics ---------------------------------------------- */
@@ -494,6 +495,13 @@ static const char *gen_assign(struct cg *cg, struct node *n)
 
 	if (lhs->kind == N_INDEX && lhs->sym)
 		return gen_index_assign(cg, n);
+	if (lhs->kind == N_TARGET && procfs_scope(cg)) {
+		/* a read probe's $value = s / .= s: the file's content */
+		const char *v = gen_expr(cg, rhs);
+		emit(cg, "stp_procfs_set(c, %s, %s);", v,
+		     n->binary.op == OP_CONCAT ? "true" : "false");
+		return v;
+	}
 	if (n->binary.op == OP_AGG) {
 		if (lhs->kind != N_VAR || !lhs->sym ||
 		    !global_ok(cg, lhs, lhs->sym))
@@ -1041,6 +1049,15 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
 }
 
 /* Tracepoint context: $x (a slot the callback filled), $$..., @defined. */
+/* Is the handler being generated a procfs probe's? ($value) */
+static bool procfs_scope(const struct cg *cg)
+{
+	for (int i = 0; i < cg->prog->nprobes; i++)
+		if (cg->prog->probes[i]->body == cg->scope)
+			return cg->prog->probes[i]->family == PF_PROCFS;
+	return false;
+}
+
 static const char *gen_context(struct cg *cg, struct node *n)
 {
 	if (n->sym && n->sym->kind == SYM_TYPED)
@@ -1051,6 +1068,13 @@ static const char *gen_context(struct cg *cg, struct node *n)
 	}
 
 	const char *name = n->target.name;
+
+	if (n->kind == N_TARGET && procfs_scope(cg)) {
+		/* a write probe's $value: the bytes written */
+		const char *t = tmp_string(cg);
+		emit(cg, "strscpy(%s, stp_procfs_data(c)->buf, MAXSTRINGLEN);", t);
+		return t;
+	}
 
 	if (n->kind == N_ATFUNC) {
 		if (!n->sym || n->sym->kind != SYM_CONTEXT) {
@@ -1625,6 +1649,18 @@ static void gen_globals(struct cg *cg, FILE *out)
 				g->name, init ? init->num.value : 0);
 			break;
 		}
+		/* for embedded C that declares it with a pragma (pass 2) */
+		if (g->type == TY_STRING)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() "
+				"((const char *)stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"strlcpy(stp_g_%s, (v), MAXSTRINGLEN)\n",
+				g->name, g->name, g->name, g->name);
+		else if (g->type == TY_LONG)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() (stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"(stp_g_%s = (int64_t)(v))\n",
+				g->name, g->name, g->name, g->name);
 	}
 }
 
@@ -1886,6 +1922,7 @@ static const char *family_enum(enum probe_family f)
 	case PF_TRACEPOINT: return "STP_PROBE_TRACEPOINT";
 	case PF_KFUNC: return "STP_PROBE_KFUNC";
 	case PF_KRETFUNC: return "STP_PROBE_KRETFUNC";
+	case PF_PROCFS: return "STP_PROBE_PROCFS";
 	default: return NULL;
 	}
 }
@@ -2283,7 +2320,8 @@ int codegen_module(struct session *s, const struct program *prog,
 			continue;	/* never */
 		const char *lock = "STP_LOCK_NONE";
 		if (dp->family == PF_TIMER || dp->family == PF_TRACEPOINT ||
-		    dp->family == PF_KFUNC || dp->family == PF_KRETFUNC) {
+		    dp->family == PF_KFUNC || dp->family == PF_KRETFUNC ||
+		    dp->family == PF_PROCFS) {
 			if (dp->body->writes_globals)
 				lock = "STP_LOCK_WRITE";
 			else if (dp->body->reads_globals)
@@ -2304,6 +2342,13 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
 				c_string(&cg, dp->kf_symbol, strlen(dp->kf_symbol)),
 				(int)dp->kf_maxactive);
+		if (dp->procfs_path)
+			fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
+				".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%"
+				PRIo64, c_string(&cg, dp->procfs_path,
+						 strlen(dp->procfs_path)),
+				dp->procfs_write ? "true" : "false",
+				dp->procfs_maxsize, (uint64_t)dp->procfs_umask);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 			fprintf(out, ",\n\t  .tp_shared = true");
 		else if (tp_typed(dp))

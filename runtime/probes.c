@@ -126,7 +126,8 @@ static bool stp_is_event(const struct stp_probe *p)
 {
 	return p->type == STP_PROBE_TIMER ||
 	       p->type == STP_PROBE_TRACEPOINT ||
-	       p->type == STP_PROBE_KFUNC || p->type == STP_PROBE_KRETFUNC;
+	       p->type == STP_PROBE_KFUNC || p->type == STP_PROBE_KRETFUNC ||
+	       p->type == STP_PROBE_PROCFS;
 }
 
 /* Try-lock the globals; never blocks. */
@@ -320,6 +321,7 @@ static void stp_disarm(void)
 	if (unregistered)
 		tracepoint_synchronize_unregister();
 	stp_kfunc_disarm();
+	stp_procfs_disarm();
 }
 
 static int stp_arm(void)
@@ -370,6 +372,8 @@ static int stp_arm(void)
 		}
 	}
 	ret = stp_kfunc_arm(stp_probe_tab, stp_nprobes);
+	if (!ret)
+		ret = stp_procfs_arm(stp_probe_tab, stp_nprobes);
 	if (ret)
 		stp_disarm();
 	return ret;

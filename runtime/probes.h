@@ -14,6 +14,7 @@ enum stp_probe_type {
 	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
 	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
 	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
+	STP_PROBE_PROCFS,		/* procfs file read/write (procfs.c) */
 };
 
 /* stp_probe.kf_flags */
@@ -100,6 +101,11 @@ struct stp_probe {
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int kf_maxactive;		/* KRETFUNC: instances, 0: default */
 	unsigned int kf_flags;		/* STP_KF_* */
+	const char *procfs_path;	/* STP_PROBE_PROCFS: under
+					 * /proc/systemtap/MODULE/ */
+	bool procfs_write;		/* a .write probe (else .read) */
+	u32 procfs_bufsize;		/* .read.maxsize(N), 0: MAXSTRINGLEN */
+	u16 procfs_umask;		/* .umask(N) */
 };
 
 /* Run one hit of probe p. */
@@ -117,6 +123,9 @@ static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
 /* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
 static void stp_kfunc_disarm(void);
+/* procfs files of STP_PROBE_PROCFS probes (procfs.c) */
+static int stp_procfs_arm(const struct stp_probe *tab, size_t n);
+static void stp_procfs_disarm(void);
 static void stp_kfunc_free(void);
 
 static int stp_session_init(const struct stp_probe *probes, size_t n);

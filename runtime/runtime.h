@@ -24,6 +24,7 @@
 #include <linux/mutex.h>
 #include <linux/preempt.h>
 #include <linux/proc_fs.h>
+#include <linux/namei.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
@@ -78,6 +79,7 @@ static void stp_globals_free(void);
 #include "probes.c"
 #include "pretty.c"
 #include "kfunc.c"
+#include "procfs.c"
 #include "transport.c"
 
 #endif /* RUNTIME_RUNTIME_H */

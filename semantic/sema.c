@@ -517,6 +517,9 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	return n->type = sym->type;
 }
 
+static bool other_target(struct sema *se, struct node *n, int op,
+			 enum type *type);
+
 static bool is_lvalue(const struct node *n)
 {
 	return n->kind == N_VAR || n->kind == N_INDEX;
@@ -540,7 +543,13 @@ static void note_btf_type(struct sema *se, struct symbol *sym,
 static enum type infer_assign(struct sema *se, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
+	enum type tt;
 
+	if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
+	     lhs->kind == N_TINDEX) && other_target(se, lhs, n->binary.op, &tt)) {
+		expect(se, rhs, infer(se, rhs, tt), tt);
+		return n->type = tt;
+	}
 	switch (n->binary.op) {
 	case OP_ASSIGN: {
 		if (lhs->kind == N_VAR)
@@ -782,6 +791,13 @@ static enum type infer_script_call(struct sema *se, struct node *n,
 	n->sym = f->sym;
 	add_callee(se, f);
 	check_call_iterating(se, n, f);
+	/* SystemTap's rule: a tapset function marked guru needs -g unless
+	 * the caller is privileged code itself */
+	if (se->report && !se->s->guru && f->embedded && f->decl->func.body &&
+	    strstr(f->decl->func.body->embedded.code, "/* guru */") &&
+	    !session_file(se->s, n->loc.file)->privileged)
+		diag_error(se->s, n->loc, "function '%s' may not be used "
+			   "unless -g is specified (guru mode)", n->call.name);
 	if (!f->used) {
 		f->used = true;
 		se->changed = true;
@@ -1599,12 +1615,99 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 	return true;
 }
 
+/*
+ * Context variables in procfs probes and in the points of families pass 3
+ * does not translate, checked as SystemTap checks them. op is 0 for a
+ * read, else the assignment operator. false when the body is not one of
+ * those probes (the caller handles it).
+ */
+static bool other_target(struct sema *se, struct node *n, int op,
+			 enum type *type)
+{
+	struct probe_body *b = se->body;
+	const struct derived_probe *dp = NULL;
+
+	if (b->func)
+		return false;
+	for (int i = 0; i < se->prog->nprobes && !dp; i++)
+		if (se->prog->probes[i]->body == b)
+			dp = se->prog->probes[i];
+	if (!dp || (dp->family != PF_PROCFS && dp->family != PF_UNSUPPORTED))
+		return false;
+	*type = TY_LONG;
+	const char *root = tp_member_root(n);
+	if (!root) {
+		n->type = *type;
+		return true;	/* @cast and the like: the caller's errors */
+	}
+	/* the step right after the variable: member access or index */
+	const struct node *step = NULL;
+	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
+		step = m;
+	const char *msg = NULL;
+	if (dp->family == PF_PROCFS) {
+		*type = TY_STRING;
+		if (strcmp(root, "$value"))
+			msg = arena_printf(&se->s->arena, "invalid context "
+					   "variable '%s' in a procfs probe "
+					   "(only $value)", root);
+		else if (step)
+			msg = step->kind == N_TMEMBER ?
+			      "procfs variable '$value' cannot be used as a "
+			      "structure" : "procfs variable '$value' cannot "
+			      "be used as an array";
+		else if (dp->procfs_write && op)
+			msg = "procfs variable '$value' is read-only in a "
+			      "procfs write probe";
+		else if (!dp->procfs_write && !op)
+			msg = "procfs variable '$value' cannot be read in a "
+			      "procfs read probe (assign it with '=' or '.=')";
+		else if (op && op != OP_ASSIGN && op != OP_CONCAT)
+			msg = "only '=' and '.=' assign procfs variable "
+			      "'$value'";
+	} else {
+		bool args = dp->ctx == CTX_SYSCALL, ret =
+			    dp->ctx == CTX_SYSCALL_RETURN;
+		bool argn = !strncmp(root, "$arg", 4) && root[4] >= '1' &&
+			    root[4] <= '6' && !root[5];
+		bool known = argn || !strcmp(root, "$return") ||
+			     !strcmp(root, "$syscall");
+		if (dp->ctx == CTX_NONE)
+			msg = arena_printf(&se->s->arena, "unknown context "
+					   "variable '%s': %s has none", root,
+					   dp->pp);
+		else if (known && step)
+			msg = arena_printf(&se->s->arena, "'%s' cannot be used "
+					   "as %s", root, step->kind == N_TMEMBER ?
+					   "a structure" : "an array");
+		else if (argn && !args)
+			msg = arena_printf(&se->s->arena, "'%s' is only "
+					   "available in .syscall probes", root);
+		else if (!strcmp(root, "$return") && !ret)
+			msg = "'$return' is only available in .syscall.return "
+			      "probes";
+		else if (!known)
+			msg = arena_printf(&se->s->arena, "unknown context "
+					   "variable '%s' (%s has $syscall, %s)",
+					   root, dp->pp, args ? "$arg1 to $arg6" :
+					   "$return");
+		else if (op)
+			msg = arena_printf(&se->s->arena, "'%s' is read-only",
+					   root);
+	}
+	if (msg && se->report)
+		diag_error(se->s, n->loc, "%s", msg);
+	n->type = *type;
+	return true;
+}
+
 static enum type infer_target(struct sema *se, struct node *n)
 {
 	struct probe_body *b = se->body;
 	const char *name = n->target.name;
 	int depth = 0;
 	struct node *root = chain_root(n);
+	enum type other;
 
 	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
 		depth = (int)strlen(name);
@@ -1619,6 +1722,8 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "supported yet");
 		return n->type = TY_STRING;
 	}
+	if (other_target(se, n, 0, &other))
+		return other;
 	if (n->kind != N_TARGET && !tp_member_root(n)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "member access on a plain value "
@@ -1763,6 +1868,48 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/*
+ * Embedded C declares the globals it touches with comments holding
+ * "pragma:read:NAME" and "pragma:write:NAME" (for STAP_GLOBAL_GET_NAME() and
+ * STAP_GLOBAL_SET_NAME(v)): they count as accesses of the enclosing
+ * probe or function, for its locks and so that elision keeps them.
+ */
+static void note_pragmas(struct sema *se, const char *code, struct node *at)
+{
+	static const char *const kinds[] = { "pragma:read:", "pragma:write:" };
+
+	if (!se->report)
+		return;
+	for (int k = 0; k < 2; k++) {
+		for (const char *p = strstr(code, kinds[k]); p;
+		     p = strstr(p, kinds[k])) {
+			p += strlen(kinds[k]);
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+					  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			char *name = arena_strndup(&se->s->arena, p, n);
+			struct symbol *sym = find_global(se->prog, name,
+							 at->loc.file);
+			if (!sym)
+				diag_error(se->s, at->loc, "embedded C names "
+					   "'%s' in a %s pragma, which is not a "
+					   "global", name, k ? "write" : "read");
+			else if (sym->type == TY_STATS)
+				diag_error(se->s, at->loc, "statistic '%s' "
+					   "cannot be accessed from embedded C "
+					   "(an aggregate has no single value)",
+					   name);
+			else if (sym->nkeys)
+				diag_error(se->s, at->loc, "global array '%s' "
+					   "in embedded C (pragma) is not "
+					   "supported yet", name);
+			else
+				use_global(se, sym, k == 1);
+		}
+	}
+}
+
+static enum type infer_perf(struct sema *se, struct node *n);
+
 static enum type infer(struct sema *se, struct node *n, enum type want)
 {
 	switch (n->kind) {
@@ -1881,6 +2028,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_defined(se, n);
 		if (!strcmp(n->call.name, "@cast"))
 			return infer_cast_chain(se, n, n, 0, 0);
+		if (!strcmp(n->call.name, "@perf"))
+			return infer_perf(se, n);
 		if (!strcmp(n->call.name, "@entry")) {
 			if (se->report)
 				diag_error(se->s, n->loc, "@entry is only valid in "
@@ -1893,6 +2042,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		return TY_UNKNOWN;
 	case N_EMBEDDED:
 		/* the parser allows it only in tapsets and with -g */
+		note_pragmas(se, n->embedded.code, n);
 		return n->type = strstr(n->embedded.code, "/* string */") ?
 				 TY_STRING : TY_LONG;
 	case N_WILDCARD:
@@ -2137,7 +2287,9 @@ static void walk_stmt(struct sema *se, struct node *n)
 		walk_stmt(se, n->try.handler);
 		break;
 	case N_EMBEDDED:
-		break;		/* privileged; pass 3 pastes it */
+		/* privileged; pass 3 pastes it */
+		note_pragmas(se, n->embedded.code, n);
+		break;
 	default:
 		if (se->report)
 			diag_error(se->s, n->loc, "unexpected %s",
@@ -2149,7 +2301,8 @@ static void walk_stmt(struct sema *se, struct node *n)
 /* ---- probe points ----------------------------------------------------- */
 
 static const char *const family_names[] = {
-	"begin", "end", "error", "never", "timer", "kernel",
+	"begin", "end", "error", "never", "timer", "kernel", "procfs",
+	"process", "perf", "kprobe", "netfilter",
 };
 
 static const struct {
@@ -2265,6 +2418,302 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	return hint;
 }
 
+/* ---- families pass 3 does not translate (yet), and procfs ------------- */
+
+static bool is_str_arg(const struct node *c)
+{
+	return c && c->comp.arg && c->comp.arg->kind == N_STRING;
+}
+
+static bool is_num_arg(const struct node *c)
+{
+	return c && c->comp.arg && c->comp.arg->kind == N_NUMBER;
+}
+
+/* SystemTap's rules for a procfs file name; NULL when fine. */
+static const char *procfs_path_error(const char *path)
+{
+	if (!*path)
+		return "a procfs path cannot be empty";
+	if (*path == '/')
+		return "a procfs path cannot start with a '/'";
+	if (path[strlen(path) - 1] == '/')
+		return "a procfs path cannot end with a '/'";
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			return "a procfs path cannot have an empty component "
+			       "('//')";
+		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
+			return "a procfs path cannot be relative (no '.' or "
+			       "'..' components)";
+		p += n;
+		p += *p == '/';
+	}
+	return NULL;
+}
+
+/*
+ * procfs[("PATH")][.umask(N)].read[.maxsize(N)] and
+ * procfs[("PATH")][.umask(N)].write: a file /proc/systemtap/MODULE/PATH.
+ */
+static int derive_procfs(struct sema *se, struct node *point,
+			 struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *c = c0->next;
+
+	if (c0->comp.arg && !is_str_arg(c0))
+		return point_error(se, point, c0, "procfs takes a path string: "
+				   "procfs(\"name\")");
+	if (comp_is(c, "umask")) {
+		if (!is_num_arg(c) || c->comp.arg->num.value < 0 ||
+		    c->comp.arg->num.value > 0777)
+			return point_error(se, point, c, "umask takes a number "
+					   "from 0 to 0777");
+		dp->procfs_umask = c->comp.arg->num.value;
+		c = c->next;
+	}
+	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
+		return -1;
+	dp->procfs_write = comp_is(c, "write");
+	c = c->next;
+	if (!dp->procfs_write && comp_is(c, "maxsize")) {
+		if (!is_num_arg(c))
+			return point_error(se, point, c, "maxsize needs a number "
+					   "(the largest file content in bytes)");
+		if (c->comp.arg->num.value <= 0)
+			return point_error(se, point, c, "maxsize must be greater "
+					   "than 0");
+		dp->procfs_maxsize = c->comp.arg->num.value;
+		c = c->next;
+	}
+	if (c)
+		return -1;
+	dp->procfs_path = c0->comp.arg ? c0->comp.arg->str.value : "command";
+	const char *why = procfs_path_error(dp->procfs_path);
+	if (why)
+		return point_error(se, point, c0, why);
+	dp->family = PF_PROCFS;
+	return true;
+}
+
+/* Record a point of a family pass 3 cannot translate: its body is still
+ * checked, then the point is an error (report_unsupported). */
+static int unsupported(struct sema *se, struct node *point,
+		       struct derived_probe *dp, const char *family,
+		       enum point_ctx ctx)
+{
+	if (point->point.optional || se->optional)
+		return false;	/* resolves to nothing */
+	dp->family = PF_UNSUPPORTED;
+	dp->unsupported = family;
+	dp->ctx = ctx;
+	return true;
+}
+
+/* process[("PATH")|(PID)] needs a program: its own or -c / -x. */
+static bool process_target(struct sema *se, struct node *point,
+			   struct node *proc, struct derived_probe *dp)
+{
+	if (proc->comp.arg) {
+		dp->process = proc->comp.arg->kind == N_STRING ?
+			      proc->comp.arg->str.value :
+			      arena_printf(&se->s->arena, "%lld",
+					   (long long)proc->comp.arg->num.value);
+		return true;
+	}
+	if (se->s->target_cmd || se->s->target_pid)
+		return true;
+	return point_error(se, point, proc, arena_printf(&se->s->arena,
+			   "probe point not available without -c COMMAND or "
+			   "-x PID (it names no program): '%s'", dp->pp));
+}
+
+/*
+ * process(...).begin/.end/.thread.*, .syscall[.return], .function/
+ * .statement/.plt/.mark/.library...: checked, then "not supported yet".
+ */
+static int derive_process(struct sema *se, struct node *point,
+			  struct derived_probe *dp)
+{
+	struct node *proc = point->point.comps, *c = proc->next;
+	enum point_ctx ctx;
+
+	if (!c)
+		return -1;
+	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
+		      comp_is(c, "plt") || comp_is(c, "mark") ||
+		      comp_is(c, "library") || comp_is(c, "provider");
+	if (binary)
+		/* .function, .plt, .mark...: a binary's symbols and DWARF,
+		 * which pass 2 does not read: unknown, once it names one */
+		return process_target(se, point, proc, dp) ? -1 : false;
+	if (comp_is(c, "thread") && c->next &&
+	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
+	    !c->next->comp.arg && !c->next->next)
+		ctx = CTX_NONE;
+	else if ((comp_is(c, "begin") || comp_is(c, "end")) && !c->comp.arg &&
+		 !c->next)
+		ctx = CTX_NONE;
+	else if (comp_is(c, "syscall") && !c->comp.arg && !c->next)
+		ctx = CTX_SYSCALL;
+	else if (comp_is(c, "syscall") && !c->comp.arg &&
+		 comp_is(c->next, "return") && !c->next->next)
+		ctx = CTX_SYSCALL_RETURN;
+	else
+		return -1;
+	if (!process_target(se, point, proc, dp))
+		return false;
+	return unsupported(se, point, dp, "process", ctx);
+}
+
+static const char *const perf_hw[] = {
+	"cpu_cycles", "instructions", "cache_references", "cache_misses",
+	"branch_instructions", "branch_misses", "bus_cycles",
+	"stalled_cycles_frontend", "stalled_cycles_backend",
+	"ref_cpu_cycles",
+};
+static const char *const perf_sw[] = {
+	"cpu_clock", "task_clock", "page_faults", "context_switches",
+	"cpu_migrations", "page_faults_min", "page_faults_maj",
+	"alignment_faults", "emulation_faults", "dummy", "bpf_output",
+};
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf.hw.NAME, perf.sw.NAME, perf.type(N).config(M), then .sample(N),
+ * .process[("PATH")], .counter("NAME").
+ */
+static int derive_perf(struct sema *se, struct node *point,
+		       struct derived_probe *dp)
+{
+	struct node *c = point->point.comps->next;
+
+	if (comp_is(c, "hw") || comp_is(c, "sw")) {
+		bool hw = comp_is(c, "hw");
+		c = c->next;
+		if (!c || c->comp.arg ||
+		    !(hw ? in_list(c->comp.name, perf_hw, sizeof(perf_hw) /
+				   sizeof(perf_hw[0])) :
+			   in_list(c->comp.name, perf_sw, sizeof(perf_sw) /
+				   sizeof(perf_sw[0]))))
+			return -1;
+		c = c->next;
+	} else if (comp_is(c, "type") && is_num_arg(c) &&
+		   comp_is(c->next, "config") && is_num_arg(c->next)) {
+		c = c->next->next;
+	} else {
+		return -1;
+	}
+	if (comp_is(c, "sample")) {
+		if (!is_num_arg(c) || c->comp.arg->num.value <= 0)
+			return point_error(se, point, c, "the perf sample "
+					   "interval must be a positive number");
+		c = c->next;
+	}
+	if (comp_is(c, "process")) {
+		if (c->comp.arg && !is_str_arg(c))
+			return -1;
+		if (!process_target(se, point, c, dp))
+			return false;
+		if (!dp->process)
+			dp->process = "";	/* the -c / -x program */
+		c = c->next;
+	}
+	if (comp_is(c, "counter")) {
+		if (!is_str_arg(c))
+			return -1;
+		if (!*c->comp.arg->str.value)
+			return point_error(se, point, c, "missing perf counter "
+					   "name in .counter(\"\")");
+		dp->perf_counter = c->comp.arg->str.value;
+		c = c->next;
+	}
+	if (c)
+		return -1;
+	return unsupported(se, point, dp, "perf", CTX_NONE);
+}
+
+static const char *const nf_families[] = {
+	"NFPROTO_IPV4", "NFPROTO_IPV6", "NFPROTO_ARP", "NFPROTO_BRIDGE",
+};
+
+/*
+ * Points of the families SystemTap has beyond ours, with SystemTap's
+ * checks; true/false as derive_point, -1: not one of them (or not a
+ * shape SystemTap knows), so the caller reports an unknown point.
+ */
+static int derive_other(struct sema *se, struct node *point,
+			struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *c1 = c0->next;
+	const char *name = c0->comp.name;
+
+	if (!strcmp(name, "procfs"))
+		return derive_procfs(se, point, dp);
+	if (!strcmp(name, "process"))
+		return derive_process(se, point, dp);
+	if (!strcmp(name, "perf"))
+		return derive_perf(se, point, dp);
+	if (!strcmp(name, "kprobe")) {
+		struct node *c = c1;
+		if (comp_is(c, "module") && is_str_arg(c))
+			c = c->next;
+		if (comp_is(c, "function") && is_str_arg(c)) {
+			c = c->next;
+			bool ret = comp_is(c, "return");
+			if (ret)
+				c = c->next;
+			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
+				c = c->next;
+			if (c)
+				return -1;
+			return unsupported(se, point, dp, "kprobe.function",
+					   CTX_NONE);
+		}
+		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
+		    comp_is(c->next, "absolute") && !c->next->next) {
+			if (!se->s->guru)
+				return point_error(se, point, c0, "kprobe."
+						   "statement(...).absolute "
+						   "probes need guru mode (-g)");
+			return unsupported(se, point, dp, "kprobe.statement",
+					   CTX_NONE);
+		}
+		return -1;
+	}
+	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
+	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
+	    !c1->next->next) {
+		if (!se->s->guru)
+			return point_error(se, point, c0, "kernel.statement(...)"
+					   ".absolute probes need guru mode (-g)");
+		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
+				   ".absolute", CTX_NONE);
+	}
+	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
+		ast_foreach(c, c1->next)
+			if (comp_is(c, "pf") && is_str_arg(c) &&
+			    !in_list(c->comp.arg->str.value, nf_families,
+				     sizeof(nf_families) / sizeof(nf_families[0])))
+				return point_error(se, point, c, arena_printf(
+						   &se->s->arena, "unsupported "
+						   "netfilter protocol family "
+						   "'%s' (NFPROTO_IPV4, "
+						   "NFPROTO_IPV6, NFPROTO_ARP or "
+						   "NFPROTO_BRIDGE)",
+						   c->comp.arg->str.value));
+	}
+	return -1;
+}
+
 /* Match one point against the families; fill dp. false if it does not match. */
 static bool derive_point(struct sema *se, struct node *point,
 			 struct derived_probe *dp)
@@ -2277,7 +2726,11 @@ static bool derive_point(struct sema *se, struct node *point,
 		if (strchr(c->comp.name, '*'))
 			return point_error(se, point, c, arena_printf(&se->s->arena,
 					   "unknown probe point '%s' (no alias or "
-					   "family matches)", point_string(se, point)));
+					   "family matches%s)", se->nexpanding ?
+					   se->list_name : point_string(se, point),
+					   se->nexpanding ? arena_printf(&se->s->arena,
+					   ": it expands to '%s'", point_string(se,
+					   point)) : ""));
 	dp->point = point;
 	dp->pp = point_string(se, point);
 
@@ -2363,12 +2816,15 @@ static bool derive_point(struct sema *se, struct node *point,
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive")) {
-				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER ||
-				    sfx->comp.arg->num.value < 0 ||
+				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER)
+					return point_error(se, point, sfx, "maxactive "
+							   "takes a number (0 to "
+							   "32767)");
+				if (sfx->comp.arg->num.value < 0 ||
 				    sfx->comp.arg->num.value > 32767)
 					return point_error(se, point, sfx, "maxactive "
-							   "takes a number from 0 to "
-							   "32767");
+							   "value out of range (0 to "
+							   "32767)");
 				dp->kf_maxactive = sfx->comp.arg->num.value;
 				sfx = sfx->next;
 			}
@@ -2409,6 +2865,9 @@ static bool derive_point(struct sema *se, struct node *point,
 			return point_error(se, point, tr, "empty tracepoint name");
 		return true;
 	}
+	int other = derive_other(se, point, dp);
+	if (other >= 0)
+		return other;
 	char msg[256];
 	const char *hint = suggest_point(se, point);
 	if (hint && strcmp(hint, name))
@@ -3025,6 +3484,9 @@ static void walk_all(struct sema *se)
 		se->loop_depth = 0;
 		if (!f->embedded)
 			walk_stmt(se, f->decl->func.body);
+		else
+			note_pragmas(se, f->decl->func.body->embedded.code,
+				     f->decl->func.body);
 	}
 }
 
@@ -3218,6 +3680,50 @@ static void check_unresolved(struct sema *se)
 	}
 }
 
+/* After the body checks: the points no pass 3 translation exists for. */
+static void report_unsupported(struct sema *se)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->family == PF_UNSUPPORTED)
+			diag_error(se->s, dp->point->loc, "%s probes are not "
+				   "supported yet ('%s')", dp->unsupported,
+				   dp->pp);
+	}
+}
+
+/*
+ * @perf("NAME"): the value of a perf counter a perf...counter("NAME")
+ * point declares for the process the probe runs in.
+ */
+static enum type infer_perf(struct sema *se, struct node *n)
+{
+	const struct node *arg = n->call.args;
+	const char *name = arg && arg->kind == N_STRING ? arg->str.value : "";
+	bool declared = false, here = false;
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *c = se->prog->probes[i];
+		if (!c->perf_counter || strcmp(c->perf_counter, name))
+			continue;
+		declared = true;
+		for (int j = 0; j < se->prog->nprobes; j++) {
+			const struct derived_probe *dp = se->prog->probes[j];
+			if (dp->body == se->body && dp->process && c->process &&
+			    !strcmp(dp->process, c->process))
+				here = true;
+		}
+	}
+	if (se->report && !declared)
+		diag_error(se->s, n->loc, "perf counter '%s' not defined (no "
+			   "perf....counter(\"%s\") point declares it)", name,
+			   name);
+	else if (se->report && !here)
+		diag_error(se->s, n->loc, "perf counter '%s' not defined for "
+			   "the process this probe runs in", name);
+	return n->type = TY_LONG;
+}
+
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *prog)
 {
@@ -3265,6 +3771,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	}
 	se.report = true;
 	walk_all(&se);
+	report_unsupported(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	propagate_calls(&se);

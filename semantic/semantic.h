@@ -173,6 +173,16 @@ struct symbol {
 enum probe_family {
 	PF_BEGIN, PF_END, PF_ERROR, PF_NEVER, PF_TIMER, PF_TRACEPOINT,
 	PF_KFUNC, PF_KRETFUNC,		/* kernel.function(...)[.return] */
+	PF_PROCFS,			/* procfs("PATH").read/.write */
+	PF_UNSUPPORTED,			/* a family pass 2 checks but pass 3
+					 * cannot translate yet: an error */
+};
+
+/* The context variables of a PF_UNSUPPORTED point, as SystemTap has them. */
+enum point_ctx {
+	CTX_NONE,			/* none at all */
+	CTX_SYSCALL,			/* process.syscall: $syscall, $argN */
+	CTX_SYSCALL_RETURN,		/* .syscall.return: $syscall, $return */
 };
 
 /* One probe point of a probe, resolved: what the runtime registers. */
@@ -196,6 +206,16 @@ struct derived_probe {
 	/* $$parms$ (1) and $$parms$$ (2): per argument of tp, its pretty
 	 * printing, or NULL ("=?") */
 	const struct pretty **tp_parms_pretty[3];
+	/* procfs: the file under /proc/systemtap/MODULE/ */
+	const char *procfs_path;	/* "command" by default */
+	bool procfs_write;		/* .write (else .read) */
+	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
+	int64_t procfs_umask;		/* .umask(N), or 0 */
+	/* PF_UNSUPPORTED */
+	const char *unsupported;	/* the family, e.g. "process" */
+	enum point_ctx ctx;
+	const char *process;		/* process("PATH"), perf ...process */
+	const char *perf_counter;	/* perf ... .counter("NAME") */
 };
 
 /*

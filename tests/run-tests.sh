@@ -108,13 +108,14 @@ stap_here() { # file options...
 # Run jobs in one guest boot with results in OUTDIR. Succeeds when the guest
 # ran them all: stapvm's status 2 (it ran them, but the guest's dmesg shows
 # a problem) is left to the callers' dmesg checks.
+vm_files=()	# --file options for the guest (run_e2e sets them)
 run_batch() { # release outdir log job...
 	local release=$1 out=$2 log=$3 rc
 	shift 3
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		--timeout 600 --batch "$out" "$@" >"$log" 2>&1
+		"${vm_files[@]}" --timeout 600 --batch "$out" "$@" >"$log" 2>&1
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 2 ]
 }
@@ -202,7 +203,7 @@ fi
 ### the tapset library: one script calling every public function that
 ### --dump-functions lists (arguments of the declared types, 0 and "")
 ### passes pass 2 with every type known, and builds (pass 4, so the
-### embedded C compiles) for every kernel with headers
+### embedded C compiles) for every kernel with headers; -g for the guru ones
 lib_calls() { # dump-functions output -> a script calling each function
 	awk 'BEGIN { print "probe begin {\n\tif (pid() < 0) {" }
 	{
@@ -232,7 +233,7 @@ $(head -20 "$work/fns.bad")"
 	fi
 	lib_calls "$work/fns" >"$work/allfns.stp"
 	if [ $lib_ok = 1 ] && wanted library/functions; then
-		if "$STAP" -p2 "$work/allfns.stp" >"$work/out" 2>&1; then
+		if "$STAP" -g -p2 "$work/allfns.stp" >"$work/out" 2>&1; then
 			pass "library/functions ($(wc -l <"$work/fns") functions)"
 		else
 			fail library/functions "$(grep -v '^ ' "$work/out" | head -20)"
@@ -244,7 +245,7 @@ $(head -20 "$work/fns.bad")"
 		wanted "library/build-$tag" || continue
 		if [ $lib_ok = 0 ]; then
 			skip "library/build-$tag" "library/functions failed"
-		elif "$STAP" -p4 -r "$r" "$work/allfns.stp" >"$work/out" 2>&1; then
+		elif "$STAP" -g -p4 -r "$r" "$work/allfns.stp" >"$work/out" 2>&1; then
 			pass "library/build-$tag"
 		else
 			fail "library/build-$tag" "$(tail -20 "$work/out")"
@@ -349,7 +350,8 @@ done
 
 ### end to end: every tests/e2e/*.stp runs in one guest boot per kernel
 # NAME.out: exact stdout; NAME.err: exact stderr (default empty);
-# NAME.rc: exit status (default 0); "# stap-cmd: CMD" runs CMD with -c.
+# NAME.rc: exit status (default 0); "# stap-cmd: CMD" runs CMD with -c;
+# "# stap-guest-module: NAME" puts the kernel's module NAME.ko in /bin.
 # Every installed kernel with both image and headers is tested (6.1, 6.12).
 e2e=()
 for f in "$tests"/e2e/*.stp; do
@@ -373,10 +375,40 @@ elif [ ! -x "$STAPVM" ]; then
 	vm_reason="stap/stapvm is not built"
 fi
 
+# The guest's copy of kernel module NAME of a release (decompressed: the
+# guest's busybox insmod takes plain .ko files); prints its path.
+guest_module() { # release name
+	local ko dir=$work/guest-modules/$1
+	ko=$(find "/lib/modules/$1/kernel" -name "$2.ko*" 2>/dev/null | head -1)
+	[ -n "$ko" ] || return 1
+	mkdir -p "$dir"
+	case $ko in
+	*.xz) xz -dc "$ko" >"$dir/$2.ko" ;;
+	*.zst) zstd -qdc "$ko" >"$dir/$2.ko" ;;
+	*) cp "$ko" "$dir/$2.ko" ;;
+	esac && echo "$dir/$2.ko"
+}
+
 run_e2e() { # release tag
 	local release=$1 tag=$2 jobs=() built=() f name base i rc want_rc want_err
+	local m path missing
+	vm_files=()
 	for f in "${e2e[@]}"; do
 		name=e2e/$tag/$(basename "$f" .stp)
+		# "# stap-guest-module: NAME": the release's module NAME is put
+		# in the guest's /bin as NAME.ko for the script's command
+		missing=
+		for m in $(sed -n 's/^# stap-guest-module: //p' "$f"); do
+			if path=$(guest_module "$release" "$m"); then
+				vm_files+=(--file "$path")
+			else
+				missing=$m
+			fi
+		done
+		if [ -n "$missing" ]; then
+			skip "$name" "kernel module $missing of $release not found"
+			continue
+		fi
 		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
 			jobs+=("$ko${cmd:+::$cmd}")
@@ -387,7 +419,10 @@ run_e2e() { # release tag
 	done
 	[ ${#jobs[@]} -gt 0 ] || return 0
 	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
-	if ! run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"; then
+	run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"
+	rc=$?
+	vm_files=()
+	if [ $rc != 0 ]; then
 		for f in "${built[@]}"; do
 			fail "e2e/$tag/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
 		done

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * procfs probes: STP_PROBE_PROCFS, files under /proc/systemtap/MODULE/.
+ *
+ * A file has at most one read and one write probe (pass 2 checks). Each
+ * open gets its own buffer (procfs_bufsize bytes, allocated in process
+ * context at open, never in a probe): the first read of that open runs
+ * the read probe, whose `$value = s` / `$value .= s` fill the buffer, and
+ * later reads page through it. A write copies at most bufsize - 1 (and
+ * MAXSTRINGLEN - 1) bytes from the user before running the write probe,
+ * which reads them as $value; the count consumed is returned, so a longer
+ * write runs the probe once per piece, as in SystemTap.
+ *
+ * The probe runs in the opener's process context with preemption
+ * disabled; its data is found through a per-CPU pointer set around the
+ * run (stp_procfs_data()). The directory /proc/systemtap is shared by
+ * every module and left in place; this module's own directory goes (with
+ * everything under it, after in-flight file operations end) on disarm.
+ */
+
+struct stp_procfs_data {
+	char *buf;			/* NUL-terminated */
+	size_t len, size;
+};
+
+struct stp_procfs_file {
+	const char *path;		/* relative to stp_procfs_dir */
+	const struct stp_probe *read_probe, *write_probe;
+	u32 bufsize;
+	umode_t mode;
+};
+
+/* A directory of a path with slashes, "a" and "a/b" for "a/b/file". */
+struct stp_procfs_subdir {
+	const char *path;		/* not NUL-terminated: len bytes */
+	size_t len;
+	struct proc_dir_entry *pde;
+};
+
+static DEFINE_PER_CPU(struct stp_procfs_data *, stp_procfs_cur);
+static struct proc_dir_entry *stp_procfs_dir;	/* systemtap/MODULE */
+static struct stp_procfs_file *stp_procfs_files;
+static size_t stp_nprocfs_files;
+static struct stp_procfs_subdir *stp_procfs_subdirs;
+static size_t stp_nprocfs_subdirs;
+
+static struct stp_procfs_data *__maybe_unused
+stp_procfs_data(struct stp_context *c)
+{
+	return this_cpu_read(stp_procfs_cur);
+}
+
+/* $value = s (append false) or $value .= s in a read probe. */
+static void __maybe_unused stp_procfs_set(struct stp_context *c,
+					  const char *s, bool append)
+{
+	struct stp_procfs_data *d = stp_procfs_data(c);
+
+	if (!d)
+		return;
+	if (!append)
+		d->len = 0;
+	d->len += strscpy(d->buf + d->len, s, d->size - d->len) < 0 ?
+		  d->size - 1 - d->len : strlen(d->buf + d->len);
+}
+
+static void stp_procfs_run(const struct stp_probe *p,
+			   struct stp_procfs_data *d)
+{
+	preempt_disable();
+	this_cpu_write(stp_procfs_cur, d);
+	stp_probe_run(p);
+	this_cpu_write(stp_procfs_cur, NULL);
+	preempt_enable();
+}
+
+struct stp_procfs_open {
+	bool filled;
+	struct stp_procfs_data d;
+};
+
+static int stp_procfs_fop_open(struct inode *inode, struct file *f)
+{
+	struct stp_procfs_file *pf = pde_data(inode);
+	struct stp_procfs_open *o;
+
+	o = kzalloc(sizeof(*o) + pf->bufsize, GFP_KERNEL);
+	if (!o)
+		return -ENOMEM;
+	o->d.buf = (char *)(o + 1);
+	o->d.size = pf->bufsize;
+	f->private_data = o;
+	return 0;
+}
+
+static int stp_procfs_fop_release(struct inode *inode, struct file *f)
+{
+	kfree(f->private_data);
+	return 0;
+}
+
+static ssize_t stp_procfs_fop_read(struct file *f, char __user *ubuf,
+				   size_t count, loff_t *ppos)
+{
+	struct stp_procfs_file *pf = pde_data(file_inode(f));
+	struct stp_procfs_open *o = f->private_data;
+
+	if (!pf->read_probe)
+		return -EINVAL;
+	if (!o->filled) {
+		o->d.len = 0;
+		o->d.buf[0] = '\0';
+		stp_procfs_run(pf->read_probe, &o->d);
+		o->filled = true;
+	}
+	return simple_read_from_buffer(ubuf, count, ppos, o->d.buf, o->d.len);
+}
+
+static ssize_t stp_procfs_fop_write(struct file *f, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct stp_procfs_file *pf = pde_data(file_inode(f));
+	struct stp_procfs_open *o = f->private_data;
+	size_t n = count;
+
+	if (!pf->write_probe)
+		return -EINVAL;
+	if (n > o->d.size - 1)
+		n = o->d.size - 1;
+	if (n > MAXSTRINGLEN - 1)
+		n = MAXSTRINGLEN - 1;
+	if (copy_from_user(o->d.buf, ubuf, n))
+		return -EFAULT;
+	o->d.buf[n] = '\0';
+	o->d.len = n;
+	stp_procfs_run(pf->write_probe, &o->d);
+	return n;
+}
+
+static const struct proc_ops stp_procfs_ops = {
+	.proc_open = stp_procfs_fop_open,
+	.proc_release = stp_procfs_fop_release,
+	.proc_read = stp_procfs_fop_read,
+	.proc_write = stp_procfs_fop_write,
+	.proc_lseek = default_llseek,
+};
+
+/* The directory of the first len bytes of path, made with its parents. */
+static struct proc_dir_entry *stp_procfs_dir_of(const char *path, size_t len)
+{
+	struct proc_dir_entry *dir = stp_procfs_dir;
+	size_t end = 0, i;
+	char name[NAME_MAX + 1];
+
+	while (end < len) {
+		size_t start = end;
+		struct proc_dir_entry *found = NULL;
+
+		while (end < len && path[end] != '/')
+			end++;
+		for (i = 0; i < stp_nprocfs_subdirs && !found; i++)
+			if (stp_procfs_subdirs[i].len == end &&
+			    !memcmp(stp_procfs_subdirs[i].path, path, end))
+				found = stp_procfs_subdirs[i].pde;
+		if (!found) {
+			if (end - start > NAME_MAX)
+				return NULL;
+			memcpy(name, path + start, end - start);
+			name[end - start] = '\0';
+			found = proc_mkdir(name, dir);
+			if (!found)
+				return NULL;
+			stp_procfs_subdirs[stp_nprocfs_subdirs++] =
+				(struct stp_procfs_subdir){ path, end, found };
+		}
+		dir = found;
+		end++;			/* past the '/' */
+	}
+	return dir;
+}
+
+static void stp_procfs_disarm(void)
+{
+	/* removes the whole subtree once its open files are idle */
+	if (stp_procfs_dir)
+		proc_remove(stp_procfs_dir);
+	stp_procfs_dir = NULL;
+	kfree(stp_procfs_files);
+	stp_procfs_files = NULL;
+	stp_nprocfs_files = 0;
+	kfree(stp_procfs_subdirs);
+	stp_procfs_subdirs = NULL;
+	stp_nprocfs_subdirs = 0;
+}
+
+static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
+{
+	size_t i, j, nprobes = 0, nslashes = 0;
+	struct path top;
+
+	for (i = 0; i < n; i++)
+		if (tab[i].type == STP_PROBE_PROCFS) {
+			const char *p;
+
+			nprobes++;
+			for (p = tab[i].procfs_path; *p; p++)
+				nslashes += *p == '/';
+		}
+	if (!nprobes)
+		return 0;
+	stp_procfs_files = kcalloc(nprobes, sizeof(*stp_procfs_files),
+				   GFP_KERNEL);
+	stp_procfs_subdirs = kcalloc(nslashes + 1, sizeof(*stp_procfs_subdirs),
+				     GFP_KERNEL);
+	if (!stp_procfs_files || !stp_procfs_subdirs)
+		goto fail;
+	/* proc_mkdir warns both on an existing name and on a path whose
+	 * parent is missing: ask the VFS whether /proc/systemtap exists */
+	if (!kern_path("/proc/systemtap", LOOKUP_DIRECTORY, &top)) {
+		path_put(&top);
+		stp_procfs_dir = proc_mkdir("systemtap/" STP_MODULE_NAME, NULL);
+	} else {
+		/* the first module to make it: it stays after us */
+		struct proc_dir_entry *dir = proc_mkdir("systemtap", NULL);
+
+		if (dir)
+			stp_procfs_dir = proc_mkdir(STP_MODULE_NAME, dir);
+	}
+	if (!stp_procfs_dir)
+		goto fail;
+
+	/* one file per path, with its read and write probes */
+	for (i = 0; i < n; i++) {
+		const struct stp_probe *p = &tab[i];
+		struct stp_procfs_file *f = NULL;
+
+		if (p->type != STP_PROBE_PROCFS)
+			continue;
+		for (j = 0; j < stp_nprocfs_files && !f; j++)
+			if (!strcmp(stp_procfs_files[j].path, p->procfs_path))
+				f = &stp_procfs_files[j];
+		if (!f) {
+			f = &stp_procfs_files[stp_nprocfs_files++];
+			f->path = p->procfs_path;
+			f->bufsize = MAXSTRINGLEN;
+		}
+		if (p->procfs_write) {
+			f->write_probe = p;
+			f->mode |= 0222 & ~p->procfs_umask;
+		} else {
+			f->read_probe = p;
+			f->mode |= 0444 & ~p->procfs_umask;
+			if (p->procfs_bufsize)
+				f->bufsize = p->procfs_bufsize;
+		}
+	}
+	for (i = 0; i < stp_nprocfs_files; i++) {
+		struct stp_procfs_file *f = &stp_procfs_files[i];
+		const char *leaf = strrchr(f->path, '/');
+		struct proc_dir_entry *dir;
+
+		dir = stp_procfs_dir_of(f->path, leaf ? leaf - f->path : 0);
+		if (!dir || !proc_create_data(leaf ? leaf + 1 : f->path,
+					      S_IFREG | f->mode, dir,
+					      &stp_procfs_ops, f))
+			goto fail;
+	}
+	return 0;
+fail:
+	stp_ctl_stderr("ERROR: cannot create the procfs files under "
+		       "/proc/systemtap/" STP_MODULE_NAME "\n", NULL);
+	stp_procfs_disarm();
+	return -ENOMEM;
+}
