@@ -989,6 +989,117 @@ static const char *gen_call(struct cg *cg, struct node *n)
 	return "0";
 }
 
+/*
+ * A pretty-printing table (see runtime/pretty.h) as C initialisers: the
+ * items of p, one a line, for an array of struct stp_pp_item.
+ */
+static void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
+			 const char *indent)
+{
+	static const char *const src[] = {
+		[PS_VALUE] = "STP_PP_VALUE", [PS_ADDR] = "STP_PP_ADDR",
+		[PS_READ] = "STP_PP_READ", [PS_BITS] = "STP_PP_BITS",
+	};
+
+	for (int i = 0; i < p->nitems; i++) {
+		const struct pretty_item *it = &p->items[i];
+		fprintf(out, "%s{ %s, ", indent,
+			c_string(cg, it->text, strlen(it->text)));
+		if (it->conv)
+			fprintf(out, "'%c', ", it->conv);
+		else
+			fputs("0, ", out);
+		fprintf(out, "%s, %u, %d, %u, %u, %u },\n", src[it->src],
+			it->size, it->is_signed, it->bit_shift, it->bit_size,
+			it->offset);
+	}
+}
+
+/*
+ * Walk path from the value base in the handler (a @cast chain): the same
+ * steps as gen_tp_path, but a fault is the script's error at once.
+ */
+static const char *gen_walk(struct cg *cg, const char *base,
+			    const struct tp_path *path, const struct node *n)
+{
+	const char *t = tmp_long(cg);
+	const char **index = arena_alloc(&cg->s->arena, (size_t)(path->nsteps + 1) *
+					 sizeof(*index));
+
+	/* computed indexes first, in script order */
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].index_expr)
+			index[i] = gen_expr(cg, path->steps[i].index_expr);
+	emit(cg, "int64_t %s;", t);
+	emit(cg, "{");
+	emit(cg, "\t__label__ fault;");
+	emit(cg, "\tu64 stp_addr = (u64)%s;", base);
+	for (int i = 0; i < path->nsteps; i++) {
+		const struct tp_step *st = &path->steps[i];
+		unsigned byte = st->bit_offset / 8;
+		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
+			emit(cg, "\tstp_addr += %u;\t/* ->%s */", byte,
+			     st->member);
+		if (st->kind == TPS_INDEX && st->index_expr)
+			emit(cg, "\tstp_addr += (u64)%s * %u;", index[i],
+			     st->stride);
+		else if (st->kind == TPS_INDEX && st->index)
+			emit(cg, "\tstp_addr += %" PRId64 "LL * %u;", st->index,
+			     st->stride);
+		if (st->result == TPR_READ)
+			emit(cg, "\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
+			     "\t\tgoto fault;", st->size, st->is_signed);
+		else if (st->result == TPR_BITS)
+			emit(cg, "\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, "
+			     "%u, %u, %d))\n\t\tgoto fault;", byte,
+			     st->bit_offset % 8, st->bit_size, st->is_signed);
+	}
+	emit(cg, "\t%s = (int64_t)stp_addr;", t);
+	emit(cg, "\tif (0) {");
+	emit(cg, "fault:");
+	emit(cg, "\t\tstp_errorf(c, \"read fault [man error::fault] at "
+	     "0x%%llx\", (unsigned long long)stp_addr);");
+	emit(cg, "\t\tc->last_where = %s;", where(cg, n));
+	emit(cg, "\t\tgoto %s;", cg->err);
+	emit(cg, "\t}");
+	emit(cg, "}");
+	return t;
+}
+
+/*
+ * A typed value (SYM_TYPED): its base's value, the steps of a @cast chain
+ * if any, then its pretty printing if asked.
+ */
+static const char *gen_typed(struct cg *cg, const struct node *n,
+			     const struct symbol *sym)
+{
+	const char *v = gen_expr(cg, sym->typed_base);
+	char *items = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (sym->tp_path && sym->tp_path->nsteps)
+		v = gen_walk(cg, v, sym->tp_path, n);
+	if (!sym->pretty)
+		return v;
+	int id = cg->ntemps++;
+	f = open_memstream(&items, &len);
+	pretty_items(cg, f, sym->pretty, "\t");
+	fclose(f);
+	emit(cg, "static const struct stp_pp_item stp_ppi%d[] = {\n%s};", id,
+	     items);
+	free(items);
+	emit(cg, "static const struct stp_pretty stp_pp%d = { stp_ppi%d, %d };",
+	     id, id, sym->pretty->nitems);
+	const char *s = tmp_string(cg), *scratch = tmp_string(cg);
+	emit(cg, "{");
+	emit(cg, "\tstruct stp_strbuf sb;");
+	emit(cg, "\tstp_sb_init(&sb, %s);", s);
+	emit(cg, "\tstp_pretty(&sb, &stp_pp%d, %s, %s);", id, v, scratch);
+	emit(cg, "}");
+	return s;
+}
+
 /* Tracepoint context: $x (a slot the callback filled), $$..., @defined. */
 /* Is the handler being generated a procfs probe's? ($value) */
 static bool procfs_scope(const struct cg *cg)
@@ -1001,6 +1112,13 @@ static bool procfs_scope(const struct cg *cg)
 
 static const char *gen_context(struct cg *cg, struct node *n)
 {
+	if (n->sym && n->sym->kind == SYM_TYPED)
+		return gen_typed(cg, n, n->sym);
+	if (n->kind == N_UNARY && (!n->sym || n->sym->kind != SYM_CONTEXT)) {
+		unsupported(cg, n, "'&' here");
+		return "0";
+	}
+
 	const char *name = n->target.name;
 
 	if (n->kind == N_TARGET && procfs_scope(cg)) {
@@ -1041,9 +1159,13 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;
 	}
-	if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars")) {
-		const char *t = tmp_string(cg);
-		emit(cg, "stp_tp_parms(c, %s);", t);
+	if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6)) {
+		/* $$parms, $$parms$, $$parms$$: mode 0, 1, 2 */
+		const char *t = tmp_string(cg), *scratch = tmp_string(cg);
+		size_t len = strlen(name), mode = 0;
+		while (mode < 2 && name[len - 1 - mode] == '$')
+			mode++;
+		emit(cg, "stp_tp_parms(c, %s, %zu, %s);", t, mode, scratch);
 		return t;
 	}
 	if (!strcmp(name, "$return")) {
@@ -1120,8 +1242,8 @@ static const char *gen_expr(struct cg *cg, struct node *n)
 			return gen_regex(cg, n);
 		return gen_binary(cg, n);
 	case N_UNARY: {
-		if (n->unary.op == OP_ADDR && n->sym)
-			return gen_context(cg, n);	/* &$x: its slot */
+		if (n->unary.op == OP_ADDR)	/* &$x->f, &@cast(...)->f */
+			return gen_context(cg, n);
 		const char *a = gen_expr(cg, n->unary.operand);
 		const char *t = tmp_long(cg);
 		switch (n->unary.op) {
@@ -2095,10 +2217,6 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		for (int j = i + 1; group[i] == i && j < prog->nprobes; j++)
 			if (group[j] == i && prog->probes[j]->body->ntpvars > nv)
 				nv = prog->probes[j]->body->ntpvars;
-		fprintf(out, "\nstatic const char *const stp_tp_names_%d[] = { ", i);
-		for (int a = 0; a < tp->nargs; a++)
-			fprintf(out, "\"%s\", ", tp->args[a].name);
-		fputs("NULL };\n", out);
 		bool isvoid = !strcmp(tp->proto, "void");
 		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
 			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
@@ -2222,6 +2340,54 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 	}
 }
 
+/*
+ * $$parms tables of probe i (struct stp_tp_parm[], see runtime/pretty.h),
+ * one per mode the body uses: mode 0 prints each argument "%p" (a
+ * pointer) or "%#x", modes 1 and 2 its pretty printing ("=?" when its
+ * type is unknown), as SystemTap 4.8 does.
+ */
+static void gen_tp_parms(struct cg *cg, FILE *out, int i)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+	const struct tracepoint_info *tp = dp->tp;
+
+	for (int m = 0; m < 3; m++) {
+		if (!(dp->body->tp_parms_modes & (1u << m)))
+			continue;
+		for (int k = 0; m && k < tp->nargs; k++) {
+			const struct pretty *p = dp->tp_parms_pretty[m] ?
+				dp->tp_parms_pretty[m][k] : NULL;
+			if (!p)
+				continue;
+			fprintf(out, "static const struct stp_pp_item "
+				"stp_tppi_%d_%d_%d[] = {\n", i, m, k);
+			pretty_items(cg, out, p, "\t");
+			fprintf(out, "};\nstatic const struct stp_pretty "
+				"stp_tpp_%d_%d_%d = { stp_tppi_%d_%d_%d, %d };\n",
+				i, m, k, i, m, k, p->nitems);
+		}
+		fprintf(out, "static const struct stp_tp_parm stp_tp_parms_%d_%d[] "
+			"= {\n", i, m);
+		for (int k = 0; k < tp->nargs; k++) {
+			const char *name = tp->args[k].name;
+			const char *sep = k ? " " : "";
+			if (!m) {
+				fprintf(out, "\t{ \"%s%s=\", &stp_pp_%s, %d },\n",
+					sep, name, strchr(tp->args[k].c_type, '*') ?
+					"ptr" : "hex", k);
+			} else if (dp->tp_parms_pretty[m] &&
+				   dp->tp_parms_pretty[m][k]) {
+				fprintf(out, "\t{ \"%s%s=\", &stp_tpp_%d_%d_%d, "
+					"%d },\n", sep, name, i, m, k, k);
+			} else {
+				fprintf(out, "\t{ \"%s%s=?\", NULL, %d },\n", sep,
+					name, k);
+			}
+		}
+		fputs("\t{ NULL }\n};\n", out);
+	}
+}
+
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
 {
@@ -2298,6 +2464,24 @@ int codegen_module(struct session *s, const struct program *prog,
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	gen_tp_callbacks(&cg, out, group);
 	gen_kf_vals(out, prog);
+	bool parms = false;
+	for (int i = 0; i < prog->nprobes; i++)
+		parms |= tp_typed(prog->probes[i]) &&
+			 prog->probes[i]->body->tp_parms_modes;
+	if (parms)
+		fputs("\n/* $$parms */\n"
+		      "static const struct stp_pp_item stp_ppi_hex[] = {\n"
+		      "\t{ \"\", 'x', STP_PP_VALUE }, { \"\" } };\n"
+		      "static const struct stp_pretty stp_pp_hex __maybe_unused = "
+		      "{ stp_ppi_hex, 2 };\n"
+		      "static const struct stp_pp_item stp_ppi_ptr[] = {\n"
+		      "\t{ \"\", 'p', STP_PP_VALUE }, { \"\" } };\n"
+		      "static const struct stp_pretty stp_pp_ptr __maybe_unused = "
+		      "{ stp_ppi_ptr, 2 };\n", out);
+	for (int i = 0; i < prog->nprobes; i++)
+		if (tp_typed(prog->probes[i]) &&
+		    prog->probes[i]->body->tp_parms_modes)
+			gen_tp_parms(&cg, out, i);
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
@@ -2363,11 +2547,17 @@ int codegen_module(struct session *s, const struct program *prog,
 				dp->procfs_write ? "true" : "false",
 				dp->procfs_maxsize, (uint64_t)dp->procfs_umask);
 		if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
-			fprintf(out, ",\n\t  .tp_shared = true, "
-				".tp_argnames = stp_tp_names_%d", group[i]);
+			fprintf(out, ",\n\t  .tp_shared = true");
 		else if (tp_typed(dp))
-			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d, "
-				".tp_argnames = stp_tp_names_%d", i, i);
+			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
+		if (tp_typed(dp) && dp->body->tp_parms_modes) {
+			fputs(",\n\t  .tp_parms = {", out);
+			for (int m = 0; m < 3; m++)
+				if (dp->body->tp_parms_modes & (1u << m))
+					fprintf(out, " [%d] = stp_tp_parms_%d_%d,",
+						m, i, m);
+			fputs(" }", out);
+		}
 		fputs(" },\n", out);
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);

@@ -62,16 +62,39 @@ static int stp_fmt_clamp(int v)
 	return v > STP_FMT_MAXPAD ? STP_FMT_MAXPAD : v;
 }
 
-/* %c: one byte, padded with spaces. */
+/*
+ * %c; with '#' (SystemTap's pretty printing of char members uses '%#c')
+ * a character that is not printable ASCII, a quote or a backslash is
+ * escaped: \n and the other C escapes, else three octal digits.
+ */
 static void stp_fmt_char(struct stp_sink *s, const struct stp_fmt *f,
 			 int64_t v)
 {
-	char ch = (char)v;
-	int pad = stp_fmt_clamp(f->width) - 1;
+	static const char from[] = "\a\b\f\n\r\t\v'\\";
+	static const char to[] = "abfnrtv'\\";
+	unsigned char ch = (unsigned char)v;
+	char out[4] = { (char)ch };
+	int n = 1, pad;
 
+	if ((f->flags & STP_FMT_ALT) &&
+	    (ch < 0x20 || ch >= 0x7f || ch == '\'' || ch == '\\')) {
+		const char *e = ch ? memchr(from, ch, sizeof(from) - 1) : NULL;
+
+		out[0] = '\\';
+		if (e) {
+			out[1] = to[e - from];
+			n = 2;
+		} else {
+			out[1] = '0' + ((ch >> 6) & 3);
+			out[2] = '0' + ((ch >> 3) & 7);
+			out[3] = '0' + (ch & 7);
+			n = 4;
+		}
+	}
+	pad = stp_fmt_clamp(f->width) - n;
 	if (!(f->flags & STP_FMT_LEFT))
 		stp_sink_fill(s, ' ', pad);
-	stp_sink_put(s, &ch, 1);
+	stp_sink_put(s, out, n);
 	if (f->flags & STP_FMT_LEFT)
 		stp_sink_fill(s, ' ', pad);
 }

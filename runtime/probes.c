@@ -348,27 +348,6 @@ static void stp_cpu_timers_disarm(struct stp_probe_rt *rt)
 	rt->cpu_timers = NULL;
 }
 
-static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst)
-{
-	static const struct stp_fmt hex = {
-		.conv = 'x', .flags = STP_FMT_ALT, .width = -1, .prec = -1
-	};
-	const char *const *name = c->probe->tp_argnames;
-	struct stp_strbuf sb;
-	int i;
-
-	stp_sb_init(&sb, dst);
-	if (!name || !c->tp)
-		return;
-	for (i = 0; name[i]; i++) {
-		if (i)
-			stp_sb_char(&sb, ' ');
-		stp_sb_str(&sb, name[i]);
-		stp_sb_char(&sb, '=');
-		stp_sb_long(&sb, &hex, c->tp->all[i]);
-	}
-}
-
 /* Generic tracepoint callback: ignores the tracepoint's own arguments. */
 static void stp_tp_generic(void *data)
 {

@@ -116,7 +116,8 @@ struct stp_probe {
 	unsigned int timer_flags;	/* STP_TIMER_* */
 	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
 	const char *tp_system;		/* its system ($$system): "sched" */
-	const char *const *tp_argnames;	/* NULL-terminated, for $$parms */
+	/* $$parms / $$vars, plain, '$' and '$$' (NULL: not used) */
+	const struct stp_tp_parm *tp_parms[STP_PARMS_MODES];
 	void *tp_callback;		/* typed callback, NULL: generic */
 	bool tp_shared;			/* run by another entry's callback (a
 					 * dispatch on an argument): never
@@ -158,8 +159,9 @@ static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
 /* The same for a kernel function hit: c->regs = regs during the hit. */
 static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
 					      struct pt_regs *regs);
-/* $$parms: "name=0x... name=0x..." of the current tracepoint hit. */
-static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst);
+/* pretty.c: $$parms in mode 0..2 of the current tracepoint hit */
+static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
+					int mode, char *scratch);
 
 /* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);

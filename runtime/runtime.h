@@ -55,6 +55,7 @@
 #include "strings.h"
 #include "stat.h"
 #include "map.h"
+#include "pretty.h"
 #include "probes.h"
 
 static int stp_transport_init(void);
@@ -77,6 +78,7 @@ static void stp_globals_free(void);
 #include "tapset.c"
 #include "regex.c"
 #include "probes.c"
+#include "pretty.c"
 #include "kfunc.c"
 #include "procfs.c"
 #include "transport.c"

@@ -1374,6 +1374,42 @@ int btf_member(const struct btf *b, int struct_id, const char *name,
 			   bit_offset, bitfield_size);
 }
 
+int btf_member_at(const struct btf *b, int struct_id, int i,
+		  const char **name, int *type_id, unsigned *bit_offset,
+		  unsigned *bitfield_size)
+{
+	const struct raw_type *t = type_at(b, strip(b, struct_id));
+	const struct raw_member *m;
+
+	if (!t || (kind_of(t) != KIND_STRUCT && kind_of(t) != KIND_UNION))
+		return -1;
+	if (i < 0)
+		return (int)vlen_of(t);
+	if ((unsigned)i >= vlen_of(t))
+		return -1;
+	m = (const struct raw_member *)(t + 1) + i;
+	*name = str_at(b, m->name_off);
+	*type_id = (int)m->type;
+	*bit_offset = kflag_of(t) ? m->offset & 0xffffff : m->offset;
+	*bitfield_size = kflag_of(t) ? m->offset >> 24 : 0;
+	if (!kflag_of(t)) {
+		/* old-style bitfield: the width is in the INT (find_member) */
+		const struct raw_type *it = type_at(b, strip(b, (int)m->type));
+
+		if (it && kind_of(it) == KIND_INT) {
+			uint32_t enc = *(const uint32_t *)(it + 1);
+			unsigned nbits = enc & 0xff;
+
+			if (nbits != it->size_or_type * 8 ||
+			    (enc >> 16 & 0xff)) {
+				*bitfield_size = nbits;
+				*bit_offset += enc >> 16 & 0xff;
+			}
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Names, as SystemTap's dwarf_type_name() prints them */
 

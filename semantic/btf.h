@@ -111,6 +111,16 @@ int btf_member(const struct btf *b, int struct_id, const char *name,
 	       int *type_id, unsigned *bit_offset, unsigned *bitfield_size);
 
 /*
+ * Member I (declaration order, anonymous members included: their name is
+ * "") of the struct or union STRUCT_ID: 0 with its name, type id, bit
+ * offset and bitfield width (0: not a bitfield); -1 past the last one or
+ * when STRUCT_ID is no struct or union. With I < 0: the member count.
+ */
+int btf_member_at(const struct btf *b, int struct_id, int i,
+		  const char **name, int *type_id, unsigned *bit_offset,
+		  unsigned *bitfield_size);
+
+/*
  * The type's name as SystemTap prints it (its dwarf_type_name()):
  * "struct task_struct*", "char const*", "long unsigned int", "pid_t",
  * "char[]" (arrays print no size), "struct {...}" (anonymous),

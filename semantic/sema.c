@@ -561,6 +561,9 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 	return infer(se, n, want);
 }
 
+static void note_btf_type(struct sema *se, struct symbol *sym,
+			  struct node *rhs);
+
 static enum type infer_assign(struct sema *se, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
@@ -591,6 +594,8 @@ static enum type infer_assign(struct sema *se, struct node *n)
 			diag_error(se->s, n->loc, "use '<<<' to add a value "
 				   "to statistic '%s'", lhs->sym ?
 				   lhs->sym->name : "?");
+		if (lhs->kind == N_VAR && lhs->sym)
+			note_btf_type(se, lhs->sym, rhs);
 		/* a conflict was reported by unify_sym, at the variable */
 		return n->type = lt != TY_UNKNOWN ? lt : rt;
 	}
@@ -1114,9 +1119,12 @@ static struct btf *sema_btf(struct sema *se)
 
 /*
  * $arg->member..., $arg[N]: a context slot of its own, its path resolved
- * through BTF for every tracepoint of the body (they must agree).
+ * through BTF for every tracepoint of the body (they must agree). flags:
+ * PATH_AGGREGATE (the base of a pretty printing may be a struct),
+ * PATH_ADDRESS (&$arg->member, a slot of its own). NULL on an error.
  */
-static enum type infer_member(struct sema *se, struct node *n)
+static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
+				    int flags)
 {
 	struct probe_body *b = se->body;
 	const char *root = tp_member_root(n);
@@ -1129,29 +1137,29 @@ static enum type infer_member(struct sema *se, struct node *n)
 			diag_error(se->s, n->loc, "member access and indexing "
 				   "apply to tracepoint arguments ($arg) only, "
 				   "for now");
-		return n->type = TY_LONG;
+		return NULL;
 	}
 	if (!tp_check_arg(se, n, root + 1, se->report))
-		return n->type = TY_LONG;
+		return NULL;
 	char *key = tp_member_key(a, n);
+	if (flags & PATH_ADDRESS)
+		key = arena_printf(a, "&%s", key);
 	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, key)) {
-			n->sym = b->tpvars[i];
-			return n->type = TY_LONG;
-		}
+		if (!strcmp(b->tpvars[i]->name, key))
+			return b->tpvars[i];
 	if (b->ntpvars >= 64) {
 		/* the callback flags faults in a 64-bit mask */
 		if (se->report)
 			diag_error(se->s, n->loc, "too many context values in "
 				   "one probe (at most 64)");
-		return n->type = TY_LONG;
+		return NULL;
 	}
 	struct btf *btf = sema_btf(se);
 	if (!btf) {
 		if (se->report)
 			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
 				   se->btf_err);
-		return n->type = TY_LONG;
+		return NULL;
 	}
 	struct tp_path *path = NULL;
 	const struct derived_probe *first = NULL;
@@ -1161,20 +1169,24 @@ static enum type infer_member(struct sema *se, struct node *n)
 			continue;
 		const struct tp_arg *arg = tp_find_arg(dp->tp, root + 1);
 		struct tp_path p;
-		const struct node *at;
-		const char *msg = tp_member_path(a, btf, arg->c_type, n, &p, &at);
+		const struct node *at = n;
+		int type = btf_find_type(btf, arg->c_type), end;
+		const char *msg = type ? type_path(a, btf, type, flags, n, &p,
+						   &end, &at) :
+			arena_printf(a, "the kernel's BTF has no type '%s'",
+				     arg->c_type);
 		if (msg) {
 			if (se->report)
 				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
 					   msg, dp->pp);
-			return n->type = TY_LONG;
+			return NULL;
 		}
 		if (path && !tp_path_equal(path, &p)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another "
 					   "layout in %s than in %s", key,
 					   dp->pp, first->pp);
-			return n->type = TY_LONG;
+			return NULL;
 		}
 		if (!path) {
 			path = arena_alloc(a, sizeof(*path));
@@ -1193,7 +1205,12 @@ static enum type infer_member(struct sema *se, struct node *n)
 	sym->tp_arg = root + 1;
 	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
 	b->tpvars[b->ntpvars++] = sym;
-	n->sym = sym;
+	return sym;
+}
+
+static enum type infer_member(struct sema *se, struct node *n)
+{
+	n->sym = tp_chain_slot(se, n, 0);
 	return n->type = TY_LONG;
 }
 
@@ -1547,6 +1564,439 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 	return n->type = TY_LONG;
 }
 
+/* ---- typed values: pretty printing, @cast, & -------------------------- */
+
+static enum type infer_target(struct sema *se, struct node *n);
+
+/*
+ * "$prev$$" -> base "$prev" and depth 2; "$$parms$" -> "$$parms", 1.
+ * Depth 0 when the name has no pretty-printing suffix.
+ */
+static int pretty_suffix(struct arena *a, const char *name, const char **base)
+{
+	size_t i = name[1] == '$' ? 2 : 1;
+
+	while (name[i] && name[i] != '$')
+		i++;
+	*base = arena_strndup(a, name, i);
+	if (!strcmp(name + i, "$"))
+		return 1;
+	if (!strcmp(name + i, "$$"))
+		return 2;
+	return 0;
+}
+
+static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
+{
+	return dp->body == se->body;
+}
+
+/* The C type of $name in dp, or NULL. */
+static const char *tp_arg_type(const struct derived_probe *dp,
+			       const char *name)
+{
+	const struct tp_arg *arg = dp->tp && dp->tp->args_ok ?
+		tp_find_arg(dp->tp, name) : NULL;
+
+	return arg ? arg->c_type : NULL;
+}
+
+/*
+ * The BTF type of a tracepoint value ($arg or a chain on it) in dp, 0 when
+ * it has none; flags as for type_path.
+ */
+static int tp_value_type(struct sema *se, const struct derived_probe *dp,
+			 const struct node *n, int flags)
+{
+	const char *root = tp_member_root(n);
+	const char *c_type = root ? tp_arg_type(dp, root + 1) : NULL;
+	struct btf *btf = sema_btf(se);
+	struct tp_path p;
+	const struct node *at;
+	int type, end;
+
+	if (!c_type || !btf || !(type = btf_find_type(btf, c_type)))
+		return 0;
+	if (n->kind == N_TARGET)
+		return type;
+	if (type_path(&se->s->arena, btf, type, flags, n, &p, &end, &at))
+		return 0;
+	return end;
+}
+
+static struct symbol *typed_symbol(struct sema *se, struct node *n,
+				   struct node *base, enum type type)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = "typed value";
+	sym->kind = SYM_TYPED;
+	sym->type = type;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->typed_base = base;
+	return sym;
+}
+
+/*
+ * $prev$, $prev->se$$ on tracepoints: the base value's slot, then its
+ * pretty printing, the same in every tracepoint of the body.
+ */
+static enum type infer_tp_pretty(struct sema *se, struct node *n,
+				 struct node *base, int depth)
+{
+	struct arena *a = &se->s->arena;
+	const struct pretty *pretty = NULL;
+	const struct derived_probe *first = NULL;
+	struct symbol *slot;
+
+	if (base->kind == N_TARGET) {
+		if (!tp_check_arg(se, base, base->target.name + 1, se->report))
+			return n->type = TY_STRING;
+		infer_target(se, base);
+		slot = base->sym;
+	} else {
+		slot = base->sym = tp_chain_slot(se, base, PATH_AGGREGATE);
+	}
+	if (!slot || (n->sym && n->sym->kind == SYM_TYPED))
+		return n->type = TY_STRING;
+	struct btf *btf = sema_btf(se);
+	if (!btf) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot pretty-print '%s': %s",
+				   tp_member_key(a, base), se->btf_err);
+		return n->type = TY_STRING;
+	}
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		struct pretty *p;
+		int type;
+
+		if (!body_has_probe(se, dp))
+			continue;
+		type = tp_value_type(se, dp, base, PATH_AGGREGATE);
+		if (!type) {
+			if (se->report)
+				diag_error(se->s, n->loc, "the type of '%s' in %s "
+					   "is not in the kernel's BTF",
+					   tp_member_key(a, base), dp->pp);
+			return n->type = TY_STRING;
+		}
+		p = arena_alloc(a, sizeof(*p));
+		pretty_build(a, btf, type, depth == 2, p);
+		if (pretty && !pretty_equal(pretty, p)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another type "
+					   "in %s than in %s",
+					   tp_member_key(a, base), dp->pp,
+					   first->pp);
+			return n->type = TY_STRING;
+		}
+		if (!pretty) {
+			pretty = p;
+			first = dp;
+		}
+	}
+	n->sym = typed_symbol(se, n, base, TY_STRING);
+	n->sym->pretty = pretty;
+	return n->type = TY_STRING;
+}
+
+/* $$parms$ / $$parms$$: each tracepoint's arguments, pretty-printed. */
+static void tp_parms_pretty(struct sema *se, int depth)
+{
+	struct arena *a = &se->s->arena;
+	struct btf *btf = sema_btf(se);
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		const struct tracepoint_info *tp = dp->tp;
+
+		if (!body_has_probe(se, dp) || !tp || !tp->args_ok ||
+		    dp->tp_parms_pretty[depth])
+			continue;
+		dp->tp_parms_pretty[depth] = arena_alloc(a, (size_t)(tp->nargs + 1) *
+					      sizeof(*dp->tp_parms_pretty[depth]));
+		for (int k = 0; btf && k < tp->nargs; k++) {
+			int type = tp_scalar(tp->args[k].c_type) ?
+				btf_find_type(btf, tp->args[k].c_type) : 0;
+			struct pretty *p;
+
+			if (!type)
+				continue;	/* "=?" */
+			p = arena_alloc(a, sizeof(*p));
+			pretty_build(a, btf, type, depth == 2, p);
+			dp->tp_parms_pretty[depth][k] = p;
+		}
+	}
+}
+
+/*
+ * The type of @cast(p, "type"[, "module"]), or 0 (said when report). The
+ * module may be "kernel", "kernel<linux/sched.h>" (the header is not
+ * needed: BTF has the kernel's types) or a ':'-separated list of
+ * alternatives, one of which must be the kernel.
+ */
+static int cast_type(struct sema *se, struct node *cast, bool report)
+{
+	struct node *p = cast->call.args;
+	struct node *tn = p ? p->next : NULL;
+	struct node *mn = tn ? tn->next : NULL;
+	struct arena *a = &se->s->arena;
+	struct btf *btf;
+	const char *name, *mod;
+	int type = 0;
+
+	if (!tn || (mn && mn->next) || tn->kind != N_STRING ||
+	    (mn && mn->kind != N_STRING)) {
+		if (report)
+			diag_error(se->s, cast->loc, "@cast takes a value, a type "
+				   "name and optionally a module, both string "
+				   "literals");
+		return 0;
+	}
+	mod = mn ? mn->str.value : "kernel";
+	bool kernel = !*mod;
+	for (const char *m = mod; *m && !kernel;) {
+		size_t len = strcspn(m, ":");
+		kernel = (len == 6 && !strncmp(m, "kernel", 6)) ||
+			 (len > 7 && !strncmp(m, "kernel<", 7) &&
+			  m[len - 1] == '>');
+		m += len + (m[len] == ':');
+	}
+	if (!kernel) {
+		if (report)
+			diag_error(se->s, (mn ? mn : cast)->loc, "@cast with the "
+				   "types of '%s' is not supported yet (only the "
+				   "kernel's, from its BTF)", mod);
+		return 0;
+	}
+	btf = sema_btf(se);
+	if (!btf) {
+		if (report)
+			diag_error(se->s, cast->loc, "cannot resolve @cast: %s",
+				   se->btf_err);
+		return 0;
+	}
+	name = tn->str.value;
+	while (*name == ' ')
+		name++;
+	if (!strncmp(name, "class ", 6))
+		name = arena_printf(a, "struct %s", name + 6);
+	if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6) ||
+	    !strncmp(name, "enum ", 5) || strpbrk(name, "*["))
+		type = btf_find_type(btf, name);
+	else if (!(type = btf_find_type(btf, arena_printf(a, "struct %s", name))) &&
+		 !(type = btf_find_type(btf, arena_printf(a, "union %s", name))))
+		type = btf_find_type(btf, name);
+	if (!type && report)
+		diag_error(se->s, tn->loc, "type definition '%s' not found in "
+			   "the kernel's BTF", tn->str.value);
+	return type;
+}
+
+/*
+ * The BTF type of a local that autocast gave one (SystemTap carries the
+ * type of a @cast or context value into the locals it is assigned to):
+ * 0 and false when it has none.
+ */
+static int local_btf_type(const struct node *root, bool *object)
+{
+	const struct symbol *sym = root->kind == N_VAR ? root->sym : NULL;
+
+	*object = false;
+	if (!sym || sym->kind != SYM_LOCAL || sym->btf_type <= 0)
+		return 0;
+	*object = sym->btf_object;
+	return sym->btf_type;
+}
+
+/*
+ * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$, and the same on a
+ * local holding a typed value (autocast: x = &@cast(...); x->f): a typed
+ * value the handler computes from p (or x). flags as for type_path;
+ * depth > 0: pretty.
+ */
+static enum type infer_cast_chain(struct sema *se, struct node *n,
+				  struct node *chain, int flags, int depth)
+{
+	struct node *root = chain_root(chain);
+	bool is_cast = root->kind == N_ATFUNC;
+	struct node *base = is_cast ? root->call.args : root;
+	struct arena *a = &se->s->arena;
+	enum type result = depth ? TY_STRING : TY_LONG;
+	struct tp_path *path;
+	const struct node *at;
+	bool object = is_cast;
+	int type, end;
+
+	if (base)
+		expect(se, base, infer(se, base, TY_LONG), TY_LONG);
+	for (struct node *c = chain; c != root; c = c->target.base)
+		if (c->kind == N_TINDEX)
+			expect(se, c->target.index,
+			       infer(se, c->target.index, TY_LONG), TY_LONG);
+	if (n->sym && n->sym->kind == SYM_TYPED)
+		return n->type = result;
+	if (!se->report)
+		return n->type = result;	/* resolved once, at the end */
+	if (is_cast) {
+		type = cast_type(se, root, true);
+	} else {
+		type = local_btf_type(root, &object);
+		if (!type)
+			diag_error(se->s, root->loc, "unknown type in dereference "
+				   "of '%s': it holds no typed value (assign it "
+				   "from @cast or a context variable, always of "
+				   "one type)", root->var.name);
+	}
+	if (!type)
+		return n->type = result;
+	path = arena_alloc(a, sizeof(*path));
+	const char *msg = type_path(a, sema_btf(se), type,
+				    flags | (object ? PATH_OBJECT : 0), chain,
+				    path, &end, &at);
+	if (msg) {
+		diag_error(se->s, (at ? at : chain)->loc, "%s", msg);
+		return n->type = result;
+	}
+	n->sym = typed_symbol(se, n, base, result);
+	n->sym->tp_path = path;
+	if (depth) {
+		struct pretty *p = arena_alloc(a, sizeof(*p));
+		pretty_build(a, sema_btf(se), end, depth == 2, p);
+		n->sym->pretty = p;
+	}
+	return n->type = result;
+}
+
+/*
+ * The BTF type of the value of e, for autocast: a @cast chain or &chain,
+ * a tracepoint argument or chain (the same type in every tracepoint of
+ * the body), a typed local. object: the value is the address of one.
+ */
+static int expr_btf_type(struct sema *se, struct node *e, bool *object)
+{
+	int flags = 0, type = 0, end;
+	struct tp_path p;
+	const struct node *at;
+
+	*object = false;
+	if (e->kind == N_ASSIGN && e->binary.op == OP_ASSIGN)
+		return expr_btf_type(se, e->binary.rhs, object);
+	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
+		flags = PATH_ADDRESS;
+		e = e->unary.operand;
+		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
+		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
+			return 0;
+	} else if (e->kind == N_TMEMBER &&
+		   (!strcmp(e->target.name, "$") ||
+		    !strcmp(e->target.name, "$$"))) {
+		return 0;
+	}
+	struct node *root = chain_root(e);
+	struct btf *btf = NULL;
+	bool base_object = false;
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+		type = cast_type(se, root, false);
+		base_object = true;
+	} else if (root->kind == N_VAR) {
+		type = local_btf_type(root, &base_object);
+	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
+		   tp_only_body(se, se->body)) {
+		for (int i = 0; i < se->prog->nprobes; i++) {
+			const struct derived_probe *dp = se->prog->probes[i];
+			if (!body_has_probe(se, dp))
+				continue;
+			int t = tp_value_type(se, dp, e, flags);
+			if (!t || (type && t != type))
+				return 0;
+			type = t;
+		}
+		*object = flags == PATH_ADDRESS;
+		return type;
+	}
+	if (type <= 0 || !(btf = sema_btf(se)))
+		return 0;
+	if (type_path(&se->s->arena, btf, type,
+		      flags | (base_object ? PATH_OBJECT : 0), e, &p, &end, &at))
+		return 0;
+	/* &chain and a bare @cast(p, "T"): the address of an object */
+	*object = flags == PATH_ADDRESS || (base_object && e == root);
+	return end;
+}
+
+/* x = value: x keeps value's BTF type while every assignment agrees. */
+static void note_btf_type(struct sema *se, struct symbol *sym,
+			  struct node *rhs)
+{
+	bool object;
+	int type;
+
+	if (sym->kind != SYM_LOCAL || sym->btf_type < 0)
+		return;
+	type = expr_btf_type(se, rhs, &object);
+	if (type && sym->btf_type && sym->btf_type != type) {
+		/* two ids may spell one type ("struct task_struct*") */
+		char *x = btf_type_name(se->btf, sym->btf_type);
+		char *y = btf_type_name(se->btf, type);
+		if (x && y && !strcmp(x, y))
+			type = sym->btf_type;
+		free(x);
+		free(y);
+	}
+	if (!type || (sym->btf_type && (sym->btf_type != type ||
+					sym->btf_object != object))) {
+		sym->btf_type = -1;	/* untyped or conflicting */
+		return;
+	}
+	sym->btf_type = type;
+	sym->btf_object = object;
+}
+
+/* Is the chain n (tracepoint or @cast) defined, as @defined asks? */
+static bool chain_defined(struct sema *se, struct node *n, int flags)
+{
+	struct node *root = chain_root(n);
+	struct btf *btf;
+	struct tp_path p;
+	const struct node *at;
+	int end;
+
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+		int type = cast_type(se, root, false);
+		return type && !type_path(&se->s->arena, sema_btf(se), type,
+					  flags | PATH_OBJECT, n, &p, &end, &at);
+	}
+	if (root->kind == N_VAR && n != root) {	/* autocast */
+		bool object;
+		int type;
+		infer(se, root, TY_LONG);
+		type = local_btf_type(root, &object);
+		return type && !type_path(&se->s->arena, sema_btf(se), type,
+					  flags | (object ? PATH_OBJECT : 0), n,
+					  &p, &end, &at);
+	}
+	if (root->kind != N_TARGET || !tp_only_body(se, se->body))
+		return false;
+	const char *name;
+	pretty_suffix(&se->s->arena, root->target.name, &name);
+	if (name[1] == '$' || !tp_check_arg(se, root, name + 1, false))
+		return false;
+	if (n == root)
+		return true;
+	btf = sema_btf(se);
+	if (!btf)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (body_has_probe(se, dp) && !tp_value_type(se, dp, n, flags))
+			return false;
+	}
+	return true;
+}
+
 /*
  * Context variables in procfs probes and in the points of families pass 3
  * does not translate, checked as SystemTap checks them. op is 0 for a
@@ -1639,15 +2089,30 @@ static enum type infer_target(struct sema *se, struct node *n)
 {
 	struct probe_body *b = se->body;
 	const char *name = n->target.name;
+	int depth = 0;
+	struct node *root = chain_root(n);
 	enum type other;
 
+	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
+		depth = (int)strlen(name);
+	if ((root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) ||
+	    (root->kind == N_VAR && n != root))
+		return infer_cast_chain(se, n, depth ? n->target.base : n,
+					depth ? PATH_AGGREGATE : 0, depth);
+	if (depth && root->kind != N_TARGET) {
+		if (se->report)
+			diag_error(se->s, n->loc, "pretty printing of anything "
+				   "but a context variable or @cast is not "
+				   "supported yet");
+		return n->type = TY_STRING;
+	}
 	if (other_target(se, n, 0, &other))
 		return other;
 	if (n->kind != N_TARGET && !tp_member_root(n)) {
 		if (se->report)
-			diag_error(se->s, n->loc, "member access on anything but a "
-				   "context variable ($x->f; @cast, autocast) is "
-				   "not supported yet");
+			diag_error(se->s, n->loc, "member access on a plain value "
+				   "(autocast) is not supported yet: name its type "
+				   "with @cast(value, \"type\")");
 		return n->type = TY_LONG;
 	}
 	if (n->kind == N_TARGET && !strcmp(name, "$return")) {
@@ -1683,9 +2148,30 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "available in functions");
 		return TY_LONG;
 	}
+	if (depth)
+		return infer_tp_pretty(se, n, n->target.base, depth);
 	if (n->kind != N_TARGET)
 		return infer_member(se, n);
+	const char *base_name;
+	depth = pretty_suffix(&se->s->arena, name, &base_name);
+	if (depth && (!strcmp(base_name, "$$parms") ||
+		      !strcmp(base_name, "$$vars"))) {
+		b->tp_parms = true;
+		b->tp_parms_modes |= 1u << depth;
+		tp_parms_pretty(se, depth);
+		return n->type = TY_STRING;
+	}
+	if (depth && base_name[1] != '$') {
+		/* $prev$: the pretty printing of the plain $prev */
+		if (!n->target.base) {
+			n->target.base = ast_new(se->s, N_TARGET, n->loc);
+			n->target.base->target.name = base_name;
+		}
+		return infer_tp_pretty(se, n, n->target.base, depth);
+	}
 	if (tp_special(name)) {
+		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
+			b->tp_parms_modes |= 1u;
 		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
 			b->tp_parms = true;
 		return n->type = TY_STRING;
@@ -1755,22 +2241,42 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	struct node *arg = n->call.args;
 	int value;
 
-	if (!arg || arg->next || arg->kind != N_TARGET) {
+	struct node *root = arg ? chain_root(arg) : NULL;
+	bool pretty = arg && arg->kind == N_TMEMBER &&
+		      (!strcmp(arg->target.name, "$") ||
+		       !strcmp(arg->target.name, "$$"));
+	bool address = arg && arg->kind == N_UNARY && arg->unary.op == OP_ADDR;
+	const char *name;
+
+	if (address)
+		root = chain_root(arg->unary.operand);
+	if (!arg || arg->next || (root->kind != N_TARGET &&
+				  (root->kind != N_VAR || root == arg) &&
+				  (root->kind != N_ATFUNC ||
+				   strcmp(root->call.name, "@cast")))) {
 		if (se->report)
 			diag_error(se->s, n->loc, "@defined of anything but a "
-				   "context variable ($x) is not supported "
-				   "yet");
+				   "context variable ($x, $x->f) or @cast is "
+				   "not supported yet");
 		return n->type = TY_LONG;
 	}
-	if (kf_only_body(se, se->body))
+	if (address)
+		value = chain_defined(se, arg->unary.operand, PATH_ADDRESS);
+	else if (pretty)
+		value = chain_defined(se, arg->target.base, PATH_AGGREGATE);
+	else if (arg->kind != N_TARGET)
+		value = chain_defined(se, arg, arg->kind == N_ATFUNC ?
+				      PATH_AGGREGATE : 0);
+	else if (kf_only_body(se, se->body))
 		value = kf_defined(se, arg->target.name);
 	else if (!tp_only_body(se, se->body))
 		value = 0;
-	else if (tp_special(arg->target.name))
+	else if (pretty_suffix(&se->s->arena, arg->target.name, &name),
+		 tp_special(name))
 		value = 1;
 	else
-		value = arg->target.name[1] != '$' &&
-			tp_check_arg(se, arg, arg->target.name + 1, false);
+		value = name[1] != '$' &&
+			tp_check_arg(se, arg, name + 1, false);
 	if (!n->sym) {
 		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
 		n->sym->name = "@defined";
@@ -1857,9 +2363,21 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			return n->type = TY_LONG;
 		}
 		if (n->unary.op == OP_ADDR) {
+			struct node *op = n->unary.operand;
+			struct node *root = chain_root(op);
+			if ((root->kind == N_ATFUNC &&
+			     !strcmp(root->call.name, "@cast")) ||
+			    (root->kind == N_VAR && op != root))
+				return infer_cast_chain(se, n, op, PATH_ADDRESS, 0);
+			if (root->kind == N_TARGET && op != root &&
+			    tp_only_body(se, se->body)) {
+				n->sym = tp_chain_slot(se, op, PATH_ADDRESS);
+				return n->type = TY_LONG;
+			}
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
-					   "context variables");
+					   "members of context variables and "
+					   "@cast ($x->f, @cast(p, \"T\")->f)");
 			return TY_LONG;
 		}
 		expect(se, n->unary.operand,
@@ -1941,6 +2459,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
 			return infer_defined(se, n);
+		if (!strcmp(n->call.name, "@cast"))
+			return infer_cast_chain(se, n, n, 0, 0);
 		if (!strcmp(n->call.name, "@perf"))
 			return infer_perf(se, n);
 		if (!strcmp(n->call.name, "@entry"))
@@ -1970,6 +2490,55 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 /* ---- statements ----------------------------------------------------- */
 
 static void walk_stmt(struct sema *se, struct node *n);
+
+/* A condition @defined decides: @defined(...), its '!', && and ||. */
+static bool defined_constant(const struct node *n, int64_t *value)
+{
+	int64_t a, b;
+
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined") &&
+	    n->sym) {
+		*value = n->sym->index;
+		return true;
+	}
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    defined_constant(n->unary.operand, value)) {
+		*value = !*value;
+		return true;
+	}
+	if (n->kind == N_BINARY && (n->binary.op == OP_AND ||
+				    n->binary.op == OP_OR) &&
+	    defined_constant(n->binary.lhs, &a) &&
+	    defined_constant(n->binary.rhs, &b)) {
+		*value = n->binary.op == OP_AND ? a && b : a || b;
+		return true;
+	}
+	return false;
+}
+
+/*
+ * if (@defined($x->f)) A else B: only the live branch is kept, in place,
+ * before its names are checked (the dead one may use members this kernel
+ * lacks: the point of @defined), as SystemTap folds it in pass 2.
+ */
+static bool fold_defined_if(struct node *n)
+{
+	struct node *next = n->next, *tail = n->tail;
+	const struct node *live;
+	int64_t v;
+
+	if (!defined_constant(n->cond.cond, &v))
+		return false;
+	live = v ? n->cond.then : n->cond.els;
+	if (live) {
+		*n = *live;
+	} else {
+		n->kind = N_NULL_STMT;
+	}
+	n->next = next;
+	n->tail = tail;
+	return true;
+}
 
 static void walk_list(struct sema *se, struct node *list)
 {
@@ -2058,11 +2627,12 @@ static void walk_stmt(struct sema *se, struct node *n)
 	case N_IF: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
-		int64_t live;
-		bool folded = folded_defined(n->cond.cond, &live);
-		if (!folded || live)
-			walk_stmt(se, n->cond.then);
-		if (n->cond.els && (!folded || !live))
+		if (fold_defined_if(n)) {
+			walk_stmt(se, n);	/* the live branch only */
+			break;
+		}
+		walk_stmt(se, n->cond.then);
+		if (n->cond.els)
 			walk_stmt(se, n->cond.els);
 		break;
 	}

@@ -34,6 +34,10 @@ enum sym_kind {
 				 * index = slot in its body's tpvars, decl =
 				 * the N_TARGET/N_TMEMBER node; for @defined,
 				 * index = the folded value and no slot */
+	SYM_TYPED,		/* a typed value the handler computes from a
+				 * script value (typed_base): @cast(p, "T")
+				 * chains (tp_path), &chains, and pretty
+				 * printing ($x$, @cast(...)$: pretty) */
 };
 
 struct script_func;
@@ -56,6 +60,8 @@ struct tp_step {
 	enum tp_step_kind kind;
 	const char *member;		/* TPS_MEMBER */
 	int64_t index;			/* TPS_INDEX */
+	struct node *index_expr;	/* TPS_INDEX of a @cast chain: a
+					 * computed index (else NULL) */
 	unsigned stride;		/* TPS_INDEX: element size */
 	bool deref;
 	enum tp_result result;
@@ -71,6 +77,8 @@ struct tp_path {
 
 /* tpmember.c: the $name at the root of a chain, or NULL */
 const char *tp_member_root(const struct node *n);
+/* the root of a chain: N_TARGET, N_ATFUNC (@cast) or any expression */
+struct node *chain_root(struct node *n);
 /* "$prev->comm", "$argv[1]": the slot's name */
 char *tp_member_key(struct arena *a, const struct node *n);
 /* Resolve a chain on an argument of C type arg_type (NULL: ok) */
@@ -94,6 +102,48 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   const struct node *n, bool addr_of, bool write,
 			   struct kf_loc *loc, struct tp_path *path,
 			   const struct node **at);
+
+/*
+ * The general form, for any value whose BTF type is known ("a base value
+ * and a type": a tracepoint argument, @cast, a kernel.function variable):
+ * the chain of N_TMEMBER/N_TINDEX nodes from its root to n (n itself
+ * may be the root: no steps). The value is of type type_id, or with
+ * PATH_OBJECT the address of an object of that type (@cast). *end_type
+ * is the result's type (a struct or array: the value is its address).
+ */
+#define PATH_OBJECT	0x1	/* the value is the address of a type_id */
+#define PATH_AGGREGATE	0x2	/* may end on a struct (pretty printing) */
+#define PATH_ADDRESS	0x4	/* &chain: the last member's address */
+const char *type_path(struct arena *a, struct btf *btf, int type_id,
+		      int flags, const struct node *n, struct tp_path *out,
+		      int *end_type, const struct node **at);
+
+/*
+ * Pretty printing (pretty.c): a value of a BTF type flattened into
+ * items, each literal text then at most one conversion of a value the
+ * runtime reads at a fixed offset from the input value (or the input
+ * value itself). See runtime/pretty.h for the kernel side.
+ */
+enum pretty_src { PS_VALUE, PS_ADDR, PS_READ, PS_BITS };
+struct pretty_item {
+	const char *text;		/* literal text before the value */
+	char conv;			/* 'i' 'u' 'c' 'p' 'x' 's', 0: none */
+	enum pretty_src src;
+	unsigned offset;		/* bytes from the input value */
+	unsigned size;			/* PS_READ: bytes */
+	bool is_signed;
+	unsigned bit_shift, bit_size;	/* PS_BITS */
+};
+struct pretty {
+	struct pretty_item *items;
+	int nitems;
+};
+/* $ (one level) or $$ (full) of a value of type type_id */
+const char *pretty_build(struct arena *a, const struct btf *btf, int type_id,
+			 bool full, struct pretty *out);
+/* one conversion of the value itself: "%#x" ('x') or "%p" ('p') */
+struct pretty *pretty_value(struct arena *a, char conv);
+bool pretty_equal(const struct pretty *x, const struct pretty *y);
 
 #define MAX_KEYS 9
 
@@ -131,6 +181,15 @@ struct symbol {
 	unsigned kf_write_size;		/* the target of `$x = v` (-g): the
 					 * value is the address, write this
 					 * many bytes there */
+	/* SYM_TYPED: the expression whose value the steps of tp_path (if
+	 * any) start from, then the pretty printing of the result (or NULL) */
+	struct node *typed_base;
+	const struct pretty *pretty;
+	/* SYM_LOCAL, autocast: the BTF type of the values assigned to it
+	 * (0 none yet, -1 untyped or conflicting); btf_object: they are
+	 * addresses of objects of that type */
+	int btf_type;
+	bool btf_object;
 };
 
 enum probe_family {
@@ -181,6 +240,9 @@ struct derived_probe {
 	/* kf_locs[k]: where the body's context value k (tpvars[k]) starts
 	 * in this function, or NULL (allocated on the first one) */
 	struct kf_loc **kf_locs;
+	/* $$parms$ (1) and $$parms$$ (2): per argument of tp, its pretty
+	 * printing, or NULL ("=?") */
+	const struct pretty **tp_parms_pretty[3];
 	/* procfs: the file under /proc/systemtap/MODULE/ */
 	const char *procfs_path;	/* "command" by default */
 	bool procfs_write;		/* .write (else .read) */
@@ -245,6 +307,8 @@ struct probe_body {
 	struct node **kf_entries;
 	int nkf_entries, kf_entries_cap;
 	bool kf_per_function;		/* one function's own copy (@defined) */
+	unsigned tp_parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
+					 * $$parms$$ (2) */
 };
 
 /* A script function: one overload, identified by name and arity. */

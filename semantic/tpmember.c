@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * $arg->member->member[N] on a tracepoint argument: pass 2 walks the chain
- * through the target kernel's BTF types and records, per step, what the
- * generated callback does with it (see struct tp_path in semantic.h). The
- * callback itself is compiled against the kernel headers, so C checks the
- * names again; BTF tells us which steps read memory (pointers, integers),
- * which only compute an address (embedded structs, arrays), and refuses a
- * chain that ends on a struct. As in SystemTap, every result is a long:
- * an array or char array gives its address, not its text.
+ * $arg->member->member[N] on a tracepoint argument, @cast(p, "T")->m...:
+ * pass 2 walks the chain through the target kernel's BTF types and
+ * records, per step, what the generated code does with it (see struct
+ * tp_path in semantic.h): the tracepoint callback for $arg chains, the
+ * handler for @cast (type_path works from any value of a known type).
+ * BTF tells us which steps read memory (pointers, integers), which only
+ * compute an address (embedded structs, arrays), and refuses a chain that
+ * ends on a struct (unless it is to be pretty-printed). As in SystemTap,
+ * every result is a long: an array or char array gives its address, not
+ * its text.
  */
 #include "semantic/btf.h"
 #include "semantic/semantic.h"
@@ -43,10 +45,21 @@ const char *tp_member_root(const struct node *n)
 	return n->kind == N_TARGET ? n->target.name : NULL;
 }
 
+struct node *chain_root(struct node *n)
+{
+	while (n->kind == N_TMEMBER || n->kind == N_TINDEX)
+		n = n->target.base;
+	return n;
+}
+
 char *tp_member_key(struct arena *a, const struct node *n)
 {
 	if (n->kind == N_TARGET)
 		return arena_strdup(a, n->target.name);
+	if (n->kind == N_ATFUNC)
+		return arena_printf(a, "%s(...)", n->call.name);
+	if (n->kind != N_TMEMBER && n->kind != N_TINDEX)
+		return arena_strdup(a, "(...)");
 	char *base = tp_member_key(a, n->target.base);
 	if (n->kind == N_TMEMBER)
 		return arena_printf(a, "%s->%s", base, n->target.name);
@@ -62,19 +75,36 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			   const char *arg_type, const struct node *n,
 			   struct tp_path *out, const struct node **at)
 {
+	int type = btf_find_type(btf, arg_type);
+	int end;
+
+	*at = n;
+	if (!type)
+		return arena_printf(a, "the kernel's BTF has no type '%s'",
+				    arg_type);
+	return type_path(a, btf, type, 0, n, out, &end, at);
+}
+
+const char *type_path(struct arena *a, struct btf *btf, int type_id,
+		      int flags, const struct node *n, struct tp_path *out,
+		      int *end_type, const struct node **at)
+{
 	const struct node *nodes[32];
 	int k = chain_nodes(n, nodes);
-	int type = btf_find_type(btf, arg_type);
 	struct btf_info cur;
 
 	*at = n;
 	if (k < 0)
 		return "member chain too long";
-	if (!type)
-		return arena_printf(a, "the kernel's BTF has no type '%s'",
-				    arg_type);
-	btf_resolve(btf, type, &cur);
-	out->steps = arena_alloc(a, (size_t)k * sizeof(*out->steps));
+	btf_resolve(btf, type_id, &cur);
+	if (flags & PATH_OBJECT) {
+		/* the value is a pointer to it, in effect */
+		memset(&cur, 0, sizeof(cur));
+		cur.cls = BTF_CLASS_PTR;
+		cur.target = type_id;
+		cur.size = 8;
+	}
+	out->steps = arena_alloc(a, (size_t)(k ? k : 1) * sizeof(*out->steps));
 	out->nsteps = k;
 	for (int i = 0; i < k; i++) {
 		const struct node *s = nodes[i];
@@ -89,14 +119,19 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			return "pretty printing ($ and $$ suffixes) is not "
 			       "supported yet";
 		if (s->kind == N_TINDEX) {
-			if (s->target.index->kind != N_NUMBER)
+			/* the handler walks a @cast chain: any index there */
+			if (s->target.index->kind != N_NUMBER &&
+			    !(flags & PATH_OBJECT))
 				return "only a constant index is supported on "
-				       "context variables yet";
+				       "tracepoint context variables yet";
 			if (cur.cls != BTF_CLASS_PTR && cur.cls != BTF_CLASS_ARRAY)
 				return arena_printf(a, "cannot index a '%s'",
 						    shown);
 			st->kind = TPS_INDEX;
-			st->index = s->target.index->num.value;
+			if (s->target.index->kind == N_NUMBER)
+				st->index = s->target.index->num.value;
+			else
+				st->index_expr = s->target.index;
 			st->deref = cur.cls == BTF_CLASS_PTR;
 			btf_resolve(btf, cur.target, &cur);
 			st->stride = cur.size;
@@ -162,7 +197,27 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			return arena_printf(a, "'%s' is not a pointer, struct "
 					    "or array", shown);
 	}
-	if (cur.cls == BTF_CLASS_STRUCT || cur.cls == BTF_CLASS_UNION) {
+	if (k == 0 && (flags & PATH_OBJECT)) {
+		/* @cast(p, "T") itself: the object at p */
+		*end_type = type_id;
+		btf_resolve(btf, type_id, &cur);
+		if (flags & (PATH_ADDRESS | PATH_AGGREGATE))
+			goto done;
+	} else {
+		*end_type = cur.id;
+	}
+	if (flags & PATH_ADDRESS) {
+		struct tp_step *last = k ? &out->steps[k - 1] : NULL;
+		if (!last)
+			return "cannot take the address of a context variable";
+		if (last->result == TPR_BITS)
+			return arena_printf(a, "cannot take the address of the "
+					    "bitfield '%s'", last->member);
+		last->result = TPR_ADDR;
+		goto done;
+	}
+	if ((cur.cls == BTF_CLASS_STRUCT || cur.cls == BTF_CLASS_UNION) &&
+	    !(flags & PATH_AGGREGATE)) {
 		char *tn = btf_type_name(btf, cur.id);
 		const char *msg = arena_printf(a, "'%s' is a %s, which has no "
 					       "value (read one of its members)",
@@ -171,6 +226,7 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 		*at = n;
 		return msg;
 	}
+done:
 	*at = NULL;
 	return NULL;
 }
@@ -185,7 +241,7 @@ bool tp_path_equal(const struct tp_path *x, const struct tp_path *y)
 		    p->deref != q->deref || p->bit_offset != q->bit_offset ||
 		    p->bit_size != q->bit_size || p->size != q->size ||
 		    p->is_signed != q->is_signed || p->index != q->index ||
-		    p->stride != q->stride)
+		    p->stride != q->stride || p->index_expr != q->index_expr)
 			return false;
 	}
 	return true;
