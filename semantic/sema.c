@@ -2645,6 +2645,45 @@ static void check_unresolved(struct sema *se)
 	}
 }
 
+/*
+ * SystemTap's display of written-only globals (display.c): synthetic end
+ * probes, parsed from text under the script's name and typed like the
+ * script's own probes (after them, so they run after its end probes).
+ */
+static void add_global_display(struct sema *se)
+{
+	struct program *prog = se->prog;
+	int user_file = prog->files[0]->file;
+	char *text = sema_display_source(prog, user_file);
+	int first = prog->nbodies;
+
+	if (!text)
+		return;
+	struct ast_file *af = parse_string(se->s, session_file(se->s,
+					   user_file)->name, text, false);
+	free(text);
+	ast_foreach(d, af->decls)
+		if (d->kind == N_PROBE)
+			add_probe_body(se, d);
+	se->report = false;
+	for (int round = 0; round < 20; round++) {
+		se->changed = false;
+		for (int i = first; i < prog->nbodies; i++) {
+			se->body = prog->bodies[i];
+			se->loop_depth = 0;
+			walk_stmt(se, se->body->probe->probe.body);
+		}
+		if (!se->changed)
+			break;
+	}
+	se->report = true;
+	for (int i = first; i < prog->nbodies; i++) {
+		se->body = prog->bodies[i];
+		se->loop_depth = 0;
+		walk_stmt(se, se->body->probe->probe.body);
+	}
+}
+
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *prog)
 {
@@ -2694,6 +2733,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	walk_all(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
+	if (s->nerrors == errors_before && !s->all_functions && nfiles)
+		add_global_display(&se);
 	propagate_calls(&se);
 	if (s->nerrors == errors_before && !s->unoptimized && !s->all_functions)
 		sema_elide(s, prog);
