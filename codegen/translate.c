@@ -12,6 +12,7 @@
  * objects (runtime/map.h, stat.h) allocated at module load.
  */
 #include "codegen/codegen.h"
+#include "codegen/locks.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
 #include "semantic/tracepoints.h"
@@ -2082,6 +2083,9 @@ int codegen_module(struct session *s, const struct program *prog,
 	gen_globals(&cg, out);
 	if (has_containers(prog))
 		gen_globals_init(prog, out);
+	struct lock_plan locks;
+	lock_plan_build(&locks, prog);
+	lock_plan_emit_locks(&locks, out);
 	fputs(bodies ? bodies : "", out);
 	free(structs);
 	free(bodies);
@@ -2095,18 +2099,11 @@ int codegen_module(struct session *s, const struct program *prog,
 		const char *fam = family_enum(dp->family);
 		if (!fam)
 			continue;	/* never */
-		const char *lock = "STP_LOCK_NONE";
-		if (dp->family == PF_TIMER || dp->family == PF_TRACEPOINT ||
-		    dp->family == PF_KFUNC || dp->family == PF_KRETFUNC) {
-			if (dp->body->writes_globals)
-				lock = "STP_LOCK_WRITE";
-			else if (dp->body->reads_globals)
-				lock = "STP_LOCK_READ";
-		}
 		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n",
 			fam, dp->body->index, c_string(&cg, dp->pp, strlen(dp->pp)));
-		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL, "
-			".lock = %s", dp->priority, dp->period_ns, lock);
+		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL",
+			dp->priority, dp->period_ns);
+		lock_plan_table_fields(&locks, dp, out);
 		if (dp->tp_name)
 			fprintf(out, ",\n\t  .tp_name = %s",
 				c_string(&cg, dp->tp_name, strlen(dp->tp_name)));
@@ -2127,6 +2124,7 @@ int codegen_module(struct session *s, const struct program *prog,
 		fputs(" },\n", out);
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	lock_plan_free(&locks);
 	free(group);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);
