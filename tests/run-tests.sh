@@ -108,13 +108,15 @@ stap_here() { # file options...
 # Run jobs in one guest boot with results in OUTDIR. Succeeds when the guest
 # ran them all: stapvm's status 2 (it ran them, but the guest's dmesg shows
 # a problem) is left to the callers' dmesg checks.
+# $vm_opts: more stapvm options for the boot (e2e's "# stap-vm:").
+vm_opts=
 run_batch() { # release outdir log job...
 	local release=$1 out=$2 log=$3 rc
 	shift 3
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		--timeout 600 --batch "$out" "$@" >"$log" 2>&1
+		--timeout 600 $vm_opts --batch "$out" "$@" >"$log" 2>&1
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 2 ]
 }
@@ -373,9 +375,22 @@ elif [ ! -x "$STAPVM" ]; then
 	vm_reason="stap/stapvm is not built"
 fi
 
+# A script's "# stap-vm: OPTIONS" line (e.g. --cpus 2) asks for a guest
+# with those stapvm options: scripts are booted in one guest per set.
+vm_line() { sed -n 's/^# stap-vm: //p' "$1" | head -1; }
+
 run_e2e() { # release tag
-	local release=$1 tag=$2 jobs=() built=() f name base i rc want_rc want_err
+	local opts
+	while IFS= read -r opts; do
+		run_e2e_boot "$1" "$2" "$opts"
+	done < <(for f in "${e2e[@]}"; do vm_line "$f"; done | sort -u)
+}
+
+run_e2e_boot() { # release tag vm-options
+	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
+	local want_rc want_err
 	for f in "${e2e[@]}"; do
+		[ "$(vm_line "$f")" = "$opts" ] || continue
 		name=e2e/$tag/$(basename "$f" .stp)
 		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
@@ -386,8 +401,10 @@ run_e2e() { # release tag
 		fi
 	done
 	[ ${#jobs[@]} -gt 0 ] || return 0
-	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
+	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot${opts:+ ($opts)}"
+	vm_opts=$opts
 	if ! run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"; then
+		vm_opts=
 		for f in "${built[@]}"; do
 			fail "e2e/$tag/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
 		done
@@ -418,7 +435,8 @@ run_e2e() { # release tag
 		fi
 		i=$((i + 1))
 	done
-	check_dmesg "e2e/$tag/guest-dmesg" "$work/vm"
+	vm_opts=
+	check_dmesg "e2e/$tag/guest-dmesg${opts:+ ($opts)}" "$work/vm"
 }
 
 if [ ${#e2e[@]} -gt 0 ]; then
