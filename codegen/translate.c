@@ -1742,8 +1742,13 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	else
 		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
 			b->probe->loc.line, b->probe->loc.col);
-	fprintf(bodies, "static void stp_%s_%d(struct stp_context *c)\n{\n",
-		kind, b->index);
+	/* a body only "never" probes derive from has no table entry */
+	bool listed = fn != NULL;
+	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
+		listed = cg->prog->probes[i]->body == b &&
+			 cg->prog->probes[i]->family != PF_NEVER;
+	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
+		listed ? "" : "__maybe_unused ", kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
 		kind, b->index, fn ? "c->nesting" : "0");
 	fputs(sb_str(&cg->code), bodies);

@@ -772,9 +772,15 @@ static void check_iterating(struct sema *se, struct symbol *sym,
 }
 
 static enum type infer_script_call(struct sema *se, struct node *n,
-				   struct script_func *f)
+				   struct script_func *f, enum type want)
 {
 	n->sym = f->sym;
+	/* embedded C without a declared type returns what its callers
+	 * take (SystemTap infers it from the call) */
+	if (f->embedded && f->decl->func.decl_type == TY_UNKNOWN &&
+	    f->sym->type == TY_UNKNOWN &&
+	    (want == TY_LONG || want == TY_STRING))
+		unify_sym(se, f->sym, want, n->loc);
 	add_callee(se, f);
 	check_call_iterating(se, n, f);
 	if (!f->used) {
@@ -818,7 +824,7 @@ static const char *suggest_function(struct sema *se, const char *name)
 	return hint;
 }
 
-static enum type infer_call(struct sema *se, struct node *n)
+static enum type infer_call(struct sema *se, struct node *n, enum type want)
 {
 	int nargs_given = ast_list_length(n->call.args);
 	struct script_func *f = n->sym && n->sym->kind == SYM_FUNCTION ?
@@ -826,7 +832,7 @@ static enum type infer_call(struct sema *se, struct node *n)
 				     n->loc.file);
 
 	if (f)
-		return infer_script_call(se, n, f);
+		return infer_script_call(se, n, f, want);
 	if (func_name_exists(se->prog, n->call.name, n->loc.file)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "no function '%s' takes %d "
@@ -1341,7 +1347,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		return n->type = TY_LONG;
 	}
 	case N_CALL:
-		return infer_call(se, n);
+		return infer_call(se, n, want);
 	case N_PRINT:
 		check_print(se, n);
 		switch (n->print.kind) {
