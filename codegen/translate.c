@@ -374,7 +374,10 @@ static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
 		emit(cg, "\tgoto %s;", cg->err);
 		emit(cg, "}");
 		/* INT64_MIN / -1 traps on x86: -1 is negation (mod is 0). */
-		if (op == OP_DIV)
+		if (!strcmp(b, "((int64_t)0LL)"))
+			/* a literal 0 always errs above (gcc warns on x / 0) */
+			emit(cg, "int64_t %s = 0;", t);
+		else if (op == OP_DIV)
 			emit(cg, "int64_t %s = %s == -1 ? (int64_t)(0 - (uint64_t)%s) : %s / %s;",
 			     t, b, a, a, b);
 		else
@@ -1427,6 +1430,12 @@ static void gen_stmt(struct cg *cg, struct node *n)
  */
 static void gen_embeds(struct cg *cg, FILE *out)
 {
+	/* a tapset's static C helpers serve the functions a script uses,
+	 * which may be none of them */
+	if (cg->prog->nembeds)
+		fputs("\n#pragma GCC diagnostic push\n"
+		      "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
+		      out);
 	for (int i = 0; i < cg->prog->nembeds; i++) {
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
@@ -1434,6 +1443,8 @@ static void gen_embeds(struct cg *cg, FILE *out)
 			f ? f->name : "?", e->loc.line, e->loc.col,
 			e->embedded.code);
 	}
+	if (cg->prog->nembeds)
+		fputs("#pragma GCC diagnostic pop\n", out);
 }
 
 static void gen_globals(struct cg *cg, FILE *out)
