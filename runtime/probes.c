@@ -157,6 +157,9 @@ static bool stp_locks_take(const struct stp_lock *locks, unsigned int n)
 				stp_locks_release(locks, i);
 				return false;
 			}
+			/* PAUSE first: a holder on a vCPU that shares the
+			 * host thread gets to run (qemu TCG yields on it) */
+			cpu_relax();
 			udelay(TRYLOCKDELAY);
 		}
 	}

@@ -380,10 +380,17 @@ fi
 vm_line() { sed -n 's/^# stap-vm: //p' "$1" | head -1; }
 
 run_e2e() { # release tag
-	local opts
-	while IFS= read -r opts; do
+	local f opts sets=()
+	local -A seen=()
+	for f in "${e2e[@]}"; do
+		opts=$(vm_line "$f")
+		[ -n "${seen["x$opts"]:-}" ] && continue
+		seen["x$opts"]=1
+		sets+=("$opts")
+	done
+	for opts in "${sets[@]}"; do
 		run_e2e_boot "$1" "$2" "$opts"
-	done < <(for f in "${e2e[@]}"; do vm_line "$f"; done | sort -u)
+	done
 }
 
 run_e2e_boot() { # release tag vm-options
