@@ -359,9 +359,11 @@ char *sema_display_source(const struct program *prog, int user_file)
 		const struct symbol *g = prog->globals[i];
 		if ((v.read[i] && v.used[i]) || !v.written[i])
 			continue;
-		/* only the user's own globals, never the library's */
+		/* only the user's own globals, never the library's; a
+		 * private one is not visible from the synthetic probe's
+		 * file, so it is not shown */
 		if (!g->decl || g->decl->loc.file != user_file ||
-		    g->type == TY_UNKNOWN)
+		    g->decl->global.is_private || g->type == TY_UNKNOWN)
 			continue;
 		display_one(&sb, g);
 	}
