@@ -12,6 +12,7 @@
  * objects (runtime/map.h, stat.h) allocated at module load.
  */
 #include "codegen/codegen.h"
+#include "codegen/locks.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
 #include "semantic/tracepoints.h"
@@ -374,7 +375,10 @@ static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
 		emit(cg, "\tgoto %s;", cg->err);
 		emit(cg, "}");
 		/* INT64_MIN / -1 traps on x86: -1 is negation (mod is 0). */
-		if (op == OP_DIV)
+		if (!strcmp(b, "((int64_t)0LL)"))
+			/* a literal 0 always errs above (gcc warns on x / 0) */
+			emit(cg, "int64_t %s = 0;", t);
+		else if (op == OP_DIV)
 			emit(cg, "int64_t %s = %s == -1 ? (int64_t)(0 - (uint64_t)%s) : %s / %s;",
 			     t, b, a, a, b);
 		else
@@ -1643,6 +1647,12 @@ static void gen_stmt(struct cg *cg, struct node *n)
  */
 static void gen_embeds(struct cg *cg, FILE *out)
 {
+	/* a tapset's static C helpers serve the functions a script uses,
+	 * which may be none of them */
+	if (cg->prog->nembeds)
+		fputs("\n#pragma GCC diagnostic push\n"
+		      "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
+		      out);
 	for (int i = 0; i < cg->prog->nembeds; i++) {
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
@@ -1650,6 +1660,8 @@ static void gen_embeds(struct cg *cg, FILE *out)
 			f ? f->name : "?", e->loc.line, e->loc.col,
 			e->embedded.code);
 	}
+	if (cg->prog->nembeds)
+		fputs("#pragma GCC diagnostic pop\n", out);
 }
 
 static void gen_globals(struct cg *cg, FILE *out)
@@ -1982,8 +1994,13 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	else
 		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
 			b->probe->loc.line, b->probe->loc.col);
-	fprintf(bodies, "static void stp_%s_%d(struct stp_context *c)\n{\n",
-		kind, b->index);
+	/* a body only "never" probes derive from has no table entry */
+	bool listed = fn != NULL;
+	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
+		listed = cg->prog->probes[i]->body == b &&
+			 cg->prog->probes[i]->family != PF_NEVER;
+	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
+		listed ? "" : "__maybe_unused ", kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
 		kind, b->index, fn ? "c->nesting" : "0");
 	fputs(sb_str(&cg->code), bodies);
@@ -2457,6 +2474,9 @@ int codegen_module(struct session *s, const struct program *prog,
 	gen_globals(&cg, out);
 	if (has_containers(prog))
 		gen_globals_init(prog, out);
+	struct lock_plan locks;
+	lock_plan_build(&locks, prog);
+	lock_plan_emit_locks(&locks, out);
 	fputs(bodies ? bodies : "", out);
 	free(structs);
 	free(bodies);
@@ -2489,19 +2509,11 @@ int codegen_module(struct session *s, const struct program *prog,
 		const char *fam = family_enum(dp->family);
 		if (!fam)
 			continue;	/* never */
-		const char *lock = "STP_LOCK_NONE";
-		if (dp->family == PF_TIMER || dp->family == PF_TRACEPOINT ||
-		    dp->family == PF_KFUNC || dp->family == PF_KRETFUNC ||
-		    dp->family == PF_PROCFS) {
-			if (dp->body->writes_globals)
-				lock = "STP_LOCK_WRITE";
-			else if (dp->body->reads_globals)
-				lock = "STP_LOCK_READ";
-		}
 		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n",
 			fam, dp->body->index, c_string(&cg, dp->pp, strlen(dp->pp)));
-		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL, "
-			".lock = %s", dp->priority, dp->period_ns, lock);
+		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL",
+			dp->priority, dp->period_ns);
+		lock_plan_table_fields(&locks, dp, out);
 		if (dp->randomize_ns)
 			fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
 				dp->randomize_ns);
@@ -2561,6 +2573,7 @@ int codegen_module(struct session *s, const struct program *prog,
 		fputs(" },\n", out);
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	lock_plan_free(&locks);
 	free(group);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);

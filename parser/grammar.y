@@ -16,7 +16,7 @@
 %locations
 %param {void *scanner}
 %parse-param {struct parse_state *st}
-%expect 45
+%expect 41
 
 %code top {
 #define _GNU_SOURCE	/* strverscmp */
@@ -344,7 +344,6 @@ static void add_decl(struct parse_state *st, struct node *n)
 %left '+' '-'
 %left '*' '/' '%'
 %precedence UNARY '!' '~'
-%precedence INC DEC
 %precedence LOWER_THAN_ELSE
 %precedence ELSE
 
@@ -858,8 +857,8 @@ expr:
 	}
 	| INC expr %prec UNARY	{ $$ = new_incdec(st, @1, true, true, $2); }
 	| DEC expr %prec UNARY	{ $$ = new_incdec(st, @1, false, true, $2); }
-	| expr INC		{ $$ = new_incdec(st, @2, true, false, $1); }
-	| expr DEC		{ $$ = new_incdec(st, @2, false, false, $1); }
+	| primary INC		{ $$ = new_incdec(st, @2, true, false, $1); }
+	| primary DEC		{ $$ = new_incdec(st, @2, false, false, $1); }
 	| primary
 	;
 

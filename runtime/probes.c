@@ -49,7 +49,6 @@ static atomic_t stp_errors = ATOMIC_INIT(0);
 static atomic_t stp_skipped = ATOMIC_INIT(0);
 static atomic_t stp_skip_reported = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_ctl_mutex);
-static DEFINE_RWLOCK(stp_globals_lock);
 
 /* staprun -v: pass 5 reports how probes were attached */
 static int stp_verbose;
@@ -144,28 +143,42 @@ static bool stp_is_event(const struct stp_probe *p)
 	       p->type == STP_PROBE_PROCFS;
 }
 
-/* Try-lock the globals; never blocks. */
-static bool stp_globals_trylock(enum stp_lock_mode mode)
+/*
+ * Take the handler's locks in order, each by trylock with MAXTRYLOCK
+ * attempts TRYLOCKDELAY apart; never blocks. On failure release what was
+ * taken and return false (the hit is skipped).
+ */
+static void stp_locks_release(const struct stp_lock *locks, unsigned int n)
 {
-	int i;
-
-	if (mode == STP_LOCK_NONE)
-		return true;
-	for (i = 0; i < MAXTRYLOCK; i++) {
-		if (mode == STP_LOCK_WRITE ? write_trylock(&stp_globals_lock) :
-					     read_trylock(&stp_globals_lock))
-			return true;
-		udelay(TRYLOCKDELAY);
+	while (n--) {
+		if (locks[n].write)
+			write_unlock(locks[n].lock);
+		else
+			read_unlock(locks[n].lock);
 	}
-	return false;
 }
 
-static void stp_globals_unlock(enum stp_lock_mode mode)
+static bool stp_locks_take(const struct stp_lock *locks, unsigned int n)
 {
-	if (mode == STP_LOCK_WRITE)
-		write_unlock(&stp_globals_lock);
-	else if (mode == STP_LOCK_READ)
-		read_unlock(&stp_globals_lock);
+	unsigned int i;
+	int tries;
+
+	for (i = 0; i < n; i++) {
+		for (tries = 0;; tries++) {
+			if (locks[i].write ? write_trylock(locks[i].lock) :
+					     read_trylock(locks[i].lock))
+				break;
+			if (tries + 1 >= MAXTRYLOCK) {
+				stp_locks_release(locks, i);
+				return false;
+			}
+			/* PAUSE first: a holder on a vCPU that shares the
+			 * host thread gets to run (qemu TCG yields on it) */
+			cpu_relax();
+			udelay(TRYLOCKDELAY);
+		}
+	}
+	return true;
 }
 
 static void stp_report_error(struct stp_context *c)
@@ -235,14 +248,15 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 		c->kf_args.all = NULL;
 		c->tp = &c->kf_args;
 	}
-	if (event && !stp_globals_trylock(p->lock)) {
+	/* begin/end/error probes never overlap an event probe: no locks */
+	if (event && p->nlocks && !stp_locks_take(p->locks, p->nlocks)) {
 		atomic_inc(&stp_skipped);
 		goto check;
 	}
 	memset(stp_frame(c, 0), 0, STP_FRAME_SIZE);
 	p->handler(c);
-	if (event)
-		stp_globals_unlock(p->lock);
+	if (event && p->nlocks)
+		stp_locks_release(p->locks, p->nlocks);
 	stp_print_commit(c);		/* output came before the error */
 	if (c->last_error)
 		stp_report_error(c);
@@ -398,6 +412,9 @@ static void stp_disarm(void)
 		tracepoint_synchronize_unregister();
 	stp_kfunc_disarm();
 	stp_procfs_disarm();
+	/* event handlers run with preemption off: after a grace period none
+	 * is in flight, so end probes touch globals without locks */
+	synchronize_rcu();
 }
 
 static int stp_arm(void)

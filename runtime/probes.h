@@ -28,10 +28,14 @@ enum stp_probe_type {
 #define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at kf_addr */
 #define STP_KF_STMT	0x4		/* kernel.statement: kprobe at kf_addr */
 
-enum stp_lock_mode {
-	STP_LOCK_NONE,			/* handler touches no globals */
-	STP_LOCK_READ,			/* handler only reads globals */
-	STP_LOCK_WRITE,			/* handler writes globals */
+/*
+ * One lock an event handler takes: the rwlock of a global that event
+ * probes share (codegen/locks.c), for writing or reading. A handler's
+ * list is in the global order every handler follows.
+ */
+struct stp_lock {
+	rwlock_t *lock;
+	bool write;
 };
 
 /*
@@ -122,7 +126,9 @@ struct stp_probe {
 	bool tp_shared;			/* run by another entry's callback (a
 					 * dispatch on an argument): never
 					 * registered itself */
-	enum stp_lock_mode lock;	/* access to globals the handler needs */
+	const struct stp_lock *locks;	/* event probes: the globals' locks
+					 * the handler needs, in order */
+	unsigned int nlocks;
 	const char *kf_symbol;		/* STP_PROBE_KFUNC/KRETFUNC: the
 					 * function's symbol, or */
 	unsigned long kf_addr;		/* its link-time address (needs

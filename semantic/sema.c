@@ -818,9 +818,15 @@ static void check_iterating(struct sema *se, struct symbol *sym,
 }
 
 static enum type infer_script_call(struct sema *se, struct node *n,
-				   struct script_func *f)
+				   struct script_func *f, enum type want)
 {
 	n->sym = f->sym;
+	/* embedded C without a declared type returns what its callers
+	 * take (SystemTap infers it from the call) */
+	if (f->embedded && f->decl->func.decl_type == TY_UNKNOWN &&
+	    f->sym->type == TY_UNKNOWN &&
+	    (want == TY_LONG || want == TY_STRING))
+		unify_sym(se, f->sym, want, n->loc);
 	add_callee(se, f);
 	check_call_iterating(se, n, f);
 	/* SystemTap's rule: a tapset function marked guru needs -g unless
@@ -871,7 +877,7 @@ static const char *suggest_function(struct sema *se, const char *name)
 	return hint;
 }
 
-static enum type infer_call(struct sema *se, struct node *n)
+static enum type infer_call(struct sema *se, struct node *n, enum type want)
 {
 	int nargs_given = ast_list_length(n->call.args);
 	struct script_func *f = n->sym && n->sym->kind == SYM_FUNCTION ?
@@ -879,7 +885,7 @@ static enum type infer_call(struct sema *se, struct node *n)
 				     n->loc.file);
 
 	if (f)
-		return infer_script_call(se, n, f);
+		return infer_script_call(se, n, f, want);
 	if (func_name_exists(se->prog, n->call.name, n->loc.file)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "no function '%s' takes %d "
@@ -2439,7 +2445,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		return n->type = TY_LONG;
 	}
 	case N_CALL:
-		return infer_call(se, n);
+		return infer_call(se, n, want);
 	case N_PRINT:
 		check_print(se, n);
 		switch (n->print.kind) {
@@ -4421,6 +4427,45 @@ static enum type infer_perf(struct sema *se, struct node *n)
 	return n->type = TY_LONG;
 }
 
+/*
+ * SystemTap's display of written-only globals (display.c): synthetic end
+ * probes, parsed from text under the script's name and typed like the
+ * script's own probes (after them, so they run after its end probes).
+ */
+static void add_global_display(struct sema *se)
+{
+	struct program *prog = se->prog;
+	int user_file = prog->files[0]->file;
+	char *text = sema_display_source(prog, user_file);
+	int first = prog->nbodies;
+
+	if (!text)
+		return;
+	struct ast_file *af = parse_string(se->s, session_file(se->s,
+					   user_file)->name, text, false);
+	free(text);
+	ast_foreach(d, af->decls)
+		if (d->kind == N_PROBE)
+			add_probe_body(se, d);
+	se->report = false;
+	for (int round = 0; round < 20; round++) {
+		se->changed = false;
+		for (int i = first; i < prog->nbodies; i++) {
+			se->body = prog->bodies[i];
+			se->loop_depth = 0;
+			walk_stmt(se, se->body->probe->probe.body);
+		}
+		if (!se->changed)
+			break;
+	}
+	se->report = true;
+	for (int i = first; i < prog->nbodies; i++) {
+		se->body = prog->bodies[i];
+		se->loop_depth = 0;
+		walk_stmt(se, se->body->probe->probe.body);
+	}
+}
+
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *prog)
 {
@@ -4473,6 +4518,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	report_unsupported(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
+	if (s->nerrors == errors_before && !s->all_functions && nfiles)
+		add_global_display(&se);
 	propagate_calls(&se);
 	if (s->nerrors == errors_before && !s->unoptimized && !s->all_functions)
 		sema_elide(s, prog);

@@ -361,6 +361,13 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
  */
 void sema_elide(struct session *s, struct program *prog);
 
+/*
+ * display.c: the source of SystemTap's synthetic end probes that print the
+ * globals of user_file written but never read, or NULL when there are none
+ * (malloc'd).
+ */
+char *sema_display_source(const struct program *prog, int user_file);
+
 /* -p2 listing: globals, functions and probes with their types. */
 void sema_dump(FILE *out, const struct program *prog);
 

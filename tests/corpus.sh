@@ -11,6 +11,8 @@
 #              non-zero exit (1..123) and stderr matching the script's
 #              pattern in tests/semko-reasons; corpus/semko-summary checks
 #              that at least 95% of them are
+#   transok/, buildok/  every script builds at -p4 against the 6.1 kernel
+#              (tests/corpus-build.sh: one kbuild run for all of them)
 #   round trip for every "#! stap" script of parseok, semok, semko, transok,
 #              transko, buildok, buildko that parses: printing the -p1 output
 #              again gives the same text
@@ -180,4 +182,7 @@ else
 			fail "corpus/round-trip" "printing again differs for:$rt_bad"
 		fi
 	fi
+
+	# transok and buildok at -p4 (6.1 kernel)
+	. "$tests/corpus-build.sh"
 fi

@@ -109,13 +109,15 @@ stap_here() { # file options...
 # ran them all: stapvm's status 2 (it ran them, but the guest's dmesg shows
 # a problem) is left to the callers' dmesg checks.
 vm_files=()	# --file options for the guest (run_e2e sets them)
+# $vm_opts: more stapvm options for the boot (e2e's "# stap-vm:").
+vm_opts=
 run_batch() { # release outdir log job...
 	local release=$1 out=$2 log=$3 rc
 	shift 3
 	rm -rf "$out"
 	mkdir -p "$out"
 	"$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		"${vm_files[@]}" --timeout 600 --batch "$out" "$@" >"$log" 2>&1
+		"${vm_files[@]}" --timeout 600 $vm_opts --batch "$out" "$@" >"$log" 2>&1
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 2 ]
 }
@@ -389,11 +391,30 @@ guest_module() { # release name
 	esac && echo "$dir/$2.ko"
 }
 
+# A script's "# stap-vm: OPTIONS" line (e.g. --cpus 2) asks for a guest
+# with those stapvm options: scripts are booted in one guest per set.
+vm_line() { sed -n 's/^# stap-vm: //p' "$1" | head -1; }
+
 run_e2e() { # release tag
-	local release=$1 tag=$2 jobs=() built=() f name base i rc want_rc want_err
-	local m path missing
+	local f opts sets=()
+	local -A seen=()
+	for f in "${e2e[@]}"; do
+		opts=$(vm_line "$f")
+		[ -n "${seen["x$opts"]:-}" ] && continue
+		seen["x$opts"]=1
+		sets+=("$opts")
+	done
+	for opts in "${sets[@]}"; do
+		run_e2e_boot "$1" "$2" "$opts"
+	done
+}
+
+run_e2e_boot() { # release tag vm-options
+	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
+	local want_rc want_err m path missing
 	vm_files=()
 	for f in "${e2e[@]}"; do
+		[ "$(vm_line "$f")" = "$opts" ] || continue
 		name=e2e/$tag/$(basename "$f" .stp)
 		# "# stap-guest-module: NAME": the release's module NAME is put
 		# in the guest's /bin as NAME.ko for the script's command
@@ -418,11 +439,13 @@ run_e2e() { # release tag
 		fi
 	done
 	[ ${#jobs[@]} -gt 0 ] || return 0
-	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot"
+	echo "e2e: running ${#jobs[@]} scripts in one $release guest boot${opts:+ ($opts)}"
+	vm_opts=$opts
 	run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"
 	rc=$?
 	vm_files=()
 	if [ $rc != 0 ]; then
+		vm_opts=
 		for f in "${built[@]}"; do
 			fail "e2e/$tag/$(basename "$f" .stp)" "the guest did not run: $(tail -20 "$work/vm.log")"
 		done
@@ -453,7 +476,8 @@ run_e2e() { # release tag
 		fi
 		i=$((i + 1))
 	done
-	check_dmesg "e2e/$tag/guest-dmesg" "$work/vm"
+	vm_opts=
+	check_dmesg "e2e/$tag/guest-dmesg${opts:+ ($opts)}" "$work/vm"
 }
 
 if [ ${#e2e[@]} -gt 0 ]; then

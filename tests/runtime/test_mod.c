@@ -37,6 +37,14 @@
 #include "runtime.h"
 
 static int64_t stp_g_count;
+/* the globals' lock, as generated code has one per shared global */
+static DEFINE_RWLOCK(stp_test_lock);
+static const struct stp_lock stp_test_write[] __maybe_unused = {
+	{ &stp_test_lock, true },
+};
+static const struct stp_lock stp_test_read[] __maybe_unused = {
+	{ &stp_test_lock, false },
+};
 static int64_t stp_g_switches;
 static char stp_g_name[MAXSTRINGLEN];
 
@@ -531,10 +539,10 @@ static const struct stp_probe stp_probes[] = {
 	  .pp = "begin" },
 	{ .type = STP_PROBE_TIMER, .handler = stp_probe_timer_count,
 	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .lock = STP_LOCK_WRITE },
+	  .tp_name = "sched_switch", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_counts, .pp = "end" },
 #elif STP_TEST == 3
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_maxaction,
@@ -546,27 +554,27 @@ static const struct stp_probe stp_probes[] = {
 #elif STP_TEST == 4
 	{ .type = STP_PROBE_TIMER, .handler = stp_probe_divzero,
 	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .randomize_ns = 20000000ULL, .lock = STP_LOCK_WRITE },
+	  .randomize_ns = 20000000ULL, .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 5
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
 	{ .type = STP_PROBE_TIMER, .handler = stp_probe_tick,
 	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"no_such_tp\")", .tp_name = "no_such_tp",
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 6
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
 	{ .type = STP_PROBE_TIMER, .handler = stp_probe_tick,
 	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .lock = STP_LOCK_READ },
+	  .tp_name = "sched_switch", .locks = stp_test_read, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_signal,
 	  .pp = "end" },
 #elif STP_TEST == 7
@@ -583,10 +591,10 @@ static const struct stp_probe stp_probes[] = {
 	  .pp = "begin" },
 	{ .type = STP_PROBE_TIMER, .handler = stp_probe_hog,
 	  .pp = "timer.ms(5)", .period_ns = 5000000ULL,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .lock = STP_LOCK_READ },
+	  .tp_name = "sched_switch", .locks = stp_test_read, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_counts, .pp = "end" },
 	{ .type = STP_PROBE_ERROR, .handler = stp_probe_error, .pp = "error" },
 #elif STP_TEST == 10
@@ -594,24 +602,24 @@ static const struct stp_probe stp_probes[] = {
 	  .pp = "begin" },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
 	  .pp = "kernel.function(\"stp_kf_traced\")",
-	  .kf_symbol = "stp_kf_traced", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "stp_kf_traced", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf1,
 	  .pp = "kernel.function(\"stp_kf_traced\").return",
 	  .kf_symbol = "stp_kf_traced", .kf_maxactive = 4,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf2,
 	  .pp = "kernel.function(\"stp_kf_plain\")",
-	  .kf_symbol = "stp_kf_plain", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "stp_kf_plain", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf3,
 	  .pp = "kernel.function(\"stp_kf_traced\")",
 	  .kf_symbol = "stp_kf_traced", .kf_flags = STP_KF_KPROBE,
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"vfs_read\")",
-	  .kf_symbol = "vfs_read", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "vfs_read", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf5,
 	  .pp = "kernel.function(\"vfs_read\").return",
-	  .kf_symbol = "vfs_read", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "vfs_read", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf6,
 	  .pp = "kernel.function(\"vfs_read@fs/read_write.c\")",
 #ifdef KF_VFS_READ_LINK
@@ -619,24 +627,24 @@ static const struct stp_probe stp_probes[] = {
 #else
 	  .kf_symbol = "vfs_read",	/* run-vm.sh found no debug vmlinux */
 #endif
-	  .lock = STP_LOCK_WRITE },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_kf_end, .pp = "end" },
 #elif STP_TEST == 11
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
 	  .pp = "begin" },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
 	  .pp = "kernel.function(\"stp_kf_traced\")",
-	  .kf_symbol = "stp_kf_traced", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "stp_kf_traced", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"no_such_function\")",
-	  .kf_symbol = "no_such_function", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "no_such_function", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 12
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
 	  .pp = "begin" },
 	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"kprobe_int3_handler\")",
-	  .kf_symbol = "kprobe_int3_handler", .lock = STP_LOCK_WRITE },
+	  .kf_symbol = "kprobe_int3_handler", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #endif
 };

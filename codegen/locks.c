@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3: which globals an event probe locks, and how.
+ *
+ * Begin, end and error probes run one at a time in process context and
+ * never while an event probe can run (events are armed after the begin
+ * probes and disarmed, with a grace period, before the end probes), so
+ * they take no lock. Among event probes (timers, tracepoints, kernel
+ * functions), a global needs a lock only when some event probe needs it
+ * exclusively: it assigns, increments or deletes it, or reads a
+ * statistic (aggregating every CPU's slot). Then each event probe that
+ * touches it, directly or through the functions it calls, takes its
+ * rwlock: for writing when it needs it exclusively, for reading when it
+ * only reads it or adds to it with `<<<` (that writes this CPU's slot
+ * only). A global that event probes only read, or a statistic they only
+ * add to, takes no lock at all. Locks are taken in global index order,
+ * each by trylock (runtime/probes.c), so probes never deadlock or block.
+ */
+#include "codegen/locks.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum {
+	ACC_READ = 1,			/* reads a long, string or array */
+	ACC_ADD = 2,			/* `<<<` into a statistic */
+	ACC_EXCL = 4,			/* writes, or aggregates a statistic */
+};
+
+struct access_walk {
+	const struct program *prog;
+	unsigned char *mask;		/* [nglobals] of one scope */
+	const struct node **adds;	/* N_VAR targets of `<<<` */
+	int nadds, adds_cap;
+};
+
+static const struct node *global_target(const struct node *n)
+{
+	if (n && n->kind == N_INDEX)
+		n = n->index.array;
+	if (n && n->kind == N_VAR && n->sym && n->sym->kind == SYM_GLOBAL)
+		return n;
+	return NULL;
+}
+
+/*
+ * Embedded C's "pragma:read:NAME" / "pragma:write:NAME" comments (pass 2
+ * checked that NAME is a scalar global of the file).
+ */
+static void note_pragmas(struct access_walk *w, const struct node *n)
+{
+	static const char *const kinds[] = { "pragma:read:", "pragma:write:" };
+	const char *code = n->embedded.code;
+
+	for (int k = 0; k < 2; k++)
+		for (const char *p = strstr(code, kinds[k]); p;
+		     p = strstr(p, kinds[k])) {
+			p += strlen(kinds[k]);
+			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+					    "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789_");
+			for (int g = 0; g < w->prog->nglobals; g++) {
+				const struct symbol *sym = w->prog->globals[g];
+				if (strlen(sym->name) == len &&
+				    !strncmp(sym->name, p, len) &&
+				    sym->decl->loc.file == n->loc.file)
+					w->mask[sym->index] |= k ? ACC_EXCL :
+							       ACC_READ;
+			}
+		}
+}
+
+/* First pass: the targets of `<<<`, and what assignments write. */
+static void note_writes(struct node *n, void *arg)
+{
+	struct access_walk *w = arg;
+	const struct node *t = NULL;
+
+	switch (n->kind) {
+	case N_EMBEDDED:
+		note_pragmas(w, n);
+		return;
+	case N_ASSIGN:
+		t = global_target(n->binary.lhs);
+		if (t && n->binary.op == OP_AGG) {
+			if (w->nadds == w->adds_cap) {
+				w->adds_cap = w->adds_cap ? 2 * w->adds_cap : 8;
+				w->adds = realloc(w->adds, (size_t)w->adds_cap *
+						  sizeof(*w->adds));
+			}
+			w->adds[w->nadds++] = t;
+			w->mask[t->sym->index] |= ACC_ADD;
+			return;
+		}
+		break;
+	case N_INCDEC:
+		t = global_target(n->incdec.operand);
+		break;
+	case N_DELETE:
+		t = global_target(n->stmt.expr);
+		break;
+	default:
+		return;
+	}
+	if (t)
+		w->mask[t->sym->index] |= ACC_EXCL;
+}
+
+/* Second pass: every other mention reads (a statistic: aggregates). */
+static void note_reads(struct node *n, void *arg)
+{
+	struct access_walk *w = arg;
+
+	if (n->kind != N_VAR || !n->sym || n->sym->kind != SYM_GLOBAL)
+		return;
+	for (int i = 0; i < w->nadds; i++)
+		if (w->adds[i] == n)
+			return;
+	w->mask[n->sym->index] |= n->sym->type == TY_STATS ? ACC_EXCL :
+				  ACC_READ;
+}
+
+static void scope_access(const struct program *prog, struct node *body,
+			 unsigned char *mask)
+{
+	struct access_walk w = { .prog = prog, .mask = mask };
+
+	ast_visit(body, note_writes, &w);
+	ast_visit(body, note_reads, &w);
+	free(w.adds);
+}
+
+static bool is_event(enum probe_family f)
+{
+	return f == PF_TIMER || f == PF_TRACEPOINT || f == PF_KFUNC ||
+	       f == PF_KRETFUNC || f == PF_PROCFS;
+}
+
+void lock_plan_build(struct lock_plan *lp, const struct program *prog)
+{
+	int ng = prog->nglobals, nb = prog->nbodies, nf = prog->nfuncs;
+	size_t row = (size_t)ng + 1;
+	unsigned char *mask = calloc(row * ((size_t)nb + nf + 1), 1);
+	bool changed = true;
+
+	memset(lp, 0, sizeof(*lp));
+	lp->prog = prog;
+	lp->mask = mask;
+	lp->row = row;
+	lp->locked = calloc(row, 1);
+	lp->event_body = calloc((size_t)nb + 1, 1);
+	if (!mask || !lp->locked || !lp->event_body)
+		abort();
+	for (int i = 0; i < nb; i++)
+		scope_access(prog, prog->bodies[i]->probe->probe.body,
+			     mask + row * i);
+	for (int i = 0; i < nf; i++)
+		if (prog->funcs[i]->used)	/* embedded: its pragmas */
+			scope_access(prog, prog->funcs[i]->decl->func.body,
+				     mask + row * (nb + i));
+	/* what the functions a scope calls touch, transitively */
+	while (changed) {
+		changed = false;
+		for (int s = 0; s < nb + nf; s++) {
+			const struct probe_body *b = s < nb ? prog->bodies[s] :
+				prog->funcs[s - nb]->scope;
+			unsigned char *m = mask + row * s;
+			for (int c = 0; c < b->ncallees; c++) {
+				const unsigned char *cm =
+					mask + row * (nb + b->callees[c]->index);
+				for (int g = 0; g < ng; g++) {
+					if ((m[g] | cm[g]) != m[g]) {
+						m[g] |= cm[g];
+						changed = true;
+					}
+				}
+			}
+		}
+	}
+	for (int i = 0; i < prog->nprobes; i++)
+		if (is_event(prog->probes[i]->family))
+			lp->event_body[prog->probes[i]->body->index] = 1;
+	for (int b = 0; b < nb; b++) {
+		if (!lp->event_body[b])
+			continue;
+		for (int g = 0; g < ng; g++)
+			if (mask[row * b + g] & ACC_EXCL)
+				lp->locked[g] = 1;
+	}
+}
+
+void lock_plan_free(struct lock_plan *lp)
+{
+	free(lp->mask);
+	free(lp->locked);
+	free(lp->event_body);
+	memset(lp, 0, sizeof(*lp));
+}
+
+void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out)
+{
+	const struct program *prog = lp->prog;
+	bool any = false;
+
+	for (int g = 0; g < prog->nglobals; g++) {
+		if (!lp->locked[g])
+			continue;
+		if (!any)
+			fputs("\n/* globals that event probes share: one lock "
+			      "each, taken in this order */\n", out);
+		any = true;
+		fprintf(out, "static rwlock_t stp_glock_%d "
+			"____cacheline_aligned_in_smp = "
+			"__RW_LOCK_UNLOCKED(stp_glock_%d);\t/* %s */\n",
+			g, g, prog->globals[g]->name);
+	}
+	for (int b = 0; b < prog->nbodies; b++) {
+		int n = 0;
+		if (!lp->event_body[b])
+			continue;
+		for (int g = 0; g < prog->nglobals; g++) {
+			unsigned char m = lp->mask[lp->row * b + g];
+			if (!lp->locked[g] || !m)
+				continue;
+			if (!n++)
+				fprintf(out, "static const struct stp_lock "
+					"stp_locks_%d[] = {\n", b);
+			fprintf(out, "\t{ &stp_glock_%d, %s },\n", g,
+				m & ACC_EXCL ? "true" : "false");
+		}
+		if (n)
+			fputs("};\n", out);
+	}
+}
+
+void lock_plan_table_fields(const struct lock_plan *lp,
+			    const struct derived_probe *dp, FILE *out)
+{
+	const struct program *prog = lp->prog;
+	int b = dp->body->index, n = 0;
+
+	if (!is_event(dp->family))
+		return;
+	for (int g = 0; g < prog->nglobals; g++)
+		n += lp->locked[g] && lp->mask[lp->row * b + g];
+	if (n)
+		fprintf(out, ",\n\t  .locks = stp_locks_%d, .nlocks = %d", b, n);
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 3: the locks event probes take on globals (see locks.c for the
+ * design): one rwlock per shared global, a per-handler list in global
+ * order, in read or write mode.
+ */
+#ifndef CODEGEN_LOCKS_H
+#define CODEGEN_LOCKS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "semantic/semantic.h"
+
+struct lock_plan {
+	const struct program *prog;
+	unsigned char *mask;		/* [scope * row + global]: access bits */
+	size_t row;
+	unsigned char *locked;		/* [global]: has a lock */
+	unsigned char *event_body;	/* [body]: some event probe runs it */
+};
+
+void lock_plan_build(struct lock_plan *lp, const struct program *prog);
+void lock_plan_free(struct lock_plan *lp);
+/* The rwlocks and each event handler's stp_lock list (after the globals). */
+void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out);
+/* ",\n\t  .locks = ..., .nlocks = N" for dp's probe table entry, or nothing. */
+void lock_plan_table_fields(const struct lock_plan *lp,
+			    const struct derived_probe *dp, FILE *out);
+
+#endif /* CODEGEN_LOCKS_H */

@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by tests/corpus.sh: SystemTap's transok and buildok scripts must
+# build at -p4 against the 6.1 kernel (corpus/transok/NAME,
+# corpus/buildok/NAME; what needs a missing feature is in
+# tests/known-failures with the feature named).
+#
+# A kbuild run costs ~20 s, so the "#! stap" scripts are translated one by
+# one (-p3, with the options of their first line) and their modules are
+# all compiled in one kbuild run (make -k), then linked in a second: a
+# module passes when its .ko is built with no compiler warning in its C.
+# Shell scripts call stap themselves, with our stap first in PATH.
+
+build_release=$(ls /lib/modules 2>/dev/null | grep '^6\.1\.' | sort -V | tail -1)
+
+corpus_build() {
+	local dir=$work/p4 runtime=$top_srcdir/runtime d f base name args i
+	local names=() mods=() ok_mods=() m err
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	i=0
+	for d in transok buildok; do
+		for f in "$corpus"/$d/*.stp; do
+			base=$(basename "$f" .stp)
+			name=corpus/$d/$base
+			wanted "$name" || continue
+			if ! head -1 "$f" | grep -q '^#! *stap'; then
+				corpus_run "$f"
+				[ $crun_rc = 0 ]
+				corpus_result "$name" $? "exit status $crun_rc: $crun_err"
+				continue
+			fi
+			# the first line's options without its -pN
+			args=$(head -1 "$f" | sed 's/^#! *stap//;
+				s/\(^\| \)-p[0-9]\( \|$\)/ /; s/-\([a-zA-Z]\{1,\}\)p[0-9]/-\1/')
+			m=stp_corpus_$i
+			i=$((i + 1))
+			if ! (cd "$(dirname "$f")" && timeout 60 "$STAP" $args -p3 \
+				-r "$build_release" -m "$m" "$base.stp") \
+				>"$dir/$m.c" 2>"$dir/$m.err" </dev/null; then
+				corpus_result "$name" 1 "pass 3 failed: $(head -c 2000 "$dir/$m.err")"
+				continue
+			fi
+			names+=("$name")
+			mods+=("$m")
+		done
+	done
+	[ ${#mods[@]} -gt 0 ] || return 0
+
+	# -D options of a script would be its module's CFLAGS; none has any
+	{
+		echo "obj-m := $(printf '%s.o ' "${mods[@]}")"
+		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement"
+	} >"$dir/Kbuild"
+	make -C "/lib/modules/$build_release/build" M="$dir" -k -j2 modules \
+		>"$dir/build1.log" 2>&1
+	for m in "${mods[@]}"; do
+		[ -f "$dir/$m.o" ] && ok_mods+=("$m")
+	done
+	if [ ${#ok_mods[@]} -gt 0 ]; then
+		echo "obj-m := $(printf '%s.o ' "${ok_mods[@]}")" >"$dir/Kbuild.2"
+		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement" \
+			>>"$dir/Kbuild.2"
+		mv "$dir/Kbuild.2" "$dir/Kbuild"
+		make -C "/lib/modules/$build_release/build" M="$dir" -j2 modules \
+			>"$dir/build2.log" 2>&1
+	fi
+	for i in "${!mods[@]}"; do
+		m=${mods[$i]}
+		err=$(grep -E "(^|/)$m\.(c|o|ko|mod)[:. ]|\b$m\b.*(undefined|error)" \
+			"$dir/build1.log" "$dir/build2.log" 2>/dev/null | head -20)
+		if [ ! -f "$dir/$m.ko" ]; then
+			corpus_result "${names[$i]}" 1 "pass 4 failed: $err"
+		elif grep -q "$m\.c:[0-9]*:[0-9]*: warning:" "$dir/build1.log"; then
+			corpus_result "${names[$i]}" 1 "kbuild warnings: $err"
+		else
+			corpus_result "${names[$i]}" 0
+		fi
+	done
+}
+
+if [ -z "$build_release" ] || [ ! -f "/lib/modules/$build_release/build/Makefile" ]; then
+	wanted corpus/buildok && skip "corpus/buildok" "no 6.1 kernel headers"
+else
+	corpus_build
+fi
