@@ -122,9 +122,13 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 				    root, c_type);
 	}
 	if (addr_of) {
-		if (n->kind != N_TARGET)
-			return "the address of a member ('&$x->f') is not "
-			       "supported yet";
+		/* a bad member first, as SystemTap reports it */
+		if (n->kind != N_TARGET) {
+			const char *bad = tp_member_path(a, btf, c_type, n, path,
+							 at);
+			return bad ? bad : "the address of a member ('&$x->f') "
+					   "is not supported yet";
+		}
 		if (loc->loc.kind != DWL_MEMORY)
 			return arena_printf(a, "cannot take address of object "
 					    "in register ('%s')", root);

@@ -1385,6 +1385,13 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
+	if (addr_of && root && !strcmp(root, "$return")) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot take address of "
+				   "'$return': the return value is in a "
+				   "register");
+		return n->type = TY_LONG;
+	}
 	if (root && root[1] == '$' && n->kind == N_TARGET && !addr_of && !write)
 		return infer_kf_dollars(se, n, root);
 	if (!root || root[1] == '$') {
@@ -1615,7 +1622,9 @@ static int tp_value_type(struct sema *se, const struct derived_probe *dp,
 			 const struct node *n, int flags)
 {
 	const char *root = tp_member_root(n);
-	const char *c_type = root ? tp_arg_type(dp, root + 1) : NULL;
+	bool kfunc = dp->family == PF_KFUNC || dp->family == PF_KRETFUNC;
+	const char *c_type = !root ? NULL : kfunc ? kf_var_type(dp, root + 1) :
+			     tp_arg_type(dp, root + 1);
 	struct btf *btf = sema_btf(se);
 	struct tp_path p;
 	const struct node *at;
@@ -1910,7 +1919,7 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 	} else if (root->kind == N_VAR) {
 		type = local_btf_type(root, &base_object);
 	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
-		   tp_only_body(se, se->body)) {
+		   (tp_only_body(se, se->body) || kf_only_body(se, se->body))) {
 		for (int i = 0; i < se->prog->nprobes; i++) {
 			const struct derived_probe *dp = se->prog->probes[i];
 			if (!body_has_probe(se, dp))
@@ -2062,7 +2071,14 @@ static bool other_target(struct sema *se, struct node *n, int op,
 			    root[4] <= '6' && !root[5];
 		bool known = argn || !strcmp(root, "$return") ||
 			     !strcmp(root, "$syscall");
-		if (dp->ctx == CTX_NONE)
+		if (dp->ctx == CTX_PLT) {
+			*type = TY_STRING;
+			if (strcmp(root, "$$name") || step || op)
+				msg = arena_printf(&se->s->arena, "unknown "
+						   "context variable '%s': .plt "
+						   "probes have only $$name (the "
+						   "function's name)", root);
+		} else if (dp->ctx == CTX_NONE)
 			msg = arena_printf(&se->s->arena, "unknown context "
 					   "variable '%s': %s has none", root,
 					   dp->pp);
@@ -3096,7 +3112,8 @@ static int derive_process(struct sema *se, struct node *point,
 		 * which pass 2 does not read: nothing matches */
 		if (!process_target(se, point, proc, dp))
 			return false;
-		if (!unsupported(se, point, dp, "", CTX_UNCHECKED))
+		if (!unsupported(se, point, dp, "", comp_is(c, "plt") ?
+				 CTX_PLT : CTX_UNCHECKED))
 			return false;
 		dp->unsupported = arena_printf(&se->s->arena, "no match for "
 					       "probe point '%s': process(...)."

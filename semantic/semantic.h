@@ -206,6 +206,7 @@ enum point_ctx {
 	CTX_SYSCALL,			/* process.syscall: $syscall, $argN */
 	CTX_SYSCALL_RETURN,		/* .syscall.return: $syscall, $return */
 	CTX_UNCHECKED,			/* from a binary's DWARF: unknown */
+	CTX_PLT,			/* process.plt: $$name only */
 };
 
 /* One probe point of a probe, resolved: what the runtime registers. */
