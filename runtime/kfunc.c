@@ -312,16 +312,21 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 	return 0;
 }
 
+/* The probe of a kretprobe hit, or NULL when it is being unregistered. */
+static struct stp_kfunc_rt *stp_kfunc_kret_rt(struct kretprobe_instance *ri)
+{
+	struct kretprobe *krp = get_kretprobe(ri);
+
+	return krp ? container_of(krp, struct stp_kfunc_rt, krp) : NULL;
+}
+
 static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
-	struct stp_kfunc_rt *rt;
+	struct stp_kfunc_rt *rt = stp_kfunc_kret_rt(ri);
 
-	if (!krp)
-		return 0;
-	rt = container_of(krp, struct stp_kfunc_rt, krp);
-	rt->p->kf_entry(rt->p, regs, ri->data);
+	if (rt)
+		rt->p->kf_entry(rt->p, regs, ri->data);
 	return 0;
 }
 
@@ -357,12 +362,10 @@ static void __maybe_unused stp_kf_save_entry(const struct stp_probe *p,
 static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
-	struct kretprobe *krp = get_kretprobe(ri);
-	struct stp_kfunc_rt *rt;
+	struct stp_kfunc_rt *rt = stp_kfunc_kret_rt(ri);
 
-	if (!krp)
+	if (!rt)
 		return 0;
-	rt = container_of(krp, struct stp_kfunc_rt, krp);
 	if (rt->p->kf_entry == stp_kf_save_entry) {
 		/* the values saved at the entry are the context's */
 		struct stp_kf_entry_vals *e = (void *)ri->data;

@@ -1123,6 +1123,23 @@ static struct btf *sema_btf(struct sema *se)
 	return se->btf_state > 0 ? se->btf : NULL;
 }
 
+/* A new context value of body b: the next slot of b->tpvars. */
+static struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
+				       struct node *n, const char *name)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = name;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	return sym;
+}
+
 /*
  * $arg->member..., $arg[N]: a context slot of its own, its path resolved
  * through BTF for every tracepoint of the body (they must agree). flags:
@@ -1200,17 +1217,9 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 			first = dp;
 		}
 	}
-	struct symbol *sym = arena_alloc(a, sizeof(*sym));
-	sym->name = key;
-	sym->kind = SYM_CONTEXT;
-	sym->type = TY_LONG;
-	sym->loc = n->loc;
-	sym->decl = n;
-	sym->index = b->ntpvars;
+	struct symbol *sym = add_context_slot(se, b, n, key);
 	sym->tp_path = path;
 	sym->tp_arg = root + 1;
-	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
-	b->tpvars[b->ntpvars++] = sym;
 	return sym;
 }
 
@@ -1470,13 +1479,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			write_size = locs[i]->write_size;
 		}
 	}
-	struct symbol *sym = arena_alloc(a, sizeof(*sym));
-	sym->name = key;
-	sym->kind = SYM_CONTEXT;
-	sym->type = TY_LONG;
-	sym->loc = n->loc;
-	sym->decl = n;
-	sym->index = b->ntpvars;
+	struct symbol *sym = add_context_slot(se, b, n, key);
 	sym->tp_path = path && path->nsteps ? path : NULL;
 	sym->tp_arg = root + 1;
 	sym->kf_entry = true;
@@ -1489,8 +1492,6 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
 		dp->kf_locs[sym->index] = locs[i];
 	}
-	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
-	b->tpvars[b->ntpvars++] = sym;
 	n->sym = sym;
 	return n->type = TY_LONG;
 }
@@ -2212,16 +2213,7 @@ static enum type infer_target(struct sema *se, struct node *n)
 			n->sym = b->tpvars[i];
 			return n->type = TY_LONG;
 		}
-	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
-	sym->name = name;
-	sym->kind = SYM_CONTEXT;
-	sym->type = TY_LONG;
-	sym->loc = n->loc;
-	sym->decl = n;
-	sym->index = b->ntpvars;
-	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
-	b->tpvars[b->ntpvars++] = sym;
-	n->sym = sym;
+	n->sym = add_context_slot(se, b, n, name);
 	return n->type = TY_LONG;
 }
 

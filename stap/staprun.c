@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -252,45 +253,47 @@ static int open_proc(void)
 }
 
 /*
- * Fork the -c command.  It waits until the parent writes one byte to the
- * pipe (probes started); EOF without that byte means give up.
+ * Fork the -c command. It waits for SIGUSR1 (probes started) in
+ * sigwaitinfo, not in a read: a read in flight while the probes are armed
+ * would show as a return without its entry (vfs_read, syscall.read).
+ * SIGUSR1 is blocked before the fork so that it cannot be lost; the child
+ * dies with the loader (PR_SET_PDEATHSIG), and is killed if it is never
+ * started (release_command).
  */
-static pid_t spawn_command(const char *cmd, int *go_fd)
+static pid_t spawn_command(const char *cmd)
 {
-	int fds[2];
-	pid_t pid;
+	sigset_t go, old;
+	pid_t parent = getpid(), pid;
 
-	if (pipe2(fds, O_CLOEXEC)) {
-		perror("staprun: pipe");
-		return -1;
-	}
+	sigemptyset(&go);
+	sigaddset(&go, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &go, &old);
 	pid = fork();
 	if (pid < 0) {
 		perror("staprun: fork");
-		close(fds[0]);
-		close(fds[1]);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
 	if (pid == 0) {
-		char c;
-		ssize_t n;
+		int sig;
 
-		close(fds[1]);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		do
-			n = read(fds[0], &c, 1);
-		while (n < 0 && errno == EINTR);
-		if (n != 1)
-			_exit(127);
+			sig = sigwaitinfo(&go, NULL);
+		while (sig < 0 && errno == EINTR);
+		sigprocmask(SIG_SETMASK, &old, NULL);
+		prctl(PR_SET_PDEATHSIG, 0);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		fprintf(stderr, "staprun: cannot run /bin/sh: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
-	close(fds[0]);
-	*go_fd = fds[1];
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
 }
 
@@ -307,7 +310,7 @@ int main(int argc, char **argv)
 	struct status st;
 	pid_t child = -1;
 	bool child_done = false;
-	int go_fd = -1;
+	bool child_waiting = false;	/* forked, not yet started */
 	int rc = 1;
 	int opt;
 
@@ -370,9 +373,10 @@ int main(int argc, char **argv)
 	if (cmd) {
 		char buf[64];
 
-		child = spawn_command(cmd, &go_fd);
+		child = spawn_command(cmd);
 		if (child < 0)
 			goto out;
+		child_waiting = true;
 		snprintf(buf, sizeof(buf), "target=%d\n", (int)child);
 		if (ctl_command(buf)) {
 			fprintf(stderr, "staprun: setting target: %s\n",
@@ -398,11 +402,10 @@ int main(int argc, char **argv)
 		vlog("start failed: %s\n", strerror(err));
 		goto out;
 	}
-	if (go_fd >= 0) {
-		if (write(go_fd, "g", 1) != 1)
+	if (child_waiting) {
+		if (kill(child, SIGUSR1))
 			perror("staprun: starting command");
-		close(go_fd);
-		go_fd = -1;
+		child_waiting = false;
 	}
 
 	/*
@@ -454,8 +457,11 @@ int main(int argc, char **argv)
 			st.errors, st.skipped);
 	rc = st.failed ? 1 : 0;
 out:
-	if (go_fd >= 0)
-		close(go_fd);
+	if (child_waiting) {
+		/* never started: it must not run without its probes */
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
 	unload_module();
 	if (out_fd != STDOUT_FILENO && close(out_fd)) {
 		fprintf(stderr, "staprun: closing %s: %s\n", out_path,
