@@ -1444,10 +1444,15 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 	unsigned write_size = 0;
 	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
 					   sizeof(*locs));
+	const char *dropped = NULL;
 	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
+		struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
+		if (dp->kf_dropped) {
+			dropped = dp->kf_dropped;
+			continue;
+		}
 		const char *type = kf_var_type(dp, root + 1);
 		const struct node *at = n;
 		struct tp_path p;
@@ -1458,6 +1463,16 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		else
 			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
 					     locs[i], &p, &at);
+		if (msg && dp->kf_inline) {
+			/* an inlined copy may keep no trace of a variable
+			 * the function's own copy has: that copy goes */
+			dropped = arena_printf(a, "the inlined copy at 0x%"
+					       PRIx64 " of %s: %s", dp->kf_addr,
+					       dp->pp, msg);
+			dp->kf_dropped = dropped;
+			dp->kf_dropped_at = n;
+			continue;
+		}
 		if (msg) {
 			if (se->report)
 				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
@@ -1478,6 +1493,12 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			first = dp;
 			write_size = locs[i]->write_size;
 		}
+	}
+	if (!path) {	/* every copy was an inlined one without it */
+		if (se->report)
+			diag_error(se->s, n->loc, "%s", dropped ? dropped :
+				   "no copy of the function");
+		return n->type = TY_LONG;
 	}
 	struct symbol *sym = add_context_slot(se, b, n, key);
 	sym->tp_path = path && path->nsteps ? path : NULL;
@@ -4393,6 +4414,24 @@ static void check_unresolved(struct sema *se)
 	}
 }
 
+/* Inlined copies left out for a context variable they lack (infer_kfvar). */
+static void drop_kf_copies(struct sema *se)
+{
+	struct program *prog = se->prog;
+	int kept = 0;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (!dp->kf_dropped)
+			prog->probes[kept++] = prog->probes[i];
+		else if (dp->body->user_probe && !session_file(se->s,
+			 dp->body->user_probe->loc.file)->privileged)
+			diag_warning(se->s, dp->kf_dropped_at->loc,
+				     "skipping %s", dp->kf_dropped);
+	}
+	prog->nprobes = kept;
+}
+
 /* After the body checks: the points no pass 3 translation exists for. */
 static void report_unsupported(struct sema *se)
 {
@@ -4525,6 +4564,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	se.report = true;
 	walk_all(&se);
 	report_unsupported(&se);
+	drop_kf_copies(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	if (s->nerrors == errors_before && !s->all_functions && nfiles)

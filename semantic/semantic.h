@@ -232,6 +232,10 @@ struct derived_probe {
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
 	uint64_t kf_addr;		/* link-time entry pc of the instance */
 	bool kf_inline;			/* an inlined copy (by kprobe) */
+	/* an inlined copy left out: why (it lacks a context variable the
+	 * body reads, at kf_dropped_at), or NULL */
+	const char *kf_dropped;
+	const struct node *kf_dropped_at;
 	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
 	/* kernel functions: the CU of the copy whose DWARF gives the
 	 * context variables, and its variables ("name:type", as -L) */
