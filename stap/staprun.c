@@ -22,6 +22,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -253,48 +256,52 @@ static int open_proc(void)
 }
 
 /*
- * Fork the -c command. It waits for SIGUSR1 (probes started) in
- * sigwaitinfo, not in a read: a read in flight while the probes are armed
- * would show as a return without its entry (vfs_read, syscall.read).
- * SIGUSR1 is blocked before the fork so that it cannot be lost; the child
- * dies with the loader (PR_SET_PDEATHSIG), and is killed if it is never
- * started (release_command).
+ * Fork the -c command. It waits for its start on a futex in memory it
+ * shares with the loader: not in a read (a vfs_read in flight while the
+ * probes are armed would show as a return without its entry) and not for
+ * a signal (signal probes would see it). The child dies with the loader
+ * (PR_SET_PDEATHSIG) and is killed if it is never started.
  */
-static pid_t spawn_command(const char *cmd)
+static pid_t spawn_command(const char *cmd, uint32_t **go)
 {
-	sigset_t go, old;
 	pid_t parent = getpid(), pid;
 
-	sigemptyset(&go);
-	sigaddset(&go, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &go, &old);
+	*go = mmap(NULL, sizeof(**go), PROT_READ | PROT_WRITE,
+		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (*go == MAP_FAILED) {
+		perror("staprun: mmap");
+		return -1;
+	}
+	**go = 0;
 	pid = fork();
 	if (pid < 0) {
 		perror("staprun: fork");
-		sigprocmask(SIG_SETMASK, &old, NULL);
 		return -1;
 	}
 	if (pid == 0) {
-		int sig;
-
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != parent)
 			_exit(127);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
-		do
-			sig = sigwaitinfo(&go, NULL);
-		while (sig < 0 && errno == EINTR);
-		sigprocmask(SIG_SETMASK, &old, NULL);
+		while (!__atomic_load_n(*go, __ATOMIC_ACQUIRE))
+			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		fprintf(stderr, "staprun: cannot run /bin/sh: %s\n",
 			strerror(errno));
 		_exit(127);
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
 	return pid;
+}
+
+/* Let the -c command run (it waits in spawn_command). */
+static void start_command(uint32_t *go)
+{
+	__atomic_store_n(go, 1, __ATOMIC_RELEASE);
+	if (syscall(SYS_futex, go, FUTEX_WAKE, 1, NULL, NULL, 0) < 0)
+		perror("staprun: starting command");
 }
 
 static void usage(void)
@@ -311,6 +318,7 @@ int main(int argc, char **argv)
 	pid_t child = -1;
 	bool child_done = false;
 	bool child_waiting = false;	/* forked, not yet started */
+	uint32_t *go = NULL;		/* its start flag (a futex) */
 	int rc = 1;
 	int opt;
 
@@ -373,7 +381,7 @@ int main(int argc, char **argv)
 	if (cmd) {
 		char buf[64];
 
-		child = spawn_command(cmd);
+		child = spawn_command(cmd, &go);
 		if (child < 0)
 			goto out;
 		child_waiting = true;
@@ -403,8 +411,7 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (child_waiting) {
-		if (kill(child, SIGUSR1))
-			perror("staprun: starting command");
+		start_command(go);
 		child_waiting = false;
 	}
 
