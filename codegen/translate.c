@@ -588,29 +588,13 @@ static const char *gen_incdec(struct cg *cg, struct node *n)
 	return t;
 }
 
-/*
- * @defined(...) (or its '!') as a condition: pass 2 elaborated only the
- * live branch (the other may name what is not there), so only it is
- * generated, also without the optimiser (-u).
- */
-static bool folded_defined(const struct node *n, bool *live)
-{
-	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
-	    folded_defined(n->unary.operand, live)) {
-		*live = !*live;
-		return true;
-	}
-	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@defined") || !n->sym)
-		return false;
-	*live = n->sym->index != 0;
-	return true;
-}
-
 static const char *gen_ternary(struct cg *cg, struct node *n)
 {
-	bool str = n->type == TY_STRING, live;
+	bool str = n->type == TY_STRING;
+	int64_t live;
 
-	if (folded_defined(n->cond.cond, &live))
+	/* pass 2 elaborated only the live branch: generate only it */
+	if (sema_folded_defined(n->cond.cond, &live))
 		return gen_expr(cg, live ? n->cond.then : n->cond.els);
 	const char *t = str ? tmp_string(cg) : tmp_long(cg);
 
@@ -1569,8 +1553,8 @@ static void gen_stmt(struct cg *cg, struct node *n)
 		emit(cg, "}");
 		break;
 	case N_IF: {
-		bool live;
-		if (folded_defined(n->cond.cond, &live)) {
+		int64_t live;
+		if (sema_folded_defined(n->cond.cond, &live)) {
 			if (live)
 				gen_stmt(cg, n->cond.then);
 			else if (n->cond.els)

@@ -2241,12 +2241,12 @@ static enum type infer_target(struct sema *se, struct node *n)
 /*
  * A condition that is @defined(...) (or its '!'), folded: as in SystemTap,
  * the dead branch is never elaborated (it may name what is not there),
- * and the optimiser drops it.
+ * and neither the optimiser nor pass 3 keeps it.
  */
-static bool folded_defined(const struct node *n, int64_t *value)
+bool sema_folded_defined(const struct node *n, int64_t *value)
 {
 	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
-	    folded_defined(n->unary.operand, value)) {
+	    sema_folded_defined(n->unary.operand, value)) {
 		*value = !*value;
 		return true;
 	}
@@ -2433,7 +2433,7 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
 		       TY_LONG);
 		int64_t live;
-		if (folded_defined(n->cond.cond, &live))	/* one branch only */
+		if (sema_folded_defined(n->cond.cond, &live))	/* one branch only */
 			return n->type = infer(se, live ? n->cond.then :
 					       n->cond.els, want);
 		enum type a = infer(se, n->cond.then, want);

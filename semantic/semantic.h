@@ -77,6 +77,9 @@ struct tp_path {
 
 /* tpmember.c: the $name at the root of a chain, or NULL */
 const char *tp_member_root(const struct node *n);
+/* A condition @defined(...) or its '!' decides, folded in pass 2 to
+ * *value: only the live branch of its ?: or if was elaborated. */
+bool sema_folded_defined(const struct node *n, int64_t *value);
 /* the root of a chain: N_TARGET, N_ATFUNC (@cast) or any expression */
 struct node *chain_root(struct node *n);
 /* "$prev->comm", "$argv[1]": the slot's name */
