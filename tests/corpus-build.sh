@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Sourced by tests/corpus.sh: SystemTap's transok and buildok scripts must
-# build at -p4 against the 6.1 kernel (corpus/transok/NAME,
-# corpus/buildok/NAME; what needs a missing feature is in
-# tests/known-failures with the feature named).
+# build at -p4 against each kernel with headers, 6.1 and 6.12
+# (corpus/transok/NAME, corpus/buildok/NAME, shown with the kernel's tag;
+# what needs a missing feature is in tests/known-failures with the feature
+# named: a NAME line for every kernel, NAME@6.12 for one kernel only).
 #
 # A kbuild run costs ~20 s, so the "#! stap" scripts are translated one by
 # one (-p3, with the options of their first line) and their modules are
 # all compiled in one kbuild run (make -k), then linked in a second: a
 # module passes when its .ko is built with no compiler warning in its C.
-# Shell scripts call stap themselves, with our stap first in PATH.
+# Shell scripts call stap themselves, with our stap first in PATH: they
+# run once, with the first kernel.
 
-build_release=$(ls /lib/modules 2>/dev/null | grep '^6\.1\.' | sort -V | tail -1)
-
-corpus_build() {
-	local dir=$work/p4 runtime=$top_srcdir/runtime d f base name args i
+corpus_build() { # release tag first(1/0)
+	local release=$1 tag=$2 first=$3
+	local dir=$work/p4-$tag runtime=$top_srcdir/runtime d f base name args i
 	local names=() mods=() ok_mods=() m err
 	rm -rf "$dir"
 	mkdir -p "$dir"
@@ -24,6 +25,7 @@ corpus_build() {
 			name=corpus/$d/$base
 			wanted "$name" || continue
 			if ! head -1 "$f" | grep -q '^#! *stap'; then
+				[ "$first" = 1 ] || continue
 				corpus_run "$f"
 				[ $crun_rc = 0 ]
 				corpus_result "$name" $? "exit status $crun_rc: $crun_err"
@@ -35,9 +37,10 @@ corpus_build() {
 			m=stp_corpus_$i
 			i=$((i + 1))
 			if ! (cd "$(dirname "$f")" && timeout 60 "$STAP" $args -p3 \
-				-r "$build_release" -m "$m" "$base.stp") \
+				-r "$release" -m "$m" "$base.stp") \
 				>"$dir/$m.c" 2>"$dir/$m.err" </dev/null; then
-				corpus_result "$name" 1 "pass 3 failed: $(head -c 2000 "$dir/$m.err")"
+				corpus_result "$name" 1 "pass 3 failed: $(head -c 2000 "$dir/$m.err")" \
+					"$tag" "$tag"
 				continue
 			fi
 			names+=("$name")
@@ -51,7 +54,7 @@ corpus_build() {
 		echo "obj-m := $(printf '%s.o ' "${mods[@]}")"
 		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement"
 	} >"$dir/Kbuild"
-	make -C "/lib/modules/$build_release/build" M="$dir" -k -j2 modules \
+	make -C "/lib/modules/$release/build" M="$dir" -k -j2 modules \
 		>"$dir/build1.log" 2>&1
 	for m in "${mods[@]}"; do
 		[ -f "$dir/$m.o" ] && ok_mods+=("$m")
@@ -61,7 +64,7 @@ corpus_build() {
 		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement" \
 			>>"$dir/Kbuild.2"
 		mv "$dir/Kbuild.2" "$dir/Kbuild"
-		make -C "/lib/modules/$build_release/build" M="$dir" -j2 modules \
+		make -C "/lib/modules/$release/build" M="$dir" -j2 modules \
 			>"$dir/build2.log" 2>&1
 	fi
 	for i in "${!mods[@]}"; do
@@ -69,17 +72,24 @@ corpus_build() {
 		err=$(grep -E "(^|/)$m\.(c|o|ko|mod)[:. ]|\b$m\b.*(undefined|error)" \
 			"$dir/build1.log" "$dir/build2.log" 2>/dev/null | head -20)
 		if [ ! -f "$dir/$m.ko" ]; then
-			corpus_result "${names[$i]}" 1 "pass 4 failed: $err"
+			corpus_result "${names[$i]}" 1 "pass 4 failed: $err" "$tag" "$tag"
 		elif grep -q "$m\.c:[0-9]*:[0-9]*: warning:" "$dir/build1.log"; then
-			corpus_result "${names[$i]}" 1 "kbuild warnings: $err"
+			corpus_result "${names[$i]}" 1 "kbuild warnings: $err" "$tag" "$tag"
 		else
-			corpus_result "${names[$i]}" 0
+			corpus_result "${names[$i]}" 0 "" "$tag" "$tag"
 		fi
 	done
 }
 
-if [ -z "$build_release" ] || [ ! -f "/lib/modules/$build_release/build/Makefile" ]; then
-	wanted corpus/buildok && skip "corpus/buildok" "no 6.1 kernel headers"
-else
-	corpus_build
+# Kernels with headers, in version order: 6.1 first (the shell scripts run
+# with it), then 6.12
+build_first=1
+for build_release in $(ls /lib/modules 2>/dev/null | grep -E '^6\.(1|12)\.' | sort -V); do
+	[ -f "/lib/modules/$build_release/build/Makefile" ] || continue
+	corpus_build "$build_release" \
+		"$(echo "$build_release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')" $build_first
+	build_first=0
+done
+if [ $build_first = 1 ] && wanted corpus/buildok; then
+	skip "corpus/buildok" "no kernel headers for 6.1 or 6.12"
 fi
