@@ -10,7 +10,6 @@
  * (skip) without the debug vmlinux.
  */
 #define _GNU_SOURCE
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +17,7 @@
 #include "semantic/dwloc.h"
 #include "semantic/kfuncs.h"
 #include "tests/unit/check.h"
-
-static char *find_release(void)
-{
-	const char *env = getenv("KF_RELEASE");
-	char *rel = NULL;
-	glob_t g;
-
-	if (env)
-		return strdup(env);
-	if (glob("/usr/lib/debug/boot/vmlinux-6.1.*", 0, NULL, &g) == 0 &&
-	    g.gl_pathc)
-		rel = strdup(g.gl_pathv[g.gl_pathc - 1] +
-			     strlen("/usr/lib/debug/boot/vmlinux-"));
-	globfree(&g);
-	return rel;
-}
+#include "tests/unit/kernel_release.h"
 
 /* The first out-of-line (or, with inlined, inlined) copy of name. */
 static const struct kf_inst *instance(const struct kf_catalog *c,
@@ -59,7 +43,7 @@ static const char *loc(struct dwloc_file *f, struct arena *a,
 
 int main(void)
 {
-	char *release = find_release(), *err = NULL;
+	char *release = test_debug_release(), *err = NULL;
 	const char *tried, *vmlinux, *msg;
 	struct kf_catalog cat;
 	struct arena a = { 0 };

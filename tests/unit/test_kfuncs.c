@@ -8,7 +8,6 @@
  * 77 (skip) without the debug vmlinux.
  */
 #define _GNU_SOURCE
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +16,7 @@
 #include "semantic/kfuncs.h"
 #include "stap/listing.h"
 #include "tests/unit/check.h"
+#include "tests/unit/kernel_release.h"
 
 static char *listing(const struct kf_catalog *c, const char *spec, bool vars,
 		     bool guru, int *n)
@@ -66,22 +66,6 @@ static const struct kfunc *find(const struct kf_catalog *c, const char *name)
 		if (strcmp(c->funcs[i].name, name) == 0)
 			return &c->funcs[i];
 	return NULL;
-}
-
-static char *find_release(void)
-{
-	const char *env = getenv("KF_RELEASE");
-	char *rel = NULL;
-	glob_t g;
-
-	if (env)
-		return strdup(env);
-	if (glob("/usr/lib/debug/boot/vmlinux-6.1.*", 0, NULL, &g) == 0 &&
-	    g.gl_pathc)
-		rel = strdup(g.gl_pathv[g.gl_pathc - 1] +
-			     strlen("/usr/lib/debug/boot/vmlinux-"));
-	globfree(&g);
-	return rel;
 }
 
 static void check_spec_parsing(void)
@@ -258,7 +242,7 @@ static char *all_vars(const struct kf_catalog *c, int *n)
 
 int main(void)
 {
-	char *rel = find_release(), *err = NULL, *all1, *all2;
+	char *rel = test_debug_release(), *err = NULL, *all1, *all2;
 	char dir[] = "/tmp/test_kfuncs.XXXXXX";
 	struct arena a = { 0 };
 	struct kf_catalog c, c2;
