@@ -2239,21 +2239,51 @@ static enum type infer_target(struct sema *se, struct node *n)
 }
 
 /*
- * A condition that is @defined(...) (or its '!'), folded: as in SystemTap,
- * the dead branch is never elaborated (it may name what is not there),
- * and neither the optimiser nor pass 3 keeps it.
+ * A condition @defined decides, folded: @defined(...), its '!', and && / ||
+ * of those and of literals (or whose left side alone decides, as SystemTap
+ * folds "0 && x").
+ * As in SystemTap, the dead branch of an if or ?: is never elaborated (it
+ * may name what is not there), and neither the optimiser nor pass 3 keeps it.
  */
-bool sema_folded_defined(const struct node *n, int64_t *value)
+static bool fold_defined(const struct node *n, int64_t *value, bool *saw)
 {
+	int64_t a, b;
+
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined") &&
+	    n->sym) {
+		*value = n->sym->index;
+		*saw = true;
+		return true;
+	}
+	if (n->kind == N_NUMBER) {	/* beside @defined in && or || */
+		*value = n->num.value != 0;
+		return true;
+	}
 	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
-	    sema_folded_defined(n->unary.operand, value)) {
+	    fold_defined(n->unary.operand, value, saw)) {
 		*value = !*value;
 		return true;
 	}
-	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@defined") || !n->sym)
+	if (n->kind != N_BINARY || (n->binary.op != OP_AND &&
+				    n->binary.op != OP_OR) ||
+	    !fold_defined(n->binary.lhs, &a, saw))
 		return false;
-	*value = n->sym->index;
+	if (n->binary.op == OP_AND ? !a : a) {	/* the right side never runs */
+		*value = a != 0;
+		return true;
+	}
+	if (!fold_defined(n->binary.rhs, &b, saw))
+		return false;
+	*value = b != 0;
 	return true;
+}
+
+bool sema_folded_defined(const struct node *n, int64_t *value)
+{
+	bool saw = false;
+
+	/* a condition without @defined is left to the optimiser */
+	return fold_defined(n, value, &saw) && saw;
 }
 
 /* @defined($x) in a kernel.function body: does every function have it? */
@@ -2526,31 +2556,6 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 
 static void walk_stmt(struct sema *se, struct node *n);
 
-/* A condition @defined decides: @defined(...), its '!', && and ||. */
-static bool defined_constant(const struct node *n, int64_t *value)
-{
-	int64_t a, b;
-
-	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined") &&
-	    n->sym) {
-		*value = n->sym->index;
-		return true;
-	}
-	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
-	    defined_constant(n->unary.operand, value)) {
-		*value = !*value;
-		return true;
-	}
-	if (n->kind == N_BINARY && (n->binary.op == OP_AND ||
-				    n->binary.op == OP_OR) &&
-	    defined_constant(n->binary.lhs, &a) &&
-	    defined_constant(n->binary.rhs, &b)) {
-		*value = n->binary.op == OP_AND ? a && b : a || b;
-		return true;
-	}
-	return false;
-}
-
 /*
  * if (@defined($x->f)) A else B: only the live branch is kept, in place,
  * before its names are checked (the dead one may use members this kernel
@@ -2562,7 +2567,7 @@ static bool fold_defined_if(struct node *n)
 	const struct node *live;
 	int64_t v;
 
-	if (!defined_constant(n->cond.cond, &v))
+	if (!sema_folded_defined(n->cond.cond, &v))
 		return false;
 	live = v ? n->cond.then : n->cond.els;
 	if (live) {
