@@ -9,6 +9,9 @@
 #ifndef MAXACTION
 #define MAXACTION 1000			/* statements per probe hit */
 #endif
+#ifndef MAXACTION_INTERRUPTIBLE		/* begin, end and error probes: */
+#define MAXACTION_INTERRUPTIBLE (MAXACTION * 10) /* no event is waiting */
+#endif
 #ifndef MAXSTRINGLEN
 #define MAXSTRINGLEN 512		/* bytes in a string, NUL included */
 #endif

@@ -232,7 +232,7 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 
 	c->last_error = NULL;
 	c->last_where = NULL;
-	c->actionremaining = MAXACTION;
+	c->actionremaining = event ? MAXACTION : MAXACTION_INTERRUPTIBLE;
 	c->nesting = 0;
 	c->next = false;
 	c->iter_top = 0;
