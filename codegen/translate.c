@@ -109,7 +109,7 @@ static const char *where(struct cg *cg, const struct node *n)
 static const char *var_ref(struct cg *cg, const struct symbol *sym)
 {
 	if (sym->kind == SYM_GLOBAL)
-		return arena_printf(&cg->s->arena, "stp_g_%s", sym->name);
+		return arena_printf(&cg->s->arena, "stp_g_%s", sym->cname);
 	return arena_printf(&cg->s->arena, "l->l_%s", sym->name);
 }
 
@@ -128,13 +128,13 @@ static bool is_stat_array(const struct symbol *sym)
 /* The C object of a global array or statistic, as a pointer. */
 static const char *gref(struct cg *cg, const struct symbol *sym)
 {
-	return arena_printf(&cg->s->arena, "&stp_g_%s", sym->name);
+	return arena_printf(&cg->s->arena, "&stp_g_%s", sym->cname);
 }
 
 /* The map desc of an array. */
 static const char *gdesc(struct cg *cg, const struct symbol *sym)
 {
-	return arena_printf(&cg->s->arena, "&stp_gmd_%s", sym->name);
+	return arena_printf(&cg->s->arena, "&stp_gmd_%s", sym->cname);
 }
 
 static bool global_ok(struct cg *cg, struct node *at, const struct symbol *sym)
@@ -359,7 +359,7 @@ static void gen_hist(struct cg *cg, struct node *n, const char *prefix,
 	const char *st = gen_stat_get(cg, op);
 	empty_check(cg, n, st);
 	emit(cg, "%s_hist(%s, &stp_gsd_%s, %s);", prefix, target,
-	     op->sym->name, st);
+	     op->sym->cname, st);
 }
 
 static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,
@@ -1408,7 +1408,7 @@ static void gen_foreach(struct cg *cg, struct node *n)
 	bool stats = is_stat_array(sym);
 	const char *base = tmp_long(cg), *cnt = tmp_long(cg), *i = tmp_long(cg);
 	const char *map = stats ? arena_printf(&cg->s->arena, "&stp_g_%s.agg",
-					       sym->name) : gref(cg, sym);
+					       sym->cname) : gref(cg, sym);
 	const char *lim = NULL;
 
 	emit(cg, "{");
@@ -1666,7 +1666,7 @@ static void gen_globals(struct cg *cg, FILE *out)
 			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
 				"{ .hist = %s, .shift = %d, .lo = %" PRId64 "LL, "
 				".hi = %" PRId64 "LL, .step = %" PRId64 "LL, "
-				".nbuckets = %d };\n", g->name, h, g->var_shift,
+				".nbuckets = %d };\n", g->cname, h, g->var_shift,
 				g->hist_lo,
 				g->hist_hi, g->hist_step, nb);
 		}
@@ -1678,7 +1678,7 @@ static void gen_globals(struct cg *cg, FILE *out)
 			int64_t max = g->decl ? g->decl->global.max_entries : 0;
 			fprintf(out, "static const struct stp_map_desc stp_gmd_%s = "
 				"{ .keys = \"%s\", .vtype = %s, .wrap = %s, "
-				".max_entries = ", g->name, keys,
+				".max_entries = ", g->cname, keys,
 				g->type == TY_STRING ? "STP_VAL_STRING" :
 				g->type == TY_STATS ? "STP_VAL_STAT" : "STP_VAL_LONG",
 				g->decl && g->decl->global.wrap ? "true" : "false");
@@ -1687,10 +1687,10 @@ static void gen_globals(struct cg *cg, FILE *out)
 			else
 				fputs("MAXMAPENTRIES", out);
 			if (g->type == TY_STATS)
-				fprintf(out, ", .stat = &stp_gsd_%s", g->name);
+				fprintf(out, ", .stat = &stp_gsd_%s", g->cname);
 			fputs(" };\n", out);
 			fprintf(out, "static struct stp_%s stp_g_%s;\n",
-				g->type == TY_STATS ? "pmap" : "map", g->name);
+				g->type == TY_STATS ? "pmap" : "map", g->cname);
 			continue;
 		}
 		switch (g->type) {
@@ -1700,32 +1700,35 @@ static void gen_globals(struct cg *cg, FILE *out)
 				if (len > 511)	/* MAXSTRINGLEN - 1 at the default */
 					len = 511;
 				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN] = %s;\n",
-					g->name, c_string(cg, init->str.value, len));
+					g->cname, c_string(cg, init->str.value, len));
 			} else {
 				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN];\n",
-					g->name);
+					g->cname);
 			}
 			break;
 		case TY_STATS:
-			fprintf(out, "static struct stp_pstat stp_g_%s;\n", g->name);
+			fprintf(out, "static struct stp_pstat stp_g_%s;\n", g->cname);
 			break;
 		default:
 			fprintf(out, "static int64_t stp_g_%s = %" PRId64 "LL;\n",
-				g->name, init ? init->num.value : 0);
+				g->cname, init ? init->num.value : 0);
 			break;
 		}
-		/* for embedded C that declares it with a pragma (pass 2) */
+		/* for embedded C that declares it with a pragma (pass 2); of
+		 * two private globals of one name, the first file's has them */
+		if (g->cname != g->name)
+			continue;
 		if (g->type == TY_STRING)
 			fprintf(out, "#define STAP_GLOBAL_GET_%s() "
 				"((const char *)stp_g_%s)\n"
 				"#define STAP_GLOBAL_SET_%s(v) "
 				"strlcpy(stp_g_%s, (v), MAXSTRINGLEN)\n",
-				g->name, g->name, g->name, g->name);
+				g->name, g->cname, g->name, g->cname);
 		else if (g->type == TY_LONG)
 			fprintf(out, "#define STAP_GLOBAL_GET_%s() (stp_g_%s)\n"
 				"#define STAP_GLOBAL_SET_%s(v) "
 				"(stp_g_%s = (int64_t)(v))\n",
-				g->name, g->name, g->name, g->name);
+				g->name, g->cname, g->name, g->cname);
 	}
 }
 
@@ -1745,23 +1748,23 @@ static void gen_globals_init(const struct program *prog, FILE *out)
 		const struct symbol *g = prog->globals[i];
 		if (g->nkeys)
 			fprintf(out, "\tstp_%s_free(&stp_g_%s);\n",
-				g->type == TY_STATS ? "pmap" : "map", g->name);
+				g->type == TY_STATS ? "pmap" : "map", g->cname);
 		else if (g->type == TY_STATS)
-			fprintf(out, "\tstp_pstat_free(&stp_g_%s);\n", g->name);
+			fprintf(out, "\tstp_pstat_free(&stp_g_%s);\n", g->cname);
 	}
 	fputs("}\n\nstatic int stp_globals_init(void)\n{\n", out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (g->nkeys && g->type == TY_STATS)
 			fprintf(out, "\tif (stp_pmap_init(&stp_g_%s, &stp_gmd_%s))\n"
-				"\t\tgoto nomem;\n", g->name, g->name);
+				"\t\tgoto nomem;\n", g->cname, g->cname);
 		else if (g->nkeys)
 			fprintf(out, "\tif (stp_map_init(&stp_g_%s, &stp_gmd_%s, "
 				"stp_gmd_%s.max_entries))\n\t\tgoto nomem;\n",
-				g->name, g->name, g->name);
+				g->cname, g->cname, g->cname);
 		else if (g->type == TY_STATS)
 			fprintf(out, "\tif (stp_pstat_init(&stp_g_%s, &stp_gsd_%s))\n"
-				"\t\tgoto nomem;\n", g->name, g->name);
+				"\t\tgoto nomem;\n", g->cname, g->cname);
 	}
 	fputs("\treturn 0;\nnomem:\n\tstp_globals_free();\n\treturn -ENOMEM;\n}\n",
 	      out);

@@ -4193,6 +4193,15 @@ static void collect_globals(struct sema *se)
 							SYM_GLOBAL, d->loc);
 			sym->decl = d;
 			sym->index = prog->nglobals;
+			/* private globals of one name in two files: the later
+			 * one's C name starts with its index (no script name
+			 * starts with a digit) */
+			sym->cname = d->global.name;
+			for (int i = 0; i < prog->nglobals; i++)
+				if (!strcmp(prog->globals[i]->name, d->global.name))
+					sym->cname = arena_printf(&se->s->arena, "%d_%s",
+								  sym->index,
+								  d->global.name);
 			d->sym = sym;
 			if (d->global.init) {
 				sym->type = d->global.init->kind == N_STRING ?

@@ -160,6 +160,7 @@ struct symbol {
 	int nkeys;			/* > 0: an array with these keys */
 	enum type key_types[MAX_KEYS];
 	int index;			/* for names in generated C */
+	const char *cname;		/* SYM_GLOBAL: its C name's suffix */
 	bool written, read;
 	bool used_as_scalar;		/* seen without an index */
 	bool mentioned;			/* still named after elision */
