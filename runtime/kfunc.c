@@ -25,17 +25,27 @@
  *   without -pg, or an inlined copy, STP_KF_INLINE) falls back to a
  *   kprobe, as does a probe that asks (STP_KF_KPROBE).
  * - kprobes and kretprobes are registered one by one (registration has
- *   no grace period to share, and a refusal names its probe) and
+ *   no grace period to share, and a refusal names its probe; what each
+ *   costs is the kernel's checks of the address, the same in a batch) and
  *   unregistered together (unregister_kprobes/unregister_kretprobes: one
- *   grace period).
+ *   grace period). Probes at one address share one kprobe.
  * A function the kernel refuses is a warning, as in SystemTap ("...
  * registration error"), and the other probes run.
  *
- * A return probe is a kretprobe (kf_maxactive instances, 0: SystemTap's
+ * Return probes share one fprobe when the kernel has one with pt_regs
+ * handlers (STP_HAVE_FPROBE_PT_REGS, a feature test compiled against the
+ * target's headers: 6.12's rethook-based fprobe; kernels since 6.14 pass
+ * ftrace_regs, 6.1 has none): one ftrace registration for all, a table
+ * by address as for entries, and per call one entry-data record holding,
+ * at rt->data_off, each of the function's probes' kf_data_size bytes;
+ * its pool is the sum of the probes' kf_maxactive. Functions ftrace
+ * refuses (checked on a filter never registered), or all of them when
+ * the fprobe cannot be registered, fall back to kretprobes.
+ * A kretprobe has kf_maxactive instances (0: SystemTap's
  * default, max(15, 6 * CPUs): tasks asleep in the function each hold
  * one; kf_data_size bytes of instance data and
  * kf_entry, called at entry with them, for probes that save values at
- * entry); hits its pool could not serve, and kprobe hits missed by
+ * entry). Hits the pools could not serve, and hits missed by
  * recursion, count as skipped probes when disarmed.
  *
  * The handler runs through stp_probe_run_regs(): c->regs is the probed
@@ -54,6 +64,14 @@
 #define STP_KF_HAVE_FTRACE 0
 #endif
 
+/* fprobe with pt_regs handlers: a feature test (runtime/features) */
+#if STP_KF_HAVE_FTRACE && defined(STP_HAVE_FPROBE_PT_REGS)
+#include <linux/fprobe.h>
+#define STP_KF_HAVE_FPROBE 1
+#else
+#define STP_KF_HAVE_FPROBE 0
+#endif
+
 /* The farthest an fentry site is from its function's start (endbr64). */
 #define STP_KF_FENTRY_SLACK 16
 
@@ -62,6 +80,9 @@ enum stp_kf_how {
 	STP_KF_BY_FTRACE,
 	STP_KF_BY_KPROBE,
 	STP_KF_BY_KRETPROBE,
+	STP_KF_BY_FPROBE,		/* a return probe in the one fprobe */
+	STP_KF_BY_SHARED,		/* served by the kprobe of another
+					 * probe at the same address */
 };
 
 struct stp_kfunc_rt {
@@ -69,6 +90,9 @@ struct stp_kfunc_rt {
 	unsigned long addr;		/* resolved entry address */
 	enum stp_kf_how how;		/* registered as */
 	enum stp_kf_how used;		/* the same, kept after disarming */
+	size_t data_off;		/* BY_FPROBE: its part of entry data */
+	struct stp_kfunc_rt *same;	/* BY_KPROBE, BY_SHARED: the next
+					 * probe its kprobe hit runs */
 	struct kprobe kp;
 	struct kretprobe krp;
 };
@@ -82,6 +106,15 @@ static size_t stp_kf_nftrace;
 static bool stp_kf_ops_registered;
 #if STP_KF_HAVE_FTRACE
 static struct ftrace_ops stp_kf_ops;
+#endif
+
+/* Return probes attached through the one fprobe, by address. */
+static struct stp_kfunc_rt **stp_kf_fret;
+static size_t stp_kf_nfret;
+#if STP_KF_HAVE_FPROBE
+static struct fprobe stp_kf_fp;
+static bool stp_kf_fp_registered;
+static struct ftrace_ops stp_kf_check_ops;	/* never registered */
 #endif
 
 static bool stp_is_kfunc(const struct stp_probe *p)
@@ -172,29 +205,33 @@ static int stp_kf_cmp(const void *a, const void *b)
 }
 
 #if STP_KF_HAVE_FTRACE
-/* The first ftrace entry of the function whose fentry site ip is. */
-static notrace struct stp_kfunc_rt **stp_kf_find(unsigned long ip)
+/*
+ * The first entry of a table sorted by address (n entries) for the
+ * function whose fentry site ip is.
+ */
+static notrace struct stp_kfunc_rt **stp_kf_find(struct stp_kfunc_rt **tab,
+						 size_t n, unsigned long ip)
 {
-	size_t lo = 0, hi = stp_kf_nftrace;
+	size_t lo = 0, hi = n;
 	unsigned long start;
 
 	/* the last entry whose address is <= ip */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (stp_kf_ftrace[mid]->addr <= ip)
+		if (tab[mid]->addr <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return NULL;
-	start = stp_kf_ftrace[lo - 1]->addr;
+	start = tab[lo - 1]->addr;
 	if (ip - start > STP_KF_FENTRY_SLACK)
 		return NULL;
-	while (lo > 1 && stp_kf_ftrace[lo - 2]->addr == start)
+	while (lo > 1 && tab[lo - 2]->addr == start)
 		lo--;
-	return &stp_kf_ftrace[lo - 1];
+	return &tab[lo - 1];
 }
 
 static void notrace stp_kfunc_ftrace_hit(unsigned long ip,
@@ -210,7 +247,7 @@ static void notrace stp_kfunc_ftrace_hit(unsigned long ip,
 		atomic_inc(&stp_skipped);
 		return;
 	}
-	rt = stp_kf_find(ip);
+	rt = stp_kf_find(stp_kf_ftrace, stp_kf_nftrace, ip);
 	if (rt) {
 		start = (*rt)->addr;
 		for (; rt < end && (*rt)->addr == start; rt++)
@@ -224,16 +261,17 @@ static void notrace stp_kfunc_ftrace_hit(unsigned long ip,
  * ops: all at once, or, when ftrace refuses one of them, by halves until
  * the refused ones are found; each of those becomes 0 in ips[].
  */
-static void stp_kf_filter_add(unsigned long *ips, size_t n)
+static void stp_kf_filter_add(struct ftrace_ops *ops, unsigned long *ips,
+			      size_t n)
 {
-	if (!n || !ftrace_set_filter_ips(&stp_kf_ops, ips, n, 0, 0))
+	if (!n || !ftrace_set_filter_ips(ops, ips, n, 0, 0))
 		return;
 	if (n == 1) {
 		ips[0] = 0;
 		return;
 	}
-	stp_kf_filter_add(ips, n / 2);
-	stp_kf_filter_add(ips + n / 2, n - n / 2);
+	stp_kf_filter_add(ops, ips, n / 2);
+	stp_kf_filter_add(ops, ips + n / 2, n - n / 2);
 }
 
 /*
@@ -267,7 +305,7 @@ static int stp_kf_ftrace_arm(void)
 	memset(&stp_kf_ops, 0, sizeof(stp_kf_ops));
 	stp_kf_ops.func = stp_kfunc_ftrace_hit;
 	stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
-	stp_kf_filter_add(ips, nips);
+	stp_kf_filter_add(&stp_kf_ops, ips, nips);
 
 	/* keep the accepted ones: group g of equal addresses is ips[g] */
 	for (i = 0, g = 0, stp_kf_nftrace = 0; i < n; i++) {
@@ -313,8 +351,43 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kfunc_rt *rt = container_of(kp, struct stp_kfunc_rt, kp);
 
-	stp_probe_run_regs(rt->p, regs);
+	for (; rt; rt = rt->same)
+		stp_probe_run_regs(rt->p, regs);
 	return 0;
+}
+
+/*
+ * One kprobe per address: each registration costs the kernel the same
+ * checks (on 6.12 about 2.7 ms under qemu -icount: it decodes the
+ * instruction of every jump label, twice with the optprobe preparation),
+ * a second kprobe at an address as much as the first, and inlined copies
+ * of different functions often start at one address. The first probe of
+ * each address in table order registers a kprobe that runs them all;
+ * the others become BY_SHARED. Without memory for the sort, every probe
+ * keeps its own kprobe.
+ */
+static void stp_kf_kprobe_share(void)
+{
+	struct stp_kfunc_rt **tab;
+	size_t i, n = 0;
+
+	for (i = 0; i < stp_nkfuncs; i++)
+		n += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
+	if (n < 2)
+		return;
+	tab = kvcalloc(n, sizeof(*tab), GFP_KERNEL);
+	if (!tab)
+		return;
+	for (i = 0, n = 0; i < stp_nkfuncs; i++)
+		if (stp_kfuncs[i].how == STP_KF_BY_KPROBE)
+			tab[n++] = &stp_kfuncs[i];
+	sort(tab, n, sizeof(*tab), stp_kf_cmp, NULL);
+	for (i = 1; i < n; i++)
+		if (tab[i]->addr == tab[i - 1]->addr) {
+			tab[i - 1]->same = tab[i];
+			tab[i]->how = STP_KF_BY_SHARED;
+		}
+	kvfree(tab);
 }
 
 /* The probe of a kretprobe hit, or NULL when it is being unregistered. */
@@ -364,24 +437,162 @@ static void __maybe_unused stp_kf_save_entry(const struct stp_probe *p,
 	}
 }
 
+/* A return probe's hit, with the data its entry saved. */
+static void notrace stp_kf_ret_run(const struct stp_probe *p,
+				   struct pt_regs *regs, void *data)
+{
+	if (p->kf_entry == stp_kf_save_entry) {
+		/* the values saved at the entry are the context's */
+		struct stp_kf_entry_vals *e = data;
+		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
+
+		stp_probe_run_ctx(p, &a, regs, NULL);
+		return;
+	}
+	stp_probe_run_regs(p, regs);
+}
+
 static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 			      struct pt_regs *regs)
 {
 	struct stp_kfunc_rt *rt = stp_kfunc_kret_rt(ri);
 
-	if (!rt)
-		return 0;
-	if (rt->p->kf_entry == stp_kf_save_entry) {
-		/* the values saved at the entry are the context's */
-		struct stp_kf_entry_vals *e = (void *)ri->data;
-		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
-
-		stp_probe_run_ctx(rt->p, &a, regs, NULL);
-		return 0;
-	}
-	stp_probe_run_regs(rt->p, regs);
+	if (rt)
+		stp_kf_ret_run(rt->p, regs, ri->data);
 	return 0;
 }
+
+/* SystemTap's default kretprobe pool: tasks asleep in it hold one each. */
+static int stp_kf_maxactive(const struct stp_probe *p)
+{
+	return p->kf_maxactive ? p->kf_maxactive :
+	       max(15, 6 * (int)num_possible_cpus());
+}
+
+#if STP_KF_HAVE_FPROBE
+/*
+ * The one fprobe of the return probes: its entry data holds, for each
+ * probe at the function (in table order), that probe's kf_data_size
+ * bytes at rt->data_off; entry_ip is the fentry site, as for stp_kf_ops.
+ */
+static int notrace stp_kf_fp_entry(struct fprobe *fp, unsigned long entry_ip,
+				   unsigned long ret_ip, struct pt_regs *regs,
+				   void *data)
+{
+	struct stp_kfunc_rt **rt, **end = stp_kf_fret + stp_kf_nfret;
+	unsigned long start;
+
+	rt = stp_kf_find(stp_kf_fret, stp_kf_nfret, entry_ip);
+	if (!rt)
+		return 1;		/* not ours: no exit handler */
+	start = (*rt)->addr;
+	for (; rt < end && (*rt)->addr == start; rt++)
+		if ((*rt)->p->kf_entry)
+			(*rt)->p->kf_entry((*rt)->p, regs,
+					   (char *)data + (*rt)->data_off);
+	return 0;
+}
+
+static void notrace stp_kf_fp_exit(struct fprobe *fp, unsigned long entry_ip,
+				   unsigned long ret_ip, struct pt_regs *regs,
+				   void *data)
+{
+	struct stp_kfunc_rt **rt, **end = stp_kf_fret + stp_kf_nfret;
+	unsigned long start;
+
+	rt = stp_kf_find(stp_kf_fret, stp_kf_nfret, entry_ip);
+	if (!rt)
+		return;
+	start = (*rt)->addr;
+	for (; rt < end && (*rt)->addr == start; rt++)
+		stp_kf_ret_run((*rt)->p, regs, (char *)data + (*rt)->data_off);
+}
+
+/*
+ * Attach the return probes planned for the fprobe (how == BY_FPROBE), all
+ * in one registration; those ftrace refuses, or all of them when the
+ * fprobe cannot be registered, go back to kretprobes. 0 or -ENOMEM.
+ */
+static int stp_kf_fprobe_arm(void)
+{
+	unsigned long *ips, prev = 0;
+	size_t i, g, n = 0, nips = 0, group = 0, data_size = 0;
+	long maxactive = 0;
+	int ret;
+
+	for (i = 0; i < stp_nkfuncs; i++)
+		n += stp_kfuncs[i].how == STP_KF_BY_FPROBE;
+	if (!n)
+		return 0;
+	stp_kf_fret = kvcalloc(n, sizeof(*stp_kf_fret), GFP_KERNEL);
+	ips = kvcalloc(n, sizeof(*ips), GFP_KERNEL);
+	if (!stp_kf_fret || !ips) {
+		kvfree(ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < stp_nkfuncs; i++)
+		if (stp_kfuncs[i].how == STP_KF_BY_FPROBE)
+			stp_kf_fret[stp_kf_nfret++] = &stp_kfuncs[i];
+	sort(stp_kf_fret, n, sizeof(*stp_kf_fret), stp_kf_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!nips || ips[nips - 1] != stp_kf_fret[i]->addr)
+			ips[nips++] = stp_kf_fret[i]->addr;
+
+	/* which addresses ftrace takes: a filter never registered */
+	memset(&stp_kf_check_ops, 0, sizeof(stp_kf_check_ops));
+	stp_kf_filter_add(&stp_kf_check_ops, ips, nips);
+	ftrace_free_filter(&stp_kf_check_ops);
+
+	/* keep the accepted ones (group g of equal addresses is ips[g]),
+	 * lay out their entry data, size the shared pool */
+	for (i = 0, g = 0, stp_kf_nfret = 0; i < n; i++) {
+		struct stp_kfunc_rt *rt = stp_kf_fret[i];
+
+		if (i && rt->addr != prev) {
+			g++;
+			group = 0;
+		}
+		prev = rt->addr;
+		if (!ips[g]) {
+			rt->how = STP_KF_BY_KRETPROBE;
+			continue;
+		}
+		rt->data_off = group;
+		group += ALIGN(rt->p->kf_data_size, sizeof(u64));
+		data_size = max(data_size, group);
+		maxactive += stp_kf_maxactive(rt->p);
+		stp_kf_fret[stp_kf_nfret++] = rt;
+	}
+	for (i = 0, g = 0; i < nips; i++)
+		if (ips[i])
+			ips[g++] = ips[i];
+	nips = g;
+	ret = -ENOENT;
+	if (nips) {
+		memset(&stp_kf_fp, 0, sizeof(stp_kf_fp));
+		stp_kf_fp.entry_handler = stp_kf_fp_entry;
+		stp_kf_fp.exit_handler = stp_kf_fp_exit;
+		stp_kf_fp.entry_data_size = data_size;
+		stp_kf_fp.nr_maxactive = min_t(long, maxactive, INT_MAX);
+		ret = register_fprobe_ips(&stp_kf_fp, ips, nips);
+	}
+	kvfree(ips);
+	if (ret) {
+		/* kretprobes then, one by one */
+		for (i = 0; i < stp_kf_nfret; i++)
+			stp_kf_fret[i]->how = STP_KF_BY_KRETPROBE;
+		stp_kf_nfret = 0;
+		return 0;
+	}
+	stp_kf_fp_registered = true;
+	return 0;
+}
+#else
+static int stp_kf_fprobe_arm(void)
+{
+	return 0;
+}
+#endif
 
 /* Register a kprobe or kretprobe (rt->how says which); 0 or -errno. */
 static int stp_kfunc_register(struct stp_kfunc_rt *rt)
@@ -392,21 +603,23 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 	if (rt->how == STP_KF_BY_KRETPROBE) {
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->krp.handler = stp_kfunc_kret_hit;
-		rt->krp.maxactive = p->kf_maxactive ? p->kf_maxactive :
-				    max(15, 6 * (int)num_possible_cpus());
+		rt->krp.maxactive = stp_kf_maxactive(p);
 		rt->krp.data_size = p->kf_data_size;
 		if (p->kf_entry)
 			rt->krp.entry_handler = stp_kfunc_kret_entry;
 		ret = register_kretprobe(&rt->krp);
 	} else {
+		const struct stp_kfunc_rt *r;
+
 		rt->kp.addr = (kprobe_opcode_t *)rt->addr;
 		rt->kp.pre_handler = stp_kfunc_kprobe_hit;
 		/* the kernel does not optimise a kprobe with a post handler:
 		 * optimising makes every later registration wait for RCU
 		 * (1.1 s for vfs_*'s 86 inlined copies), at a cost per hit of a
 		 * single-step instead of a jump */
-		if (p->kf_flags & (STP_KF_INLINE | STP_KF_STMT))
-			rt->kp.post_handler = stp_kfunc_kprobe_post;
+		for (r = rt; r; r = r->same)
+			if (r->p->kf_flags & (STP_KF_INLINE | STP_KF_STMT))
+				rt->kp.post_handler = stp_kfunc_kprobe_post;
 		ret = register_kprobe(&rt->kp);
 	}
 	if (ret)
@@ -448,6 +661,15 @@ static void stp_kfunc_disarm(void)
 		any = true;
 	}
 #endif
+#if STP_KF_HAVE_FPROBE
+	if (stp_kf_fp_registered) {
+		/* the ftrace detach and its grace periods, once for all */
+		unregister_fprobe(&stp_kf_fp);
+		atomic_add(stp_kf_fp.nmissed, &stp_skipped);
+		stp_kf_fp_registered = false;
+		any = true;
+	}
+#endif
 	kps = kvcalloc(stp_nkfuncs, sizeof(*kps), GFP_KERNEL);
 	krps = kvcalloc(stp_nkfuncs, sizeof(*krps), GFP_KERNEL);
 	for (i = 0; i < stp_nkfuncs; i++) {
@@ -484,10 +706,14 @@ static void stp_kfunc_disarm(void)
 			any = true;
 		}
 		rt->how = STP_KF_BY_NONE;
+		rt->same = NULL;
 	}
 	kvfree(stp_kf_ftrace);
 	stp_kf_ftrace = NULL;
 	stp_kf_nftrace = 0;
+	kvfree(stp_kf_fret);
+	stp_kf_fret = NULL;
+	stp_kf_nfret = 0;
 	if (any && stp_verbose) {
 		char msg[96];
 
@@ -503,6 +729,9 @@ static void stp_kfunc_free(void)
 	kvfree(stp_kf_ftrace);
 	stp_kf_ftrace = NULL;
 	stp_kf_nftrace = 0;
+	kvfree(stp_kf_fret);
+	stp_kf_fret = NULL;
+	stp_kf_nfret = 0;
 	kvfree(stp_kfuncs);
 	stp_kfuncs = NULL;
 	stp_nkfuncs = 0;
@@ -515,7 +744,7 @@ static void stp_kfunc_free(void)
  */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 {
-	size_t i, k = 0, nby[STP_KF_BY_KRETPROBE + 1] = { 0 };
+	size_t i, k = 0, nby[STP_KF_BY_SHARED + 1] = { 0 };
 	u64 t0 = ktime_get_ns();
 	int ret;
 
@@ -542,7 +771,8 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 			continue;
 		}
 		if (p->type == STP_PROBE_KRETFUNC)
-			rt->how = STP_KF_BY_KRETPROBE;
+			rt->how = STP_KF_HAVE_FPROBE ? STP_KF_BY_FPROBE :
+						       STP_KF_BY_KRETPROBE;
 		else if (STP_KF_HAVE_FTRACE &&
 			 !(p->kf_flags & (STP_KF_KPROBE | STP_KF_INLINE |
 					  STP_KF_STMT)))
@@ -551,33 +781,49 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 			rt->how = STP_KF_BY_KPROBE;
 	}
 	ret = stp_kf_ftrace_arm();
+	if (!ret)
+		ret = stp_kf_fprobe_arm();
 	if (ret) {
 		stp_ctl_stderr("ERROR: cannot attach kernel functions through ftrace\n",
 			       NULL);
 		stp_kfunc_disarm();
 		return ret;
 	}
+	stp_kf_kprobe_share();
 	for (i = 0; i < stp_nkfuncs; i++) {
-		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i], *r;
 
 		if (rt->how == STP_KF_BY_KPROBE ||
 		    rt->how == STP_KF_BY_KRETPROBE) {
 			ret = stp_kfunc_register(rt);
-			if (ret)
+			if (ret) {
 				stp_kfunc_warn(rt, ret);
+				/* the probes it was to serve too */
+				for (r = rt->same; r; r = r->same) {
+					r->how = STP_KF_BY_NONE;
+					stp_kfunc_warn(r, ret);
+				}
+			}
 			cond_resched();
 		}
-		rt->used = rt->how;
+	}
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+
+		rt->used = rt->how == STP_KF_BY_SHARED ? STP_KF_BY_KPROBE :
+							 rt->how;
 		nby[rt->how]++;
 	}
 	if (stp_verbose) {
 		char msg[192];
 
 		snprintf(msg, sizeof(msg),
-			 "Pass 5: %zu kernel function probes attached in %llu ms: %zu through ftrace, %zu kprobes, %zu kretprobes, %zu refused.\n",
+			 "Pass 5: %zu kernel function probes attached in %llu ms: %zu through ftrace, %zu through %zu kprobes, %zu kretprobes, %zu returns through fprobe, %zu refused.\n",
 			 stp_nkfuncs, (ktime_get_ns() - t0) / NSEC_PER_MSEC,
-			 nby[STP_KF_BY_FTRACE], nby[STP_KF_BY_KPROBE],
-			 nby[STP_KF_BY_KRETPROBE], nby[STP_KF_BY_NONE]);
+			 nby[STP_KF_BY_FTRACE],
+			 nby[STP_KF_BY_KPROBE] + nby[STP_KF_BY_SHARED],
+			 nby[STP_KF_BY_KPROBE], nby[STP_KF_BY_KRETPROBE],
+			 nby[STP_KF_BY_FPROBE], nby[STP_KF_BY_NONE]);
 		stp_ctl_stderr(msg, NULL);
 	}
 	return 0;
@@ -589,6 +835,7 @@ static __maybe_unused const char *stp_kfunc_how(const struct stp_probe *p)
 	static const char *const names[] = {
 		[STP_KF_BY_NONE] = "", [STP_KF_BY_FTRACE] = "ftrace",
 		[STP_KF_BY_KPROBE] = "kprobe", [STP_KF_BY_KRETPROBE] = "kretprobe",
+		[STP_KF_BY_FPROBE] = "fprobe",
 	};
 	size_t i;
 

@@ -4,9 +4,15 @@
  * Modules are cached by a hash of everything that goes into them (the
  * generated C, the runtime, the release and -D options), so a script that
  * did not change is not rebuilt.
+ *
+ * Kernel API differences are found by compiling runtime/features/NAME.c
+ * against the target's headers (once per release and version of those
+ * tests, cached as CACHE/RELEASE/features-HASH.h): each one that compiles
+ * is STP_HAVE_NAME in the header every module is built with.
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +26,7 @@
 #include "semantic/tracepoints.h"
 #include "stap/driver.h"
 #include "lib/files.h"
+#include "lib/strbuf.h"
 
 bool path_exists(const char *path)
 {
@@ -174,6 +181,116 @@ static int copy_file(const char *from, const char *to)
 	return rc;
 }
 
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/*
+ * The feature header for the session's release: made (or found in the
+ * cache) from the tests in runtime/features. NULL when there are no tests
+ * or the header cannot be written; modules then see no STP_HAVE_*.
+ */
+static const char *feature_header(struct driver *d)
+{
+	struct session *s = d->s;
+	const char *tests = arena_printf(&s->arena, "%s/features",
+					 d->runtime_dir);
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	char *names[256];
+	int n = 0;
+
+	DIR *dp = opendir(tests);
+	if (!dp)
+		return NULL;
+	struct dirent *de;
+	while ((de = readdir(dp)) && n < 256)
+		if (de->d_name[0] != '.' && ends_with(de->d_name, ".c"))
+			names[n++] = arena_strdup(&s->arena, de->d_name);
+	closedir(dp);
+	if (!n)
+		return NULL;
+	qsort(names, (size_t)n, sizeof(names[0]), name_cmp);
+
+	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = fnv1a(h, s->release, strlen(s->release) + 1);
+	h = hash_dir(h, tests);
+	const char *dir = arena_printf(&s->arena, "%s/%s", cache_dir(s),
+				       s->release);
+	const char *hdr = arena_printf(&s->arena, "%s/features-%016llx.h",
+				       dir, h);
+	if (path_exists(hdr))
+		return hdr;
+
+	/* one kbuild run over all the tests; a test that fails to compile
+	 * is a feature the kernel lacks (make -k: the others go on) */
+	const char *work = arena_printf(&s->arena, "%s/features", d->tmpdir);
+	if (make_dirs(arena_strdup(&s->arena, work)) != 0)
+		return NULL;
+	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", work);
+	FILE *f = fopen(kbuild, "w");
+	if (!f)
+		return NULL;
+	fputs("obj-m :=", f);
+	for (int i = 0; i < n; i++) {
+		char *from = arena_printf(&s->arena, "%s/%s", tests, names[i]);
+		char *to = arena_printf(&s->arena, "%s/%s", work, names[i]);
+		if (copy_file(from, to) != 0) {
+			fclose(f);
+			return NULL;
+		}
+		fprintf(f, " %.*s.o", (int)strlen(names[i]) - 2, names[i]);
+	}
+	fputs("\nccflags-y := -Werror\n", f);
+	if (fclose(f))
+		return NULL;
+	const char *log = arena_printf(&s->arena, "%s/build.log", work);
+	const char *mdir = arena_printf(&s->arena, "M=%s", work);
+	char jobs[32];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	snprintf(jobs, sizeof(jobs), "-j%ld", ncpu > 0 ? ncpu + 1 : 2);
+	char *const argv[] = {
+		"make", "-k", "-C", (char *)s->build_dir, (char *)mdir, jobs,
+		"modules", NULL,
+	};
+	(void)run_command(argv, log, true);
+
+	struct strbuf out = { 0 };
+	sb_printf(&out, "/* kernel feature tests (runtime/features) for %s */\n",
+		  s->release);
+	for (int i = 0; i < n; i++) {
+		int len = (int)strlen(names[i]) - 2;
+		const char *obj = arena_printf(&s->arena, "%s/%.*s.o", work,
+					       len, names[i]);
+		bool have = path_exists(obj);
+
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: kernel feature %.*s: %s\n", len,
+				names[i], have ? "yes" : "no");
+		sb_puts(&out, have ? "#define STP_HAVE_" : "/* no STP_HAVE_");
+		for (int k = 0; k < len; k++)
+			sb_putc(&out, (char)toupper((unsigned char)names[i][k]));
+		sb_puts(&out, have ? " 1\n" : " */\n");
+	}
+	char *dirbuf = arena_strdup(&s->arena, dir);
+	const char *tmp = arena_printf(&s->arena, "%s.tmp%d", hdr, (int)getpid());
+	f = make_dirs(dirbuf) == 0 ? fopen(tmp, "w") : NULL;
+	if (!f) {
+		sb_free(&out);
+		return NULL;
+	}
+	const char *text = sb_str(&out);
+	bool ok = fputs(text, f) >= 0;
+	sb_free(&out);
+	if (fclose(f) || !ok || rename(tmp, hdr) != 0) {
+		unlink(tmp);
+		return NULL;
+	}
+	return hdr;
+}
+
 static void print_file(const char *path)
 {
 	size_t len;
@@ -200,7 +317,9 @@ int build_module(struct driver *d)
 		return 0;
 	}
 
-	/* Kbuild file: the runtime is found through -I. */
+	/* Kbuild file: the runtime is found through -I, the kernel's
+	 * features through the header of its feature tests. */
+	const char *features = feature_header(d);
 	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
 	FILE *f = fopen(kbuild, "w");
 	if (!f) {
@@ -210,6 +329,8 @@ int build_module(struct driver *d)
 	fprintf(f, "obj-m := %s.o\n", d->module_name);
 	fprintf(f, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
 		d->runtime_dir);
+	if (features)
+		fprintf(f, "ccflags-y += -include %s\n", features);
 	for (int i = 0; i < s->ndefines; i++) {
 		if (s->defines[i].value)
 			fprintf(f, "ccflags-y += '-D%s=%s'\n", s->defines[i].name,
