@@ -2276,6 +2276,11 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	struct node *arg = n->call.args;
 	int value;
 
+	/* @defined(@entry(X)): what X names is there at the entry too */
+	while (arg && !arg->next && arg->kind == N_ATFUNC &&
+	       !strcmp(arg->call.name, "@entry") && arg->call.args &&
+	       !arg->call.args->next)
+		arg = arg->call.args;
 	struct node *root = arg ? chain_root(arg) : NULL;
 	bool pretty = arg && arg->kind == N_TMEMBER &&
 		      (!strcmp(arg->target.name, "$") ||
@@ -2391,7 +2396,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
 		    (n->unary.operand->kind == N_TARGET ||
 		     n->unary.operand->kind == N_TMEMBER ||
-		     n->unary.operand->kind == N_TINDEX)) {
+		     n->unary.operand->kind == N_TINDEX) &&
+		    chain_root(n->unary.operand)->kind == N_TARGET) {
 			infer_kfvar(se, n->unary.operand, true, false);
 			n->sym = n->unary.operand->sym;
 			n->unary.operand->sym = NULL;	/* not read itself */
