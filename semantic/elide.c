@@ -32,6 +32,10 @@ struct elider {
 	/* per function (prog->funcs index): 0 unknown, 1 being decided,
 	 * 2 side-effect free, 3 not */
 	unsigned char *func_purity;
+	/* the body being elided lost a library statement that only the
+	 * library rule (lib_pure) drops: the probe stays (an empty alias
+	 * probe fires, as in SystemTap) */
+	bool lib_elided;
 };
 
 static bool in_library(struct session *s, struct srcloc loc)
@@ -350,8 +354,11 @@ static void elide_stmt(struct elider *e, struct node *n)
 				  x->binary.lhs->var.name);
 			x = x->binary.rhs;
 		}
-		if (is_pure(x) ||
-		    (in_library(e->s, n->loc) && lib_pure(e, x))) {
+		bool plain = is_pure(x);
+		if (plain || (in_library(e->s, n->loc) && lib_pure(e, x))) {
+			/* a probe that did something before is still one */
+			if (!plain)
+				e->lib_elided = true;
 			if (x == n->stmt.expr)
 				warn_once(e, x->loc, "eliding side-effect-free "
 					  "expression", NULL);
@@ -511,10 +518,11 @@ void sema_elide(struct session *s, struct program *prog)
 	for (int i = 0; i < prog->nbodies; i++) {
 		struct node *body = prog->bodies[i]->probe->probe.body;
 		int rounds = 0;
+		e.lib_elided = false;
 		do
 			elide_stmt(&e, body);
 		while (++rounds < 16 && recount_reads(prog->bodies[i], body));
-		dead[i] = does_nothing(body);
+		dead[i] = does_nothing(body) && !e.lib_elided;
 	}
 	/* a kernel function's own body that does nothing (its @defined
 	 * failed) is no news while another function's does something */
