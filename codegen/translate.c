@@ -2401,10 +2401,12 @@ int codegen_module(struct session *s, const struct program *prog,
 	FILE *sf = open_memstream(&structs, &structs_len);
 	FILE *bf = open_memstream(&bodies, &bodies_len);
 
+	/* __maybe_unused: the optimiser may have dropped every call of a
+	 * side-effect-free library function after pass 2 found it used */
 	for (int i = 0; i < prog->nfuncs; i++)
 		if (prog->funcs[i]->used)
-			fprintf(bf, "static void stp_fn_%d(struct stp_context *c);\n",
-				prog->funcs[i]->index);
+			fprintf(bf, "static void __maybe_unused stp_fn_%d(struct "
+				"stp_context *c);\n", prog->funcs[i]->index);
 	for (int i = 0; i < prog->nfuncs; i++)
 		if (prog->funcs[i]->used)
 			gen_body(&cg, sf, bf, prog->funcs[i]->scope);

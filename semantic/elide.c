@@ -3,7 +3,13 @@
  * Pass 2's optimiser. It runs after type checking, so it never hides a type
  * error (SystemTap elides first and so misses some), and not at all with -u.
  *   - an assignment to a local nothing reads goes, or keeps only its
- *     right-hand side when that has side effects;
+ *     right-hand side when that has side effects; in the library's own
+ *     code (alias bodies) a right-hand side also goes when it only reads
+ *     context variables and calls side-effect-free functions (embedded
+ *     C marked pure, script functions that change nothing but their
+ *     locals, sprintf): a probe on vfs.read that reads none of its
+ *     variables no longer walks the file's path. A local that only such
+ *     elided statements read is dead in turn (rounds to a fixpoint);
  *   - an expression statement without side effects goes;
  *   - locals no statement mentions any more leave the frame;
  *   - a probe whose body is left empty goes, with its derived probes;
@@ -20,8 +26,16 @@
 
 struct elider {
 	struct session *s;
+	struct program *prog;
 	struct srcloc *warned;		/* places already reported */
 	int nwarned, warned_cap;
+	/* per function (prog->funcs index): 0 unknown, 1 being decided,
+	 * 2 side-effect free, 3 not */
+	unsigned char *func_purity;
+	/* the body being elided lost a library statement that only the
+	 * library rule (lib_pure) drops: the probe stays (an empty alias
+	 * probe fires, as in SystemTap) */
+	bool lib_elided;
 };
 
 static bool in_library(struct session *s, struct srcloc loc)
@@ -83,6 +97,170 @@ static bool is_pure(const struct node *n)
 	default:
 		return false;
 	}
+}
+
+/* Builtins with no effect beyond their value (an error they raise is
+ * not an effect: SystemTap elides them too). */
+static bool pure_builtin(const char *name)
+{
+	static const char *const names[] = {
+		"strlen", "substr", "stringat", "isinstr", "strpos",
+		"str_replace", "string_quoted", "text_str", "text_strn",
+		"strtol", "kernel_string", "execname", "pp", "pid", "tid",
+		"cpu", "target",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return true;
+	return false;
+}
+
+static bool func_is_pure(struct elider *e, const struct script_func *f);
+
+/*
+ * is_pure, and also: context variables and @cast chains (reads), sprintf,
+ * and calls of builtins and functions without side effects. Used only on
+ * the library's own code (alias bodies computing variables the probe
+ * never reads), as SystemTap's optimiser does.
+ */
+static bool lib_pure(struct elider *e, const struct node *n)
+{
+	if (!n)
+		return true;
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_VAR:
+	case N_TARGET:
+		return true;
+	case N_EMBEDDED:	/* an expression marked pure, as a constant */
+		return strstr(n->embedded.code, "/* pure */") != NULL;
+	case N_TMEMBER:
+	case N_TINDEX:
+		if (n->kind == N_TINDEX && !lib_pure(e, n->target.index))
+			return false;
+		return lib_pure(e, n->target.base);
+	case N_ATFUNC:
+		if (strcmp(n->call.name, "@cast") &&
+		    strcmp(n->call.name, "@defined") &&
+		    strcmp(n->call.name, "@entry"))
+			return false;
+		ast_foreach(a, n->call.args)
+			if (!lib_pure(e, a))
+				return false;
+		return true;
+	case N_BINARY:
+		return lib_pure(e, n->binary.lhs) && lib_pure(e, n->binary.rhs);
+	case N_UNARY:
+		return lib_pure(e, n->unary.operand);
+	case N_TERNARY:
+		return lib_pure(e, n->cond.cond) && lib_pure(e, n->cond.then) &&
+		       lib_pure(e, n->cond.els);
+	case N_PRINT:
+		if (n->print.kind != PRINT_SPRINT &&
+		    n->print.kind != PRINT_SPRINTLN &&
+		    n->print.kind != PRINT_SPRINTF &&
+		    n->print.kind != PRINT_SPRINTD &&
+		    n->print.kind != PRINT_SPRINTDLN)
+			return false;
+		ast_foreach(a, n->print.args)
+			if (!lib_pure(e, a))
+				return false;
+		return true;
+	case N_CALL:
+		ast_foreach(a, n->call.args)
+			if (!lib_pure(e, a))
+				return false;
+		if (!n->sym)
+			return false;
+		if (n->sym->kind == SYM_BUILTIN)
+			return pure_builtin(n->sym->name);
+		return n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		       func_is_pure(e, n->sym->func);
+	default:
+		return false;
+	}
+}
+
+/* An expression statement that changes nothing but locals. */
+static bool stmt_expr_pure(struct elider *e, const struct node *x)
+{
+	if (!x)
+		return true;
+	if (x->kind == N_ASSIGN)
+		return x->binary.lhs->kind == N_VAR && x->binary.lhs->sym &&
+		       x->binary.lhs->sym->kind == SYM_LOCAL &&
+		       lib_pure(e, x->binary.rhs);
+	if (x->kind == N_INCDEC)
+		return x->incdec.operand->kind == N_VAR &&
+		       x->incdec.operand->sym &&
+		       x->incdec.operand->sym->kind == SYM_LOCAL;
+	return lib_pure(e, x);
+}
+
+/* A statement of a function body that changes nothing but its locals. */
+static bool stmt_is_pure(struct elider *e, const struct node *n)
+{
+	for (; n; n = n->next) {
+		switch (n->kind) {
+		case N_NULL_STMT:
+		case N_BREAK:
+		case N_CONTINUE:
+			break;
+		case N_BLOCK:
+			if (!stmt_is_pure(e, n->block.stmts))
+				return false;
+			break;
+		case N_RETURN:
+		case N_EXPR_STMT:
+			if (!stmt_expr_pure(e, n->stmt.expr))
+				return false;
+			break;
+		case N_IF:
+			if (!lib_pure(e, n->cond.cond) ||
+			    !stmt_is_pure(e, n->cond.then) ||
+			    !stmt_is_pure(e, n->cond.els))
+				return false;
+			break;
+		case N_WHILE:
+		case N_FOR:
+			/* a loop's init and step are expressions too */
+			if ((n->loop.init && !stmt_expr_pure(e, n->loop.init)) ||
+			    !lib_pure(e, n->loop.cond) ||
+			    (n->loop.step && !stmt_expr_pure(e, n->loop.step)) ||
+			    !stmt_is_pure(e, n->loop.body))
+				return false;
+			break;
+		default:
+			return false;
+		}
+	}
+	return true;
+}
+
+static bool func_is_pure(struct elider *e, const struct script_func *f)
+{
+	int i;
+
+	for (i = 0; i < e->prog->nfuncs && e->prog->funcs[i] != f; i++)
+		;
+	if (i == e->prog->nfuncs)
+		return false;
+	if (e->func_purity[i] == 1)
+		return false;		/* recursion: say no */
+	if (e->func_purity[i])
+		return e->func_purity[i] == 2;
+	e->func_purity[i] = 1;
+	bool pure;
+	if (f->embedded)
+		pure = f->decl->func.body &&
+		       f->decl->func.body->kind == N_EMBEDDED &&
+		       strstr(f->decl->func.body->embedded.code, "/* pure */");
+	else
+		pure = stmt_is_pure(e, f->decl->func.body);
+	e->func_purity[i] = pure ? 2 : 3;
+	return pure;
 }
 
 /* `x = ...`, `x += ...`, `x <<< ...` into a local that is never read. */
@@ -176,7 +354,11 @@ static void elide_stmt(struct elider *e, struct node *n)
 				  x->binary.lhs->var.name);
 			x = x->binary.rhs;
 		}
-		if (is_pure(x)) {
+		bool plain = is_pure(x);
+		if (plain || (in_library(e->s, n->loc) && lib_pure(e, x))) {
+			/* a probe that did something before is still one */
+			if (!plain)
+				e->lib_elided = true;
 			if (x == n->stmt.expr)
 				warn_once(e, x->loc, "eliding side-effect-free "
 					  "expression", NULL);
@@ -189,6 +371,69 @@ static void elide_stmt(struct elider *e, struct node *n)
 	default:
 		break;
 	}
+}
+
+struct reads {
+	const struct node **stores;	/* lhs of plain `x = ...` */
+	int nstores, cap;
+	bool embedded;
+};
+
+static void find_stores(struct node *n, void *arg)
+{
+	struct reads *r = arg;
+
+	if (n->kind == N_EMBEDDED)
+		r->embedded = true;
+	if (n->kind != N_ASSIGN || n->binary.op != OP_ASSIGN ||
+	    n->binary.lhs->kind != N_VAR)
+		return;
+	if (r->nstores == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 32;
+		r->stores = xrealloc(r->stores, (size_t)r->cap *
+				     sizeof(*r->stores));
+	}
+	r->stores[r->nstores++] = n->binary.lhs;
+}
+
+static void mark_read(struct node *n, void *arg)
+{
+	struct reads *r = arg;
+
+	if (n->kind != N_VAR || !n->sym || n->sym->kind != SYM_LOCAL)
+		return;
+	for (int i = 0; i < r->nstores; i++)
+		if (r->stores[i] == n)
+			return;
+	n->sym->mentioned = true;	/* here: "still read" */
+}
+
+/*
+ * After an elision round, a body's locals that only elided statements
+ * read are read no more: their own stores become dead (an alias's dev,
+ * which only its devname read). Returns whether one changed. A body with
+ * embedded C (which may name locals) keeps its flags.
+ */
+static bool recount_reads(struct probe_body *b, struct node *body)
+{
+	struct reads r = { 0 };
+	bool changed = false;
+
+	ast_visit(body, find_stores, &r);
+	if (!r.embedded) {
+		for (int i = 0; i < b->nlocals; i++)
+			b->locals[i]->mentioned = false;
+		ast_visit(body, mark_read, &r);
+		for (int i = 0; i < b->nlocals; i++) {
+			struct symbol *l = b->locals[i];
+			if (l->read && !l->mentioned) {
+				l->read = false;
+				changed = true;
+			}
+		}
+	}
+	free(r.stores);
+	return changed;
 }
 
 /* Does a statement (list) do anything? */
@@ -250,8 +495,11 @@ static const char *first_point(struct session *s, const struct node *probe)
 
 void sema_elide(struct session *s, struct program *prog)
 {
-	struct elider e = { .s = s };
+	struct elider e = { .s = s, .prog = prog };
 	int nbodies = 0, nprobes = 0, nglobals = 0;
+
+	e.func_purity = xmalloc((size_t)prog->nfuncs + 1);
+	memset(e.func_purity, 0, (size_t)prog->nfuncs + 1);
 
 	for (int i = 0; i < prog->nfuncs; i++) {
 		struct script_func *f = prog->funcs[i];
@@ -268,8 +516,13 @@ void sema_elide(struct session *s, struct program *prog)
 	}
 	bool *dead = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*dead));
 	for (int i = 0; i < prog->nbodies; i++) {
-		elide_stmt(&e, prog->bodies[i]->probe->probe.body);
-		dead[i] = does_nothing(prog->bodies[i]->probe->probe.body);
+		struct node *body = prog->bodies[i]->probe->probe.body;
+		int rounds = 0;
+		e.lib_elided = false;
+		do
+			elide_stmt(&e, body);
+		while (++rounds < 16 && recount_reads(prog->bodies[i], body));
+		dead[i] = does_nothing(body) && !e.lib_elided;
 	}
 	/* a kernel function's own body that does nothing (its @defined
 	 * failed) is no news while another function's does something */
@@ -312,4 +565,5 @@ void sema_elide(struct session *s, struct program *prog)
 	}
 	prog->nglobals = nglobals;
 	free(e.warned);
+	free(e.func_purity);
 }

@@ -124,10 +124,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	if (addr_of) {
 		/* a bad member first, as SystemTap reports it */
 		if (n->kind != N_TARGET) {
-			const char *bad = tp_member_path(a, btf, c_type, n, path,
-							 at);
-			return bad ? bad : "the address of a member ('&$x->f') "
-					   "is not supported yet";
+			/* &$x->f: the chain's last step gives its address */
+			int end;
+			return type_path(a, btf, type, PATH_ADDRESS, n, path,
+					 &end, at);
 		}
 		if (loc->loc.kind != DWL_MEMORY)
 			return arena_printf(a, "cannot take address of object "

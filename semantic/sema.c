@@ -1993,6 +1993,37 @@ static void note_btf_type(struct sema *se, struct symbol *sym,
 }
 
 /* Is the chain n (tracepoint or @cast) defined, as @defined asks? */
+static int kf_defined(struct sema *se, const char *name);
+
+/* @defined($x->f...) in a kernel.function body: every function of the
+ * body has $x, and the chain resolves on the type $x has in each. */
+static bool kf_chain_defined(struct sema *se, struct node *n,
+			     const char *name, int flags)
+{
+	struct btf *btf = sema_btf(se);
+	struct tp_path p;
+	const struct node *at;
+	int end;
+
+	if (name[1] == '$' || !kf_defined(se, name))
+		return false;
+	if (n->kind == N_TARGET)
+		return true;
+	if (!btf)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != se->body)
+			continue;
+		const char *c_type = kf_var_type(dp, name + 1);
+		int type = c_type ? btf_find_type(btf, c_type) : 0;
+		if (!type || type_path(&se->s->arena, btf, type, flags, n, &p,
+				       &end, &at))
+			return false;
+	}
+	return true;
+}
+
 static bool chain_defined(struct sema *se, struct node *n, int flags)
 {
 	struct node *root = chain_root(n);
@@ -2015,6 +2046,8 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 					  flags | (object ? PATH_OBJECT : 0), n,
 					  &p, &end, &at);
 	}
+	if (root->kind == N_TARGET && kf_only_body(se, se->body))
+		return kf_chain_defined(se, n, root->target.name, flags);
 	if (root->kind != N_TARGET || !tp_only_body(se, se->body))
 		return false;
 	const char *name;
@@ -2306,6 +2339,11 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	struct node *arg = n->call.args;
 	int value;
 
+	/* @defined(@entry(X)): what X names is there at the entry too */
+	while (arg && !arg->next && arg->kind == N_ATFUNC &&
+	       !strcmp(arg->call.name, "@entry") && arg->call.args &&
+	       !arg->call.args->next)
+		arg = arg->call.args;
 	struct node *root = arg ? chain_root(arg) : NULL;
 	bool pretty = arg && arg->kind == N_TMEMBER &&
 		      (!strcmp(arg->target.name, "$") ||
@@ -2421,7 +2459,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
 		    (n->unary.operand->kind == N_TARGET ||
 		     n->unary.operand->kind == N_TMEMBER ||
-		     n->unary.operand->kind == N_TINDEX)) {
+		     n->unary.operand->kind == N_TINDEX) &&
+		    chain_root(n->unary.operand)->kind == N_TARGET) {
 			infer_kfvar(se, n->unary.operand, true, false);
 			n->sym = n->unary.operand->sym;
 			n->unary.operand->sym = NULL;	/* not read itself */
