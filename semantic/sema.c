@@ -4514,6 +4514,35 @@ static void add_global_display(struct sema *se)
 	}
 }
 
+/*
+ * @choose_defined(A, B) is @defined(A) ? A : B, rewritten in place before
+ * anything looks at the bodies: the fold of @defined then keeps one
+ * branch, and a dead A (a $var this kernel lacks) is never elaborated.
+ */
+static void desugar_choose_defined(struct node *n, void *arg)
+{
+	struct session *s = arg;
+	struct node *a, *b, *def;
+
+	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@choose_defined"))
+		return;
+	a = n->call.args;
+	if (ast_list_length(a) != 2) {
+		diag_error(s, n->loc, "@choose_defined takes two arguments");
+		return;
+	}
+	b = a->next;
+	a->next = NULL;
+	def = ast_new(s, N_ATFUNC, n->loc);
+	def->call.name = "@defined";
+	def->call.args = ast_clone_node(s, a);
+	def->call.args->next = NULL;
+	n->kind = N_TERNARY;
+	n->cond.cond = def;
+	n->cond.then = a;
+	n->cond.els = b;
+}
+
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *prog)
 {
@@ -4524,6 +4553,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	prog->s = s;
 	prog->files = files;
 	prog->nfiles = nfiles;
+	for (int f = 0; f < nfiles; f++)
+		ast_visit(files[f]->decls, desugar_choose_defined, s);
 	collect_globals(&se);
 	collect_aliases(&se);
 	for (int f = 0; f < nfiles; f++) {
