@@ -293,6 +293,16 @@ static void __maybe_unused stp_f_kernel_string(struct stp_context *c,
 			   "[man error::fault]", (unsigned long)addr);
 }
 
+/* kernel_string(addr, err_msg): err_msg when the string cannot be read */
+static void __maybe_unused stp_f_kernel_string_or(struct stp_context *c,
+						  char *out, int64_t addr,
+						  const char *err_msg)
+{
+	if (stp_copy_string(out, (unsigned long)addr, MAXSTRINGLEN - 1,
+			    false) < 0)
+		strscpy(out, err_msg, MAXSTRINGLEN);
+}
+
 /*
  * Append code point u to out (room bytes, NUL included) as UTF-8: the
  * bytes written, 0 when they do not fit, -1 for a code point that is no

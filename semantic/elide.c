@@ -350,11 +350,21 @@ static void elide_stmt(struct elider *e, struct node *n)
 		struct node *x = n->stmt.expr;
 		/* a chain a = b = f(): peel dead stores off the front */
 		while (is_dead_store(x)) {
+			struct node *rhs = x->binary.rhs;
+			/* embedded C there is an expression: with effects it
+			 * stays a store (pasted alone as a statement, its
+			 * value would be a C "statement with no effect"),
+			 * declared pure it goes */
+			if (rhs->kind == N_EMBEDDED &&
+			    !strstr(rhs->embedded.code, "/* pure */"))
+				break;
 			warn_once(e, x->loc, "eliding assignment to",
 				  x->binary.lhs->var.name);
-			x = x->binary.rhs;
+			x = rhs;
 		}
-		bool plain = is_pure(x);
+		/* embedded C left after peeling is declared pure */
+		bool plain = is_pure(x) ||
+			     (x != n->stmt.expr && x->kind == N_EMBEDDED);
 		if (plain || (in_library(e->s, n->loc) && lib_pure(e, x))) {
 			/* a probe that did something before is still one */
 			if (!plain)

@@ -80,6 +80,9 @@ static const struct builtin {
 	/* conversions: a fault-safe read of a kernel string */
 	{ "kernel_string", TY_STRING, 1, { TY_LONG }, "stp_f_kernel_string",
 	  BI_CTX_STRING },
+	/* kernel_string(addr, err_msg): err_msg instead of a fault */
+	{ "kernel_string", TY_STRING, 2, { TY_LONG, TY_STRING },
+	  "stp_f_kernel_string_or", BI_CTX_STRING },
 	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
 	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
 	/* the derived probe point: kernel.trace("sched:sched_switch") */
@@ -280,30 +283,42 @@ static struct symbol *add_local(struct sema *se, const char *name,
 	return add_local_to(se, se->body, name, loc);
 }
 
-static struct symbol *builtin_symbol(struct sema *se, const char *name)
+/*
+ * The builtin NAME taking nargs arguments (a builtin may have overloads of
+ * other arities, as kernel_string); with none of that arity, the first
+ * of the name, for the caller's "takes N arguments" error.
+ */
+static struct symbol *builtin_symbol(struct sema *se, const char *name,
+				     int nargs)
 {
 	struct program *prog = se->prog;
+	const struct builtin *b = NULL;
 
 	for (int i = 0; i < prog->nbuiltins_used; i++)
-		if (strcmp(prog->builtins_used[i]->name, name) == 0)
+		if (strcmp(prog->builtins_used[i]->name, name) == 0 &&
+		    prog->builtins_used[i]->nargs == nargs)
 			return prog->builtins_used[i];
 	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
-		const struct builtin *b = &builtins[i];
-		if (strcmp(b->name, name) != 0)
+		if (strcmp(builtins[i].name, name) != 0)
 			continue;
-		struct symbol *sym = new_symbol(se, b->name, SYM_BUILTIN,
-						(struct srcloc){ .file = -1 });
-		sym->type = b->ret;
-		sym->nargs = b->nargs;
-		memcpy(sym->arg_types, b->args, sizeof(b->args));
-		sym->c_expr = b->c_expr;
-		sym->bi_kind = b->kind;
-		GROW(se, prog->builtins_used, prog->nbuiltins_used,
-		     prog->builtins_used_cap);
-		prog->builtins_used[prog->nbuiltins_used++] = sym;
-		return sym;
+		if (!b || builtins[i].nargs == nargs)
+			b = &builtins[i];
+		if (b->nargs == nargs)
+			break;
 	}
-	return NULL;
+	if (!b)
+		return NULL;
+	struct symbol *sym = new_symbol(se, b->name, SYM_BUILTIN,
+					(struct srcloc){ .file = -1 });
+	sym->type = b->ret;
+	sym->nargs = b->nargs;
+	memcpy(sym->arg_types, b->args, sizeof(b->args));
+	sym->c_expr = b->c_expr;
+	sym->bi_kind = b->kind;
+	GROW(se, prog->builtins_used, prog->nbuiltins_used,
+	     prog->builtins_used_cap);
+	prog->builtins_used[prog->nbuiltins_used++] = sym;
+	return sym;
 }
 
 /* ---- types ---------------------------------------------------------- */
@@ -895,7 +910,8 @@ static enum type infer_call(struct sema *se, struct node *n, enum type want)
 			infer(se, a, TY_UNKNOWN);
 		return TY_UNKNOWN;
 	}
-	struct symbol *sym = n->sym ? n->sym : builtin_symbol(se, n->call.name);
+	struct symbol *sym = n->sym ? n->sym :
+			     builtin_symbol(se, n->call.name, nargs_given);
 
 	if (!sym) {
 		if (se->report) {

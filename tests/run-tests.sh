@@ -255,6 +255,9 @@ $(head -20 "$work/fns.bad")"
 	done
 fi
 
+### every Example: in the tapsets' doc comments (tests/tapset-examples.sh)
+. "$tests/tapset-examples.sh"
+
 ### listings: NAME.args (stap's arguments, run in tests/listing) gives
 
 ### command lines: NAME.args (stap's arguments, run in tests/cli) gives
