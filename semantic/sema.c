@@ -2388,10 +2388,13 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		return infer_binary(se, n);
 	case N_UNARY:
+		/* &$x->f in a kernel.function probe; &@cast(p, "T")->f is
+		 * the @cast chain's, below, as in any other probe */
 		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
 		    (n->unary.operand->kind == N_TARGET ||
 		     n->unary.operand->kind == N_TMEMBER ||
-		     n->unary.operand->kind == N_TINDEX)) {
+		     n->unary.operand->kind == N_TINDEX) &&
+		    chain_root(n->unary.operand)->kind == N_TARGET) {
 			infer_kfvar(se, n->unary.operand, true, false);
 			n->sym = n->unary.operand->sym;
 			n->unary.operand->sym = NULL;	/* not read itself */
