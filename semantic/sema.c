@@ -3593,6 +3593,34 @@ static void find_defined(struct node *n, void *arg)
 }
 
 /*
+ * The size and signedness of a .return probe's $return: its function's
+ * DWARF return type (as -L spells it) resolved through BTF. Left 0 (the
+ * whole register) for a type BTF does not know or wider than 8 bytes.
+ */
+static void kf_ret_type(struct sema *se, struct derived_probe *d,
+			const struct kfunc *f)
+{
+	struct btf *btf;
+	struct btf_info bi;
+	int id;
+
+	d->kf_ret_size = 0;
+	d->kf_ret_signed = false;
+	d->kf_ret_ctype = d->family == PF_KRETFUNC ? f->ret_type : NULL;
+	if (d->family != PF_KRETFUNC || !f->ret_type || !(btf = sema_btf(se)))
+		return;
+	id = btf_find_type(btf, f->ret_type);
+	if (id <= 0)
+		return;
+	btf_resolve(btf, id, &bi);
+	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
+	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
+		d->kf_ret_size = bi.size;
+		d->kf_ret_signed = bi.is_signed;
+	}
+}
+
+/*
  * A body of its own for another function of a kernel.function point, when
  * the body asks @defined(...): as in SystemTap, each function's probe is
  * elaborated apart, so @defined($x) is 1 where that function has $x
@@ -3685,6 +3713,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 							      sizeof(*d));
 			*d = *dp;
 			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */
 			if (!(f->flags & KF_SYMTAB))
 				kf_keep_instance(se, d, cat, in);
