@@ -3947,6 +3947,38 @@ static int alias_prefix(const struct node *pc, const struct node *ac)
 	return ac ? -1 : used;
 }
 
+static bool point_has_wildcard(const struct node *point)
+{
+	ast_foreach(c, point->point.comps)
+		if (strchr(c->comp.name, '*'))
+			return true;
+	return false;
+}
+
+/* Does a whole match of the point extend alias a's name (a.b.c of a.b)? */
+static bool alias_extended(struct sema *se, const struct node *point,
+			   const struct alias *a)
+{
+	int ncomps = ast_list_length(point->point.comps);
+
+	for (int i = 0; i < se->naliases; i++) {
+		const struct alias *b = &se->aliases[i];
+		const struct node *ac = a->name->point.comps;
+		const struct node *bc = b->name->point.comps;
+
+		if (b == a ||
+		    alias_prefix(point->point.comps, bc) != ncomps)
+			continue;
+		for (; ac && bc; ac = ac->next, bc = bc->next)
+			if (strcmp(ac->comp.name, bc->comp.name) ||
+			    !same_literal(ac->comp.arg, bc->comp.arg))
+				break;
+		if (!ac && bc)
+			return true;
+	}
+	return false;
+}
+
 /* "name = p1, p2" for the -p2 chain of an expansion. */
 static char *alias_text(struct sema *se, struct node *name, struct node *decl)
 {
@@ -3991,14 +4023,21 @@ static int expand_aliases(struct sema *se, struct node *probe,
 	int ncomps = ast_list_length(point->point.comps);
 	int matched = 0, derived = 0;
 
-	/* whole matches first; the alias-as-prefix form only without them */
-	for (int pass = 0; pass < 2 && !matched; pass++) {
+	/*
+	 * Whole matches first, then the alias-as-prefix form for each alias
+	 * no whole match extends: tcp.*.return is the alias
+	 * tcp.sendmsg.return, and tcp.receive with the suffix .return as
+	 * there is no tcp.receive.return alias (SystemTap's match tree).
+	 */
+	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < se->naliases; i++) {
 			struct alias *a = &se->aliases[i];
 			int used = alias_prefix(point->point.comps, a->name->point.comps);
 			bool whole = used == ncomps;
 
 			if (used < 0 || whole != (pass == 0))
+				continue;
+			if (!whole && alias_extended(se, point, a))
 				continue;
 			matched++;
 			for (int d = 0; d < se->nexpanding; d++)
@@ -4042,10 +4081,14 @@ static int expand_aliases(struct sema *se, struct node *probe,
 					ast_clone(se->s, suffix));
 				se->list_name = point_string(se, &named);
 			}
+			/* a wildcard's suffix form that resolves to nothing
+			 * is no match (tcp.*.*.return on tcp.sendmsg) */
+			bool quiet = point->point.optional ||
+				     (!whole && point_has_wildcard(point));
 			se->expanding[se->nexpanding++] = a->decl;
-			se->optional += point->point.optional;
+			se->optional += quiet;
 			derived += add_probe(se, np, user, chain);
-			se->optional -= point->point.optional;
+			se->optional -= quiet;
 			se->nexpanding--;
 			se->list_name = outer;
 		}
