@@ -4489,7 +4489,11 @@ static void check_unresolved(struct sema *se)
 	}
 }
 
-/* Inlined copies left out for a context variable they lack (infer_kfvar). */
+/*
+ * Inlined copies left out for a context variable they lack (infer_kfvar).
+ * The user hears of it when the variable is the script's own: a tapset
+ * alias reading one (socket.close's $sock) is no business of theirs.
+ */
 static void drop_kf_copies(struct sema *se)
 {
 	struct program *prog = se->prog;
@@ -4500,7 +4504,9 @@ static void drop_kf_copies(struct sema *se)
 		if (!dp->kf_dropped)
 			prog->probes[kept++] = prog->probes[i];
 		else if (dp->body->user_probe && !session_file(se->s,
-			 dp->body->user_probe->loc.file)->privileged)
+			 dp->body->user_probe->loc.file)->privileged &&
+			 !session_file(se->s,
+			 dp->kf_dropped_at->loc.file)->privileged)
 			diag_warning(se->s, dp->kf_dropped_at->loc,
 				     "skipping %s", dp->kf_dropped);
 	}
