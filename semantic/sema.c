@@ -4631,7 +4631,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	}
 	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
-		return s->nerrors - errors_before;
+		goto out;	/* the expansion may have loaded BTF ($return) */
 	for (int i = 0; s->all_functions && i < prog->nfuncs; i++)
 		prog->funcs[i]->used = true;
 
@@ -4656,6 +4656,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (s->nerrors == errors_before && prog->nprobes == 0 &&
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
+out:
 	if (se.btf)
 		btf_free(se.btf);
 	free(se.btf_err);
