@@ -1098,6 +1098,39 @@ static bool procfs_scope(const struct cg *cg)
 	return false;
 }
 
+/*
+ * The C cast that gives $return its type in the handler being generated:
+ * an int is the register's low 32 bits, sign-extended (the upper half of
+ * the register is not part of it). The functions sharing the handler
+ * must agree; otherwise, or for a 64-bit or unknown type, none.
+ */
+static const char *return_cast(const struct cg *cg)
+{
+	unsigned size = 0;
+	bool is_signed = false, first = true;
+
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct derived_probe *d = cg->prog->probes[i];
+
+		if (d->body != cg->scope || d->family != PF_KRETFUNC)
+			continue;
+		if (first) {
+			size = d->kf_ret_size;
+			is_signed = d->kf_ret_signed;
+			first = false;
+		} else if (d->kf_ret_size != size ||
+			   d->kf_ret_signed != is_signed) {
+			return "";
+		}
+	}
+	switch (size) {
+	case 1: return is_signed ? "(s8)" : "(u8)";
+	case 2: return is_signed ? "(s16)" : "(u16)";
+	case 4: return is_signed ? "(s32)" : "(u32)";
+	default: return "";
+	}
+}
+
 static const char *gen_context(struct cg *cg, struct node *n)
 {
 	if (n->sym && n->sym->kind == SYM_TYPED)
@@ -1159,7 +1192,8 @@ static const char *gen_context(struct cg *cg, struct node *n)
 	if (!strcmp(name, "$return")) {
 		/* kernel.function(...).return: pass 2 allows nothing else */
 		const char *t = tmp_long(cg);
-		emit(cg, "int64_t %s = (int64_t)regs_return_value(c->regs);", t);
+		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
+		     t, return_cast(cg));
 		return t;
 	}
 	if (!strcmp(name, "$$system"))

@@ -263,6 +263,34 @@ static struct node *new_regex(struct parse_state *st, YYLTYPE yl, int op,
 	return new_binary(st, yl, op, lhs, rhs);
 }
 
+/*
+ * @const("NAME"): the value of a C constant (a macro or enumerator of the
+ * headers the embedded C includes), as SystemTap 4.8 has it: embedded C
+ * in an expression, so tapsets and guru mode only. The node becomes that
+ * embedded expression.
+ */
+static struct node *new_const(struct parse_state *st, YYLTYPE yl,
+			      struct node *n)
+{
+	struct node *arg = n->call.args;
+
+	if (!st->privileged && !st->s->guru) {
+		diag_error(st->s, L(yl), "using @const operator not permitted; "
+			   "need stap -g");
+		return n;
+	}
+	if (ast_list_length(arg) != 1 || arg->kind != N_STRING ||
+	    !arg->str.value[0] || memchr(arg->str.value, '%', arg->str.len)) {
+		diag_error(st->s, L(yl), "@const takes the name of a C "
+			   "constant, a non-empty string literal");
+		return n;
+	}
+	n->kind = N_EMBEDDED;
+	n->embedded.code = arena_printf(&st->s->arena, "/* pure */ %s",
+					arg->str.value);
+	return n;
+}
+
 static struct node *new_atfunc(struct parse_state *st, YYLTYPE yl,
 			       const char *name, struct node *args)
 {
@@ -283,6 +311,8 @@ static struct node *new_atfunc(struct parse_state *st, YYLTYPE yl,
 	if (!strcmp(name, "@define"))
 		diag_error(st->s, L(yl), "@define is only allowed at the start of "
 			   "a macro definition");
+	if (!strcmp(name, "@const"))
+		return new_const(st, yl, n);
 	return n;
 }
 

@@ -2472,6 +2472,8 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		return infer_binary(se, n);
 	case N_UNARY:
+		/* &$x->f in a kernel.function probe; &@cast(p, "T")->f is
+		 * the @cast chain's, below, as in any other probe */
 		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
 		    (n->unary.operand->kind == N_TARGET ||
 		     n->unary.operand->kind == N_TMEMBER ||
@@ -3650,6 +3652,34 @@ static void find_defined(struct node *n, void *arg)
 }
 
 /*
+ * The size and signedness of a .return probe's $return: its function's
+ * DWARF return type (as -L spells it) resolved through BTF. Left 0 (the
+ * whole register) for a type BTF does not know or wider than 8 bytes.
+ */
+static void kf_ret_type(struct sema *se, struct derived_probe *d,
+			const struct kfunc *f)
+{
+	struct btf *btf;
+	struct btf_info bi;
+	int id;
+
+	d->kf_ret_size = 0;
+	d->kf_ret_signed = false;
+	d->kf_ret_ctype = d->family == PF_KRETFUNC ? f->ret_type : NULL;
+	if (d->family != PF_KRETFUNC || !f->ret_type || !(btf = sema_btf(se)))
+		return;
+	id = btf_find_type(btf, f->ret_type);
+	if (id <= 0)
+		return;
+	btf_resolve(btf, id, &bi);
+	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
+	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
+		d->kf_ret_size = bi.size;
+		d->kf_ret_signed = bi.is_signed;
+	}
+}
+
+/*
  * A body of its own for another function of a kernel.function point, when
  * the body asks @defined(...): as in SystemTap, each function's probe is
  * elaborated apart, so @defined($x) is 1 where that function has $x
@@ -3742,6 +3772,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 							      sizeof(*d));
 			*d = *dp;
 			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */
 			if (!(f->flags & KF_SYMTAB))
 				kf_keep_instance(se, d, cat, in);
@@ -3975,6 +4006,38 @@ static int alias_prefix(const struct node *pc, const struct node *ac)
 	return ac ? -1 : used;
 }
 
+static bool point_has_wildcard(const struct node *point)
+{
+	ast_foreach(c, point->point.comps)
+		if (strchr(c->comp.name, '*'))
+			return true;
+	return false;
+}
+
+/* Does a whole match of the point extend alias a's name (a.b.c of a.b)? */
+static bool alias_extended(struct sema *se, const struct node *point,
+			   const struct alias *a)
+{
+	int ncomps = ast_list_length(point->point.comps);
+
+	for (int i = 0; i < se->naliases; i++) {
+		const struct alias *b = &se->aliases[i];
+		const struct node *ac = a->name->point.comps;
+		const struct node *bc = b->name->point.comps;
+
+		if (b == a ||
+		    alias_prefix(point->point.comps, bc) != ncomps)
+			continue;
+		for (; ac && bc; ac = ac->next, bc = bc->next)
+			if (strcmp(ac->comp.name, bc->comp.name) ||
+			    !same_literal(ac->comp.arg, bc->comp.arg))
+				break;
+		if (!ac && bc)
+			return true;
+	}
+	return false;
+}
+
 /* "name = p1, p2" for the -p2 chain of an expansion. */
 static char *alias_text(struct sema *se, struct node *name, struct node *decl)
 {
@@ -4019,14 +4082,21 @@ static int expand_aliases(struct sema *se, struct node *probe,
 	int ncomps = ast_list_length(point->point.comps);
 	int matched = 0, derived = 0;
 
-	/* whole matches first; the alias-as-prefix form only without them */
-	for (int pass = 0; pass < 2 && !matched; pass++) {
+	/*
+	 * Whole matches first, then the alias-as-prefix form for each alias
+	 * no whole match extends: tcp.*.return is the alias
+	 * tcp.sendmsg.return, and tcp.receive with the suffix .return as
+	 * there is no tcp.receive.return alias (SystemTap's match tree).
+	 */
+	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < se->naliases; i++) {
 			struct alias *a = &se->aliases[i];
 			int used = alias_prefix(point->point.comps, a->name->point.comps);
 			bool whole = used == ncomps;
 
 			if (used < 0 || whole != (pass == 0))
+				continue;
+			if (!whole && alias_extended(se, point, a))
 				continue;
 			matched++;
 			for (int d = 0; d < se->nexpanding; d++)
@@ -4070,10 +4140,14 @@ static int expand_aliases(struct sema *se, struct node *probe,
 					ast_clone(se->s, suffix));
 				se->list_name = point_string(se, &named);
 			}
+			/* a wildcard's suffix form that resolves to nothing
+			 * is no match (tcp.*.*.return on tcp.sendmsg) */
+			bool quiet = point->point.optional ||
+				     (!whole && point_has_wildcard(point));
 			se->expanding[se->nexpanding++] = a->decl;
-			se->optional += point->point.optional;
+			se->optional += quiet;
 			derived += add_probe(se, np, user, chain);
-			se->optional -= point->point.optional;
+			se->optional -= quiet;
 			se->nexpanding--;
 			se->list_name = outer;
 		}
@@ -4483,7 +4557,11 @@ static void check_unresolved(struct sema *se)
 	}
 }
 
-/* Inlined copies left out for a context variable they lack (infer_kfvar). */
+/*
+ * Inlined copies left out for a context variable they lack (infer_kfvar).
+ * The user hears of it when the variable is the script's own: a tapset
+ * alias reading one (socket.close's $sock) is no business of theirs.
+ */
 static void drop_kf_copies(struct sema *se)
 {
 	struct program *prog = se->prog;
@@ -4494,7 +4572,9 @@ static void drop_kf_copies(struct sema *se)
 		if (!dp->kf_dropped)
 			prog->probes[kept++] = prog->probes[i];
 		else if (dp->body->user_probe && !session_file(se->s,
-			 dp->body->user_probe->loc.file)->privileged)
+			 dp->body->user_probe->loc.file)->privileged &&
+			 !session_file(se->s,
+			 dp->kf_dropped_at->loc.file)->privileged)
 			diag_warning(se->s, dp->kf_dropped_at->loc,
 				     "skipping %s", dp->kf_dropped);
 	}
@@ -4619,7 +4699,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	}
 	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
-		return s->nerrors - errors_before;
+		goto out;	/* the expansion may have loaded BTF ($return) */
 	for (int i = 0; s->all_functions && i < prog->nfuncs; i++)
 		prog->funcs[i]->used = true;
 
@@ -4644,6 +4724,7 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	if (s->nerrors == errors_before && prog->nprobes == 0 &&
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
+out:
 	if (se.btf)
 		btf_free(se.btf);
 	free(se.btf_err);

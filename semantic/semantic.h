@@ -233,6 +233,12 @@ struct derived_probe {
 	const char *tp_decls;
 	const char *kf_symbol;		/* kernel functions: its name */
 	const char *kf_suffix;		/* ".call", ".return" or NULL */
+	/* the return value's size in bytes (0: unknown, 8 is read as is)
+	 * and signedness, from its DWARF type through BTF: $return of an
+	 * int is the register's low 32 bits, sign-extended */
+	unsigned kf_ret_size;
+	bool kf_ret_signed;
+	const char *kf_ret_ctype;	/* .return: that type as -L prints it */
 	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
 	uint64_t kf_addr;		/* link-time entry pc of the instance */
 	bool kf_inline;			/* an inlined copy (by kprobe) */

@@ -300,10 +300,12 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 		for (int a = 0; dp->tp && a < dp->tp->nargs; a++)
 			sb_printf(&vars, " $%s:%s", dp->tp->args[a].name,
 				  dp->tp->args[a].c_type);
-		/* a kernel function's variables, as -L of the point gives
-		 * them ("name:type"; SystemTap lists no $return here) */
-		for (int a = 0; a < dp->kf_nvars; a++)
-			sb_printf(&vars, " $%s", dp->kf_vars[a]);
+		/* a kernel function's $return and variables, as -L of the
+		 * point gives them ("name:type") */
+		if (dp->kf_ret_ctype)
+			sb_printf(&vars, " $return:%s", dp->kf_ret_ctype);
+		for (int k = 0; k < dp->kf_nvars; k++)
+			sb_printf(&vars, " $%s", dp->kf_vars[k]);
 		lines[i].name = dp->body->list_name ? dp->body->list_name : dp->pp;
 		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
 		sb_free(&vars);

@@ -227,7 +227,7 @@ if wanted library/functions || wanted library/build; then
 		[ -s "$work/fns.err" ] || [ ! -s "$work/fns" ]; then
 		lib_ok=0
 		fail library/functions "--dump-functions: $(head -20 "$work/fns.err")"
-	elif grep -v '^[A-Za-z_0-9]*:\(long\|string\|unknown\) (\([a-z_0-9]*:\(long\|string\)\(, \)\?\)*)$' \
+	elif grep -v '^[A-Za-z_0-9]*:\(long\|string\|unknown\) (\([A-Za-z_0-9]*:\(long\|string\)\(, \)\?\)*)$' \
 		"$work/fns" >"$work/fns.bad"; then
 		lib_ok=0
 		fail library/functions "parameters of unknown type:
