@@ -1981,7 +1981,7 @@ static int copy_scope(Dwarf_Die *scopes, int ns, const char *name,
 
 /* -L's variables at addr inside the copy die: those of the copy and of
  * its lexical blocks around addr (not of functions inlined into it),
- * outer first, with a location at addr (or a constant value) and a named
+ * innermost first, with a location at addr (or a constant value) and a named
  * type. */
 static const char **stmt_vars(struct builder *b, Dwarf_Die *die,
 			      uint64_t addr)
@@ -2005,7 +2005,7 @@ static const char **stmt_vars(struct builder *b, Dwarf_Die *die,
 			}
 		} while (dwarf_siblingof(&child, &child) == 0);
 	}
-	for (int s = 0; s < nsc; s++) {
+	for (int s = nsc - 1; s >= 0; s--) {
 		if (dwarf_child(&sc[s], &child) != 0)
 			continue;
 		do {
@@ -2197,6 +2197,26 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 							      NULL };
 
 					VEC_PUSH(res, nres, capres, st);
+				}
+			}
+			/* lines that begin at the address of a lower line
+			 * are that line's probe (SystemTap lists the lower) */
+			if (nres - first > 1)
+				sort_n(res + first, (size_t)(nres - first),
+				       sizeof(*res), kf_stmt_cmp);
+			for (int r = first + 1; r < nres;) {
+				int o;
+
+				for (o = first; o < r &&
+				     res[o].addr != res[r].addr; o++)
+					;
+				if (o < r) {
+					memmove(&res[r], &res[r + 1],
+						(size_t)(nres - r - 1) *
+						sizeof(*res));
+					nres--;
+				} else {
+					r++;
 				}
 			}
 			for (int r = first; want_vars && r < nres; r++)
