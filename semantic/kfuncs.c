@@ -2165,6 +2165,7 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 			if (form == SF_ENTRY) {
 				struct kf_stmt st = { f->name, f->file,
 						      f->line, entry, entry,
+						      pts[p].inst[i]->cu,
 						      NULL };
 
 				VEC_PUSH(res, nres, capres, st);
@@ -2194,6 +2195,7 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 					}
 					struct kf_stmt st = { f->name, f->file,
 							      lno, a, entry,
+							      pts[p].inst[i]->cu,
 							      NULL };
 
 					VEC_PUSH(res, nres, capres, st);

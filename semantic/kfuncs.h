@@ -155,6 +155,7 @@ struct kf_stmt {
 	int line;
 	uint64_t addr;			/* link-time address of the probe */
 	uint64_t entry;			/* the copy's entry pc */
+	uint32_t cu;			/* the copy's kf_inst.cu */
 	const char **vars;		/* -L's "$name:type", NULL-terminated;
 					 * only with want_vars */
 };

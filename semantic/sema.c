@@ -1269,7 +1269,10 @@ static const char *kf_missing_var(struct sema *se,
 {
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
-	const char *msg = dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+	const char *msg = dp->kf_statement ?
+			  dwloc_var_at(se->dw, a, dp->kf_entry_pc, dp->kf_cu,
+				       dp->kf_addr, name, 8, &loc) :
+			  dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
 				    8, &loc);
 
 	if (!msg)
@@ -3495,9 +3498,15 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
  * lowest address in each copy of each function that matches (see
  * kf_statement_points), named kernel.statement("FUNC@FILE:LINE").
  */
+static void find_defined(struct node *n, void *arg);
+static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b);
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
+	bool per_point = false;
+	struct probe_body *pb = b;
+
 	struct program *prog = se->prog;
 	struct node *st = point->point.comps->next;
 	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
@@ -3518,7 +3527,7 @@ static int expand_kstatement(struct sema *se, struct node *point,
 				   "cannot resolve kernel.statement: %s",
 				   se->kf_err ? se->kf_err : "no catalog"));
 	kf_anchor(se, cat);
-	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, false, &pts,
+	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
 				&err);
 	if (n == -2)
 		return point_error(se, point, st, "kernel.statement needs "
@@ -3541,15 +3550,33 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		kf_stmts_free(pts, n);
 		return 0;
 	}
+	/* each line's copies share a body: its own one when the body asks
+	 * @defined (the variables differ from line to line) */
+	ast_visit(b->probe->probe.body, find_defined, &per_point);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = arena_alloc(&se->s->arena,
 						      sizeof(*d));
+		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
+		    strcmp(pts[i].func, pts[i - 1].func) ||
+		    strcmp(pts[i].file, pts[i - 1].file)))
+			pb = kf_own_body(se, b);
 		*d = *dp;
 		d->kf_addr = pts[i].addr;
+		d->kf_entry_pc = pts[i].entry;
+		d->kf_cu = pts[i].cu;
+		d->kf_symbol = pts[i].func;
+		d->kf_nvars = 0;
+		while (pts[i].vars[d->kf_nvars])
+			d->kf_nvars++;
+		d->kf_vars = arena_alloc(&se->s->arena, ((size_t)d->kf_nvars +
+					 1) * sizeof(*d->kf_vars));
+		for (int v = 0; v < d->kf_nvars; v++)	/* without the '$' */
+			d->kf_vars[v] = arena_strdup(&se->s->arena,
+						     pts[i].vars[v] + 1);
 		d->pp = arena_printf(&se->s->arena,
 				     "kernel.statement(\"%s@%s:%d\")",
 				     pts[i].func, pts[i].file, pts[i].line);
-		d->body = b;
+		d->body = pb;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = d;
 	}
