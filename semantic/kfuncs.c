@@ -2118,6 +2118,8 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 	if (!*copy || strpbrk(copy, ":+"))
 		goto bad;
 	npts = kf_catalog_match(c, &q, &pts);
+	if (npts == 0)
+		*err = xstrdup("no function matches");
 	if (npts > 0) {
 		fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
 		dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
@@ -2238,6 +2240,10 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 	if (fd >= 0)
 		close(fd);
 	free(copy);
+	if (!nres && !*err)
+		*err = xstrdup(form == SF_ENTRY ? "no debuginfo for the function"
+			       : "no line records of those lines in the "
+			       "function");
 	*out = res;
 	return nres;
 bad:

@@ -162,8 +162,9 @@ struct kf_stmt {
 
 /*
  * Returns how many points (*out malloc'ed, sorted by function, file, line,
- * address), -1 with a malloc'ed message in *err (a file it cannot read),
- * -2 when arg is not one of the forms above.
+ * address; when none, why in a malloc'ed *err), -1 with a malloc'ed
+ * message in *err (a file it cannot read), -2 when arg is not one of the
+ * forms above.
  */
 int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 			const char *arg, bool guru, bool want_vars,

@@ -3545,8 +3545,8 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		point_error(se, point, st, arena_printf(&se->s->arena,
 			    "no match for probe point '%s': %s",
 			    point_string(se, point), n ? "no anchor for the "
-			    "kernel's KASLR offset" : "no line records of "
-			    "that line in that function"));
+			    "kernel's KASLR offset" : err ? err : "?"));
+		free(err);
 		kf_stmts_free(pts, n);
 		return 0;
 	}

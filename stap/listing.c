@@ -211,6 +211,7 @@ static int list_kstatements(const struct kf_catalog *c, const char *vmlinux,
 		free(err);
 		return 0;
 	}
+	free(err);	/* why nothing: not shown, as in SystemTap */
 	names = malloc(((size_t)n + 1) * sizeof(*names));
 	order = malloc(((size_t)n + 1) * sizeof(*order));
 	if (!names || !order)
