@@ -1960,23 +1960,36 @@ static bool same_file(const char *src, const char *file)
 	return file[b - a - 1] == '/' && !strcmp(file + b - a, src);
 }
 
-/* The DIE of the copy of f at entry pc, among the scopes at pc. */
-static int copy_scope(Dwarf_Die *scopes, int ns, const char *name,
-		      uint64_t entry)
+/* The DIE of the copy of function name whose entry pc is entry: a
+ * descent through the DIEs around entry (dwarf_getscopes would leave a
+ * copy out when another function is inlined at its very entry). */
+static bool find_copy(Dwarf_Die *parent, const char *name, uint64_t entry,
+		      Dwarf_Die *out, int depth)
 {
-	for (int k = 0; k < ns; k++) {
-		int tag = dwarf_tag(&scopes[k]);
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
 		uint64_t pc;
 
 		if (tag != DW_TAG_subprogram &&
-		    tag != DW_TAG_inlined_subroutine)
+		    tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_lexical_block)
 			continue;
-		if (entry_pc(&scopes[k], &pc) && pc == entry &&
-		    scope_name(&scopes[k]) &&
-		    !strcmp(scope_name(&scopes[k]), name))
-			return k;
-	}
-	return -1;
+		if (dwarf_haspc(&child, entry) != 1)
+			continue;
+		if (tag != DW_TAG_lexical_block && entry_pc(&child, &pc) &&
+		    pc == entry && scope_name(&child) &&
+		    !strcmp(scope_name(&child), name)) {
+			*out = child;
+			return true;
+		}
+		if (find_copy(&child, name, entry, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
 }
 
 /* -L's variables at addr inside the copy die: those of the copy and of
@@ -2069,6 +2082,85 @@ void kf_stmts_free(struct kf_stmt *p, int n)
 	free(p);
 }
 
+struct lrec {
+	int line;
+	uint64_t addr;
+};
+
+static int lrec_cmp(const void *x, const void *y)
+{
+	const struct lrec *a = x, *b = y;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * ":*" as SystemTap reads it: from the line of the copy's first line
+ * record (at its entry, else the first in the table inside it), each line
+ * of the file that has records in the CU, in order, while one of them is
+ * inside the copy; each at its lowest address there.
+ */
+static void stmt_walk(Dwarf_Die *cu, Dwarf_Die *die, const struct kfunc *f,
+		      uint64_t entry, uint32_t cuno, struct kf_stmt **res,
+		      int *nres, int *capres)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Line *first;
+	size_t nl;
+	struct lrec *r = NULL;
+	int nr = 0, capr = 0, start = -1, k;
+	Dwarf_Addr a;
+
+	if (dwarf_getsrclines(cu, &lines, &nl) != 0)
+		return;
+	first = dwarf_getsrc_die(cu, entry);
+	if (first && (dwarf_lineaddr(first, &a) != 0 || a != entry))
+		first = NULL;
+	for (size_t l = 0; l < nl; l++) {
+		Dwarf_Line *ln = dwarf_onesrcline(lines, l);
+		const char *src = dwarf_linesrc(ln, NULL, NULL);
+		struct lrec rec;
+
+		if (dwarf_lineno(ln, &rec.line) != 0 ||
+		    dwarf_lineaddr(ln, &a) != 0)
+			continue;
+		rec.addr = a;
+		if (!first && dwarf_haspc(die, a) == 1)
+			first = ln;
+		if (src && same_file(src, f->file))
+			VEC_PUSH(r, nr, capr, rec);
+	}
+	if (!first || dwarf_lineno(first, &start) != 0 || !nr) {
+		free(r);
+		return;
+	}
+	sort_n(r, (size_t)nr, sizeof(*r), lrec_cmp);
+	for (k = 0; k < nr && r[k].line < start; k++)
+		;
+	while (k < nr && r[k].line == start) {
+		int j = k, hit = -1;
+
+		while (j < nr && r[j].line == r[k].line) {
+			if (hit < 0 && dwarf_haspc(die, r[j].addr) == 1)
+				hit = j;
+			j++;
+		}
+		if (hit < 0)
+			break;
+		struct kf_stmt st = { f->name, f->file, r[hit].line,
+				      r[hit].addr, entry, cuno, NULL };
+
+		VEC_PUSH(*res, *nres, *capres, st);
+		if (j == nr)
+			break;
+		start = r[j].line;
+		k = j;
+	}
+	free(r);
+}
+
 enum stmt_form { SF_ENTRY, SF_LINES, SF_ALL, SF_REL };
 
 int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
@@ -2140,30 +2232,20 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 
 		if ((f->flags & KF_SYMTAB) || !*f->file)
 			continue;
-		if (form == SF_ALL) {
-			flo = f->line;
-			fhi = INT32_MAX;
-		} else if (form == SF_REL || form == SF_ENTRY) {
+		if (form == SF_REL || form == SF_ENTRY) {
 			flo = fhi = f->line + (form == SF_REL ? lo : 0);
 		}
 		for (int i = 0; i < pts[p].ninst; i++) {
 			uint64_t entry = pts[p].inst[i]->addr;
-			Dwarf_Die cu, *scopes = NULL;
+			Dwarf_Die cu, copy_die;
 			Dwarf_Lines *lines;
 			size_t nl;
-			int ns, k, first = nres;
+			int first = nres;
 
 			if (!dwarf_addrdie(dbg, entry, &cu))
 				continue;
-			ns = dwarf_getscopes(&cu, entry, &scopes);
-			k = ns > 0 ? copy_scope(scopes, ns, f->name, entry) : -1;
-			if (k < 0) {
-				free(scopes);
+			if (!find_copy(&cu, f->name, entry, &copy_die, 0))
 				continue;
-			}
-			Dwarf_Die copy_die = scopes[k];
-
-			free(scopes);
 			if (form == SF_ENTRY) {
 				struct kf_stmt st = { f->name, f->file,
 						      f->line, entry, entry,
@@ -2171,6 +2253,10 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 						      NULL };
 
 				VEC_PUSH(res, nres, capres, st);
+			} else if (form == SF_ALL) {
+				stmt_walk(&cu, &copy_die, f, entry,
+					  pts[p].inst[i]->cu, &res, &nres,
+					  &capres);
 			} else if (dwarf_getsrclines(&cu, &lines, &nl) == 0) {
 				for (size_t l = 0; l < nl; l++) {
 					Dwarf_Line *ln = dwarf_onesrcline(lines, l);
