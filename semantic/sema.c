@@ -3564,7 +3564,7 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		d->kf_addr = pts[i].addr;
 		d->kf_entry_pc = pts[i].entry;
 		d->kf_cu = pts[i].cu;
-		d->kf_symbol = pts[i].func;
+		d->kf_symbol = arena_strdup(&se->s->arena, pts[i].func);
 		d->kf_nvars = 0;
 		while (pts[i].vars[d->kf_nvars])
 			d->kf_nvars++;
