@@ -146,9 +146,11 @@ void kf_catalog_free(struct kf_catalog *c);
  * copy (out of line or inlined) of each function FUNC matches (fnmatch
  * patterns in FUNC and FILE), at the lowest address of that line inside
  * the copy (any line record of FILE:LINE whose address the copy covers,
- * as SystemTap takes them, is_stmt or not). LINES is N, N-M or "*" (the
- * lines from the function's declaration on); +N is the declaration line
- * plus N; no line: the copy's entry, at the declaration line.
+ * as SystemTap takes them, is_stmt or not; a line starting at the address
+ * of a lower one is left out). LINES is N, N-M or "*" (from the line of
+ * the copy's first line record, each line of the file upwards while it
+ * has a record inside the copy); +N is the declaration line plus N; no
+ * line: the copy's entry, at the declaration line.
  */
 struct kf_stmt {
 	const char *func, *file;	/* the catalog's strings */
