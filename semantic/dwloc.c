@@ -200,6 +200,7 @@ struct xlate {
 	uint64_t pc;
 	int depth;
 	bool inlined;		/* not at a function's entry: no CFA */
+	bool stmt;		/* inside the function: no entry values */
 };
 
 static const char *reg_value(struct xlate *x, uint64_t reg)
@@ -300,6 +301,11 @@ static void entry_value(struct xlate *x, Dwarf_Op *op)
 	Dwarf_Op *ops;
 	size_t len;
 
+	if (x->stmt) {
+		x->err = "a value from the function's entry "
+			 "(DW_OP_entry_value) is not known at a statement";
+		return;
+	}
 	if (!x->attr || dwarf_getlocation_attr(x->attr, op, &inner) != 0 ||
 	    dwarf_getlocation(&inner, &ops, &len) != 0 || len != 1) {
 		x->err = "unsupported DW_OP_entry_value";
@@ -575,6 +581,82 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	}
 	sb_free(&x.code);
 	/* pieces: only a first piece that holds the whole value */
+	for (size_t i = 0; i < len; i++)
+		if (ops[i].atom == DW_OP_piece) {
+			if (ops[i].number < value_size)
+				return "a value split into pieces is not "
+				       "supported yet";
+			break;
+		}
+	return NULL;
+}
+
+const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
+			 uint64_t entry, uint32_t cu, uint64_t pc,
+			 const char *name, unsigned value_size,
+			 struct dwloc *out)
+{
+	Dwarf_Die fn, sc[64], child;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t len;
+	uint64_t at;
+	int nsc = 0;
+	bool found = false, inlined;
+
+	if (!find_instance(f, cu, entry, &fn, &inlined))
+		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
+				    "kernel's DWARF", entry);
+	/* the function, then its lexical blocks around pc, inwards */
+	sc[nsc++] = fn;
+	while (nsc < 64 && dwarf_child(&sc[nsc - 1], &child) == 0) {
+		bool deeper = false;
+
+		do {
+			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
+			    dwarf_haspc(&child, pc) == 1) {
+				sc[nsc++] = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	for (int s = nsc - 1; s >= 0 && !found; s--) {
+		if (dwarf_child(&sc[s], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child);
+			const char *n;
+
+			if (tag != DW_TAG_formal_parameter &&
+			    tag != DW_TAG_variable)
+				continue;
+			n = die_name(&child);
+			if (n && !strcmp(n, name)) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	if (!found)
+		return arena_printf(a, "unable to find local '%s' near pc "
+				    "0x%" PRIx64, name, pc);
+	if (dwarf_attr_integrate(&child, DW_AT_const_value, &attr))
+		return dwloc_var(f, a, entry, cu, name, value_size, out);
+	if (!dwarf_attr_integrate(&child, DW_AT_location, &attr) ||
+	    location_at(&attr, &pc, 1, &ops, &len, &at) != 1)
+		return arena_printf(a, "not accessible at this address "
+				    "(pc: 0x%" PRIx64 ")", pc);
+
+	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
+			   .inlined = true, .stmt = true };
+	if (translate(&x, ops, len, out) != 0) {
+		sb_free(&x.code);
+		return x.err;
+	}
+	sb_free(&x.code);
 	for (size_t i = 0; i < len; i++)
 		if (ops[i].atom == DW_OP_piece) {
 			if (ops[i].number < value_size)

@@ -56,6 +56,16 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out);
 
+/*
+ * The same at pc inside that copy (kernel.statement): the innermost
+ * lexical block around pc that declares name, its location at pc. The
+ * stack frame and the entry's values are not known there.
+ */
+const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
+			 uint64_t entry, uint32_t cu, uint64_t pc,
+			 const char *name, unsigned value_size,
+			 struct dwloc *out);
+
 /* A variable of a function, in DWARF order (for $$parms, $$locals). */
 struct dwloc_name {
 	const char *name;

@@ -1947,91 +1947,392 @@ static const char *scope_name(Dwarf_Die *die)
 	return name;
 }
 
-static int addr_cmp(const void *x, const void *y)
+/* A line table's file name is FILE, or ends in "/FILE" (or the other
+ * way round: the catalog's file may be the longer one). */
+static bool same_file(const char *src, const char *file)
 {
-	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	size_t a = strlen(src), b = strlen(file);
 
-	return a < b ? -1 : a > b;
+	if (a == b)
+		return !strcmp(src, file);
+	if (a > b)
+		return src[a - b - 1] == '/' && !strcmp(src + a - b, file);
+	return file[b - a - 1] == '/' && !strcmp(file + b - a, src);
 }
 
-struct stmt_pick {
-	uint64_t scope, addr;	/* the copy's DIE offset, its lowest pc */
+/* The DIE of the copy of function name whose entry pc is entry: a
+ * descent through the DIEs around entry (dwarf_getscopes would leave a
+ * copy out when another function is inlined at its very entry). */
+static bool find_copy(Dwarf_Die *parent, const char *name, uint64_t entry,
+		      Dwarf_Die *out, int depth)
+{
+	Dwarf_Die child;
+
+	if (depth > 64 || dwarf_child(parent, &child) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(&child);
+		uint64_t pc;
+
+		if (tag != DW_TAG_subprogram &&
+		    tag != DW_TAG_inlined_subroutine &&
+		    tag != DW_TAG_lexical_block)
+			continue;
+		if (dwarf_haspc(&child, entry) != 1)
+			continue;
+		if (tag != DW_TAG_lexical_block && entry_pc(&child, &pc) &&
+		    pc == entry && scope_name(&child) &&
+		    !strcmp(scope_name(&child), name)) {
+			*out = child;
+			return true;
+		}
+		if (find_copy(&child, name, entry, out, depth + 1))
+			return true;
+	} while (dwarf_siblingof(&child, &child) == 0);
+	return false;
+}
+
+/* -L's variables at addr inside the copy die: those of the copy and of
+ * its lexical blocks around addr (not of functions inlined into it),
+ * innermost first, with a location at addr (or a constant value) and a named
+ * type. */
+static const char **stmt_vars(struct builder *b, Dwarf_Die *die,
+			      uint64_t addr)
+{
+	const char **v = NULL;
+	int nv = 0, capv = 0, nsc = 0, capsc = 0;
+	Dwarf_Die *sc = NULL, cur = *die, child;
+
+	VEC_PUSH(sc, nsc, capsc, cur);
+	for (bool found = true; found;) {
+		found = false;
+		if (dwarf_child(&cur, &child) != 0)
+			break;
+		do {
+			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
+			    dwarf_haspc(&child, addr) == 1) {
+				cur = child;
+				VEC_PUSH(sc, nsc, capsc, cur);
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	for (int s = nsc - 1; s >= 0; s--) {
+		if (dwarf_child(&sc[s], &child) != 0)
+			continue;
+		do {
+			int tag = dwarf_tag(&child), tid, d;
+			Dwarf_Attribute a;
+			const char *name;
+			Dwarf_Die t;
+			char *str;
+
+			if (tag != DW_TAG_formal_parameter &&
+			    tag != DW_TAG_variable)
+				continue;
+			name = dwarf_diename(&child);
+			if (!name)
+				continue;
+			if (!dwarf_attr_integrate(&child, DW_AT_const_value,
+						  &a) &&
+			    (!dwarf_attr_integrate(&child, DW_AT_location,
+						   &a) || !located_at(&a, addr)))
+				continue;
+			if (!die_type(&child, &t) || (tid = type_id(b, &t)) < 0)
+				continue;
+			if (asprintf(&str, "$%s:%s", name,
+				     b->strs.s[tid]) < 0)
+				fatal("out of memory");
+			for (d = 0; d < nv && strcmp(v[d], str); d++)
+				;
+			if (d < nv) {
+				free(str);
+				continue;
+			}
+			VEC_PUSH(v, nv, capv, str);
+		} while (dwarf_siblingof(&child, &child) == 0);
+	}
+	VEC_PUSH(v, nv, capv, NULL);
+	free(sc);
+	return v;
+}
+
+static int kf_stmt_cmp(const void *x, const void *y)
+{
+	const struct kf_stmt *a = x, *b = y;
+	int r = strcmp(a->func, b->func);
+
+	if (!r)
+		r = strcmp(a->file, b->file);
+	if (!r)
+		r = a->line - b->line;
+	if (!r)
+		r = a->addr < b->addr ? -1 : a->addr > b->addr;
+	return r;
+}
+
+void kf_stmts_free(struct kf_stmt *p, int n)
+{
+	for (int i = 0; i < n; i++) {
+		for (int k = 0; p[i].vars && p[i].vars[k]; k++)
+			free((char *)p[i].vars[k]);
+		free(p[i].vars);
+	}
+	free(p);
+}
+
+struct lrec {
+	int line;
+	uint64_t addr;
 };
 
-int kf_statement_addrs(const char *vmlinux, const char *func,
-		       const char *file, int line, uint64_t **out,
-		       char **src, char **err)
+static int lrec_cmp(const void *x, const void *y)
 {
-	struct stmt_pick *best = NULL;
-	int nbest = 0, capbest = 0, ret = -1;
-	Dwarf_Line **lines = NULL;
-	size_t nlines = 0;
-	int fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
-	Dwarf *dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+	const struct lrec *a = x, *b = y;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * ":*" as SystemTap reads it: from the line of the copy's first line
+ * record (at its entry, else the first in the table inside it), each line
+ * of the file that has records in the CU, in order, while one of them is
+ * inside the copy; each at its lowest address there.
+ */
+static void stmt_walk(Dwarf_Die *cu, Dwarf_Die *die, const struct kfunc *f,
+		      uint64_t entry, uint32_t cuno, struct kf_stmt **res,
+		      int *nres, int *capres)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Line *first;
+	size_t nl;
+	struct lrec *r = NULL;
+	int nr = 0, capr = 0, start = -1, k;
+	Dwarf_Addr a;
+
+	if (dwarf_getsrclines(cu, &lines, &nl) != 0)
+		return;
+	first = dwarf_getsrc_die(cu, entry);
+	if (first && (dwarf_lineaddr(first, &a) != 0 || a != entry))
+		first = NULL;
+	for (size_t l = 0; l < nl; l++) {
+		Dwarf_Line *ln = dwarf_onesrcline(lines, l);
+		const char *src = dwarf_linesrc(ln, NULL, NULL);
+		struct lrec rec;
+
+		if (dwarf_lineno(ln, &rec.line) != 0 ||
+		    dwarf_lineaddr(ln, &a) != 0)
+			continue;
+		rec.addr = a;
+		if (!first && dwarf_haspc(die, a) == 1)
+			first = ln;
+		if (src && same_file(src, f->file))
+			VEC_PUSH(r, nr, capr, rec);
+	}
+	if (!first || dwarf_lineno(first, &start) != 0 || !nr) {
+		free(r);
+		return;
+	}
+	sort_n(r, (size_t)nr, sizeof(*r), lrec_cmp);
+	for (k = 0; k < nr && r[k].line < start; k++)
+		;
+	while (k < nr && r[k].line == start) {
+		int j = k, hit = -1;
+
+		while (j < nr && r[j].line == r[k].line) {
+			if (hit < 0 && dwarf_haspc(die, r[j].addr) == 1)
+				hit = j;
+			j++;
+		}
+		if (hit < 0)
+			break;
+		struct kf_stmt st = { f->name, f->file, r[hit].line,
+				      r[hit].addr, entry, cuno, NULL };
+
+		VEC_PUSH(*res, *nres, *capres, st);
+		if (j == nr)
+			break;
+		start = r[j].line;
+		k = j;
+	}
+	free(r);
+}
+
+enum stmt_form { SF_ENTRY, SF_LINES, SF_ALL, SF_REL };
+
+int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
+			const char *arg, bool guru, bool want_vars,
+			struct kf_stmt **out, char **err)
+{
+	char *copy = xstrdup(arg), *at = strchr(copy, '@'), *sep = NULL, *end;
+	enum stmt_form form = SF_ENTRY;
+	long lo = 0, hi = 0;
+	struct kf_query q = { .func = copy, .line = -1, .kind = KF_ANY,
+			      .guru = guru };
+	struct kf_point *pts = NULL;
+	struct kf_stmt *res = NULL;
+	int nres = 0, capres = 0, npts, fd = -1;
+	Dwarf *dbg = NULL;
+	struct kf_catalog tc = { 0 };
+	struct builder b = { .c = &tc };
 
 	*out = NULL;
-	*src = NULL;
-	if (!dbg) {
-		if (asprintf(err, "cannot read the DWARF of %s", vmlinux) < 0)
-			fatal("out of memory");
-		goto done;
-	}
-	/* every line record of FILE:LINE (libdw may answer with the next
-	 * line that has code: only exact ones count, as in SystemTap) */
-	if (dwarf_getsrc_file(dbg, file, line, 0, &lines, &nlines) != 0)
-		nlines = 0;
-	for (size_t i = 0; i < nlines; i++) {
-		Dwarf_Addr addr;
-		Dwarf_Die cu, *scopes = NULL;
-		bool stmt = false;
-		int ln = 0, ns, k;
-
-		if (dwarf_lineno(lines[i], &ln) != 0 || ln != line ||
-		    dwarf_linebeginstatement(lines[i], &stmt) != 0 || !stmt ||
-		    dwarf_lineaddr(lines[i], &addr) != 0 ||
-		    !dwarf_addrdie(dbg, addr, &cu))
-			continue;
-		ns = dwarf_getscopes(&cu, addr, &scopes);
-		for (k = 0; k < ns; k++) {
-			int tag = dwarf_tag(&scopes[k]);
-
-			if (tag == DW_TAG_subprogram ||
-			    tag == DW_TAG_inlined_subroutine)
-				break;
-		}
-		if (k < ns && scope_name(&scopes[k]) &&
-		    !strcmp(scope_name(&scopes[k]), func)) {
-			/* one probe per copy of the function: its lowest
-			 * address on the line */
-			uint64_t scope = dwarf_dieoffset(&scopes[k]);
-			int b;
-
-			for (b = 0; b < nbest && best[b].scope != scope; b++)
-				;
-			if (b == nbest) {
-				struct stmt_pick pick = { scope, addr };
-
-				VEC_PUSH(best, nbest, capbest, pick);
-			} else if (addr < best[b].addr) {
-				best[b].addr = addr;
+	*err = NULL;
+	b.strs.arena = &tc.arena;
+	if (at) {
+		*at = '\0';
+		q.file = at + 1;
+		if ((sep = strrchr(at + 1, ':'))) {
+			*sep++ = '\0';
+			if (!strcmp(sep, "*")) {
+				form = SF_ALL;
+			} else {
+				form = SF_LINES;
+				lo = hi = strtol(sep, &end, 10);
+				if (end != sep && *end == '-')
+					hi = strtol(end + 1, &end, 10);
+				if (end == sep || *end || lo <= 0 || hi < lo)
+					goto bad;
 			}
-			if (!*src && dwarf_linesrc(lines[i], NULL, NULL))
-				*src = xstrdup(dwarf_linesrc(lines[i], NULL,
-							     NULL));
+		} else if ((sep = strrchr(at + 1, '+'))) {
+			*sep++ = '\0';
+			form = SF_REL;
+			lo = strtol(sep, &end, 10);
+			if (end == sep || *end || lo < 0)
+				goto bad;
 		}
-		free(scopes);
+		if (!*q.file)
+			goto bad;
 	}
-	*out = xmalloc(((size_t)nbest + 1) * sizeof(**out));
-	for (int b = 0; b < nbest; b++)
-		(*out)[b] = best[b].addr;
-	sort_n(*out, (size_t)nbest, sizeof(**out), addr_cmp);
-	ret = nbest;
-done:
-	free(best);
-	free(lines);
+	if (!*copy || strpbrk(copy, ":+"))
+		goto bad;
+	npts = kf_catalog_match(c, &q, &pts);
+	if (npts == 0)
+		*err = xstrdup("no function matches");
+	if (npts > 0) {
+		fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
+		dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+		if (!dbg) {
+			if (asprintf(err, "cannot read the DWARF of %s",
+				     vmlinux) < 0)
+				fatal("out of memory");
+			kf_points_free(pts, npts);
+			free(copy);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+	}
+	for (int p = 0; p < npts; p++) {
+		const struct kfunc *f = pts[p].f;
+		long flo = lo, fhi = hi;
+
+		if ((f->flags & KF_SYMTAB) || !*f->file)
+			continue;
+		if (form == SF_REL || form == SF_ENTRY) {
+			flo = fhi = f->line + (form == SF_REL ? lo : 0);
+		}
+		for (int i = 0; i < pts[p].ninst; i++) {
+			uint64_t entry = pts[p].inst[i]->addr;
+			Dwarf_Die cu, copy_die;
+			Dwarf_Lines *lines;
+			size_t nl;
+			int first = nres;
+
+			if (!dwarf_addrdie(dbg, entry, &cu))
+				continue;
+			if (!find_copy(&cu, f->name, entry, &copy_die, 0))
+				continue;
+			if (form == SF_ENTRY) {
+				struct kf_stmt st = { f->name, f->file,
+						      f->line, entry, entry,
+						      pts[p].inst[i]->cu,
+						      NULL };
+
+				VEC_PUSH(res, nres, capres, st);
+			} else if (form == SF_ALL) {
+				stmt_walk(&cu, &copy_die, f, entry,
+					  pts[p].inst[i]->cu, &res, &nres,
+					  &capres);
+			} else if (dwarf_getsrclines(&cu, &lines, &nl) == 0) {
+				for (size_t l = 0; l < nl; l++) {
+					Dwarf_Line *ln = dwarf_onesrcline(lines, l);
+					Dwarf_Addr a;
+					const char *src;
+					bool es = false;
+					int lno, r;
+
+					if (dwarf_lineno(ln, &lno) != 0 ||
+					    lno < flo || lno > fhi ||
+					    dwarf_lineendsequence(ln, &es) != 0 ||
+					    es || dwarf_lineaddr(ln, &a) != 0 ||
+					    !(src = dwarf_linesrc(ln, NULL, NULL)) ||
+					    !same_file(src, f->file) ||
+					    dwarf_haspc(&copy_die, a) != 1)
+						continue;
+					for (r = first; r < nres &&
+					     res[r].line != lno; r++)
+						;
+					if (r < nres) {
+						if (a < res[r].addr)
+							res[r].addr = a;
+						continue;
+					}
+					struct kf_stmt st = { f->name, f->file,
+							      lno, a, entry,
+							      pts[p].inst[i]->cu,
+							      NULL };
+
+					VEC_PUSH(res, nres, capres, st);
+				}
+			}
+			/* lines that begin at the address of a lower line
+			 * are that line's probe (SystemTap lists the lower) */
+			if (nres - first > 1)
+				sort_n(res + first, (size_t)(nres - first),
+				       sizeof(*res), kf_stmt_cmp);
+			for (int r = first + 1; r < nres;) {
+				int o;
+
+				for (o = first; o < r &&
+				     res[o].addr != res[r].addr; o++)
+					;
+				if (o < r) {
+					memmove(&res[r], &res[r + 1],
+						(size_t)(nres - r - 1) *
+						sizeof(*res));
+					nres--;
+				} else {
+					r++;
+				}
+			}
+			for (int r = first; want_vars && r < nres; r++)
+				res[r].vars = stmt_vars(&b, &copy_die,
+							res[r].addr);
+		}
+	}
+	if (nres)
+		sort_n(res, (size_t)nres, sizeof(*res), kf_stmt_cmp);
+	kf_points_free(pts, npts);
+	st_free(&b.strs);
+	um_free(&b.types);
+	sb_free(&b.tmp);
+	arena_free(&tc.arena);
 	if (dbg)
 		dwarf_end(dbg);
 	if (fd >= 0)
 		close(fd);
-	return ret;
+	free(copy);
+	if (!nres && !*err)
+		*err = xstrdup(form == SF_ENTRY ? "no debuginfo for the function"
+			       : "no line records of those lines in the "
+			       "function");
+	*out = res;
+	return nres;
+bad:
+	free(copy);
+	return -2;
 }

@@ -142,14 +142,35 @@ bool kf_blocklisted(const char *name, const char *file, bool ret);
 void kf_catalog_free(struct kf_catalog *c);
 
 /*
- * kernel.statement("FUNC@FILE:LINE"): the addresses (link-time, sorted)
- * where line LINE of FILE begins a statement inside FUNC, one per copy of
- * FUNC (out of line or inlined), its lowest. Returns how many (*out
- * malloc'ed, *src the line table's name of the file, malloc'ed or NULL),
- * or -1 with a malloc'ed message in *err.
+ * kernel.statement("FUNC[@FILE[:LINES|+N]]"): one point per line of each
+ * copy (out of line or inlined) of each function FUNC matches (fnmatch
+ * patterns in FUNC and FILE), at the lowest address of that line inside
+ * the copy (any line record of FILE:LINE whose address the copy covers,
+ * as SystemTap takes them, is_stmt or not; a line starting at the address
+ * of a lower one is left out). LINES is N, N-M or "*" (from the line of
+ * the copy's first line record, each line of the file upwards while it
+ * has a record inside the copy); +N is the declaration line plus N; no
+ * line: the copy's entry, at the declaration line.
  */
-int kf_statement_addrs(const char *vmlinux, const char *func,
-		       const char *file, int line, uint64_t **out,
-		       char **src, char **err);
+struct kf_stmt {
+	const char *func, *file;	/* the catalog's strings */
+	int line;
+	uint64_t addr;			/* link-time address of the probe */
+	uint64_t entry;			/* the copy's entry pc */
+	uint32_t cu;			/* the copy's kf_inst.cu */
+	const char **vars;		/* -L's "$name:type", NULL-terminated;
+					 * only with want_vars */
+};
+
+/*
+ * Returns how many points (*out malloc'ed, sorted by function, file, line,
+ * address; when none, why in a malloc'ed *err), -1 with a malloc'ed
+ * message in *err (a file it cannot read), -2 when arg is not one of the
+ * forms above.
+ */
+int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
+			const char *arg, bool guru, bool want_vars,
+			struct kf_stmt **out, char **err);
+void kf_stmts_free(struct kf_stmt *p, int n);
 
 #endif /* SEMANTIC_KFUNCS_H */

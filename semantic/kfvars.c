@@ -84,7 +84,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 		return arena_printf(a, "the kernel's BTF has no type '%s'",
 				    c_type);
 	btf_resolve(btf, type, &info);
-	msg = dwloc_var(dw, a, dp->kf_addr, dp->kf_cu, root + 1,
+	msg = dp->kf_statement ?
+	      dwloc_var_at(dw, a, dp->kf_entry_pc, dp->kf_cu, dp->kf_addr,
+			   root + 1, info.size ? info.size : 8, &loc->loc) :
+	      dwloc_var(dw, a, dp->kf_addr, dp->kf_cu, root + 1,
 			info.size ? info.size : 8, &loc->loc);
 	if (msg)
 		return arena_printf(a, "'%s': %s", root, msg);

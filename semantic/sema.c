@@ -1285,7 +1285,10 @@ static const char *kf_missing_var(struct sema *se,
 {
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
-	const char *msg = dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+	const char *msg = dp->kf_statement ?
+			  dwloc_var_at(se->dw, a, dp->kf_entry_pc, dp->kf_cu,
+				       dp->kf_addr, name, 8, &loc) :
+			  dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
 				    8, &loc);
 
 	if (!msg)
@@ -3548,34 +3551,26 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 }
 
 /*
- * kernel.statement("FUNC@FILE:LINE"): a kprobe where the line begins a
- * statement in each copy of FUNC (from the DWARF line table). No
- * wildcards, ranges or "+N" yet.
+ * kernel.statement("FUNC[@FILE[:N|:N-M|:*|+N]]"): a kprobe at each line's
+ * lowest address in each copy of each function that matches (see
+ * kf_statement_points), named kernel.statement("FUNC@FILE:LINE").
  */
+static void find_defined(struct node *n, void *arg);
+static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b);
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
+	bool per_point = false;
+	struct probe_body *pb = b;
+
 	struct program *prog = se->prog;
 	struct node *st = point->point.comps->next;
 	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
-	char *func = arena_strdup(&se->s->arena, arg), *at, *colon, *end;
-	char *src = NULL, *err = NULL;
-	uint64_t *addrs = NULL;
-	long line;
+	char *err = NULL;
+	struct kf_stmt *pts = NULL;
 	int n;
 
-	at = strchr(func, '@');
-	colon = at ? strrchr(at, ':') : NULL;
-	if (!at || !colon || at == func || colon == at + 1)
-		return point_error(se, point, st, "kernel.statement needs "
-				   "\"FUNCTION@FILE:LINE\" (other forms are not "
-				   "supported yet)");
-	*at = *colon = '\0';
-	line = strtol(colon + 1, &end, 10);
-	if (*end || line <= 0 || strpbrk(func, "*?[") || strpbrk(at + 1, "*?["))
-		return point_error(se, point, st, "kernel.statement: only a "
-				   "single line of a named function is supported "
-				   "yet (no wildcards, ranges or +N)");
 	if (!se->s->release ||
 	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
 		return point_error(se, point, st, arena_printf(&se->s->arena,
@@ -3584,10 +3579,19 @@ static int expand_kstatement(struct sema *se, struct node *point,
 				   se->s->release ? se->s->release : "?",
 				   tried ? tried : "its debug vmlinux"));
 	const struct kf_catalog *cat = kf_catalog(se);
-	if (cat)
-		kf_anchor(se, cat);
-	n = kf_statement_addrs(vmlinux, func, at + 1, (int)line, &addrs, &src,
-			       &err);
+	if (!cat)
+		return point_error(se, point, st, arena_printf(&se->s->arena,
+				   "cannot resolve kernel.statement: %s",
+				   se->kf_err ? se->kf_err : "no catalog"));
+	kf_anchor(se, cat);
+	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
+				&err);
+	if (n == -2)
+		return point_error(se, point, st, "kernel.statement needs "
+				   "\"FUNCTION\", \"FUNCTION@FILE\", "
+				   "\"FUNCTION@FILE:LINE\", \"FUNCTION@FILE:"
+				   "FIRST-LAST\", \"FUNCTION@FILE:*\" or "
+				   "\"FUNCTION@FILE+OFFSET\"");
 	if (n < 0) {
 		point_error(se, point, st, arena_printf(&se->s->arena,
 			    "cannot resolve kernel.statement: %s", err));
@@ -3598,28 +3602,42 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		point_error(se, point, st, arena_printf(&se->s->arena,
 			    "no match for probe point '%s': %s",
 			    point_string(se, point), n ? "no anchor for the "
-			    "kernel's KASLR offset" : arena_printf(
-			    &se->s->arena, "no line records for %s:%ld in %s",
-			    at + 1, line, func)));
-		free(addrs);
-		free(src);
+			    "kernel's KASLR offset" : err ? err : "?"));
+		free(err);
+		kf_stmts_free(pts, n);
 		return 0;
 	}
-	const char *pp = arena_printf(&se->s->arena,
-				      "kernel.statement(\"%s@%s:%ld\")", func,
-				      src ? src : at + 1, line);
+	/* each line's copies share a body: its own one when the body asks
+	 * @defined (the variables differ from line to line) */
+	ast_visit(b->probe->probe.body, find_defined, &per_point);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = arena_alloc(&se->s->arena,
 						      sizeof(*d));
+		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
+		    strcmp(pts[i].func, pts[i - 1].func) ||
+		    strcmp(pts[i].file, pts[i - 1].file)))
+			pb = kf_own_body(se, b);
 		*d = *dp;
-		d->kf_addr = addrs[i];
-		d->pp = pp;
-		d->body = b;
+		d->kf_addr = pts[i].addr;
+		d->kf_entry_pc = pts[i].entry;
+		d->kf_cu = pts[i].cu;
+		d->kf_symbol = arena_strdup(&se->s->arena, pts[i].func);
+		d->kf_nvars = 0;
+		while (pts[i].vars[d->kf_nvars])
+			d->kf_nvars++;
+		d->kf_vars = arena_alloc(&se->s->arena, ((size_t)d->kf_nvars +
+					 1) * sizeof(*d->kf_vars));
+		for (int v = 0; v < d->kf_nvars; v++)	/* without the '$' */
+			d->kf_vars[v] = arena_strdup(&se->s->arena,
+						     pts[i].vars[v] + 1);
+		d->pp = arena_printf(&se->s->arena,
+				     "kernel.statement(\"%s@%s:%d\")",
+				     pts[i].func, pts[i].file, pts[i].line);
+		d->body = pb;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = d;
 	}
-	free(addrs);
-	free(src);
+	kf_stmts_free(pts, n);
 	return n;
 }
 

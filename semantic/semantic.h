@@ -247,6 +247,8 @@ struct derived_probe {
 	const char *kf_dropped;
 	const struct node *kf_dropped_at;
 	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
+	uint64_t kf_entry_pc;		/* kernel.statement: the entry pc of the
+					 * copy kf_addr is in */
 	/* kernel functions: the CU of the copy whose DWARF gives the
 	 * context variables, and its variables ("name:type", as -L) */
 	uint32_t kf_cu;

@@ -192,3 +192,111 @@ int list_kfuncs(const char *release, const char *spec, bool with_vars,
 	arena_free(&a);
 	return n;
 }
+
+/* kernel.statement("ARG"): its points, sorted and unique by name as
+ * SystemTap prints them (-L: the variables of the first copy). */
+static int list_kstatements(const struct kf_catalog *c, const char *vmlinux,
+			    const char *arg, bool with_vars, bool guru)
+{
+	struct kf_stmt *pts;
+	char *err = NULL, **names;
+	int n = kf_statement_points(c, vmlinux, arg, guru, with_vars, &pts,
+				    &err), shown = 0;
+	int *order;
+
+	if (n < 0) {
+		if (err)
+			fprintf(stderr, "stap: error: kernel.statement: %s\n",
+				err);
+		free(err);
+		return 0;
+	}
+	free(err);	/* why nothing: not shown, as in SystemTap */
+	names = malloc(((size_t)n + 1) * sizeof(*names));
+	order = malloc(((size_t)n + 1) * sizeof(*order));
+	if (!names || !order)
+		fatal("out of memory");
+	for (int i = 0; i < n; i++) {
+		if (asprintf(&names[i], "kernel.statement(\"%s@%s:%d\")",
+			     pts[i].func, pts[i].file, pts[i].line) < 0)
+			fatal("out of memory");
+		order[i] = i;
+	}
+	/* insertion sort by name, stable (n is small) */
+	for (int i = 1; i < n; i++)
+		for (int j = i; j > 0 &&
+		     strcmp(names[order[j - 1]], names[order[j]]) > 0; j--) {
+			int t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (int i = 0; i < n; i++) {
+		int k = order[i];
+
+		if (i && !strcmp(names[k], names[order[i - 1]]))
+			continue;
+		fputs(names[k], stdout);
+		for (int v = 0; with_vars && pts[k].vars && pts[k].vars[v];
+		     v++)
+			printf(" %s", pts[k].vars[v]);
+		fputc('\n', stdout);
+		shown++;
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(order);
+	kf_stmts_free(pts, n);
+	return shown;
+}
+
+int list_kstmts(const char *release, const char *spec, bool with_vars,
+		bool guru, const char *cache_dir)
+{
+	static const char pre[] = "kernel.statement(\"";
+	struct arena a = { 0 };
+	const char *vmlinux, *tried;
+	struct kf_catalog c;
+	size_t len = strlen(spec);
+	char *err = NULL, *arg;
+	int n;
+
+	if (strncmp(spec, pre, sizeof(pre) - 1) != 0 ||
+	    len < sizeof(pre) + 2 || strcmp(spec + len - 2, "\")") != 0)
+		return -1;
+	arg = strndup(spec + sizeof(pre) - 1, len - (sizeof(pre) - 1) - 2);
+	if (!arg)
+		fatal("out of memory");
+	if (strchr(arg, '"')) {
+		free(arg);
+		return -1;
+	}
+	if (!release) {
+		fprintf(stderr, "stap: error: kernel.statement: no target "
+			"kernel release\n");
+		free(arg);
+		return 0;
+	}
+	vmlinux = kf_find_vmlinux(release, &a, &tried);
+	if (!vmlinux) {
+		fprintf(stderr, "stap: error: kernel.statement needs "
+			"debuginfo: install linux-image-%s-dbg (missing %s)\n",
+			release, tried);
+		arena_free(&a);
+		free(arg);
+		return 0;
+	}
+	if (kf_catalog_load(release, vmlinux, cache_dir, &c, &err) != 0) {
+		fprintf(stderr, "stap: error: kernel.statement: %s\n", err);
+		free(err);
+		arena_free(&a);
+		free(arg);
+		return 0;
+	}
+	n = list_kstatements(&c, vmlinux, arg, with_vars, guru);
+	kf_catalog_free(&c);
+	arena_free(&a);
+	free(arg);
+	return n;
+}

@@ -50,4 +50,9 @@ int list_kernel_functions(const struct kf_catalog *c, const char *spec,
 int list_kfuncs(const char *release, const char *spec, bool with_vars,
 		bool guru, const char *cache_dir);
 
+/* -l/-L kernel.statement("..."): the count of lines printed, or -1 when
+ * spec is not a kernel.statement point. */
+int list_kstmts(const char *release, const char *spec, bool with_vars,
+		bool guru, const char *cache_dir);
+
 #endif /* STAP_LISTING_H */

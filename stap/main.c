@@ -249,6 +249,9 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 
 	if (nk >= 0)		/* a kernel.function point */
 		return nk;
+	nk = list_kstmts(s->release, spec, with_vars, s->guru, cache_dir(s));
+	if (nk >= 0)		/* a kernel.statement point */
+		return nk;
 
 	if (!strncmp(spec, trace_prefix, strlen(trace_prefix)) && len > 16 &&
 	    !strcmp(spec + len - 2, "\")")) {
