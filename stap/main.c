@@ -748,6 +748,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return dump_library(s, dump);
 	}
 	if (list_spec) {
+		free(text);
 		load_library_macros(s);
 		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;
 	}
