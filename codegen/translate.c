@@ -2532,8 +2532,13 @@ int codegen_module(struct session *s, const struct program *prog,
 		const char *fam = family_enum(dp->family);
 		if (!fam)
 			continue;	/* never */
-		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n",
-			fam, dp->body->index, c_string(&cg, dp->pp, strlen(dp->pp)));
+		/* pn(): the alias as the script matched it, else the point */
+		const char *pn = dp->body->list_name ? dp->body->list_name :
+				 dp->pp;
+		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n"
+			"\t  .pn = %s,\n", fam, dp->body->index,
+			c_string(&cg, dp->pp, strlen(dp->pp)),
+			c_string(&cg, pn, strlen(pn)));
 		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL",
 			dp->priority, dp->period_ns);
 		lock_plan_table_fields(&locks, dp, out);

@@ -114,6 +114,7 @@ struct stp_probe {
 	enum stp_probe_type type;	/* STP_PROBE_* */
 	void (*handler)(struct stp_context *c); /* generated body */
 	const char *pp;			/* probe point, for messages */
+	const char *pn;			/* as the script named it: pn() */
 	int64_t priority;		/* begin/end/error order, ascending */
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */

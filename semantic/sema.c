@@ -87,6 +87,9 @@ static const struct builtin {
 	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
 	/* the derived probe point: kernel.trace("sched:sched_switch") */
 	{ "pp", TY_STRING, 0, { 0 }, "c->probe->pp", BI_SPECIAL },
+	/* the probe point as the script named it, aliases and wildcards
+	 * expanded: syscall.read (SystemTap's pn.stp) */
+	{ "pn", TY_STRING, 0, { 0 }, "c->probe->pn", BI_SPECIAL },
 	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
 	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL },
 	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
