@@ -694,6 +694,16 @@ static void stp_kfunc_disarm(void)
 		unregister_kretprobes(krps, nkrp);
 	kvfree(kps);
 	kvfree(krps);
+	/* a missed hit of a shared kprobe missed every probe at its
+	 * address (separate kprobes counted one each): the others' share,
+	 * before the chains are cut below */
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i], *r;
+
+		if (rt->how == STP_KF_BY_KPROBE)
+			for (r = rt->same; r; r = r->same)
+				atomic_add(rt->kp.nmissed, &stp_skipped);
+	}
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 

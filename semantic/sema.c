@@ -3700,6 +3700,33 @@ static void kf_ret_type(struct sema *se, struct derived_probe *d,
 	}
 }
 
+static void find_return(struct node *n, void *arg)
+{
+	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
+		*(bool *)arg = true;
+}
+
+/*
+ * Does body b already serve a .return probe whose $return has another
+ * size or signedness than d's? Then d's function gets a body of its own
+ * (kf_own_body): SystemTap elaborates each function apart, so in
+ * kernel.function("vfs_*").return an int function's -22 is -22 while
+ * ssize_t ones share a body; so do the points of a comma list.
+ */
+static bool kf_return_differs(const struct program *prog,
+			      const struct probe_body *b,
+			      const struct derived_probe *d)
+{
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *o = prog->probes[i];
+		if (o->body == b && o->family == PF_KRETFUNC &&
+		    (o->kf_ret_size != d->kf_ret_size ||
+		     o->kf_ret_signed != d->kf_ret_signed))
+			return true;
+	}
+	return false;
+}
+
 /*
  * A body of its own for another function of a kernel.function point, when
  * the body asks @defined(...): as in SystemTap, each function's probe is
@@ -3769,6 +3796,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	bool per_function = false;
 	if (n > 1)
 		ast_visit(b->probe->probe.body, find_defined, &per_function);
+	bool reads_return = false;
+	if (dp->family == PF_KRETFUNC)
+		ast_visit(b->probe->probe.body, find_return, &reads_return);
 	int functions = 0;
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
@@ -3783,9 +3813,16 @@ static int expand_kfunc(struct sema *se, struct node *point,
 					  "kernel.function(\"%s\")%s", f->name,
 					  sfx);
 		/* each function's copies share a body: its own one when the
-		 * body asks @defined (see kf_own_body) */
+		 * body asks @defined or reads $return of mixed types (see
+		 * kf_own_body) */
 		struct probe_body *fb = per_function && functions ?
 					kf_own_body(se, b) : b;
+		if (reads_return && !per_function) {
+			struct derived_probe t = *dp;
+			kf_ret_type(se, &t, f);
+			if (kf_return_differs(prog, b, &t))
+				fb = kf_own_body(se, b);
+		}
 		functions++;
 		for (int k = 0; k < pts[i].ninst; k++) {
 			const struct kf_inst *in = pts[i].inst[k];

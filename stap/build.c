@@ -217,6 +217,16 @@ static const char *feature_header(struct driver *d)
 	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	h = fnv1a(h, s->release, strlen(s->release) + 1);
 	h = hash_dir(h, tests);
+	/* the build tree and its configuration: a kernel rebuilt under the
+	 * same release string is tested again */
+	h = fnv1a(h, s->build_dir, strlen(s->build_dir) + 1);
+	size_t conf_len;
+	char *conf = read_file(arena_printf(&s->arena,
+				"%s/include/generated/autoconf.h", s->build_dir),
+			       &conf_len);
+	if (conf)
+		h = fnv1a(h, conf, conf_len);
+	free(conf);
 	const char *dir = arena_printf(&s->arena, "%s/%s", cache_dir(s),
 				       s->release);
 	const char *hdr = arena_printf(&s->arena, "%s/features-%016llx.h",
@@ -243,6 +253,9 @@ static const char *feature_header(struct driver *d)
 		}
 		fprintf(f, " %.*s.o", (int)strlen(names[i]) - 2, names[i]);
 	}
+	/* a module that always compiles: without its .o, make failed for
+	 * another reason than a feature (no compiler, full disk, ...) */
+	fputs(" stp_feature_control.o", f);
 	fputs("\nccflags-y := -Werror\n", f);
 	if (fclose(f))
 		return NULL;
@@ -255,7 +268,22 @@ static const char *feature_header(struct driver *d)
 		"make", "-k", "-C", (char *)s->build_dir, (char *)mdir, jobs,
 		"modules", NULL,
 	};
+	const char *control = arena_printf(&s->arena,
+					   "%s/stp_feature_control.c", work);
+	FILE *cf = fopen(control, "w");
+	if (!cf)
+		return NULL;
+	fputs("#include <linux/module.h>\nMODULE_LICENSE(\"GPL\");\n", cf);
+	if (fclose(cf))
+		return NULL;
 	(void)run_command(argv, log, true);
+	if (!path_exists(arena_printf(&s->arena, "%s/stp_feature_control.o",
+				      work))) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: the kernel feature tests did "
+				"not build (see %s); not cached\n", log);
+		return NULL;
+	}
 
 	struct strbuf out = { 0 };
 	sb_printf(&out, "/* kernel feature tests (runtime/features) for %s */\n",
