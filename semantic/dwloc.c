@@ -517,6 +517,24 @@ int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	return n;
 }
 
+/* The parameter or variable NAME declared directly in scope, in *out. */
+static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+{
+	if (dwarf_child(scope, out) != 0)
+		return false;
+	do {
+		int tag = dwarf_tag(out);
+		const char *n;
+
+		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
+			continue;
+		n = die_name(out);
+		if (n && !strcmp(n, name))
+			return true;
+	} while (dwarf_siblingof(out, out) == 0);
+	return false;
+}
+
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out)
@@ -534,21 +552,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	if (!find_instance(f, cu, addr, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", addr);
-	if (dwarf_child(&fn, &child) == 0) {
-		do {
-			int tag = dwarf_tag(&child);
-			const char *n;
-
-			if (tag != DW_TAG_formal_parameter &&
-			    tag != DW_TAG_variable)
-				continue;
-			n = die_name(&child);
-			if (n && !strcmp(n, name)) {
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
+	found = find_var_child(&fn, name, &child);
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, addr);
@@ -623,23 +627,8 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 		if (!deeper)
 			break;
 	}
-	for (int s = nsc - 1; s >= 0 && !found; s--) {
-		if (dwarf_child(&sc[s], &child) != 0)
-			continue;
-		do {
-			int tag = dwarf_tag(&child);
-			const char *n;
-
-			if (tag != DW_TAG_formal_parameter &&
-			    tag != DW_TAG_variable)
-				continue;
-			n = die_name(&child);
-			if (n && !strcmp(n, name)) {
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
+	for (int s = nsc - 1; s >= 0 && !found; s--)
+		found = find_var_child(&sc[s], name, &child);
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, pc);
