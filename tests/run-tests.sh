@@ -255,6 +255,29 @@ $(head -20 "$work/fns.bad")"
 	done
 fi
 
+### every probe alias --dump-probe-aliases lists passes pass 2 on each
+### kernel with headers: probed with '?' (some resolve on one kernel only,
+### or nowhere, as SystemTap's), its body elaborated where it resolves
+if ls /lib/modules/*/build/Makefile >/dev/null 2>&1 &&
+	{ [ -z "$pattern" ] || [[ library/aliases == *"$pattern"* ]] ||
+	  [[ $pattern == library/aliases* ]]; }; then
+	if ! "$STAP" --dump-probe-aliases >"$work/aliases" 2>"$work/aliases.err"; then
+		fail library/aliases "--dump-probe-aliases: $(head -20 "$work/aliases.err")"
+	else
+		awk '{ print "probe " $1 " ? { }" }' "$work/aliases" >"$work/allaliases.stp"
+		for r in $(ls /lib/modules 2>/dev/null | sort -V); do
+			[ -f "/lib/modules/$r/build/Makefile" ] || continue
+			tag=$(echo "$r" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+			wanted "library/aliases-$tag" || continue
+			if "$STAP" -w -p2 -r "$r" "$work/allaliases.stp" >"$work/out" 2>&1; then
+				pass "library/aliases-$tag ($(wc -l <"$work/aliases") aliases)"
+			else
+				fail "library/aliases-$tag" "$(grep -m 20 error "$work/out")"
+			fi
+		done
+	fi
+fi
+
 ### every Example: in the tapsets' doc comments (tests/tapset-examples.sh)
 . "$tests/tapset-examples.sh"
 
