@@ -275,32 +275,52 @@ static void stp_kf_filter_add(struct ftrace_ops *ops, unsigned long *ips,
 }
 
 /*
+ * The probes planned as how, sorted by address, into a new table (*tab,
+ * *ntab of them), and their distinct addresses into a new array (*ips,
+ * *nips, the caller frees it): one batch for ftrace or the fprobe.
+ * Returns 1, 0 when there are none, or -ENOMEM (the table is freed with
+ * the others at disarm).
+ */
+static int stp_kf_collect(enum stp_kf_how how, struct stp_kfunc_rt ***tab,
+			  size_t *ntab, unsigned long **ips, size_t *nips)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < stp_nkfuncs; i++)
+		n += stp_kfuncs[i].how == how;
+	if (!n)
+		return 0;
+	*tab = kvcalloc(n, sizeof(**tab), GFP_KERNEL);
+	*ips = kvcalloc(n, sizeof(**ips), GFP_KERNEL);
+	if (!*tab || !*ips) {
+		kvfree(*ips);
+		return -ENOMEM;
+	}
+	for (i = 0; i < stp_nkfuncs; i++)
+		if (stp_kfuncs[i].how == how)
+			(*tab)[(*ntab)++] = &stp_kfuncs[i];
+	sort(*tab, n, sizeof(**tab), stp_kf_cmp, NULL);
+	for (i = 0; i < n; i++)
+		if (!*nips || (*ips)[*nips - 1] != (*tab)[i]->addr)
+			(*ips)[(*nips)++] = (*tab)[i]->addr;
+	return 1;
+}
+
+/*
  * Attach the entry probes planned for ftrace (how == BY_FTRACE) through
  * the one ops; those ftrace refuses go back to BY_KPROBE. 0 or -errno.
  */
 static int stp_kf_ftrace_arm(void)
 {
 	unsigned long *ips, prev = 0;
-	size_t i, g, n = 0, nips = 0;
+	size_t i, g, n, nips = 0;
 	int ret;
 
-	for (i = 0; i < stp_nkfuncs; i++)
-		n += stp_kfuncs[i].how == STP_KF_BY_FTRACE;
-	if (!n)
-		return 0;
-	stp_kf_ftrace = kvcalloc(n, sizeof(*stp_kf_ftrace), GFP_KERNEL);
-	ips = kvcalloc(n, sizeof(*ips), GFP_KERNEL);
-	if (!stp_kf_ftrace || !ips) {
-		kvfree(ips);
-		return -ENOMEM;
-	}
-	for (i = 0; i < stp_nkfuncs; i++)
-		if (stp_kfuncs[i].how == STP_KF_BY_FTRACE)
-			stp_kf_ftrace[stp_kf_nftrace++] = &stp_kfuncs[i];
-	sort(stp_kf_ftrace, n, sizeof(*stp_kf_ftrace), stp_kf_cmp, NULL);
-	for (i = 0; i < n; i++)
-		if (!nips || ips[nips - 1] != stp_kf_ftrace[i]->addr)
-			ips[nips++] = stp_kf_ftrace[i]->addr;
+	ret = stp_kf_collect(STP_KF_BY_FTRACE, &stp_kf_ftrace, &stp_kf_nftrace,
+			     &ips, &nips);
+	if (ret <= 0)
+		return ret;
+	n = stp_kf_nftrace;
 
 	memset(&stp_kf_ops, 0, sizeof(stp_kf_ops));
 	stp_kf_ops.func = stp_kfunc_ftrace_hit;
@@ -516,27 +536,15 @@ static void notrace stp_kf_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 static int stp_kf_fprobe_arm(void)
 {
 	unsigned long *ips, prev = 0;
-	size_t i, g, n = 0, nips = 0, group = 0, data_size = 0;
+	size_t i, g, n, nips = 0, group = 0, data_size = 0;
 	long maxactive = 0;
 	int ret;
 
-	for (i = 0; i < stp_nkfuncs; i++)
-		n += stp_kfuncs[i].how == STP_KF_BY_FPROBE;
-	if (!n)
-		return 0;
-	stp_kf_fret = kvcalloc(n, sizeof(*stp_kf_fret), GFP_KERNEL);
-	ips = kvcalloc(n, sizeof(*ips), GFP_KERNEL);
-	if (!stp_kf_fret || !ips) {
-		kvfree(ips);
-		return -ENOMEM;
-	}
-	for (i = 0; i < stp_nkfuncs; i++)
-		if (stp_kfuncs[i].how == STP_KF_BY_FPROBE)
-			stp_kf_fret[stp_kf_nfret++] = &stp_kfuncs[i];
-	sort(stp_kf_fret, n, sizeof(*stp_kf_fret), stp_kf_cmp, NULL);
-	for (i = 0; i < n; i++)
-		if (!nips || ips[nips - 1] != stp_kf_fret[i]->addr)
-			ips[nips++] = stp_kf_fret[i]->addr;
+	ret = stp_kf_collect(STP_KF_BY_FPROBE, &stp_kf_fret, &stp_kf_nfret,
+			     &ips, &nips);
+	if (ret <= 0)
+		return ret;
+	n = stp_kf_nfret;
 
 	/* which addresses ftrace takes: a filter never registered */
 	memset(&stp_kf_check_ops, 0, sizeof(stp_kf_check_ops));
