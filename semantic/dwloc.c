@@ -517,6 +517,26 @@ int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	return n;
 }
 
+/* A variable's location ops as C in out; NULL, or why not. */
+static const char *translate_var(struct xlate *x, Dwarf_Op *ops, size_t len,
+				 unsigned value_size, struct dwloc *out)
+{
+	int rc = translate(x, ops, len, out);
+
+	sb_free(&x->code);
+	if (rc != 0)
+		return x->err;
+	/* pieces: only a first piece that holds the whole value */
+	for (size_t i = 0; i < len; i++)
+		if (ops[i].atom == DW_OP_piece) {
+			if (ops[i].number < value_size)
+				return "a value split into pieces is not "
+				       "supported yet";
+			break;
+		}
+	return NULL;
+}
+
 /* The parameter or variable NAME declared directly in scope, in *out. */
 static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 {
@@ -579,20 +599,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 
 	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
 			   .inlined = inlined };
-	if (translate(&x, ops, len, out) != 0) {
-		sb_free(&x.code);
-		return x.err;
-	}
-	sb_free(&x.code);
-	/* pieces: only a first piece that holds the whole value */
-	for (size_t i = 0; i < len; i++)
-		if (ops[i].atom == DW_OP_piece) {
-			if (ops[i].number < value_size)
-				return "a value split into pieces is not "
-				       "supported yet";
-			break;
-		}
-	return NULL;
+	return translate_var(&x, ops, len, value_size, out);
 }
 
 const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
@@ -641,17 +648,5 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 
 	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
 			   .inlined = true, .stmt = true };
-	if (translate(&x, ops, len, out) != 0) {
-		sb_free(&x.code);
-		return x.err;
-	}
-	sb_free(&x.code);
-	for (size_t i = 0; i < len; i++)
-		if (ops[i].atom == DW_OP_piece) {
-			if (ops[i].number < value_size)
-				return "a value split into pieces is not "
-				       "supported yet";
-			break;
-		}
-	return NULL;
+	return translate_var(&x, ops, len, value_size, out);
 }
