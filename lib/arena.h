@@ -32,4 +32,15 @@ char *xstrdup(const char *s);
 /* A malloc'ed formatted string (error messages returned to callers). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* Append item to the malloc'ed array v of n items (cap allocated),
+ * doubling it when full. */
+#define VEC_PUSH(v, n, cap, item)                                          \
+	do {                                                               \
+		if ((n) == (cap)) {                                        \
+			(cap) = (cap) ? 2 * (cap) : 64;                    \
+			(v) = xrealloc((v), (size_t)(cap) * sizeof(*(v))); \
+		}                                                          \
+		(v)[(n)++] = (item);                                       \
+	} while (0)
+
 #endif /* LIB_ARENA_H */

@@ -398,12 +398,7 @@ static void find_stores(struct node *n, void *arg)
 	if (n->kind != N_ASSIGN || n->binary.op != OP_ASSIGN ||
 	    n->binary.lhs->kind != N_VAR)
 		return;
-	if (r->nstores == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 32;
-		r->stores = xrealloc(r->stores, (size_t)r->cap *
-				     sizeof(*r->stores));
-	}
-	r->stores[r->nstores++] = n->binary.lhs;
+	VEC_PUSH(r->stores, r->nstores, r->cap, n->binary.lhs);
 }
 
 static void mark_read(struct node *n, void *arg)

@@ -76,15 +76,6 @@ static void sort_n(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
-#define VEC_PUSH(v, n, cap, item)                                          \
-	do {                                                               \
-		if ((n) == (cap)) {                                        \
-			(cap) = (cap) ? 2 * (cap) : 64;                    \
-			(v) = xrealloc((v), (size_t)(cap) * sizeof(*(v))); \
-		}                                                          \
-		(v)[(n)++] = (item);                                       \
-	} while (0)
-
 /* ------------------------------------------------------------------ */
 /* Interning tables (open addressing; a slot holds id + 1, 0 is empty) */
 
