@@ -155,35 +155,53 @@ int list_kernel_functions(const struct kf_catalog *c, const char *spec,
 	return n;
 }
 
+/*
+ * The debug vmlinux of release (in *vmlinux, from arena a) and its
+ * catalog, for a listing of family ("kernel.function"): false after
+ * saying why not.
+ */
+static bool open_catalog(const char *family, const char *release,
+			 const char *cache_dir, struct arena *a,
+			 const char **vmlinux, struct kf_catalog *c)
+{
+	const char *tried;
+	char *err = NULL;
+
+	if (!release) {
+		fprintf(stderr, "stap: error: %s: no target kernel release\n",
+			family);
+		return false;
+	}
+	*vmlinux = kf_find_vmlinux(release, a, &tried);
+	if (!*vmlinux) {
+		fprintf(stderr, "stap: error: %s needs debuginfo: install "
+			"linux-image-%s-dbg (missing %s)\n", family, release,
+			tried);
+		return false;
+	}
+	if (kf_catalog_load(release, *vmlinux, cache_dir, c, &err) != 0) {
+		fprintf(stderr, "stap: error: %s: %s\n", family, err);
+		free(err);
+		return false;
+	}
+	return true;
+}
+
 int list_kfuncs(const char *release, const char *spec, bool with_vars,
 		bool guru, const char *cache_dir)
 {
 	struct arena a = { 0 };
-	const char *vmlinux, *tried, *suffix;
+	const char *vmlinux, *suffix;
 	struct kf_catalog c;
 	struct kf_query q;
-	char *err = NULL, *mem;
+	char *mem;
 	int n;
 
 	if (!parse_kfunc_spec(spec, &q, &suffix, &mem))
 		return -1;
 	free(mem);
-	if (!release) {
-		fprintf(stderr, "stap: error: kernel.function: no target "
-			"kernel release\n");
-		return 0;
-	}
-	vmlinux = kf_find_vmlinux(release, &a, &tried);
-	if (!vmlinux) {
-		fprintf(stderr, "stap: error: kernel.function needs "
-			"debuginfo: install linux-image-%s-dbg (missing %s)\n",
-			release, tried);
-		arena_free(&a);
-		return 0;
-	}
-	if (kf_catalog_load(release, vmlinux, cache_dir, &c, &err) != 0) {
-		fprintf(stderr, "stap: error: kernel.function: %s\n", err);
-		free(err);
+	if (!open_catalog("kernel.function", release, cache_dir, &a, &vmlinux,
+			  &c)) {
 		arena_free(&a);
 		return 0;
 	}
@@ -256,10 +274,10 @@ int list_kstmts(const char *release, const char *spec, bool with_vars,
 {
 	static const char pre[] = "kernel.statement(\"";
 	struct arena a = { 0 };
-	const char *vmlinux, *tried;
+	const char *vmlinux;
 	struct kf_catalog c;
 	size_t len = strlen(spec);
-	char *err = NULL, *arg;
+	char *arg;
 	int n;
 
 	if (strncmp(spec, pre, sizeof(pre) - 1) != 0 ||
@@ -272,24 +290,8 @@ int list_kstmts(const char *release, const char *spec, bool with_vars,
 		free(arg);
 		return -1;
 	}
-	if (!release) {
-		fprintf(stderr, "stap: error: kernel.statement: no target "
-			"kernel release\n");
-		free(arg);
-		return 0;
-	}
-	vmlinux = kf_find_vmlinux(release, &a, &tried);
-	if (!vmlinux) {
-		fprintf(stderr, "stap: error: kernel.statement needs "
-			"debuginfo: install linux-image-%s-dbg (missing %s)\n",
-			release, tried);
-		arena_free(&a);
-		free(arg);
-		return 0;
-	}
-	if (kf_catalog_load(release, vmlinux, cache_dir, &c, &err) != 0) {
-		fprintf(stderr, "stap: error: kernel.statement: %s\n", err);
-		free(err);
+	if (!open_catalog("kernel.statement", release, cache_dir, &a, &vmlinux,
+			  &c)) {
 		arena_free(&a);
 		free(arg);
 		return 0;
