@@ -4,13 +4,16 @@
 # instructions, so figures repeat to the nanosecond). A getppid() loop runs
 # with: nothing attached (baseline), the floor (a plain module that only
 # increments an atomic counter on raw_syscalls:sys_enter), and our scripts
-# on that tracepoint: n++, c[pid()] <<< 1, printf("%d\n", pid()) with the
-# output read to /dev/null; also s <<< 1 on a scalar statistic and a read
-# of a global only begin writes (neither takes a lock). For kernel.function
-# probes, the floor is a plain module with its own ftrace_ops on
-# __x64_sys_getppid (atomic inc; with and without SAVE_REGS) next to our
-# kernel.function("__x64_sys_getppid") { n++ } (the issue's goal: within
-# 1.5x the floor). Prints ns per call and the added ns per hit.
+# on that tracepoint: n++ (a counter: a lean probe, no handler run),
+# n += cpu() (a counter, through a handler), c[pid()] <<< 1,
+# printf("%d\n", pid()) with the output read to /dev/null; also s <<< 1 on
+# a scalar statistic and a read of a global only begin writes (neither
+# takes a lock). For kernel.function probes, the floor is a plain module
+# with its own ftrace_ops on __x64_sys_getppid (atomic inc; with and
+# without SAVE_REGS) next to our kernel.function("__x64_sys_getppid")
+# { n++ } (the issue's goal: within 1.5x the floor) and the same probe
+# with a handler, { n += cpu() }. Prints ns per call and the added ns per
+# hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
 set -eu
@@ -43,9 +46,11 @@ echo 'global c; probe kernel.trace("raw_syscalls:sys_enter") { c[pid()] <<< 1 }'
 echo 'probe kernel.trace("raw_syscalls:sys_enter") { printf("%d\n", pid()) }' >printf.stp
 echo 'global s; probe kernel.trace("raw_syscalls:sys_enter") { s <<< 1 }' >sstat.stp
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n++ }' >kf.stp
+echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n += cpu() }' >hinc.stp
+echo 'global n; probe kernel.function("__x64_sys_getppid") { n += cpu() }' >kfh.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
-for s in base inc stat printf sysone sysall sstat cfg kf; do
+for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh; do
 	"$stap" -p4 -u -r "$release" -m "b_$s" "$s.stp" >/dev/null
 done
 # each job runs the loop three times and keeps the fastest: the guest's own
@@ -60,7 +65,7 @@ vm --batch out1 "b_base.ko::$loop" \
 	"b_sysall.ko::$loop" "b_sstat.ko::$loop" "b_cfg.ko::$loop" \
 	"b_base.ko::insmod /bin/kfloor.ko && $loop && rmmod kfloor" \
 	"b_base.ko::insmod /bin/kfloor.ko regs=1 && $loop && rmmod kfloor" \
-	"b_kf.ko::$loop" >/dev/null
+	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" >/dev/null
 vm --staprun-arg -o --staprun-arg /dev/null --batch out2 "b_printf.ko::$loop" >/dev/null
 
 ns() { sed -n 's/^loop [0-9]* calls \([0-9]*\) ns$/\1/p' "$1" | sort -n | head -1; }
@@ -75,7 +80,8 @@ report() { # label total-ns [floor-ns]
 		"$(div "$added" "$calls")" "$(div "$added" "${3:-$floor}")"
 }
 report "floor: atomic inc (plain module)" "$(ns out1/1.stdout)"
-report "n++ on a global" "$(ns out1/2.stdout)"
+report "n++ on a global (lean)" "$(ns out1/2.stdout)"
+report "n += cpu() (a handler)" "$(ns out1/11.stdout)"
 report "c[pid()] <<< 1" "$(ns out1/3.stdout)"
 report "s <<< 1 (scalar statistic)" "$(ns out1/6.stdout)"
 report "read of a begin-only global" "$(ns out1/7.stdout)"
@@ -87,5 +93,6 @@ echo "kernel.function probes (the floor: a plain ftrace_ops module):"
 report "floor: atomic inc (ftrace_ops)" "$(ns out1/8.stdout)" "$kfloor"
 report "floor with SAVE_REGS" "$(ns out1/9.stdout)" "$kfloor"
 report "kernel.function(getppid) { n++ }" "$(ns out1/10.stdout)" "$kfloor"
+report "  { n += cpu() } (a handler)" "$(ns out1/12.stdout)" "$kfloor"
 lost=$(sed -n 's/^WARNING: \([0-9]*\) output records lost$/\1/p' out2/0.stderr)
 echo "  printf output records lost: ${lost:-0}"

@@ -15,6 +15,14 @@
  * only). A global that event probes only read, or a statistic they only
  * add to, takes no lock at all. Locks are taken in global index order,
  * each by trylock (runtime/probes.c), so probes never deadlock or block.
+ *
+ * A counter is a number that event probes only count with: `n++`, `n--`,
+ * `n += e` or `n -= e` as a whole statement (the new value unused), no
+ * other mention, also not in embedded C. Those statements add to this
+ * CPU's slot (runtime/stat.c, stp_counters): no lock, no shared cache
+ * line. Anything else that mentions it, in begin, end and error probes,
+ * first folds every slot into the plain variable; no event probe runs
+ * then, and folding changes nothing a script can see.
  */
 #include "codegen/locks.h"
 
@@ -25,12 +33,15 @@ enum {
 	ACC_READ = 1,			/* reads a long, string or array */
 	ACC_ADD = 2,			/* `<<<` into a statistic */
 	ACC_EXCL = 4,			/* writes, or aggregates a statistic */
+	ACC_COUNT = 8,			/* a counter statement (see above) */
+	ACC_PRAGMA = 16,		/* named by embedded C */
 };
 
 struct access_walk {
 	const struct program *prog;
 	unsigned char *mask;		/* [nglobals] of one scope */
-	const struct node **adds;	/* N_VAR targets of `<<<` */
+	const struct node **adds;	/* N_VAR targets of `<<<` and of
+					 * counter statements */
 	int nadds, adds_cap;
 };
 
@@ -64,13 +75,52 @@ static void note_pragmas(struct access_walk *w, const struct node *n)
 				if (strlen(sym->name) == len &&
 				    !strncmp(sym->name, p, len) &&
 				    sym->decl->loc.file == n->loc.file)
-					w->mask[sym->index] |= k ? ACC_EXCL :
-							       ACC_READ;
+					w->mask[sym->index] |= ACC_PRAGMA |
+						(k ? ACC_EXCL : ACC_READ);
 			}
 		}
 }
 
-/* First pass: the targets of `<<<`, and what assignments write. */
+const struct node *count_target(const struct node *stmt)
+{
+	const struct node *e = stmt->kind == N_EXPR_STMT ? stmt->stmt.expr :
+			       NULL;
+	const struct node *t = NULL;
+
+	if (e && e->kind == N_INCDEC)
+		t = e->incdec.operand;
+	else if (e && e->kind == N_ASSIGN &&
+		 (e->binary.op == OP_ADD || e->binary.op == OP_SUB))
+		t = e->binary.lhs;
+	if (!t || t->kind != N_VAR || !t->sym || t->sym->kind != SYM_GLOBAL ||
+	    t->sym->type != TY_LONG || t->sym->nkeys)
+		return NULL;
+	return t;
+}
+
+static void note_add(struct access_walk *w, const struct node *t, int acc)
+{
+	if (w->nadds == w->adds_cap) {
+		w->adds_cap = w->adds_cap ? 2 * w->adds_cap : 8;
+		w->adds = realloc(w->adds, (size_t)w->adds_cap *
+				  sizeof(*w->adds));
+		if (!w->adds)
+			abort();
+	}
+	w->adds[w->nadds++] = t;
+	w->mask[t->sym->index] |= acc;
+}
+
+static bool noted(const struct access_walk *w, const struct node *n)
+{
+	for (int i = 0; i < w->nadds; i++)
+		if (w->adds[i] == n)
+			return true;
+	return false;
+}
+
+/* First pass: the targets of `<<<`, counter statements, what
+ * assignments write. */
 static void note_writes(struct node *n, void *arg)
 {
 	struct access_walk *w = arg;
@@ -80,21 +130,24 @@ static void note_writes(struct node *n, void *arg)
 	case N_EMBEDDED:
 		note_pragmas(w, n);
 		return;
+	case N_EXPR_STMT:
+		t = count_target(n);
+		if (t)
+			note_add(w, t, ACC_COUNT);
+		return;
 	case N_ASSIGN:
 		t = global_target(n->binary.lhs);
+		if (t && noted(w, t))
+			return;		/* a counter statement's */
 		if (t && n->binary.op == OP_AGG) {
-			if (w->nadds == w->adds_cap) {
-				w->adds_cap = w->adds_cap ? 2 * w->adds_cap : 8;
-				w->adds = realloc(w->adds, (size_t)w->adds_cap *
-						  sizeof(*w->adds));
-			}
-			w->adds[w->nadds++] = t;
-			w->mask[t->sym->index] |= ACC_ADD;
+			note_add(w, t, ACC_ADD);
 			return;
 		}
 		break;
 	case N_INCDEC:
 		t = global_target(n->incdec.operand);
+		if (t && noted(w, t))
+			return;
 		break;
 	case N_DELETE:
 		t = global_target(n->stmt.expr);
@@ -111,11 +164,9 @@ static void note_reads(struct node *n, void *arg)
 {
 	struct access_walk *w = arg;
 
-	if (n->kind != N_VAR || !n->sym || n->sym->kind != SYM_GLOBAL)
+	if (n->kind != N_VAR || !n->sym || n->sym->kind != SYM_GLOBAL ||
+	    noted(w, n))
 		return;
-	for (int i = 0; i < w->nadds; i++)
-		if (w->adds[i] == n)
-			return;
 	w->mask[n->sym->index] |= n->sym->type == TY_STATS ? ACC_EXCL :
 				  ACC_READ;
 }
@@ -148,8 +199,9 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 	lp->mask = mask;
 	lp->row = row;
 	lp->locked = calloc(row, 1);
+	lp->counter = calloc(row, sizeof(*lp->counter));
 	lp->event_body = calloc((size_t)nb + 1, 1);
-	if (!mask || !lp->locked || !lp->event_body)
+	if (!mask || !lp->locked || !lp->counter || !lp->event_body)
 		abort();
 	for (int i = 0; i < nb; i++)
 		scope_access(prog, prog->bodies[i]->probe->probe.body,
@@ -180,6 +232,25 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 	for (int i = 0; i < prog->nprobes; i++)
 		if (is_event(prog->probes[i]->family))
 			lp->event_body[prog->probes[i]->body->index] = 1;
+	/* counters: events only count, nothing in embedded C */
+	for (int g = 0; g < ng; g++) {
+		bool counts = false, other = false;
+		for (int s = 0; s < nb + nf; s++)
+			other |= (mask[row * s + g] & ACC_PRAGMA) != 0;
+		for (int b = 0; b < nb; b++) {
+			if (!lp->event_body[b])
+				continue;
+			counts |= (mask[row * b + g] & ACC_COUNT) != 0;
+			other |= (mask[row * b + g] & ~ACC_COUNT) != 0;
+		}
+		if (counts && !other)
+			lp->counter[g] = ++lp->ncounters;
+	}
+	/* a global that is no counter: counting it writes it */
+	for (int sc = 0; sc < nb + nf; sc++)
+		for (int g = 0; g < ng; g++)
+			if (!lp->counter[g] && (mask[row * sc + g] & ACC_COUNT))
+				mask[row * sc + g] |= ACC_EXCL;
 	for (int b = 0; b < nb; b++) {
 		if (!lp->event_body[b])
 			continue;
@@ -189,10 +260,18 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 	}
 }
 
+int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym)
+{
+	if (!lp || !sym || sym->kind != SYM_GLOBAL)
+		return -1;
+	return lp->counter[sym->index] - 1;
+}
+
 void lock_plan_free(struct lock_plan *lp)
 {
 	free(lp->mask);
 	free(lp->locked);
+	free(lp->counter);
 	free(lp->event_body);
 	memset(lp, 0, sizeof(*lp));
 }

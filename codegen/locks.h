@@ -17,11 +17,19 @@ struct lock_plan {
 	unsigned char *mask;		/* [scope * row + global]: access bits */
 	size_t row;
 	unsigned char *locked;		/* [global]: has a lock */
+	int *counter;			/* [global]: 1 + its counter slot, or
+					 * 0: not a counter (see locks.c) */
+	int ncounters;
 	unsigned char *event_body;	/* [body]: some event probe runs it */
 };
 
 void lock_plan_build(struct lock_plan *lp, const struct program *prog);
 void lock_plan_free(struct lock_plan *lp);
+/* The counter slot of a global, or -1 when it is no counter. */
+int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym);
+/* The global a counter statement (`n++;`, `n += e;`, ...) counts in, when
+ * stmt is one: an N_VAR node, or NULL. */
+const struct node *count_target(const struct node *stmt);
 /* The rwlocks and each event handler's stp_lock list (after the globals). */
 void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out);
 /* ",\n\t  .locks = ..., .nlocks = N" for dp's probe table entry, or nothing. */

@@ -37,6 +37,7 @@ struct cg {
 	int errors;
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */
+	const struct lock_plan *locks;	/* also which globals are counters */
 };
 
 static void emit(struct cg *cg, const char *fmt, ...)
@@ -108,6 +109,12 @@ static const char *where(struct cg *cg, const struct node *n)
 
 static const char *var_ref(struct cg *cg, const struct symbol *sym)
 {
+	int slot = lock_plan_counter(cg->locks, sym);
+
+	/* a counter outside its counter statements: no event probe runs
+	 * here (locks.c), its per-CPU slots go into the variable first */
+	if (slot >= 0)
+		emit(cg, "stp_counter_fold(&stp_g_%s, %d);", sym->cname, slot);
 	if (sym->kind == SYM_GLOBAL)
 		return arena_printf(&cg->s->arena, "stp_g_%s", sym->cname);
 	return arena_printf(&cg->s->arena, "l->l_%s", sym->name);
@@ -1561,6 +1568,29 @@ static void gen_try(struct cg *cg, struct node *n)
 	emit(cg, "L%d: ;", lend);
 }
 
+/* A counter statement: add to this CPU's slot (locks.c). */
+static bool gen_count(struct cg *cg, struct node *n)
+{
+	const struct node *t = count_target(n);
+	struct node *e = n->stmt.expr;
+	int slot = t ? lock_plan_counter(cg->locks, t->sym) : -1;
+
+	if (slot < 0)
+		return false;
+	emit(cg, "{");
+	cg->depth++;
+	if (e->kind == N_INCDEC)
+		emit(cg, "this_cpu_%s(stp_counters[%d]);",
+		     e->incdec.increment ? "inc" : "dec", slot);
+	else
+		emit(cg, "this_cpu_%s(stp_counters[%d], (u64)%s);",
+		     e->binary.op == OP_ADD ? "add" : "sub", slot,
+		     gen_expr(cg, e->binary.rhs));
+	cg->depth--;
+	emit(cg, "}");
+	return true;
+}
+
 static void gen_stmt(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
@@ -1576,6 +1606,8 @@ static void gen_stmt(struct cg *cg, struct node *n)
 	action(cg, n);
 	switch (n->kind) {
 	case N_EXPR_STMT:
+		if (gen_count(cg, n))
+			break;
 		if (n->stmt.expr->kind == N_EMBEDDED) {
 			gen_embedded_stmt(cg, n->stmt.expr);
 			break;
@@ -2031,6 +2063,78 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		fputs("out:\n\treturn;\n}\n", bodies);
 }
 
+/*
+ * A lean body: nothing but counter statements adding constants (or no
+ * statement at all). An event probe with one runs without a context,
+ * locks or registers: the runtime adds each constant to this CPU's slot
+ * (stp_probe_lean) when events are on. What it needs of a context, no
+ * other hit on this CPU can disturb, and it cannot fail: the action
+ * budget is the only limit, hence .lean = MAXACTION > statements.
+ */
+static bool lean_stmt(struct cg *cg, const struct node *n, FILE *out,
+		      int *nstmts)
+{
+	if (n->kind == N_BLOCK) {
+		ast_foreach(st, n->block.stmts)
+			if (!lean_stmt(cg, st, out, nstmts))
+				return false;
+		return true;
+	}
+	if (n->kind == N_NULL_STMT)
+		return true;
+	const struct node *t = count_target(n);
+	int slot = t ? lock_plan_counter(cg->locks, t->sym) : -1;
+	if (slot < 0)
+		return false;
+	const struct node *e = n->stmt.expr;
+	uint64_t delta;
+	if (e->kind == N_INCDEC)
+		delta = e->incdec.increment ? 1 : (uint64_t)-1;
+	else if (e->binary.rhs->kind == N_NUMBER)
+		delta = e->binary.op == OP_ADD ?
+			(uint64_t)e->binary.rhs->num.value :
+			0 - (uint64_t)e->binary.rhs->num.value;
+	else
+		return false;
+	if (out)
+		fprintf(out, "\t{ %d, 0x%" PRIx64 "ULL },\n", slot, delta);
+	(*nstmts)++;
+	return true;
+}
+
+static bool lean_family(enum probe_family f)
+{
+	return f == PF_TIMER || f == PF_TRACEPOINT || f == PF_KFUNC ||
+	       f == PF_KRETFUNC;
+}
+
+/* stp_counts_B[] of each lean body B (nlean[B]: its statements, else -1). */
+static void gen_lean_counts(struct cg *cg, FILE *out, int *nlean)
+{
+	const struct program *prog = cg->prog;
+
+	for (int b = 0; b < prog->nbodies; b++) {
+		const struct probe_body *body = prog->bodies[b];
+		bool event = false;
+		int n = 0;
+
+		nlean[b] = -1;
+		for (int i = 0; i < prog->nprobes; i++)
+			event |= prog->probes[i]->body == body &&
+				 lean_family(prog->probes[i]->family);
+		if (!event || body->ntpvars || body->nkf_entries ||
+		    !lean_stmt(cg, body->probe->probe.body, NULL, &n))
+			continue;
+		nlean[b] = n;
+		fprintf(out, "\n/* probe %d is lean: these counts only */\n"
+			"static const struct stp_count stp_counts_%d[] = {\n",
+			b, b);
+		n = 0;
+		lean_stmt(cg, body->probe->probe.body, out, &n);
+		fputs("\t{ 0, 0 }\t/* ARRAY_SIZE never 0 */\n};\n", out);
+	}
+}
+
 static const char *family_enum(enum probe_family f)
 {
 	switch (f) {
@@ -2264,8 +2368,11 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
 			tp->name, i);
 		if (group[i] != i) {
+			/* its own callback: the entry is known here, so a
+			 * lean probe's counts compile to immediates */
 			gen_tp_values(out, dp, "\t", true, true);
-			fputs("\tstp_probe_run_tp(data, &a);\n}\n", out);
+			fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], &a);\n}\n",
+				table_index(prog, i));
 			continue;
 		}
 		gen_tp_values(out, dp, "\t", false, true);
@@ -2434,6 +2541,10 @@ int codegen_module(struct session *s, const struct program *prog,
 	size_t structs_len = 0, bodies_len = 0;
 	FILE *sf = open_memstream(&structs, &structs_len);
 	FILE *bf = open_memstream(&bodies, &bodies_len);
+	struct lock_plan locks;
+
+	lock_plan_build(&locks, prog);
+	cg.locks = &locks;
 
 	/* __maybe_unused: the optimiser may have dropped every call of a
 	 * side-effect-free library function after pass 2 found it used */
@@ -2484,6 +2595,8 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
 	fputs("};\n#undef STP_FRAME_SIZE\n"
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
+	if (locks.ncounters)
+		fprintf(out, "#define STP_NCOUNTERS %d\n", locks.ncounters);
 	if (prog->kf_anchor)
 		/* the runtime's KASLR offset: run-time minus link-time
 		 * address of one exported function */
@@ -2497,12 +2610,12 @@ int codegen_module(struct session *s, const struct program *prog,
 	gen_globals(&cg, out);
 	if (has_containers(prog))
 		gen_globals_init(prog, out);
-	struct lock_plan locks;
-	lock_plan_build(&locks, prog);
 	lock_plan_emit_locks(&locks, out);
 	fputs(bodies ? bodies : "", out);
 	free(structs);
 	free(bodies);
+	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
+	gen_lean_counts(&cg, out, nlean);
 
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	gen_tp_callbacks(&cg, out, group);
@@ -2525,6 +2638,28 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (tp_typed(prog->probes[i]) &&
 		    prog->probes[i]->body->tp_parms_modes)
 			gen_tp_parms(&cg, out, i);
+	/* a lean body's ftrace function (entry probes) and tracepoint
+	 * callback, on its first probe's entry (every probe of a body has
+	 * its counts): the counts compile to immediates */
+	for (int b = 0; b < prog->nbodies; b++) {
+		for (int i = 0; nlean[b] >= 0 && i < prog->nprobes; i++) {
+			if (prog->probes[i]->body != prog->bodies[b] ||
+			    prog->probes[i]->family != PF_KFUNC)
+				continue;
+			fprintf(out, "STP_KF_LEAN_HIT(stp_kf_lean_%d, "
+				"&stp_probes[%d])\n", b, table_index(prog, i));
+			break;
+		}
+		for (int i = 0; nlean[b] >= 0 && i < prog->nprobes; i++) {
+			if (prog->probes[i]->body != prog->bodies[b] ||
+			    prog->probes[i]->family != PF_TRACEPOINT ||
+			    tp_typed(prog->probes[i]))
+				continue;
+			fprintf(out, "STP_TP_LEAN_HIT(stp_tp_lean_%d, "
+				"&stp_probes[%d])\n", b, table_index(prog, i));
+			break;
+		}
+	}
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
@@ -2542,6 +2677,16 @@ int codegen_module(struct session *s, const struct program *prog,
 		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL",
 			dp->priority, dp->period_ns);
 		lock_plan_table_fields(&locks, dp, out);
+		if (nlean[dp->body->index] >= 0 && lean_family(dp->family))
+			fprintf(out, ",\n\t  .lean = MAXACTION > %d, "
+				".counts = stp_counts_%d, .ncounts = "
+				"ARRAY_SIZE(stp_counts_%d) - 1",
+				nlean[dp->body->index], dp->body->index,
+				dp->body->index);
+		if (nlean[dp->body->index] >= 0 && dp->family == PF_KFUNC)
+			fprintf(out, ",\n\t  .kf_lean_hit = "
+				"STP_KF_LEAN_REF(stp_kf_lean_%d)",
+				dp->body->index);
 		if (dp->randomize_ns)
 			fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
 				dp->randomize_ns);
@@ -2590,6 +2735,10 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ",\n\t  .tp_shared = true");
 		else if (tp_typed(dp))
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
+		else if (nlean[dp->body->index] >= 0 &&
+			 dp->family == PF_TRACEPOINT)
+			fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d",
+				dp->body->index);
 		if (tp_typed(dp) && dp->body->tp_parms_modes) {
 			fputs(",\n\t  .tp_parms = {", out);
 			for (int m = 0; m < 3; m++)
@@ -2602,6 +2751,7 @@ int codegen_module(struct session *s, const struct program *prog,
 	}
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
 	lock_plan_free(&locks);
+	free(nlean);
 	free(group);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);

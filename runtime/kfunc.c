@@ -17,11 +17,13 @@
  * kernel resolve the name, and unregistered (an RCU grace period each).
  *
  * How, in batches (one synchronisation for all, not one per function):
- * - entry probes share one ftrace_ops with SAVE_REGS, its filter set
- *   with every fentry site at once (ftrace_set_filter_ips); the handler
- *   finds the probes of the hit's ip by a binary search over a table
- *   sorted by address at arm time (several probes on one function run in
- *   table order). A function ftrace refuses (no fentry: notrace, built
+ * - entry probes share one ftrace_ops, its filter set with every
+ *   fentry site at once (ftrace_set_filter_ips); the handler finds the
+ *   probes of the hit's ip by a binary search over a table sorted by
+ *   address at arm time (several probes on one function run in table
+ *   order). The ops asks for the registers (SAVE_REGS) unless every probe
+ *   is lean (stp_probe_lean), and guards against recursion itself, only
+ *   once a handler is to run. A function ftrace refuses (no fentry: notrace, built
  *   without -pg, or an inlined copy, STP_KF_INLINE) falls back to a
  *   kprobe, as does a probe that asks (STP_KF_KPROBE).
  * - kprobes and kretprobes are registered one by one (registration has
@@ -72,6 +74,25 @@
 #define STP_KF_HAVE_FPROBE 0
 #endif
 
+/*
+ * A lean entry probe's own ftrace_ops function (the generated code names
+ * one per lean body): when every probe of the shared ops is of that body,
+ * it is the ops' function, with no search and nothing else per hit.
+ */
+#if STP_KF_HAVE_FTRACE
+#define STP_KF_LEAN_HIT(name, probe)					\
+	static void notrace name(unsigned long ip, unsigned long parent_ip, \
+				 struct ftrace_ops *op,			\
+				 struct ftrace_regs *fregs)		\
+	{								\
+		stp_probe_lean(probe);					\
+	}
+#define STP_KF_LEAN_REF(name) ((void *)(name))
+#else
+#define STP_KF_LEAN_HIT(name, probe)
+#define STP_KF_LEAN_REF(name) NULL
+#endif
+
 /* The farthest an fentry site is from its function's start (endbr64). */
 #define STP_KF_FENTRY_SLACK 16
 
@@ -91,6 +112,8 @@ struct stp_kfunc_rt {
 	enum stp_kf_how how;		/* registered as */
 	enum stp_kf_how used;		/* the same, kept after disarming */
 	size_t data_off;		/* BY_FPROBE: its part of entry data */
+	bool all_lean;			/* BY_FTRACE, first of an address:
+					 * every probe there is lean */
 	struct stp_kfunc_rt *same;	/* BY_KPROBE, BY_SHARED: the next
 					 * probe its kprobe hit runs */
 	struct kprobe kp;
@@ -103,6 +126,7 @@ static size_t stp_nkfuncs;		/* the session is freed */
 /* Entry probes attached through the shared ftrace_ops, by address. */
 static struct stp_kfunc_rt **stp_kf_ftrace;
 static size_t stp_kf_nftrace;
+static bool stp_kf_ftrace_one;		/* all at one address */
 static bool stp_kf_ops_registered;
 #if STP_KF_HAVE_FTRACE
 static struct ftrace_ops stp_kf_ops;
@@ -209,7 +233,7 @@ static int stp_kf_cmp(const void *a, const void *b)
  * The first entry of a table sorted by address (n entries) for the
  * function whose fentry site ip is.
  */
-static notrace struct stp_kfunc_rt **stp_kf_find(struct stp_kfunc_rt **tab,
+static __always_inline struct stp_kfunc_rt **stp_kf_find(struct stp_kfunc_rt **tab,
 						 size_t n, unsigned long ip)
 {
 	size_t lo = 0, hi = n;
@@ -234,26 +258,64 @@ static notrace struct stp_kfunc_rt **stp_kf_find(struct stp_kfunc_rt **tab,
 	return &tab[lo - 1];
 }
 
+/*
+ * The probes of one address, from rt on, with handlers: a recursion
+ * guard once the first handler is to run (lean probes need none).
+ */
+static noinline void notrace stp_kf_ftrace_run(struct stp_kfunc_rt **rt,
+					       unsigned long ip,
+					       unsigned long parent_ip,
+					       struct ftrace_regs *fregs)
+{
+	struct stp_kfunc_rt **end = stp_kf_ftrace + stp_kf_nftrace;
+	unsigned long start = (*rt)->addr;
+	int bit = -1;
+
+	for (; rt < end && (*rt)->addr == start; rt++) {
+		const struct stp_probe *p = (*rt)->p;
+
+		if (p->lean) {
+			stp_probe_lean(p);
+			continue;
+		}
+		if (bit < 0) {
+			bit = ftrace_test_recursion_trylock(ip, parent_ip);
+			if (bit < 0) {
+				atomic_inc(&stp_skipped);
+				return;
+			}
+		}
+		stp_probe_run_ctx(p, NULL, ftrace_get_regs(fregs), NULL);
+	}
+	if (bit >= 0)
+		ftrace_test_recursion_unlock(bit);
+}
+
+/*
+ * The ops' function. Its common case stays short: one function in the
+ * filter (no search: ftrace calls only for it) whose probes are all lean.
+ */
 static void notrace stp_kfunc_ftrace_hit(unsigned long ip,
 					 unsigned long parent_ip,
 					 struct ftrace_ops *op,
 					 struct ftrace_regs *fregs)
 {
-	struct stp_kfunc_rt **rt, **end = stp_kf_ftrace + stp_kf_nftrace;
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	unsigned long start;
+	struct stp_kfunc_rt **rt = stp_kf_ftrace;
 
-	if (bit < 0) {
-		atomic_inc(&stp_skipped);
+	if (!stp_kf_ftrace_one) {
+		rt = stp_kf_find(stp_kf_ftrace, stp_kf_nftrace, ip);
+		if (!rt)
+			return;
+	}
+	if (likely((*rt)->all_lean)) {
+		struct stp_kfunc_rt **end = stp_kf_ftrace + stp_kf_nftrace;
+		unsigned long start = (*rt)->addr;
+
+		for (; rt < end && (*rt)->addr == start; rt++)
+			stp_probe_lean((*rt)->p);
 		return;
 	}
-	rt = stp_kf_find(stp_kf_ftrace, stp_kf_nftrace, ip);
-	if (rt) {
-		start = (*rt)->addr;
-		for (; rt < end && (*rt)->addr == start; rt++)
-			stp_probe_run_regs((*rt)->p, ftrace_get_regs(fregs));
-	}
-	ftrace_test_recursion_unlock(bit);
+	stp_kf_ftrace_run(rt, ip, parent_ip, fregs);
 }
 
 /*
@@ -314,6 +376,7 @@ static int stp_kf_ftrace_arm(void)
 {
 	unsigned long *ips, prev = 0;
 	size_t i, g, n, nips = 0;
+	void *lean_hit;
 	int ret;
 
 	ret = stp_kf_collect(STP_KF_BY_FTRACE, &stp_kf_ftrace, &stp_kf_nftrace,
@@ -324,7 +387,6 @@ static int stp_kf_ftrace_arm(void)
 
 	memset(&stp_kf_ops, 0, sizeof(stp_kf_ops));
 	stp_kf_ops.func = stp_kfunc_ftrace_hit;
-	stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 	stp_kf_filter_add(&stp_kf_ops, ips, nips);
 
 	/* keep the accepted ones: group g of equal addresses is ips[g] */
@@ -344,6 +406,30 @@ static int stp_kf_ftrace_arm(void)
 		ftrace_free_filter(&stp_kf_ops);
 		return 0;
 	}
+	/* the registers only for handlers: a lean probe needs none */
+	for (i = 0, g = 0; i < stp_kf_nftrace; i++) {
+		struct stp_kfunc_rt *rt = stp_kf_ftrace[i];
+
+		if (!i || rt->addr != stp_kf_ftrace[g]->addr) {
+			g = i;
+			rt->all_lean = true;
+		}
+		if (!rt->p->lean) {
+			stp_kf_ftrace[g]->all_lean = false;
+			stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+		}
+	}
+	stp_kf_ftrace_one = stp_kf_ftrace[0]->addr ==
+			    stp_kf_ftrace[stp_kf_nftrace - 1]->addr;
+	/* all of one lean body: its own function */
+	lean_hit = stp_kf_ftrace[0]->p->lean ? stp_kf_ftrace[0]->p->kf_lean_hit :
+					      NULL;
+	for (i = 1; lean_hit && i < stp_kf_nftrace; i++)
+		if (!stp_kf_ftrace[i]->p->lean ||
+		    stp_kf_ftrace[i]->p->kf_lean_hit != lean_hit)
+			lean_hit = NULL;
+	if (lean_hit)
+		stp_kf_ops.func = (ftrace_func_t)lean_hit;
 	ret = register_ftrace_function(&stp_kf_ops);
 	if (ret) {
 		ftrace_free_filter(&stp_kf_ops);
@@ -372,7 +458,7 @@ static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 	struct stp_kfunc_rt *rt = container_of(kp, struct stp_kfunc_rt, kp);
 
 	for (; rt; rt = rt->same)
-		stp_probe_run_regs(rt->p, regs);
+		stp_probe_run_regs(rt->p, regs);	/* lean or not */
 	return 0;
 }
 
@@ -729,6 +815,7 @@ static void stp_kfunc_disarm(void)
 	kvfree(stp_kf_ftrace);
 	stp_kf_ftrace = NULL;
 	stp_kf_nftrace = 0;
+	stp_kf_ftrace_one = false;
 	kvfree(stp_kf_fret);
 	stp_kf_fret = NULL;
 	stp_kf_nfret = 0;
@@ -747,6 +834,7 @@ static void stp_kfunc_free(void)
 	kvfree(stp_kf_ftrace);
 	stp_kf_ftrace = NULL;
 	stp_kf_nftrace = 0;
+	stp_kf_ftrace_one = false;
 	kvfree(stp_kf_fret);
 	stp_kf_fret = NULL;
 	stp_kf_nfret = 0;

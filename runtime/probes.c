@@ -196,21 +196,47 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 			      const struct stp_tp_args *args,
 			      struct pt_regs *regs, int64_t *entry_out);
 
-static void stp_probe_run(const struct stp_probe *p)
+/*
+ * A lean probe's hit: its counts into this CPU's slots, while events are
+ * on. Lock-free and preemption-safe (this_cpu_add), calls nothing: no
+ * recursion guard is needed, and a hit nested in another probe's counts
+ * too, where a context would be busy.
+ */
+static __always_inline void stp_probe_lean(const struct stp_probe *p)
 {
-	stp_probe_run_ctx(p, NULL, NULL, NULL);
+	const struct stp_count *cn = p->counts, *end = cn + p->ncounts;
+
+	if (atomic_read(&stp_phase) != STP_PHASE_RUNNING ||
+	    atomic_read(&stp_failed))
+		return;
+	for (; cn < end; cn++)
+		this_cpu_add(stp_counters[cn->slot], cn->delta);
 }
 
-static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
-					    const struct stp_tp_args *args)
+static __always_inline void stp_probe_run(const struct stp_probe *p)
 {
-	stp_probe_run_ctx(p, args, NULL, NULL);
+	if (p->lean)
+		stp_probe_lean(p);
+	else
+		stp_probe_run_ctx(p, NULL, NULL, NULL);
 }
 
-static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
-					      struct pt_regs *regs)
+static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
+					     const struct stp_tp_args *args)
 {
-	stp_probe_run_ctx(p, NULL, regs, NULL);
+	if (p->lean)
+		stp_probe_lean(p);
+	else
+		stp_probe_run_ctx(p, args, NULL, NULL);
+}
+
+static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
+					       struct pt_regs *regs)
+{
+	if (p->lean)
+		stp_probe_lean(p);
+	else
+		stp_probe_run_ctx(p, NULL, regs, NULL);
 }
 
 static void stp_probe_run_ctx(const struct stp_probe *p,
@@ -361,6 +387,13 @@ static void stp_cpu_timers_disarm(struct stp_probe_rt *rt)
 	free_percpu(rt->cpu_timers);
 	rt->cpu_timers = NULL;
 }
+
+/* A lean probe's tracepoint callback (generated, one per lean body). */
+#define STP_TP_LEAN_HIT(name, probe)					\
+	static void name(void *data)					\
+	{								\
+		stp_probe_lean(probe);					\
+	}
 
 /* Generic tracepoint callback: ignores the tracepoint's own arguments. */
 static void stp_tp_generic(void *data)
@@ -553,6 +586,7 @@ static void stp_session_free(void)
 #ifdef STP_HAVE_GLOBALS
 	stp_globals_free();
 #endif
+	stp_counters_free();
 	stp_rings_free();
 	stp_contexts_free();
 	stp_kfunc_free();
@@ -585,6 +619,9 @@ static int stp_session_init(const struct stp_probe *probes, size_t n)
 		stp_order[j] = i;
 	}
 	ret = stp_contexts_alloc();
+	if (ret)
+		goto fail;
+	ret = stp_counters_alloc();
 	if (ret)
 		goto fail;
 #ifdef STP_HAVE_GLOBALS

@@ -110,9 +110,20 @@ static __always_inline int stp_tp_read_bits(u64 *out, unsigned long addr,
 	return 0;
 }
 
+/* One counter statement of a lean probe: stp_counters[slot] += delta. */
+struct stp_count {
+	u32 slot;
+	u64 delta;
+};
+
 struct stp_probe {
 	enum stp_probe_type type;	/* STP_PROBE_* */
 	void (*handler)(struct stp_context *c); /* generated body */
+	/* an event probe whose body only adds constants to counters
+	 * (stat.h) is run as those adds: no context, locks or registers */
+	bool lean;
+	const struct stp_count *counts;
+	unsigned int ncounts;
 	const char *pp;			/* probe point, for messages */
 	const char *pn;			/* as the script named it: pn() */
 	int64_t priority;		/* begin/end/error order, ascending */
@@ -123,7 +134,8 @@ struct stp_probe {
 	const char *tp_system;		/* its system ($$system): "sched" */
 	/* $$parms / $$vars, plain, '$' and '$$' (NULL: not used) */
 	const struct stp_tp_parm *tp_parms[STP_PARMS_MODES];
-	void *tp_callback;		/* typed callback, NULL: generic */
+	void *tp_callback;		/* typed or lean callback, NULL:
+					 * generic */
 	bool tp_shared;			/* run by another entry's callback (a
 					 * dispatch on an argument): never
 					 * registered itself */
@@ -136,6 +148,9 @@ struct stp_probe {
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int kf_maxactive;		/* KRETFUNC: instances, 0: max(15, 6 * CPUs) */
 	unsigned int kf_flags;		/* STP_KF_* */
+	/* KFUNC, lean: an ftrace_ops function that runs this probe's
+	 * counts (STP_KF_LEAN_HIT), for an ops that serves only it */
+	void *kf_lean_hit;
 	/* KRETFUNC: bytes of kretprobe instance data, and a function run
 	 * at entry with them (values a return probe saves at entry) */
 	size_t kf_data_size;
@@ -159,13 +174,13 @@ struct stp_probe {
 };
 
 /* Run one hit of probe p. */
-static void stp_probe_run(const struct stp_probe *p);
+static __always_inline void stp_probe_run(const struct stp_probe *p);
 /* The same for a typed tracepoint callback: c->tp = args during the hit. */
-static void __maybe_unused stp_probe_run_tp(const struct stp_probe *p,
-					    const struct stp_tp_args *args);
+static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
+					     const struct stp_tp_args *args);
 /* The same for a kernel function hit: c->regs = regs during the hit. */
-static void __maybe_unused stp_probe_run_regs(const struct stp_probe *p,
-					      struct pt_regs *regs);
+static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
+					       struct pt_regs *regs);
 /* pretty.c: $$parms in mode 0..2 of the current tracepoint hit */
 static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
 					int mode, char *scratch);

@@ -356,3 +356,32 @@ static void __maybe_unused stp_sb_hist(struct stp_strbuf *sb,
 
 	stp_hist_out(&sk, d, sd);
 }
+
+static int stp_counters_alloc(void)
+{
+	if (!STP_NCOUNTERS)
+		return 0;
+	stp_counters = __alloc_percpu(sizeof(u64) * STP_NCOUNTERS,
+				      sizeof(u64));
+	return stp_counters ? 0 : -ENOMEM;
+}
+
+static void stp_counters_free(void)
+{
+	free_percpu(stp_counters);
+	stp_counters = NULL;
+}
+
+static void __maybe_unused stp_counter_fold(int64_t *var, int k)
+{
+	u64 sum = (u64)*var;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		u64 *slot = per_cpu_ptr(&stp_counters[k], cpu);
+
+		sum += *slot;
+		*slot = 0;
+	}
+	*var = (int64_t)sum;
+}

@@ -67,4 +67,19 @@ static void stp_print_hist(struct stp_context *c,
 static void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
 			const struct stp_stat *sd);
 
+/*
+ * Counters: globals event probes only count with (`n++;`, `n += e;`, the
+ * translator's choice, codegen/locks.c). Each counts into its slot of
+ * this CPU, stp_counters[k]; stp_counter_fold() adds every CPU's slot k
+ * to the variable and clears them, where no event probe can run.
+ */
+#ifndef STP_NCOUNTERS
+#define STP_NCOUNTERS 0
+#endif
+static u64 __percpu *stp_counters;
+
+static int stp_counters_alloc(void);
+static void stp_counters_free(void);
+static void __maybe_unused stp_counter_fold(int64_t *var, int k);
+
 #endif /* RUNTIME_STAT_H */
