@@ -38,6 +38,10 @@ struct cg {
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */
 	const struct lock_plan *locks;	/* also which globals are counters */
+	int *nlean;			/* [body]: its count statements when
+					 * lean (gen_lean_counts), else -1 */
+	bool *filtered;			/* [body]: lean after its first
+					 * statement, a tracepoint filter */
 };
 
 static void emit(struct cg *cg, const char *fmt, ...)
@@ -2071,16 +2075,16 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
  * other hit on this CPU can disturb, and it cannot fail: the action
  * budget is the only limit, hence .lean = MAXACTION > statements.
  */
-static bool lean_stmt(struct cg *cg, const struct node *n, FILE *out,
-		      int *nstmts)
+static bool lean_stmt(struct cg *cg, const struct node *n,
+		      const struct node *skip, FILE *out, int *nstmts)
 {
 	if (n->kind == N_BLOCK) {
 		ast_foreach(st, n->block.stmts)
-			if (!lean_stmt(cg, st, out, nstmts))
+			if (!lean_stmt(cg, st, skip, out, nstmts))
 				return false;
 		return true;
 	}
-	if (n->kind == N_NULL_STMT)
+	if (n->kind == N_NULL_STMT || n == skip)
 		return true;
 	const struct node *t = count_target(n);
 	int slot = t ? lock_plan_counter(cg->locks, t->sym) : -1;
@@ -2108,31 +2112,69 @@ static bool lean_family(enum probe_family f)
 	       f == PF_KRETFUNC;
 }
 
-/* stp_counts_B[] of each lean body B (nlean[B]: its statements, else -1). */
-static void gen_lean_counts(struct cg *cg, FILE *out, int *nlean)
+static bool tp_filter(const struct derived_probe *dp,
+		      const struct symbol **arg, int64_t *value);
+static bool tp_typed(const struct derived_probe *dp);
+static const struct node *first_stmt(const struct node *n);
+
+/* stp_counts_B[] of each lean body B (cg->nlean, cg->filtered). */
+static void gen_lean_counts(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
 
 	for (int b = 0; b < prog->nbodies; b++) {
 		const struct probe_body *body = prog->bodies[b];
-		bool event = false;
+		const struct node *code = body->probe->probe.body;
+		const struct node *skip = NULL;
+		bool event = false, filtered = true;
 		int n = 0;
 
-		nlean[b] = -1;
-		for (int i = 0; i < prog->nprobes; i++)
-			event |= prog->probes[i]->body == body &&
-				 lean_family(prog->probes[i]->family);
-		if (!event || body->ntpvars || body->nkf_entries ||
-		    !lean_stmt(cg, body->probe->probe.body, NULL, &n))
+		cg->nlean[b] = -1;
+		cg->filtered[b] = false;
+		for (int i = 0; i < prog->nprobes; i++) {
+			const struct derived_probe *dp = prog->probes[i];
+			const struct symbol *arg;
+			int64_t value;
+			if (dp->body != body)
+				continue;
+			event |= lean_family(dp->family);
+			filtered &= tp_typed(dp) && tp_filter(dp, &arg, &value);
+		}
+		if (!event || body->nkf_entries)
 			continue;
-		nlean[b] = n;
-		fprintf(out, "\n/* probe %d is lean: these counts only */\n"
+		if (filtered)
+			skip = first_stmt(code);
+		else if (body->ntpvars)
+			continue;
+		if (!lean_stmt(cg, code, skip, NULL, &n))
+			continue;
+		cg->nlean[b] = n;
+		cg->filtered[b] = filtered;
+		fprintf(out, "\n/* probe %d is lean%s: these counts only */\n"
 			"static const struct stp_count stp_counts_%d[] = {\n",
-			b, b);
+			b, filtered ? " past its filter" : "", b);
 		n = 0;
-		lean_stmt(cg, body->probe->probe.body, out, &n);
+		lean_stmt(cg, code, skip, out, &n);
 		fputs("\t{ 0, 0 }\t/* ARRAY_SIZE never 0 */\n};\n", out);
 	}
+}
+
+/*
+ * Run typed tracepoint probe i (table entry k) whose filter held: a
+ * filtered lean body runs its counts (1 + N statements: the if too).
+ */
+static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
+		       const char *indent)
+{
+	int b = cg->prog->probes[i]->body->index;
+
+	if (cg->nlean[b] >= 0 && cg->filtered[b])
+		fprintf(out, "%sif (MAXACTION > %d)\n%s\tstp_probe_lean("
+			"&stp_probes[%d]);\n%selse\n%s\t", indent,
+			cg->nlean[b] + 1, indent, k, indent, indent);
+	else
+		fputs(indent, out);
+	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &a);\n", k);
 }
 
 static const char *family_enum(enum probe_family f)
@@ -2370,9 +2412,21 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		if (group[i] != i) {
 			/* its own callback: the entry is known here, so a
 			 * lean probe's counts compile to immediates */
+			int b = dp->body->index;
 			gen_tp_values(out, dp, "\t", true, true);
-			fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], &a);\n}\n",
-				table_index(prog, i));
+			if (cg->nlean[b] >= 0 && cg->filtered[b] &&
+			    !farg[i]->tp_path) {
+				/* the filter here: its `next` is all a
+				 * hit it rejects would do */
+				fprintf(out, "\tif ((int64_t)(%s) != %" PRId64
+					"LL)\n\t\treturn;\n", farg[i]->name + 1,
+					fval[i]);
+				gen_tp_run(cg, out, i, table_index(prog, i), "\t");
+			} else {
+				fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], "
+					"&a);\n", table_index(prog, i));
+			}
+			fputs("}\n", out);
 			continue;
 		}
 		gen_tp_values(out, dp, "\t", false, true);
@@ -2401,8 +2455,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 					continue;
 				gen_tp_values(out, prog->probes[k], "\t\t", true,
 					      false);
-				fprintf(out, "\t\tstp_probe_run_tp(&stp_probes[%d], "
-					"&a);\n", table_index(prog, k));
+				gen_tp_run(cg, out, k, table_index(prog, k),
+					   "\t\t");
 			}
 			fputs("\t\tbreak;\n", out);
 		}
@@ -2615,7 +2669,9 @@ int codegen_module(struct session *s, const struct program *prog,
 	free(structs);
 	free(bodies);
 	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
-	gen_lean_counts(&cg, out, nlean);
+	cg.nlean = nlean;
+	cg.filtered = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*cg.filtered));
+	gen_lean_counts(&cg, out);
 
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	gen_tp_callbacks(&cg, out, group);
@@ -2642,7 +2698,8 @@ int codegen_module(struct session *s, const struct program *prog,
 	 * callback, on its first probe's entry (every probe of a body has
 	 * its counts): the counts compile to immediates */
 	for (int b = 0; b < prog->nbodies; b++) {
-		for (int i = 0; nlean[b] >= 0 && i < prog->nprobes; i++) {
+		for (int i = 0; nlean[b] >= 0 && !cg.filtered[b] &&
+				i < prog->nprobes; i++) {
 			if (prog->probes[i]->body != prog->bodies[b] ||
 			    prog->probes[i]->family != PF_KFUNC)
 				continue;
@@ -2650,7 +2707,8 @@ int codegen_module(struct session *s, const struct program *prog,
 				"&stp_probes[%d])\n", b, table_index(prog, i));
 			break;
 		}
-		for (int i = 0; nlean[b] >= 0 && i < prog->nprobes; i++) {
+		for (int i = 0; nlean[b] >= 0 && !cg.filtered[b] &&
+				i < prog->nprobes; i++) {
 			if (prog->probes[i]->body != prog->bodies[b] ||
 			    prog->probes[i]->family != PF_TRACEPOINT ||
 			    tp_typed(prog->probes[i]))
@@ -2674,16 +2732,18 @@ int codegen_module(struct session *s, const struct program *prog,
 			"\t  .pn = %s,\n", fam, dp->body->index,
 			c_string(&cg, dp->pp, strlen(dp->pp)),
 			c_string(&cg, pn, strlen(pn)));
+		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d),\n",
+			dp->body->index);
 		fprintf(out, "\t  .priority = %" PRId64 "LL, .period_ns = %" PRIu64 "ULL",
 			dp->priority, dp->period_ns);
 		lock_plan_table_fields(&locks, dp, out);
-		if (nlean[dp->body->index] >= 0 && lean_family(dp->family))
-			fprintf(out, ",\n\t  .lean = MAXACTION > %d, "
-				".counts = stp_counts_%d, .ncounts = "
-				"ARRAY_SIZE(stp_counts_%d) - 1",
-				nlean[dp->body->index], dp->body->index,
-				dp->body->index);
-		if (nlean[dp->body->index] >= 0 && dp->family == PF_KFUNC)
+		int lb = dp->body->index;
+		if (nlean[lb] >= 0 && !cg.filtered[lb] && lean_family(dp->family))
+			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
+		if (nlean[lb] >= 0 && lean_family(dp->family))
+			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
+				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
+		if (nlean[lb] >= 0 && !cg.filtered[lb] && dp->family == PF_KFUNC)
 			fprintf(out, ",\n\t  .kf_lean_hit = "
 				"STP_KF_LEAN_REF(stp_kf_lean_%d)",
 				dp->body->index);
@@ -2735,7 +2795,7 @@ int codegen_module(struct session *s, const struct program *prog,
 			fprintf(out, ",\n\t  .tp_shared = true");
 		else if (tp_typed(dp))
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
-		else if (nlean[dp->body->index] >= 0 &&
+		else if (nlean[lb] >= 0 && !cg.filtered[lb] &&
 			 dp->family == PF_TRACEPOINT)
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d",
 				dp->body->index);
@@ -2752,6 +2812,7 @@ int codegen_module(struct session *s, const struct program *prog,
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
 	lock_plan_free(&locks);
 	free(nlean);
+	free(cg.filtered);
 	free(group);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);

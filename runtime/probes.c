@@ -279,7 +279,9 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 		atomic_inc(&stp_skipped);
 		goto check;
 	}
-	memset(stp_frame(c, 0), 0, STP_FRAME_SIZE);
+	/* the probe's own locals, not the largest frame of any body */
+	memset(stp_frame(c, 0), 0, p->frame_size ? p->frame_size :
+						      STP_FRAME_SIZE);
 	p->handler(c);
 	if (event && p->nlocks)
 		stp_locks_release(p->locks, p->nlocks);

@@ -119,6 +119,7 @@ struct stp_count {
 struct stp_probe {
 	enum stp_probe_type type;	/* STP_PROBE_* */
 	void (*handler)(struct stp_context *c); /* generated body */
+	size_t frame_size;		/* its locals (0: STP_FRAME_SIZE) */
 	/* an event probe whose body only adds constants to counters
 	 * (stat.h) is run as those adds: no context, locks or registers */
 	bool lean;
