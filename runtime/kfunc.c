@@ -22,10 +22,10 @@
  *   probes of the hit's ip by a binary search over a table sorted by
  *   address at arm time (several probes on one function run in table
  *   order). The ops asks for the registers (SAVE_REGS) unless every probe
- *   is lean (stp_probe_lean), and guards against recursion itself, only
- *   once a handler is to run. A function ftrace refuses (no fentry: notrace, built
- *   without -pg, or an inlined copy, STP_KF_INLINE) falls back to a
- *   kprobe, as does a probe that asks (STP_KF_KPROBE).
+ *   is lean (stp_probe_lean), and guards against recursion itself, once a
+ *   handler is to run. A function ftrace refuses (no fentry: notrace,
+ *   built without -pg, or an inlined copy, STP_KF_INLINE) falls back to
+ *   a kprobe, as does a probe that asks (STP_KF_KPROBE).
  * - kprobes and kretprobes are registered one by one (registration has
  *   no grace period to share, and a refusal names its probe; what each
  *   costs is the kernel's checks of the address, the same in a batch) and
@@ -233,8 +233,8 @@ static int stp_kf_cmp(const void *a, const void *b)
  * The first entry of a table sorted by address (n entries) for the
  * function whose fentry site ip is.
  */
-static __always_inline struct stp_kfunc_rt **stp_kf_find(struct stp_kfunc_rt **tab,
-						 size_t n, unsigned long ip)
+static __always_inline struct stp_kfunc_rt **
+stp_kf_find(struct stp_kfunc_rt **tab, size_t n, unsigned long ip)
 {
 	size_t lo = 0, hi = n;
 	unsigned long start;
@@ -422,8 +422,8 @@ static int stp_kf_ftrace_arm(void)
 	stp_kf_ftrace_one = stp_kf_ftrace[0]->addr ==
 			    stp_kf_ftrace[stp_kf_nftrace - 1]->addr;
 	/* all of one lean body: its own function */
-	lean_hit = stp_kf_ftrace[0]->p->lean ? stp_kf_ftrace[0]->p->kf_lean_hit :
-					      NULL;
+	lean_hit = stp_kf_ftrace[0]->p->lean ?
+		   stp_kf_ftrace[0]->p->kf_lean_hit : NULL;
 	for (i = 1; lean_hit && i < stp_kf_nftrace; i++)
 		if (!stp_kf_ftrace[i]->p->lean ||
 		    stp_kf_ftrace[i]->p->kf_lean_hit != lean_hit)
