@@ -243,7 +243,8 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 			counts |= (mask[row * b + g] & ACC_COUNT) != 0;
 			other |= (mask[row * b + g] & ~ACC_COUNT) != 0;
 		}
-		if (counts && !other)
+		/* the per-CPU allocator's limit is 32 KiB a block */
+		if (counts && !other && lp->ncounters < 1024)
 			lp->counter[g] = ++lp->ncounters;
 	}
 	/* a global that is no counter: counting it writes it */
