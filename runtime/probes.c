@@ -279,13 +279,17 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 		atomic_inc(&stp_skipped);
 		goto check;
 	}
-	/* the probe's own locals, not the largest frame of any body */
-	memset(stp_frame(c, 0), 0, p->frame_size ? p->frame_size :
-						      STP_FRAME_SIZE);
+	/* the probe's own locals, not the largest frame of any body; a
+	 * struct of 1 byte has none */
+	if (!p->frame_size)
+		memset(stp_frame(c, 0), 0, STP_FRAME_SIZE);
+	else if (p->frame_size > 1)
+		memset(stp_frame(c, 0), 0, p->frame_size);
 	p->handler(c);
 	if (event && p->nlocks)
 		stp_locks_release(p->locks, p->nlocks);
-	stp_print_commit(c);		/* output came before the error */
+	if (c->plen)
+		stp_print_commit(c);	/* output came before the error */
 	if (c->last_error)
 		stp_report_error(c);
 check:
