@@ -2076,7 +2076,7 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
  * budget is the only limit, hence .lean = MAXACTION > statements.
  */
 static bool lean_stmt(struct cg *cg, const struct node *n,
-		      const struct node *skip, FILE *out, int *nstmts)
+		      const struct node *skip, struct strbuf *out, int *nstmts)
 {
 	if (n->kind == N_BLOCK) {
 		ast_foreach(st, n->block.stmts)
@@ -2100,8 +2100,7 @@ static bool lean_stmt(struct cg *cg, const struct node *n,
 			0 - (uint64_t)e->binary.rhs->num.value;
 	else
 		return false;
-	if (out)
-		fprintf(out, "\t{ %d, 0x%" PRIx64 "ULL },\n", slot, delta);
+	sb_printf(out, "\t{ %d, 0x%" PRIx64 "ULL },\n", slot, delta);
 	(*nstmts)++;
 	return true;
 }
@@ -2121,6 +2120,7 @@ static const struct node *first_stmt(const struct node *n);
 static void gen_lean_counts(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
+	struct strbuf counts = { 0 };
 
 	for (int b = 0; b < prog->nbodies; b++) {
 		const struct probe_body *body = prog->bodies[b];
@@ -2146,17 +2146,18 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 			skip = first_stmt(code);
 		else if (body->ntpvars)
 			continue;
-		if (!lean_stmt(cg, code, skip, NULL, &n))
+		sb_reset(&counts);
+		if (!lean_stmt(cg, code, skip, &counts, &n))
 			continue;
 		cg->nlean[b] = n;
 		cg->filtered[b] = filtered;
 		fprintf(out, "\n/* probe %d is lean%s: these counts only */\n"
-			"static const struct stp_count stp_counts_%d[] = {\n",
-			b, filtered ? " past its filter" : "", b);
-		n = 0;
-		lean_stmt(cg, code, skip, out, &n);
-		fputs("\t{ 0, 0 }\t/* ARRAY_SIZE never 0 */\n};\n", out);
+			"static const struct stp_count stp_counts_%d[] = {\n"
+			"%s\t{ 0, 0 }\t/* ARRAY_SIZE never 0 */\n};\n",
+			b, filtered ? " past its filter" : "", b,
+			sb_str(&counts));
 	}
+	sb_free(&counts);
 }
 
 /*
@@ -2587,6 +2588,18 @@ static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 	}
 }
 
+/* The table entry of body b's first probe of family f with no typed
+ * callback of its own, or -1. */
+static int lean_entry(const struct program *prog, int b,
+		      enum probe_family f)
+{
+	for (int i = 0; i < prog->nprobes; i++)
+		if (prog->probes[i]->body == prog->bodies[b] &&
+		    prog->probes[i]->family == f && !tp_typed(prog->probes[i]))
+			return table_index(prog, i);
+	return -1;
+}
+
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
 {
@@ -2698,25 +2711,15 @@ int codegen_module(struct session *s, const struct program *prog,
 	 * callback, on its first probe's entry (every probe of a body has
 	 * its counts): the counts compile to immediates */
 	for (int b = 0; b < prog->nbodies; b++) {
-		for (int i = 0; nlean[b] >= 0 && !cg.filtered[b] &&
-				i < prog->nprobes; i++) {
-			if (prog->probes[i]->body != prog->bodies[b] ||
-			    prog->probes[i]->family != PF_KFUNC)
-				continue;
+		int k;
+		if (nlean[b] < 0 || cg.filtered[b])
+			continue;
+		if ((k = lean_entry(prog, b, PF_KFUNC)) >= 0)
 			fprintf(out, "STP_KF_LEAN_HIT(stp_kf_lean_%d, "
-				"&stp_probes[%d])\n", b, table_index(prog, i));
-			break;
-		}
-		for (int i = 0; nlean[b] >= 0 && !cg.filtered[b] &&
-				i < prog->nprobes; i++) {
-			if (prog->probes[i]->body != prog->bodies[b] ||
-			    prog->probes[i]->family != PF_TRACEPOINT ||
-			    tp_typed(prog->probes[i]))
-				continue;
+				"&stp_probes[%d])\n", b, k);
+		if ((k = lean_entry(prog, b, PF_TRACEPOINT)) >= 0)
 			fprintf(out, "STP_TP_LEAN_HIT(stp_tp_lean_%d, "
-				"&stp_probes[%d])\n", b, table_index(prog, i));
-			break;
-		}
+				"&stp_probes[%d])\n", b, k);
 	}
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));

@@ -117,21 +117,28 @@ static void stp_ctl_stderr(const char *first, ...)
 	preempt_enable();
 }
 
+/* Event probes run: the session is RUNNING and has not failed. */
+static __always_inline bool stp_events_on(void)
+{
+	return atomic_read(&stp_phase) == STP_PHASE_RUNNING &&
+	       !atomic_read(&stp_failed);
+}
+
 static bool stp_probe_allowed(const struct stp_probe *p)
 {
-	int phase = atomic_read(&stp_phase);
-	bool failed = atomic_read(&stp_failed);
-
 	switch (p->type) {
 	case STP_PROBE_BEGIN:
-		return phase == STP_PHASE_STARTING && !failed &&
+		return atomic_read(&stp_phase) == STP_PHASE_STARTING &&
+		       !atomic_read(&stp_failed) &&
 		       !atomic_read(&stp_exit_requested);
 	case STP_PROBE_END:
-		return phase == STP_PHASE_STOPPING && !failed;
+		return atomic_read(&stp_phase) == STP_PHASE_STOPPING &&
+		       !atomic_read(&stp_failed);
 	case STP_PROBE_ERROR:
-		return phase == STP_PHASE_STOPPING && failed;
+		return atomic_read(&stp_phase) == STP_PHASE_STOPPING &&
+		       atomic_read(&stp_failed);
 	default:
-		return phase == STP_PHASE_RUNNING && !failed;
+		return stp_events_on();
 	}
 }
 
@@ -206,37 +213,38 @@ static __always_inline void stp_probe_lean(const struct stp_probe *p)
 {
 	const struct stp_count *cn = p->counts, *end = cn + p->ncounts;
 
-	if (atomic_read(&stp_phase) != STP_PHASE_RUNNING ||
-	    atomic_read(&stp_failed))
+	if (!stp_events_on())
 		return;
 	for (; cn < end; cn++)
 		this_cpu_add(stp_counters[cn->slot], cn->delta);
 }
 
-static __always_inline void stp_probe_run(const struct stp_probe *p)
+/* One hit: a lean probe's counts, else its handler with a context. */
+static __always_inline void stp_probe_hit(const struct stp_probe *p,
+					  const struct stp_tp_args *args,
+					  struct pt_regs *regs)
 {
 	if (p->lean)
 		stp_probe_lean(p);
 	else
-		stp_probe_run_ctx(p, NULL, NULL, NULL);
+		stp_probe_run_ctx(p, args, regs, NULL);
+}
+
+static __always_inline void stp_probe_run(const struct stp_probe *p)
+{
+	stp_probe_hit(p, NULL, NULL);
 }
 
 static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
 					     const struct stp_tp_args *args)
 {
-	if (p->lean)
-		stp_probe_lean(p);
-	else
-		stp_probe_run_ctx(p, args, NULL, NULL);
+	stp_probe_hit(p, args, NULL);
 }
 
 static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 					       struct pt_regs *regs)
 {
-	if (p->lean)
-		stp_probe_lean(p);
-	else
-		stp_probe_run_ctx(p, NULL, regs, NULL);
+	stp_probe_hit(p, NULL, regs);
 }
 
 static void stp_probe_run_ctx(const struct stp_probe *p,

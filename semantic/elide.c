@@ -67,38 +67,6 @@ static void warn_once(struct elider *e, struct srcloc loc, const char *what,
 		diag_warning(e->s, loc, "%s", what);
 }
 
-/* No calls, assignments, output, embedded C or statistics (which can fail). */
-static bool is_pure(const struct node *n)
-{
-	if (!n)
-		return true;
-	switch (n->kind) {
-	case N_NUMBER:
-	case N_STRING:
-	case N_VAR:
-		return true;
-	case N_BINARY:
-		return is_pure(n->binary.lhs) && is_pure(n->binary.rhs);
-	case N_UNARY:
-		return is_pure(n->unary.operand);
-	case N_TERNARY:
-		return is_pure(n->cond.cond) && is_pure(n->cond.then) &&
-		       is_pure(n->cond.els);
-	case N_INDEX:
-		ast_foreach(k, n->index.keys)
-			if (!is_pure(k))
-				return false;
-		return true;
-	case N_IN:
-		ast_foreach(k, n->binary.lhs)
-			if (!is_pure(k))
-				return false;
-		return true;
-	default:
-		return false;
-	}
-}
-
 /* Builtins with no effect beyond their value (an error they raise is
  * not an effect: SystemTap elides them too). */
 static bool pure_builtin(const char *name)
@@ -117,14 +85,19 @@ static bool pure_builtin(const char *name)
 }
 
 static bool func_is_pure(struct elider *e, const struct script_func *f);
+static bool lib_pure_leaf(struct elider *e, const struct node *n);
 
 /*
- * is_pure, and also: context variables and @cast chains (reads), sprintf,
- * and calls of builtins and functions without side effects. Used only on
- * the library's own code (alias bodies computing variables the probe
- * never reads), as SystemTap's optimiser does.
+ * An expression without effects. Plain (lib false): numbers, strings,
+ * variables, array reads and operators on them; no calls, assignments,
+ * output, embedded C or statistics (which can fail). lib: instead of
+ * array reads, also context variables and @cast chains (reads), sprintf,
+ * pure embedded C, and calls of builtins and functions without side
+ * effects. lib is used only on the library's own code (alias bodies
+ * computing variables the probe never reads), as SystemTap's optimiser
+ * does.
  */
-static bool lib_pure(struct elider *e, const struct node *n)
+static bool pure_expr(struct elider *e, const struct node *n, bool lib)
 {
 	if (!n)
 		return true;
@@ -132,31 +105,53 @@ static bool lib_pure(struct elider *e, const struct node *n)
 	case N_NUMBER:
 	case N_STRING:
 	case N_VAR:
+		return true;
+	case N_BINARY:
+		return pure_expr(e, n->binary.lhs, lib) &&
+		       pure_expr(e, n->binary.rhs, lib);
+	case N_UNARY:
+		return pure_expr(e, n->unary.operand, lib);
+	case N_TERNARY:
+		return pure_expr(e, n->cond.cond, lib) &&
+		       pure_expr(e, n->cond.then, lib) &&
+		       pure_expr(e, n->cond.els, lib);
+	case N_INDEX:
+	case N_IN:
+		if (lib)
+			return false;
+		ast_foreach(k, n->kind == N_INDEX ? n->index.keys :
+						     n->binary.lhs)
+			if (!pure_expr(e, k, false))
+				return false;
+		return true;
+	default:
+		return lib && lib_pure_leaf(e, n);
+	}
+}
+
+/* pure_expr's lib-only kinds. */
+static bool lib_pure_leaf(struct elider *e, const struct node *n)
+{
+	switch (n->kind) {
 	case N_TARGET:
 		return true;
 	case N_EMBEDDED:	/* an expression marked pure, as a constant */
 		return strstr(n->embedded.code, "/* pure */") != NULL;
 	case N_TMEMBER:
 	case N_TINDEX:
-		if (n->kind == N_TINDEX && !lib_pure(e, n->target.index))
+		if (n->kind == N_TINDEX &&
+		    !pure_expr(e, n->target.index, true))
 			return false;
-		return lib_pure(e, n->target.base);
+		return pure_expr(e, n->target.base, true);
 	case N_ATFUNC:
 		if (strcmp(n->call.name, "@cast") &&
 		    strcmp(n->call.name, "@defined") &&
 		    strcmp(n->call.name, "@entry"))
 			return false;
 		ast_foreach(a, n->call.args)
-			if (!lib_pure(e, a))
+			if (!pure_expr(e, a, true))
 				return false;
 		return true;
-	case N_BINARY:
-		return lib_pure(e, n->binary.lhs) && lib_pure(e, n->binary.rhs);
-	case N_UNARY:
-		return lib_pure(e, n->unary.operand);
-	case N_TERNARY:
-		return lib_pure(e, n->cond.cond) && lib_pure(e, n->cond.then) &&
-		       lib_pure(e, n->cond.els);
 	case N_PRINT:
 		if (n->print.kind != PRINT_SPRINT &&
 		    n->print.kind != PRINT_SPRINTLN &&
@@ -165,12 +160,12 @@ static bool lib_pure(struct elider *e, const struct node *n)
 		    n->print.kind != PRINT_SPRINTDLN)
 			return false;
 		ast_foreach(a, n->print.args)
-			if (!lib_pure(e, a))
+			if (!pure_expr(e, a, true))
 				return false;
 		return true;
 	case N_CALL:
 		ast_foreach(a, n->call.args)
-			if (!lib_pure(e, a))
+			if (!pure_expr(e, a, true))
 				return false;
 		if (!n->sym)
 			return false;
@@ -181,6 +176,11 @@ static bool lib_pure(struct elider *e, const struct node *n)
 	default:
 		return false;
 	}
+}
+
+static bool lib_pure(struct elider *e, const struct node *n)
+{
+	return pure_expr(e, n, true);
 }
 
 /* An expression statement that changes nothing but locals. */
@@ -363,7 +363,7 @@ static void elide_stmt(struct elider *e, struct node *n)
 			x = rhs;
 		}
 		/* embedded C left after peeling is declared pure */
-		bool plain = is_pure(x) ||
+		bool plain = pure_expr(e, x, false) ||
 			     (x != n->stmt.expr && x->kind == N_EMBEDDED);
 		if (plain || (in_library(e->s, n->loc) && lib_pure(e, x))) {
 			/* a probe that did something before is still one */
