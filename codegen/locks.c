@@ -181,7 +181,7 @@ static void scope_access(const struct program *prog, struct node *body,
 	free(w.adds);
 }
 
-static bool is_event(enum probe_family f)
+static bool is_event(enum probe_kind f)
 {
 	return f == PF_TIMER || f == PF_TRACEPOINT || f == PF_KFUNC ||
 	       f == PF_KRETFUNC || f == PF_PROCFS;
@@ -230,7 +230,7 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 		}
 	}
 	for (int i = 0; i < prog->nprobes; i++)
-		if (is_event(prog->probes[i]->family))
+		if (is_event(prog->probes[i]->kind))
 			lp->event_body[prog->probes[i]->body->index] = 1;
 	/* counters: events only count, nothing in embedded C */
 	for (int g = 0; g < ng; g++) {
@@ -319,7 +319,7 @@ void lock_plan_table_fields(const struct lock_plan *lp,
 	const struct program *prog = lp->prog;
 	int b = dp->body->index, n = 0;
 
-	if (!is_event(dp->family))
+	if (!is_event(dp->kind))
 		return;
 	for (int g = 0; g < prog->nglobals; g++)
 		n += lp->locked[g] && lp->mask[lp->row * b + g];

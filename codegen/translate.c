@@ -1105,7 +1105,7 @@ static bool procfs_scope(const struct cg *cg)
 {
 	for (int i = 0; i < cg->prog->nprobes; i++)
 		if (cg->prog->probes[i]->body == cg->scope)
-			return cg->prog->probes[i]->family == PF_PROCFS;
+			return cg->prog->probes[i]->kind == PF_PROCFS;
 	return false;
 }
 
@@ -1123,7 +1123,7 @@ static const char *return_cast(const struct cg *cg)
 	for (int i = 0; i < cg->prog->nprobes; i++) {
 		const struct derived_probe *d = cg->prog->probes[i];
 
-		if (d->body != cg->scope || d->family != PF_KRETFUNC)
+		if (d->body != cg->scope || d->kind != PF_KRETFUNC)
 			continue;
 		if (first) {
 			size = d->kf_ret_size;
@@ -2055,7 +2055,7 @@ static void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	bool listed = fn != NULL;
 	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
 		listed = cg->prog->probes[i]->body == b &&
-			 cg->prog->probes[i]->family != PF_NEVER;
+			 cg->prog->probes[i]->kind != PF_NEVER;
 	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
 		listed ? "" : "__maybe_unused ", kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
@@ -2105,7 +2105,7 @@ static bool lean_stmt(struct cg *cg, const struct node *n,
 	return true;
 }
 
-static bool lean_family(enum probe_family f)
+static bool lean_family(enum probe_kind f)
 {
 	return f == PF_TIMER || f == PF_TRACEPOINT || f == PF_KFUNC ||
 	       f == PF_KRETFUNC;
@@ -2137,7 +2137,7 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 			int64_t value;
 			if (dp->body != body)
 				continue;
-			event |= lean_family(dp->family);
+			event |= lean_family(dp->kind);
 			filtered &= tp_typed(dp) && tp_filter(dp, &arg, &value);
 		}
 		if (!event || body->nkf_entries)
@@ -2178,7 +2178,7 @@ static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
 	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &a);\n", k);
 }
 
-static const char *family_enum(enum probe_family f)
+static const char *family_enum(enum probe_kind f)
 {
 	switch (f) {
 	case PF_BEGIN: return "STP_PROBE_BEGIN";
@@ -2196,7 +2196,7 @@ static const char *family_enum(enum probe_family f)
 /* Does this tracepoint probe need a callback with the exact prototype? */
 static bool tp_typed(const struct derived_probe *dp)
 {
-	return dp->family == PF_TRACEPOINT && dp->tp && dp->tp->args_ok &&
+	return dp->kind == PF_TRACEPOINT && dp->tp && dp->tp->args_ok &&
 	       (dp->body->ntpvars || dp->body->tp_parms);
 }
 
@@ -2261,7 +2261,7 @@ static int table_index(const struct program *prog, int i)
 	int k = 0;
 
 	for (int j = 0; j < i; j++)
-		k += prog->probes[j]->family != PF_NEVER;
+		k += prog->probes[j]->kind != PF_NEVER;
 	return k;
 }
 
@@ -2591,11 +2591,11 @@ static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 /* The table entry of body b's first probe of family f with no typed
  * callback of its own, or -1. */
 static int lean_entry(const struct program *prog, int b,
-		      enum probe_family f)
+		      enum probe_kind f)
 {
 	for (int i = 0; i < prog->nprobes; i++)
 		if (prog->probes[i]->body == prog->bodies[b] &&
-		    prog->probes[i]->family == f && !tp_typed(prog->probes[i]))
+		    prog->probes[i]->kind == f && !tp_typed(prog->probes[i]))
 			return table_index(prog, i);
 	return -1;
 }
@@ -2725,7 +2725,7 @@ int codegen_module(struct session *s, const struct program *prog,
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		const char *fam = family_enum(dp->family);
+		const char *fam = family_enum(dp->kind);
 		if (!fam)
 			continue;	/* never */
 		/* pn(): the alias as the script matched it, else the point */
@@ -2741,12 +2741,12 @@ int codegen_module(struct session *s, const struct program *prog,
 			dp->priority, dp->period_ns);
 		lock_plan_table_fields(&locks, dp, out);
 		int lb = dp->body->index;
-		if (nlean[lb] >= 0 && !cg.filtered[lb] && lean_family(dp->family))
+		if (nlean[lb] >= 0 && !cg.filtered[lb] && lean_family(dp->kind))
 			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
-		if (nlean[lb] >= 0 && lean_family(dp->family))
+		if (nlean[lb] >= 0 && lean_family(dp->kind))
 			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
 				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
-		if (nlean[lb] >= 0 && !cg.filtered[lb] && dp->family == PF_KFUNC)
+		if (nlean[lb] >= 0 && !cg.filtered[lb] && dp->kind == PF_KFUNC)
 			fprintf(out, ",\n\t  .kf_lean_hit = "
 				"STP_KF_LEAN_REF(stp_kf_lean_%d)",
 				dp->body->index);
@@ -2778,10 +2778,10 @@ int codegen_module(struct session *s, const struct program *prog,
 		if (dp->kf_locs && dp->body->ntpvars)
 			fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
 				".kf_nvals = %d", i, dp->body->ntpvars);
-		if (dp->family == PF_KRETFUNC && dp->body->nkf_entries)
+		if (dp->kind == PF_KRETFUNC && dp->body->nkf_entries)
 			fprintf(out, ",\n\t  .kf_nentry = %d",
 				dp->body->nkf_entries);
-		if (dp->family == PF_KRETFUNC &&
+		if (dp->kind == PF_KRETFUNC &&
 		    ((dp->kf_locs && dp->body->ntpvars) || dp->body->nkf_entries))
 			fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
 				".kf_data_size = sizeof(u64) * (1 + %d)",
@@ -2799,7 +2799,7 @@ int codegen_module(struct session *s, const struct program *prog,
 		else if (tp_typed(dp))
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
 		else if (nlean[lb] >= 0 && !cg.filtered[lb] &&
-			 dp->family == PF_TRACEPOINT)
+			 dp->kind == PF_TRACEPOINT)
 			fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d",
 				dp->body->index);
 		if (tp_typed(dp) && dp->body->tp_parms_modes) {

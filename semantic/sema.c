@@ -16,7 +16,7 @@
  *
  * Invariant: this file never allocates AST nodes, it only annotates them.
  */
-#include "semantic/semantic.h"
+#include "semantic/elaborate.h"
 #include "semantic/btf.h"
 #include "semantic/format.h"
 #include "semantic/kfuncs.h"
@@ -28,21 +28,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Grow an array in the session arena (freed with the session). */
-#define GROW(se, arr, n, cap)						\
-	do {								\
-		if ((n) == (cap)) {					\
-			int nc_ = (cap) ? (cap) * 2 : 8;		\
-			void *na_ = arena_alloc(&(se)->s->arena,	\
-				(size_t)nc_ * sizeof(*(arr)));		\
-			if (n)						\
-				memcpy(na_, (arr),			\
-				       (size_t)(n) * sizeof(*(arr)));	\
-			(arr) = na_;					\
-			(cap) = nc_;					\
-		}							\
-	} while (0)
 
 /* Functions the compiler provides until the tapset library lands. */
 static const struct builtin {
@@ -101,52 +86,10 @@ static const struct builtin {
 	{ "ngroups", TY_LONG, 0, { 0 }, "stp_re_ngroups", BI_SPECIAL },
 };
 
-struct sema {
-	struct session *s;
-	struct program *prog;
-	struct probe_body *body;	/* the probe being walked */
-	int loop_depth;
-	bool report;			/* last round: report type errors */
-	bool changed;			/* a type was learned this round */
-	/* tracepoint catalog, loaded on the first kernel.trace point */
-	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
-	char *tp_err;			/* why it failed (malloc'ed) */
-	struct tp_catalog tpcat;
-	/* kernel function catalog, loaded on the first kernel.function */
-	int kf_state;
-	char *kf_err;
-	struct kf_catalog kfcat;
-	/* probe aliases: one entry per alias name, in declaration order */
-	struct alias {
-		struct node *name;	/* N_PROBE_POINT */
-		struct node *decl;	/* N_PROBE with probe.alias set */
-		const char *key;	/* the name as text: sort order */
-		int order;		/* declaration order among equal keys */
-	} *aliases;
-	int naliases, aliases_cap;
-	struct node *expanding[32];	/* alias decls being expanded */
-	int nexpanding;
-	int optional;			/* > 0: inside an optional point */
-	const char *list_name;		/* the outermost alias being expanded */
-	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
-	int niterating;
-	bool aggregating;		/* @op(s): a lock write, not a change */
-	/* BTF types, loaded on the first member access */
-	int btf_state;			/* 0 not yet, 1 loaded, -1 failed */
-	char *btf_err;
-	struct btf *btf;
-	/* the debug vmlinux's DWARF, opened on the first kernel.function
-	 * context variable (kfvars.c) */
-	const char *kf_vmlinux;		/* the catalog's, in the arena */
-	int dw_state;			/* 0 not yet, 1 open, -1 failed */
-	char *dw_err;
-	struct dwloc_file *dw;
-	int in_entry;			/* inside @entry(...) */
-};
 
 /* ---- names ---------------------------------------------------------- */
 
-static int edit_distance(const char *a, const char *b)
+int edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
 	int *row = xmalloc((lb + 1) * sizeof(int));
@@ -173,7 +116,7 @@ static int edit_distance(const char *a, const char *b)
 }
 
 /* The closest candidate within a small distance, or NULL. */
-static const char *suggest(const char *name, const char *const *cands, int n)
+const char *suggest(const char *name, const char *const *cands, int n)
 {
 	const char *best = NULL;
 	int best_d = 3;
@@ -195,7 +138,7 @@ static bool visible_from(const struct node *decl, bool is_private, int file)
 }
 
 /* The global name seen from file: its own private one first. */
-static struct symbol *find_global(struct program *prog, const char *name,
+struct symbol *find_global(struct program *prog, const char *name,
 				  int file)
 {
 	struct symbol *public = NULL;
@@ -378,7 +321,7 @@ static void unify_key(struct sema *se, struct symbol *sym, int k, enum type t,
 }
 
 /* An expression must have type t (when both are known). */
-static void expect(struct sema *se, struct node *n, enum type got,
+void expect(struct sema *se, struct node *n, enum type got,
 		   enum type want)
 {
 	if (got == TY_UNKNOWN || want == TY_UNKNOWN || got == want)
@@ -388,7 +331,7 @@ static void expect(struct sema *se, struct node *n, enum type got,
 			   type_name(want), type_name(got));
 }
 
-static enum type infer(struct sema *se, struct node *n, enum type want);
+enum type infer(struct sema *se, struct node *n, enum type want);
 
 static void use_global(struct sema *se, struct symbol *sym, bool write)
 {
@@ -542,12 +485,11 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	return n->type = sym->type;
 }
 
-static bool body_all_of(struct sema *se, struct probe_body *b,
-			enum probe_family family);
-static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
-			     bool write);
-static bool other_target(struct sema *se, struct node *n, int op,
-			 enum type *type);
+static bool is_context(const struct node *n)
+{
+	return n->kind == N_TARGET || n->kind == N_TMEMBER ||
+	       n->kind == N_TINDEX;
+}
 
 static bool is_lvalue(const struct node *n)
 {
@@ -561,10 +503,9 @@ static enum type infer_lvalue(struct sema *se, struct node *n, enum type want)
 	if (n->kind == N_INDEX)
 		return infer_index(se, n, want, true);
 	/* a plain $x elsewhere may be unknown: infer says so below */
-	if ((n->kind == N_TARGET || n->kind == N_TMEMBER ||
-	     n->kind == N_TINDEX) && (body_all_of(se, se->body, PF_KFUNC) ||
-				      body_all_of(se, se->body, PF_KRETFUNC) ||
-				      (n->kind != N_TARGET && !se->s->guru))) {
+	const struct probe_family *f = body_family(se, se->body);
+	if (is_context(n) && ((f && f->writable) ||
+			      (n->kind != N_TARGET && !se->s->guru))) {
 		if (se->report)
 			diag_error(se->s, n->loc, se->s->guru ?
 				   "only a kernel.function entry probe can "
@@ -587,21 +528,13 @@ static enum type infer_assign(struct sema *se, struct node *n)
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
 	enum type tt;
 
-	if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
-	     lhs->kind == N_TINDEX) && other_target(se, lhs, n->binary.op, &tt)) {
-		expect(se, rhs, infer(se, rhs, tt), tt);
+	const struct probe_family *f = body_family(se, se->body);
+
+	if (is_context(lhs) && f && f->context_assign &&
+	    f->context_assign(se, n, &tt))
 		return n->type = tt;
-	}
 	switch (n->binary.op) {
 	case OP_ASSIGN: {
-		if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
-		     lhs->kind == N_TINDEX) && se->s->guru &&
-		    body_all_of(se, se->body, PF_KFUNC)) {
-			/* -g: write a kernel function's variable */
-			expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
-			infer_kfvar(se, lhs, false, true);
-			return n->type = TY_LONG;
-		}
 		if (lhs->kind == N_VAR)
 			resolve_var(se, lhs, true);	/* locals in source order */
 		enum type rt = infer(se, rhs, lhs->type);
@@ -1038,12 +971,8 @@ static enum type infer_stat(struct sema *se, struct node *n)
 
 /* ---- tracepoint context variables ------------------------------------ */
 
-/*
- * Does the body run only for probes of this family (and, for tracepoints,
- * with a catalog entry, so $vars mean their arguments)?
- */
-static bool body_all_of(struct sema *se, struct probe_body *b,
-			enum probe_family family)
+bool body_all_of(struct sema *se, const struct probe_body *b,
+		 const struct probe_family *f)
 {
 	bool any = false;
 
@@ -1053,82 +982,33 @@ static bool body_all_of(struct sema *se, struct probe_body *b,
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
-		if (dp->family != family ||
-		    (family == PF_TRACEPOINT && !dp->tp))
+		if (dp->family != f || (f->own_context && !f->own_context(dp)))
 			return false;
 		any = true;
 	}
 	return any;
 }
 
-static bool tp_only_body(struct sema *se, struct probe_body *b)
+const struct probe_family *body_family(struct sema *se,
+				       const struct probe_body *b)
 {
-	return body_all_of(se, b, PF_TRACEPOINT);
-}
+	const struct derived_probe *first = NULL;
 
-static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
-					const char *name)
-{
-	for (int i = 0; i < tp->nargs; i++)
-		if (!strcmp(tp->args[i].name, name))
-			return &tp->args[i];
+	if (b->func)
+		return NULL;
+	for (int i = 0; i < se->prog->nprobes && !first; i++)
+		if (se->prog->probes[i]->body == b)
+			first = se->prog->probes[i];
+	if (!first || !first->family->context)
+		return NULL;
+	if (first->family->first_claims ||
+	    body_all_of(se, b, first->family))
+		return first->family;
 	return NULL;
 }
 
-/* A scalar the callback can widen to a long: an integer or a pointer. */
-static bool tp_scalar(const char *c_type)
-{
-	if (strpbrk(c_type, "*["))
-		return true;
-	return strncmp(c_type, "struct ", 7) && strncmp(c_type, "union ", 6);
-}
-
-static bool tp_special(const char *name)
-{
-	return !strcmp(name, "$$parms") || !strcmp(name, "$$vars") ||
-	       !strcmp(name, "$$system") || !strcmp(name, "$$name");
-}
-
-/*
- * Is $name (without '$') an argument of every tracepoint of the body?
- * With report, say why not (at n).
- */
-static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
-			 bool report)
-{
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != se->body)
-			continue;
-		const struct tracepoint_info *tp = dp->tp;
-		const struct tp_arg *a = tp->args_ok ? tp_find_arg(tp, name) : NULL;
-		if (a && tp_scalar(a->c_type))
-			continue;
-		if (!report)
-			return false;
-		if (!tp->args_ok) {
-			diag_error(se->s, n->loc, "the arguments of %s are not "
-				   "known", dp->pp);
-		} else if (a) {
-			diag_error(se->s, n->loc, "context variable '$%s' of %s "
-				   "is a '%s', which is not supported yet",
-				   name, dp->pp, a->c_type);
-		} else {
-			struct strbuf sb = { 0 };
-			for (int k = 0; k < tp->nargs; k++)
-				sb_printf(&sb, " $%s", tp->args[k].name);
-			diag_error(se->s, n->loc, "context variable '$%s' is not "
-				   "available in %s (it has:%s)", name, dp->pp,
-				   tp->nargs ? sb_str(&sb) : " no arguments");
-			sb_free(&sb);
-		}
-		return false;
-	}
-	return true;
-}
-
 /* The target kernel's BTF, loaded on the first member access; or NULL. */
-static struct btf *sema_btf(struct sema *se)
+struct btf *sema_btf(struct sema *se)
 {
 	if (se->btf_state == 0) {
 		se->btf_state = -1;
@@ -1143,7 +1023,7 @@ static struct btf *sema_btf(struct sema *se)
 }
 
 /* A new context value of body b: the next slot of b->tpvars. */
-static struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
+struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				       struct node *n, const char *name)
 {
 	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
@@ -1159,467 +1039,7 @@ static struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 	return sym;
 }
 
-/*
- * $arg->member..., $arg[N]: a context slot of its own, its path resolved
- * through BTF for every tracepoint of the body (they must agree). flags:
- * PATH_AGGREGATE (the base of a pretty printing may be a struct),
- * PATH_ADDRESS (&$arg->member, a slot of its own). NULL on an error.
- */
-static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
-				    int flags)
-{
-	struct probe_body *b = se->body;
-	const char *root = tp_member_root(n);
-	struct arena *a = &se->s->arena;
-
-	if (n->kind == N_TINDEX)
-		infer(se, n->target.index, TY_LONG);
-	if (!root || root[1] == '$') {
-		if (se->report)
-			diag_error(se->s, n->loc, "member access and indexing "
-				   "apply to tracepoint arguments ($arg) only, "
-				   "for now");
-		return NULL;
-	}
-	if (!tp_check_arg(se, n, root + 1, se->report))
-		return NULL;
-	char *key = tp_member_key(a, n);
-	if (flags & PATH_ADDRESS)
-		key = arena_printf(a, "&%s", key);
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, key))
-			return b->tpvars[i];
-	if (b->ntpvars >= 64) {
-		/* the callback flags faults in a 64-bit mask */
-		if (se->report)
-			diag_error(se->s, n->loc, "too many context values in "
-				   "one probe (at most 64)");
-		return NULL;
-	}
-	struct btf *btf = sema_btf(se);
-	if (!btf) {
-		if (se->report)
-			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
-				   se->btf_err);
-		return NULL;
-	}
-	struct tp_path *path = NULL;
-	const struct derived_probe *first = NULL;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != b)
-			continue;
-		const struct tp_arg *arg = tp_find_arg(dp->tp, root + 1);
-		struct tp_path p;
-		const struct node *at = n;
-		int type = btf_find_type(btf, arg->c_type), end;
-		const char *msg = type ? type_path(a, btf, type, flags, n, &p,
-						   &end, &at) :
-			arena_printf(a, "the kernel's BTF has no type '%s'",
-				     arg->c_type);
-		if (msg) {
-			if (se->report)
-				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
-					   msg, dp->pp);
-			return NULL;
-		}
-		if (path && !tp_path_equal(path, &p)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another "
-					   "layout in %s than in %s", key,
-					   dp->pp, first->pp);
-			return NULL;
-		}
-		if (!path) {
-			path = arena_alloc(a, sizeof(*path));
-			*path = p;
-			first = dp;
-		}
-	}
-	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->tp_path = path;
-	sym->tp_arg = root + 1;
-	return sym;
-}
-
-static enum type infer_member(struct sema *se, struct node *n)
-{
-	n->sym = tp_chain_slot(se, n, 0);
-	return n->type = TY_LONG;
-}
-
 /* ---- kernel.function context variables (see kfvars.c) -------------- */
-
-/* Do all probes of the body come from kernel.function points? */
-static bool kf_only_body(struct sema *se, struct probe_body *b)
-{
-	return body_all_of(se, b, PF_KFUNC) || body_all_of(se, b, PF_KRETFUNC);
-}
-
-/* The C type of variable name in dp's function (-L's), or NULL. */
-static const char *kf_var_type(const struct derived_probe *dp,
-			       const char *name)
-{
-	size_t len = strlen(name);
-
-	for (int i = 0; i < dp->kf_nvars; i++)
-		if (!strncmp(dp->kf_vars[i], name, len) &&
-		    dp->kf_vars[i][len] == ':')
-			return dp->kf_vars[i] + len + 1;
-	return NULL;
-}
-
-static struct dwloc_file *sema_dwarf(struct sema *se)
-{
-	if (se->dw_state == 0) {
-		se->dw_state = -1;
-		if (!se->kf_vmlinux)
-			se->dw_err = xstrdup("no kernel debuginfo");
-		else if ((se->dw = dwloc_open(se->kf_vmlinux, &se->dw_err)))
-			se->dw_state = 1;
-	}
-	return se->dw;
-}
-
-/* Why dp's function has no variable name: SystemTap's two errors. */
-static const char *kf_missing_var(struct sema *se,
-				  const struct derived_probe *dp,
-				  const char *name)
-{
-	struct arena *a = &se->s->arena;
-	struct dwloc loc;
-	const char *msg = dp->kf_statement ?
-			  dwloc_var_at(se->dw, a, dp->kf_entry_pc, dp->kf_cu,
-				       dp->kf_addr, name, 8, &loc) :
-			  dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
-				    8, &loc);
-
-	if (!msg)
-		return arena_printf(a, "the type of '$%s' is not known", name);
-	if (strncmp(msg, "unable to find", 14))
-		return arena_printf(a, "'$%s': %s", name, msg);
-	struct strbuf sb = { 0 };
-	for (int i = 0; i < dp->kf_nvars; i++)
-		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
-			  (int)strcspn(dp->kf_vars[i], ":"), dp->kf_vars[i]);
-	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, dp->kf_symbol,
-			   dp->kf_nvars ? sb_str(&sb) : "none");
-	sb_free(&sb);
-	return msg;
-}
-
-/*
- * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
- * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
- * variable in DWARF order ("name=?" without a location at the entry,
- * "name={...}" for a struct), of $name (@entry($name) in .return probes).
- */
-static enum type infer_kf_dollars(struct sema *se, struct node *n,
-				  const char *name)
-{
-	struct arena *a = &se->s->arena;
-	const struct derived_probe *dp = NULL;
-	int nprobes = 0;
-
-	for (int i = 0; i < se->prog->nprobes; i++)
-		if (se->prog->probes[i]->body == se->body) {
-			dp = se->prog->probes[i];
-			nprobes++;
-		}
-	bool ret = dp && dp->family == PF_KRETFUNC;
-	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
-		   2 : !strcmp(name, "$$vars") ? 3 : 0;
-	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
-		if (se->report)
-			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
-				   "is not supported yet", name);
-		return n->type = TY_STRING;
-	}
-	struct strbuf fmt = { 0 };
-	struct node *args = NULL;
-	if (want) {
-		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
-		struct dwloc_name *vars;
-		/* a function only in the symbol table has no variables */
-		int nv = !dp->kf_addr ? 0 : dw ? dwloc_names(dw, a, dp->kf_addr,
-							      dp->kf_cu, &vars)
-			 : -1;
-		if (nv < 0 || nprobes > 1) {
-			if (se->report)
-				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
-					   "the variables of %s" : "'%s' of "
-					   "several functions in one body is not "
-					   "supported yet", nv < 0 ? dp->pp :
-					   name);
-			return n->type = TY_STRING;
-		}
-		for (int i = 0; i < nv; i++) {
-			if (!(want & (vars[i].is_param ? 1 : 2)))
-				continue;
-			const char *type = kf_var_type(dp, vars[i].name);
-			struct btf_info info = { .cls = BTF_CLASS_OTHER };
-			if (type)
-				btf_resolve(se->btf, btf_find_type(se->btf, type),
-					    &info);
-			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
-			if (!type) {
-				sb_putc(&fmt, '?');
-				continue;
-			}
-			if (info.cls == BTF_CLASS_STRUCT ||
-			    info.cls == BTF_CLASS_UNION) {
-				sb_puts(&fmt, "{...}");
-				continue;
-			}
-			sb_puts(&fmt, "%#x");
-			struct node *v = ast_new(se->s, N_TARGET, n->loc);
-			v->target.name = arena_printf(a, "$%s", vars[i].name);
-			if (ret) {
-				struct node *e = ast_new(se->s, N_ATFUNC, n->loc);
-				e->call.name = "@entry";
-				e->call.args = v;
-				v = e;
-			}
-			args = ast_append(args, v);
-		}
-	} else {
-		struct node *v = ast_new(se->s, N_TARGET, n->loc);
-		v->target.name = "$return";
-		sb_puts(&fmt, "return=%#x");
-		args = v;
-	}
-	struct node *f = ast_new(se->s, N_STRING, n->loc);
-	f->str.value = arena_strdup(a, sb_str(&fmt));
-	f->str.len = fmt.len;
-	sb_free(&fmt);
-	n->kind = N_PRINT;
-	n->print.kind = PRINT_SPRINTF;
-	n->print.args = ast_append(f, args);
-	n->sym = NULL;
-	return infer(se, n, TY_STRING);
-}
-
-/*
- * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
- * context slot of its own, like a tracepoint's, whose root each derived
- * probe locates in its own function (dp->kf_locs); the member chain must
- * have the same layout in all of them. In a .return probe every such
- * value is taken at the entry (SystemTap 4.8: $param means
- * @entry($param) there).
- */
-static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
-			     bool write)
-{
-	struct probe_body *b = se->body;
-	struct arena *a = &se->s->arena;
-	const char *root = tp_member_root(n);
-
-	if (n->kind == N_TINDEX)
-		infer(se, n->target.index, TY_LONG);
-	if (addr_of && root && !strcmp(root, "$return")) {
-		if (se->report)
-			diag_error(se->s, n->loc, "cannot take address of "
-				   "'$return': the return value is in a "
-				   "register");
-		return n->type = TY_LONG;
-	}
-	if (root && root[1] == '$' && n->kind == N_TARGET && !addr_of && !write)
-		return infer_kf_dollars(se, n, root);
-	if (!root || root[1] == '$') {
-		if (se->report)
-			diag_error(se->s, n->loc, "'%s' of kernel.function "
-				   "probes is not supported yet",
-				   root ? root : "this expression");
-		return n->type = TY_LONG;
-	}
-	char *key = tp_member_key(a, n);
-	const struct srcfile *sf = session_file(se->s, n->loc.file);
-	if (se->report && !se->in_entry && !write &&
-	    body_all_of(se, b, PF_KRETFUNC) &&
-	    !(sf && sf->privileged))
-		diag_warning(se->s, n->loc, "confusing usage, value is captured "
-			     "as @entry(%s) in .return probe [man stapprobes] "
-			     "RETURN PROBES", key);
-	if (addr_of || write)
-		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, key)) {
-			n->sym = b->tpvars[i];
-			return n->type = TY_LONG;
-		}
-	if (b->ntpvars >= 64) {
-		if (se->report)
-			diag_error(se->s, n->loc, "too many context values in "
-				   "one probe (at most 64)");
-		return n->type = TY_LONG;
-	}
-	struct btf *btf = sema_btf(se);
-	struct dwloc_file *dw = btf ? sema_dwarf(se) : NULL;
-	if (!dw) {
-		if (se->report)
-			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
-				   btf ? se->dw_err : se->btf_err);
-		return n->type = TY_LONG;
-	}
-	struct tp_path *path = NULL;
-	const struct derived_probe *first = NULL;
-	unsigned write_size = 0;
-	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
-					   sizeof(*locs));
-	const char *dropped = NULL;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != b)
-			continue;
-		if (dp->kf_dropped) {
-			dropped = dp->kf_dropped;
-			continue;
-		}
-		const char *type = kf_var_type(dp, root + 1);
-		const struct node *at = n;
-		struct tp_path p;
-		const char *msg;
-		locs[i] = arena_alloc(a, sizeof(*locs[i]));
-		if (!type)
-			msg = kf_missing_var(se, dp, root + 1);
-		else
-			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
-					     locs[i], &p, &at);
-		if (msg && dp->kf_inline) {
-			/* an inlined copy may keep no trace of a variable
-			 * the function's own copy has: that copy goes */
-			dropped = arena_printf(a, "the inlined copy at 0x%"
-					       PRIx64 " of %s: %s", dp->kf_addr,
-					       dp->pp, msg);
-			dp->kf_dropped = dropped;
-			dp->kf_dropped_at = n;
-			continue;
-		}
-		if (msg) {
-			if (se->report)
-				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
-					   msg, dp->pp);
-			return n->type = TY_LONG;
-		}
-		if (path && (!tp_path_equal(path, &p) ||
-			     locs[i]->write_size != write_size)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another "
-					   "layout in %s than in %s", key,
-					   dp->pp, first->pp);
-			return n->type = TY_LONG;
-		}
-		if (!path) {
-			path = arena_alloc(a, sizeof(*path));
-			*path = p;
-			first = dp;
-			write_size = locs[i]->write_size;
-		}
-	}
-	if (!path) {	/* every copy was an inlined one without it */
-		if (se->report)
-			diag_error(se->s, n->loc, "%s", dropped ? dropped :
-				   "no copy of the function");
-		return n->type = TY_LONG;
-	}
-	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->tp_path = path && path->nsteps ? path : NULL;
-	sym->tp_arg = root + 1;
-	sym->kf_entry = true;
-	sym->kf_write_size = write_size;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != b)
-			continue;
-		if (!dp->kf_locs)
-			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
-		dp->kf_locs[sym->index] = locs[i];
-	}
-	n->sym = sym;
-	return n->type = TY_LONG;
-}
-
-/*
- * @entry(expr) in a .return probe: its context variables are all taken
- * at the entry already, so an expression of them, constants and operators
- * means the same at the return; anything else (a function call, a
- * variable) would need to run at the entry, which is not supported yet.
- */
-static const struct node *entry_unsupported(const struct node *n)
-{
-	switch (n->kind) {
-	case N_NUMBER:
-	case N_STRING:
-	case N_TMEMBER:
-		return NULL;
-	case N_TARGET:
-		return strcmp(n->target.name, "$return") ? NULL : n;
-	case N_TINDEX:
-		return entry_unsupported(n->target.index);
-	case N_UNARY:
-		return entry_unsupported(n->unary.operand);
-	case N_BINARY: {
-		const struct node *x = entry_unsupported(n->binary.lhs);
-		return x ? x : entry_unsupported(n->binary.rhs);
-	}
-	case N_TERNARY: {
-		const struct node *x = entry_unsupported(n->cond.cond);
-		if (!x)
-			x = entry_unsupported(n->cond.then);
-		return x ? x : entry_unsupported(n->cond.els);
-	}
-	default:
-		return n;
-	}
-}
-
-static enum type infer_entry(struct sema *se, struct node *n, enum type want)
-{
-	struct node *arg = n->call.args;
-
-	if (!body_all_of(se, se->body, PF_KRETFUNC)) {
-		if (se->report)
-			diag_error(se->s, n->loc, "@entry is only valid in "
-				   ".return probes");
-		return TY_UNKNOWN;
-	}
-	if (!arg || arg->next) {
-		if (se->report)
-			diag_error(se->s, n->loc, "@entry takes one expression");
-		return TY_UNKNOWN;
-	}
-	const struct node *bad = entry_unsupported(arg);
-	if (bad && bad->kind == N_TARGET) {
-		if (se->report)
-			diag_error(se->s, bad->loc, "'$return' has no value at "
-				   "the entry");
-		return TY_UNKNOWN;
-	}
-	se->in_entry++;
-	n->type = infer(se, arg, bad ? TY_LONG : want);
-	se->in_entry--;
-	if (!bad)
-		return n->type;
-	/* run at the entry by the handler itself (see codegen) */
-	if (n->type == TY_STRING) {
-		if (se->report)
-			diag_error(se->s, n->loc, "a string @entry(...) that "
-				   "calls functions is not supported yet");
-		return n->type;
-	}
-	if (!n->sym) {
-		struct probe_body *b = se->body;
-		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
-		n->sym->name = "@entry";
-		n->sym->kind = SYM_CONTEXT;
-		n->sym->type = TY_LONG;
-		n->sym->loc = n->loc;
-		n->sym->index = b->nkf_entries;
-		GROW(se, b->kf_entries, b->nkf_entries, b->kf_entries_cap);
-		b->kf_entries[b->nkf_entries++] = n;
-	}
-	return n->type = TY_LONG;
-}
 
 /* ---- typed values: pretty printing, @cast, & -------------------------- */
 
@@ -1629,7 +1049,7 @@ static enum type infer_target(struct sema *se, struct node *n);
  * "$prev$$" -> base "$prev" and depth 2; "$$parms$" -> "$$parms", 1.
  * Depth 0 when the name has no pretty-printing suffix.
  */
-static int pretty_suffix(struct arena *a, const char *name, const char **base)
+int pretty_suffix(struct arena *a, const char *name, const char **base)
 {
 	size_t i = name[1] == '$' ? 2 : 1;
 
@@ -1648,27 +1068,16 @@ static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
 	return dp->body == se->body;
 }
 
-/* The C type of $name in dp, or NULL. */
-static const char *tp_arg_type(const struct derived_probe *dp,
-			       const char *name)
-{
-	const struct tp_arg *arg = dp->tp && dp->tp->args_ok ?
-		tp_find_arg(dp->tp, name) : NULL;
-
-	return arg ? arg->c_type : NULL;
-}
-
 /*
  * The BTF type of a tracepoint value ($arg or a chain on it) in dp, 0 when
  * it has none; flags as for type_path.
  */
-static int tp_value_type(struct sema *se, const struct derived_probe *dp,
+int context_value_type(struct sema *se, const struct derived_probe *dp,
 			 const struct node *n, int flags)
 {
 	const char *root = tp_member_root(n);
-	bool kfunc = dp->family == PF_KFUNC || dp->family == PF_KRETFUNC;
-	const char *c_type = !root ? NULL : kfunc ? kf_var_type(dp, root + 1) :
-			     tp_arg_type(dp, root + 1);
+	const char *c_type = root && dp->family->var_ctype ?
+			     dp->family->var_ctype(dp, root + 1) : NULL;
 	struct btf *btf = sema_btf(se);
 	struct tp_path p;
 	const struct node *at;
@@ -1683,7 +1092,7 @@ static int tp_value_type(struct sema *se, const struct derived_probe *dp,
 	return end;
 }
 
-static struct symbol *typed_symbol(struct sema *se, struct node *n,
+struct symbol *typed_symbol(struct sema *se, struct node *n,
 				   struct node *base, enum type type)
 {
 	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
@@ -1695,99 +1104,6 @@ static struct symbol *typed_symbol(struct sema *se, struct node *n,
 	sym->decl = n;
 	sym->typed_base = base;
 	return sym;
-}
-
-/*
- * $prev$, $prev->se$$ on tracepoints: the base value's slot, then its
- * pretty printing, the same in every tracepoint of the body.
- */
-static enum type infer_tp_pretty(struct sema *se, struct node *n,
-				 struct node *base, int depth)
-{
-	struct arena *a = &se->s->arena;
-	const struct pretty *pretty = NULL;
-	const struct derived_probe *first = NULL;
-	struct symbol *slot;
-
-	if (base->kind == N_TARGET) {
-		if (!tp_check_arg(se, base, base->target.name + 1, se->report))
-			return n->type = TY_STRING;
-		infer_target(se, base);
-		slot = base->sym;
-	} else {
-		slot = base->sym = tp_chain_slot(se, base, PATH_AGGREGATE);
-	}
-	if (!slot || (n->sym && n->sym->kind == SYM_TYPED))
-		return n->type = TY_STRING;
-	struct btf *btf = sema_btf(se);
-	if (!btf) {
-		if (se->report)
-			diag_error(se->s, n->loc, "cannot pretty-print '%s': %s",
-				   tp_member_key(a, base), se->btf_err);
-		return n->type = TY_STRING;
-	}
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		struct pretty *p;
-		int type;
-
-		if (!body_has_probe(se, dp))
-			continue;
-		type = tp_value_type(se, dp, base, PATH_AGGREGATE);
-		if (!type) {
-			if (se->report)
-				diag_error(se->s, n->loc, "the type of '%s' in %s "
-					   "is not in the kernel's BTF",
-					   tp_member_key(a, base), dp->pp);
-			return n->type = TY_STRING;
-		}
-		p = arena_alloc(a, sizeof(*p));
-		pretty_build(a, btf, type, depth == 2, p);
-		if (pretty && !pretty_equal(pretty, p)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another type "
-					   "in %s than in %s",
-					   tp_member_key(a, base), dp->pp,
-					   first->pp);
-			return n->type = TY_STRING;
-		}
-		if (!pretty) {
-			pretty = p;
-			first = dp;
-		}
-	}
-	n->sym = typed_symbol(se, n, base, TY_STRING);
-	n->sym->pretty = pretty;
-	return n->type = TY_STRING;
-}
-
-/* $$parms$ / $$parms$$: each tracepoint's arguments, pretty-printed. */
-static void tp_parms_pretty(struct sema *se, int depth)
-{
-	struct arena *a = &se->s->arena;
-	struct btf *btf = sema_btf(se);
-
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		struct derived_probe *dp = se->prog->probes[i];
-		const struct tracepoint_info *tp = dp->tp;
-
-		if (!body_has_probe(se, dp) || !tp || !tp->args_ok ||
-		    dp->tp_parms_pretty[depth])
-			continue;
-		dp->tp_parms_pretty[depth] = arena_alloc(a, (size_t)(tp->nargs + 1) *
-					      sizeof(*dp->tp_parms_pretty[depth]));
-		for (int k = 0; btf && k < tp->nargs; k++) {
-			int type = tp_scalar(tp->args[k].c_type) ?
-				btf_find_type(btf, tp->args[k].c_type) : 0;
-			struct pretty *p;
-
-			if (!type)
-				continue;	/* "=?" */
-			p = arena_alloc(a, sizeof(*p));
-			pretty_build(a, btf, type, depth == 2, p);
-			dp->tp_parms_pretty[depth][k] = p;
-		}
-	}
 }
 
 /*
@@ -1963,12 +1279,13 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 	} else if (root->kind == N_VAR) {
 		type = local_btf_type(root, &base_object);
 	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
-		   (tp_only_body(se, se->body) || kf_only_body(se, se->body))) {
+		   body_family(se, se->body) &&
+		   body_family(se, se->body)->var_ctype) {
 		for (int i = 0; i < se->prog->nprobes; i++) {
 			const struct derived_probe *dp = se->prog->probes[i];
 			if (!body_has_probe(se, dp))
 				continue;
-			int t = tp_value_type(se, dp, e, flags);
+			int t = context_value_type(se, dp, e, flags);
 			if (!t || (type && t != type))
 				return 0;
 			type = t;
@@ -2014,38 +1331,8 @@ static void note_btf_type(struct sema *se, struct symbol *sym,
 	sym->btf_object = object;
 }
 
-/* Is the chain n (tracepoint or @cast) defined, as @defined asks? */
-static int kf_defined(struct sema *se, const char *name);
-
-/* @defined($x->f...) in a kernel.function body: every function of the
- * body has $x, and the chain resolves on the type $x has in each. */
-static bool kf_chain_defined(struct sema *se, struct node *n,
-			     const char *name, int flags)
-{
-	struct btf *btf = sema_btf(se);
-	struct tp_path p;
-	const struct node *at;
-	int end;
-
-	if (name[1] == '$' || !kf_defined(se, name))
-		return false;
-	if (n->kind == N_TARGET)
-		return true;
-	if (!btf)
-		return false;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != se->body)
-			continue;
-		const char *c_type = kf_var_type(dp, name + 1);
-		int type = c_type ? btf_find_type(btf, c_type) : 0;
-		if (!type || type_path(&se->s->arena, btf, type, flags, n, &p,
-				       &end, &at))
-			return false;
-	}
-	return true;
-}
-
+/* Is the chain n (on a context variable or @cast) defined, as @defined
+ * asks? */
 static bool chain_defined(struct sema *se, struct node *n, int flags)
 {
 	struct node *root = chain_root(n);
@@ -2068,13 +1355,12 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 					  flags | (object ? PATH_OBJECT : 0), n,
 					  &p, &end, &at);
 	}
-	if (root->kind == N_TARGET && kf_only_body(se, se->body))
-		return kf_chain_defined(se, n, root->target.name, flags);
-	if (root->kind != N_TARGET || !tp_only_body(se, se->body))
+	const struct probe_family *f = body_family(se, se->body);
+	if (root->kind != N_TARGET || !f || !f->defined || !f->var_ctype)
 		return false;
 	const char *name;
 	pretty_suffix(&se->s->arena, root->target.name, &name);
-	if (name[1] == '$' || !tp_check_arg(se, root, name + 1, false))
+	if (name[1] == '$' || !f->defined(se, root))
 		return false;
 	if (n == root)
 		return true;
@@ -2083,106 +1369,12 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 		return false;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
-		if (body_has_probe(se, dp) && !tp_value_type(se, dp, n, flags))
+		if (body_has_probe(se, dp) && !context_value_type(se, dp, n, flags))
 			return false;
 	}
 	return true;
 }
 
-/*
- * Context variables in procfs probes and in the points of families pass 3
- * does not translate, checked as SystemTap checks them. op is 0 for a
- * read, else the assignment operator. false when the body is not one of
- * those probes (the caller handles it).
- */
-static bool other_target(struct sema *se, struct node *n, int op,
-			 enum type *type)
-{
-	struct probe_body *b = se->body;
-	const struct derived_probe *dp = NULL;
-
-	if (b->func)
-		return false;
-	for (int i = 0; i < se->prog->nprobes && !dp; i++)
-		if (se->prog->probes[i]->body == b)
-			dp = se->prog->probes[i];
-	if (!dp || (dp->family != PF_PROCFS && dp->family != PF_UNSUPPORTED))
-		return false;
-	*type = TY_LONG;
-	const char *root = tp_member_root(n);
-	if (!root || dp->ctx == CTX_UNCHECKED) {
-		if (root && root[1] == '$')
-			*type = TY_STRING;	/* $$parms and the like */
-		n->type = *type;
-		return true;	/* the point's own error says enough */
-	}
-	/* the step right after the variable: member access or index */
-	const struct node *step = NULL;
-	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
-		step = m;
-	const char *msg = NULL;
-	if (dp->family == PF_PROCFS) {
-		*type = TY_STRING;
-		if (strcmp(root, "$value"))
-			msg = arena_printf(&se->s->arena, "invalid context "
-					   "variable '%s' in a procfs probe "
-					   "(only $value)", root);
-		else if (step)
-			msg = step->kind == N_TMEMBER ?
-			      "procfs variable '$value' cannot be used as a "
-			      "structure" : "procfs variable '$value' cannot "
-			      "be used as an array";
-		else if (dp->procfs_write && op)
-			msg = "procfs variable '$value' is read-only in a "
-			      "procfs write probe";
-		else if (!dp->procfs_write && !op)
-			msg = "procfs variable '$value' cannot be read in a "
-			      "procfs read probe (assign it with '=' or '.=')";
-		else if (op && op != OP_ASSIGN && op != OP_CONCAT)
-			msg = "only '=' and '.=' assign procfs variable "
-			      "'$value'";
-	} else {
-		bool args = dp->ctx == CTX_SYSCALL, ret =
-			    dp->ctx == CTX_SYSCALL_RETURN;
-		bool argn = !strncmp(root, "$arg", 4) && root[4] >= '1' &&
-			    root[4] <= '6' && !root[5];
-		bool known = argn || !strcmp(root, "$return") ||
-			     !strcmp(root, "$syscall");
-		if (dp->ctx == CTX_PLT) {
-			*type = TY_STRING;
-			if (strcmp(root, "$$name") || step || op)
-				msg = arena_printf(&se->s->arena, "unknown "
-						   "context variable '%s': .plt "
-						   "probes have only $$name (the "
-						   "function's name)", root);
-		} else if (dp->ctx == CTX_NONE)
-			msg = arena_printf(&se->s->arena, "unknown context "
-					   "variable '%s': %s has none", root,
-					   dp->pp);
-		else if (known && step)
-			msg = arena_printf(&se->s->arena, "'%s' cannot be used "
-					   "as %s", root, step->kind == N_TMEMBER ?
-					   "a structure" : "an array");
-		else if (argn && !args)
-			msg = arena_printf(&se->s->arena, "'%s' is only "
-					   "available in .syscall probes", root);
-		else if (!strcmp(root, "$return") && !ret)
-			msg = "'$return' is only available in .syscall.return "
-			      "probes";
-		else if (!known)
-			msg = arena_printf(&se->s->arena, "unknown context "
-					   "variable '%s' (%s has $syscall, %s)",
-					   root, dp->pp, args ? "$arg1 to $arg6" :
-					   "$return");
-		else if (op)
-			msg = arena_printf(&se->s->arena, "'%s' is read-only",
-					   root);
-	}
-	if (msg && se->report)
-		diag_error(se->s, n->loc, "%s", msg);
-	n->type = *type;
-	return true;
-}
 
 static enum type infer_target(struct sema *se, struct node *n)
 {
@@ -2190,7 +1382,6 @@ static enum type infer_target(struct sema *se, struct node *n)
 	const char *name = n->target.name;
 	int depth = 0;
 	struct node *root = chain_root(n);
-	enum type other;
 
 	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
 		depth = (int)strlen(name);
@@ -2205,8 +1396,9 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "supported yet");
 		return n->type = TY_STRING;
 	}
-	if (other_target(se, n, 0, &other))
-		return other;
+	const struct probe_family *f = body_family(se, b);
+	if (f && f->first_claims)
+		return f->context(se, n, false);
 	if (n->kind != N_TARGET && !tp_member_root(n)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "member access on a plain value "
@@ -2214,83 +1406,38 @@ static enum type infer_target(struct sema *se, struct node *n)
 				   "with @cast(value, \"type\")");
 		return n->type = TY_LONG;
 	}
-	if (n->kind == N_TARGET && !strcmp(name, "$return")) {
-		if (body_all_of(se, b, PF_KRETFUNC))
-			return n->type = TY_LONG; /* pass 3: the return register */
+	if (n->kind == N_TARGET && !strcmp(name, "$return") &&
+	    !(f && f->has_return)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "'$return' is only available in "
 				   "kernel.function(...).return probes");
 		return n->type = TY_LONG;
 	}
-	if (kf_only_body(se, b))
-		return infer_kfvar(se, n, false, false);
-	if (!tp_only_body(se, b)) {
-		/* begin, end, error, never and timers have none at all */
-		const char *pp = NULL;
-		bool kfunc = false;
-		for (int i = 0; i < se->prog->nprobes && !pp; i++)
-			if (se->prog->probes[i]->body == b &&
-			    se->prog->probes[i]->family != PF_TRACEPOINT) {
-				pp = se->prog->probes[i]->pp;
-				kfunc = se->prog->probes[i]->kf_symbol != NULL;
-			}
-		if (se->report && kfunc)
-			diag_error(se->s, n->loc, "context variables of "
-				   "kernel.function probes are not supported "
-				   "yet");
-		else if (se->report && pp)
-			diag_error(se->s, n->loc, "unknown context variable '%s': "
-				   "%s has no context variables",
-				   tp_member_root(n), pp);
-		else if (se->report)
-			diag_error(se->s, n->loc, "context variables are not "
-				   "available in functions");
-		return TY_LONG;
+	if (f)
+		return f->context(se, n, false);
+	/* a function, a family without context values, or several */
+	const struct derived_probe *none = NULL, *some = NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (!dp->family->context && !none)
+			none = dp;
+		if (dp->family->context && !some)
+			some = dp;
 	}
-	if (depth)
-		return infer_tp_pretty(se, n, n->target.base, depth);
-	if (n->kind != N_TARGET)
-		return infer_member(se, n);
-	const char *base_name;
-	depth = pretty_suffix(&se->s->arena, name, &base_name);
-	if (depth && (!strcmp(base_name, "$$parms") ||
-		      !strcmp(base_name, "$$vars"))) {
-		b->tp_parms = true;
-		b->tp_parms_modes |= 1u << depth;
-		tp_parms_pretty(se, depth);
-		return n->type = TY_STRING;
-	}
-	if (depth && base_name[1] != '$') {
-		/* $prev$: the pretty printing of the plain $prev */
-		if (!n->target.base) {
-			n->target.base = ast_new(se->s, N_TARGET, n->loc);
-			n->target.base->target.name = base_name;
-		}
-		return infer_tp_pretty(se, n, n->target.base, depth);
-	}
-	if (tp_special(name)) {
-		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
-			b->tp_parms_modes |= 1u;
-		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
-			b->tp_parms = true;
-		return n->type = TY_STRING;
-	}
-	if (name[1] == '$') {
-		if (se->report)
-			diag_error(se->s, n->loc, "unknown context variable "
-				   "'%s' (tracepoints have $$parms, $$vars, "
-				   "$$system and $$name)", name);
-		return TY_STRING;
-	}
-	if (!tp_check_arg(se, n, name + 1, se->report))
-		return TY_LONG;
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, name)) {
-			n->sym = b->tpvars[i];
-			return n->type = TY_LONG;
-		}
-	n->sym = add_context_slot(se, b, n, name);
-	return n->type = TY_LONG;
+	if (se->report && none)
+		diag_error(se->s, n->loc, "unknown context variable '%s': "
+			   "%s has no context variables", tp_member_root(n),
+			   none->pp);
+	else if (se->report && some)
+		diag_error(se->s, n->loc, "context variables of %s probes are "
+			   "not supported yet (a body of several kinds of "
+			   "probe)", some->family->name);
+	else if (se->report)
+		diag_error(se->s, n->loc, "context variables are not "
+			   "available in functions");
+	return TY_LONG;
 }
 
 /*
@@ -2341,24 +1488,11 @@ bool sema_folded_defined(const struct node *n, int64_t *value)
 	return fold_defined(n, value, &saw) && saw;
 }
 
-/* @defined($x) in a kernel.function body: does every function have it? */
-static int kf_defined(struct sema *se, const char *name)
-{
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != se->body)
-			continue;
-		if (!strcmp(name, "$return") ? dp->family != PF_KRETFUNC ||
-		    !dp->kf_symbol : !kf_var_type(dp, name + 1))
-			return 0;
-	}
-	return 1;
-}
-
 /* @defined($x): folded to 1 when every tracepoint of the body has $x. */
 static enum type infer_defined(struct sema *se, struct node *n)
 {
 	struct node *arg = n->call.args;
+	const struct probe_family *f;
 	int value;
 
 	/* @defined(@entry(X)): what X names is there at the entry too */
@@ -2371,7 +1505,6 @@ static enum type infer_defined(struct sema *se, struct node *n)
 		      (!strcmp(arg->target.name, "$") ||
 		       !strcmp(arg->target.name, "$$"));
 	bool address = arg && arg->kind == N_UNARY && arg->unary.op == OP_ADDR;
-	const char *name;
 
 	if (address)
 		root = chain_root(arg->unary.operand);
@@ -2392,16 +1525,10 @@ static enum type infer_defined(struct sema *se, struct node *n)
 	else if (arg->kind != N_TARGET)
 		value = chain_defined(se, arg, arg->kind == N_ATFUNC ?
 				      PATH_AGGREGATE : 0);
-	else if (kf_only_body(se, se->body))
-		value = kf_defined(se, arg->target.name);
-	else if (!tp_only_body(se, se->body))
-		value = 0;
-	else if (pretty_suffix(&se->s->arena, arg->target.name, &name),
-		 tp_special(name))
-		value = 1;
+	else if ((f = body_family(se, se->body)) && f->defined)
+		value = f->defined(se, arg);
 	else
-		value = name[1] != '$' &&
-			tp_check_arg(se, arg, name + 1, false);
+		value = 0;
 	if (!n->sym) {
 		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
 		n->sym->name = "@defined";
@@ -2453,9 +1580,8 @@ static void note_pragmas(struct sema *se, const char *code, struct node *at)
 	}
 }
 
-static enum type infer_perf(struct sema *se, struct node *n);
 
-static enum type infer(struct sema *se, struct node *n, enum type want)
+enum type infer(struct sema *se, struct node *n, enum type want)
 {
 	switch (n->kind) {
 	case N_NUMBER:
@@ -2478,30 +1604,22 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 		}
 		return infer_binary(se, n);
 	case N_UNARY:
-		/* &$x->f in a kernel.function probe; &@cast(p, "T")->f is
-		 * the @cast chain's, below, as in any other probe */
-		if (n->unary.op == OP_ADDR && kf_only_body(se, se->body) &&
-		    (n->unary.operand->kind == N_TARGET ||
-		     n->unary.operand->kind == N_TMEMBER ||
-		     n->unary.operand->kind == N_TINDEX) &&
-		    chain_root(n->unary.operand)->kind == N_TARGET) {
-			infer_kfvar(se, n->unary.operand, true, false);
-			n->sym = n->unary.operand->sym;
-			n->unary.operand->sym = NULL;	/* not read itself */
-			return n->type = TY_LONG;
-		}
 		if (n->unary.op == OP_ADDR) {
 			struct node *op = n->unary.operand;
 			struct node *root = chain_root(op);
+			const struct probe_family *f = body_family(se, se->body);
+			/* &$x->f: the family's slot for the address */
+			if (is_context(op) && root->kind == N_TARGET && f &&
+			    !f->first_claims &&
+			    f->context(se, op, true) != TY_UNKNOWN) {
+				n->sym = op->sym;
+				op->sym = NULL;	/* not read itself */
+				return n->type = TY_LONG;
+			}
 			if ((root->kind == N_ATFUNC &&
 			     !strcmp(root->call.name, "@cast")) ||
 			    (root->kind == N_VAR && op != root))
 				return infer_cast_chain(se, n, op, PATH_ADDRESS, 0);
-			if (root->kind == N_TARGET && op != root &&
-			    tp_only_body(se, se->body)) {
-				n->sym = tp_chain_slot(se, op, PATH_ADDRESS);
-				return n->type = TY_LONG;
-			}
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
 					   "members of context variables and "
@@ -2589,10 +1707,12 @@ static enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_defined(se, n);
 		if (!strcmp(n->call.name, "@cast"))
 			return infer_cast_chain(se, n, n, 0, 0);
-		if (!strcmp(n->call.name, "@perf"))
-			return infer_perf(se, n);
-		if (!strcmp(n->call.name, "@entry"))
-			return infer_entry(se, n, want);
+		for (int f = 0; probe_families[f]; f++) {
+			enum type t;
+			if (probe_families[f]->at_func &&
+			    probe_families[f]->at_func(se, n, want, &t))
+				return t;
+		}
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is not supported yet",
 				   n->call.name);
@@ -2833,21 +1953,6 @@ static void walk_stmt(struct sema *se, struct node *n)
 
 /* ---- probe points ----------------------------------------------------- */
 
-static const char *const family_names[] = {
-	"begin", "end", "error", "never", "timer", "kernel", "procfs",
-	"process", "perf", "kprobe", "netfilter",
-};
-
-static const struct {
-	const char *unit;
-	uint64_t ns;
-} timer_units[] = {
-	{ "s", 1000000000ULL }, { "sec", 1000000000ULL },
-	{ "ms", 1000000ULL }, { "msec", 1000000ULL },
-	{ "us", 1000ULL }, { "usec", 1000ULL },
-	{ "ns", 1ULL }, { "nsec", 1ULL },
-};
-
 static int cstr_cmp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -2855,51 +1960,34 @@ static int cstr_cmp(const void *a, const void *b)
 
 void sema_dump_probe_types(FILE *out)
 {
-	static const char *const fixed[] = {
-		"begin", "begin(number)", "end", "end(number)", "error",
-		"error(number)", "kernel.trace(string)", "never",
-		"timer.hz(number)", "timer.jiffies(number)",
-		"timer.jiffies(number).randomize(number)", "timer.profile",
-	};
-	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
-	       NUNITS = sizeof(timer_units) / sizeof(timer_units[0]),
-	       NLINES = NFIXED + 2 * NUNITS };
-	const char *lines[NLINES];
-	char *made[2 * NUNITS];
+	const char **lines = NULL;
+	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < NFIXED; i++)
-		lines[i] = fixed[i];
-	for (size_t i = 0; i < NUNITS; i++) {
-		char buf[64];
-		snprintf(buf, sizeof(buf), "timer.%s(number)", timer_units[i].unit);
-		made[2 * i] = xstrdup(buf);
-		snprintf(buf, sizeof(buf), "timer.%s(number).randomize(number)",
-			 timer_units[i].unit);
-		made[2 * i + 1] = xstrdup(buf);
-	}
-	for (size_t i = 0; i < 2 * NUNITS; i++)
-		lines[NFIXED + i] = made[i];
-	qsort(lines, NLINES, sizeof(lines[0]), cstr_cmp);
-	for (size_t i = 0; i < NLINES; i++)
+	for (int f = 0; probe_families[f]; f++)
+		for (const char *const *t = probe_families[f]->probe_types;
+		     t && *t; t++)
+			VEC_PUSH(lines, n, cap, *t);
+	if (n)
+		qsort(lines, n, sizeof(lines[0]), cstr_cmp);
+	for (size_t i = 0; i < n; i++)
 		fprintf(out, "%s\n", lines[i]);
-	for (size_t i = 0; i < 2 * NUNITS; i++)
-		free(made[i]);
+	free(lines);
 }
 
-static struct node *comp_at(struct node *comps, int i)
+struct node *comp_at(struct node *comps, int i)
 {
 	for (; comps && i > 0; i--)
 		comps = comps->next;
 	return comps;
 }
 
-static bool comp_is(struct node *c, const char *name)
+bool comp_is(const struct node *c, const char *name)
 {
 	return c && strcmp(c->comp.name, name) == 0;
 }
 
 /* Report a probe point error unless the point is optional ('?'). */
-static bool point_error(struct sema *se, struct node *point, struct node *at,
+bool point_error(struct sema *se, struct node *point, struct node *at,
 			const char *msg)
 {
 	if (point->point.optional || se->optional)
@@ -2908,7 +1996,7 @@ static bool point_error(struct sema *se, struct node *point, struct node *at,
 	return false;
 }
 
-static char *point_string(struct sema *se, struct node *point)
+char *point_string(struct sema *se, struct node *point)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -2924,6 +2012,22 @@ static char *point_string(struct sema *se, struct node *point)
 	return s;
 }
 
+static bool in_list(const char *const *list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+static bool in_roots(const struct probe_family *f, const char *name)
+{
+	for (const char *const *r = f->roots; *r; r++)
+		if (!strcmp(*r, name))
+			return true;
+	return false;
+}
+
 /*
  * For an unknown point: the closest family (to its first component) or
  * alias (to its dotted names), loaded or in the library.
@@ -2931,7 +2035,10 @@ static char *point_string(struct sema *se, struct node *point)
 static const char *suggest_point(struct sema *se, struct node *point)
 {
 	struct session *s = se->s;
-	int nf = (int)(sizeof(family_names) / sizeof(family_names[0]));
+	int nf = 0;
+	for (int f = 0; probe_families[f]; f++)
+		for (const char *const *r = probe_families[f]->roots; *r; r++)
+			nf++;
 	const char **names = xmalloc((size_t)(nf + se->naliases +
 					      s->nlibrary_names + 1) *
 				     sizeof(*names));
@@ -2941,8 +2048,10 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	ast_foreach(c, point->point.comps)
 		sb_printf(&dotted, "%s%s", c == point->point.comps ? "" : ".",
 			  c->comp.name);
-	for (int i = 0; i < nf; i++)
-		names[n++] = family_names[i];
+	for (int f = 0; probe_families[f]; f++)
+		for (const char *const *r = probe_families[f]->roots; *r; r++)
+			if (!in_list(names, n, *r))
+				names[n++] = *r;
 	const char *hint = suggest(point->point.comps->comp.name, names, n);
 	int best = hint ? edit_distance(point->point.comps->comp.name, hint) : 3;
 	n = 0;
@@ -2959,539 +2068,52 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	return hint;
 }
 
-/*
- * timer.UNIT(N)[.randomize(M)] (s, ms, us, ns and their long names, and
- * jiffies), timer.hz(N), timer.profile: SystemTap's argument checks and
- * messages. One hrtimer each (not per CPU), but timer.profile: a tick on
- * every CPU, every millisecond, as SystemTap's perf cpu-clock sampling
- * (it names the point so).
- */
-static bool derive_timer(struct sema *se, struct node *point,
-			 struct derived_probe *dp)
-{
-	struct node *c0 = point->point.comps, *unit = c0->next;
-	struct arena *a = &se->s->arena;
-	const uint64_t min_ns = 100000, max_ns = 86400ULL * 1000000000ULL;
-	uint64_t scale = 0;
-
-	if (!unit)
-		return point_error(se, point, c0, "timer needs a unit: "
-				   "timer.s(N), timer.ms(N), ...");
-	for (size_t i = 0; i < sizeof(timer_units) / sizeof(timer_units[0]); i++)
-		if (comp_is(unit, timer_units[i].unit))
-			scale = timer_units[i].ns;
-	struct node *opt = unit->next;
-	dp->family = PF_TIMER;
-	if (comp_is(unit, "profile")) {
-		if (opt && comp_is(opt, "tick") && !opt->next)
-			return point_error(se, point, opt, "profiling timer "
-					   "support (register_timer_hook) not "
-					   "found in kernel!");
-		if (opt)
-			return point_error(se, point, opt, arena_printf(a,
-					   "timer.profile takes no '.%s'",
-					   opt->comp.name));
-		if (unit->comp.arg)
-			return point_error(se, point, unit, "timer.profile "
-					   "takes no argument");
-		dp->timer_profile = true;
-		dp->period_ns = 1000000;
-		dp->pp = "perf.type(1).config(0).sample(1000000)";
-		return true;
-	}
-	if (opt && !comp_is(opt, "randomize"))
-		return point_error(se, point, opt, arena_printf(a,
-				   "unexpected component '.%s' after timer.%s",
-				   opt->comp.name, unit->comp.name));
-	if (opt && comp_is(unit, "hz"))
-		return point_error(se, point, opt, "timer.hz takes no "
-				   "'.randomize'");
-	if (opt && opt->next)
-		return point_error(se, point, opt->next, arena_printf(a,
-				   "unexpected component '.%s' after "
-				   ".randomize", opt->next->comp.name));
-	if (!scale && !comp_is(unit, "hz") && !comp_is(unit, "jiffies"))
-		return point_error(se, point, unit, "unknown timer unit "
-				   "(expected s, ms, us, ns, jiffies, hz or "
-				   "profile)");
-	if (!unit->comp.arg || unit->comp.arg->kind != N_NUMBER)
-		return point_error(se, point, unit, arena_printf(a,
-				   "timer.%s needs a number: timer.%s(N)",
-				   unit->comp.name, unit->comp.name));
-	if (opt && (!opt->comp.arg || opt->comp.arg->kind != N_NUMBER))
-		return point_error(se, point, opt, "'.randomize' needs a "
-				   "number: .randomize(N)");
-	int64_t v = unit->comp.arg->num.value;
-	int64_t r = opt ? opt->comp.arg->num.value : 0;
-
-	if (comp_is(unit, "hz")) {
-		if (v <= 0)
-			return point_error(se, point, unit, "frequency must be "
-					   "greater than 0");
-		dp->period_ns = 1000000000ULL / (uint64_t)v;
-		if (dp->period_ns < min_ns)
-			return point_error(se, point, unit, arena_printf(a,
-					   "interval value out of range (%" PRIu64
-					   ", %" PRIu64 ")", min_ns, max_ns));
-		return true;
-	}
-	if (comp_is(unit, "jiffies")) {
-		if (v <= 0 || v > 1000000)
-			return point_error(se, point, unit, "invalid interval "
-					   "for jiffies timer");
-		if (r < 0 || r > v)
-			return point_error(se, point, opt, "invalid randomize "
-					   "for jiffies timer");
-		/* in jiffies: the runtime knows the kernel's HZ */
-		dp->timer_jiffies = true;
-		dp->period_ns = (uint64_t)v;
-		dp->randomize_ns = (uint64_t)r;
-		return true;
-	}
-	uint64_t lo = min_ns / scale ? min_ns / scale : 1, hi = max_ns / scale;
-	if (v < (int64_t)lo || (uint64_t)v > hi)
-		return point_error(se, point, unit, arena_printf(a,
-				   "interval value out of range (%" PRIu64 ", %"
-				   PRIu64 ")", lo, hi));
-	if (r < 0 || r > v)
-		return point_error(se, point, opt, "randomization value out of "
-				   "range");
-	dp->period_ns = (uint64_t)v * scale;
-	dp->randomize_ns = (uint64_t)r * scale;
-	return true;
-}
-
 /* ---- families pass 3 does not translate (yet), and procfs ------------- */
 
-static bool is_str_arg(const struct node *c)
+bool is_str_arg(const struct node *c)
 {
 	return c && c->comp.arg && c->comp.arg->kind == N_STRING;
 }
 
-static bool is_num_arg(const struct node *c)
+bool is_num_arg(const struct node *c)
 {
 	return c && c->comp.arg && c->comp.arg->kind == N_NUMBER;
 }
 
-/* SystemTap's rules for a procfs file name; NULL when fine. */
-static const char *procfs_path_error(const char *path)
-{
-	if (!*path)
-		return "a procfs path cannot be empty";
-	if (*path == '/')
-		return "a procfs path cannot start with a '/'";
-	if (path[strlen(path) - 1] == '/')
-		return "a procfs path cannot end with a '/'";
-	for (const char *p = path; *p;) {
-		size_t n = strcspn(p, "/");
-		if (n == 0)
-			return "a procfs path cannot have an empty component "
-			       "('//')";
-		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
-			return "a procfs path cannot be relative (no '.' or "
-			       "'..' components)";
-		p += n;
-		p += *p == '/';
-	}
-	return NULL;
-}
-
 /*
- * procfs[("PATH")][.umask(N)].read[.maxsize(N)] and
- * procfs[("PATH")][.umask(N)].write: a file /proc/systemtap/MODULE/PATH.
+ * Match one point against the families that own its first component and
+ * derive it; NULL if none matches (reported unless the point is optional).
  */
-static int derive_procfs(struct sema *se, struct node *point,
-			 struct derived_probe *dp)
-{
-	struct node *c0 = point->point.comps, *c = c0->next;
-
-	if (c0->comp.arg && !is_str_arg(c0))
-		return point_error(se, point, c0, "procfs takes a path string: "
-				   "procfs(\"name\")");
-	if (comp_is(c, "umask")) {
-		if (!is_num_arg(c) || c->comp.arg->num.value < 0 ||
-		    c->comp.arg->num.value > 0777)
-			return point_error(se, point, c, "umask takes a number "
-					   "from 0 to 0777");
-		dp->procfs_umask = c->comp.arg->num.value;
-		c = c->next;
-	}
-	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
-		return -1;
-	dp->procfs_write = comp_is(c, "write");
-	c = c->next;
-	if (!dp->procfs_write && comp_is(c, "maxsize")) {
-		if (!is_num_arg(c))
-			return point_error(se, point, c, "maxsize needs a number "
-					   "(the largest file content in bytes)");
-		if (c->comp.arg->num.value <= 0)
-			return point_error(se, point, c, "maxsize must be greater "
-					   "than 0");
-		dp->procfs_maxsize = c->comp.arg->num.value;
-		c = c->next;
-	}
-	if (c)
-		return -1;
-	dp->procfs_path = c0->comp.arg ? c0->comp.arg->str.value : "command";
-	const char *why = procfs_path_error(dp->procfs_path);
-	if (why)
-		return point_error(se, point, c0, why);
-	dp->family = PF_PROCFS;
-	return true;
-}
-
-/* Record a point of a family pass 3 cannot translate: its body is still
- * checked, then the point is an error (report_unsupported). */
-static int unsupported(struct sema *se, struct node *point,
-		       struct derived_probe *dp, const char *family,
-		       enum point_ctx ctx)
-{
-	if (point->point.optional || se->optional)
-		return false;	/* resolves to nothing */
-	dp->family = PF_UNSUPPORTED;
-	dp->unsupported = arena_printf(&se->s->arena, "%s probes are not "
-				       "supported yet ('%s')", family, dp->pp);
-	dp->ctx = ctx;
-	return true;
-}
-
-/* process[("PATH")|(PID)] needs a program: its own or -c / -x. */
-static bool process_target(struct sema *se, struct node *point,
-			   struct node *proc, struct derived_probe *dp)
-{
-	if (proc->comp.arg) {
-		dp->process = proc->comp.arg->kind == N_STRING ?
-			      proc->comp.arg->str.value :
-			      arena_printf(&se->s->arena, "%lld",
-					   (long long)proc->comp.arg->num.value);
-		return true;
-	}
-	if (se->s->target_cmd || se->s->target_pid)
-		return true;
-	return point_error(se, point, proc, arena_printf(&se->s->arena,
-			   "probe point not available without -c COMMAND or "
-			   "-x PID (it names no program): '%s'", dp->pp));
-}
-
-/*
- * process(...).begin/.end/.thread.*, .syscall[.return], .function/
- * .statement/.plt/.mark/.library...: checked, then "not supported yet".
- */
-static int derive_process(struct sema *se, struct node *point,
-			  struct derived_probe *dp)
-{
-	struct node *proc = point->point.comps, *c = proc->next;
-	enum point_ctx ctx;
-
-	if (!c)
-		return -1;
-	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
-		      comp_is(c, "plt") || comp_is(c, "mark") ||
-		      comp_is(c, "library") || comp_is(c, "provider");
-	if (binary) {
-		/* .function, .plt, .mark...: a binary's symbols and DWARF,
-		 * which pass 2 does not read: nothing matches */
-		if (!process_target(se, point, proc, dp))
-			return false;
-		if (!unsupported(se, point, dp, "", comp_is(c, "plt") ?
-				 CTX_PLT : CTX_UNCHECKED))
-			return false;
-		dp->unsupported = arena_printf(&se->s->arena, "no match for "
-					       "probe point '%s': process(...)."
-					       "%s probes are not supported yet",
-					       dp->pp, c->comp.name);
-		return true;
-	}
-	if (comp_is(c, "thread") && c->next &&
-	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
-	    !c->next->comp.arg && !c->next->next)
-		ctx = CTX_NONE;
-	else if ((comp_is(c, "begin") || comp_is(c, "end")) && !c->comp.arg &&
-		 !c->next)
-		ctx = CTX_NONE;
-	else if (comp_is(c, "syscall") && !c->comp.arg && !c->next)
-		ctx = CTX_SYSCALL;
-	else if (comp_is(c, "syscall") && !c->comp.arg &&
-		 comp_is(c->next, "return") && !c->next->next)
-		ctx = CTX_SYSCALL_RETURN;
-	else
-		return -1;
-	if (!process_target(se, point, proc, dp))
-		return false;
-	return unsupported(se, point, dp, "process", ctx);
-}
-
-static const char *const perf_hw[] = {
-	"cpu_cycles", "instructions", "cache_references", "cache_misses",
-	"branch_instructions", "branch_misses", "bus_cycles",
-	"stalled_cycles_frontend", "stalled_cycles_backend",
-	"ref_cpu_cycles",
-};
-static const char *const perf_sw[] = {
-	"cpu_clock", "task_clock", "page_faults", "context_switches",
-	"cpu_migrations", "page_faults_min", "page_faults_maj",
-	"alignment_faults", "emulation_faults", "dummy", "bpf_output",
-};
-
-static bool in_list(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return true;
-	return false;
-}
-
-/*
- * perf.hw.NAME, perf.sw.NAME, perf.type(N).config(M), then .sample(N),
- * .process[("PATH")], .counter("NAME").
- */
-static int derive_perf(struct sema *se, struct node *point,
-		       struct derived_probe *dp)
-{
-	struct node *c = point->point.comps->next;
-
-	if (comp_is(c, "hw") || comp_is(c, "sw")) {
-		bool hw = comp_is(c, "hw");
-		c = c->next;
-		if (!c || c->comp.arg ||
-		    !(hw ? in_list(c->comp.name, perf_hw, sizeof(perf_hw) /
-				   sizeof(perf_hw[0])) :
-			   in_list(c->comp.name, perf_sw, sizeof(perf_sw) /
-				   sizeof(perf_sw[0]))))
-			return -1;
-		c = c->next;
-	} else if (comp_is(c, "type") && is_num_arg(c) &&
-		   comp_is(c->next, "config") && is_num_arg(c->next)) {
-		c = c->next->next;
-	} else {
-		return -1;
-	}
-	if (comp_is(c, "sample")) {
-		if (!is_num_arg(c) || c->comp.arg->num.value <= 0)
-			return point_error(se, point, c, "the perf sample "
-					   "interval must be a positive number");
-		c = c->next;
-	}
-	if (comp_is(c, "process")) {
-		if (c->comp.arg && !is_str_arg(c))
-			return -1;
-		if (!process_target(se, point, c, dp))
-			return false;
-		if (!dp->process)
-			dp->process = "";	/* the -c / -x program */
-		c = c->next;
-	}
-	if (comp_is(c, "counter")) {
-		if (!is_str_arg(c))
-			return -1;
-		if (!*c->comp.arg->str.value)
-			return point_error(se, point, c, "missing perf counter "
-					   "name in .counter(\"\")");
-		dp->perf_counter = c->comp.arg->str.value;
-		c = c->next;
-	}
-	if (c)
-		return -1;
-	return unsupported(se, point, dp, "perf", CTX_NONE);
-}
-
-static const char *const nf_families[] = {
-	"NFPROTO_IPV4", "NFPROTO_IPV6", "NFPROTO_ARP", "NFPROTO_BRIDGE",
-};
-
-/*
- * Points of the families SystemTap has beyond ours, with SystemTap's
- * checks; true/false as derive_point, -1: not one of them (or not a
- * shape SystemTap knows), so the caller reports an unknown point.
- */
-static int derive_other(struct sema *se, struct node *point,
-			struct derived_probe *dp)
-{
-	struct node *c0 = point->point.comps, *c1 = c0->next;
-	const char *name = c0->comp.name;
-
-	if (!strcmp(name, "procfs"))
-		return derive_procfs(se, point, dp);
-	if (!strcmp(name, "process"))
-		return derive_process(se, point, dp);
-	if (!strcmp(name, "perf"))
-		return derive_perf(se, point, dp);
-	if (!strcmp(name, "kprobe")) {
-		struct node *c = c1;
-		if (comp_is(c, "module") && is_str_arg(c))
-			c = c->next;
-		if (comp_is(c, "function") && is_str_arg(c)) {
-			c = c->next;
-			bool ret = comp_is(c, "return");
-			if (ret)
-				c = c->next;
-			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
-				c = c->next;
-			if (c)
-				return -1;
-			return unsupported(se, point, dp, "kprobe.function",
-					   CTX_NONE);
-		}
-		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
-		    comp_is(c->next, "absolute") && !c->next->next) {
-			if (!se->s->guru)
-				return point_error(se, point, c0, "kprobe."
-						   "statement(...).absolute "
-						   "probes need guru mode (-g)");
-			return unsupported(se, point, dp, "kprobe.statement",
-					   CTX_NONE);
-		}
-		return -1;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
-	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
-	    !c1->next->next) {
-		if (!se->s->guru)
-			return point_error(se, point, c0, "kernel.statement(...)"
-					   ".absolute probes need guru mode (-g)");
-		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
-				   ".absolute", CTX_NONE);
-	}
-	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
-		ast_foreach(c, c1->next)
-			if (comp_is(c, "pf") && is_str_arg(c) &&
-			    !in_list(c->comp.arg->str.value, nf_families,
-				     sizeof(nf_families) / sizeof(nf_families[0])))
-				return point_error(se, point, c, arena_printf(
-						   &se->s->arena, "unsupported "
-						   "netfilter protocol family "
-						   "'%s' (NFPROTO_IPV4, "
-						   "NFPROTO_IPV6, NFPROTO_ARP or "
-						   "NFPROTO_BRIDGE)",
-						   c->comp.arg->str.value));
-	}
-	return -1;
-}
-
-/* Match one point against the families; fill dp. false if it does not match. */
-static bool derive_point(struct sema *se, struct node *point,
-			 struct derived_probe *dp)
+static struct derived_probe *derive_point(struct sema *se, struct node *point)
 {
 	struct node *c0 = point->point.comps;
-	int ncomps = ast_list_length(c0);
 	const char *name = c0->comp.name;
+	struct derived_probe *dp = arena_alloc(&se->s->arena, sizeof(*dp));
 
 	ast_foreach(c, c0)
-		if (strchr(c->comp.name, '*'))
-			return point_error(se, point, c, arena_printf(&se->s->arena,
-					   "unknown probe point '%s' (no alias or "
-					   "family matches%s)", se->nexpanding ?
-					   se->list_name : point_string(se, point),
-					   se->nexpanding ? arena_printf(&se->s->arena,
-					   ": it expands to '%s'", point_string(se,
-					   point)) : ""));
+		if (strchr(c->comp.name, '*')) {
+			point_error(se, point, c, arena_printf(&se->s->arena,
+				    "unknown probe point '%s' (no alias or "
+				    "family matches%s)", se->nexpanding ?
+				    se->list_name : point_string(se, point),
+				    se->nexpanding ? arena_printf(&se->s->arena,
+				    ": it expands to '%s'", point_string(se,
+				    point)) : ""));
+			return NULL;
+		}
 	dp->point = point;
 	dp->pp = point_string(se, point);
-
-	if (!strcmp(name, "begin") || !strcmp(name, "end") ||
-	    !strcmp(name, "error") || !strcmp(name, "never")) {
-		dp->family = !strcmp(name, "begin") ? PF_BEGIN :
-			     !strcmp(name, "end") ? PF_END :
-			     !strcmp(name, "error") ? PF_ERROR : PF_NEVER;
-		if (ncomps != 1)
-			return point_error(se, point, c0->next, "unexpected "
-					   "component after this probe point");
-		if (c0->comp.arg) {
-			if (c0->comp.arg->kind != N_NUMBER || dp->family == PF_NEVER)
-				return point_error(se, point, c0, dp->family ==
-						   PF_NEVER ? "'never' takes no argument"
-						   : "the priority must be a number");
-			dp->priority = c0->comp.arg->num.value;
+	for (int f = 0; probe_families[f]; f++) {
+		const struct probe_family *fam = probe_families[f];
+		if (!in_roots(fam, name))
+			continue;
+		int r = fam->derive(se, point, dp);
+		if (r >= 0) {
+			if (!dp->family)
+				dp->family = fam;
+			return r ? dp : NULL;
 		}
-		return true;
 	}
-	if (!strcmp(name, "timer"))
-		return derive_timer(se, point, dp);
-	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
-		struct node *fn = c0->next, *sfx = fn->next;
-		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)
-			return point_error(se, point, fn, "kernel.function needs "
-					   "a function name: kernel.function("
-					   "\"vfs_read\")");
-		dp->family = PF_KFUNC;
-		if (sfx && comp_is(sfx, "call")) {
-			dp->kf_suffix = ".call";
-			sfx = sfx->next;
-		}
-		else if (sfx && comp_is(sfx, "return")) {
-			dp->family = PF_KRETFUNC;
-			dp->kf_suffix = ".return";
-			sfx = sfx->next;
-			if (sfx && comp_is(sfx, "inline"))
-				return point_error(se, point, sfx, "'.inline' "
-						   "cannot follow '.return' "
-						   "(an inlined copy has no "
-						   "return to probe)");
-			if (sfx && comp_is(sfx, "maxactive")) {
-				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER)
-					return point_error(se, point, sfx, "maxactive "
-							   "takes a number (0 to "
-							   "32767)");
-				if (sfx->comp.arg->num.value < 0 ||
-				    sfx->comp.arg->num.value > 32767)
-					return point_error(se, point, sfx, "maxactive "
-							   "value out of range (0 to "
-							   "32767)");
-				dp->kf_maxactive = sfx->comp.arg->num.value;
-				sfx = sfx->next;
-			}
-		}
-		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
-		    !dp->kf_suffix) {
-			dp->kf_suffix = ".inline";
-			return true;
-		}
-		if (sfx && comp_is(sfx, "maxactive"))
-			return point_error(se, point, sfx, "'.maxactive' applies "
-					   "to .return probes only");
-		if (sfx)
-			return point_error(se, point, sfx, arena_printf(
-					   &se->s->arena, "'.%s' is not supported "
-					   "on kernel.function yet", sfx->comp.name));
-		return true;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
-	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
-		if (c0->next->next)
-			return point_error(se, point, c0->next->next, arena_printf(
-					   &se->s->arena, "'.%s' is not supported "
-					   "on kernel.statement yet",
-					   c0->next->next->comp.name));
-		dp->family = PF_KFUNC;
-		dp->kf_statement = true;
-		return true;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c0->next, "trace")) {
-		struct node *tr = c0->next;
-		if (!tr->comp.arg || tr->comp.arg->kind != N_STRING)
-			return point_error(se, point, tr, "kernel.trace needs a "
-					   "tracepoint name: kernel.trace(\"sched:"
-					   "sched_switch\")");
-		if (tr->next)
-			return point_error(se, point, tr->next, "unexpected "
-					   "component after kernel.trace(...)");
-		const char *arg = tr->comp.arg->str.value;
-		const char *colon = strchr(arg, ':');
-		dp->family = PF_TRACEPOINT;
-		if (colon) {
-			dp->tp_system = arena_strndup(&se->s->arena, arg,
-						      (size_t)(colon - arg));
-			dp->tp_name = colon + 1;
-		} else {
-			dp->tp_name = arg;
-		}
-		if (!*dp->tp_name)
-			return point_error(se, point, tr, "empty tracepoint name");
-		return true;
-	}
-	int other = derive_other(se, point, dp);
-	if (other >= 0)
-		return other;
 	char msg[256];
 	const char *hint = suggest_point(se, point);
 	if (hint && strcmp(hint, name))
@@ -3499,58 +2121,8 @@ static bool derive_point(struct sema *se, struct node *point,
 			 "mean '%s'?)", dp->pp, hint);
 	else
 		snprintf(msg, sizeof(msg), "unknown probe point '%s'", dp->pp);
-	return point_error(se, point, c0, msg);
-}
-
-/* The target kernel's function catalog (from its debug vmlinux); or NULL. */
-static const struct kf_catalog *kf_catalog(struct sema *se)
-{
-	if (se->kf_state == 0) {
-		const char *vmlinux, *tried = NULL;
-		se->kf_state = -1;
-		if (!se->s->release)
-			se->kf_err = xstrdup("no target kernel release");
-		else if (!(vmlinux = kf_find_vmlinux(se->s->release,
-						     &se->s->arena, &tried)))
-			se->kf_err = xstrdup(arena_printf(&se->s->arena,
-				"kernel.function needs debuginfo: install "
-				"linux-image-%s-dbg (missing %s)", se->s->release,
-				tried ? tried : "its debug vmlinux"));
-		else if (!kf_catalog_load(se->s->release, vmlinux,
-					  tp_default_cache_dir(&se->s->arena),
-					  &se->kfcat, &se->kf_err))
-			se->kf_state = 1;
-	}
-	return se->kf_state > 0 ? &se->kfcat : NULL;
-}
-
-/*
- * The link-time address of an exported function the runtime finds the
- * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog has none.
- */
-static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
-{
-	/* exported functions every kernel has: _printk since 5.15 */
-	static const char *const anchors[] = { "_printk", "printk", "kfree" };
-	struct kf_query q = { .line = -1, .kind = KF_EXPORTED_ONLY,
-			      .guru = true };
-	struct kf_point *pts = NULL;
-	uint64_t addr = 0;
-	int n;
-
-	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]) &&
-			   !se->prog->kf_anchor; i++) {
-		q.func = anchors[i];
-		n = kf_catalog_match(cat, &q, &pts);
-		if (n == 1 && pts[0].ninst >= 1 &&
-		    !(pts[0].inst[0]->flags & KF_INST_INLINE)) {
-			addr = pts[0].inst[0]->addr;
-			se->prog->kf_anchor = addr;
-			se->prog->kf_anchor_sym = anchors[i];
-		}
-		kf_points_free(pts, n);
-	}
-	return se->prog->kf_anchor;
+	point_error(se, point, c0, msg);
+	return NULL;
 }
 
 /*
@@ -3558,464 +2130,23 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
  * lowest address in each copy of each function that matches (see
  * kf_statement_points), named kernel.statement("FUNC@FILE:LINE").
  */
-static void find_defined(struct node *n, void *arg);
-static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b);
-
-static int expand_kstatement(struct sema *se, struct node *point,
-			     struct derived_probe *dp, struct probe_body *b)
-{
-	bool per_point = false;
-	struct probe_body *pb = b;
-
-	struct program *prog = se->prog;
-	struct node *st = point->point.comps->next;
-	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
-	char *err = NULL;
-	struct kf_stmt *pts = NULL;
-	int n;
-
-	if (!se->s->release ||
-	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
-		return point_error(se, point, st, arena_printf(&se->s->arena,
-				   "kernel.statement needs debuginfo: install "
-				   "linux-image-%s-dbg (missing %s)",
-				   se->s->release ? se->s->release : "?",
-				   tried ? tried : "its debug vmlinux"));
-	const struct kf_catalog *cat = kf_catalog(se);
-	if (!cat)
-		return point_error(se, point, st, arena_printf(&se->s->arena,
-				   "cannot resolve kernel.statement: %s",
-				   se->kf_err ? se->kf_err : "no catalog"));
-	kf_anchor(se, cat);
-	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
-				&err);
-	if (n == -2)
-		return point_error(se, point, st, "kernel.statement needs "
-				   "\"FUNCTION\", \"FUNCTION@FILE\", "
-				   "\"FUNCTION@FILE:LINE\", \"FUNCTION@FILE:"
-				   "FIRST-LAST\", \"FUNCTION@FILE:*\" or "
-				   "\"FUNCTION@FILE+OFFSET\"");
-	if (n < 0) {
-		point_error(se, point, st, arena_printf(&se->s->arena,
-			    "cannot resolve kernel.statement: %s", err));
-		free(err);
-		return 0;
-	}
-	if (n == 0 || !prog->kf_anchor) {
-		point_error(se, point, st, arena_printf(&se->s->arena,
-			    "no match for probe point '%s': %s",
-			    point_string(se, point), n ? "no anchor for the "
-			    "kernel's KASLR offset" : err ? err : "?"));
-		free(err);
-		kf_stmts_free(pts, n);
-		return 0;
-	}
-	/* each line's copies share a body: its own one when the body asks
-	 * @defined (the variables differ from line to line) */
-	ast_visit(b->probe->probe.body, find_defined, &per_point);
-	for (int i = 0; i < n; i++) {
-		struct derived_probe *d = arena_alloc(&se->s->arena,
-						      sizeof(*d));
-		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
-		    strcmp(pts[i].func, pts[i - 1].func) ||
-		    strcmp(pts[i].file, pts[i - 1].file)))
-			pb = kf_own_body(se, b);
-		*d = *dp;
-		d->kf_addr = pts[i].addr;
-		d->kf_entry_pc = pts[i].entry;
-		d->kf_cu = pts[i].cu;
-		d->kf_symbol = arena_strdup(&se->s->arena, pts[i].func);
-		d->kf_nvars = 0;
-		while (pts[i].vars[d->kf_nvars])
-			d->kf_nvars++;
-		d->kf_vars = arena_alloc(&se->s->arena, ((size_t)d->kf_nvars +
-					 1) * sizeof(*d->kf_vars));
-		for (int v = 0; v < d->kf_nvars; v++)	/* without the '$' */
-			d->kf_vars[v] = arena_strdup(&se->s->arena,
-						     pts[i].vars[v] + 1);
-		d->pp = arena_printf(&se->s->arena,
-				     "kernel.statement(\"%s@%s:%d\")",
-				     pts[i].func, pts[i].file, pts[i].line);
-		d->body = pb;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = d;
-	}
-	kf_stmts_free(pts, n);
-	return n;
-}
-
-/*
- * The instance whose DWARF gives d's context variables (dwloc.c finds
- * out-of-line and inlined copies by entry pc), with its variables copied
- * out of the catalog (freed before types are inferred).
- */
-static void kf_keep_instance(struct sema *se, struct derived_probe *d,
-			     const struct kf_catalog *cat,
-			     const struct kf_inst *in)
-{
-	const uint32_t *list = cat->lists[in->vars];
-
-	d->kf_addr = in->addr;
-	d->kf_cu = in->cu;
-	d->kf_nvars = (int)list[0];
-	d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
-				 sizeof(*d->kf_vars));
-	for (uint32_t v = 0; v < list[0]; v++)
-		d->kf_vars[v] = arena_strdup(&se->s->arena,
-					     cat->vars[list[1 + v]]);
-}
-
-static void find_defined(struct node *n, void *arg)
-{
-	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
-	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
-		*(bool *)arg = true;
-}
-
-/*
- * The size and signedness of a .return probe's $return: its function's
- * DWARF return type (as -L spells it) resolved through BTF. Left 0 (the
- * whole register) for a type BTF does not know or wider than 8 bytes.
- */
-static void kf_ret_type(struct sema *se, struct derived_probe *d,
-			const struct kfunc *f)
-{
-	struct btf *btf;
-	struct btf_info bi;
-	int id;
-
-	d->kf_ret_size = 0;
-	d->kf_ret_signed = false;
-	d->kf_ret_ctype = d->family == PF_KRETFUNC ? f->ret_type : NULL;
-	if (d->family != PF_KRETFUNC || !f->ret_type || !(btf = sema_btf(se)))
-		return;
-	id = btf_find_type(btf, f->ret_type);
-	if (id <= 0)
-		return;
-	btf_resolve(btf, id, &bi);
-	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
-	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
-		d->kf_ret_size = bi.size;
-		d->kf_ret_signed = bi.is_signed;
-	}
-}
-
-static void find_return(struct node *n, void *arg)
-{
-	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
-		*(bool *)arg = true;
-}
-
-/*
- * Does body b already serve a .return probe whose $return has another
- * size or signedness than d's? Then d's function gets a body of its own
- * (kf_own_body): SystemTap elaborates each function apart, so in
- * kernel.function("vfs_*").return an int function's -22 is -22 while
- * ssize_t ones share a body; so do the points of a comma list.
- */
-static bool kf_return_differs(const struct program *prog,
-			      const struct probe_body *b,
-			      const struct derived_probe *d)
-{
-	for (int i = 0; i < prog->nprobes; i++) {
-		const struct derived_probe *o = prog->probes[i];
-		if (o->body == b && o->family == PF_KRETFUNC &&
-		    (o->kf_ret_size != d->kf_ret_size ||
-		     o->kf_ret_signed != d->kf_ret_signed))
-			return true;
-	}
-	return false;
-}
-
-/*
- * A body of its own for another function of a kernel.function point, when
- * the body asks @defined(...): as in SystemTap, each function's probe is
- * elaborated apart, so @defined($x) is 1 where that function has $x
- * (a shared body folds it to 1 only when all of them do).
- */
-static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
-{
-	struct program *prog = se->prog;
-	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
-
-	c->probe = ast_clone_node(se->s, b->probe);
-	c->user_probe = b->user_probe;
-	c->via = b->via;
-	c->list_name = b->list_name;
-	c->kf_per_function = b->kf_per_function = true;
-	c->index = prog->nbodies;
-	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
-	prog->bodies[prog->nbodies++] = c;
-	return c;
-}
-
-/*
- * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
- * probe per instance, as SystemTap: a plain point covers the out-of-line
- * copies and the inlined ones, .call only the out-of-line copies, .inline
- * only the inlined ones, .return the out-of-line copies. Each carries its
- * link-time entry pc (the runtime relocates it by the KASLR offset, which
- * costs nothing per function). Returns how many were appended.
- */
-static int expand_kfunc(struct sema *se, struct node *point,
-			struct derived_probe *dp, struct probe_body *b)
-{
-	struct program *prog = se->prog;
-	struct node *fn = point->point.comps->next;
-	if (dp->kf_statement)
-		return expand_kstatement(se, point, dp, b);
-	const struct kf_catalog *cat = kf_catalog(se);
-	struct kf_point *pts = NULL;
-	struct kf_query q = { .line = -1, .guru = se->s->guru };
-	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
-	char *at = strchr(pattern, '@'), msg[512];
-	const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
-	int n, derived = 0;
-
-	if (!cat) {
-		snprintf(msg, sizeof(msg), "cannot resolve kernel functions: %s",
-			 se->kf_err);
-		point_error(se, point, fn, msg);
-		return 0;
-	}
-	if (at) {
-		char *colon = strchr(at + 1, ':');
-		*at = '\0';
-		q.file = at + 1;
-		if (colon) {
-			*colon = '\0';
-			q.line = atoi(colon + 1);
-		}
-	}
-	q.func = pattern;
-	q.kind = dp->family == PF_KRETFUNC ? KF_RETURN :
-		 !strcmp(sfx, ".call") ? KF_CALL :
-		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
-	kf_anchor(se, cat);
-	n = kf_catalog_match(cat, &q, &pts);
-	bool per_function = false;
-	if (n > 1)
-		ast_visit(b->probe->probe.body, find_defined, &per_function);
-	bool reads_return = false;
-	if (dp->family == PF_KRETFUNC)
-		ast_visit(b->probe->probe.body, find_return, &reads_return);
-	int functions = 0;
-	for (int i = 0; i < n; i++) {
-		const struct kfunc *f = pts[i].f;
-		const char *pp;
-
-		if (*f->file && f->line > 0)
-			pp = arena_printf(&se->s->arena,
-					  "kernel.function(\"%s@%s:%d\")%s",
-					  f->name, f->file, f->line, sfx);
-		else
-			pp = arena_printf(&se->s->arena,
-					  "kernel.function(\"%s\")%s", f->name,
-					  sfx);
-		/* each function's copies share a body: its own one when the
-		 * body asks @defined or reads $return of mixed types (see
-		 * kf_own_body) */
-		struct probe_body *fb = per_function && functions ?
-					kf_own_body(se, b) : b;
-		if (reads_return && !per_function) {
-			struct derived_probe t = *dp;
-			kf_ret_type(se, &t, f);
-			if (kf_return_differs(prog, b, &t))
-				fb = kf_own_body(se, b);
-		}
-		functions++;
-		for (int k = 0; k < pts[i].ninst; k++) {
-			const struct kf_inst *in = pts[i].inst[k];
-			struct derived_probe *d = arena_alloc(&se->s->arena,
-							      sizeof(*d));
-			*d = *dp;
-			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
-			kf_ret_type(se, d, f);
-			/* a function only in the symbol table has no DWARF */
-			if (!(f->flags & KF_SYMTAB))
-				kf_keep_instance(se, d, cat, in);
-			d->kf_addr = in->addr;
-			d->kf_inline = in->flags & KF_INST_INLINE;
-			d->pp = pp;
-			d->body = fb;
-			GROW(se, prog->probes, prog->nprobes,
-			     prog->probes_cap);
-			prog->probes[prog->nprobes++] = d;
-			derived++;
-		}
-	}
-	kf_points_free(pts, n);
-	if (!derived) {
-		if (q.kind == KF_INLINE)
-			snprintf(msg, sizeof(msg), "no match for probe point "
-				 "'%s': no inlined copies",
-				 point_string(se, point));
-		else
-			snprintf(msg, sizeof(msg), "no match for probe point "
-				 "'%s': no kernel function matches%s",
-				 point_string(se, point),
-				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
-				 "" : " (or it is only inlined, or on the "
-				 "blocklist)");
-		point_error(se, point, fn, msg);
-	}
-	return derived;
-}
-
-/* The target kernel's tracepoint catalog, loaded once per run; or NULL. */
-static const struct tp_catalog *tp_catalog(struct sema *se)
-{
-	if (se->tp_state == 0) {
-		se->tp_state = -1;
-		if (!se->s->release)
-			se->tp_err = xstrdup("no target kernel release");
-		else if (!tp_catalog_load(se->s->release, se->s->build_dir,
-					  tp_default_cache_dir(&se->s->arena),
-					  &se->tpcat, &se->tp_err))
-			se->tp_state = 1;
-	}
-	return se->tp_state > 0 ? &se->tpcat : NULL;
-}
-
-/* A catalog entry copied into the session arena (the catalog is freed). */
-static const struct tracepoint_info *copy_tp(struct sema *se,
-					     const struct tracepoint_info *t)
-{
-	struct arena *a = &se->s->arena;
-	struct tracepoint_info *c = arena_alloc(a, sizeof(*c));
-
-	*c = *t;
-	c->system = arena_strdup(a, t->system);
-	c->name = arena_strdup(a, t->name);
-	c->proto = t->proto ? arena_strdup(a, t->proto) : NULL;
-	c->header = t->header ? arena_strdup(a, t->header) : NULL;
-	c->args = arena_alloc(a, (size_t)(t->nargs + 1) * sizeof(*c->args));
-	for (int i = 0; i < t->nargs; i++) {
-		c->args[i].name = arena_strdup(a, t->args[i].name);
-		c->args[i].c_type = arena_strdup(a, t->args[i].c_type);
-	}
-	return c;
-}
-
-/* Forward declarations of the structs the protos of header name. */
-static const char *tp_header_decls(struct sema *se,
-				   const struct tp_catalog *cat,
-				   const char *header)
-{
-	struct strbuf sb = { 0 };
-
-	for (int i = 0; i < cat->n; i++) {
-		const char *p = cat->tps[i].proto;
-		if (!p || !cat->tps[i].header || strcmp(cat->tps[i].header, header))
-			continue;
-		while ((p = strstr(p, "struct "))) {
-			p += 7;
-			size_t len = strspn(p, "abcdefghijklmnopqrstuvwxyz"
-					    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
-			char *decl = arena_printf(&se->s->arena, "struct %.*s;\n",
-						  (int)len, p);
-			if (len && !strstr(sb_str(&sb), decl))
-				sb_puts(&sb, decl);
-		}
-	}
-	const char *r = arena_strdup(&se->s->arena, sb_str(&sb));
-	sb_free(&sb);
-	return r;
-}
-
-/* The closest "system:name" to a misspelt tracepoint, or NULL. */
-static const char *tp_suggest(struct sema *se, const struct tp_catalog *cat,
-			      const char *sys, const char *name)
-{
-	const struct tracepoint_info *best = NULL;
-	int best_d = (int)strlen(name) / 4 > 2 ? (int)strlen(name) / 4 : 2;
-
-	for (int i = 0; i < cat->n; i++) {
-		const struct tracepoint_info *t = &cat->tps[i];
-		int d = edit_distance(name, t->name);
-		if (sys)
-			d += edit_distance(sys, t->system);
-		if (d <= best_d && (!best || d < best_d)) {
-			best = t;
-			best_d = d;
-		}
-	}
-	return best ? arena_printf(&se->s->arena, "%s:%s", best->system,
-				   best->name) : NULL;
-}
-
-/*
- * Resolve a kernel.trace point through the catalog: one derived probe per
- * matching tracepoint, sorted by system:name, each with the canonical pp
- * kernel.trace("SYSTEM:NAME"). dp (filled by derive_point) is the first.
- * Returns how many were appended to the program.
- */
-static int expand_tracepoint(struct sema *se, struct node *point,
-			     struct derived_probe *dp, struct probe_body *b)
-{
-	struct program *prog = se->prog;
-	struct node *tr = point->point.comps->next;
-	const char *pattern = tr->comp.arg->str.value;
-	const struct tp_catalog *cat = tp_catalog(se);
-	const struct tracepoint_info **m = NULL;
-	char msg[512];
-
-	if (!cat) {
-		snprintf(msg, sizeof(msg), "cannot resolve tracepoints: %s",
-			 se->tp_err);
-		point_error(se, point, tr, msg);
-		return 0;
-	}
-	int n = tp_catalog_match(cat, pattern, &m);
-	if (n == 0) {
-		const char *hint = NULL;
-		if (!strpbrk(pattern, "*?["))
-			hint = tp_suggest(se, cat, dp->tp_system, dp->tp_name);
-		if (strpbrk(pattern, "*?["))
-			snprintf(msg, sizeof(msg), "no tracepoint matches '%s'",
-				 pattern);
-		else if (hint)
-			snprintf(msg, sizeof(msg), "unknown tracepoint '%s' "
-				 "(did you mean '%s'?)", pattern, hint);
-		else
-			snprintf(msg, sizeof(msg), "unknown tracepoint '%s'",
-				 pattern);
-		point_error(se, point, tr, msg);
-		free(m);
-		return 0;
-	}
-	for (int i = 0; i < n; i++) {
-		struct derived_probe *d = dp;
-		if (i) {
-			d = arena_alloc(&se->s->arena, sizeof(*d));
-			*d = *dp;
-		}
-		d->tp = copy_tp(se, m[i]);
-		if (i && m[i]->header && m[i - 1]->header &&
-		    !strcmp(m[i]->header, m[i - 1]->header))
-			d->tp_decls = prog->probes[prog->nprobes - 1]->tp_decls;
-		else if (m[i]->header)
-			d->tp_decls = tp_header_decls(se, cat, m[i]->header);
-		d->tp_system = d->tp->system;
-		d->tp_name = d->tp->name;
-		d->pp = arena_printf(&se->s->arena, "kernel.trace(\"%s:%s\")",
-				     d->tp_system, d->tp_name);
-		d->body = b;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = d;
-	}
-	free(m);
-	return n;
-}
 
 /* ---- probe aliases --------------------------------------------------- */
 
 bool sema_is_family(const char *name)
 {
-	for (size_t i = 0; i < sizeof(family_names) / sizeof(family_names[0]); i++)
-		if (!strcmp(name, family_names[i]))
+	for (int f = 0; probe_families[f]; f++)
+		if (in_roots(probe_families[f], name))
 			return true;
 	return false;
+}
+
+void sema_add_derived(struct sema *se, struct derived_probe *dp,
+		      struct probe_body *b)
+{
+	dp->body = b;
+	GROW(se, se->prog->probes, se->prog->nprobes, se->prog->probes_cap);
+	se->prog->probes[se->prog->nprobes++] = dp;
 }
 
 static bool same_literal(const struct node *a, const struct node *b)
@@ -4279,24 +2410,15 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 					   "nothing", point_string(se, point));
 		}
 		if (n < 0) {
-			struct derived_probe *dp = arena_alloc(&se->s->arena,
-							       sizeof(*dp));
+			struct derived_probe *dp = derive_point(se, point);
 			n = 0;
-			if (derive_point(se, point, dp)) {
-				if (dp->family == PF_TRACEPOINT) {
-					n = expand_tracepoint(se, point, dp, b);
-				} else if (dp->family == PF_KFUNC ||
-					   dp->family == PF_KRETFUNC) {
-					n = expand_kfunc(se, point, dp, b);
-				} else {
-					dp->body = b;
-					GROW(se, prog->probes, prog->nprobes,
-					     prog->probes_cap);
-					prog->probes[prog->nprobes++] = dp;
-					n = 1;
-				}
-				mine += n;
+			if (dp && dp->family->expand) {
+				n = dp->family->expand(se, point, dp, b);
+			} else if (dp) {
+				sema_add_derived(se, dp, b);
+				n = 1;
 			}
+			mine += n;
 		}
 		derived += n;
 		if (n && point->point.sufficient)
@@ -4616,73 +2738,6 @@ static void check_unresolved(struct sema *se)
 }
 
 /*
- * Inlined copies left out for a context variable they lack (infer_kfvar).
- * The user hears of it when the variable is the script's own: a tapset
- * alias reading one (socket.close's $sock) is no business of theirs.
- */
-static void drop_kf_copies(struct sema *se)
-{
-	struct program *prog = se->prog;
-	int kept = 0;
-
-	for (int i = 0; i < prog->nprobes; i++) {
-		const struct derived_probe *dp = prog->probes[i];
-		if (!dp->kf_dropped)
-			prog->probes[kept++] = prog->probes[i];
-		else if (dp->body->user_probe && !session_file(se->s,
-			 dp->body->user_probe->loc.file)->privileged &&
-			 !session_file(se->s,
-			 dp->kf_dropped_at->loc.file)->privileged)
-			diag_warning(se->s, dp->kf_dropped_at->loc,
-				     "skipping %s", dp->kf_dropped);
-	}
-	prog->nprobes = kept;
-}
-
-/* After the body checks: the points no pass 3 translation exists for. */
-static void report_unsupported(struct sema *se)
-{
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->family == PF_UNSUPPORTED)
-			diag_error(se->s, dp->point->loc, "%s",
-				   dp->unsupported);
-	}
-}
-
-/*
- * @perf("NAME"): the value of a perf counter a perf...counter("NAME")
- * point declares for the process the probe runs in.
- */
-static enum type infer_perf(struct sema *se, struct node *n)
-{
-	const struct node *arg = n->call.args;
-	const char *name = arg && arg->kind == N_STRING ? arg->str.value : "";
-	bool declared = false, here = false;
-
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *c = se->prog->probes[i];
-		if (!c->perf_counter || strcmp(c->perf_counter, name))
-			continue;
-		declared = true;
-		for (int j = 0; j < se->prog->nprobes; j++) {
-			const struct derived_probe *dp = se->prog->probes[j];
-			if (dp->body == se->body && dp->process && c->process &&
-			    !strcmp(dp->process, c->process))
-				here = true;
-		}
-	}
-	if (se->report && !declared)
-		diag_error(se->s, n->loc, "perf counter '%s' not defined (no "
-			   "perf....counter(\"%s\") point declares it)", name,
-			   name);
-	else if (se->report && !here)
-		diag_error(se->s, n->loc, "perf counter '%s' not defined for "
-			   "the process this probe runs in", name);
-	return n->type = TY_LONG;
-}
-
-/*
  * SystemTap's display of written-only globals (display.c): synthetic end
  * probes, parsed from text under the script's name and typed like the
  * script's own probes (after them, so they run after its end probes).
@@ -4770,8 +2825,9 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	}
 	se.report = true;
 	walk_all(&se);
-	report_unsupported(&se);
-	drop_kf_copies(&se);
+	for (int f = 0; probe_families[f]; f++)
+		if (probe_families[f]->finish)
+			probe_families[f]->finish(&se);
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	if (s->nerrors == errors_before && !s->all_functions && nfiles)

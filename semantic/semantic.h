@@ -15,6 +15,7 @@
 #include "semantic/dwloc.h"
 
 struct tracepoint_info;
+struct probe_family;
 
 /* How pass 3 calls a built-in function (symbol.c_expr names it). */
 enum builtin_kind {
@@ -196,7 +197,7 @@ struct symbol {
 	bool btf_object;
 };
 
-enum probe_family {
+enum probe_kind {
 	PF_BEGIN, PF_END, PF_ERROR, PF_NEVER, PF_TIMER, PF_TRACEPOINT,
 	PF_KFUNC, PF_KRETFUNC,		/* kernel.function(...)[.return] */
 	PF_PROCFS,			/* procfs("PATH").read/.write */
@@ -217,7 +218,8 @@ enum point_ctx {
 struct derived_probe {
 	struct node *point;		/* the user's N_PROBE_POINT */
 	struct probe_body *body;
-	enum probe_family family;
+	const struct probe_family *family;	/* semantic/family.h */
+	enum probe_kind kind;
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
 	int64_t priority;		/* begin(N)/end(N) */
 	uint64_t period_ns;		/* timers (timer_jiffies: jiffies) */

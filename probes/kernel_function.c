@@ -1,0 +1,935 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * kernel.function("PATTERN[@FILE]") entry (.call, .inline) and .return
+ * probes, and kernel.statement("FUNC[@FILE][:LINE|+N|:*]"): the functions
+ * and lines of the target kernel's function catalog (target/, from the
+ * debug vmlinux's DWARF), one derived probe per function or inlined copy
+ * or statement address, with the function's variables as context values:
+ * DWARF locations at the probed address as C over pt_regs (kfvars.c),
+ * member chains through BTF, $$parms/$$locals/$$vars/$$return,
+ * @entry(...) and $return in .return probes, writes in guru mode.
+ *
+ * Two family objects share this file: entry and statement probes, and
+ * .return probes, whose context differs ($return, @entry, values taken at
+ * the entry); a body has the context of one of them only.
+ */
+#include "probes/probes.h"
+
+
+
+/* The C type of variable name in dp's function (-L's), or NULL. */
+static const char *kf_var_type(const struct derived_probe *dp,
+			       const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int i = 0; i < dp->kf_nvars; i++)
+		if (!strncmp(dp->kf_vars[i], name, len) &&
+		    dp->kf_vars[i][len] == ':')
+			return dp->kf_vars[i] + len + 1;
+	return NULL;
+}
+
+struct dwloc_file *sema_dwarf(struct sema *se)
+{
+	if (se->dw_state == 0) {
+		se->dw_state = -1;
+		if (!se->kf_vmlinux)
+			se->dw_err = xstrdup("no kernel debuginfo");
+		else if ((se->dw = dwloc_open(se->kf_vmlinux, &se->dw_err)))
+			se->dw_state = 1;
+	}
+	return se->dw;
+}
+
+/* Why dp's function has no variable name: SystemTap's two errors. */
+static const char *kf_missing_var(struct sema *se,
+				  const struct derived_probe *dp,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	struct dwloc loc;
+	const char *msg = dp->kf_statement ?
+			  dwloc_var_at(se->dw, a, dp->kf_entry_pc, dp->kf_cu,
+				       dp->kf_addr, name, 8, &loc) :
+			  dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+				    8, &loc);
+
+	if (!msg)
+		return arena_printf(a, "the type of '$%s' is not known", name);
+	if (strncmp(msg, "unable to find", 14))
+		return arena_printf(a, "'$%s': %s", name, msg);
+	struct strbuf sb = { 0 };
+	for (int i = 0; i < dp->kf_nvars; i++)
+		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
+			  (int)strcspn(dp->kf_vars[i], ":"), dp->kf_vars[i]);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, dp->kf_symbol,
+			   dp->kf_nvars ? sb_str(&sb) : "none");
+	sb_free(&sb);
+	return msg;
+}
+
+/*
+ * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
+ * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
+ * variable in DWARF order ("name=?" without a location at the entry,
+ * "name={...}" for a struct), of $name (@entry($name) in .return probes).
+ */
+static enum type infer_kf_dollars(struct sema *se, struct node *n,
+				  const char *name)
+{
+	struct arena *a = &se->s->arena;
+	const struct derived_probe *dp = NULL;
+	int nprobes = 0;
+
+	for (int i = 0; i < se->prog->nprobes; i++)
+		if (se->prog->probes[i]->body == se->body) {
+			dp = se->prog->probes[i];
+			nprobes++;
+		}
+	bool ret = dp && dp->kind == PF_KRETFUNC;
+	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
+		   2 : !strcmp(name, "$$vars") ? 3 : 0;
+	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
+				   "is not supported yet", name);
+		return n->type = TY_STRING;
+	}
+	struct strbuf fmt = { 0 };
+	struct node *args = NULL;
+	if (want) {
+		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
+		struct dwloc_name *vars;
+		/* a function only in the symbol table has no variables */
+		int nv = !dp->kf_addr ? 0 : dw ? dwloc_names(dw, a, dp->kf_addr,
+							      dp->kf_cu, &vars)
+			 : -1;
+		if (nv < 0 || nprobes > 1) {
+			if (se->report)
+				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
+					   "the variables of %s" : "'%s' of "
+					   "several functions in one body is not "
+					   "supported yet", nv < 0 ? dp->pp :
+					   name);
+			return n->type = TY_STRING;
+		}
+		for (int i = 0; i < nv; i++) {
+			if (!(want & (vars[i].is_param ? 1 : 2)))
+				continue;
+			const char *type = kf_var_type(dp, vars[i].name);
+			struct btf_info info = { .cls = BTF_CLASS_OTHER };
+			if (type)
+				btf_resolve(se->btf, btf_find_type(se->btf, type),
+					    &info);
+			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
+			if (!type) {
+				sb_putc(&fmt, '?');
+				continue;
+			}
+			if (info.cls == BTF_CLASS_STRUCT ||
+			    info.cls == BTF_CLASS_UNION) {
+				sb_puts(&fmt, "{...}");
+				continue;
+			}
+			sb_puts(&fmt, "%#x");
+			struct node *v = ast_new(se->s, N_TARGET, n->loc);
+			v->target.name = arena_printf(a, "$%s", vars[i].name);
+			if (ret) {
+				struct node *e = ast_new(se->s, N_ATFUNC, n->loc);
+				e->call.name = "@entry";
+				e->call.args = v;
+				v = e;
+			}
+			args = ast_append(args, v);
+		}
+	} else {
+		struct node *v = ast_new(se->s, N_TARGET, n->loc);
+		v->target.name = "$return";
+		sb_puts(&fmt, "return=%#x");
+		args = v;
+	}
+	struct node *f = ast_new(se->s, N_STRING, n->loc);
+	f->str.value = arena_strdup(a, sb_str(&fmt));
+	f->str.len = fmt.len;
+	sb_free(&fmt);
+	n->kind = N_PRINT;
+	n->print.kind = PRINT_SPRINTF;
+	n->print.args = ast_append(f, args);
+	n->sym = NULL;
+	return infer(se, n, TY_STRING);
+}
+
+/*
+ * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
+ * context slot of its own, like a tracepoint's, whose root each derived
+ * probe locates in its own function (dp->kf_locs); the member chain must
+ * have the same layout in all of them. In a .return probe every such
+ * value is taken at the entry (SystemTap 4.8: $param means
+ * @entry($param) there).
+ */
+static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
+			     bool write)
+{
+	struct probe_body *b = se->body;
+	struct arena *a = &se->s->arena;
+	const char *root = tp_member_root(n);
+
+	if (n->kind == N_TINDEX)
+		infer(se, n->target.index, TY_LONG);
+	if (addr_of && root && !strcmp(root, "$return")) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot take address of "
+				   "'$return': the return value is in a "
+				   "register");
+		return n->type = TY_LONG;
+	}
+	if (root && root[1] == '$' && n->kind == N_TARGET && !addr_of && !write)
+		return infer_kf_dollars(se, n, root);
+	if (!root || root[1] == '$') {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of kernel.function "
+				   "probes is not supported yet",
+				   root ? root : "this expression");
+		return n->type = TY_LONG;
+	}
+	char *key = tp_member_key(a, n);
+	const struct srcfile *sf = session_file(se->s, n->loc.file);
+	if (se->report && !se->in_entry && !write &&
+	    body_all_of(se, b, &kernel_return_family) &&
+	    !(sf && sf->privileged))
+		diag_warning(se->s, n->loc, "confusing usage, value is captured "
+			     "as @entry(%s) in .return probe [man stapprobes] "
+			     "RETURN PROBES", key);
+	if (addr_of || write)
+		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
+	for (int i = 0; i < b->ntpvars; i++)
+		if (!strcmp(b->tpvars[i]->name, key)) {
+			n->sym = b->tpvars[i];
+			return n->type = TY_LONG;
+		}
+	if (b->ntpvars >= 64) {
+		if (se->report)
+			diag_error(se->s, n->loc, "too many context values in "
+				   "one probe (at most 64)");
+		return n->type = TY_LONG;
+	}
+	struct btf *btf = sema_btf(se);
+	struct dwloc_file *dw = btf ? sema_dwarf(se) : NULL;
+	if (!dw) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
+				   btf ? se->dw_err : se->btf_err);
+		return n->type = TY_LONG;
+	}
+	struct tp_path *path = NULL;
+	const struct derived_probe *first = NULL;
+	unsigned write_size = 0;
+	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
+					   sizeof(*locs));
+	const char *dropped = NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (dp->kf_dropped) {
+			dropped = dp->kf_dropped;
+			continue;
+		}
+		const char *type = kf_var_type(dp, root + 1);
+		const struct node *at = n;
+		struct tp_path p;
+		const char *msg;
+		locs[i] = arena_alloc(a, sizeof(*locs[i]));
+		if (!type)
+			msg = kf_missing_var(se, dp, root + 1);
+		else
+			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
+					     locs[i], &p, &at);
+		if (msg && dp->kf_inline) {
+			/* an inlined copy may keep no trace of a variable
+			 * the function's own copy has: that copy goes */
+			dropped = arena_printf(a, "the inlined copy at 0x%"
+					       PRIx64 " of %s: %s", dp->kf_addr,
+					       dp->pp, msg);
+			dp->kf_dropped = dropped;
+			dp->kf_dropped_at = n;
+			continue;
+		}
+		if (msg) {
+			if (se->report)
+				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
+					   msg, dp->pp);
+			return n->type = TY_LONG;
+		}
+		if (path && (!tp_path_equal(path, &p) ||
+			     locs[i]->write_size != write_size)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another "
+					   "layout in %s than in %s", key,
+					   dp->pp, first->pp);
+			return n->type = TY_LONG;
+		}
+		if (!path) {
+			path = arena_alloc(a, sizeof(*path));
+			*path = p;
+			first = dp;
+			write_size = locs[i]->write_size;
+		}
+	}
+	if (!path) {	/* every copy was an inlined one without it */
+		if (se->report)
+			diag_error(se->s, n->loc, "%s", dropped ? dropped :
+				   "no copy of the function");
+		return n->type = TY_LONG;
+	}
+	struct symbol *sym = add_context_slot(se, b, n, key);
+	sym->tp_path = path && path->nsteps ? path : NULL;
+	sym->tp_arg = root + 1;
+	sym->kf_entry = true;
+	sym->kf_write_size = write_size;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (!dp->kf_locs)
+			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
+		dp->kf_locs[sym->index] = locs[i];
+	}
+	n->sym = sym;
+	return n->type = TY_LONG;
+}
+
+/*
+ * @entry(expr) in a .return probe: its context variables are all taken
+ * at the entry already, so an expression of them, constants and operators
+ * means the same at the return; anything else (a function call, a
+ * variable) would need to run at the entry, which is not supported yet.
+ */
+static const struct node *entry_unsupported(const struct node *n)
+{
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_TMEMBER:
+		return NULL;
+	case N_TARGET:
+		return strcmp(n->target.name, "$return") ? NULL : n;
+	case N_TINDEX:
+		return entry_unsupported(n->target.index);
+	case N_UNARY:
+		return entry_unsupported(n->unary.operand);
+	case N_BINARY: {
+		const struct node *x = entry_unsupported(n->binary.lhs);
+		return x ? x : entry_unsupported(n->binary.rhs);
+	}
+	case N_TERNARY: {
+		const struct node *x = entry_unsupported(n->cond.cond);
+		if (!x)
+			x = entry_unsupported(n->cond.then);
+		return x ? x : entry_unsupported(n->cond.els);
+	}
+	default:
+		return n;
+	}
+}
+
+static enum type infer_entry(struct sema *se, struct node *n, enum type want)
+{
+	struct node *arg = n->call.args;
+
+	if (!body_all_of(se, se->body, &kernel_return_family)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry is only valid in "
+				   ".return probes");
+		return TY_UNKNOWN;
+	}
+	if (!arg || arg->next) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@entry takes one expression");
+		return TY_UNKNOWN;
+	}
+	const struct node *bad = entry_unsupported(arg);
+	if (bad && bad->kind == N_TARGET) {
+		if (se->report)
+			diag_error(se->s, bad->loc, "'$return' has no value at "
+				   "the entry");
+		return TY_UNKNOWN;
+	}
+	se->in_entry++;
+	n->type = infer(se, arg, bad ? TY_LONG : want);
+	se->in_entry--;
+	if (!bad)
+		return n->type;
+	/* run at the entry by the handler itself (see codegen) */
+	if (n->type == TY_STRING) {
+		if (se->report)
+			diag_error(se->s, n->loc, "a string @entry(...) that "
+				   "calls functions is not supported yet");
+		return n->type;
+	}
+	if (!n->sym) {
+		struct probe_body *b = se->body;
+		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
+		n->sym->name = "@entry";
+		n->sym->kind = SYM_CONTEXT;
+		n->sym->type = TY_LONG;
+		n->sym->loc = n->loc;
+		n->sym->index = b->nkf_entries;
+		GROW(se, b->kf_entries, b->nkf_entries, b->kf_entries_cap);
+		b->kf_entries[b->nkf_entries++] = n;
+	}
+	return n->type = TY_LONG;
+}
+
+/* @defined($x) in a kernel.function body: does every function have it? */
+static int kf_defined(struct sema *se, const char *name)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != se->body)
+			continue;
+		if (!strcmp(name, "$return") ? dp->kind != PF_KRETFUNC ||
+		    !dp->kf_symbol : !kf_var_type(dp, name + 1))
+			return 0;
+	}
+	return 1;
+}
+
+
+/* The target kernel's function catalog (from its debug vmlinux); or NULL. */
+static const struct kf_catalog *kf_catalog(struct sema *se)
+{
+	if (se->kf_state == 0) {
+		const char *vmlinux, *tried = NULL;
+		se->kf_state = -1;
+		if (!se->s->release)
+			se->kf_err = xstrdup("no target kernel release");
+		else if (!(vmlinux = kf_find_vmlinux(se->s->release,
+						     &se->s->arena, &tried)))
+			se->kf_err = xstrdup(arena_printf(&se->s->arena,
+				"kernel.function needs debuginfo: install "
+				"linux-image-%s-dbg (missing %s)", se->s->release,
+				tried ? tried : "its debug vmlinux"));
+		else if (!kf_catalog_load(se->s->release, vmlinux,
+					  tp_default_cache_dir(&se->s->arena),
+					  &se->kfcat, &se->kf_err))
+			se->kf_state = 1;
+	}
+	return se->kf_state > 0 ? &se->kfcat : NULL;
+}
+
+/*
+ * The link-time address of an exported function the runtime finds the
+ * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog has none.
+ */
+static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
+{
+	/* exported functions every kernel has: _printk since 5.15 */
+	static const char *const anchors[] = { "_printk", "printk", "kfree" };
+	struct kf_query q = { .line = -1, .kind = KF_EXPORTED_ONLY,
+			      .guru = true };
+	struct kf_point *pts = NULL;
+	uint64_t addr = 0;
+	int n;
+
+	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]) &&
+			   !se->prog->kf_anchor; i++) {
+		q.func = anchors[i];
+		n = kf_catalog_match(cat, &q, &pts);
+		if (n == 1 && pts[0].ninst >= 1 &&
+		    !(pts[0].inst[0]->flags & KF_INST_INLINE)) {
+			addr = pts[0].inst[0]->addr;
+			se->prog->kf_anchor = addr;
+			se->prog->kf_anchor_sym = anchors[i];
+		}
+		kf_points_free(pts, n);
+	}
+	return se->prog->kf_anchor;
+}
+
+static void find_defined(struct node *n, void *arg)
+{
+	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
+	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
+		*(bool *)arg = true;
+}
+
+/*
+ * A body of its own for another function of a kernel.function point, when
+ * the body asks @defined(...): as in SystemTap, each function's probe is
+ * elaborated apart, so @defined($x) is 1 where that function has $x
+ * (a shared body folds it to 1 only when all of them do).
+ */
+static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
+
+	c->probe = ast_clone_node(se->s, b->probe);
+	c->user_probe = b->user_probe;
+	c->via = b->via;
+	c->list_name = b->list_name;
+	c->kf_per_function = b->kf_per_function = true;
+	c->index = prog->nbodies;
+	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
+	prog->bodies[prog->nbodies++] = c;
+	return c;
+}
+
+static int expand_kstatement(struct sema *se, struct node *point,
+			     struct derived_probe *dp, struct probe_body *b)
+{
+	bool per_point = false;
+	struct probe_body *pb = b;
+
+	struct program *prog = se->prog;
+	struct node *st = point->point.comps->next;
+	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
+	char *err = NULL;
+	struct kf_stmt *pts = NULL;
+	int n;
+
+	if (!se->s->release ||
+	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
+		return point_error(se, point, st, arena_printf(&se->s->arena,
+				   "kernel.statement needs debuginfo: install "
+				   "linux-image-%s-dbg (missing %s)",
+				   se->s->release ? se->s->release : "?",
+				   tried ? tried : "its debug vmlinux"));
+	const struct kf_catalog *cat = kf_catalog(se);
+	if (!cat)
+		return point_error(se, point, st, arena_printf(&se->s->arena,
+				   "cannot resolve kernel.statement: %s",
+				   se->kf_err ? se->kf_err : "no catalog"));
+	kf_anchor(se, cat);
+	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
+				&err);
+	if (n == -2)
+		return point_error(se, point, st, "kernel.statement needs "
+				   "\"FUNCTION\", \"FUNCTION@FILE\", "
+				   "\"FUNCTION@FILE:LINE\", \"FUNCTION@FILE:"
+				   "FIRST-LAST\", \"FUNCTION@FILE:*\" or "
+				   "\"FUNCTION@FILE+OFFSET\"");
+	if (n < 0) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "cannot resolve kernel.statement: %s", err));
+		free(err);
+		return 0;
+	}
+	if (n == 0 || !prog->kf_anchor) {
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "no match for probe point '%s': %s",
+			    point_string(se, point), n ? "no anchor for the "
+			    "kernel's KASLR offset" : err ? err : "?"));
+		free(err);
+		kf_stmts_free(pts, n);
+		return 0;
+	}
+	/* each line's copies share a body: its own one when the body asks
+	 * @defined (the variables differ from line to line) */
+	ast_visit(b->probe->probe.body, find_defined, &per_point);
+	for (int i = 0; i < n; i++) {
+		struct derived_probe *d = arena_alloc(&se->s->arena,
+						      sizeof(*d));
+		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
+		    strcmp(pts[i].func, pts[i - 1].func) ||
+		    strcmp(pts[i].file, pts[i - 1].file)))
+			pb = kf_own_body(se, b);
+		*d = *dp;
+		d->kf_addr = pts[i].addr;
+		d->kf_entry_pc = pts[i].entry;
+		d->kf_cu = pts[i].cu;
+		d->kf_symbol = arena_strdup(&se->s->arena, pts[i].func);
+		d->kf_nvars = 0;
+		while (pts[i].vars[d->kf_nvars])
+			d->kf_nvars++;
+		d->kf_vars = arena_alloc(&se->s->arena, ((size_t)d->kf_nvars +
+					 1) * sizeof(*d->kf_vars));
+		for (int v = 0; v < d->kf_nvars; v++)	/* without the '$' */
+			d->kf_vars[v] = arena_strdup(&se->s->arena,
+						     pts[i].vars[v] + 1);
+		d->pp = arena_printf(&se->s->arena,
+				     "kernel.statement(\"%s@%s:%d\")",
+				     pts[i].func, pts[i].file, pts[i].line);
+		d->body = pb;
+		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+		prog->probes[prog->nprobes++] = d;
+	}
+	kf_stmts_free(pts, n);
+	return n;
+}
+
+/*
+ * The instance whose DWARF gives d's context variables (dwloc.c finds
+ * out-of-line and inlined copies by entry pc), with its variables copied
+ * out of the catalog (freed before types are inferred).
+ */
+static void kf_keep_instance(struct sema *se, struct derived_probe *d,
+			     const struct kf_catalog *cat,
+			     const struct kf_inst *in)
+{
+	const uint32_t *list = cat->lists[in->vars];
+
+	d->kf_addr = in->addr;
+	d->kf_cu = in->cu;
+	d->kf_nvars = (int)list[0];
+	d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+				 sizeof(*d->kf_vars));
+	for (uint32_t v = 0; v < list[0]; v++)
+		d->kf_vars[v] = arena_strdup(&se->s->arena,
+					     cat->vars[list[1 + v]]);
+}
+
+/*
+ * The size and signedness of a .return probe's $return: its function's
+ * DWARF return type (as -L spells it) resolved through BTF. Left 0 (the
+ * whole register) for a type BTF does not know or wider than 8 bytes.
+ */
+static void kf_ret_type(struct sema *se, struct derived_probe *d,
+			const struct kfunc *f)
+{
+	struct btf *btf;
+	struct btf_info bi;
+	int id;
+
+	d->kf_ret_size = 0;
+	d->kf_ret_signed = false;
+	d->kf_ret_ctype = d->kind == PF_KRETFUNC ? f->ret_type : NULL;
+	if (d->kind != PF_KRETFUNC || !f->ret_type || !(btf = sema_btf(se)))
+		return;
+	id = btf_find_type(btf, f->ret_type);
+	if (id <= 0)
+		return;
+	btf_resolve(btf, id, &bi);
+	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
+	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
+		d->kf_ret_size = bi.size;
+		d->kf_ret_signed = bi.is_signed;
+	}
+}
+
+static void find_return(struct node *n, void *arg)
+{
+	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
+		*(bool *)arg = true;
+}
+
+/*
+ * Does body b already serve a .return probe whose $return has another
+ * size or signedness than d's? Then d's function gets a body of its own
+ * (kf_own_body): SystemTap elaborates each function apart, so in
+ * kernel.function("vfs_*").return an int function's -22 is -22 while
+ * ssize_t ones share a body; so do the points of a comma list.
+ */
+static bool kf_return_differs(const struct program *prog,
+			      const struct probe_body *b,
+			      const struct derived_probe *d)
+{
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *o = prog->probes[i];
+		if (o->body == b && o->kind == PF_KRETFUNC &&
+		    (o->kf_ret_size != d->kf_ret_size ||
+		     o->kf_ret_signed != d->kf_ret_signed))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
+ * probe per instance, as SystemTap: a plain point covers the out-of-line
+ * copies and the inlined ones, .call only the out-of-line copies, .inline
+ * only the inlined ones, .return the out-of-line copies. Each carries its
+ * link-time entry pc (the runtime relocates it by the KASLR offset, which
+ * costs nothing per function). Returns how many were appended.
+ */
+static int expand_kfunc(struct sema *se, struct node *point,
+			struct derived_probe *dp, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct node *fn = point->point.comps->next;
+	if (dp->kf_statement)
+		return expand_kstatement(se, point, dp, b);
+	const struct kf_catalog *cat = kf_catalog(se);
+	struct kf_point *pts = NULL;
+	struct kf_query q = { .line = -1, .guru = se->s->guru };
+	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
+	char *at = strchr(pattern, '@'), msg[512];
+	const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
+	int n, derived = 0;
+
+	if (!cat) {
+		snprintf(msg, sizeof(msg), "cannot resolve kernel functions: %s",
+			 se->kf_err);
+		point_error(se, point, fn, msg);
+		return 0;
+	}
+	if (at) {
+		char *colon = strchr(at + 1, ':');
+		*at = '\0';
+		q.file = at + 1;
+		if (colon) {
+			*colon = '\0';
+			q.line = atoi(colon + 1);
+		}
+	}
+	q.func = pattern;
+	q.kind = dp->kind == PF_KRETFUNC ? KF_RETURN :
+		 !strcmp(sfx, ".call") ? KF_CALL :
+		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
+	kf_anchor(se, cat);
+	n = kf_catalog_match(cat, &q, &pts);
+	bool per_function = false;
+	if (n > 1)
+		ast_visit(b->probe->probe.body, find_defined, &per_function);
+	bool reads_return = false;
+	if (dp->kind == PF_KRETFUNC)
+		ast_visit(b->probe->probe.body, find_return, &reads_return);
+	int functions = 0;
+	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = pts[i].f;
+		const char *pp;
+
+		if (*f->file && f->line > 0)
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s@%s:%d\")%s",
+					  f->name, f->file, f->line, sfx);
+		else
+			pp = arena_printf(&se->s->arena,
+					  "kernel.function(\"%s\")%s", f->name,
+					  sfx);
+		/* each function's copies share a body: its own one when the
+		 * body asks @defined or reads $return of mixed types (see
+		 * kf_own_body) */
+		struct probe_body *fb = per_function && functions ?
+					kf_own_body(se, b) : b;
+		if (reads_return && !per_function) {
+			struct derived_probe t = *dp;
+			kf_ret_type(se, &t, f);
+			if (kf_return_differs(prog, b, &t))
+				fb = kf_own_body(se, b);
+		}
+		functions++;
+		for (int k = 0; k < pts[i].ninst; k++) {
+			const struct kf_inst *in = pts[i].inst[k];
+			struct derived_probe *d = arena_alloc(&se->s->arena,
+							      sizeof(*d));
+			*d = *dp;
+			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			kf_ret_type(se, d, f);
+			/* a function only in the symbol table has no DWARF */
+			if (!(f->flags & KF_SYMTAB))
+				kf_keep_instance(se, d, cat, in);
+			d->kf_addr = in->addr;
+			d->kf_inline = in->flags & KF_INST_INLINE;
+			d->pp = pp;
+			d->body = fb;
+			GROW(se, prog->probes, prog->nprobes,
+			     prog->probes_cap);
+			prog->probes[prog->nprobes++] = d;
+			derived++;
+		}
+	}
+	kf_points_free(pts, n);
+	if (!derived) {
+		if (q.kind == KF_INLINE)
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no inlined copies",
+				 point_string(se, point));
+		else
+			snprintf(msg, sizeof(msg), "no match for probe point "
+				 "'%s': no kernel function matches%s",
+				 point_string(se, point),
+				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
+				 "" : " (or it is only inlined, or on the "
+				 "blocklist)");
+		point_error(se, point, fn, msg);
+	}
+	return derived;
+}
+
+/*
+ * Inlined copies left out for a context variable they lack (infer_kfvar).
+ * The user hears of it when the variable is the script's own: a tapset
+ * alias reading one (socket.close's $sock) is no business of theirs.
+ */
+static void drop_kf_copies(struct sema *se)
+{
+	struct program *prog = se->prog;
+	int kept = 0;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (!dp->kf_dropped)
+			prog->probes[kept++] = prog->probes[i];
+		else if (dp->body->user_probe && !session_file(se->s,
+			 dp->body->user_probe->loc.file)->privileged &&
+			 !session_file(se->s,
+			 dp->kf_dropped_at->loc.file)->privileged)
+			diag_warning(se->s, dp->kf_dropped_at->loc,
+				     "skipping %s", dp->kf_dropped);
+	}
+	prog->nprobes = kept;
+}
+
+/*
+ * kernel.function("PATTERN[@FILE]")[.call|.inline|.return[.maxactive(N)]]
+ * and kernel.statement("...") (a kprobe at each address the pattern
+ * names): the point's shape; expand() finds the functions.
+ */
+static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps;
+	const char *name = c0->comp.name;
+
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
+		struct node *fn = c0->next, *sfx = fn->next;
+		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)
+			return point_error(se, point, fn, "kernel.function needs "
+					   "a function name: kernel.function("
+					   "\"vfs_read\")");
+		dp->kind = PF_KFUNC;
+		if (sfx && comp_is(sfx, "call")) {
+			dp->kf_suffix = ".call";
+			sfx = sfx->next;
+		}
+		else if (sfx && comp_is(sfx, "return")) {
+			dp->kind = PF_KRETFUNC;
+			dp->family = &kernel_return_family;
+			dp->kf_suffix = ".return";
+			sfx = sfx->next;
+			if (sfx && comp_is(sfx, "inline"))
+				return point_error(se, point, sfx, "'.inline' "
+						   "cannot follow '.return' "
+						   "(an inlined copy has no "
+						   "return to probe)");
+			if (sfx && comp_is(sfx, "maxactive")) {
+				if (!sfx->comp.arg || sfx->comp.arg->kind != N_NUMBER)
+					return point_error(se, point, sfx, "maxactive "
+							   "takes a number (0 to "
+							   "32767)");
+				if (sfx->comp.arg->num.value < 0 ||
+				    sfx->comp.arg->num.value > 32767)
+					return point_error(se, point, sfx, "maxactive "
+							   "value out of range (0 to "
+							   "32767)");
+				dp->kf_maxactive = sfx->comp.arg->num.value;
+				sfx = sfx->next;
+			}
+		}
+		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
+		    !dp->kf_suffix) {
+			dp->kf_suffix = ".inline";
+			return true;
+		}
+		if (sfx && comp_is(sfx, "maxactive"))
+			return point_error(se, point, sfx, "'.maxactive' applies "
+					   "to .return probes only");
+		if (sfx)
+			return point_error(se, point, sfx, arena_printf(
+					   &se->s->arena, "'.%s' is not supported "
+					   "on kernel.function yet", sfx->comp.name));
+		return true;
+	}
+	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
+	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
+		if (c0->next->next)
+			return point_error(se, point, c0->next->next, arena_printf(
+					   &se->s->arena, "'.%s' is not supported "
+					   "on kernel.statement yet",
+					   c0->next->next->comp.name));
+		dp->kind = PF_KFUNC;
+		dp->kf_statement = true;
+		return true;
+	}
+	return -1;
+}
+
+/* $x, $x->f, &$x, $$parms... of a kernel function or statement. */
+static enum type context(struct sema *se, struct node *n, bool addr_of)
+{
+	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return") &&
+	    !addr_of && body_all_of(se, se->body, &kernel_return_family))
+		return n->type = TY_LONG;	/* pass 3: the return register */
+	infer_kfvar(se, n, addr_of, false);
+	return TY_LONG;
+}
+
+/* -g: `$x = v` writes an entry probe's variable. */
+static bool context_assign(struct sema *se, struct node *assign,
+			   enum type *type)
+{
+	struct node *rhs = assign->binary.rhs;
+
+	if (assign->binary.op != OP_ASSIGN || !se->s->guru ||
+	    !body_all_of(se, se->body, &kernel_function_family))
+		return false;
+	expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+	infer_kfvar(se, assign->binary.lhs, false, true);
+	*type = TY_LONG;
+	return true;
+}
+
+static int defined(struct sema *se, struct node *n)
+{
+	return kf_defined(se, n->target.name);
+}
+
+static bool at_func(struct sema *se, struct node *n, enum type want,
+		    enum type *type)
+{
+	if (strcmp(n->call.name, "@entry"))
+		return false;
+	*type = infer_entry(se, n, want);
+	return true;
+}
+
+static void finish(struct sema *se)
+{
+	drop_kf_copies(se);
+}
+
+/* -L of an alias on a kernel function: $return and its variables, as -L
+ * of the point gives them ("name:type"). */
+static void list_vars(const struct derived_probe *dp, struct strbuf *out)
+{
+	if (dp->kf_ret_ctype)
+		sb_printf(out, " $return:%s", dp->kf_ret_ctype);
+	for (int k = 0; k < dp->kf_nvars; k++)
+		sb_printf(out, " $%s", dp->kf_vars[k]);
+}
+
+static const char *const roots[] = { "kernel", NULL };
+static const char *const probe_types[] = { NULL };
+
+const struct probe_family kernel_function_family = {
+	.name = "kernel.function",
+	.roots = roots,
+	.probe_types = probe_types,
+	.derive = derive,
+	.expand = expand_kfunc,
+	.context = context,
+	.context_assign = context_assign,
+	.writable = true,
+	.defined = defined,
+	.var_ctype = kf_var_type,
+	.at_func = at_func,
+	.finish = finish,
+	.list_vars = list_vars,
+};
+
+/* Derived by kernel_function_family.derive for a .return point. */
+const struct probe_family kernel_return_family = {
+	.name = "kernel.function",
+	.roots = roots,
+	.probe_types = probe_types,
+	.derive = derive,
+	.expand = expand_kfunc,
+	.context = context,
+	.writable = true,
+	.has_return = true,
+	.defined = defined,
+	.var_ctype = kf_var_type,
+	.list_vars = list_vars,
+};

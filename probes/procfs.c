@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * procfs[("PATH")][.umask(N)].read[.maxsize(N)] and .write: a file under
+ * /proc/systemtap/MODULE/ whose reads and writes run the probe, with
+ * SystemTap's path rules. Its one context variable is $value: the text a
+ * read probe sets, or the bytes a write probe got.
+ */
+#include "probes/probes.h"
+
+/* SystemTap's rules for a procfs file name; NULL when fine. */
+static const char *procfs_path_error(const char *path)
+{
+	if (!*path)
+		return "a procfs path cannot be empty";
+	if (*path == '/')
+		return "a procfs path cannot start with a '/'";
+	if (path[strlen(path) - 1] == '/')
+		return "a procfs path cannot end with a '/'";
+	for (const char *p = path; *p;) {
+		size_t n = strcspn(p, "/");
+		if (n == 0)
+			return "a procfs path cannot have an empty component "
+			       "('//')";
+		if ((n == 1 && p[0] == '.') || (n == 2 && !strncmp(p, "..", 2)))
+			return "a procfs path cannot be relative (no '.' or "
+			       "'..' components)";
+		p += n;
+		p += *p == '/';
+	}
+	return NULL;
+}
+
+/*
+ * procfs[("PATH")][.umask(N)].read[.maxsize(N)] and
+ * procfs[("PATH")][.umask(N)].write: a file /proc/systemtap/MODULE/PATH.
+ */
+static int derive_procfs(struct sema *se, struct node *point,
+			 struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *c = c0->next;
+
+	if (c0->comp.arg && !is_str_arg(c0))
+		return point_error(se, point, c0, "procfs takes a path string: "
+				   "procfs(\"name\")");
+	if (comp_is(c, "umask")) {
+		if (!is_num_arg(c) || c->comp.arg->num.value < 0 ||
+		    c->comp.arg->num.value > 0777)
+			return point_error(se, point, c, "umask takes a number "
+					   "from 0 to 0777");
+		dp->procfs_umask = c->comp.arg->num.value;
+		c = c->next;
+	}
+	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
+		return -1;
+	dp->procfs_write = comp_is(c, "write");
+	c = c->next;
+	if (!dp->procfs_write && comp_is(c, "maxsize")) {
+		if (!is_num_arg(c))
+			return point_error(se, point, c, "maxsize needs a number "
+					   "(the largest file content in bytes)");
+		if (c->comp.arg->num.value <= 0)
+			return point_error(se, point, c, "maxsize must be greater "
+					   "than 0");
+		dp->procfs_maxsize = c->comp.arg->num.value;
+		c = c->next;
+	}
+	if (c)
+		return -1;
+	dp->procfs_path = c0->comp.arg ? c0->comp.arg->str.value : "command";
+	const char *why = procfs_path_error(dp->procfs_path);
+	if (why)
+		return point_error(se, point, c0, why);
+	dp->kind = PF_PROCFS;
+	return true;
+}
+
+/* The body's first probe: procfs claims a body by it (first_claims). */
+static const struct derived_probe *first_probe(struct sema *se)
+{
+	for (int i = 0; i < se->prog->nprobes; i++)
+		if (se->prog->probes[i]->body == se->body)
+			return se->prog->probes[i];
+	return NULL;
+}
+
+/* $value, read (op 0) or assigned with op: SystemTap's checks. */
+static enum type value(struct sema *se, struct node *n, int op)
+{
+	const struct derived_probe *dp = first_probe(se);
+	const char *root = tp_member_root(n);
+
+	if (!root)
+		return n->type = TY_LONG;
+	/* the step right after the variable: member access or index */
+	const struct node *step = NULL;
+	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
+		step = m;
+	const char *msg = NULL;
+	if (strcmp(root, "$value"))
+		msg = arena_printf(&se->s->arena, "invalid context "
+				   "variable '%s' in a procfs probe "
+				   "(only $value)", root);
+	else if (step)
+		msg = step->kind == N_TMEMBER ?
+		      "procfs variable '$value' cannot be used as a "
+		      "structure" : "procfs variable '$value' cannot "
+		      "be used as an array";
+	else if (dp->procfs_write && op)
+		msg = "procfs variable '$value' is read-only in a "
+		      "procfs write probe";
+	else if (!dp->procfs_write && !op)
+		msg = "procfs variable '$value' cannot be read in a "
+		      "procfs read probe (assign it with '=' or '.=')";
+	else if (op && op != OP_ASSIGN && op != OP_CONCAT)
+		msg = "only '=' and '.=' assign procfs variable "
+		      "'$value'";
+	if (msg && se->report)
+		diag_error(se->s, n->loc, "%s", msg);
+	return n->type = TY_STRING;
+}
+
+static enum type context(struct sema *se, struct node *n, bool addr_of)
+{
+	(void)addr_of;
+	return value(se, n, 0);
+}
+
+static bool context_assign(struct sema *se, struct node *assign,
+			   enum type *type)
+{
+	struct node *rhs = assign->binary.rhs;
+
+	*type = value(se, assign->binary.lhs, assign->binary.op);
+	expect(se, rhs, infer(se, rhs, *type), *type);
+	return true;
+}
+
+static const char *const roots[] = { "procfs", NULL };
+static const char *const probe_types[] = { NULL };
+
+const struct probe_family procfs_family = {
+	.name = "procfs",
+	.roots = roots,
+	.probe_types = probe_types,
+	.derive = derive_procfs,
+	.context = context,
+	.first_claims = true,
+	.context_assign = context_assign,
+};

@@ -1,0 +1,18 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The probe families, in the order pass 2 tries their derive hooks (and
+ * offers their names as suggestions for an unknown point). This is the
+ * one list of families in the compiler: a new family is its own file in
+ * probes/ plus one line here.
+ */
+#include "probes/probes.h"
+
+const struct probe_family *const probe_families[] = {
+	&begin_end_family,
+	&timer_family,
+	&kernel_function_family,	/* kernel.function, kernel.statement */
+	&tracepoint_family,		/* kernel.trace */
+	&procfs_family,
+	&unsupported_family,		/* process, perf, kprobe, netfilter */
+	NULL,
+};

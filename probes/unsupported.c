@@ -1,0 +1,389 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The families SystemTap has beyond ours: process(...), perf.*, kprobe.*,
+ * kernel.statement(ADDRESS).absolute, netfilter. Their points and context
+ * variables are checked as SystemTap checks them, the bodies are
+ * elaborated, and then each point is reported as not supported yet: a
+ * script that uses them fails at pass 2 for that reason alone.
+ */
+#include "probes/probes.h"
+
+/* Record a point of a family pass 3 cannot translate: its body is still
+ * checked, then the point is an error (report_unsupported). */
+static int unsupported(struct sema *se, struct node *point,
+		       struct derived_probe *dp, const char *family,
+		       enum point_ctx ctx)
+{
+	if (point->point.optional || se->optional)
+		return false;	/* resolves to nothing */
+	dp->kind = PF_UNSUPPORTED;
+	dp->unsupported = arena_printf(&se->s->arena, "%s probes are not "
+				       "supported yet ('%s')", family, dp->pp);
+	dp->ctx = ctx;
+	return true;
+}
+
+/* process[("PATH")|(PID)] needs a program: its own or -c / -x. */
+static bool process_target(struct sema *se, struct node *point,
+			   struct node *proc, struct derived_probe *dp)
+{
+	if (proc->comp.arg) {
+		dp->process = proc->comp.arg->kind == N_STRING ?
+			      proc->comp.arg->str.value :
+			      arena_printf(&se->s->arena, "%lld",
+					   (long long)proc->comp.arg->num.value);
+		return true;
+	}
+	if (se->s->target_cmd || se->s->target_pid)
+		return true;
+	return point_error(se, point, proc, arena_printf(&se->s->arena,
+			   "probe point not available without -c COMMAND or "
+			   "-x PID (it names no program): '%s'", dp->pp));
+}
+
+/*
+ * process(...).begin/.end/.thread.*, .syscall[.return], .function/
+ * .statement/.plt/.mark/.library...: checked, then "not supported yet".
+ */
+static int derive_process(struct sema *se, struct node *point,
+			  struct derived_probe *dp)
+{
+	struct node *proc = point->point.comps, *c = proc->next;
+	enum point_ctx ctx;
+
+	if (!c)
+		return -1;
+	bool binary = comp_is(c, "function") || comp_is(c, "statement") ||
+		      comp_is(c, "plt") || comp_is(c, "mark") ||
+		      comp_is(c, "library") || comp_is(c, "provider");
+	if (binary) {
+		/* .function, .plt, .mark...: a binary's symbols and DWARF,
+		 * which pass 2 does not read: nothing matches */
+		if (!process_target(se, point, proc, dp))
+			return false;
+		if (!unsupported(se, point, dp, "", comp_is(c, "plt") ?
+				 CTX_PLT : CTX_UNCHECKED))
+			return false;
+		dp->unsupported = arena_printf(&se->s->arena, "no match for "
+					       "probe point '%s': process(...)."
+					       "%s probes are not supported yet",
+					       dp->pp, c->comp.name);
+		return true;
+	}
+	if (comp_is(c, "thread") && c->next &&
+	    (comp_is(c->next, "begin") || comp_is(c->next, "end")) &&
+	    !c->next->comp.arg && !c->next->next)
+		ctx = CTX_NONE;
+	else if ((comp_is(c, "begin") || comp_is(c, "end")) && !c->comp.arg &&
+		 !c->next)
+		ctx = CTX_NONE;
+	else if (comp_is(c, "syscall") && !c->comp.arg && !c->next)
+		ctx = CTX_SYSCALL;
+	else if (comp_is(c, "syscall") && !c->comp.arg &&
+		 comp_is(c->next, "return") && !c->next->next)
+		ctx = CTX_SYSCALL_RETURN;
+	else
+		return -1;
+	if (!process_target(se, point, proc, dp))
+		return false;
+	return unsupported(se, point, dp, "process", ctx);
+}
+
+static const char *const perf_hw[] = {
+	"cpu_cycles", "instructions", "cache_references", "cache_misses",
+	"branch_instructions", "branch_misses", "bus_cycles",
+	"stalled_cycles_frontend", "stalled_cycles_backend",
+	"ref_cpu_cycles",
+};
+
+static const char *const perf_sw[] = {
+	"cpu_clock", "task_clock", "page_faults", "context_switches",
+	"cpu_migrations", "page_faults_min", "page_faults_maj",
+	"alignment_faults", "emulation_faults", "dummy", "bpf_output",
+};
+
+static bool in_list(const char *name, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(name, list[i]))
+			return true;
+	return false;
+}
+
+/*
+ * perf.hw.NAME, perf.sw.NAME, perf.type(N).config(M), then .sample(N),
+ * .process[("PATH")], .counter("NAME").
+ */
+static int derive_perf(struct sema *se, struct node *point,
+		       struct derived_probe *dp)
+{
+	struct node *c = point->point.comps->next;
+
+	if (comp_is(c, "hw") || comp_is(c, "sw")) {
+		bool hw = comp_is(c, "hw");
+		c = c->next;
+		if (!c || c->comp.arg ||
+		    !(hw ? in_list(c->comp.name, perf_hw, sizeof(perf_hw) /
+				   sizeof(perf_hw[0])) :
+			   in_list(c->comp.name, perf_sw, sizeof(perf_sw) /
+				   sizeof(perf_sw[0]))))
+			return -1;
+		c = c->next;
+	} else if (comp_is(c, "type") && is_num_arg(c) &&
+		   comp_is(c->next, "config") && is_num_arg(c->next)) {
+		c = c->next->next;
+	} else {
+		return -1;
+	}
+	if (comp_is(c, "sample")) {
+		if (!is_num_arg(c) || c->comp.arg->num.value <= 0)
+			return point_error(se, point, c, "the perf sample "
+					   "interval must be a positive number");
+		c = c->next;
+	}
+	if (comp_is(c, "process")) {
+		if (c->comp.arg && !is_str_arg(c))
+			return -1;
+		if (!process_target(se, point, c, dp))
+			return false;
+		if (!dp->process)
+			dp->process = "";	/* the -c / -x program */
+		c = c->next;
+	}
+	if (comp_is(c, "counter")) {
+		if (!is_str_arg(c))
+			return -1;
+		if (!*c->comp.arg->str.value)
+			return point_error(se, point, c, "missing perf counter "
+					   "name in .counter(\"\")");
+		dp->perf_counter = c->comp.arg->str.value;
+		c = c->next;
+	}
+	if (c)
+		return -1;
+	return unsupported(se, point, dp, "perf", CTX_NONE);
+}
+
+static const char *const nf_families[] = {
+	"NFPROTO_IPV4", "NFPROTO_IPV6", "NFPROTO_ARP", "NFPROTO_BRIDGE",
+};
+
+/*
+ * Points of the families SystemTap has beyond ours, with SystemTap's
+ * checks; true/false as derive_point, -1: not one of them (or not a
+ * shape SystemTap knows), so the caller reports an unknown point.
+ */
+static int derive_other(struct sema *se, struct node *point,
+			struct derived_probe *dp)
+{
+	struct node *c0 = point->point.comps, *c1 = c0->next;
+	const char *name = c0->comp.name;
+
+	if (!strcmp(name, "process"))
+		return derive_process(se, point, dp);
+	if (!strcmp(name, "perf"))
+		return derive_perf(se, point, dp);
+	if (!strcmp(name, "kprobe")) {
+		struct node *c = c1;
+		if (comp_is(c, "module") && is_str_arg(c))
+			c = c->next;
+		if (comp_is(c, "function") && is_str_arg(c)) {
+			c = c->next;
+			bool ret = comp_is(c, "return");
+			if (ret)
+				c = c->next;
+			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
+				c = c->next;
+			if (c)
+				return -1;
+			return unsupported(se, point, dp, "kprobe.function",
+					   CTX_NONE);
+		}
+		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
+		    comp_is(c->next, "absolute") && !c->next->next) {
+			if (!se->s->guru)
+				return point_error(se, point, c0, "kprobe."
+						   "statement(...).absolute "
+						   "probes need guru mode (-g)");
+			return unsupported(se, point, dp, "kprobe.statement",
+					   CTX_NONE);
+		}
+		return -1;
+	}
+	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
+	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
+	    !c1->next->next) {
+		if (!se->s->guru)
+			return point_error(se, point, c0, "kernel.statement(...)"
+					   ".absolute probes need guru mode (-g)");
+		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
+				   ".absolute", CTX_NONE);
+	}
+	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
+		ast_foreach(c, c1->next)
+			if (comp_is(c, "pf") && is_str_arg(c) &&
+			    !in_list(c->comp.arg->str.value, nf_families,
+				     sizeof(nf_families) / sizeof(nf_families[0])))
+				return point_error(se, point, c, arena_printf(
+						   &se->s->arena, "unsupported "
+						   "netfilter protocol family "
+						   "'%s' (NFPROTO_IPV4, "
+						   "NFPROTO_IPV6, NFPROTO_ARP or "
+						   "NFPROTO_BRIDGE)",
+						   c->comp.arg->str.value));
+	}
+	return -1;
+}
+
+/* After the body checks: the points no pass 3 translation exists for. */
+static void report_unsupported(struct sema *se)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->kind == PF_UNSUPPORTED)
+			diag_error(se->s, dp->point->loc, "%s",
+				   dp->unsupported);
+	}
+}
+
+/*
+ * @perf("NAME"): the value of a perf counter a perf...counter("NAME")
+ * point declares for the process the probe runs in.
+ */
+static enum type infer_perf(struct sema *se, struct node *n)
+{
+	const struct node *arg = n->call.args;
+	const char *name = arg && arg->kind == N_STRING ? arg->str.value : "";
+	bool declared = false, here = false;
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *c = se->prog->probes[i];
+		if (!c->perf_counter || strcmp(c->perf_counter, name))
+			continue;
+		declared = true;
+		for (int j = 0; j < se->prog->nprobes; j++) {
+			const struct derived_probe *dp = se->prog->probes[j];
+			if (dp->body == se->body && dp->process && c->process &&
+			    !strcmp(dp->process, c->process))
+				here = true;
+		}
+	}
+	if (se->report && !declared)
+		diag_error(se->s, n->loc, "perf counter '%s' not defined (no "
+			   "perf....counter(\"%s\") point declares it)", name,
+			   name);
+	else if (se->report && !here)
+		diag_error(se->s, n->loc, "perf counter '%s' not defined for "
+			   "the process this probe runs in", name);
+	return n->type = TY_LONG;
+}
+
+/* Context variables as SystemTap has them for these points; op is 0 for
+ * a read, else the assignment operator. */
+static enum type other_context(struct sema *se, struct node *n, int op)
+{
+	const struct derived_probe *dp = NULL;
+	enum type type = TY_LONG;
+
+	for (int i = 0; i < se->prog->nprobes && !dp; i++)
+		if (se->prog->probes[i]->body == se->body)
+			dp = se->prog->probes[i];
+	const char *root = tp_member_root(n);
+	if (!root || dp->ctx == CTX_UNCHECKED) {
+		if (root && root[1] == '$')
+			type = TY_STRING;	/* $$parms and the like */
+		return n->type = type;	/* the point's own error says enough */
+	}
+	/* the step right after the variable: member access or index */
+	const struct node *step = NULL;
+	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
+		step = m;
+	const char *msg = NULL;
+	bool args = dp->ctx == CTX_SYSCALL, ret =
+		    dp->ctx == CTX_SYSCALL_RETURN;
+	bool argn = !strncmp(root, "$arg", 4) && root[4] >= '1' &&
+		    root[4] <= '6' && !root[5];
+	bool known = argn || !strcmp(root, "$return") ||
+		     !strcmp(root, "$syscall");
+	if (dp->ctx == CTX_PLT) {
+		type = TY_STRING;
+		if (strcmp(root, "$$name") || step || op)
+			msg = arena_printf(&se->s->arena, "unknown "
+					   "context variable '%s': .plt "
+					   "probes have only $$name (the "
+					   "function's name)", root);
+	} else if (dp->ctx == CTX_NONE)
+		msg = arena_printf(&se->s->arena, "unknown context "
+				   "variable '%s': %s has none", root,
+				   dp->pp);
+	else if (known && step)
+		msg = arena_printf(&se->s->arena, "'%s' cannot be used "
+				   "as %s", root, step->kind == N_TMEMBER ?
+				   "a structure" : "an array");
+	else if (argn && !args)
+		msg = arena_printf(&se->s->arena, "'%s' is only "
+				   "available in .syscall probes", root);
+	else if (!strcmp(root, "$return") && !ret)
+		msg = "'$return' is only available in .syscall.return "
+		      "probes";
+	else if (!known)
+		msg = arena_printf(&se->s->arena, "unknown context "
+				   "variable '%s' (%s has $syscall, %s)",
+				   root, dp->pp, args ? "$arg1 to $arg6" :
+				   "$return");
+	else if (op)
+		msg = arena_printf(&se->s->arena, "'%s' is read-only",
+				   root);
+	if (msg && se->report)
+		diag_error(se->s, n->loc, "%s", msg);
+	return n->type = type;
+}
+
+static enum type context(struct sema *se, struct node *n, bool addr_of)
+{
+	(void)addr_of;
+	return other_context(se, n, 0);
+}
+
+static bool context_assign(struct sema *se, struct node *assign,
+			   enum type *type)
+{
+	struct node *rhs = assign->binary.rhs;
+
+	*type = other_context(se, assign->binary.lhs, assign->binary.op);
+	expect(se, rhs, infer(se, rhs, *type), *type);
+	return true;
+}
+
+static bool at_func(struct sema *se, struct node *n, enum type want,
+		    enum type *type)
+{
+	(void)want;
+	if (strcmp(n->call.name, "@perf"))
+		return false;
+	*type = infer_perf(se, n);
+	return true;
+}
+
+/* After the body checks: every point of these families is an error. */
+static void finish(struct sema *se)
+{
+	report_unsupported(se);
+}
+
+static const char *const roots[] = {
+	"process", "perf", "kprobe", "netfilter", "kernel", NULL,
+};
+static const char *const probe_types[] = { NULL };
+
+const struct probe_family unsupported_family = {
+	.name = "unsupported",
+	.roots = roots,
+	.probe_types = probe_types,
+	.derive = derive_other,
+	.context = context,
+	.first_claims = true,
+	.context_assign = context_assign,
+	.at_func = at_func,
+	.finish = finish,
+};

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 2's own state and services, shared by the files of semantic/ and
+ * by the probe families (probes/, through struct probe_family's hooks).
+ * Nothing outside pass 2 and the families includes this header.
+ */
+#ifndef SEMANTIC_ELABORATE_H
+#define SEMANTIC_ELABORATE_H
+
+#include <string.h>
+
+#include "semantic/semantic.h"
+#include "semantic/family.h"
+#include "semantic/btf.h"
+#include "semantic/dwloc.h"
+#include "semantic/kfuncs.h"
+#include "semantic/tracepoints.h"
+
+/* Grow an array in the session arena (freed with the session). */
+#define GROW(se, arr, n, cap)						\
+	do {								\
+		if ((n) == (cap)) {					\
+			int nc_ = (cap) ? (cap) * 2 : 8;		\
+			void *na_ = arena_alloc(&(se)->s->arena,	\
+				(size_t)nc_ * sizeof(*(arr)));		\
+			if (n)						\
+				memcpy(na_, (arr),			\
+				       (size_t)(n) * sizeof(*(arr)));	\
+			(arr) = na_;					\
+			(cap) = nc_;					\
+		}							\
+	} while (0)
+
+/* A probe alias: one entry per alias name, in declaration order. */
+struct alias {
+	struct node *name;	/* N_PROBE_POINT */
+	struct node *decl;	/* N_PROBE with probe.alias set */
+	const char *key;	/* the name as text: sort order */
+	int order;		/* declaration order among equal keys */
+};
+
+struct sema {
+	struct session *s;
+	struct program *prog;
+	struct probe_body *body;	/* the probe being walked */
+	int loop_depth;
+	bool report;			/* last round: report type errors */
+	bool changed;			/* a type was learned this round */
+	struct alias *aliases;
+	int naliases, aliases_cap;
+	struct node *expanding[32];	/* alias decls being expanded */
+	int nexpanding;
+	int optional;			/* > 0: inside an optional point */
+	const char *list_name;		/* the outermost alias being expanded */
+	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
+	int niterating;
+	bool aggregating;		/* @op(s): a lock write, not a change */
+	int in_entry;			/* inside @entry(...) */
+	/* the target kernel's catalogs, each loaded on first use: the
+	 * tracepoints, the kernel functions, BTF, the debug vmlinux */
+	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
+	char *tp_err;
+	struct tp_catalog tpcat;
+	int kf_state;
+	char *kf_err;
+	struct kf_catalog kfcat;
+	int btf_state;
+	char *btf_err;
+	struct btf *btf;
+	const char *kf_vmlinux;		/* the catalog's, in the arena */
+	int dw_state;
+	char *dw_err;
+	struct dwloc_file *dw;
+};
+
+/* ---- names (names.c) ------------------------------------------------ */
+
+int edit_distance(const char *a, const char *b);
+/* the candidate closest to name, if close enough; or NULL */
+const char *suggest(const char *name, const char *const *cands, int n);
+struct symbol *find_global(struct program *prog, const char *name, int file);
+
+/* ---- types (types.c) ------------------------------------------------ */
+
+/* The type of expression n (want: the type the context expects), with
+ * its names bound; reports errors on the last round (se->report). */
+enum type infer(struct sema *se, struct node *n, enum type want);
+/* n was inferred as got where want was needed: report a mismatch */
+void expect(struct sema *se, struct node *n, enum type got, enum type want);
+
+/* ---- context values (context.c) ------------------------------------- */
+
+/* The family whose context values body b has (family.h), or NULL. */
+const struct probe_family *body_family(struct sema *se,
+				       const struct probe_body *b);
+/* Are all probes of body b of family f (and there is one)? */
+bool body_all_of(struct sema *se, const struct probe_body *b,
+		 const struct probe_family *f);
+/* A new context value of body b: the next slot of b->ctxvars. */
+struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
+				struct node *n, const char *name);
+/* The context slot of b named key, or NULL. */
+struct symbol *find_context_slot(const struct probe_body *b, const char *key);
+/* A SYM_TYPED symbol: a value computed from base. */
+struct symbol *typed_symbol(struct sema *se, struct node *n,
+			    struct node *base, enum type type);
+/* "$prev$$" -> base "$prev", 2; depth 0 when name has no pretty suffix. */
+int pretty_suffix(struct arena *a, const char *name, const char **base);
+/* The BTF type of context value n ($x or a chain on it) at dp, 0 when
+ * it has none; flags as for type_path. */
+int context_value_type(struct sema *se, const struct derived_probe *dp,
+		       const struct node *n, int flags);
+/* The target kernel's BTF and debug vmlinux DWARF, or NULL with *err. */
+struct btf *sema_btf(struct sema *se);	/* err: se->btf_err */
+struct dwloc_file *sema_dwarf(struct sema *se);	/* err: se->dw_err */
+
+/* ---- probe points (points.c) ---------------------------------------- */
+
+/* The i-th component of a point, or NULL; is c named name? */
+struct node *comp_at(struct node *comps, int i);
+bool comp_is(const struct node *c, const char *name);
+bool is_str_arg(const struct node *c);
+bool is_num_arg(const struct node *c);
+/* Report msg at `at` (or point) unless the point is optional: false. */
+bool point_error(struct sema *se, struct node *point, struct node *at,
+		 const char *msg);
+/* The point as text (without '?', '!' and its condition). */
+char *point_string(struct sema *se, struct node *point);
+/* Add derived probe dp of body b to the program. */
+void sema_add_derived(struct sema *se, struct derived_probe *dp,
+		      struct probe_body *b);
+
+#endif /* SEMANTIC_ELABORATE_H */
