@@ -79,6 +79,25 @@ int edit_distance(const char *a, const char *b);
 /* the candidate closest to name, if close enough; or NULL */
 const char *suggest(const char *name, const char *const *cands, int n);
 struct symbol *find_global(struct program *prog, const char *name, int file);
+struct symbol *find_local(struct probe_body *b, const char *name);
+struct symbol *find_param(struct probe_body *b, const char *name);
+/* the overload of name with nargs parameters visible from file */
+struct script_func *find_func(struct program *prog, const char *name,
+			      int nargs, int file);
+bool func_name_exists(struct program *prog, const char *name, int file);
+struct symbol *new_symbol(struct sema *se, const char *name,
+			  enum sym_kind kind, struct srcloc loc);
+/* a local of the body being walked (or of b) */
+struct symbol *add_local(struct sema *se, const char *name,
+			 struct srcloc loc);
+struct symbol *add_local_to(struct sema *se, struct probe_body *b,
+			    const char *name, struct srcloc loc);
+/* the builtin name with nargs arguments, or NULL */
+struct symbol *builtin_symbol(struct sema *se, const char *name, int nargs);
+const char *suggest_function(struct sema *se, const char *name);
+/* a name in scope close to the unassigned local l, or NULL */
+const char *suggest_variable(struct sema *se, struct probe_body *b,
+			     struct symbol *l);
 
 /* ---- types (types.c) ------------------------------------------------ */
 
@@ -87,8 +106,26 @@ struct symbol *find_global(struct program *prog, const char *name, int file);
 enum type infer(struct sema *se, struct node *n, enum type want);
 /* n was inferred as got where want was needed: report a mismatch */
 void expect(struct sema *se, struct node *n, enum type got, enum type want);
+void walk_stmt(struct sema *se, struct node *n);
+/* the body being walked reads (or writes) global sym */
+void use_global(struct sema *se, struct symbol *sym, bool write);
+/* "FILE:LINE:COL" of loc, for messages that point elsewhere */
+void format_loc(struct session *s, struct srcloc loc, char *buf, size_t size);
 
 /* ---- context values (context.c) ------------------------------------- */
+
+/* $x, $x->f, $x[i], $x$: the type of context value n */
+enum type infer_target(struct sema *se, struct node *n);
+/* @defined(...): folded to 0 or 1 (n->sym->index) */
+enum type infer_defined(struct sema *se, struct node *n);
+/* @cast(p, "T")->f... and autocast chains; flags as for type_path,
+ * depth > 0: pretty printing */
+enum type infer_cast_chain(struct sema *se, struct node *n,
+			   struct node *chain, int flags, int depth);
+/* x = rhs: x keeps rhs's BTF type while every assignment agrees */
+void note_btf_type(struct sema *se, struct symbol *sym, struct node *rhs);
+/* the globals embedded C names in "pragma:read:NAME" comments */
+void note_pragmas(struct sema *se, const char *code, struct node *at);
 
 /* The family whose context values body b has (family.h), or NULL. */
 const struct probe_family *body_family(struct sema *se,
@@ -126,6 +163,10 @@ bool point_error(struct sema *se, struct node *point, struct node *at,
 		 const char *msg);
 /* The point as text (without '?', '!' and its condition). */
 char *point_string(struct sema *se, struct node *point);
+/* Elaborate one probe declaration (its points, its body). */
+void add_probe_body(struct sema *se, struct node *probe);
+/* Gather the alias declarations of every file, sorted. */
+void collect_aliases(struct sema *se);
 /* Add derived probe dp of body b to the program. */
 void sema_add_derived(struct sema *se, struct derived_probe *dp,
 		      struct probe_body *b);

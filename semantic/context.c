@@ -1,0 +1,628 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2: context values and typed values. $x and its member chains are
+ * the family's (struct probe_family: the body's probes decide whose);
+ * this file dispatches to it and owns what is the same for every family:
+ * context slots, @cast chains and autocast through the kernel's BTF,
+ * pretty printing, and @defined, folded so that only the live branch of
+ * its if or ?: is elaborated.
+ */
+#include "semantic/elaborate.h"
+#include "semantic/format.h"
+#include "semantic/regex.h"
+#include "lib/strbuf.h"
+
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- tracepoint context variables ------------------------------------ */
+
+bool body_all_of(struct sema *se, const struct probe_body *b,
+		 const struct probe_family *f)
+{
+	bool any = false;
+
+	if (b->func)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (dp->family != f || (f->own_context && !f->own_context(dp)))
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+const struct probe_family *body_family(struct sema *se,
+				       const struct probe_body *b)
+{
+	const struct derived_probe *first = NULL;
+
+	if (b->func)
+		return NULL;
+	for (int i = 0; i < se->prog->nprobes && !first; i++)
+		if (se->prog->probes[i]->body == b)
+			first = se->prog->probes[i];
+	if (!first || !first->family->context)
+		return NULL;
+	if (first->family->first_claims ||
+	    body_all_of(se, b, first->family))
+		return first->family;
+	return NULL;
+}
+
+/* The target kernel's BTF, loaded on the first member access; or NULL. */
+struct btf *sema_btf(struct sema *se)
+{
+	if (se->btf_state == 0) {
+		se->btf_state = -1;
+		if (!se->s->release)
+			se->btf_err = xstrdup("no target kernel release");
+		else if (!btf_load(se->s->release,
+				   tp_default_cache_dir(&se->s->arena),
+				   &se->btf, &se->btf_err))
+			se->btf_state = 1;
+	}
+	return se->btf_state > 0 ? se->btf : NULL;
+}
+
+/* A new context value of body b: the next slot of b->tpvars. */
+struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
+				       struct node *n, const char *name)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = name;
+	sym->kind = SYM_CONTEXT;
+	sym->type = TY_LONG;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->index = b->ntpvars;
+	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
+	b->tpvars[b->ntpvars++] = sym;
+	return sym;
+}
+
+/* ---- kernel.function context variables (see kfvars.c) -------------- */
+
+/* ---- typed values: pretty printing, @cast, & -------------------------- */
+
+
+/*
+ * "$prev$$" -> base "$prev" and depth 2; "$$parms$" -> "$$parms", 1.
+ * Depth 0 when the name has no pretty-printing suffix.
+ */
+int pretty_suffix(struct arena *a, const char *name, const char **base)
+{
+	size_t i = name[1] == '$' ? 2 : 1;
+
+	while (name[i] && name[i] != '$')
+		i++;
+	*base = arena_strndup(a, name, i);
+	if (!strcmp(name + i, "$"))
+		return 1;
+	if (!strcmp(name + i, "$$"))
+		return 2;
+	return 0;
+}
+
+static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
+{
+	return dp->body == se->body;
+}
+
+/*
+ * The BTF type of a tracepoint value ($arg or a chain on it) in dp, 0 when
+ * it has none; flags as for type_path.
+ */
+int context_value_type(struct sema *se, const struct derived_probe *dp,
+			 const struct node *n, int flags)
+{
+	const char *root = tp_member_root(n);
+	const char *c_type = root && dp->family->var_ctype ?
+			     dp->family->var_ctype(dp, root + 1) : NULL;
+	struct btf *btf = sema_btf(se);
+	struct tp_path p;
+	const struct node *at;
+	int type, end;
+
+	if (!c_type || !btf || !(type = btf_find_type(btf, c_type)))
+		return 0;
+	if (n->kind == N_TARGET)
+		return type;
+	if (type_path(&se->s->arena, btf, type, flags, n, &p, &end, &at))
+		return 0;
+	return end;
+}
+
+struct symbol *typed_symbol(struct sema *se, struct node *n,
+				   struct node *base, enum type type)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = "typed value";
+	sym->kind = SYM_TYPED;
+	sym->type = type;
+	sym->loc = n->loc;
+	sym->decl = n;
+	sym->typed_base = base;
+	return sym;
+}
+
+/*
+ * The type of @cast(p, "type"[, "module"]), or 0 (said when report). The
+ * module may be "kernel", "kernel<linux/sched.h>" (the header is not
+ * needed: BTF has the kernel's types) or a ':'-separated list of
+ * alternatives, one of which must be the kernel.
+ */
+static int cast_type(struct sema *se, struct node *cast, bool report)
+{
+	struct node *p = cast->call.args;
+	struct node *tn = p ? p->next : NULL;
+	struct node *mn = tn ? tn->next : NULL;
+	struct arena *a = &se->s->arena;
+	struct btf *btf;
+	const char *name, *mod;
+	int type = 0;
+
+	if (!tn || (mn && mn->next) || tn->kind != N_STRING ||
+	    (mn && mn->kind != N_STRING)) {
+		if (report)
+			diag_error(se->s, cast->loc, "@cast takes a value, a type "
+				   "name and optionally a module, both string "
+				   "literals");
+		return 0;
+	}
+	mod = mn ? mn->str.value : "kernel";
+	bool kernel = !*mod;
+	for (const char *m = mod; *m && !kernel;) {
+		size_t len = strcspn(m, ":");
+		kernel = (len == 6 && !strncmp(m, "kernel", 6)) ||
+			 (len > 7 && !strncmp(m, "kernel<", 7) &&
+			  m[len - 1] == '>');
+		m += len + (m[len] == ':');
+	}
+	if (!kernel) {
+		if (report)
+			diag_error(se->s, (mn ? mn : cast)->loc, "@cast with the "
+				   "types of '%s' is not supported yet (only the "
+				   "kernel's, from its BTF)", mod);
+		return 0;
+	}
+	btf = sema_btf(se);
+	if (!btf) {
+		if (report)
+			diag_error(se->s, cast->loc, "cannot resolve @cast: %s",
+				   se->btf_err);
+		return 0;
+	}
+	name = tn->str.value;
+	while (*name == ' ')
+		name++;
+	if (!strncmp(name, "class ", 6))
+		name = arena_printf(a, "struct %s", name + 6);
+	if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6) ||
+	    !strncmp(name, "enum ", 5) || strpbrk(name, "*["))
+		type = btf_find_type(btf, name);
+	else if (!(type = btf_find_type(btf, arena_printf(a, "struct %s", name))) &&
+		 !(type = btf_find_type(btf, arena_printf(a, "union %s", name))))
+		type = btf_find_type(btf, name);
+	if (!type && report)
+		diag_error(se->s, tn->loc, "type definition '%s' not found in "
+			   "the kernel's BTF", tn->str.value);
+	return type;
+}
+
+/*
+ * The BTF type of a local that autocast gave one (SystemTap carries the
+ * type of a @cast or context value into the locals it is assigned to):
+ * 0 and false when it has none.
+ */
+static int local_btf_type(const struct node *root, bool *object)
+{
+	const struct symbol *sym = root->kind == N_VAR ? root->sym : NULL;
+
+	*object = false;
+	if (!sym || sym->kind != SYM_LOCAL || sym->btf_type <= 0)
+		return 0;
+	*object = sym->btf_object;
+	return sym->btf_type;
+}
+
+/*
+ * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$, and the same on a
+ * local holding a typed value (autocast: x = &@cast(...); x->f): a typed
+ * value the handler computes from p (or x). flags as for type_path;
+ * depth > 0: pretty.
+ */
+enum type infer_cast_chain(struct sema *se, struct node *n,
+				  struct node *chain, int flags, int depth)
+{
+	struct node *root = chain_root(chain);
+	bool is_cast = root->kind == N_ATFUNC;
+	struct node *base = is_cast ? root->call.args : root;
+	struct arena *a = &se->s->arena;
+	enum type result = depth ? TY_STRING : TY_LONG;
+	struct tp_path *path;
+	const struct node *at;
+	bool object = is_cast;
+	int type, end;
+
+	if (base)
+		expect(se, base, infer(se, base, TY_LONG), TY_LONG);
+	for (struct node *c = chain; c != root; c = c->target.base)
+		if (c->kind == N_TINDEX)
+			expect(se, c->target.index,
+			       infer(se, c->target.index, TY_LONG), TY_LONG);
+	if (n->sym && n->sym->kind == SYM_TYPED)
+		return n->type = result;
+	if (!se->report)
+		return n->type = result;	/* resolved once, at the end */
+	if (is_cast) {
+		type = cast_type(se, root, true);
+	} else {
+		type = local_btf_type(root, &object);
+		if (!type)
+			diag_error(se->s, root->loc, "unknown type in dereference "
+				   "of '%s': it holds no typed value (assign it "
+				   "from @cast or a context variable, always of "
+				   "one type)", root->var.name);
+	}
+	if (!type)
+		return n->type = result;
+	path = arena_alloc(a, sizeof(*path));
+	const char *msg = type_path(a, sema_btf(se), type,
+				    flags | (object ? PATH_OBJECT : 0), chain,
+				    path, &end, &at);
+	if (msg) {
+		diag_error(se->s, (at ? at : chain)->loc, "%s", msg);
+		return n->type = result;
+	}
+	n->sym = typed_symbol(se, n, base, result);
+	n->sym->tp_path = path;
+	if (depth) {
+		struct pretty *p = arena_alloc(a, sizeof(*p));
+		pretty_build(a, sema_btf(se), end, depth == 2, p);
+		n->sym->pretty = p;
+	}
+	return n->type = result;
+}
+
+/*
+ * The BTF type of the value of e, for autocast: a @cast chain or &chain,
+ * a tracepoint argument or chain (the same type in every tracepoint of
+ * the body), a typed local. object: the value is the address of one.
+ */
+static int expr_btf_type(struct sema *se, struct node *e, bool *object)
+{
+	int flags = 0, type = 0, end;
+	struct tp_path p;
+	const struct node *at;
+
+	*object = false;
+	if (e->kind == N_ASSIGN && e->binary.op == OP_ASSIGN)
+		return expr_btf_type(se, e->binary.rhs, object);
+	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
+		flags = PATH_ADDRESS;
+		e = e->unary.operand;
+		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
+		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
+			return 0;
+	} else if (e->kind == N_TMEMBER &&
+		   (!strcmp(e->target.name, "$") ||
+		    !strcmp(e->target.name, "$$"))) {
+		return 0;
+	}
+	struct node *root = chain_root(e);
+	struct btf *btf = NULL;
+	bool base_object = false;
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+		type = cast_type(se, root, false);
+		base_object = true;
+	} else if (root->kind == N_VAR) {
+		type = local_btf_type(root, &base_object);
+	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
+		   body_family(se, se->body) &&
+		   body_family(se, se->body)->var_ctype) {
+		for (int i = 0; i < se->prog->nprobes; i++) {
+			const struct derived_probe *dp = se->prog->probes[i];
+			if (!body_has_probe(se, dp))
+				continue;
+			int t = context_value_type(se, dp, e, flags);
+			if (!t || (type && t != type))
+				return 0;
+			type = t;
+		}
+		*object = flags == PATH_ADDRESS;
+		return type;
+	}
+	if (type <= 0 || !(btf = sema_btf(se)))
+		return 0;
+	if (type_path(&se->s->arena, btf, type,
+		      flags | (base_object ? PATH_OBJECT : 0), e, &p, &end, &at))
+		return 0;
+	/* &chain and a bare @cast(p, "T"): the address of an object */
+	*object = flags == PATH_ADDRESS || (base_object && e == root);
+	return end;
+}
+
+/* x = value: x keeps value's BTF type while every assignment agrees. */
+void note_btf_type(struct sema *se, struct symbol *sym,
+			  struct node *rhs)
+{
+	bool object;
+	int type;
+
+	if (sym->kind != SYM_LOCAL || sym->btf_type < 0)
+		return;
+	type = expr_btf_type(se, rhs, &object);
+	if (type && sym->btf_type && sym->btf_type != type) {
+		/* two ids may spell one type ("struct task_struct*") */
+		char *x = btf_type_name(se->btf, sym->btf_type);
+		char *y = btf_type_name(se->btf, type);
+		if (x && y && !strcmp(x, y))
+			type = sym->btf_type;
+		free(x);
+		free(y);
+	}
+	if (!type || (sym->btf_type && (sym->btf_type != type ||
+					sym->btf_object != object))) {
+		sym->btf_type = -1;	/* untyped or conflicting */
+		return;
+	}
+	sym->btf_type = type;
+	sym->btf_object = object;
+}
+
+/* Is the chain n (on a context variable or @cast) defined, as @defined
+ * asks? */
+static bool chain_defined(struct sema *se, struct node *n, int flags)
+{
+	struct node *root = chain_root(n);
+	struct btf *btf;
+	struct tp_path p;
+	const struct node *at;
+	int end;
+
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+		int type = cast_type(se, root, false);
+		return type && !type_path(&se->s->arena, sema_btf(se), type,
+					  flags | PATH_OBJECT, n, &p, &end, &at);
+	}
+	if (root->kind == N_VAR && n != root) {	/* autocast */
+		bool object;
+		int type;
+		infer(se, root, TY_LONG);
+		type = local_btf_type(root, &object);
+		return type && !type_path(&se->s->arena, sema_btf(se), type,
+					  flags | (object ? PATH_OBJECT : 0), n,
+					  &p, &end, &at);
+	}
+	const struct probe_family *f = body_family(se, se->body);
+	if (root->kind != N_TARGET || !f || !f->defined || !f->var_ctype)
+		return false;
+	const char *name;
+	pretty_suffix(&se->s->arena, root->target.name, &name);
+	if (name[1] == '$' || !f->defined(se, root))
+		return false;
+	if (n == root)
+		return true;
+	btf = sema_btf(se);
+	if (!btf)
+		return false;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (body_has_probe(se, dp) && !context_value_type(se, dp, n, flags))
+			return false;
+	}
+	return true;
+}
+
+
+enum type infer_target(struct sema *se, struct node *n)
+{
+	struct probe_body *b = se->body;
+	const char *name = n->target.name;
+	int depth = 0;
+	struct node *root = chain_root(n);
+
+	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
+		depth = (int)strlen(name);
+	if ((root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) ||
+	    (root->kind == N_VAR && n != root))
+		return infer_cast_chain(se, n, depth ? n->target.base : n,
+					depth ? PATH_AGGREGATE : 0, depth);
+	if (depth && root->kind != N_TARGET) {
+		if (se->report)
+			diag_error(se->s, n->loc, "pretty printing of anything "
+				   "but a context variable or @cast is not "
+				   "supported yet");
+		return n->type = TY_STRING;
+	}
+	const struct probe_family *f = body_family(se, b);
+	if (f && f->first_claims)
+		return f->context(se, n, false);
+	if (n->kind != N_TARGET && !tp_member_root(n)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "member access on a plain value "
+				   "(autocast) is not supported yet: name its type "
+				   "with @cast(value, \"type\")");
+		return n->type = TY_LONG;
+	}
+	if (n->kind == N_TARGET && !strcmp(name, "$return") &&
+	    !(f && f->has_return)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'$return' is only available in "
+				   "kernel.function(...).return probes");
+		return n->type = TY_LONG;
+	}
+	if (f)
+		return f->context(se, n, false);
+	/* a function, a family without context values, or several */
+	const struct derived_probe *none = NULL, *some = NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (!dp->family->context && !none)
+			none = dp;
+		if (dp->family->context && !some)
+			some = dp;
+	}
+	if (se->report && none)
+		diag_error(se->s, n->loc, "unknown context variable '%s': "
+			   "%s has no context variables", tp_member_root(n),
+			   none->pp);
+	else if (se->report && some)
+		diag_error(se->s, n->loc, "context variables of %s probes are "
+			   "not supported yet (a body of several kinds of "
+			   "probe)", some->family->name);
+	else if (se->report)
+		diag_error(se->s, n->loc, "context variables are not "
+			   "available in functions");
+	return TY_LONG;
+}
+
+/*
+ * A condition @defined decides, folded: @defined(...), its '!', and && / ||
+ * of those and of literals (or whose left side alone decides, as SystemTap
+ * folds "0 && x").
+ * As in SystemTap, the dead branch of an if or ?: is never elaborated (it
+ * may name what is not there), and neither the optimiser nor pass 3 keeps it.
+ */
+static bool fold_defined(const struct node *n, int64_t *value, bool *saw)
+{
+	int64_t a, b;
+
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined") &&
+	    n->sym) {
+		*value = n->sym->index;
+		*saw = true;
+		return true;
+	}
+	if (n->kind == N_NUMBER) {	/* beside @defined in && or || */
+		*value = n->num.value != 0;
+		return true;
+	}
+	if (n->kind == N_UNARY && n->unary.op == OP_NOT &&
+	    fold_defined(n->unary.operand, value, saw)) {
+		*value = !*value;
+		return true;
+	}
+	if (n->kind != N_BINARY || (n->binary.op != OP_AND &&
+				    n->binary.op != OP_OR) ||
+	    !fold_defined(n->binary.lhs, &a, saw))
+		return false;
+	if (n->binary.op == OP_AND ? !a : a) {	/* the right side never runs */
+		*value = a != 0;
+		return true;
+	}
+	if (!fold_defined(n->binary.rhs, &b, saw))
+		return false;
+	*value = b != 0;
+	return true;
+}
+
+bool sema_folded_defined(const struct node *n, int64_t *value)
+{
+	bool saw = false;
+
+	/* a condition without @defined is left to the optimiser */
+	return fold_defined(n, value, &saw) && saw;
+}
+
+/* @defined($x): folded to 1 when every tracepoint of the body has $x. */
+enum type infer_defined(struct sema *se, struct node *n)
+{
+	struct node *arg = n->call.args;
+	const struct probe_family *f;
+	int value;
+
+	/* @defined(@entry(X)): what X names is there at the entry too */
+	while (arg && !arg->next && arg->kind == N_ATFUNC &&
+	       !strcmp(arg->call.name, "@entry") && arg->call.args &&
+	       !arg->call.args->next)
+		arg = arg->call.args;
+	struct node *root = arg ? chain_root(arg) : NULL;
+	bool pretty = arg && arg->kind == N_TMEMBER &&
+		      (!strcmp(arg->target.name, "$") ||
+		       !strcmp(arg->target.name, "$$"));
+	bool address = arg && arg->kind == N_UNARY && arg->unary.op == OP_ADDR;
+
+	if (address)
+		root = chain_root(arg->unary.operand);
+	if (!arg || arg->next || (root->kind != N_TARGET &&
+				  (root->kind != N_VAR || root == arg) &&
+				  (root->kind != N_ATFUNC ||
+				   strcmp(root->call.name, "@cast")))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "@defined of anything but a "
+				   "context variable ($x, $x->f) or @cast is "
+				   "not supported yet");
+		return n->type = TY_LONG;
+	}
+	if (address)
+		value = chain_defined(se, arg->unary.operand, PATH_ADDRESS);
+	else if (pretty)
+		value = chain_defined(se, arg->target.base, PATH_AGGREGATE);
+	else if (arg->kind != N_TARGET)
+		value = chain_defined(se, arg, arg->kind == N_ATFUNC ?
+				      PATH_AGGREGATE : 0);
+	else if ((f = body_family(se, se->body)) && f->defined)
+		value = f->defined(se, arg);
+	else
+		value = 0;
+	if (!n->sym) {
+		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
+		n->sym->name = "@defined";
+		n->sym->kind = SYM_CONTEXT;
+		n->sym->type = TY_LONG;
+		n->sym->loc = n->loc;
+	}
+	n->sym->index = value;
+	return n->type = TY_LONG;
+}
+
+/*
+ * Embedded C declares the globals it touches with comments holding
+ * "pragma:read:NAME" and "pragma:write:NAME" (for STAP_GLOBAL_GET_NAME() and
+ * STAP_GLOBAL_SET_NAME(v)): they count as accesses of the enclosing
+ * probe or function, for its locks and so that elision keeps them.
+ */
+void note_pragmas(struct sema *se, const char *code, struct node *at)
+{
+	static const char *const kinds[] = { "pragma:read:", "pragma:write:" };
+
+	if (!se->report)
+		return;
+	for (int k = 0; k < 2; k++) {
+		for (const char *p = strstr(code, kinds[k]); p;
+		     p = strstr(p, kinds[k])) {
+			p += strlen(kinds[k]);
+			size_t n = strspn(p, "abcdefghijklmnopqrstuvwxyz"
+					  "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+			char *name = arena_strndup(&se->s->arena, p, n);
+			struct symbol *sym = find_global(se->prog, name,
+							 at->loc.file);
+			if (!sym)
+				diag_error(se->s, at->loc, "embedded C names "
+					   "'%s' in a %s pragma, which is not a "
+					   "global", name, k ? "write" : "read");
+			else if (sym->type == TY_STATS)
+				diag_error(se->s, at->loc, "statistic '%s' "
+					   "cannot be accessed from embedded C "
+					   "(an aggregate has no single value)",
+					   name);
+			else if (sym->nkeys)
+				diag_error(se->s, at->loc, "global array '%s' "
+					   "in embedded C (pragma) is not "
+					   "supported yet", name);
+			else
+				use_global(se, sym, k == 1);
+		}
+	}
+}

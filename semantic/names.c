@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2: names. The functions the compiler provides (builtins[]), the
+ * lookup of globals, locals, parameters and script functions (by name and
+ * arity, with private names visible in their own file), and the
+ * did-you-mean suggestions for names that resolve to nothing.
+ */
+#include "semantic/elaborate.h"
+#include "semantic/format.h"
+#include "semantic/regex.h"
+#include "lib/strbuf.h"
+
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Functions the compiler provides until the tapset library lands. */
+static const struct builtin {
+	const char *name;
+	enum type ret;
+	int nargs;
+	enum type args[3];
+	const char *c_expr;
+	enum builtin_kind kind;
+} builtins[] = {
+	/* the string tapset, implemented in runtime/tapset.c */
+	{ "strlen", TY_LONG, 1, { TY_STRING }, "stp_f_strlen", BI_LONG },
+	{ "substr", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
+	  "stp_f_substr", BI_STRING },
+	{ "stringat", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_stringat",
+	  BI_LONG },
+	{ "isinstr", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_isinstr",
+	  BI_LONG },
+	{ "strpos", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_strpos",
+	  BI_LONG },
+	{ "str_replace", TY_STRING, 3, { TY_STRING, TY_STRING, TY_STRING },
+	  "stp_f_str_replace", BI_STRING },
+	{ "string_quoted", TY_STRING, 1, { TY_STRING }, "stp_f_string_quoted",
+	  BI_STRING },
+	{ "text_str", TY_STRING, 1, { TY_STRING }, "stp_f_text_str",
+	  BI_STRING },
+	{ "text_strn", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
+	  "stp_f_text_strn", BI_STRING },
+	{ "strtol", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_strtol",
+	  BI_LONG },
+	{ "tokenize", TY_STRING, 2, { TY_STRING, TY_STRING }, "stp_f_tokenize",
+	  BI_CTX_STRING },
+	{ "print_char", TY_UNKNOWN, 1, { TY_LONG }, "stp_print_char",
+	  BI_CTX_VOID },
+	/* conversions: a fault-safe read of a kernel string */
+	{ "kernel_string", TY_STRING, 1, { TY_LONG }, "stp_f_kernel_string",
+	  BI_CTX_STRING },
+	/* kernel_string(addr, err_msg): err_msg instead of a fault */
+	{ "kernel_string", TY_STRING, 2, { TY_LONG, TY_STRING },
+	  "stp_f_kernel_string_or", BI_CTX_STRING },
+	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
+	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
+	/* the derived probe point: kernel.trace("sched:sched_switch") */
+	{ "pp", TY_STRING, 0, { 0 }, "c->probe->pp", BI_SPECIAL },
+	/* the probe point as the script named it, aliases and wildcards
+	 * expanded: syscall.read (SystemTap's pn.stp) */
+	{ "pn", TY_STRING, 0, { 0 }, "c->probe->pn", BI_SPECIAL },
+	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
+	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL },
+	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
+	{ "target", TY_LONG, 0, { 0 }, "stp_target()", BI_SPECIAL },
+	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error", BI_SPECIAL },
+	/* the regex tapset: the last =~ match of this context */
+	{ "matched", TY_STRING, 1, { TY_LONG }, "stp_re_matched", BI_SPECIAL },
+	{ "matched_str", TY_STRING, 0, { 0 }, "stp_re_matched", BI_SPECIAL },
+	{ "ngroups", TY_LONG, 0, { 0 }, "stp_re_ngroups", BI_SPECIAL },
+};
+
+
+/* ---- names ---------------------------------------------------------- */
+
+int edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	int *row = xmalloc((lb + 1) * sizeof(int));
+
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = (int)j;
+	for (size_t i = 1; i <= la; i++) {
+		int diag = row[0];
+		row[0] = (int)i;
+		for (size_t j = 1; j <= lb; j++) {
+			int up = row[j];
+			int best = diag + (a[i - 1] != b[j - 1]);
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	int d = row[lb];
+	free(row);
+	return d;
+}
+
+/* The closest candidate within a small distance, or NULL. */
+const char *suggest(const char *name, const char *const *cands, int n)
+{
+	const char *best = NULL;
+	int best_d = 3;
+
+	for (int i = 0; i < n; i++) {
+		int d = edit_distance(name, cands[i]);
+		if (d < best_d || (d == best_d && !best && d <= 2)) {
+			best = cands[i];
+			best_d = d;
+		}
+	}
+	return best;
+}
+
+/* A private global or function is seen only from its own file. */
+static bool visible_from(const struct node *decl, bool is_private, int file)
+{
+	return !is_private || decl->loc.file == file;
+}
+
+/* The global name seen from file: its own private one first. */
+struct symbol *find_global(struct program *prog, const char *name,
+				  int file)
+{
+	struct symbol *public = NULL;
+
+	for (int i = 0; i < prog->nglobals; i++) {
+		struct symbol *g = prog->globals[i];
+		if (strcmp(g->name, name))
+			continue;
+		if (g->decl->global.is_private && g->decl->loc.file == file)
+			return g;
+		if (!g->decl->global.is_private && !public)
+			public = g;
+	}
+	return public;
+}
+
+struct symbol *find_local(struct probe_body *b, const char *name)
+{
+	for (int i = 0; i < b->nlocals; i++)
+		if (strcmp(b->locals[i]->name, name) == 0)
+			return b->locals[i];
+	return NULL;
+}
+
+struct symbol *find_param(struct probe_body *b, const char *name)
+{
+	if (!b->func)
+		return NULL;
+	for (int i = 0; i < b->func->nparams; i++)
+		if (strcmp(b->locals[i]->name, name) == 0)
+			return b->locals[i];
+	return NULL;
+}
+
+/* The overload of name taking nargs arguments, or NULL. */
+struct script_func *find_func(struct program *prog, const char *name,
+				     int nargs, int file)
+{
+	struct script_func *public = NULL;
+
+	for (int i = 0; i < prog->nfuncs; i++) {
+		struct script_func *f = prog->funcs[i];
+		if (f->nparams != nargs || strcmp(f->sym->name, name))
+			continue;
+		if (f->decl->func.is_private && f->decl->loc.file == file)
+			return f;
+		if (!f->decl->func.is_private && !public)
+			public = f;
+	}
+	return public;
+}
+
+bool func_name_exists(struct program *prog, const char *name, int file)
+{
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (strcmp(prog->funcs[i]->sym->name, name) == 0 &&
+		    visible_from(prog->funcs[i]->decl,
+				 prog->funcs[i]->decl->func.is_private, file))
+			return true;
+	return false;
+}
+
+struct symbol *new_symbol(struct sema *se, const char *name,
+				 enum sym_kind kind, struct srcloc loc)
+{
+	struct symbol *sym = arena_alloc(&se->s->arena, sizeof(*sym));
+
+	sym->name = name;
+	sym->kind = kind;
+	sym->loc = loc;
+	return sym;
+}
+
+struct symbol *add_local_to(struct sema *se, struct probe_body *b,
+				   const char *name, struct srcloc loc)
+{
+	struct symbol *sym = new_symbol(se, name, SYM_LOCAL, loc);
+
+	sym->index = b->nlocals;
+	GROW(se, b->locals, b->nlocals, b->locals_cap);
+	b->locals[b->nlocals++] = sym;
+	return sym;
+}
+
+struct symbol *add_local(struct sema *se, const char *name,
+				struct srcloc loc)
+{
+	return add_local_to(se, se->body, name, loc);
+}
+
+/*
+ * The builtin NAME taking nargs arguments (a builtin may have overloads of
+ * other arities, as kernel_string); with none of that arity, the first
+ * of the name, for the caller's "takes N arguments" error.
+ */
+struct symbol *builtin_symbol(struct sema *se, const char *name,
+				     int nargs)
+{
+	struct program *prog = se->prog;
+	const struct builtin *b = NULL;
+
+	for (int i = 0; i < prog->nbuiltins_used; i++)
+		if (strcmp(prog->builtins_used[i]->name, name) == 0 &&
+		    prog->builtins_used[i]->nargs == nargs)
+			return prog->builtins_used[i];
+	for (size_t i = 0; i < sizeof(builtins) / sizeof(builtins[0]); i++) {
+		if (strcmp(builtins[i].name, name) != 0)
+			continue;
+		if (!b || builtins[i].nargs == nargs)
+			b = &builtins[i];
+		if (b->nargs == nargs)
+			break;
+	}
+	if (!b)
+		return NULL;
+	struct symbol *sym = new_symbol(se, b->name, SYM_BUILTIN,
+					(struct srcloc){ .file = -1 });
+	sym->type = b->ret;
+	sym->nargs = b->nargs;
+	memcpy(sym->arg_types, b->args, sizeof(b->args));
+	sym->c_expr = b->c_expr;
+	sym->bi_kind = b->kind;
+	GROW(se, prog->builtins_used, prog->nbuiltins_used,
+	     prog->builtins_used_cap);
+	prog->builtins_used[prog->nbuiltins_used++] = sym;
+	return sym;
+}
+
+
+/* The closest name among builtins, script functions and the library's. */
+const char *suggest_function(struct sema *se, const char *name)
+{
+	struct session *s = se->s;
+	int nb = (int)(sizeof(builtins) / sizeof(builtins[0]));
+	int n = 0;
+	const char **names = xmalloc((size_t)(nb + se->prog->nfuncs +
+					      s->nlibrary_names + 1) *
+				     sizeof(*names));
+
+	for (int i = 0; i < nb; i++)
+		names[n++] = builtins[i].name;
+	for (int i = 0; i < se->prog->nfuncs; i++)
+		names[n++] = se->prog->funcs[i]->sym->name;
+	for (int i = 0; i < s->nlibrary_names; i++)
+		if (!strncmp(s->library_names[i], "f:", 2))
+			names[n++] = s->library_names[i] + 2;
+	const char *hint = suggest(name, names, n);
+	free(names);
+	return hint;
+}
+
+/* A name in scope close to an unassigned local: probably a typo. */
+const char *suggest_variable(struct sema *se, struct probe_body *b,
+				    struct symbol *l)
+{
+	int n = 0;
+	const char **names = xmalloc((size_t)(b->nlocals + se->prog->nglobals + 1) *
+				     sizeof(*names));
+
+	for (int i = 0; i < b->nlocals; i++)
+		if (b->locals[i] != l && b->locals[i]->type != TY_UNKNOWN)
+			names[n++] = b->locals[i]->name;
+	for (int i = 0; i < se->prog->nglobals; i++)
+		names[n++] = se->prog->globals[i]->name;
+	const char *hint = suggest(l->name, names, n);
+	free(names);
+	return hint;
+}
