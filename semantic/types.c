@@ -752,8 +752,9 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 			return TY_LONG;
 		}
 		infer_lvalue(se, n->incdec.operand, TY_LONG);
-		/* ++ reads too */
-		note_access(se, n->incdec.operand->sym, false, n);
+		/* ++ reads too (an unresolved name was reported) */
+		if (n->incdec.operand->sym)
+			note_access(se, n->incdec.operand->sym, false, n);
 		return n->type = TY_LONG;
 	case N_TERNARY: {
 		expect(se, n->cond.cond, infer(se, n->cond.cond, TY_LONG),
