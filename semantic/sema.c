@@ -17,11 +17,11 @@
  * Invariant: this file never allocates AST nodes, it only annotates them.
  */
 #include "semantic/semantic.h"
-#include "semantic/btf.h"
+#include "target/btf.h"
 #include "semantic/format.h"
-#include "semantic/kfuncs.h"
+#include "target/functions.h"
 #include "semantic/regex.h"
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "stap/driver.h"
 #include "lib/files.h"
 #include "lib/strbuf.h"

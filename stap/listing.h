@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "semantic/kfuncs.h"
-#include "semantic/tracepoints.h"
+#include "target/functions.h"
+#include "target/tracepoints.h"
 
 /*
  * Print the tracepoints matching PATTERN ("SYSTEM:NAME" or "NAME", fnmatch

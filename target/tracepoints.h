@@ -20,8 +20,8 @@
  * tp_catalog_free() releases it at once. The array returned by
  * tp_catalog_match() is malloc'ed and must be free()d by the caller.
  */
-#ifndef SEMANTIC_TRACEPOINTS_H
-#define SEMANTIC_TRACEPOINTS_H
+#ifndef TARGET_TRACEPOINTS_H
+#define TARGET_TRACEPOINTS_H
 
 #include "lib/arena.h"
 
@@ -86,4 +86,4 @@ void tp_catalog_free(struct tp_catalog *c);
  */
 const char *tp_default_cache_dir(struct arena *a);
 
-#endif /* SEMANTIC_TRACEPOINTS_H */
+#endif /* TARGET_TRACEPOINTS_H */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel function catalog from the vmlinux DWARF; see kfuncs.h.
+ * Kernel function catalog from the vmlinux DWARF; see functions.h.
  *
  * Building: one pass over the compile units (dwarf_nextcu). In each CU the
  * DIE tree is walked only through the tags that can hold functions
@@ -25,7 +25,7 @@
  * before inline, then DIE order); lists[0] is the empty list.
  */
 #define _GNU_SOURCE
-#include "semantic/kfuncs.h"
+#include "target/functions.h"
 #include "lib/files.h"
 
 #include <dwarf.h>

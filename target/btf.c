@@ -24,7 +24,7 @@
  * a reference cycle gives wrong answers, never a hang.
  */
 #define _GNU_SOURCE
-#include "semantic/btf.h"
+#include "target/btf.h"
 #include "lib/files.h"
 #include "lib/arena.h"
 #include "lib/strbuf.h"

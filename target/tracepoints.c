@@ -16,7 +16,7 @@
  * after the header; results are copied into the catalog's arena.
  */
 #define _GNU_SOURCE
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "lib/files.h"
 
 #include <ctype.h>

@@ -28,8 +28,8 @@
  * returned by btf_type_name() and error messages are malloc'ed and belong
  * to the caller.
  */
-#ifndef SEMANTIC_BTF_H
-#define SEMANTIC_BTF_H
+#ifndef TARGET_BTF_H
+#define TARGET_BTF_H
 
 #include <stdbool.h>
 
@@ -129,4 +129,4 @@ int btf_member_at(const struct btf *b, int struct_id, int i,
  */
 char *btf_type_name(const struct btf *b, int id);
 
-#endif /* SEMANTIC_BTF_H */
+#endif /* TARGET_BTF_H */
