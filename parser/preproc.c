@@ -23,6 +23,7 @@
 
 #include "parser/parse_internal.h"
 #include "parser/grammar.h"
+#include "target/target.h"
 
 #define MAX_EXPANSIONS 10000
 #define MAX_EXPANDED_TOKENS 200000	/* bounds recursive macros' output */
@@ -61,10 +62,6 @@ struct pp_state {
 	int expansions;
 	long expanded_tokens;
 	void *scanner;
-	/* CONFIG_* values of the target kernel, loaded on first use */
-	char **config;
-	int nconfig;
-	bool config_loaded;
 };
 
 int lex_raw(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
@@ -103,9 +100,6 @@ void pp_free(struct parse_state *st)
 		free(pp->macros[i].params);
 	}
 	free(pp->macros);
-	for (int i = 0; i < pp->nconfig; i++)
-		free(pp->config[i]);
-	free(pp->config);
 	free(pp);
 	st->pp = NULL;
 }
@@ -225,40 +219,19 @@ static struct pp_token cond_next(struct parse_state *st)
 	}
 }
 
+/* CONFIG_X of the target (its .config is read once, by the target): the
+ * value without quotes, "" when unset or no target kernel is known. */
 static const char *config_value(struct parse_state *st, const char *name)
 {
-	struct pp_state *pp = pp_of(st);
+	const char *v = st->s->target ? target_config(st->s->target, name) :
+					NULL;
+	size_t len = v ? strlen(v) : 0;
 
-	if (!pp->config_loaded) {
-		pp->config_loaded = true;
-		const char *dir = st->s->build_dir;
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/.config", dir ? dir : "");
-		FILE *f = dir ? fopen(path, "r") : NULL;
-		char line[1024];
-		while (f && fgets(line, sizeof(line), f)) {
-			if (strncmp(line, "CONFIG_", 7) != 0)
-				continue;
-			line[strcspn(line, "\n")] = '\0';
-			pp->config = xrealloc(pp->config, (size_t)(pp->nconfig + 1) *
-					      sizeof(*pp->config));
-			pp->config[pp->nconfig++] = xstrdup(line);
-		}
-		if (f)
-			fclose(f);
-	}
-	size_t n = strlen(name);
-	for (int i = 0; i < pp->nconfig; i++) {
-		const char *c = pp->config[i];
-		if (strncmp(c, name, n) == 0 && c[n] == '=') {
-			const char *v = c + n + 1;
-			size_t len = strlen(v);
-			if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
-				return arena_strndup(&st->s->arena, v + 1, len - 2);
-			return v;
-		}
-	}
-	return "";
+	if (!v)
+		return "";
+	if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
+		return arena_strndup(&st->s->arena, v + 1, len - 2);
+	return v;
 }
 
 /* "6.1.0-56-cloud-amd64" -> "6.1.0" */

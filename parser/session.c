@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Session setup and the source registry; see session.h. */
 #include "parser/session.h"
+#include "target/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ void session_init(struct session *s)
 
 void session_free(struct session *s)
 {
+	target_free(s->target);
+	s->target = NULL;
 	arena_free(&s->arena);
 	free(s->files);
 	s->files = NULL;

@@ -17,11 +17,12 @@
  * Invariant: this file never allocates AST nodes, it only annotates them.
  */
 #include "semantic/semantic.h"
-#include "target/btf.h"
 #include "semantic/format.h"
-#include "target/functions.h"
 #include "semantic/regex.h"
+#include "target/btf.h"
+#include "target/functions.h"
 #include "target/tracepoints.h"
+#include "lib/files.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -1135,7 +1136,7 @@ static struct btf *sema_btf(struct sema *se)
 		if (!se->s->release)
 			se->btf_err = xstrdup("no target kernel release");
 		else if (!btf_load(se->s->release,
-				   tp_default_cache_dir(&se->s->arena),
+				   cache_dir(&se->s->arena),
 				   &se->btf, &se->btf_err))
 			se->btf_state = 1;
 	}
@@ -3517,7 +3518,7 @@ static const struct kf_catalog *kf_catalog(struct sema *se)
 				"linux-image-%s-dbg (missing %s)", se->s->release,
 				tried ? tried : "its debug vmlinux"));
 		else if (!kf_catalog_load(se->s->release, vmlinux,
-					  tp_default_cache_dir(&se->s->arena),
+					  cache_dir(&se->s->arena),
 					  &se->kfcat, &se->kf_err))
 			se->kf_state = 1;
 	}
@@ -3870,7 +3871,7 @@ static const struct tp_catalog *tp_catalog(struct sema *se)
 		if (!se->s->release)
 			se->tp_err = xstrdup("no target kernel release");
 		else if (!tp_catalog_load(se->s->release, se->s->build_dir,
-					  tp_default_cache_dir(&se->s->arena),
+					  cache_dir(&se->s->arena),
 					  &se->tpcat, &se->tp_err))
 			se->tp_state = 1;
 	}

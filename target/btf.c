@@ -25,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include "target/btf.h"
+#include "target/target.h"
 #include "lib/files.h"
 #include "lib/arena.h"
 #include "lib/strbuf.h"
@@ -1113,11 +1114,13 @@ static bool is_running_kernel(const char *release)
 	return uname(&u) == 0 && strcmp(u.release, release) == 0;
 }
 
-int btf_load(const char *release, const char *cache_dir, struct btf **out,
-	     char **err)
+int btf_load_target(const struct target *t, struct btf **out, char **err)
 {
+	const char *release = t->release, *cache_dir = t->cache_dir;
 	char *cache_path = NULL, *src = NULL, *sys = NULL, *why = NULL;
-	char *candidates[3];
+	const char *candidates[3] = {
+		t->debug_tried, t->build_vmlinux, t->image
+	};
 	struct strbuf tried = { 0 };
 	uint8_t *blob;
 	size_t len;
@@ -1151,12 +1154,6 @@ int btf_load(const char *release, const char *cache_dir, struct btf **out,
 	}
 	free(why);
 	why = NULL;
-	if (asprintf(&candidates[0], "/usr/lib/debug/boot/vmlinux-%s",
-		     release) < 0 ||
-	    asprintf(&candidates[1], "/lib/modules/%s/build/vmlinux",
-		     release) < 0 ||
-	    asprintf(&candidates[2], "/boot/vmlinuz-%s", release) < 0)
-		fatal("out of memory");
 	for (int i = 0; i < 3 && rc != 0; i++) {
 		struct stat st;
 
@@ -1189,10 +1186,20 @@ int btf_load(const char *release, const char *cache_dir, struct btf **out,
 	else if (rc != 0)
 		*err = xasprintf("no BTF type information for kernel %s: %s",
 				  release, sb_str(&tried));
-	for (int i = 0; i < 3; i++)
-		free(candidates[i]);
 	sb_free(&tried);
 	free(cache_path);
+	return rc;
+}
+
+int btf_load(const char *release, const char *cache_dir, struct btf **out,
+	     char **err)
+{
+	struct target *t = target_new(release, NULL);
+	int rc;
+
+	target_set_cache_dir(t, cache_dir);
+	rc = btf_load_target(t, out, err);
+	target_free(t);
 	return rc;
 }
 

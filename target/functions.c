@@ -26,6 +26,9 @@
  */
 #define _GNU_SOURCE
 #include "target/functions.h"
+#include "target/target.h"
+#include "lib/hash.h"
+#include "lib/intern.h"
 #include "lib/files.h"
 
 #include <dwarf.h>
@@ -48,17 +51,6 @@
 
 #define KF_CACHE_MAGIC "stap-kfuncs 4"
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	while (n--) {
-		h ^= *s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
-
 static uint64_t mix64(uint64_t x)
 {
 	x ^= x >> 33;
@@ -77,78 +69,7 @@ static void sort_n(void *base, size_t n, size_t size,
 }
 
 /* ------------------------------------------------------------------ */
-/* Interning tables (open addressing; a slot holds id + 1, 0 is empty) */
-
-struct strtab {
-	const char **s;
-	int n, cap;
-	uint32_t *slot;
-	size_t nslot;		/* a power of two */
-	struct arena *arena;
-};
-
-static uint64_t str_hash(const char *s, size_t n)
-{
-	return fnv(0xcbf29ce484222325ULL, s, n);
-}
-
-static void st_grow(struct strtab *t)
-{
-	size_t ns = t->nslot ? 2 * t->nslot : 1024;
-	uint32_t *slot = calloc(ns, sizeof(*slot));
-
-	if (!slot)
-		fatal("out of memory");
-	for (int i = 0; i < t->n; i++) {
-		size_t h = str_hash(t->s[i], strlen(t->s[i])) & (ns - 1);
-
-		while (slot[h])
-			h = (h + 1) & (ns - 1);
-		slot[h] = (uint32_t)i + 1;
-	}
-	free(t->slot);
-	t->slot = slot;
-	t->nslot = ns;
-}
-
-static int st_find(const struct strtab *t, const char *s, size_t n)
-{
-	size_t h;
-
-	if (!t->nslot)
-		return -1;
-	for (h = str_hash(s, n) & (t->nslot - 1); t->slot[h];
-	     h = (h + 1) & (t->nslot - 1)) {
-		const char *c = t->s[t->slot[h] - 1];
-
-		if (strncmp(c, s, n) == 0 && c[n] == '\0')
-			return (int)t->slot[h] - 1;
-	}
-	return -1;
-}
-
-static int st_intern(struct strtab *t, const char *s, size_t n)
-{
-	int id = st_find(t, s, n);
-	size_t h;
-
-	if (id >= 0)
-		return id;
-	if ((size_t)(t->n + 1) * 2 > t->nslot)
-		st_grow(t);
-	h = str_hash(s, n) & (t->nslot - 1);
-	while (t->slot[h])
-		h = (h + 1) & (t->nslot - 1);
-	VEC_PUSH(t->s, t->n, t->cap, arena_strndup(t->arena, s, n));
-	t->slot[h] = (uint32_t)t->n;
-	return t->n - 1;
-}
-
-static void st_free(struct strtab *t)
-{
-	free(t->s);
-	free(t->slot);
-}
+/* Interning tables */
 
 /* uint64 -> uint32 map; the key UINT64_MAX is reserved (empty slot). */
 struct u64map {
@@ -346,10 +267,10 @@ struct builder {
 	uint64_t kprobes_start, kprobes_end;
 	struct ksym *syms;	/* FUNC symbols, by address then index */
 	int nsyms;
-	struct strtab strs;	/* names, files, types */
-	struct strtab vars;	/* "name:type" */
-	struct strtab dnames;	/* names of out-of-line DWARF functions */
-	struct strtab exported;	/* names whose first symbol is a global FUNC */
+	struct intern strs;	/* names, files, types */
+	struct intern vars;	/* "name:type" */
+	struct intern dnames;	/* names of out-of-line DWARF functions */
+	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct u64map types;	/* type DIE offset -> str id + 1, 0 fails */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
@@ -481,7 +402,7 @@ static int read_elf(struct builder *b, char **err)
 					    : 0;
 		uint64_t ni_addr = 0;
 
-		struct strtab seen = { .arena = &b->scratch };
+		struct intern seen = { .arena = &b->scratch };
 
 		for (size_t i = 1; d && i < n; i++) {
 			GElf_Sym s;
@@ -496,11 +417,11 @@ static int read_elf(struct builder *b, char **err)
 				continue;
 			/* .exported: the first symbol of a name decides */
 			len = strlen(name);
-			if (st_find(&seen, name, len) < 0) {
-				st_intern(&seen, name, len);
+			if (intern_find(&seen, name, len) < 0) {
+				intern_add(&seen, name, len);
 				if (GELF_ST_TYPE(s.st_info) == STT_FUNC &&
 				    GELF_ST_BIND(s.st_info) != STB_LOCAL)
-					st_intern(&b->exported, name, len);
+					intern_add(&b->exported, name, len);
 			}
 			if (strcmp(name, "__kprobes_text_start") == 0)
 				b->kprobes_start = s.st_value;
@@ -531,7 +452,7 @@ static int read_elf(struct builder *b, char **err)
 			b->nsyms = w;
 		}
 		sort_n(b->syms, (size_t)b->nsyms, sizeof(*b->syms), sym_cmp);
-		st_free(&seen);
+		intern_free(&seen);
 	}
 	return 0;
 }
@@ -713,7 +634,7 @@ static int type_id(struct builder *b, Dwarf_Die *t)
 	if (v)
 		return (int)*v - 1;
 	if (type_decl(b, t, &o))
-		id = st_intern(&b->strs, sb_str(&o), o.len);
+		id = intern_add(&b->strs, sb_str(&o), o.len);
 	sb_free(&o);
 	um_put(&b->types, off, (uint32_t)(id + 1));
 	return id;
@@ -724,7 +645,7 @@ static int type_id(struct builder *b, Dwarf_Die *t)
 
 static uint64_t list_hash(const uint32_t *v, int n)
 {
-	return fnv(0xcbf29ce484222325ULL ^ (uint64_t)n, v,
+	return fnv1a(FNV_OFFSET ^ (uint64_t)n, v,
 		   (size_t)n * sizeof(*v));
 }
 
@@ -748,7 +669,7 @@ static void lists_grow(struct builder *b)
 	b->nlslot = ns;
 }
 
-static uint32_t list_intern(struct builder *b, const uint32_t *v, int n)
+static uint32_t liintern_add(struct builder *b, const uint32_t *v, int n)
 {
 	size_t h;
 
@@ -806,7 +727,7 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 
 	b->nvbuf = 0;
 	if (dwarf_child(die, &child) != 0)
-		return list_intern(b, NULL, 0);
+		return liintern_add(b, NULL, 0);
 	do {
 		int tag = dwarf_tag(&child), tid;
 		Dwarf_Attribute a;
@@ -831,10 +752,10 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 		sb_reset(&b->tmp);
 		sb_printf(&b->tmp, "%s:%s", name, b->strs.s[tid]);
 		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf,
-			 (uint32_t)st_intern(&b->vars, sb_str(&b->tmp),
+			 (uint32_t)intern_add(&b->vars, sb_str(&b->tmp),
 					     b->tmp.len));
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return list_intern(b, b->vbuf, b->nvbuf);
+	return liintern_add(b, b->vbuf, b->nvbuf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -902,7 +823,7 @@ static void decl_of(struct builder *b, Dwarf_Die *cu, Dwarf_Die *f,
 		df = "<unknown source>";
 	if (*line == 0 && l)
 		dwarf_lineno(l, line);
-	*file = st_intern(&b->strs, df, strlen(df));
+	*file = intern_add(&b->strs, df, strlen(df));
 }
 
 static void set_func_info(struct builder *b, int fi, Dwarf_Die *die)
@@ -990,7 +911,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 		const struct ksym *s;
 
 		/* even without code: its symbols are not DWARF-less */
-		st_intern(&b->dnames, name, strlen(name));
+		intern_add(&b->dnames, name, strlen(name));
 		/* a zero entry is a discarded copy */
 		if (dwarf_entrypc(f, &pc) != 0 || pc == 0) {
 			ptrdiff_t r = dwarf_ranges(f, 0, &base, &start, &end);
@@ -1004,7 +925,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 			flags |= KF_INST_RANGES;
 		}
 		decl_of(b, cu, f, &file, &line);
-		fi = func_id(b, st_intern(&b->strs, name, strlen(name)), file,
+		fi = func_id(b, intern_add(&b->strs, name, strlen(name)), file,
 			     line);
 		set_func_info(b, fi, f);
 		s = sym_at(b, pc);
@@ -1030,7 +951,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 			continue;
 		name = dwarf_diename(&b->abst[*ai]);
 		decl_of(b, cu, &b->abst[*ai], &file, &line);
-		fi = func_id(b, st_intern(&b->strs, name, strlen(name)), file,
+		fi = func_id(b, intern_add(&b->strs, name, strlen(name)), file,
 			     line);
 		set_func_info(b, fi, &b->abst[*ai]);
 		add_inst(b, fi, pc, instance_vars(b, d, pc), KF_INST_INLINE);
@@ -1075,7 +996,7 @@ static int aconc_cmp(const void *x, const void *y)
  */
 static void add_symtab(struct builder *b)
 {
-	const struct strtab *dnames = &b->dnames;
+	const struct intern *dnames = &b->dnames;
 	struct aconc *by_addr = NULL;	/* out-of-line copies by address */
 	int nconc = 0, capconc = 0;
 
@@ -1092,7 +1013,7 @@ static void add_symtab(struct builder *b)
 		while (j < b->nsyms && b->syms[j].addr == b->syms[i].addr)
 			j++;
 		for (int k = i; k < j; k++)
-			if (st_find(dnames, b->syms[k].name,
+			if (intern_find(dnames, b->syms[k].name,
 				    strlen(b->syms[k].name)) >= 0)
 				covered = 1;
 		while (lo < hi) {	/* first copy at the address */
@@ -1105,7 +1026,7 @@ static void add_symtab(struct builder *b)
 		}
 		for (int k = i; k < j; k++) {
 			const struct ksym *s = &b->syms[k];
-			int name = st_intern(&b->strs, s->name,
+			int name = intern_add(&b->strs, s->name,
 					     strlen(s->name));
 			int fi;
 
@@ -1147,7 +1068,7 @@ static void mark_exported(struct builder *b)
 	for (int i = 0; i < b->nfuncs; i++) {
 		const char *name = b->strs.s[b->funcs[i].name];
 
-		if (st_find(&b->exported, name, strlen(name)) >= 0)
+		if (intern_find(&b->exported, name, strlen(name)) >= 0)
 			b->funcs[i].flags |= KF_EXPORTED;
 	}
 }
@@ -1255,10 +1176,10 @@ static void builder_free(struct builder *b)
 {
 	free(b->secs);
 	free(b->syms);
-	st_free(&b->strs);
-	st_free(&b->vars);
-	st_free(&b->dnames);
-	st_free(&b->exported);
+	intern_free(&b->strs);
+	intern_free(&b->vars);
+	intern_free(&b->dnames);
+	intern_free(&b->exported);
 	arena_free(&b->scratch);
 	um_free(&b->types);
 	free(b->ldata);
@@ -1308,7 +1229,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 				  dwarf_errmsg(-1));
 		goto out;
 	}
-	list_intern(&b, NULL, 0);	/* lists[0]: empty */
+	liintern_add(&b, NULL, 0);	/* lists[0]: empty */
 	while (dwarf_nextcu(b.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -1355,30 +1276,6 @@ static char *cache_path(const char *cache_dir, const char *release)
 	return p;
 }
 
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct stat st;
-	char *buf;
-
-	if (!f)
-		return NULL;
-	if (fstat(fileno(f), &st) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = xmalloc((size_t)st.st_size + 1);
-	if (fread(buf, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[st.st_size] = '\0';
-	*len = (size_t)st.st_size;
-	return buf;
-}
-
 /* The next line of *p, NUL-terminated in place; NULL at the end. */
 static char *next_line(char **p)
 {
@@ -1417,7 +1314,7 @@ static bool cache_read(struct kf_catalog *c, const char *path, uint64_t key)
 {
 	struct arena *ar = &c->arena;
 	size_t len;
-	char *text = slurp(path, &len), *p = text, *line, *end;
+	char *text = read_file(path, &len), *p = text, *line, *end;
 	char want[64];
 	unsigned long ncus, nvars, nlists, nfuncs;
 	bool ok = false;
@@ -1582,24 +1479,20 @@ static void cache_write(const struct kf_catalog *c, const char *cache_dir,
 const char *kf_find_vmlinux(const char *release, struct arena *a,
 			    const char **tried)
 {
-	const char *cands[] = {
-		arena_printf(a, "/usr/lib/debug/boot/vmlinux-%s", release),
-		arena_printf(a, "/usr/lib/debug/lib/modules/%s/vmlinux",
-			     release),
-	};
+	struct target *t = target_new(release, NULL);
+	const char *found = t->debug_vmlinux ?
+			    arena_strdup(a, t->debug_vmlinux) : NULL;
 
 	if (tried)
-		*tried = cands[0];
-	for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++)
-		if (access(cands[i], R_OK) == 0)
-			return cands[i];
-	return NULL;
+		*tried = arena_strdup(a, t->debug_tried);
+	target_free(t);
+	return found;
 }
 
 int kf_catalog_load(const char *release, const char *vmlinux,
 		    const char *cache_dir, struct kf_catalog *out, char **err)
 {
-	uint64_t key = 0xcbf29ce484222325ULL;
+	uint64_t key = FNV_OFFSET;
 	struct stat st;
 	char *cpath = NULL;
 
@@ -1611,11 +1504,11 @@ int kf_catalog_load(const char *release, const char *vmlinux,
 		return -1;
 	}
 	out->vmlinux = arena_strdup(&out->arena, vmlinux);
-	key = fnv(key, KF_CACHE_MAGIC, sizeof(KF_CACHE_MAGIC));
-	key = fnv(key, release, strlen(release) + 1);
-	key = fnv(key, vmlinux, strlen(vmlinux) + 1);
-	key = fnv(key, &st.st_size, sizeof(st.st_size));
-	key = fnv(key, &st.st_mtim, sizeof(st.st_mtim));
+	key = fnv1a(key, KF_CACHE_MAGIC, sizeof(KF_CACHE_MAGIC));
+	key = fnv1a(key, release, strlen(release) + 1);
+	key = fnv1a(key, vmlinux, strlen(vmlinux) + 1);
+	key = fnv1a(key, &st.st_size, sizeof(st.st_size));
+	key = fnv1a(key, &st.st_mtim, sizeof(st.st_mtim));
 	if (cache_dir) {
 		cpath = cache_path(cache_dir, release);
 		if (cache_read(out, cpath, key)) {
@@ -2308,7 +2201,7 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 	if (nres)
 		sort_n(res, (size_t)nres, sizeof(*res), kf_stmt_cmp);
 	kf_points_free(pts, npts);
-	st_free(&b.strs);
+	intern_free(&b.strs);
 	um_free(&b.types);
 	sb_free(&b.tmp);
 	arena_free(&tc.arena);

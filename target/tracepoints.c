@@ -17,6 +17,8 @@
  */
 #define _GNU_SOURCE
 #include "target/tracepoints.h"
+#include "target/target.h"
+#include "lib/hash.h"
 #include "lib/files.h"
 
 #include <ctype.h>
@@ -37,43 +39,6 @@
 
 /* ------------------------------------------------------------------ */
 /* Small helpers */
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = xmalloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	while (n--) {
-		h ^= *s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static bool is_ident_start(int c)
 {
@@ -103,7 +68,7 @@ struct kconfig {
 
 static unsigned int hash_str(const char *s, size_t n)
 {
-	return (unsigned int)fnv(0xcbf29ce484222325ULL, s, n);
+	return (unsigned int)fnv1a(FNV_OFFSET, s, n);
 }
 
 static const char *cfg_get(const struct kconfig *k, const char *s, size_t n)
@@ -169,21 +134,13 @@ static void cfg_predefine(struct kconfig *k, const char *arch,
 	}
 }
 
-static void cfg_load(struct kconfig *k, const char *path)
+/* The target's .config, then the predefined macros on top of it. */
+static void cfg_load(struct kconfig *k, struct target *t)
 {
-	char *text = read_file(path, NULL), *line, *save = NULL;
+	const char *name, *value;
 
-	if (!text)
-		return;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *eq = strchr(line, '=');
-
-		if (strncmp(line, "CONFIG_", 7) != 0 || !eq)
-			continue;
-		cfg_set(k, line, (size_t)(eq - line), eq + 1);
-	}
-	free(text);
+	for (int i = 0; target_config_at(t, i, &name, &value); i++)
+		cfg_set(k, name, strlen(name), value);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1828,53 +1785,46 @@ static void cache_write(const struct tp_catalog *c, const char *cache_dir,
 	replace_commit(&r, true);
 }
 
-const char *tp_default_cache_dir(struct arena *a)
-{
-	const char *env = getenv("STAP_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (env && *env)
-		return env;
-	if (xdg && *xdg)
-		return arena_printf(a, "%s/stap", xdg);
-	return arena_printf(a, "%s/.cache/stap", home ? home : "/tmp");
-}
-
 int tp_catalog_load(const char *release, const char *build_dir,
 		    const char *cache_dir, struct tp_catalog *out, char **err)
 {
+	struct target *t = target_new(release, build_dir);
+	int rc;
+
+	target_set_cache_dir(t, cache_dir);
+	rc = tp_catalog_build(t, out, err);
+	target_free(t);
+	return rc;
+}
+
+int tp_catalog_build(struct target *t, struct tp_catalog *out, char **err)
+{
+	const char *release = t->release, *cache_dir = t->cache_dir;
 	struct kconfig *cfg = xmalloc(sizeof(*cfg));
 	char *build = NULL, *source = NULL, *arch = NULL, *cpath = NULL;
 	struct hdr *hs = NULL;
 	int nh = 0, caph = 0, rc = -1;
-	uint64_t key = 0xcbf29ce484222325ULL;
+	uint64_t key = FNV_OFFSET;
 	struct stat st;
-	char *p;
 
 	memset(out, 0, sizeof(*out));
 	memset(cfg, 0, sizeof(*cfg));
 	*err = NULL;
-	if (build_dir)
-		build = xstrdup(build_dir);
-	else if (asprintf(&build, "/lib/modules/%s/build", release) < 0)
-		fatal("out of memory");
+	build = t->build_dir ? xstrdup(t->build_dir) :
+			       xasprintf("/lib/modules/%s/build", release);
 	if (stat(build, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		*err = xasprintf("kernel build tree %s not found "
 				  "(install the headers for %s)",
 				  build, release);
 		goto out;
 	}
-	if (asprintf(&p, "%s/.config", build) < 0)
-		fatal("out of memory");
-	cfg_load(cfg, p);
-	key = fnv(key, TP_CACHE_MAGIC, sizeof(TP_CACHE_MAGIC));
-	key = fnv(key, release, strlen(release) + 1);
-	if (stat(p, &st) == 0) {
-		key = fnv(key, &st.st_size, sizeof(st.st_size));
-		key = fnv(key, &st.st_mtim, sizeof(st.st_mtim));
+	cfg_load(cfg, t);
+	key = fnv1a(key, TP_CACHE_MAGIC, sizeof(TP_CACHE_MAGIC));
+	key = fnv1a(key, release, strlen(release) + 1);
+	if (t->config_path && stat(t->config_path, &st) == 0) {
+		key = fnv1a(key, &st.st_size, sizeof(st.st_size));
+		key = fnv1a(key, &st.st_mtim, sizeof(st.st_mtim));
 	}
-	free(p);
 	arch = find_arch(build, cfg);
 	source = find_source(build);
 	{
@@ -1891,9 +1841,9 @@ int tp_catalog_load(const char *release, const char *build_dir,
 	}
 	qsort(hs, (size_t)nh, sizeof(*hs), hdr_cmp);
 	for (int i = 0; i < nh; i++) {
-		key = fnv(key, hs[i].path, strlen(hs[i].path) + 1);
-		key = fnv(key, &hs[i].st.st_size, sizeof(hs[i].st.st_size));
-		key = fnv(key, &hs[i].st.st_mtim, sizeof(hs[i].st.st_mtim));
+		key = fnv1a(key, hs[i].path, strlen(hs[i].path) + 1);
+		key = fnv1a(key, &hs[i].st.st_size, sizeof(hs[i].st.st_size));
+		key = fnv1a(key, &hs[i].st.st_mtim, sizeof(hs[i].st.st_mtim));
 	}
 	out->n_headers = nh;
 	if (cache_dir) {
