@@ -71,11 +71,7 @@ int lex_string_tokens(struct parse_state *st, const char *text,
 
 static void list_push(struct token_list *l, const struct pp_token *t)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->toks = xrealloc(l->toks, (size_t)l->cap * sizeof(*l->toks));
-	}
-	l->toks[l->n++] = *t;
+	VEC_PUSH(l->toks, l->n, l->cap, *t);
 }
 
 static struct pp_state *pp_of(struct parse_state *st)
@@ -456,12 +452,7 @@ static int skip_branch(struct parse_state *st, bool stop_at_else)
 
 static void cond_push(struct pp_state *pp, bool in_then)
 {
-	if (pp->ncond == pp->cond_cap) {
-		pp->cond_cap = pp->cond_cap ? pp->cond_cap * 2 : 8;
-		pp->cond_stack = xrealloc(pp->cond_stack, (size_t)pp->cond_cap *
-					  sizeof(*pp->cond_stack));
-	}
-	pp->cond_stack[pp->ncond++] = in_then;
+	VEC_PUSH(pp->cond_stack, pp->ncond, pp->cond_cap, in_then);
 }
 
 static void conditional(struct parse_state *st, YYLTYPE open_loc)
@@ -630,12 +621,7 @@ static void define_macro(struct parse_state *st, YYLTYPE at)
 		add_library_macro(st, &m);
 		return;
 	}
-	if (pp->nmacros == pp->macros_cap) {
-		pp->macros_cap = pp->macros_cap ? pp->macros_cap * 2 : 8;
-		pp->macros = xrealloc(pp->macros, (size_t)pp->macros_cap *
-				      sizeof(*pp->macros));
-	}
-	pp->macros[pp->nmacros++] = m;
+	VEC_PUSH(pp->macros, pp->nmacros, pp->macros_cap, m);
 }
 
 /* @NAME or @NAME(args): its body with the parameters replaced. */
@@ -704,11 +690,7 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 	/* the body's tokens keep their place in the definition, marked
 	 * with this expansion, so errors can name both */
 	struct session *s = st->s;
-	if (s->nexpansions == s->expansions_cap) {
-		s->expansions_cap = s->expansions_cap ? s->expansions_cap * 2 : 16;
-		s->expansions = xrealloc(s->expansions, (size_t)s->expansions_cap *
-					 sizeof(*s->expansions));
-	}
+	VEC_GROW(s->expansions, s->nexpansions, s->expansions_cap);
 	s->expansions[s->nexpansions].name = m->name;
 	s->expansions[s->nexpansions].use = LOC_OF(st, use);
 	int expansion = ++s->nexpansions;

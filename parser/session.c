@@ -32,10 +32,7 @@ void session_free(struct session *s)
 int session_add_source(struct session *s, const char *name, const char *text,
 		       size_t len, bool privileged)
 {
-	if (s->nfiles == s->files_cap) {
-		s->files_cap = s->files_cap ? s->files_cap * 2 : 8;
-		s->files = xrealloc(s->files, s->files_cap * sizeof(*s->files));
-	}
+	VEC_GROW(s->files, s->nfiles, s->files_cap);
 	struct srcfile *f = &s->files[s->nfiles];
 	f->name = arena_strdup(&s->arena, name);
 	f->text = arena_strndup(&s->arena, text, len);

@@ -362,12 +362,8 @@ static int dump_library(struct session *s, int what)
 				}
 				fclose(m);
 				if (public_name(buf, d->probe.is_private)) {
-					if (n == cap) {
-						cap = cap ? cap * 2 : 256;
-						lines = xrealloc(lines, (size_t)cap *
-								 sizeof(*lines));
-					}
-					lines[n++] = arena_strdup(&s->arena, buf);
+					VEC_PUSH(lines, n, cap,
+						 arena_strdup(&s->arena, buf));
 				}
 				free(buf);
 			}

@@ -84,12 +84,7 @@ static bool cu_die(struct dwloc_file *f, uint32_t cu, Dwarf_Die *out)
 			f->cus_done = true;
 			break;
 		}
-		if (f->ncu == f->capcu) {
-			f->capcu = f->capcu ? 2 * f->capcu : 4096;
-			f->cu_off = xrealloc(f->cu_off,
-					     f->capcu * sizeof(*f->cu_off));
-		}
-		f->cu_off[f->ncu++] = f->next_off + hsize;
+		VEC_PUSH(f->cu_off, f->ncu, f->capcu, f->next_off + hsize);
 		f->next_off = next;
 	}
 	return cu < f->ncu && dwarf_offdie(f->dw, f->cu_off[cu], out);
