@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel function catalog from the vmlinux DWARF; see functions.h.
+ * Kernel function catalog from the vmlinux DWARF; see functions.h. This
+ * file builds it and loads it; fn_cache.c is its cache file, fn_query.c
+ * the kernel.function and kernel.statement queries, fn_dwarf.c the type
+ * names and DWARF helpers both sides use.
  *
  * Building: one pass over the compile units (dwarf_nextcu). In each CU the
  * DIE tree is walked only through the tags that can hold functions
@@ -26,6 +29,7 @@
  */
 #define _GNU_SOURCE
 #include "target/functions.h"
+#include "target/fn_internal.h"
 #include "target/target.h"
 #include "lib/hash.h"
 #include "lib/intern.h"
@@ -49,99 +53,8 @@
 
 #include "lib/strbuf.h"
 
-#define KF_CACHE_MAGIC "stap-kfuncs 4"
-
-static uint64_t mix64(uint64_t x)
-{
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	x *= 0xc4ceb9fe1a85ec53ULL;
-	return x ^ (x >> 33);
-}
-
-/* qsort, also for an empty (NULL) array */
-static void sort_n(void *base, size_t n, size_t size,
-		   int (*cmp)(const void *, const void *))
-{
-	if (n > 1)
-		qsort(base, n, size, cmp);
-}
-
 /* ------------------------------------------------------------------ */
 /* Interning tables */
-
-/* uint64 -> uint32 map; the key UINT64_MAX is reserved (empty slot). */
-struct u64map {
-	uint64_t *key;
-	uint32_t *val;
-	size_t n, nslot;
-};
-
-static void um_put(struct u64map *m, uint64_t k, uint32_t v);
-
-static void um_grow(struct u64map *m)
-{
-	struct u64map g = { 0 };
-
-	g.nslot = m->nslot ? 2 * m->nslot : 256;
-	g.key = xmalloc(g.nslot * sizeof(*g.key));
-	g.val = xmalloc(g.nslot * sizeof(*g.val));
-	memset(g.key, 0xff, g.nslot * sizeof(*g.key));
-	for (size_t i = 0; i < m->nslot; i++)
-		if (m->key[i] != UINT64_MAX)
-			um_put(&g, m->key[i], m->val[i]);
-	free(m->key);
-	free(m->val);
-	*m = g;
-}
-
-static uint32_t *um_slot(const struct u64map *m, uint64_t k)
-{
-	size_t h;
-
-	if (!m->nslot)
-		return NULL;
-	for (h = mix64(k) & (m->nslot - 1); m->key[h] != UINT64_MAX;
-	     h = (h + 1) & (m->nslot - 1))
-		if (m->key[h] == k)
-			return &m->val[h];
-	return NULL;
-}
-
-static void um_put(struct u64map *m, uint64_t k, uint32_t v)
-{
-	uint32_t *p = um_slot(m, k);
-	size_t h;
-
-	if (p) {
-		*p = v;
-		return;
-	}
-	if ((m->n + 1) * 2 > m->nslot)
-		um_grow(m);
-	for (h = mix64(k) & (m->nslot - 1); m->key[h] != UINT64_MAX;
-	     h = (h + 1) & (m->nslot - 1))
-		;
-	m->key[h] = k;
-	m->val[h] = v;
-	m->n++;
-}
-
-static void um_clear(struct u64map *m)
-{
-	if (m->n) {
-		memset(m->key, 0xff, m->nslot * sizeof(*m->key));
-		m->n = 0;
-	}
-}
-
-static void um_free(struct u64map *m)
-{
-	free(m->key);
-	free(m->val);
-	memset(m, 0, sizeof(*m));
-}
 
 /* ------------------------------------------------------------------ */
 /* The blocklist: functions and files SystemTap refuses to probe in the
@@ -271,7 +184,7 @@ struct builder {
 	struct intern vars;	/* "name:type" */
 	struct intern dnames;	/* names of out-of-line DWARF functions */
 	struct intern exported;	/* names whose first symbol is a global FUNC */
-	struct u64map types;	/* type DIE offset -> str id + 1, 0 fails */
+	struct kf_types types;	/* type names, interned in strs */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -458,189 +371,6 @@ static int read_elf(struct builder *b, char **err)
 }
 
 /* ------------------------------------------------------------------ */
-/* Type names, spelled as SystemTap's -L spells them */
-
-static bool die_type(Dwarf_Die *die, Dwarf_Die *out)
-{
-	Dwarf_Attribute a;
-
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a) ||
-	    !dwarf_formref_die(&a, out))
-		return false;
-	if (dwarf_attr(out, DW_AT_signature, &a)) {
-		if (!dwarf_formref_die(&a, out))
-			return false;
-		if (dwarf_tag(out) == DW_TAG_type_unit &&
-		    dwarf_child(out, out) != 0)
-			return false;
-	}
-	return true;
-}
-
-static bool type_decl(struct builder *b, Dwarf_Die *t, struct strbuf *o);
-
-/*
- * Append t's name to o. Modifiers (pointer, const, array, ...) come after
- * the type they modify ("char const*"). At a function type the walk stops
- * and *fn is set: the modifiers seen so far then go between the return
- * type and the parameters, "int (*) (unsigned int, void*)".
- */
-static bool type_name(struct builder *b, Dwarf_Die *t, struct strbuf *o,
-		      Dwarf_Die *fn, bool *have_fn)
-{
-	int tag = dwarf_tag(t);
-	const char *kw = NULL, *name;
-	Dwarf_Die inner;
-	bool has_inner;
-
-	switch (tag) {
-	case DW_TAG_enumeration_type:
-		kw = "enum ";
-		break;
-	case DW_TAG_structure_type:
-		kw = "struct ";
-		break;
-	case DW_TAG_union_type:
-		kw = "union ";
-		break;
-	case DW_TAG_class_type:
-		kw = "class ";
-		break;
-	case DW_TAG_typedef:
-	case DW_TAG_base_type:
-		kw = "";
-		break;
-	case DW_TAG_subroutine_type:
-		*fn = *t;
-		*have_fn = true;
-		return true;
-	case DW_TAG_pointer_type:
-	case DW_TAG_reference_type:
-	case DW_TAG_rvalue_reference_type:
-	case DW_TAG_array_type:
-	case DW_TAG_const_type:
-	case DW_TAG_volatile_type:
-	case DW_TAG_restrict_type:
-		break;
-	default:
-		return false;
-	}
-	if (kw) {
-		name = dwarf_diename(t);
-		sb_puts(o, kw);
-		sb_puts(o, name ? name : "{...}");	/* anonymous */
-		return true;
-	}
-	has_inner = die_type(t, &inner);
-	if (has_inner && tag == DW_TAG_pointer_type &&
-	    dwarf_tag(&inner) == DW_TAG_structure_type &&
-	    (name = dwarf_diename(&inner)) &&
-	    strcmp(name, "__va_list_tag") == 0) {
-		sb_puts(o, "va_list");
-		return true;
-	}
-	if (!has_inner || !type_name(b, &inner, o, fn, have_fn))
-		sb_puts(o, "void");
-	switch (tag) {
-	case DW_TAG_pointer_type:
-		sb_putc(o, '*');
-		break;
-	case DW_TAG_reference_type:
-		sb_putc(o, '&');
-		break;
-	case DW_TAG_rvalue_reference_type:
-		sb_puts(o, "&&");
-		break;
-	case DW_TAG_array_type:
-		sb_puts(o, "[]");
-		break;
-	case DW_TAG_const_type:
-		/* a const on a reference says nothing more */
-		if (!has_inner ||
-		    (dwarf_tag(&inner) != DW_TAG_reference_type &&
-		     dwarf_tag(&inner) != DW_TAG_rvalue_reference_type))
-			sb_puts(o, " const");
-		break;
-	case DW_TAG_volatile_type:
-		sb_puts(o, " volatile");
-		break;
-	case DW_TAG_restrict_type:
-		sb_puts(o, " restrict");
-		break;
-	}
-	return true;
-}
-
-/* "RET (MODIFIERS) (PARAM, ...)" for a function type. */
-static bool fn_type_name(struct builder *b, Dwarf_Die *fn, const char *mods,
-			 struct strbuf *o)
-{
-	Dwarf_Die ret, child;
-	bool first = true;
-
-	if (!die_type(fn, &ret))
-		sb_puts(o, "void");
-	else if (!type_decl(b, &ret, o))
-		return false;
-	sb_printf(o, " (%s) (", mods);
-	if (dwarf_child(fn, &child) == 0) {
-		do {
-			int tag = dwarf_tag(&child);
-			Dwarf_Die pt;
-
-			if (tag != DW_TAG_formal_parameter &&
-			    tag != DW_TAG_unspecified_parameters)
-				continue;
-			if (!first)
-				sb_puts(o, ", ");
-			first = false;
-			if (tag == DW_TAG_unspecified_parameters)
-				sb_puts(o, "...");
-			else if (!die_type(&child, &pt))
-				sb_puts(o, "void");
-			else if (!type_decl(b, &pt, o))
-				return false;
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	if (first)
-		sb_puts(o, "void");
-	sb_putc(o, ')');
-	return true;
-}
-
-static bool type_decl(struct builder *b, Dwarf_Die *t, struct strbuf *o)
-{
-	struct strbuf mods = { 0 };
-	Dwarf_Die fn;
-	bool have_fn = false, ok;
-
-	ok = type_name(b, t, &mods, &fn, &have_fn);
-	if (ok && have_fn)
-		ok = fn_type_name(b, &fn, sb_str(&mods), o);
-	else if (ok)
-		sb_puts(o, sb_str(&mods));
-	sb_free(&mods);
-	return ok;
-}
-
-/* The strs id of t's name, or -1; cached by DIE offset. */
-static int type_id(struct builder *b, Dwarf_Die *t)
-{
-	uint64_t off = dwarf_dieoffset(t);
-	uint32_t *v = um_slot(&b->types, off);
-	struct strbuf o = { 0 };
-	int id = -1;
-
-	if (v)
-		return (int)*v - 1;
-	if (type_decl(b, t, &o))
-		id = intern_add(&b->strs, sb_str(&o), o.len);
-	sb_free(&o);
-	um_put(&b->types, off, (uint32_t)(id + 1));
-	return id;
-}
-
-/* ------------------------------------------------------------------ */
 /* Variable lists */
 
 static uint64_t list_hash(const uint32_t *v, int n)
@@ -669,7 +399,7 @@ static void lists_grow(struct builder *b)
 	b->nlslot = ns;
 }
 
-static uint32_t liintern_add(struct builder *b, const uint32_t *v, int n)
+static uint32_t list_intern(struct builder *b, const uint32_t *v, int n)
 {
 	size_t h;
 
@@ -708,13 +438,6 @@ static bool cu_entry(const struct builder *b, uint64_t pc)
 	return false;
 }
 
-static bool located_at(Dwarf_Attribute *a, uint64_t pc)
-{
-	Dwarf_Op *expr;
-	size_t len;
-
-	return dwarf_getlocation_addr(a, pc, &expr, &len, 1) == 1 && len > 0;
-}
 
 /*
  * The variables -L shows for the instance die at pc: its own children
@@ -727,7 +450,7 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 
 	b->nvbuf = 0;
 	if (dwarf_child(die, &child) != 0)
-		return liintern_add(b, NULL, 0);
+		return list_intern(b, NULL, 0);
 	do {
 		int tag = dwarf_tag(&child), tid;
 		Dwarf_Attribute a;
@@ -742,12 +465,12 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 		if (!dwarf_attr_integrate(&child, DW_AT_const_value, &a)) {
 			if (!dwarf_attr_integrate(&child, DW_AT_location, &a))
 				continue;
-			if (!located_at(&a, pc) &&
+			if (!kf_located_at(&a, pc) &&
 			    !(b->mfentry && cu_entry(b, pc) &&
-			      located_at(&a, pc + 5)))
+			      kf_located_at(&a, pc + 5)))
 				continue;
 		}
-		if (!die_type(&child, &t) || (tid = type_id(b, &t)) < 0)
+		if (!kf_die_type(&child, &t) || (tid = kf_type_id(&b->types, &t)) < 0)
 			continue;
 		sb_reset(&b->tmp);
 		sb_printf(&b->tmp, "%s:%s", name, b->strs.s[tid]);
@@ -755,7 +478,7 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 			 (uint32_t)intern_add(&b->vars, sb_str(&b->tmp),
 					     b->tmp.len));
 	} while (dwarf_siblingof(&child, &child) == 0);
-	return liintern_add(b, b->vbuf, b->nvbuf);
+	return list_intern(b, b->vbuf, b->nvbuf);
 }
 
 /* ------------------------------------------------------------------ */
@@ -765,7 +488,7 @@ static int func_id(struct builder *b, int name, int file, int line)
 {
 	uint64_t h = mix64(((uint64_t)name << 32) ^ (uint64_t)file ^
 			   ((uint64_t)line << 48));
-	uint32_t *v = um_slot(&b->fkey, h);
+	uint32_t *v = u64map_slot(&b->fkey, h);
 	struct bfunc f = { name, file, line, 0, -1, -1 };
 
 	for (int i = v ? (int)*v - 1 : -1; i >= 0; i = b->funcs[i].next)
@@ -774,7 +497,7 @@ static int func_id(struct builder *b, int name, int file, int line)
 			return i;
 	f.next = v ? (int)*v - 1 : -1;
 	VEC_PUSH(b->funcs, b->nfuncs, b->capfuncs, f);
-	um_put(&b->fkey, h, (uint32_t)b->nfuncs);
+	u64map_put(&b->fkey, h, (uint32_t)b->nfuncs);
 	return b->nfuncs - 1;
 }
 
@@ -788,21 +511,6 @@ static void add_inst(struct builder *b, int func, uint64_t addr,
 	VEC_PUSH(b->insts, b->ninsts, b->capinsts, i);
 }
 
-/* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
-static bool entry_pc(Dwarf_Die *die, uint64_t *pc)
-{
-	Dwarf_Addr base = 0, start = 0, end, a = 0;
-
-	if (dwarf_entrypc(die, &a) == 0) {
-		*pc = a;
-		return a != 0;
-	}
-	if (dwarf_ranges(die, 0, &base, &start, &end) > 0) {
-		*pc = start;
-		return start != 0;
-	}
-	return false;
-}
 
 /* File and line of a function: its decl, else the line table at its
  * start, else "<unknown source>". */
@@ -833,8 +541,8 @@ static void set_func_info(struct builder *b, int fi, Dwarf_Die *die)
 
 	if (dwarf_hasattr_integrate(die, DW_AT_external))
 		f->flags |= KF_EXTERNAL;
-	if (f->ret < 0 && die_type(die, &t))
-		f->ret = type_id(b, &t);
+	if (f->ret < 0 && kf_die_type(die, &t))
+		f->ret = kf_type_id(&b->types, &t);
 }
 
 /* Collect the CU's functions and inlined copies (dwarf_getfuncs' walk). */
@@ -850,7 +558,7 @@ static void walk(struct builder *b, Dwarf_Die *parent)
 			if (!dwarf_hasattr(&d, DW_AT_declaration) &&
 			    dwarf_diename(&d)) {
 				if (dwarf_func_inline(&d) != 0) {
-					um_put(&b->abst_at, dwarf_dieoffset(&d),
+					u64map_put(&b->abst_at, dwarf_dieoffset(&d),
 					       (uint32_t)b->nabst);
 					VEC_PUSH(b->abst, b->nabst,
 						 b->capabst, d);
@@ -887,7 +595,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	const char *producer;
 
 	b->nconc = b->nabst = b->ninl = b->nentries = 0;
-	um_clear(&b->abst_at);
+	u64map_clear(&b->abst_at);
 	producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
 	b->mfentry = producer && strncmp(producer, "GNU ", 4) == 0 &&
 		     strstr(producer, "-mfentry");
@@ -896,7 +604,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	for (int i = 0; i < b->nconc; i++) {
 		uint64_t pc;
 
-		if (entry_pc(&b->conc[i], &pc))
+		if (kf_entry_pc(&b->conc[i], &pc))
 			VEC_PUSH(b->entries, b->nentries, b->capentries, pc);
 	}
 	sort_n(b->entries, (size_t)b->nentries, sizeof(*b->entries), u64_cmp);
@@ -946,8 +654,8 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 		if (!dwarf_attr(d, DW_AT_abstract_origin, &oa) ||
 		    !dwarf_formref_die(&oa, &origin))
 			continue;
-		ai = um_slot(&b->abst_at, dwarf_dieoffset(&origin));
-		if (!ai || !entry_pc(d, &pc))
+		ai = u64map_slot(&b->abst_at, dwarf_dieoffset(&origin));
+		if (!ai || !kf_entry_pc(d, &pc))
 			continue;
 		name = dwarf_diename(&b->abst[*ai]);
 		decl_of(b, cu, &b->abst[*ai], &file, &line);
@@ -1119,16 +827,16 @@ static void finish(struct builder *b)
 		f->flags = bf->flags;
 		f->ret_type = bf->ret >= 0 ? b->strs.s[bf->ret] : NULL;
 		f->inst = all + i;
-		um_clear(&seen);
+		u64map_clear(&seen);
 		for (int k = i; k < j; k++) {
 			const struct kf_inst *in = &b->insts[k].in;
 
 			/* one inlined copy per entry pc (a copy can be
 			 * seen twice, SystemTap keeps one) */
 			if (in->flags & KF_INST_INLINE) {
-				if (um_slot(&seen, in->addr))
+				if (u64map_slot(&seen, in->addr))
 					continue;
-				um_put(&seen, in->addr, 1);
+				u64map_put(&seen, in->addr, 1);
 			}
 			f->inst[w++] = *in;
 		}
@@ -1139,7 +847,7 @@ static void finish(struct builder *b)
 				c->ninline++;
 		i = j;
 	}
-	um_free(&seen);
+	u64map_free(&seen);
 	/* aliases: every function with an instance has a position */
 	for (int i = 0; i < b->naliases; i++)
 		c->funcs[pos[b->aliases[i].func]].naliases++;
@@ -1181,19 +889,19 @@ static void builder_free(struct builder *b)
 	intern_free(&b->dnames);
 	intern_free(&b->exported);
 	arena_free(&b->scratch);
-	um_free(&b->types);
+	u64map_free(&b->types.ids);
 	free(b->ldata);
 	free(b->loff);
 	free(b->lslot);
 	free(b->funcs);
-	um_free(&b->fkey);
+	u64map_free(&b->fkey);
 	free(b->insts);
 	free(b->aliases);
 	free(b->conc);
 	free(b->abst);
 	free(b->inl);
 	free(b->entries);
-	um_free(&b->abst_at);
+	u64map_free(&b->abst_at);
 	free(b->vbuf);
 	sb_free(&b->tmp);
 }
@@ -1206,6 +914,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	int fd, rc = -1;
 
 	b.strs.arena = &c->arena;
+	b.types.strs = &b.strs;
 	b.vars.arena = &c->arena;
 	b.dnames.arena = &b.scratch;
 	b.exported.arena = &b.scratch;
@@ -1229,7 +938,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 				  dwarf_errmsg(-1));
 		goto out;
 	}
-	liintern_add(&b, NULL, 0);	/* lists[0]: empty */
+	list_intern(&b, NULL, 0);	/* lists[0]: empty */
 	while (dwarf_nextcu(b.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -1252,225 +961,6 @@ out:
 	close(fd);
 	builder_free(&b);
 	return rc;
-}
-
-/* ------------------------------------------------------------------ */
-/* The cache file:
- *   KF_CACHE_MAGIC
- *   key <hex>
- *   counts <ncus> <nvars> <nlists> <nfuncs>
- *   <nvars lines: "name:type">
- *   <nlists lines: "N id id ...">
- *   <nfuncs lines: name TAB file TAB line TAB flags TAB ret TAB aliases
- *                  (space-separated) TAB ninst, then per instance TAB
- *                  "addr cu vars flags" (hex addr and flags)>
- *   end
- */
-
-static char *cache_path(const char *cache_dir, const char *release)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/kfuncs-%s.txt", cache_dir, release) < 0)
-		fatal("out of memory");
-	return p;
-}
-
-/* The next line of *p, NUL-terminated in place; NULL at the end. */
-static char *next_line(char **p)
-{
-	char *s = *p, *e;
-
-	if (!s || !*s)
-		return NULL;
-	e = strchr(s, '\n');
-	if (e) {
-		*e = '\0';
-		*p = e + 1;
-	} else {
-		*p = s + strlen(s);
-	}
-	return s;
-}
-
-/* The next TAB-separated field of *p (may be empty); NULL at the end. */
-static char *next_field(char **p)
-{
-	char *s = *p, *e;
-
-	if (!s)
-		return NULL;
-	e = strchr(s, '\t');
-	if (e) {
-		*e = '\0';
-		*p = e + 1;
-	} else {
-		*p = NULL;
-	}
-	return s;
-}
-
-static bool cache_read(struct kf_catalog *c, const char *path, uint64_t key)
-{
-	struct arena *ar = &c->arena;
-	size_t len;
-	char *text = read_file(path, &len), *p = text, *line, *end;
-	char want[64];
-	unsigned long ncus, nvars, nlists, nfuncs;
-	bool ok = false;
-	struct kf_inst *all = NULL;
-	size_t nall = 0, capall = 0;
-
-	if (!text)
-		return false;
-	line = next_line(&p);
-	if (!line || strcmp(line, KF_CACHE_MAGIC) != 0)
-		goto out;
-	snprintf(want, sizeof(want), "key %016" PRIx64, key);
-	line = next_line(&p);
-	if (!line || strcmp(line, want) != 0)
-		goto out;
-	line = next_line(&p);
-	if (!line || sscanf(line, "counts %lu %lu %lu %lu", &ncus, &nvars,
-			    &nlists, &nfuncs) != 4)
-		goto out;
-	c->ncus = (int)ncus;
-	c->nvars = (int)nvars;
-	c->vars = arena_alloc(ar, (nvars + 1) * sizeof(*c->vars));
-	for (unsigned long i = 0; i < nvars; i++) {
-		if (!(line = next_line(&p)))
-			goto out;
-		c->vars[i] = arena_strdup(ar, line);
-	}
-	c->nlists = (int)nlists;
-	c->lists = arena_alloc(ar, (nlists + 1) * sizeof(*c->lists));
-	for (unsigned long i = 0; i < nlists; i++) {
-		unsigned long n;
-		uint32_t *l;
-
-		if (!(line = next_line(&p)))
-			goto out;
-		n = strtoul(line, &end, 10);
-		l = arena_alloc(ar, (n + 1) * sizeof(*l));
-		l[0] = (uint32_t)n;
-		for (unsigned long k = 1; k <= n; k++) {
-			l[k] = (uint32_t)strtoul(end, &end, 10);
-			if (l[k] >= nvars)
-				goto out;
-		}
-		c->lists[i] = l;
-	}
-	c->n = (int)nfuncs;
-	c->funcs = arena_alloc(ar, (nfuncs + 1) * sizeof(*c->funcs));
-	{
-		size_t *first = xmalloc((nfuncs + 1) * sizeof(*first));
-
-		for (unsigned long i = 0; i < nfuncs; i++) {
-			struct kfunc *f = &c->funcs[i];
-			char *fld[7], *al;
-			unsigned long ninst;
-
-			if (!(line = next_line(&p)))
-				goto bad;
-			for (int k = 0; k < 7; k++)
-				if (!(fld[k] = next_field(&line)))
-					goto bad;
-			f->name = arena_strdup(ar, fld[0]);
-			f->file = arena_strdup(ar, fld[1]);
-			f->line = atoi(fld[2]);
-			f->flags = (uint32_t)strtoul(fld[3], NULL, 16);
-			f->ret_type = *fld[4] ? arena_strdup(ar, fld[4]) : NULL;
-			for (al = fld[5]; *al; al++)
-				f->naliases += *al == ' ';
-			f->naliases += *fld[5] != '\0';
-			f->aliases = arena_alloc(ar, (size_t)f->naliases *
-							     sizeof(char *) + 1);
-			for (int k = 0; k < f->naliases; k++) {
-				char *sp = strchr(fld[5], ' ');
-
-				if (sp)
-					*sp = '\0';
-				f->aliases[k] = arena_strdup(ar, fld[5]);
-				fld[5] = sp ? sp + 1 : fld[5];
-			}
-			ninst = strtoul(fld[6], NULL, 10);
-			first[i] = nall;
-			for (unsigned long k = 0; k < ninst; k++) {
-				struct kf_inst in;
-				char *s = next_field(&line);
-
-				if (!s)
-					goto bad;
-				in.addr = strtoull(s, &end, 16);
-				in.cu = (uint32_t)strtoul(end, &end, 10);
-				in.vars = (uint32_t)strtoul(end, &end, 10);
-				in.flags = (uint32_t)strtoul(end, &end, 16);
-				if (in.vars >= nlists)
-					goto bad;
-				VEC_PUSH(all, nall, capall, in);
-			}
-			f->ninst = (int)ninst;
-			c->ninst += (int)ninst;
-		}
-		if (!(line = next_line(&p)) || strcmp(line, "end") != 0)
-			goto bad;
-		{
-			struct kf_inst *a = arena_alloc(ar, (nall + 1) *
-							     sizeof(*a));
-
-			memcpy(a, all, nall * sizeof(*a));
-			for (unsigned long i = 0; i < nfuncs; i++) {
-				c->funcs[i].inst = a + first[i];
-				for (int k = 0; k < c->funcs[i].ninst; k++)
-					if (a[first[i] + k].flags &
-					    KF_INST_INLINE)
-						c->ninline++;
-			}
-		}
-		ok = true;
-bad:
-		free(first);
-	}
-out:
-	free(all);
-	free(text);
-	return ok;
-}
-
-static void cache_write(const struct kf_catalog *c, const char *cache_dir,
-			const char *path, uint64_t key)
-{
-	struct replace_file r;
-	FILE *f = replace_open(&r, cache_dir, path);
-
-	if (!f)
-		return;
-	fprintf(f, "%s\nkey %016" PRIx64 "\ncounts %d %d %d %d\n",
-		KF_CACHE_MAGIC, key, c->ncus, c->nvars, c->nlists, c->n);
-	for (int i = 0; i < c->nvars; i++)
-		fprintf(f, "%s\n", c->vars[i]);
-	for (int i = 0; i < c->nlists; i++) {
-		fprintf(f, "%u", c->lists[i][0]);
-		for (uint32_t k = 1; k <= c->lists[i][0]; k++)
-			fprintf(f, " %u", c->lists[i][k]);
-		fputc('\n', f);
-	}
-	for (int i = 0; i < c->n; i++) {
-		const struct kfunc *fn = &c->funcs[i];
-
-		fprintf(f, "%s\t%s\t%d\t%x\t%s\t", fn->name, fn->file,
-			fn->line, fn->flags, fn->ret_type ? fn->ret_type : "");
-		for (int k = 0; k < fn->naliases; k++)
-			fprintf(f, "%s%s", k ? " " : "", fn->aliases[k]);
-		fprintf(f, "\t%d", fn->ninst);
-		for (int k = 0; k < fn->ninst; k++)
-			fprintf(f, "\t%" PRIx64 " %u %u %x", fn->inst[k].addr,
-				fn->inst[k].cu, fn->inst[k].vars,
-				fn->inst[k].flags);
-		fputc('\n', f);
-	}
-	fputs("end\n", f);
-	replace_commit(&r, true);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1510,8 +1000,8 @@ int kf_catalog_load(const char *release, const char *vmlinux,
 	key = fnv1a(key, &st.st_size, sizeof(st.st_size));
 	key = fnv1a(key, &st.st_mtim, sizeof(st.st_mtim));
 	if (cache_dir) {
-		cpath = cache_path(cache_dir, release);
-		if (cache_read(out, cpath, key)) {
+		cpath = kf_cache_path(cache_dir, release);
+		if (kf_cache_read(out, cpath, key)) {
 			out->from_cache = 1;
 			free(cpath);
 			return 0;
@@ -1527,7 +1017,7 @@ int kf_catalog_load(const char *release, const char *vmlinux,
 		return -1;
 	}
 	if (cpath)
-		cache_write(out, cache_dir, cpath, key);
+		kf_cache_write(out, cache_dir, cpath, key);
 	free(cpath);
 	return 0;
 }
@@ -1536,687 +1026,4 @@ void kf_catalog_free(struct kf_catalog *c)
 {
 	arena_free(&c->arena);
 	memset(c, 0, sizeof(*c));
-}
-
-/* ------------------------------------------------------------------ */
-/* Queries */
-
-struct cand {
-	const struct kfunc *f;
-	const struct kf_inst *in;
-	int fidx;
-	bool via_alias;		/* only an alias matched the pattern */
-};
-
-/*
- * Out-of-line copies in SystemTap's order: by CU; in a CU, a function
- * found through an alias before one found by its own name (SystemTap's
- * per-CU table of names returns the alias entry, added last, first: for
- * "memcpy" it lists __memcpy, whose DIE sits at the same address).
- */
-static int cand_cmp(const void *x, const void *y)
-{
-	const struct cand *a = x, *b = y;
-
-	if (a->in->cu != b->in->cu)
-		return a->in->cu < b->in->cu ? -1 : 1;
-	if (a->via_alias != b->via_alias)
-		return a->via_alias ? -1 : 1;
-	return (a->fidx > b->fidx) - (a->fidx < b->fidx);
-}
-
-/* Symbol-table functions by address, then symbol-table order (as
- * SystemTap walks them: the first symbol at an address wins). */
-static int symcand_cmp(const void *x, const void *y)
-{
-	const struct cand *a = x, *b = y;
-
-	if (a->in->addr != b->in->addr)
-		return a->in->addr < b->in->addr ? -1 : 1;
-	return (a->in->cu > b->in->cu) - (a->in->cu < b->in->cu);
-}
-
-/* Kept instances back in each function's order. */
-static int kept_cmp(const void *x, const void *y)
-{
-	const struct cand *a = x, *b = y;
-
-	if (a->fidx != b->fidx)
-		return a->fidx < b->fidx ? -1 : 1;
-	return (a->in > b->in) - (a->in < b->in);
-}
-
-/* 0: no match, 1: the name matches, 2: only an alias does */
-static int name_matches(const char *pat, const struct kfunc *f)
-{
-	if (fnmatch(pat, f->name, 0) == 0)
-		return 1;
-	for (int i = 0; i < f->naliases; i++)
-		if (fnmatch(pat, f->aliases[i], 0) == 0)
-			return 2;
-	return 0;
-}
-
-static bool file_matches(const char *pat, const char *file)
-{
-	char *p2;
-	bool r;
-
-	if (fnmatch(pat, file, 0) == 0)
-		return true;
-	if (asprintf(&p2, "*/%s", pat) < 0)
-		fatal("out of memory");
-	r = fnmatch(p2, file, 0) == 0;
-	free(p2);
-	return r;
-}
-
-/* A small set of addresses (open addressing). */
-struct aset {
-	uint64_t *k;
-	size_t n, nslot;
-};
-
-static bool aset_add(struct aset *s, uint64_t a)
-{
-	size_t h;
-
-	if ((s->n + 1) * 2 > s->nslot) {
-		struct aset g = { 0 };
-
-		g.nslot = s->nslot ? 2 * s->nslot : 64;
-		g.k = xmalloc(g.nslot * sizeof(*g.k));
-		memset(g.k, 0xff, g.nslot * sizeof(*g.k));
-		for (size_t i = 0; i < s->nslot; i++)
-			if (s->k[i] != UINT64_MAX)
-				aset_add(&g, s->k[i]);
-		free(s->k);
-		*s = g;
-	}
-	for (h = mix64(a) & (s->nslot - 1); s->k[h] != UINT64_MAX;
-	     h = (h + 1) & (s->nslot - 1))
-		if (s->k[h] == a)
-			return false;
-	s->k[h] = a;
-	s->n++;
-	return true;
-}
-
-/*
- * -L's variables of a point: SystemTap prints the "name:type" strings
- * that occur as often as there are instances, in first-seen order over
- * the instances' lists.
- */
-static void point_vars(const struct kf_catalog *c, const struct kf_query *q,
-		       struct kf_point *pt)
-{
-	int cap = 0, n = 0;
-	uint32_t *ids = NULL, *cnt;
-	int ndistinct = 0;
-
-	for (int i = 0; i < pt->ninst; i++)
-		cap += (int)c->lists[pt->inst[i]->vars][0];
-	ids = xmalloc(((size_t)cap + 1) * sizeof(*ids));
-	cnt = xmalloc(((size_t)cap + 1) * sizeof(*cnt));
-	for (int i = 0; i < pt->ninst; i++) {
-		const uint32_t *l = c->lists[pt->inst[i]->vars];
-
-		for (uint32_t k = 1; k <= l[0]; k++) {
-			int d;
-
-			for (d = 0; d < ndistinct; d++)
-				if (ids[d] == l[k])
-					break;
-			if (d == ndistinct) {
-				ids[ndistinct] = l[k];
-				cnt[ndistinct++] = 0;
-			}
-			cnt[d]++;
-		}
-	}
-	pt->vars = xmalloc(((size_t)ndistinct + 2) * sizeof(*pt->vars));
-	if (q->kind == KF_RETURN && pt->f->ret_type &&
-	    !(pt->f->flags & KF_SYMTAB)) {
-		char *s;
-
-		if (asprintf(&s, "$return:%s", pt->f->ret_type) < 0)
-			fatal("out of memory");
-		pt->vars[n++] = s;
-	}
-	for (int d = 0; d < ndistinct; d++) {
-		char *s;
-
-		if ((int)cnt[d] != pt->ninst)
-			continue;
-		if (asprintf(&s, "$%s", c->vars[ids[d]]) < 0)
-			fatal("out of memory");
-		pt->vars[n++] = s;
-	}
-	pt->nvars = n;
-	free(ids);
-	free(cnt);
-}
-
-int kf_catalog_match(const struct kf_catalog *c, const struct kf_query *q,
-		     struct kf_point **out)
-{
-	struct cand *conc = NULL, *inl = NULL, *syms = NULL, *kept = NULL;
-	int nconc = 0, capconc = 0, ninl = 0, capinl = 0, nsyms = 0;
-	int capsyms = 0, nkept = 0, capkept = 0, npts = 0, cappts = 0;
-	struct aset taken = { 0 };
-	struct kf_point *pts = NULL;
-	bool ret = q->kind == KF_RETURN;
-
-	for (int i = 0; i < c->n; i++) {
-		const struct kfunc *f = &c->funcs[i];
-		bool symtab = f->flags & KF_SYMTAB;
-		int how = name_matches(q->func, f);
-
-		if (!how)
-			continue;
-		if (symtab && (q->file || q->line >= 0))
-			continue;
-		if (!symtab && q->file && *f->file &&
-		    !file_matches(q->file, f->file))
-			continue;
-		for (int k = 0; k < f->ninst; k++) {
-			struct cand cd = { f, &f->inst[k], i, how == 2 };
-
-			if (symtab)
-				VEC_PUSH(syms, nsyms, capsyms, cd);
-			else if (f->inst[k].flags & KF_INST_INLINE)
-				VEC_PUSH(inl, ninl, capinl, cd);
-			else
-				VEC_PUSH(conc, nconc, capconc, cd);
-		}
-	}
-	sort_n(conc, (size_t)nconc, sizeof(*conc), cand_cmp);
-	sort_n(syms, (size_t)nsyms, sizeof(*syms), symcand_cmp);
-
-	/*
-	 * Out-of-line copies: one probe per address, the first name wins.
-	 * SystemTap only records the address of a function with a low_pc
-	 * (or entry_pc), not one with ranges only (hot/cold split).
-	 */
-	for (int i = 0; i < nconc; i++) {
-		const struct cand *cd = &conc[i];
-
-		if (!(cd->in->flags & KF_INST_RANGES) &&
-		    !aset_add(&taken, cd->in->addr))
-			continue;
-		if ((cd->in->flags & KF_INST_PART) || q->kind == KF_INLINE)
-			continue;
-		if (q->kind == KF_EXPORTED_ONLY &&
-		    !(cd->f->flags & KF_EXPORTED))
-			continue;
-		if (!q->guru && ((cd->in->flags & KF_INST_REFUSED) ||
-				 kf_blocklisted(cd->f->name, cd->f->file,
-						ret)))
-			continue;
-		VEC_PUSH(kept, nkept, capkept, *cd);
-	}
-	/* inlined copies: not for .call, .return, .exported */
-	if (q->kind == KF_ANY || q->kind == KF_INLINE) {
-		for (int i = 0; i < ninl; i++) {
-			const struct cand *cd = &inl[i];
-
-			if (!q->guru &&
-			    ((cd->in->flags & KF_INST_REFUSED) ||
-			     kf_blocklisted(cd->f->name, cd->f->file, ret)))
-				continue;
-			VEC_PUSH(kept, nkept, capkept, *cd);
-		}
-	}
-	/*
-	 * Symbol-table functions at addresses not taken yet, one per
-	 * address. (SystemTap also means to skip the addresses of the
-	 * probes made so far, but compares section offsets with addresses
-	 * there: a ".cold" part or a clone whose DWARF has ranges only is
-	 * listed beside its DWARF function.)
-	 */
-	for (int i = 0; i < nsyms; i++) {
-		const struct cand *cd = &syms[i];
-
-		if (!aset_add(&taken, cd->in->addr))
-			continue;
-		if (!q->guru && ((cd->in->flags & KF_INST_REFUSED) ||
-				 kf_blocklisted(cd->f->name, "", ret)))
-			continue;
-		VEC_PUSH(kept, nkept, capkept, *cd);
-	}
-	sort_n(kept, (size_t)nkept, sizeof(*kept), kept_cmp);
-	for (int i = 0; i < nkept;) {
-		int j = i;
-		struct kf_point pt = { kept[i].f, NULL, 0, NULL, 0 };
-
-		while (j < nkept && kept[j].fidx == kept[i].fidx)
-			j++;
-		pt.inst = xmalloc((size_t)(j - i) * sizeof(*pt.inst));
-		for (int k = i; k < j; k++)
-			pt.inst[pt.ninst++] = kept[k].in;
-		point_vars(c, q, &pt);
-		VEC_PUSH(pts, npts, cappts, pt);
-		i = j;
-	}
-	free(taken.k);
-	free(conc);
-	free(inl);
-	free(syms);
-	free(kept);
-	*out = pts;
-	return npts;
-}
-
-void kf_points_free(struct kf_point *p, int n)
-{
-	for (int i = 0; i < n; i++) {
-		for (int k = 0; k < p[i].nvars; k++)
-			free((char *)p[i].vars[k]);
-		free(p[i].vars);
-		free(p[i].inst);
-	}
-	free(p);
-}
-
-/* The name of a subprogram or inlined copy (through its abstract origin). */
-static const char *scope_name(Dwarf_Die *die)
-{
-	Dwarf_Attribute at;
-	Dwarf_Die origin;
-	const char *name = dwarf_diename(die);
-
-	if (!name && dwarf_attr_integrate(die, DW_AT_abstract_origin, &at) &&
-	    dwarf_formref_die(&at, &origin))
-		name = dwarf_diename(&origin);
-	return name;
-}
-
-/* A line table's file name is FILE, or ends in "/FILE" (or the other
- * way round: the catalog's file may be the longer one). */
-static bool same_file(const char *src, const char *file)
-{
-	size_t a = strlen(src), b = strlen(file);
-
-	if (a == b)
-		return !strcmp(src, file);
-	if (a > b)
-		return src[a - b - 1] == '/' && !strcmp(src + a - b, file);
-	return file[b - a - 1] == '/' && !strcmp(file + b - a, src);
-}
-
-/* The DIE of the copy of function name whose entry pc is entry: a
- * descent through the DIEs around entry (dwarf_getscopes would leave a
- * copy out when another function is inlined at its very entry). */
-static bool find_copy(Dwarf_Die *parent, const char *name, uint64_t entry,
-		      Dwarf_Die *out, int depth)
-{
-	Dwarf_Die child;
-
-	if (depth > 64 || dwarf_child(parent, &child) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(&child);
-		uint64_t pc;
-
-		if (tag != DW_TAG_subprogram &&
-		    tag != DW_TAG_inlined_subroutine &&
-		    tag != DW_TAG_lexical_block)
-			continue;
-		if (dwarf_haspc(&child, entry) != 1)
-			continue;
-		if (tag != DW_TAG_lexical_block && entry_pc(&child, &pc) &&
-		    pc == entry && scope_name(&child) &&
-		    !strcmp(scope_name(&child), name)) {
-			*out = child;
-			return true;
-		}
-		if (find_copy(&child, name, entry, out, depth + 1))
-			return true;
-	} while (dwarf_siblingof(&child, &child) == 0);
-	return false;
-}
-
-/* -L's variables at addr inside the copy die: those of the copy and of
- * its lexical blocks around addr (not of functions inlined into it),
- * innermost first, with a location at addr (or a constant value) and a named
- * type. */
-static const char **stmt_vars(struct builder *b, Dwarf_Die *die,
-			      uint64_t addr)
-{
-	const char **v = NULL;
-	int nv = 0, capv = 0, nsc = 0, capsc = 0;
-	Dwarf_Die *sc = NULL, cur = *die, child;
-
-	VEC_PUSH(sc, nsc, capsc, cur);
-	for (bool found = true; found;) {
-		found = false;
-		if (dwarf_child(&cur, &child) != 0)
-			break;
-		do {
-			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
-			    dwarf_haspc(&child, addr) == 1) {
-				cur = child;
-				VEC_PUSH(sc, nsc, capsc, cur);
-				found = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	for (int s = nsc - 1; s >= 0; s--) {
-		if (dwarf_child(&sc[s], &child) != 0)
-			continue;
-		do {
-			int tag = dwarf_tag(&child), tid, d;
-			Dwarf_Attribute a;
-			const char *name;
-			Dwarf_Die t;
-			char *str;
-
-			if (tag != DW_TAG_formal_parameter &&
-			    tag != DW_TAG_variable)
-				continue;
-			name = dwarf_diename(&child);
-			if (!name)
-				continue;
-			if (!dwarf_attr_integrate(&child, DW_AT_const_value,
-						  &a) &&
-			    (!dwarf_attr_integrate(&child, DW_AT_location,
-						   &a) || !located_at(&a, addr)))
-				continue;
-			if (!die_type(&child, &t) || (tid = type_id(b, &t)) < 0)
-				continue;
-			if (asprintf(&str, "$%s:%s", name,
-				     b->strs.s[tid]) < 0)
-				fatal("out of memory");
-			for (d = 0; d < nv && strcmp(v[d], str); d++)
-				;
-			if (d < nv) {
-				free(str);
-				continue;
-			}
-			VEC_PUSH(v, nv, capv, str);
-		} while (dwarf_siblingof(&child, &child) == 0);
-	}
-	VEC_PUSH(v, nv, capv, NULL);
-	free(sc);
-	return v;
-}
-
-static int kf_stmt_cmp(const void *x, const void *y)
-{
-	const struct kf_stmt *a = x, *b = y;
-	int r = strcmp(a->func, b->func);
-
-	if (!r)
-		r = strcmp(a->file, b->file);
-	if (!r)
-		r = a->line - b->line;
-	if (!r)
-		r = a->addr < b->addr ? -1 : a->addr > b->addr;
-	return r;
-}
-
-void kf_stmts_free(struct kf_stmt *p, int n)
-{
-	for (int i = 0; i < n; i++) {
-		for (int k = 0; p[i].vars && p[i].vars[k]; k++)
-			free((char *)p[i].vars[k]);
-		free(p[i].vars);
-	}
-	free(p);
-}
-
-struct lrec {
-	int line;
-	uint64_t addr;
-};
-
-static int lrec_cmp(const void *x, const void *y)
-{
-	const struct lrec *a = x, *b = y;
-
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	return a->addr < b->addr ? -1 : a->addr > b->addr;
-}
-
-/*
- * ":*" as SystemTap reads it: from the line of the copy's first line
- * record (at its entry, else the first in the table inside it), each line
- * of the file that has records in the CU, in order, while one of them is
- * inside the copy; each at its lowest address there.
- */
-static void stmt_walk(Dwarf_Die *cu, Dwarf_Die *die, const struct kfunc *f,
-		      uint64_t entry, uint32_t cuno, struct kf_stmt **res,
-		      int *nres, int *capres)
-{
-	Dwarf_Lines *lines;
-	Dwarf_Line *first;
-	size_t nl;
-	struct lrec *r = NULL;
-	int nr = 0, capr = 0, start = -1, k;
-	Dwarf_Addr a;
-
-	if (dwarf_getsrclines(cu, &lines, &nl) != 0)
-		return;
-	first = dwarf_getsrc_die(cu, entry);
-	if (first && (dwarf_lineaddr(first, &a) != 0 || a != entry))
-		first = NULL;
-	for (size_t l = 0; l < nl; l++) {
-		Dwarf_Line *ln = dwarf_onesrcline(lines, l);
-		const char *src = dwarf_linesrc(ln, NULL, NULL);
-		struct lrec rec;
-
-		if (dwarf_lineno(ln, &rec.line) != 0 ||
-		    dwarf_lineaddr(ln, &a) != 0)
-			continue;
-		rec.addr = a;
-		if (!first && dwarf_haspc(die, a) == 1)
-			first = ln;
-		if (src && same_file(src, f->file))
-			VEC_PUSH(r, nr, capr, rec);
-	}
-	if (!first || dwarf_lineno(first, &start) != 0 || !nr) {
-		free(r);
-		return;
-	}
-	sort_n(r, (size_t)nr, sizeof(*r), lrec_cmp);
-	for (k = 0; k < nr && r[k].line < start; k++)
-		;
-	while (k < nr && r[k].line == start) {
-		int j = k, hit = -1;
-
-		while (j < nr && r[j].line == r[k].line) {
-			if (hit < 0 && dwarf_haspc(die, r[j].addr) == 1)
-				hit = j;
-			j++;
-		}
-		if (hit < 0)
-			break;
-		struct kf_stmt st = { f->name, f->file, r[hit].line,
-				      r[hit].addr, entry, cuno, NULL };
-
-		VEC_PUSH(*res, *nres, *capres, st);
-		if (j == nr)
-			break;
-		start = r[j].line;
-		k = j;
-	}
-	free(r);
-}
-
-enum stmt_form { SF_ENTRY, SF_LINES, SF_ALL, SF_REL };
-
-int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
-			const char *arg, bool guru, bool want_vars,
-			struct kf_stmt **out, char **err)
-{
-	char *copy = xstrdup(arg), *at = strchr(copy, '@'), *sep = NULL, *end;
-	enum stmt_form form = SF_ENTRY;
-	long lo = 0, hi = 0;
-	struct kf_query q = { .func = copy, .line = -1, .kind = KF_ANY,
-			      .guru = guru };
-	struct kf_point *pts = NULL;
-	struct kf_stmt *res = NULL;
-	int nres = 0, capres = 0, npts, fd = -1;
-	Dwarf *dbg = NULL;
-	struct kf_catalog tc = { 0 };
-	struct builder b = { .c = &tc };
-
-	*out = NULL;
-	*err = NULL;
-	b.strs.arena = &tc.arena;
-	if (at) {
-		*at = '\0';
-		q.file = at + 1;
-		if ((sep = strrchr(at + 1, ':'))) {
-			*sep++ = '\0';
-			if (!strcmp(sep, "*")) {
-				form = SF_ALL;
-			} else {
-				form = SF_LINES;
-				lo = hi = strtol(sep, &end, 10);
-				if (end != sep && *end == '-')
-					hi = strtol(end + 1, &end, 10);
-				if (end == sep || *end || lo <= 0 || hi < lo)
-					goto bad;
-			}
-		} else if ((sep = strrchr(at + 1, '+'))) {
-			*sep++ = '\0';
-			form = SF_REL;
-			lo = strtol(sep, &end, 10);
-			if (end == sep || *end || lo < 0)
-				goto bad;
-		}
-		if (!*q.file)
-			goto bad;
-	}
-	if (!*copy || strpbrk(copy, ":+"))
-		goto bad;
-	npts = kf_catalog_match(c, &q, &pts);
-	if (npts == 0)
-		*err = xstrdup("no function matches");
-	if (npts > 0) {
-		fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
-		dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
-		if (!dbg) {
-			if (asprintf(err, "cannot read the DWARF of %s",
-				     vmlinux) < 0)
-				fatal("out of memory");
-			kf_points_free(pts, npts);
-			free(copy);
-			if (fd >= 0)
-				close(fd);
-			return -1;
-		}
-	}
-	for (int p = 0; p < npts; p++) {
-		const struct kfunc *f = pts[p].f;
-		long flo = lo, fhi = hi;
-
-		if ((f->flags & KF_SYMTAB) || !*f->file)
-			continue;
-		if (form == SF_REL || form == SF_ENTRY) {
-			flo = fhi = f->line + (form == SF_REL ? lo : 0);
-		}
-		for (int i = 0; i < pts[p].ninst; i++) {
-			uint64_t entry = pts[p].inst[i]->addr;
-			Dwarf_Die cu, copy_die;
-			Dwarf_Lines *lines;
-			size_t nl;
-			int first = nres;
-
-			if (!dwarf_addrdie(dbg, entry, &cu))
-				continue;
-			if (!find_copy(&cu, f->name, entry, &copy_die, 0))
-				continue;
-			if (form == SF_ENTRY) {
-				struct kf_stmt st = { f->name, f->file,
-						      f->line, entry, entry,
-						      pts[p].inst[i]->cu,
-						      NULL };
-
-				VEC_PUSH(res, nres, capres, st);
-			} else if (form == SF_ALL) {
-				stmt_walk(&cu, &copy_die, f, entry,
-					  pts[p].inst[i]->cu, &res, &nres,
-					  &capres);
-			} else if (dwarf_getsrclines(&cu, &lines, &nl) == 0) {
-				for (size_t l = 0; l < nl; l++) {
-					Dwarf_Line *ln = dwarf_onesrcline(lines, l);
-					Dwarf_Addr a;
-					const char *src;
-					bool es = false;
-					int lno, r;
-
-					if (dwarf_lineno(ln, &lno) != 0 ||
-					    lno < flo || lno > fhi ||
-					    dwarf_lineendsequence(ln, &es) != 0 ||
-					    es || dwarf_lineaddr(ln, &a) != 0 ||
-					    !(src = dwarf_linesrc(ln, NULL, NULL)) ||
-					    !same_file(src, f->file) ||
-					    dwarf_haspc(&copy_die, a) != 1)
-						continue;
-					for (r = first; r < nres &&
-					     res[r].line != lno; r++)
-						;
-					if (r < nres) {
-						if (a < res[r].addr)
-							res[r].addr = a;
-						continue;
-					}
-					struct kf_stmt st = { f->name, f->file,
-							      lno, a, entry,
-							      pts[p].inst[i]->cu,
-							      NULL };
-
-					VEC_PUSH(res, nres, capres, st);
-				}
-			}
-			/* lines that begin at the address of a lower line
-			 * are that line's probe (SystemTap lists the lower) */
-			if (nres - first > 1)
-				sort_n(res + first, (size_t)(nres - first),
-				       sizeof(*res), kf_stmt_cmp);
-			for (int r = first + 1; r < nres;) {
-				int o;
-
-				for (o = first; o < r &&
-				     res[o].addr != res[r].addr; o++)
-					;
-				if (o < r) {
-					memmove(&res[r], &res[r + 1],
-						(size_t)(nres - r - 1) *
-						sizeof(*res));
-					nres--;
-				} else {
-					r++;
-				}
-			}
-			for (int r = first; want_vars && r < nres; r++)
-				res[r].vars = stmt_vars(&b, &copy_die,
-							res[r].addr);
-		}
-	}
-	if (nres)
-		sort_n(res, (size_t)nres, sizeof(*res), kf_stmt_cmp);
-	kf_points_free(pts, npts);
-	intern_free(&b.strs);
-	um_free(&b.types);
-	sb_free(&b.tmp);
-	arena_free(&tc.arena);
-	if (dbg)
-		dwarf_end(dbg);
-	if (fd >= 0)
-		close(fd);
-	free(copy);
-	if (!nres && !*err)
-		*err = xstrdup(form == SF_ENTRY ? "no debuginfo for the function"
-			       : "no line records of those lines in the "
-			       "function");
-	*out = res;
-	return nres;
-bad:
-	free(copy);
-	return -2;
 }
