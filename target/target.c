@@ -163,8 +163,9 @@ struct btf *target_btf(struct target *t, const char **err)
 {
 	if (lazy_start(&t->btf_st)) {
 		char *e = NULL;
+		int rc = btf_load_target(t, &t->btf, &e);
 
-		lazy_result(&t->btf_st, btf_load_target(t, &t->btf, &e), e);
+		lazy_result(&t->btf_st, rc, e);
 	}
 	return lazy_answer(&t->btf_st, t->btf, err);
 }
@@ -174,9 +175,11 @@ const struct tp_catalog *target_tracepoints(struct target *t,
 {
 	if (lazy_start(&t->tp_st)) {
 		char *e = NULL;
+		int rc;
 
 		t->tps = xmalloc(sizeof(*t->tps));
-		lazy_result(&t->tp_st, tp_catalog_build(t, t->tps, &e), e);
+		rc = tp_catalog_build(t, t->tps, &e);
+		lazy_result(&t->tp_st, rc, e);
 	}
 	return lazy_answer(&t->tp_st, t->tps, err);
 }
