@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include "target/btf.h"
 #include "target/btf_blob.h"
+#include "lib/hash.h"
 #include "target/target.h"
 #include "lib/files.h"
 #include "lib/arena.h"
@@ -202,16 +203,13 @@ static const char *type_name_str(const struct btf *b, const struct raw_type *t)
 	return str_at(b, t->name_off);
 }
 
-static uint32_t hash_bytes(uint32_t h, const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)s[i]) * 16777619u;
-	return h;
-}
-
+/* In-memory only (the name table), so any good mix of ns and name does. */
 static uint32_t name_hash(enum name_space ns, const char *s, size_t n)
 {
-	return hash_bytes(2166136261u ^ (uint32_t)ns * 0x9e3779b9u, s, n);
+	uint64_t h = fnv1a(FNV_OFFSET ^ (uint64_t)ns * 0x9e3779b97f4a7c15ull,
+			   s, n);
+
+	return (uint32_t)(h ^ h >> 32);
 }
 
 static bool name_is(const struct btf *b, const struct raw_type *t,
