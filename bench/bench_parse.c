@@ -11,22 +11,7 @@
 #include <time.h>
 
 #include "parser/parser.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = xmalloc((size_t)n + 1);
-	*len = fread(buf, 1, (size_t)n, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
-}
+#include "lib/files.h"
 
 int main(int argc, char **argv)
 {
@@ -42,7 +27,7 @@ int main(int argc, char **argv)
 	size_t *lens = xmalloc((size_t)(nfiles + 1) * sizeof(*lens));
 	size_t total = 0;
 	for (int i = 0; i < nfiles; i++) {
-		texts[i] = slurp(argv[first + i], &lens[i]);
+		texts[i] = read_file(argv[first + i], &lens[i]);
 		total += texts[i] ? lens[i] : 0;
 	}
 	FILE *saved = stderr;

@@ -15,7 +15,7 @@
 #include "codegen/locks.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "lib/strbuf.h"
 
 #include "config.h"

@@ -32,14 +32,22 @@ char *xstrdup(const char *s);
 /* A malloc'ed formatted string (error messages returned to callers). */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Append item to the malloc'ed array v of n items (cap allocated),
- * doubling it when full. */
-#define VEC_PUSH(v, n, cap, item)                                          \
+/*
+ * The growable array: a malloc'ed v of n items, cap allocated. VEC_GROW
+ * makes room for one more (doubling when full: appends stay amortised
+ * O(1)); VEC_PUSH appends item.
+ */
+#define VEC_GROW(v, n, cap)                                                \
 	do {                                                               \
-		if ((n) == (cap)) {                                        \
+		if ((n) >= (cap)) {                                        \
 			(cap) = (cap) ? 2 * (cap) : 64;                    \
 			(v) = xrealloc((v), (size_t)(cap) * sizeof(*(v))); \
 		}                                                          \
+	} while (0)
+
+#define VEC_PUSH(v, n, cap, item)                                          \
+	do {                                                               \
+		VEC_GROW(v, n, cap);                                       \
 		(v)[(n)++] = (item);                                       \
 	} while (0)
 

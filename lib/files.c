@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,58 @@ int make_dirs(const char *dir)
 	rc = mkdir(p, 0755) == 0 || errno == EEXIST ? 0 : -1;
 	free(p);
 	return rc;
+}
+
+bool path_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+char *read_stream(FILE *f, size_t *len)
+{
+	size_t cap = 8192, n = 0, got;
+	char *buf = xmalloc(cap);
+
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (n + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf;
+
+	if (!f)
+		return NULL;
+	buf = read_stream(f, len);
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+const char *cache_dir(struct arena *a)
+{
+	const char *env = getenv("STAP_CACHE");
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+
+	if (env && *env)
+		return env;
+	if (xdg && *xdg)
+		return arena_printf(a, "%s/stap", xdg);
+	return arena_printf(a, "%s/.cache/stap", home ? home : "/tmp");
 }
 
 FILE *replace_open(struct replace_file *r, const char *dir, const char *path)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Small file-system helpers shared by the caches. */
+/* Small file-system helpers: whole-file reads, the cache directory and
+ * the atomic replacement of cache files. */
 #ifndef LIB_FILES_H
 #define LIB_FILES_H
 
@@ -11,6 +12,25 @@
  * exists afterwards, -1 otherwise (errno set).
  */
 int make_dirs(const char *dir);
+
+bool path_exists(const char *path);
+
+/*
+ * The whole file (or the rest of the stream), malloc'ed and NUL-terminated
+ * (a NUL inside is kept: *len, when not NULL, is the byte count). No size
+ * is trusted, so /proc files and pipes work. read_file: NULL when the file
+ * cannot be opened or read; read_stream: what could be read, never NULL.
+ */
+char *read_file(const char *path, size_t *len);
+char *read_stream(FILE *f, size_t *len);
+
+/*
+ * The directory of every cache (modules, catalogs, BTF, the tapset
+ * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap.
+ * The string is in a (or the environment's).
+ */
+struct arena;
+const char *cache_dir(struct arena *a);
 
 /*
  * A cache file written whole or not at all: replace_open creates dir and

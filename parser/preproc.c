@@ -23,6 +23,7 @@
 
 #include "parser/parse_internal.h"
 #include "parser/grammar.h"
+#include "target/target.h"
 
 #define MAX_EXPANSIONS 10000
 #define MAX_EXPANDED_TOKENS 200000	/* bounds recursive macros' output */
@@ -61,10 +62,6 @@ struct pp_state {
 	int expansions;
 	long expanded_tokens;
 	void *scanner;
-	/* CONFIG_* values of the target kernel, loaded on first use */
-	char **config;
-	int nconfig;
-	bool config_loaded;
 };
 
 int lex_raw(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
@@ -74,11 +71,7 @@ int lex_string_tokens(struct parse_state *st, const char *text,
 
 static void list_push(struct token_list *l, const struct pp_token *t)
 {
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 16;
-		l->toks = xrealloc(l->toks, (size_t)l->cap * sizeof(*l->toks));
-	}
-	l->toks[l->n++] = *t;
+	VEC_PUSH(l->toks, l->n, l->cap, *t);
 }
 
 static struct pp_state *pp_of(struct parse_state *st)
@@ -103,9 +96,6 @@ void pp_free(struct parse_state *st)
 		free(pp->macros[i].params);
 	}
 	free(pp->macros);
-	for (int i = 0; i < pp->nconfig; i++)
-		free(pp->config[i]);
-	free(pp->config);
 	free(pp);
 	st->pp = NULL;
 }
@@ -225,40 +215,19 @@ static struct pp_token cond_next(struct parse_state *st)
 	}
 }
 
+/* CONFIG_X of the target (its .config is read once, by the target): the
+ * value without quotes, "" when unset or no target kernel is known. */
 static const char *config_value(struct parse_state *st, const char *name)
 {
-	struct pp_state *pp = pp_of(st);
+	const char *v = st->s->target ? target_config(st->s->target, name) :
+					NULL;
+	size_t len = v ? strlen(v) : 0;
 
-	if (!pp->config_loaded) {
-		pp->config_loaded = true;
-		const char *dir = st->s->build_dir;
-		char path[4096];
-		snprintf(path, sizeof(path), "%s/.config", dir ? dir : "");
-		FILE *f = dir ? fopen(path, "r") : NULL;
-		char line[1024];
-		while (f && fgets(line, sizeof(line), f)) {
-			if (strncmp(line, "CONFIG_", 7) != 0)
-				continue;
-			line[strcspn(line, "\n")] = '\0';
-			pp->config = xrealloc(pp->config, (size_t)(pp->nconfig + 1) *
-					      sizeof(*pp->config));
-			pp->config[pp->nconfig++] = xstrdup(line);
-		}
-		if (f)
-			fclose(f);
-	}
-	size_t n = strlen(name);
-	for (int i = 0; i < pp->nconfig; i++) {
-		const char *c = pp->config[i];
-		if (strncmp(c, name, n) == 0 && c[n] == '=') {
-			const char *v = c + n + 1;
-			size_t len = strlen(v);
-			if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
-				return arena_strndup(&st->s->arena, v + 1, len - 2);
-			return v;
-		}
-	}
-	return "";
+	if (!v)
+		return "";
+	if (len >= 2 && v[0] == '"' && v[len - 1] == '"')
+		return arena_strndup(&st->s->arena, v + 1, len - 2);
+	return v;
 }
 
 /* "6.1.0-56-cloud-amd64" -> "6.1.0" */
@@ -483,12 +452,7 @@ static int skip_branch(struct parse_state *st, bool stop_at_else)
 
 static void cond_push(struct pp_state *pp, bool in_then)
 {
-	if (pp->ncond == pp->cond_cap) {
-		pp->cond_cap = pp->cond_cap ? pp->cond_cap * 2 : 8;
-		pp->cond_stack = xrealloc(pp->cond_stack, (size_t)pp->cond_cap *
-					  sizeof(*pp->cond_stack));
-	}
-	pp->cond_stack[pp->ncond++] = in_then;
+	VEC_PUSH(pp->cond_stack, pp->ncond, pp->cond_cap, in_then);
 }
 
 static void conditional(struct parse_state *st, YYLTYPE open_loc)
@@ -657,12 +621,7 @@ static void define_macro(struct parse_state *st, YYLTYPE at)
 		add_library_macro(st, &m);
 		return;
 	}
-	if (pp->nmacros == pp->macros_cap) {
-		pp->macros_cap = pp->macros_cap ? pp->macros_cap * 2 : 8;
-		pp->macros = xrealloc(pp->macros, (size_t)pp->macros_cap *
-				      sizeof(*pp->macros));
-	}
-	pp->macros[pp->nmacros++] = m;
+	VEC_PUSH(pp->macros, pp->nmacros, pp->macros_cap, m);
 }
 
 /* @NAME or @NAME(args): its body with the parameters replaced. */
@@ -731,11 +690,7 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 	/* the body's tokens keep their place in the definition, marked
 	 * with this expansion, so errors can name both */
 	struct session *s = st->s;
-	if (s->nexpansions == s->expansions_cap) {
-		s->expansions_cap = s->expansions_cap ? s->expansions_cap * 2 : 16;
-		s->expansions = xrealloc(s->expansions, (size_t)s->expansions_cap *
-					 sizeof(*s->expansions));
-	}
+	VEC_GROW(s->expansions, s->nexpansions, s->expansions_cap);
 	s->expansions[s->nexpansions].name = m->name;
 	s->expansions[s->nexpansions].use = LOC_OF(st, use);
 	int expansion = ++s->nexpansions;

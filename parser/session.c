@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Session setup and the source registry; see session.h. */
 #include "parser/session.h"
+#include "target/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +16,8 @@ void session_init(struct session *s)
 
 void session_free(struct session *s)
 {
+	target_free(s->target);
+	s->target = NULL;
 	arena_free(&s->arena);
 	free(s->files);
 	s->files = NULL;
@@ -29,10 +32,7 @@ void session_free(struct session *s)
 int session_add_source(struct session *s, const char *name, const char *text,
 		       size_t len, bool privileged)
 {
-	if (s->nfiles == s->files_cap) {
-		s->files_cap = s->files_cap ? s->files_cap * 2 : 8;
-		s->files = xrealloc(s->files, s->files_cap * sizeof(*s->files));
-	}
+	VEC_GROW(s->files, s->nfiles, s->files_cap);
 	struct srcfile *f = &s->files[s->nfiles];
 	f->name = arena_strdup(&s->arena, name);
 	f->text = arena_strndup(&s->arena, text, len);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "lib/arena.h"
+#include "target/target.h"
 
 struct srcfile {
 	const char *name;	/* as shown in messages: path or "<input>" */
@@ -62,7 +63,10 @@ struct session {
 	void *library_macros;	/* @define's from *.stpm files (preproc.c) */
 	bool keep_tmpdir;	/* -k */
 	const char *release;	/* -r: target kernel release */
-	const char *build_dir;	/* kernel build tree of the release */
+	/* The release's files and catalogs (NULL when no release is known;
+	 * owned: session_free() frees it). build_dir is its build tree. */
+	struct target *target;
+	const char *build_dir;
 	const char *module_name;	/* -m, else generated */
 	const char *output_file;	/* -o */
 	const char *target_cmd;	/* -c */

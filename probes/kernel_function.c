@@ -32,14 +32,11 @@ static const char *kf_var_type(const struct derived_probe *dp,
 
 struct dwloc_file *sema_dwarf(struct sema *se)
 {
-	if (se->dw_state == 0) {
-		se->dw_state = -1;
-		if (!se->kf_vmlinux)
-			se->dw_err = xstrdup("no kernel debuginfo");
-		else if ((se->dw = dwloc_open(se->kf_vmlinux, &se->dw_err)))
-			se->dw_state = 1;
+	if (!se->s->target) {
+		se->dw_err = "no kernel debuginfo";
+		return NULL;
 	}
-	return se->dw;
+	return target_dwarf(se->s->target, &se->dw_err);
 }
 
 /* Why dp's function has no variable name: SystemTap's two errors. */
@@ -50,9 +47,9 @@ static const char *kf_missing_var(struct sema *se,
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
 	const char *msg = dp->kf_statement ?
-			  dwloc_var_at(se->dw, a, dp->kf_entry_pc, dp->kf_cu,
+			  dwloc_var_at(sema_dwarf(se), a, dp->kf_entry_pc, dp->kf_cu,
 				       dp->kf_addr, name, 8, &loc) :
-			  dwloc_var(se->dw, a, dp->kf_addr, dp->kf_cu, name,
+			  dwloc_var(sema_dwarf(se), a, dp->kf_addr, dp->kf_cu, name,
 				    8, &loc);
 
 	if (!msg)
@@ -120,7 +117,7 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 			const char *type = kf_var_type(dp, vars[i].name);
 			struct btf_info info = { .cls = BTF_CLASS_OTHER };
 			if (type)
-				btf_resolve(se->btf, btf_find_type(se->btf, type),
+				btf_resolve(sema_btf(se), btf_find_type(sema_btf(se), type),
 					    &info);
 			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
 			if (!type) {
@@ -400,23 +397,21 @@ static int kf_defined(struct sema *se, const char *name)
 /* The target kernel's function catalog (from its debug vmlinux); or NULL. */
 static const struct kf_catalog *kf_catalog(struct sema *se)
 {
-	if (se->kf_state == 0) {
-		const char *vmlinux, *tried = NULL;
-		se->kf_state = -1;
-		if (!se->s->release)
-			se->kf_err = xstrdup("no target kernel release");
-		else if (!(vmlinux = kf_find_vmlinux(se->s->release,
-						     &se->s->arena, &tried)))
-			se->kf_err = xstrdup(arena_printf(&se->s->arena,
-				"kernel.function needs debuginfo: install "
-				"linux-image-%s-dbg (missing %s)", se->s->release,
-				tried ? tried : "its debug vmlinux"));
-		else if (!kf_catalog_load(se->s->release, vmlinux,
-					  tp_default_cache_dir(&se->s->arena),
-					  &se->kfcat, &se->kf_err))
-			se->kf_state = 1;
+	const struct target *t = se->s->target;
+
+	if (!t) {
+		se->kf_err = "no target kernel release";
+		return NULL;
 	}
-	return se->kf_state > 0 ? &se->kfcat : NULL;
+	if (!t->debug_vmlinux) {
+		se->kf_err = arena_printf(&se->s->arena, "kernel.function needs "
+					  "debuginfo: install linux-image-%s-dbg "
+					  "(missing %s)", t->release,
+					  t->debug_tried ? t->debug_tried :
+					  "its debug vmlinux");
+		return NULL;
+	}
+	return target_functions(se->s->target, &se->kf_err);
 }
 
 /*
@@ -485,18 +480,18 @@ static int expand_kstatement(struct sema *se, struct node *point,
 
 	struct program *prog = se->prog;
 	struct node *st = point->point.comps->next;
-	const char *arg = st->comp.arg->str.value, *tried = NULL, *vmlinux;
+	const char *arg = st->comp.arg->str.value, *vmlinux;
+	const struct target *t = se->s->target;
 	char *err = NULL;
 	struct kf_stmt *pts = NULL;
 	int n;
 
-	if (!se->s->release ||
-	    !(vmlinux = kf_find_vmlinux(se->s->release, &se->s->arena, &tried)))
+	if (!t || !(vmlinux = t->debug_vmlinux))
 		return point_error(se, point, st, arena_printf(&se->s->arena,
 				   "kernel.statement needs debuginfo: install "
 				   "linux-image-%s-dbg (missing %s)",
-				   se->s->release ? se->s->release : "?",
-				   tried ? tried : "its debug vmlinux"));
+				   t ? t->release : "?", t && t->debug_tried ?
+				   t->debug_tried : "its debug vmlinux"));
 	const struct kf_catalog *cat = kf_catalog(se);
 	if (!cat)
 		return point_error(se, point, st, arena_printf(&se->s->arena,

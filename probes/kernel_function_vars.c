@@ -7,7 +7,7 @@
  * BTF walker as tracepoint arguments (tpmember.c). The generated code
  * reads everything fault-safely; a fault is a catchable runtime error.
  */
-#include "semantic/btf.h"
+#include "target/btf.h"
 #include "semantic/semantic.h"
 
 #include <stdlib.h>

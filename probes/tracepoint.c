@@ -264,16 +264,11 @@ static void tp_parms_pretty(struct sema *se, int depth)
 /* The target kernel's tracepoint catalog, loaded once per run; or NULL. */
 static const struct tp_catalog *tp_catalog(struct sema *se)
 {
-	if (se->tp_state == 0) {
-		se->tp_state = -1;
-		if (!se->s->release)
-			se->tp_err = xstrdup("no target kernel release");
-		else if (!tp_catalog_load(se->s->release, se->s->build_dir,
-					  tp_default_cache_dir(&se->s->arena),
-					  &se->tpcat, &se->tp_err))
-			se->tp_state = 1;
+	if (!se->s->target) {
+		se->tp_err = "no target kernel release";
+		return NULL;
 	}
-	return se->tp_state > 0 ? &se->tpcat : NULL;
+	return target_tracepoints(se->s->target, &se->tp_err);
 }
 
 /* A catalog entry copied into the session arena (the catalog is freed). */

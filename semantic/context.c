@@ -58,16 +58,11 @@ const struct probe_family *body_family(struct sema *se,
 /* The target kernel's BTF, loaded on the first member access; or NULL. */
 struct btf *sema_btf(struct sema *se)
 {
-	if (se->btf_state == 0) {
-		se->btf_state = -1;
-		if (!se->s->release)
-			se->btf_err = xstrdup("no target kernel release");
-		else if (!btf_load(se->s->release,
-				   tp_default_cache_dir(&se->s->arena),
-				   &se->btf, &se->btf_err))
-			se->btf_state = 1;
+	if (!se->s->target) {
+		se->btf_err = "no target kernel release";
+		return NULL;
 	}
-	return se->btf_state > 0 ? se->btf : NULL;
+	return target_btf(se->s->target, &se->btf_err);
 }
 
 /* A new context value of body b: the next slot of b->tpvars. */
@@ -362,8 +357,8 @@ void note_btf_type(struct sema *se, struct symbol *sym,
 	type = expr_btf_type(se, rhs, &object);
 	if (type && sym->btf_type && sym->btf_type != type) {
 		/* two ids may spell one type ("struct task_struct*") */
-		char *x = btf_type_name(se->btf, sym->btf_type);
-		char *y = btf_type_name(se->btf, type);
+		char *x = btf_type_name(sema_btf(se), sym->btf_type);
+		char *y = btf_type_name(sema_btf(se), type);
 		if (x && y && !strcmp(x, y))
 			type = sym->btf_type;
 		free(x);

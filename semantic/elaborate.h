@@ -11,10 +11,11 @@
 
 #include "semantic/semantic.h"
 #include "semantic/family.h"
-#include "semantic/btf.h"
-#include "semantic/dwloc.h"
-#include "semantic/kfuncs.h"
-#include "semantic/tracepoints.h"
+#include "target/btf.h"
+#include "target/dwloc.h"
+#include "target/functions.h"
+#include "target/target.h"
+#include "target/tracepoints.h"
 
 /* Grow an array in the session arena (freed with the session). */
 #define GROW(se, arr, n, cap)						\
@@ -56,21 +57,9 @@ struct sema {
 	int niterating;
 	bool aggregating;		/* @op(s): a lock write, not a change */
 	int in_entry;			/* inside @entry(...) */
-	/* the target kernel's catalogs, each loaded on first use: the
-	 * tracepoints, the kernel functions, BTF, the debug vmlinux */
-	int tp_state;			/* 0 not yet, 1 loaded, -1 failed */
-	char *tp_err;
-	struct tp_catalog tpcat;
-	int kf_state;
-	char *kf_err;
-	struct kf_catalog kfcat;
-	int btf_state;
-	char *btf_err;
-	struct btf *btf;
-	const char *kf_vmlinux;		/* the catalog's, in the arena */
-	int dw_state;
-	char *dw_err;
-	struct dwloc_file *dw;
+	/* why the target's BTF, DWARF, tracepoint or function catalog is
+	 * not there (the target's strings; sema_btf() ...) */
+	const char *btf_err, *dw_err, *tp_err, *kf_err;
 };
 
 /* ---- names (names.c) ------------------------------------------------ */

@@ -15,7 +15,7 @@
  * The input value is the value of the type; for a struct, union or array
  * it is the object's address (as everywhere in pass 2).
  */
-#include "semantic/btf.h"
+#include "target/btf.h"
 #include "semantic/semantic.h"
 
 #include <stdlib.h>

@@ -339,14 +339,11 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 			}
 		}
 	}
-	if (se.tp_state > 0)
-		tp_catalog_free(&se.tpcat);
-	free(se.tp_err);
-	if (se.kf_state > 0) {
-		se.kf_vmlinux = arena_strdup(&s->arena, se.kfcat.vmlinux);
-		kf_catalog_free(&se.kfcat);
+	/* the catalogs expansion needed: the function catalog is large */
+	if (s->target) {
+		target_release_tracepoints(s->target);
+		target_release_functions(s->target);
 	}
-	free(se.kf_err);
 	if (s->nerrors > errors_before && !s->all_functions)
 		goto out;	/* the expansion may have loaded BTF ($return) */
 	for (int i = 0; s->all_functions && i < prog->nfuncs; i++)
@@ -375,10 +372,5 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
 out:
-	if (se.btf)
-		btf_free(se.btf);
-	free(se.btf_err);
-	dwloc_close(se.dw);
-	free(se.dw_err);
 	return s->nerrors - errors_before;
 }

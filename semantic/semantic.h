@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "parser/parser.h"
-#include "semantic/dwloc.h"
+#include "target/dwloc.h"
 
 struct tracepoint_info;
 struct probe_family;

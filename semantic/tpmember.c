@@ -11,7 +11,7 @@
  * every result is a long: an array or char array gives its address, not
  * its text.
  */
-#include "semantic/btf.h"
+#include "target/btf.h"
 #include "semantic/semantic.h"
 
 #include <inttypes.h>

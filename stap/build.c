@@ -23,38 +23,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "semantic/tracepoints.h"
 #include "stap/driver.h"
+#include "target/target.h"
 #include "lib/files.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
-
-bool path_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-
-	if (!f)
-		return NULL;
-	size_t cap = 8192, n = 0;
-	char *buf = xmalloc(cap);
-	size_t got;
-	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-		n += got;
-		if (n + 1 >= cap)
-			buf = xrealloc(buf, cap *= 2);
-	}
-	fclose(f);
-	buf[n] = '\0';
-	if (len)
-		*len = n;
-	return buf;
-}
 
 /* Run argv; its output goes to log_path (or is discarded when quiet). */
 int run_command(char *const argv[], const char *log_path, bool quiet)
@@ -84,18 +57,6 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 		if (errno != EINTR)
 			return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-static unsigned long long fnv1a(unsigned long long h, const void *data,
-				size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
 }
 
 static int name_cmp(const void *a, const void *b)
@@ -141,7 +102,7 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 			      size_t len)
 {
 	struct session *s = d->s;
-	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned long long h = FNV_OFFSET;
 
 	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	h = fnv1a(h, c_source, len);
@@ -155,10 +116,6 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	return hash_dir(h, d->runtime_dir);
 }
 
-const char *cache_dir(struct session *s)
-{
-	return tp_default_cache_dir(&s->arena);	/* one rule for all caches */
-}
 
 static int copy_file(const char *from, const char *to)
 {
@@ -198,7 +155,7 @@ static const char *feature_header(struct driver *d)
 	struct session *s = d->s;
 	const char *tests = arena_printf(&s->arena, "%s/features",
 					 d->runtime_dir);
-	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned long long h = FNV_OFFSET;
 	char *names[256];
 	int n = 0;
 
@@ -227,7 +184,7 @@ static const char *feature_header(struct driver *d)
 	if (conf)
 		h = fnv1a(h, conf, conf_len);
 	free(conf);
-	const char *dir = arena_printf(&s->arena, "%s/%s", cache_dir(s),
+	const char *dir = arena_printf(&s->arena, "%s/%s", s->target->cache_dir,
 				       s->release);
 	const char *hdr = arena_printf(&s->arena, "%s/features-%016llx.h",
 				       dir, h);
@@ -332,7 +289,7 @@ static void print_file(const char *path)
 int build_module(struct driver *d)
 {
 	struct session *s = d->s;
-	const char *dir = arena_printf(&s->arena, "%s/%s", cache_dir(s),
+	const char *dir = arena_printf(&s->arena, "%s/%s", s->target->cache_dir,
 				       s->release);
 	const char *cached = arena_printf(&s->arena, "%s/%s.ko", dir,
 					  d->module_name);

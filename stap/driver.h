@@ -4,6 +4,7 @@
 #define STAP_DRIVER_H
 
 #include "parser/session.h"
+#include "lib/files.h"
 
 struct driver {
 	struct session *s;
@@ -26,12 +27,7 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 /* Pass 5: load and run the module; returns the script's exit status. */
 int run_module(struct driver *d);
 
-/* $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap. */
-const char *cache_dir(struct session *s);
-
-/* Helpers */
-bool path_exists(const char *path);
-char *read_file(const char *path, size_t *len);	/* NULL on error */
+/* Helpers (files: lib/files.h) */
 int run_command(char *const argv[], const char *log_path, bool quiet);
 
 #endif /* STAP_DRIVER_H */

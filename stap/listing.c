@@ -156,59 +156,45 @@ int list_kernel_functions(const struct kf_catalog *c, const char *spec,
 }
 
 /*
- * The debug vmlinux of release (in *vmlinux, from arena a) and its
- * catalog, for a listing of family ("kernel.function"): false after
- * saying why not.
+ * The target's function catalog, for a listing of family
+ * ("kernel.function"): NULL after saying why not.
  */
-static bool open_catalog(const char *family, const char *release,
-			 const char *cache_dir, struct arena *a,
-			 const char **vmlinux, struct kf_catalog *c)
+static const struct kf_catalog *open_catalog(const char *family,
+					     struct target *t)
 {
-	const char *tried;
-	char *err = NULL;
+	const struct kf_catalog *c;
+	const char *err;
 
-	if (!release) {
+	if (!t) {
 		fprintf(stderr, "stap: error: %s: no target kernel release\n",
 			family);
-		return false;
+		return NULL;
 	}
-	*vmlinux = kf_find_vmlinux(release, a, &tried);
-	if (!*vmlinux) {
+	if (!t->debug_vmlinux) {
 		fprintf(stderr, "stap: error: %s needs debuginfo: install "
-			"linux-image-%s-dbg (missing %s)\n", family, release,
-			tried);
-		return false;
+			"linux-image-%s-dbg (missing %s)\n", family, t->release,
+			t->debug_tried);
+		return NULL;
 	}
-	if (kf_catalog_load(release, *vmlinux, cache_dir, c, &err) != 0) {
+	if (!(c = target_functions(t, &err)))
 		fprintf(stderr, "stap: error: %s: %s\n", family, err);
-		free(err);
-		return false;
-	}
-	return true;
+	return c;
 }
 
-int list_kfuncs(const char *release, const char *spec, bool with_vars,
-		bool guru, const char *cache_dir)
+int list_kfuncs(struct target *t, const char *spec, bool with_vars,
+		bool guru)
 {
-	struct arena a = { 0 };
-	const char *vmlinux, *suffix;
-	struct kf_catalog c;
+	const struct kf_catalog *c;
+	const char *suffix;
 	struct kf_query q;
 	char *mem;
-	int n;
 
 	if (!parse_kfunc_spec(spec, &q, &suffix, &mem))
 		return -1;
 	free(mem);
-	if (!open_catalog("kernel.function", release, cache_dir, &a, &vmlinux,
-			  &c)) {
-		arena_free(&a);
+	if (!(c = open_catalog("kernel.function", t)))
 		return 0;
-	}
-	n = list_kernel_functions(&c, spec, with_vars, guru, stdout);
-	kf_catalog_free(&c);
-	arena_free(&a);
-	return n;
+	return list_kernel_functions(c, spec, with_vars, guru, stdout);
 }
 
 /* kernel.statement("ARG"): its points, sorted and unique by name as
@@ -269,13 +255,11 @@ static int list_kstatements(const struct kf_catalog *c, const char *vmlinux,
 	return shown;
 }
 
-int list_kstmts(const char *release, const char *spec, bool with_vars,
-		bool guru, const char *cache_dir)
+int list_kstmts(struct target *t, const char *spec, bool with_vars,
+		bool guru)
 {
 	static const char pre[] = "kernel.statement(\"";
-	struct arena a = { 0 };
-	const char *vmlinux;
-	struct kf_catalog c;
+	const struct kf_catalog *c;
 	size_t len = strlen(spec);
 	char *arg;
 	int n;
@@ -290,15 +274,11 @@ int list_kstmts(const char *release, const char *spec, bool with_vars,
 		free(arg);
 		return -1;
 	}
-	if (!open_catalog("kernel.statement", release, cache_dir, &a, &vmlinux,
-			  &c)) {
-		arena_free(&a);
+	if (!(c = open_catalog("kernel.statement", t))) {
 		free(arg);
 		return 0;
 	}
-	n = list_kstatements(&c, vmlinux, arg, with_vars, guru);
-	kf_catalog_free(&c);
-	arena_free(&a);
+	n = list_kstatements(c, t->debug_vmlinux, arg, with_vars, guru);
 	free(arg);
 	return n;
 }

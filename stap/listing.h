@@ -11,8 +11,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "semantic/kfuncs.h"
-#include "semantic/tracepoints.h"
+#include "target/functions.h"
+#include "target/tracepoints.h"
+#include "target/target.h"
 
 /*
  * Print the tracepoints matching PATTERN ("SYSTEM:NAME" or "NAME", fnmatch
@@ -42,17 +43,17 @@ int list_kernel_functions(const struct kf_catalog *c, const char *spec,
 			  bool with_vars, bool guru, FILE *out);
 
 /*
- * The driver's -l/-L for a kernel.function point: finds the debug vmlinux
- * of release, loads the catalog (cached in cache_dir) and lists. Errors go
+ * The driver's -l/-L for a kernel.function point: the target's function
+ * catalog (t NULL: no release known), listed. Errors go
  * to stderr; returns the number of lines printed, or -1 (nothing done)
  * when spec is not a kernel.function point handled here.
  */
-int list_kfuncs(const char *release, const char *spec, bool with_vars,
-		bool guru, const char *cache_dir);
+int list_kfuncs(struct target *t, const char *spec, bool with_vars,
+		bool guru);
 
 /* -l/-L kernel.statement("..."): the count of lines printed, or -1 when
  * spec is not a kernel.statement point. */
-int list_kstmts(const char *release, const char *spec, bool with_vars,
-		bool guru, const char *cache_dir);
+int list_kstmts(struct target *t, const char *spec, bool with_vars,
+		bool guru);
 
 #endif /* STAP_LISTING_H */

@@ -95,24 +95,6 @@ static void timer_report(struct session *s, struct pass_timer *t, int pass,
 		tv_ms(ru.ru_stime) - tv_ms(t->ru.ru_stime), real);
 }
 
-static char *read_stream(FILE *f, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = xmalloc(cap);
-
-	for (;;) {
-		if (n + 1 >= cap)
-			buf = xrealloc(buf, cap *= 2);
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		if (got == 0)
-			break;
-		n += got;
-	}
-	buf[n] = '\0';
-	*len = n;
-	return buf;
-}
-
 static char *dir_of(struct session *s, const char *path)
 {
 	char *copy = arena_strdup(&s->arena, path);
@@ -245,30 +227,26 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 {
 	static const char trace_prefix[] = "kernel.trace(\"";
 	size_t len = strlen(spec);
-	int nk = list_kfuncs(s->release, spec, with_vars, s->guru, cache_dir(s));
+	int nk = list_kfuncs(s->target, spec, with_vars, s->guru);
 
 	if (nk >= 0)		/* a kernel.function point */
 		return nk;
-	nk = list_kstmts(s->release, spec, with_vars, s->guru, cache_dir(s));
+	nk = list_kstmts(s->target, spec, with_vars, s->guru);
 	if (nk >= 0)		/* a kernel.statement point */
 		return nk;
 
 	if (!strncmp(spec, trace_prefix, strlen(trace_prefix)) && len > 16 &&
 	    !strcmp(spec + len - 2, "\")")) {
-		struct tp_catalog cat;
-		char *err = NULL;
-		if (!s->release || tp_catalog_load(s->release, s->build_dir,
-						   cache_dir(s), &cat, &err)) {
+		const struct tp_catalog *cat = NULL;
+		const char *err = NULL;
+		if (!s->target || !(cat = target_tracepoints(s->target, &err))) {
 			fprintf(stderr, "stap: error: no tracepoints: %s\n",
 				err ? err : "no target kernel");
-			free(err);
 			return 0;
 		}
 		char *pattern = arena_strndup(&s->arena, spec + strlen(trace_prefix),
 					      len - strlen(trace_prefix) - 2);
-		int n = list_tracepoints(&cat, pattern, with_vars, stdout);
-		tp_catalog_free(&cat);
-		return n;
+		return list_tracepoints(cat, pattern, with_vars, stdout);
 	}
 
 	char *text = arena_printf(&s->arena, "probe %s {}\n", spec);
@@ -281,7 +259,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	struct library lib;
 	struct program prog;
 	files[0] = af;
-	library_load(s, &lib, cache_dir(s));
+	library_load(s, &lib, cache_dir(&s->arena));
 	library_resolve(s, &lib, &files, &nfiles);
 	s->unoptimized = true;		/* "probe POINT {}" must not be elided */
 	int errors = s->nerrors ? 1 : sema_run(s, files, nfiles, &prog);
@@ -365,7 +343,7 @@ static int dump_library(struct session *s, int what)
 		sema_dump_probe_types(stdout);
 		return 0;
 	}
-	library_load(s, &lib, cache_dir(s));
+	library_load(s, &lib, cache_dir(&s->arena));
 	library_load_all(s, &lib, &files, &nfiles);
 	for (int f = 0; f < nfiles && what == OPT_DUMP_ALIASES; f++)
 		ast_foreach(d, files[f]->decls) {
@@ -384,12 +362,8 @@ static int dump_library(struct session *s, int what)
 				}
 				fclose(m);
 				if (public_name(buf, d->probe.is_private)) {
-					if (n == cap) {
-						cap = cap ? cap * 2 : 256;
-						lines = xrealloc(lines, (size_t)cap *
-								 sizeof(*lines));
-					}
-					lines[n++] = arena_strdup(&s->arena, buf);
+					VEC_PUSH(lines, n, cap,
+						 arena_strdup(&s->arena, buf));
 				}
 				free(buf);
 			}
@@ -427,18 +401,6 @@ static bool valid_module_name(const char *name)
 		      (name[i] >= 'A' && name[i] <= 'Z')))
 			return false;
 	return !(name[0] >= '0' && name[0] <= '9');
-}
-
-static const char *kernel_build_dir(struct session *s, const char *release)
-{
-	const char *a = arena_printf(&s->arena, "/lib/modules/%s/build", release);
-	const char *b = arena_printf(&s->arena, "/usr/src/linux-headers-%s", release);
-
-	if (path_exists(arena_printf(&s->arena, "%s/Makefile", a)))
-		return a;
-	if (path_exists(arena_printf(&s->arena, "%s/Makefile", b)))
-		return b;
-	return NULL;
 }
 
 /* A positive number option (-s, -T, --rlimit-*): exits on a bad value. */
@@ -720,7 +682,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		if (host_ok && uname(&u) == 0)
 			s->release = arena_strdup(&s->arena, u.release);
 		else
-			s->release = vm_default_release();
+			s->release = target_newest_installed();
 	}
 	if (!s->release && s->last_pass >= 3) {
 		fprintf(stderr, "stap: error: no kernel to build for: install "
@@ -728,7 +690,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 			"or give -r\n");
 		return 1;
 	}
-	s->build_dir = s->release ? kernel_build_dir(s, s->release) : NULL;
+	if (s->release) {
+		s->target = target_new(s->release, NULL);
+		s->build_dir = s->target->build_dir;
+	}
 	d.use_vm = d.force_vm || !host_ok;
 	if (!d.use_vm && s->release) {
 		struct utsname u;
@@ -760,7 +725,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	/* SystemTap reads the whole library in pass 1: its syntax errors
 	 * show even with -p1 (as warnings; -W makes them errors) */
 	struct library lib;
-	library_load(s, &lib, cache_dir(s));
+	library_load(s, &lib, cache_dir(&s->arena));
 	int fid = session_add_source(s, name, text, len, false);
 	free(text);
 	struct ast_file *af = parse_source(s, fid);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "stap/vm.h"
+#include "target/target.h"
 
 static void vm_usage(void)
 {
@@ -207,7 +208,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!o.release && !o.kernel_image) {
-		o.release = vm_default_release();
+		o.release = target_newest_installed();
 		if (!o.release) {
 			fputs("stapvm: no kernel with a build tree in /boot\n",
 			      stderr);

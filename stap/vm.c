@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "stap/vm.h"
+#include "target/target.h"
+#include "lib/files.h"
 
 #define VM_NPORTS 4
 #define VM_CONSOLE_MAX (4u << 20)	/* console text kept in memory */
@@ -170,24 +172,6 @@ static int vm_write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
-static int vm_read_file(const char *path, struct vm_buf *b)
-{
-	char tmp[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
-		if (vm_buf_add(b, tmp, n)) {
-			n = -1;
-			break;
-		}
-	}
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
 /* ---- newc cpio writer --------------------------------------------------- */
 
 struct vm_cpio {
@@ -226,15 +210,16 @@ static void vm_cpio_entry(struct vm_cpio *c, const char *name,
 static void vm_cpio_file(struct vm_cpio *c, const char *name,
 			 const char *host_path, unsigned int mode)
 {
-	struct vm_buf b = { 0 };
+	size_t len;
+	char *data = read_file(host_path, &len);
 
-	if (vm_read_file(host_path, &b)) {
+	if (!data) {
 		vm_err("cannot read %s: %s", host_path, strerror(errno));
 		c->err = 2;
 		return;
 	}
-	vm_cpio_entry(c, name, S_IFREG | mode, 0, 0, b.p, b.len);
-	vm_buf_free(&b);
+	vm_cpio_entry(c, name, S_IFREG | mode, 0, 0, data, len);
+	free(data);
 }
 
 /* ---- the guest's /init --------------------------------------------------- */
@@ -790,7 +775,8 @@ static void vm_report_tail(struct vm_run *r)
 	const char *s = r->console.p ? r->console.p : "";
 	const char *e = s + r->console.len;
 	const char *p = e;
-	struct vm_buf qlog = { 0 };
+	char *qlog;
+	size_t qlog_len = 0;
 	char *path;
 	int lines = 0;
 
@@ -808,10 +794,11 @@ static void vm_report_tail(struct vm_run *r)
 			fputc('\n', stderr);
 	}
 	path = vm_path(r->o->workdir, "qemu.log");
-	if (path && !vm_read_file(path, &qlog) && qlog.len)
-		fprintf(stderr, "stap: qemu says:\n%s%s", qlog.p,
-			qlog.p[qlog.len - 1] == '\n' ? "" : "\n");
-	vm_buf_free(&qlog);
+	qlog = path ? read_file(path, &qlog_len) : NULL;
+	if (qlog && qlog_len)
+		fprintf(stderr, "stap: qemu says:\n%s%s", qlog,
+			qlog[qlog_len - 1] == '\n' ? "" : "\n");
+	free(qlog);
 	free(path);
 }
 
@@ -854,7 +841,10 @@ static int vm_run(struct vm_run *r)
 			vm_err("vm: no kernel release given");
 			return -1;
 		}
-		snprintf(kbuf, sizeof(kbuf), "/boot/vmlinuz-%s", o->release);
+		struct target *t = target_new(o->release, NULL);
+
+		snprintf(kbuf, sizeof(kbuf), "%s", t->image);
+		target_free(t);
 		kernel = kbuf;
 	}
 	if (access(kernel, R_OK)) {
@@ -1033,42 +1023,6 @@ char *vm_dmesg_problems(const char *text)
 	return out.p;
 }
 
-/* Does PREFIX RELEASE SUFFIX exist, e.g. /boot/vmlinuz-<rel>? */
-static int vm_exists(const char *prefix, const char *rel, const char *suffix)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s%s%s", prefix, rel, suffix);
-	return access(path, F_OK) == 0;
-}
-
-const char *vm_default_release(void)
-{
-	static char best[256];
-	struct dirent *d;
-	DIR *dir = opendir("/boot");
-
-	best[0] = '\0';
-	if (!dir)
-		return NULL;
-	while ((d = readdir(dir))) {
-		const char *rel;
-
-		if (strncmp(d->d_name, "vmlinuz-", 8))
-			continue;
-		rel = d->d_name + 8;
-		if (!*rel || strlen(rel) >= sizeof(best))
-			continue;
-		if (!vm_exists("/lib/modules/", rel, "/build") &&
-		    !vm_exists("/usr/src/linux-headers-", rel, ""))
-			continue;
-		if (!best[0] || strverscmp(rel, best) > 0)
-			strcpy(best, rel);
-	}
-	closedir(dir);
-	return best[0] ? best : NULL;
-}
-
 int vm_host_can_load_modules(void)
 {
 	struct utsname u;
@@ -1082,5 +1036,5 @@ int vm_host_can_load_modules(void)
 	fclose(f);
 	if (!ok || uname(&u))
 		return 0;
-	return vm_exists("/lib/modules/", u.release, "/build");
+	return target_has_build_tree(u.release);
 }

@@ -91,9 +91,6 @@ const char *vm_last_dmesg(void);
  */
 char *vm_dmesg_problems(const char *text);
 
-/* Newest release R with /boot/vmlinuz-R and a build tree; static, or NULL. */
-const char *vm_default_release(void);
-
 /* 1 if the host kernel could load our modules directly, else 0. */
 int vm_host_can_load_modules(void);
 

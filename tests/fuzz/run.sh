@@ -13,9 +13,9 @@ cd "$top"
 [ -f parser/grammar.c ] || make -s parser/grammar.c parser/lexer.c
 $cc -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	-I"$top" -DPKGDATADIR='""' -o "$out/fuzz_parser" \
-	tests/fuzz/fuzz_parser.c lib/arena.c lib/strbuf.c parser/session.c \
+	tests/fuzz/fuzz_parser.c lib/*.c target/*.c parser/session.c \
 	parser/diag.c parser/ast.c parser/parse.c parser/preproc.c \
-	parser/unparse.c parser/grammar.c parser/lexer.c
+	parser/unparse.c parser/grammar.c parser/lexer.c -ldw -lelf
 # seeds: SystemTap's corpus and our own tests
 for f in "$top"/../shared/corpus/systemtap-testsuite/*/*.stp \
 	 "$top"/tests/p1/*.stp "$top"/tests/e2e/*.stp "$top"/tests/diag/*.stp; do

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit test of semantic/btf.c on the installed Debian kernels: the newest
+ * Unit test of target/btf.c on the installed Debian kernels: the newest
  * 6.1 and 6.12 releases found under /boot (vmlinuz) or
  * /usr/lib/debug/boot (the -dbg vmlinux). For each: BTF from the bzImage,
  * from the -dbg vmlinux and from the cache (timings printed, not
@@ -20,8 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "semantic/btf.h"
-#include "semantic/tracepoints.h"
+#include "target/btf.h"
+#include "target/tracepoints.h"
 #include "tests/unit/check.h"
 
 static double now(void)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit test of the DWARF location translator (semantic/dwloc.c) on the
+ * Unit test of the DWARF location translator (target/dwloc.c) on the
  * installed Debian 6.1 debug vmlinux (or KF_RELEASE): vfs_read's
  * parameters are the first argument registers at its entry, do_mmap's
  * seventh is on the stack above the return address, a missing variable
@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "semantic/dwloc.h"
-#include "semantic/kfuncs.h"
+#include "target/dwloc.h"
+#include "target/functions.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
 

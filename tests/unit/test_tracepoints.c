@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "stap/listing.h"
 #include "tests/unit/check.h"
 

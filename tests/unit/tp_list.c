@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "semantic/tracepoints.h"
+#include "target/tracepoints.h"
 #include "stap/listing.h"
 
 int main(int argc, char **argv)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Unit test of the kernel function catalog (semantic/kfuncs.c) and the
+ * Unit test of the kernel function catalog (target/functions.c) and the
  * kernel.function listing, on the installed Debian 6.1 debug vmlinux
  * (/usr/lib/debug/boot/vmlinux-6.1.*, or KF_RELEASE). The expected texts
  * are SystemTap 4.8's -L output for that kernel, without the decl line
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "semantic/kfuncs.h"
+#include "target/functions.h"
 #include "stap/listing.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
@@ -243,7 +243,7 @@ static char *all_vars(const struct kf_catalog *c, int *n)
 int main(void)
 {
 	char *rel = test_debug_release(), *err = NULL, *all1, *all2;
-	char dir[] = "/tmp/test_kfuncs.XXXXXX";
+	char dir[] = "/tmp/test_functions.XXXXXX";
 	struct arena a = { 0 };
 	struct kf_catalog c, c2;
 	const char *vmlinux, *tried;

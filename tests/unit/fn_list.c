@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * kf_list RELEASE SPEC [-L] [-g]: list kernel.function probe points from
+ * fn_list RELEASE SPEC [-L] [-g]: list kernel.function probe points from
  * the function catalog, like "stap -r RELEASE -l/-L SPEC", where SPEC is
  * 'kernel.function("PATTERN")[.call|...]'. Environment: KF_VMLINUX (the
  * debug vmlinux), KF_CACHE (cache dir, default ~/.cache/stap; "none"
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "semantic/kfuncs.h"
+#include "target/functions.h"
 #include "stap/listing.h"
 
 static double now(void)
@@ -36,7 +36,7 @@ int main(int argc, char **argv)
 	int n;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: kf_list RELEASE SPEC [-L] [-g]\n");
+		fprintf(stderr, "usage: fn_list RELEASE SPEC [-L] [-g]\n");
 		return 2;
 	}
 	for (int i = 3; i < argc; i++) {
@@ -56,11 +56,11 @@ int main(int argc, char **argv)
 	if (!vmlinux)
 		vmlinux = kf_find_vmlinux(argv[1], &a, &tried);
 	if (!vmlinux) {
-		fprintf(stderr, "kf_list: missing %s\n", tried);
+		fprintf(stderr, "fn_list: missing %s\n", tried);
 		return 2;
 	}
 	if (kf_catalog_load(argv[1], vmlinux, cache, &c, &err) != 0) {
-		fprintf(stderr, "kf_list: %s\n", err);
+		fprintf(stderr, "fn_list: %s\n", err);
 		free(err);
 		return 2;
 	}
@@ -68,7 +68,7 @@ int main(int argc, char **argv)
 	n = list_kernel_functions(&c, argv[2], vars, guru, stdout);
 	if (getenv("KF_STATS"))
 		fprintf(stderr,
-			"kf_list: %d functions, %d instances (%d inlined), "
+			"fn_list: %d functions, %d instances (%d inlined), "
 			"%d CUs, %d var lists, %d vars%s; load %.3f s, "
 			"list %.3f s; %d matched\n", c.n, c.ninst, c.ninline,
 			c.ncus, c.nlists, c.nvars,
@@ -78,7 +78,7 @@ int main(int argc, char **argv)
 	arena_free(&a);
 	free(home_cache);
 	if (n < 0) {
-		fprintf(stderr, "kf_list: not a kernel.function point\n");
+		fprintf(stderr, "fn_list: not a kernel.function point\n");
 		return 2;
 	}
 	return n ? 0 : 1;

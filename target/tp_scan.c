@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel tracepoint catalog from the headers' text; see tracepoints.h.
+ * Reading one trace header's text for the tracepoint catalog (see
+ * tp_scan.h; the catalog itself is tracepoints.c).
  *
  * Per header: comments are removed and lines spliced, the text is split
  * into tokens, and a small preprocessor walks them: #if/#ifdef/#elif are
@@ -13,10 +14,12 @@
  * non-empty system and name; args are present only when args_ok.
  *
  * Scratch memory (text, tokens, macros) lives in a per-header arena freed
- * after the header; results are copied into the catalog's arena.
+ * after the header; results are xmalloc'ed for the catalog to copy.
  */
 #define _GNU_SOURCE
-#include "semantic/tracepoints.h"
+#include "target/tp_scan.h"
+#include "target/target.h"
+#include "lib/hash.h"
 #include "lib/files.h"
 
 #include <ctype.h>
@@ -33,47 +36,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define TP_CACHE_MAGIC "stap-tracepoints 3"
-
 /* ------------------------------------------------------------------ */
 /* Small helpers */
-
-static char *read_file(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 ||
-	    fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = xmalloc((size_t)n + 1);
-	if (fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	buf[n] = '\0';
-	fclose(f);
-	if (len)
-		*len = (size_t)n;
-	return buf;
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *s = p;
-
-	while (n--) {
-		h ^= *s++;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static bool is_ident_start(int c)
 {
@@ -103,10 +67,10 @@ struct kconfig {
 
 static unsigned int hash_str(const char *s, size_t n)
 {
-	return (unsigned int)fnv(0xcbf29ce484222325ULL, s, n);
+	return (unsigned int)fnv1a(FNV_OFFSET, s, n);
 }
 
-static const char *cfg_get(const struct kconfig *k, const char *s, size_t n)
+const char *kconfig_get(const struct kconfig *k, const char *s, size_t n)
 {
 	const struct cfg_ent *e;
 
@@ -134,10 +98,10 @@ static void cfg_set(struct kconfig *k, const char *name, size_t n,
  * (module.h defines TRACE_SYSTEM only then), the word size, and the
  * architecture's __KVM_HAVE_* feature macros from its uapi kvm.h.
  */
-static void cfg_predefine(struct kconfig *k, const char *arch,
+void kconfig_predefine(struct kconfig *k, const char *arch,
 			  const char *const *roots, int nroots)
 {
-	bool is64 = cfg_get(k, "CONFIG_64BIT", 12) != NULL;
+	bool is64 = kconfig_get(k, "CONFIG_64BIT", 12) != NULL;
 
 	cfg_set(k, "__KERNEL__", 10, "1");
 	cfg_set(k, "MODULE", 6, "1");
@@ -169,21 +133,23 @@ static void cfg_predefine(struct kconfig *k, const char *arch,
 	}
 }
 
-static void cfg_load(struct kconfig *k, const char *path)
+struct kconfig *kconfig_new(struct target *t)
 {
-	char *text = read_file(path, NULL), *line, *save = NULL;
+	struct kconfig *k = xmalloc(sizeof(*k));
+	const char *name, *value;
 
-	if (!text)
+	memset(k, 0, sizeof(*k));
+	for (int i = 0; target_config_at(t, i, &name, &value); i++)
+		cfg_set(k, name, strlen(name), value);
+	return k;
+}
+
+void kconfig_free(struct kconfig *k)
+{
+	if (!k)
 		return;
-	for (line = strtok_r(text, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *eq = strchr(line, '=');
-
-		if (strncmp(line, "CONFIG_", 7) != 0 || !eq)
-			continue;
-		cfg_set(k, line, (size_t)(eq - line), eq + 1);
-	}
-	free(text);
+	arena_free(&k->arena);
+	free(k);
 }
 
 /* ------------------------------------------------------------------ */
@@ -207,11 +173,7 @@ struct tvec {
 
 static void tv_push(struct tvec *t, struct tok k)
 {
-	if (t->n == t->cap) {
-		t->cap = t->cap ? 2 * t->cap : 64;
-		t->v = xrealloc(t->v, (size_t)t->cap * sizeof(*t->v));
-	}
-	t->v[t->n++] = k;
+	VEC_PUSH(t->v, t->n, t->cap, k);
 }
 
 static void tv_append(struct tvec *t, const struct tok *v, int n)
@@ -365,13 +327,6 @@ struct macro {
 
 #define MACRO_BUCKETS 256
 
-struct raw_tp {
-	char *system, *name, *header, *proto;
-	struct tp_arg *args;
-	int nargs;
-	bool args_ok;
-};
-
 struct scan {
 	const struct kconfig *cfg;
 	struct arena *scratch;
@@ -464,17 +419,17 @@ static bool cfg_defined(struct scan *sc, const char *s, int n)
 	if (macro_find(sc, s, n))
 		return true;
 	if (n > 7 && memcmp(s, "CONFIG_", 7) == 0) {
-		const char *v = cfg_get(sc->cfg, s, (size_t)n);
+		const char *v = kconfig_get(sc->cfg, s, (size_t)n);
 
 		if (v)
 			return strcmp(v, "m") != 0;
 		if (n > 14 && memcmp(s + n - 7, "_MODULE", 7) == 0) {
-			v = cfg_get(sc->cfg, s, (size_t)(n - 7));
+			v = kconfig_get(sc->cfg, s, (size_t)(n - 7));
 			return v && strcmp(v, "m") == 0;
 		}
 		return false;
 	}
-	return cfg_get(sc->cfg, s, (size_t)n) != NULL;
+	return kconfig_get(sc->cfg, s, (size_t)n) != NULL;
 }
 
 static long long ev_ident_value(struct ev *e, const struct tok *t)
@@ -491,7 +446,7 @@ static long long ev_ident_value(struct ev *e, const struct tok *t)
 		return v;
 	}
 	if (t->len > 7 && memcmp(t->s, "CONFIG_", 7) == 0) {
-		const char *v = cfg_get(e->sc->cfg, t->s, (size_t)t->len);
+		const char *v = kconfig_get(e->sc->cfg, t->s, (size_t)t->len);
 
 		if (!v || strcmp(v, "m") == 0 || v[0] == '"')
 			return 0;
@@ -500,7 +455,7 @@ static long long ev_ident_value(struct ev *e, const struct tok *t)
 		return strtoll(v, NULL, 0);
 	}
 	{
-		const char *v = cfg_get(e->sc->cfg, t->s, (size_t)t->len);
+		const char *v = kconfig_get(e->sc->cfg, t->s, (size_t)t->len);
 
 		return v ? strtoll(v, NULL, 0) : 0;
 	}
@@ -573,7 +528,7 @@ static long long ev_unary(struct ev *e)
 		ev_accept(e, "(");
 		n = ev_peek(e);
 		if (n && n->kind == T_IDENT) {
-			v = cfg_get(e->sc->cfg, n->s, (size_t)n->len);
+			v = kconfig_get(e->sc->cfg, n->s, (size_t)n->len);
 			e->i++;
 		}
 		ev_accept(e, ")");
@@ -1180,11 +1135,7 @@ static void add_tp(struct scan *sc, const char *system, const struct tok *nm,
 	struct raw_tp *r;
 	int as[128], ae[128], na;
 
-	if (*sc->ntps == *sc->cap) {
-		*sc->cap = *sc->cap ? 2 * *sc->cap : 1024;
-		*sc->tps = xrealloc(*sc->tps,
-				    (size_t)*sc->cap * sizeof(**sc->tps));
-	}
+	VEC_GROW(*sc->tps, *sc->ntps, *sc->cap);
 	r = &(*sc->tps)[(*sc->ntps)++];
 	memset(r, 0, sizeof(*r));
 	r->system = xstrdup(system);
@@ -1455,532 +1406,21 @@ static void scan_header(struct scan *sc, const char *path)
 	free(text);
 }
 
-/* ------------------------------------------------------------------ */
-/* Finding the headers */
 
-static const char *const header_globs[] = {
-	"include/trace/events/*.h",
-	"include/trace/*.h",
-	"include/ras/*_event.h",
-	"arch/ARCH/include/asm/trace/*.h",
-	"arch/ARCH/include/asm/*trace*.h",
-	"arch/ARCH/kernel/*trace.h",
-	"arch/ARCH/kvm/*trace.h",
-	"arch/ARCH/entry/vsyscall/*trace.h",
-	"fs/*/*trace*.h",
-	"net/*/*trace*.h",
-	"sound/core/*_trace.h",
-	"sound/hda/*trace*.h",
-	"sound/pci/hda/*_trace.h",
-	"drivers/base/regmap/*trace*.h",
-	"drivers/gpu/drm/*_trace.h",
-	"drivers/gpu/drm/*/*_trace.h",
-	"drivers/usb/host/*trace*.h",
-	"drivers/net/wireless/*/*/*trace*.h",
-	"virt/kvm/*/*trace*.h",
-	NULL
-};
-
-static bool excluded_header(const char *path)
+void tp_scan_header(const struct kconfig *k, const char *path,
+		    const char *header, struct raw_tp **tps, int *ntps,
+		    int *cap)
 {
-	static const char *const names[] = {
-		"define_trace.h", "define_custom_trace.h", "ftrace.h",
-		"trace_events.h", "trace_custom_events.h", "perf.h",
-		"bpf_probe.h", "syscall.h", NULL
+	struct arena scratch = { 0 };
+	struct scan sc = {
+		.cfg = k,
+		.scratch = &scratch,
+		.header = header,
+		.tps = tps,
+		.ntps = ntps,
+		.cap = cap,
 	};
-	const char *b = strrchr(path, '/');
-	size_t l;
 
-	b = b ? b + 1 : path;
-	for (int i = 0; names[i]; i++)
-		if (strcmp(b, names[i]) == 0)
-			return true;
-	l = strlen(b);
-	return l >= 15 && strcmp(b + l - 15, "_event_types.h") == 0;
-}
-
-struct hdr {
-	char *path;	/* absolute */
-	char *rel;	/* relative to its tree */
-	struct stat st;
-};
-
-static int hdr_cmp(const void *a, const void *b)
-{
-	return strcmp(((const struct hdr *)a)->rel,
-		      ((const struct hdr *)b)->rel);
-}
-
-/* The architecture directory name: the only one under $build/arch, else
- * from .config. */
-static char *find_arch(const char *build, const struct kconfig *cfg)
-{
-	static const struct {
-		const char *sym, *arch;
-	} map[] = {
-		{ "CONFIG_X86", "x86" }, { "CONFIG_ARM64", "arm64" },
-		{ "CONFIG_ARM", "arm" }, { "CONFIG_PPC", "powerpc" },
-		{ "CONFIG_S390", "s390" }, { "CONFIG_RISCV", "riscv" },
-		{ "CONFIG_MIPS", "mips" }, { "CONFIG_LOONGARCH", "loongarch" },
-	};
-	char *pat, *res = NULL;
-	glob_t g;
-
-	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-		const char *v = cfg_get(cfg, map[i].sym, strlen(map[i].sym));
-
-		if (v && strcmp(v, "y") == 0)
-			return xstrdup(map[i].arch);
-	}
-	if (asprintf(&pat, "%s/arch/*/include", build) < 0)
-		fatal("out of memory");
-	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1) {
-		char *p = g.gl_pathv[0] + strlen(build) + 6;
-		char *e = strchr(p, '/');
-
-		if (e)
-			res = strndup(p, (size_t)(e - p));
-	}
-	globfree(&g);
-	free(pat);
-	return res ? res : xstrdup("x86");
-}
-
-/* The source tree: $build/source, or the tree the build Makefile
- * includes (Debian: "include /usr/src/linux-headers-X-common/Makefile"). */
-static char *find_source(const char *build)
-{
-	char *p, *text, *res = NULL;
-	char real[PATH_MAX];
-
-	if (asprintf(&p, "%s/source", build) < 0)
-		fatal("out of memory");
-	if (realpath(p, real)) {
-		free(p);
-		return xstrdup(real);
-	}
-	free(p);
-	if (asprintf(&p, "%s/Makefile", build) < 0)
-		fatal("out of memory");
-	text = read_file(p, NULL);
-	free(p);
-	if (text) {
-		char *line, *save = NULL;
-
-		for (line = strtok_r(text, "\n", &save); line;
-		     line = strtok_r(NULL, "\n", &save)) {
-			char *e;
-
-			if (strncmp(line, "include ", 8) != 0)
-				continue;
-			line += 8;
-			while (*line == ' ')
-				line++;
-			e = strstr(line, "/Makefile");
-			if (e && e[9] == '\0') {
-				*e = '\0';
-				res = xstrdup(line);
-				break;
-			}
-		}
-		free(text);
-	}
-	return res;
-}
-
-static void add_globs(const char *root, const char *arch, struct hdr **hs,
-		      int *n, int *cap)
-{
-	for (int i = 0; header_globs[i]; i++) {
-		char pat[PATH_MAX], *a;
-		size_t rl = strlen(root) + 1;
-		glob_t g;
-
-		snprintf(pat, sizeof(pat), "%s/%s", root, header_globs[i]);
-		a = strstr(pat, "ARCH");
-		if (a) {
-			char rest[PATH_MAX];
-
-			snprintf(rest, sizeof(rest), "%s", a + 4);
-			snprintf(a, sizeof(pat) - (size_t)(a - pat), "%s%s",
-				 arch, rest);
-		}
-		if (glob(pat, 0, NULL, &g) != 0)
-			continue;
-		for (size_t k = 0; k < g.gl_pathc; k++) {
-			const char *path = g.gl_pathv[k];
-			struct hdr h;
-			int j;
-
-			if (excluded_header(path) || stat(path, &h.st) != 0 ||
-			    !S_ISREG(h.st.st_mode))
-				continue;
-			for (j = 0; j < *n; j++)
-				if (strcmp((*hs)[j].rel, path + rl) == 0)
-					break;
-			if (j < *n)
-				continue;	/* the build tree wins */
-			if (*n == *cap) {
-				*cap = *cap ? 2 * *cap : 256;
-				*hs = xrealloc(*hs,
-					       (size_t)*cap * sizeof(**hs));
-			}
-			h.path = xstrdup(path);
-			h.rel = xstrdup(path + rl);
-			(*hs)[(*n)++] = h;
-		}
-		globfree(&g);
-	}
-}
-
-/* "include/trace/events/x.h" -> "trace/events/x.h",
- * "arch/x86/include/asm/trace/y.h" -> "asm/trace/y.h", else the path. */
-static const char *include_spelling(const struct hdr *h, const char *arch)
-{
-	char pre[64];
-
-	if (strncmp(h->rel, "include/", 8) == 0)
-		return h->rel + 8;
-	snprintf(pre, sizeof(pre), "arch/%s/include/", arch);
-	if (strncmp(h->rel, pre, strlen(pre)) == 0)
-		return h->rel + strlen(pre);
-	return h->path;
-}
-
-/* ------------------------------------------------------------------ */
-/* The catalog */
-
-/* Compare "SYS1:NAME1" with "SYS2:NAME2" as strings, like SystemTap's
- * sorted listing ("fib6:x" sorts before "fib:y"). */
-static int sysname_cmp(const char *s1, const char *n1, const char *s2,
-		       const char *n2)
-{
-	char a[512], b[512];
-
-	snprintf(a, sizeof(a), "%s:%s", s1, n1);
-	snprintf(b, sizeof(b), "%s:%s", s2, n2);
-	return strcmp(a, b);
-}
-
-static int tp_cmp(const void *a, const void *b)
-{
-	const struct tracepoint_info *x = a, *y = b;
-
-	return sysname_cmp(x->system, x->name, y->system, y->name);
-}
-
-static int raw_cmp(const void *a, const void *b)
-{
-	const struct raw_tp *x = a, *y = b;
-
-	return sysname_cmp(x->system, x->name, y->system, y->name);
-}
-
-static void catalog_from_raw(struct tp_catalog *c, struct raw_tp *r, int n)
-{
-	struct arena *a = &c->arena;
-
-	qsort(r, (size_t)n, sizeof(*r), raw_cmp);
-	c->tps = arena_alloc(a, (size_t)(n ? n : 1) * sizeof(*c->tps));
-	c->n = 0;
-	for (int i = 0; i < n; i++) {
-		struct tracepoint_info *t;
-
-		/* duplicates: keep the first (headers are in path order) */
-		if (c->n && strcmp(c->tps[c->n - 1].system, r[i].system) == 0 &&
-		    strcmp(c->tps[c->n - 1].name, r[i].name) == 0)
-			continue;
-		t = &c->tps[c->n++];
-		t->system = arena_strdup(a, r[i].system);
-		t->name = arena_strdup(a, r[i].name);
-		t->header = arena_strdup(a, r[i].header);
-		t->proto = arena_strdup(a, r[i].proto);
-		t->args_ok = r[i].args_ok;
-		t->nargs = r[i].nargs;
-		if (!t->args_ok)
-			c->n_noargs++;
-		t->args = arena_alloc(a, (size_t)(t->nargs ? t->nargs : 1) *
-					     sizeof(*t->args));
-		for (int k = 0; k < t->nargs; k++) {
-			t->args[k].name = arena_strdup(a, r[i].args[k].name);
-			t->args[k].c_type =
-				arena_strdup(a, r[i].args[k].c_type);
-		}
-	}
-}
-
-static void raw_free(struct raw_tp *r, int n)
-{
-	for (int i = 0; i < n; i++) {
-		free(r[i].system);
-		free(r[i].name);
-		free(r[i].header);
-		free(r[i].proto);
-		for (int k = 0; k < r[i].nargs; k++) {
-			free((char *)r[i].args[k].name);
-			free((char *)r[i].args[k].c_type);
-		}
-		free(r[i].args);
-	}
-	free(r);
-}
-
-/* ---- cache file ----
- * TP_CACHE_MAGIC
- * key <hex>
- * <system>\t<name>\t<header>\t<args_ok>\t<proto>\t<nargs>[\t<name>\t<type>]...
- */
-
-static char *cache_path(const char *cache_dir, const char *release)
-{
-	char *p;
-
-	if (asprintf(&p, "%s/tracepoints-%s.txt", cache_dir, release) < 0)
-		fatal("out of memory");
-	return p;
-}
-
-static bool cache_read(struct tp_catalog *c, const char *path, uint64_t key)
-{
-	char *text = read_file(path, NULL), *line, *save = NULL;
-	char want[64];
-	struct raw_tp *r = NULL;
-	int n = 0, cap = 0;
-	bool ok = false;
-
-	if (!text)
-		return false;
-	line = strtok_r(text, "\n", &save);
-	if (!line || strcmp(line, TP_CACHE_MAGIC) != 0)
-		goto out;
-	line = strtok_r(NULL, "\n", &save);
-	snprintf(want, sizeof(want), "key %016llx", (unsigned long long)key);
-	if (!line || strcmp(line, want) != 0)
-		goto out;
-	while ((line = strtok_r(NULL, "\n", &save))) {
-		char *f[6], *s2 = NULL, *fld;
-		int k = 0;
-		struct raw_tp *t;
-
-		if (strcmp(line, "end") == 0) {
-			ok = true;
-			break;
-		}
-		for (fld = strtok_r(line, "\t", &s2); fld && k < 6;
-		     fld = k < 6 ? strtok_r(NULL, "\t", &s2) : NULL)
-			f[k++] = fld;
-		if (k < 6)
-			goto out;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 1024;
-			r = xrealloc(r, (size_t)cap * sizeof(*r));
-		}
-		t = &r[n++];
-		memset(t, 0, sizeof(*t));
-		t->system = xstrdup(f[0]);
-		t->name = xstrdup(f[1]);
-		t->header = xstrdup(f[2]);
-		t->args_ok = f[3][0] == '1';
-		t->proto = xstrdup(f[4]);
-		t->nargs = atoi(f[5]);
-		t->args = xmalloc((size_t)(t->nargs + 1) * sizeof(*t->args));
-		for (int a = 0; a < t->nargs; a++) {
-			char *an = strtok_r(NULL, "\t", &s2);
-			char *at = strtok_r(NULL, "\t", &s2);
-
-			if (!an || !at) {
-				t->nargs = a;
-				goto out;
-			}
-			t->args[a].name = xstrdup(an);
-			t->args[a].c_type = xstrdup(at);
-		}
-	}
-out:
-	if (ok)
-		catalog_from_raw(c, r, n);
-	raw_free(r, n);
-	free(text);
-	return ok;
-}
-
-static void cache_write(const struct tp_catalog *c, const char *cache_dir,
-			const char *path, uint64_t key)
-{
-	struct replace_file r;
-	FILE *f = replace_open(&r, cache_dir, path);
-
-	if (!f)
-		return;
-	fprintf(f, "%s\nkey %016llx\n", TP_CACHE_MAGIC,
-		(unsigned long long)key);
-	for (int i = 0; i < c->n; i++) {
-		const struct tracepoint_info *t = &c->tps[i];
-
-		fprintf(f, "%s\t%s\t%s\t%d\t%s\t%d", t->system, t->name,
-			t->header, t->args_ok, t->proto, t->nargs);
-		for (int a = 0; a < t->nargs; a++)
-			fprintf(f, "\t%s\t%s", t->args[a].name,
-				t->args[a].c_type);
-		fputc('\n', f);
-	}
-	fputs("end\n", f);
-	replace_commit(&r, true);
-}
-
-const char *tp_default_cache_dir(struct arena *a)
-{
-	const char *env = getenv("STAP_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-
-	if (env && *env)
-		return env;
-	if (xdg && *xdg)
-		return arena_printf(a, "%s/stap", xdg);
-	return arena_printf(a, "%s/.cache/stap", home ? home : "/tmp");
-}
-
-int tp_catalog_load(const char *release, const char *build_dir,
-		    const char *cache_dir, struct tp_catalog *out, char **err)
-{
-	struct kconfig *cfg = xmalloc(sizeof(*cfg));
-	char *build = NULL, *source = NULL, *arch = NULL, *cpath = NULL;
-	struct hdr *hs = NULL;
-	int nh = 0, caph = 0, rc = -1;
-	uint64_t key = 0xcbf29ce484222325ULL;
-	struct stat st;
-	char *p;
-
-	memset(out, 0, sizeof(*out));
-	memset(cfg, 0, sizeof(*cfg));
-	*err = NULL;
-	if (build_dir)
-		build = xstrdup(build_dir);
-	else if (asprintf(&build, "/lib/modules/%s/build", release) < 0)
-		fatal("out of memory");
-	if (stat(build, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		*err = xasprintf("kernel build tree %s not found "
-				  "(install the headers for %s)",
-				  build, release);
-		goto out;
-	}
-	if (asprintf(&p, "%s/.config", build) < 0)
-		fatal("out of memory");
-	cfg_load(cfg, p);
-	key = fnv(key, TP_CACHE_MAGIC, sizeof(TP_CACHE_MAGIC));
-	key = fnv(key, release, strlen(release) + 1);
-	if (stat(p, &st) == 0) {
-		key = fnv(key, &st.st_size, sizeof(st.st_size));
-		key = fnv(key, &st.st_mtim, sizeof(st.st_mtim));
-	}
-	free(p);
-	arch = find_arch(build, cfg);
-	source = find_source(build);
-	{
-		const char *roots[2] = { build, source };
-
-		cfg_predefine(cfg, arch, roots, source ? 2 : 1);
-	}
-	add_globs(build, arch, &hs, &nh, &caph);
-	if (source && strcmp(source, build) != 0)
-		add_globs(source, arch, &hs, &nh, &caph);
-	if (nh == 0) {
-		*err = xasprintf("no trace headers found under %s", build);
-		goto out;
-	}
-	qsort(hs, (size_t)nh, sizeof(*hs), hdr_cmp);
-	for (int i = 0; i < nh; i++) {
-		key = fnv(key, hs[i].path, strlen(hs[i].path) + 1);
-		key = fnv(key, &hs[i].st.st_size, sizeof(hs[i].st.st_size));
-		key = fnv(key, &hs[i].st.st_mtim, sizeof(hs[i].st.st_mtim));
-	}
-	out->n_headers = nh;
-	if (cache_dir) {
-		cpath = cache_path(cache_dir, release);
-		if (cache_read(out, cpath, key)) {
-			out->from_cache = 1;
-			rc = 0;
-			goto out;
-		}
-		arena_free(&out->arena);
-		out->tps = NULL;
-		out->n = out->n_noargs = 0;
-	}
-	{
-		struct raw_tp *raw = NULL;
-		int nraw = 0, capraw = 0;
-
-		for (int i = 0; i < nh; i++) {
-			struct arena scratch = { 0 };
-			struct scan sc = {
-				.cfg = cfg,
-				.scratch = &scratch,
-				.header = include_spelling(&hs[i], arch),
-				.tps = &raw,
-				.ntps = &nraw,
-				.cap = &capraw,
-			};
-
-			scan_header(&sc, hs[i].path);
-			arena_free(&scratch);
-		}
-		catalog_from_raw(out, raw, nraw);
-		raw_free(raw, nraw);
-	}
-	if (cpath)
-		cache_write(out, cache_dir, cpath, key);
-	rc = 0;
-out:
-	for (int i = 0; i < nh; i++) {
-		free(hs[i].path);
-		free(hs[i].rel);
-	}
-	free(hs);
-	free(cpath);
-	free(arch);
-	free(source);
-	free(build);
-	arena_free(&cfg->arena);
-	free(cfg);
-	return rc;
-}
-
-int tp_catalog_match(const struct tp_catalog *c, const char *pattern,
-		     const struct tracepoint_info ***out)
-{
-	const char *colon = strchr(pattern, ':');
-	char *sys = NULL;
-	const char *name = pattern;
-	int n = 0;
-
-	*out = xmalloc((size_t)(c->n ? c->n : 1) * sizeof(**out));
-	if (colon) {
-		sys = strndup(pattern, (size_t)(colon - pattern));
-		name = colon + 1;
-	}
-	for (int i = 0; i < c->n; i++) {
-		if (sys && fnmatch(sys, c->tps[i].system, 0) != 0)
-			continue;
-		if (fnmatch(name, c->tps[i].name, 0) != 0)
-			continue;
-		(*out)[n++] = &c->tps[i];
-	}
-	free(sys);
-	return n;
-}
-
-const struct tracepoint_info *tp_catalog_find(const struct tp_catalog *c,
-					      const char *system,
-					      const char *name)
-{
-	struct tracepoint_info key = { .system = system, .name = name };
-
-	return bsearch(&key, c->tps, (size_t)c->n, sizeof(*c->tps), tp_cmp);
-}
-
-void tp_catalog_free(struct tp_catalog *c)
-{
-	arena_free(&c->arena);
-	memset(c, 0, sizeof(*c));
+	scan_header(&sc, path);
+	arena_free(&scratch);
 }

@@ -10,7 +10,7 @@
  *   2. /sys/kernel/btf/vmlinux, when RELEASE is the running kernel;
  *   3. the .BTF section of /usr/lib/debug/boot/vmlinux-RELEASE (the -dbg
  *      package's vmlinux), else of /lib/modules/RELEASE/build/vmlinux (a
- *      kernel built here);
+ *      kernel built here) (the paths are struct target's);
  *   4. /boot/vmlinuz-RELEASE: the compressed vmlinux inside the bzImage
  *      (gzip, xz, lz4 or zstd) is decompressed by the external tool
  *      (gzip -dc, ...) and .BTF is read from the ELF image.
@@ -28,8 +28,8 @@
  * returned by btf_type_name() and error messages are malloc'ed and belong
  * to the caller.
  */
-#ifndef SEMANTIC_BTF_H
-#define SEMANTIC_BTF_H
+#ifndef TARGET_BTF_H
+#define TARGET_BTF_H
 
 #include <stdbool.h>
 
@@ -51,6 +51,11 @@ int btf_load(const char *release, const char *cache_dir, struct btf **out,
  * cache. Same result convention as btf_load().
  */
 int btf_load_file(const char *path, struct btf **out, char **err);
+
+/* The same for a target (its paths and cache directory): target_btf()
+ * is the remembering front end. */
+struct target;
+int btf_load_target(const struct target *t, struct btf **out, char **err);
 
 void btf_free(struct btf *b);
 
@@ -129,4 +134,4 @@ int btf_member_at(const struct btf *b, int struct_id, int i,
  */
 char *btf_type_name(const struct btf *b, int id);
 
-#endif /* SEMANTIC_BTF_H */
+#endif /* TARGET_BTF_H */

@@ -20,8 +20,8 @@
  * tp_catalog_free() releases it at once. The array returned by
  * tp_catalog_match() is malloc'ed and must be free()d by the caller.
  */
-#ifndef SEMANTIC_TRACEPOINTS_H
-#define SEMANTIC_TRACEPOINTS_H
+#ifndef TARGET_TRACEPOINTS_H
+#define TARGET_TRACEPOINTS_H
 
 #include "lib/arena.h"
 
@@ -56,13 +56,18 @@ struct tp_catalog {
 };
 
 /*
- * Load the catalog for kernel RELEASE. build_dir defaults (NULL) to
- * /lib/modules/RELEASE/build; cache_dir NULL disables the cache (a cache
+ * Load the catalog for kernel RELEASE. build_dir defaults (NULL) to the
+ * release's build tree (target.h); cache_dir NULL disables the cache (a cache
  * that cannot be written is silently skipped). Returns 0, or -1 with a
  * malloc'ed message in *err.
  */
 int tp_catalog_load(const char *release, const char *build_dir,
 		    const char *cache_dir, struct tp_catalog *out, char **err);
+
+/* The same for a target (its build tree, .config and cache directory):
+ * target_tracepoints() is the remembering front end. */
+struct target;
+int tp_catalog_build(struct target *t, struct tp_catalog *out, char **err);
 
 /*
  * Match "SYSTEM:NAME" or "NAME" (any system), fnmatch wildcards in both
@@ -79,11 +84,5 @@ const struct tracepoint_info *tp_catalog_find(const struct tp_catalog *c,
 
 void tp_catalog_free(struct tp_catalog *c);
 
-/*
- * The driver's cache directory (stap/build.c cache_dir(), same rule):
- * $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap. Pass 2
- * caches the catalog there without depending on the driver.
- */
-const char *tp_default_cache_dir(struct arena *a);
 
-#endif /* SEMANTIC_TRACEPOINTS_H */
+#endif /* TARGET_TRACEPOINTS_H */

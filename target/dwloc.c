@@ -8,7 +8,7 @@
  * usual DW_AT_frame_base) is regs->sp + 8, and DW_OP_entry_value(X) is X.
  */
 #define _GNU_SOURCE
-#include "semantic/dwloc.h"
+#include "target/dwloc.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -72,7 +72,7 @@ void dwloc_close(struct dwloc_file *f)
 	free(f);
 }
 
-/* The DIE of CU number cu (numbered as kfuncs.c numbers them). */
+/* The DIE of CU number cu (numbered as functions.c numbers them). */
 static bool cu_die(struct dwloc_file *f, uint32_t cu, Dwarf_Die *out)
 {
 	while (cu >= f->ncu && !f->cus_done) {
@@ -84,18 +84,13 @@ static bool cu_die(struct dwloc_file *f, uint32_t cu, Dwarf_Die *out)
 			f->cus_done = true;
 			break;
 		}
-		if (f->ncu == f->capcu) {
-			f->capcu = f->capcu ? 2 * f->capcu : 4096;
-			f->cu_off = xrealloc(f->cu_off,
-					     f->capcu * sizeof(*f->cu_off));
-		}
-		f->cu_off[f->ncu++] = f->next_off + hsize;
+		VEC_PUSH(f->cu_off, f->ncu, f->capcu, f->next_off + hsize);
 		f->next_off = next;
 	}
 	return cu < f->ncu && dwarf_offdie(f->dw, f->cu_off[cu], out);
 }
 
-/* The entry pc of an out-of-line copy, as kfuncs.c takes it. */
+/* The entry pc of an out-of-line copy, as functions.c takes it. */
 static bool func_entry(Dwarf_Die *d, uint64_t *pc)
 {
 	Dwarf_Addr a = 0, base = 0, start = 0, end;

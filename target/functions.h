@@ -20,8 +20,8 @@
  * Memory: everything lives in c->arena; kf_catalog_free() releases it.
  * Arrays returned by kf_catalog_match() are malloc'ed (kf_points_free()).
  */
-#ifndef SEMANTIC_KFUNCS_H
-#define SEMANTIC_KFUNCS_H
+#ifndef TARGET_FUNCTIONS_H
+#define TARGET_FUNCTIONS_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -136,7 +136,7 @@ int kf_catalog_match(const struct kf_catalog *c, const struct kf_query *q,
 		     struct kf_point **out);
 void kf_points_free(struct kf_point *p, int n);
 
-/* SystemTap's kernel blocklist (function names, files); see kfuncs.c. */
+/* SystemTap's kernel blocklist (function names, files); see functions.c. */
 bool kf_blocklisted(const char *name, const char *file, bool ret);
 
 void kf_catalog_free(struct kf_catalog *c);
@@ -173,4 +173,4 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 			struct kf_stmt **out, char **err);
 void kf_stmts_free(struct kf_stmt *p, int n);
 
-#endif /* SEMANTIC_KFUNCS_H */
+#endif /* TARGET_FUNCTIONS_H */

@@ -14,8 +14,8 @@
  *
  * Memory: results are strings in the caller's arena.
  */
-#ifndef SEMANTIC_DWLOC_H
-#define SEMANTIC_DWLOC_H
+#ifndef TARGET_DWLOC_H
+#define TARGET_DWLOC_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -80,4 +80,4 @@ struct dwloc_name {
 int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		uint32_t cu, struct dwloc_name **out);
 
-#endif /* SEMANTIC_DWLOC_H */
+#endif /* TARGET_DWLOC_H */

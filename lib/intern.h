@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * String interning: each distinct string gets a dense id (0, 1, 2, ... in
+ * the order first seen), so catalogs store small integers and compare
+ * strings by id. Open addressing; a slot holds id + 1, 0 is empty.
+ *
+ * Memory: the strings are copied into the caller's arena (they outlive
+ * the table); intern_free() releases the table's own arrays only.
+ */
+#ifndef LIB_INTERN_H
+#define LIB_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lib/arena.h"
+
+struct intern {
+	const char **s;		/* s[id]: the string, in arena */
+	int n, cap;
+	uint32_t *slot;
+	size_t nslot;		/* a power of two */
+	struct arena *arena;	/* set by the caller before first use */
+};
+
+/* The id of the n bytes at s (no NUL needed), or -1 if not interned. */
+int intern_find(const struct intern *t, const char *s, size_t n);
+
+/* The id of the n bytes at s, added when new. */
+int intern_add(struct intern *t, const char *s, size_t n);
+
+void intern_free(struct intern *t);
+
+#endif /* LIB_INTERN_H */

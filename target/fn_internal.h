@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Shared by the function catalog's files (internal to target/): the
+ * catalog's cache file (fn_cache.c) and small helpers. functions.c builds
+ * the catalog, fn_query.c answers kernel.function and kernel.statement
+ * queries on it.
+ */
+#ifndef TARGET_FN_INTERNAL_H
+#define TARGET_FN_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <elfutils/libdw.h>
+
+#include "target/functions.h"
+#include "lib/intern.h"
+
+/* Changes whenever the cache file's format does (part of its key). */
+#define KF_CACHE_MAGIC "stap-kfuncs 4"
+
+/* A 64-bit finaliser: spreads addresses and id pairs over hash slots. */
+static inline uint64_t mix64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	return x ^ (x >> 33);
+}
+
+/* qsort, also for an empty (NULL) array */
+static inline void sort_n(void *base, size_t n, size_t size,
+			  int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+/* uint64 -> uint32 map (open addressing); the key UINT64_MAX is reserved (empty slot). */
+struct u64map {
+	uint64_t *key;
+	uint32_t *val;
+	size_t n, nslot;
+};
+
+/* The value slot of key k, or NULL. */
+uint32_t *u64map_slot(const struct u64map *m, uint64_t k);
+void u64map_put(struct u64map *m, uint64_t k, uint32_t v);
+void u64map_clear(struct u64map *m);	/* empty, keeping the slots */
+void u64map_free(struct u64map *m);
+
+/* C type names as SystemTap's -L spells them, interned in *strs and
+ * cached by the type DIE's offset. */
+struct kf_types {
+	struct intern *strs;
+	struct u64map ids;	/* type DIE offset -> strs id + 1, 0 fails */
+};
+
+/* The strs id of type DIE t's name, or -1 when it cannot be spelled. */
+int kf_type_id(struct kf_types *tt, Dwarf_Die *t);
+/* The DIE's type (through DW_AT_signature type units): false if none. */
+bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
+/* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
+bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
+/* Whether location attribute a covers pc. */
+bool kf_located_at(Dwarf_Attribute *a, uint64_t pc);
+
+/* CACHE_DIR/kfuncs-RELEASE.txt, malloc'ed. */
+char *kf_cache_path(const char *cache_dir, const char *release);
+
+/* Fill c from the cache file at path when its key matches: true, else
+ * false (c may then hold partial data in its arena). */
+bool kf_cache_read(struct kf_catalog *c, const char *path, uint64_t key);
+
+/* Write c to path atomically; failures are silent. */
+void kf_cache_write(const struct kf_catalog *c, const char *cache_dir,
+		    const char *path, uint64_t key);
+
+#endif /* TARGET_FN_INTERNAL_H */

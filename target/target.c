@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * One target kernel release: its paths, its .config (parsed once) and its
+ * catalogs, each loaded on first use; see target.h.
+ */
+#define _GNU_SOURCE		/* strverscmp */
+#include "target/target.h"
+#include "target/btf.h"
+#include "target/dwloc.h"
+#include "target/functions.h"
+#include "target/tracepoints.h"
+#include "lib/files.h"
+#include "lib/intern.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* .config: names interned in file order, values by name id. */
+struct target_config {
+	struct intern names;
+	const char **values;
+	int nvalues, cap;
+};
+
+char *target_find_build_dir(const char *release)
+{
+	char *cands[2], *found = NULL;
+
+	cands[0] = xasprintf("/lib/modules/%s/build", release);
+	cands[1] = xasprintf("/usr/src/linux-headers-%s", release);
+	for (int i = 0; i < 2 && !found; i++) {
+		char *mk = xasprintf("%s/Makefile", cands[i]);
+
+		if (path_exists(mk))
+			found = xstrdup(cands[i]);
+		free(mk);
+	}
+	free(cands[0]);
+	free(cands[1]);
+	return found;
+}
+
+struct target *target_new(const char *release, const char *build_dir)
+{
+	struct target *t = xmalloc(sizeof(*t));
+	struct arena *a = &t->arena;
+	const char *dbg[2];
+
+	memset(t, 0, sizeof(*t));
+	t->release = arena_strdup(a, release);
+	if (build_dir) {
+		t->build_dir = arena_strdup(a, build_dir);
+	} else {
+		char *b = target_find_build_dir(release);
+
+		t->build_dir = b ? arena_strdup(a, b) : NULL;
+		free(b);
+	}
+	dbg[0] = arena_printf(a, "/usr/lib/debug/boot/vmlinux-%s", release);
+	dbg[1] = arena_printf(a, "/usr/lib/debug/lib/modules/%s/vmlinux",
+			      release);
+	t->debug_tried = dbg[0];
+	for (int i = 0; i < 2 && !t->debug_vmlinux; i++)
+		if (access(dbg[i], R_OK) == 0)
+			t->debug_vmlinux = dbg[i];
+	t->build_vmlinux = arena_printf(a, "/lib/modules/%s/build/vmlinux",
+					release);
+	t->image = arena_printf(a, "/boot/vmlinuz-%s", release);
+	if (t->build_dir)
+		t->config_path = arena_printf(a, "%s/.config", t->build_dir);
+	t->cache_dir = cache_dir(a);
+	return t;
+}
+
+void target_set_cache_dir(struct target *t, const char *dir)
+{
+	t->cache_dir = dir ? arena_strdup(&t->arena, dir) : NULL;
+}
+
+/* ---- .config ------------------------------------------------------------ */
+
+/* "CONFIG_X=value" lines; comments ("# CONFIG_X is not set") are unset. */
+static void config_load(struct target *t)
+{
+	struct target_config *c = arena_alloc(&t->arena, sizeof(*c));
+	char *text = t->config_path ? read_file(t->config_path, NULL) : NULL;
+	char *line, *save = NULL;
+
+	c->names.arena = &t->arena;
+	t->config = c;
+	t->config_loaded = true;
+	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+		int id;
+
+		if (strncmp(line, "CONFIG_", 7) != 0 || !eq)
+			continue;
+		id = intern_add(&c->names, line, (size_t)(eq - line));
+		/* a name seen again keeps its place, the last value wins */
+		if (id == c->nvalues)
+			VEC_PUSH(c->values, c->nvalues, c->cap, NULL);
+		c->values[id] = arena_strdup(&t->arena, eq + 1);
+	}
+	free(text);
+}
+
+const char *target_config(struct target *t, const char *name)
+{
+	int id;
+
+	if (!t->config_loaded)
+		config_load(t);
+	id = intern_find(&t->config->names, name, strlen(name));
+	return id < 0 ? NULL : t->config->values[id];
+}
+
+bool target_config_at(struct target *t, int i, const char **name,
+		      const char **value)
+{
+	if (!t->config_loaded)
+		config_load(t);
+	if (i < 0 || i >= t->config->nvalues)
+		return false;
+	*name = t->config->names.s[i];
+	*value = t->config->values[i];
+	return true;
+}
+
+/* ---- catalogs ----------------------------------------------------------- */
+
+/* Whether to (try to) load: false when tried before. */
+static bool lazy_start(struct target_lazy *l)
+{
+	if (l->state)
+		return false;
+	l->state = -1;
+	return true;
+}
+
+static void lazy_result(struct target_lazy *l, int rc, char *err)
+{
+	if (rc == 0) {
+		l->state = 1;
+		free(err);
+	} else {
+		l->err = err ? err : xstrdup("unknown error");
+	}
+}
+
+static void *lazy_answer(const struct target_lazy *l, void *cat,
+			 const char **err)
+{
+	if (err)
+		*err = l->state < 0 ? l->err : NULL;
+	return l->state > 0 ? cat : NULL;
+}
+
+struct btf *target_btf(struct target *t, const char **err)
+{
+	if (lazy_start(&t->btf_st)) {
+		char *e = NULL;
+		int rc = btf_load_target(t, &t->btf, &e);
+
+		lazy_result(&t->btf_st, rc, e);
+	}
+	return lazy_answer(&t->btf_st, t->btf, err);
+}
+
+const struct tp_catalog *target_tracepoints(struct target *t,
+					    const char **err)
+{
+	if (lazy_start(&t->tp_st)) {
+		char *e = NULL;
+		int rc;
+
+		t->tps = xmalloc(sizeof(*t->tps));
+		rc = tp_catalog_build(t, t->tps, &e);
+		lazy_result(&t->tp_st, rc, e);
+	}
+	return lazy_answer(&t->tp_st, t->tps, err);
+}
+
+const struct kf_catalog *target_functions(struct target *t, const char **err)
+{
+	if (lazy_start(&t->kf_st)) {
+		char *e = NULL;
+		int rc = -1;
+
+		t->kfs = xmalloc(sizeof(*t->kfs));
+		memset(t->kfs, 0, sizeof(*t->kfs));
+		if (!t->debug_vmlinux)
+			e = xasprintf("no debuginfo for %s: install "
+				      "linux-image-%s-dbg (missing %s)",
+				      t->release, t->release, t->debug_tried);
+		else
+			rc = kf_catalog_load(t->release, t->debug_vmlinux,
+					     t->cache_dir, t->kfs, &e);
+		lazy_result(&t->kf_st, rc, e);
+	}
+	return lazy_answer(&t->kf_st, t->kfs, err);
+}
+
+struct dwloc_file *target_dwarf(struct target *t, const char **err)
+{
+	if (lazy_start(&t->dw_st)) {
+		char *e = NULL;
+
+		if (!t->debug_vmlinux)
+			e = xstrdup("no kernel debuginfo");
+		else
+			t->dw = dwloc_open(t->debug_vmlinux, &e);
+		lazy_result(&t->dw_st, t->dw ? 0 : -1, e);
+	}
+	return lazy_answer(&t->dw_st, t->dw, err);
+}
+
+void target_release_functions(struct target *t)
+{
+	if (t->kf_st.state > 0)
+		kf_catalog_free(t->kfs);
+	free(t->kfs);
+	free(t->kf_st.err);
+	t->kfs = NULL;
+	t->kf_st = (struct target_lazy){ 0 };
+}
+
+void target_release_tracepoints(struct target *t)
+{
+	if (t->tp_st.state > 0)
+		tp_catalog_free(t->tps);
+	free(t->tps);
+	free(t->tp_st.err);
+	t->tps = NULL;
+	t->tp_st = (struct target_lazy){ 0 };
+}
+
+void target_free(struct target *t)
+{
+	if (!t)
+		return;
+	target_release_functions(t);
+	target_release_tracepoints(t);
+	if (t->btf)
+		btf_free(t->btf);
+	free(t->btf_st.err);
+	dwloc_close(t->dw);
+	free(t->dw_st.err);
+	if (t->config) {
+		intern_free(&t->config->names);
+		free(t->config->values);
+	}
+	arena_free(&t->arena);
+	free(t);
+}
+
+/* ---- choosing a release ------------------------------------------------- */
+
+bool target_has_build_tree(const char *release)
+{
+	char *a = xasprintf("/lib/modules/%s/build", release);
+	char *b = xasprintf("/usr/src/linux-headers-%s", release);
+	bool ok = path_exists(a) || path_exists(b);
+
+	free(a);
+	free(b);
+	return ok;
+}
+
+const char *target_newest_installed(void)
+{
+	static char best[256];
+	struct dirent *d;
+	DIR *dir = opendir("/boot");
+
+	best[0] = '\0';
+	if (!dir)
+		return NULL;
+	while ((d = readdir(dir))) {
+		const char *rel;
+
+		if (strncmp(d->d_name, "vmlinuz-", 8))
+			continue;
+		rel = d->d_name + 8;
+		if (!*rel || strlen(rel) >= sizeof(best))
+			continue;
+		if (target_has_build_tree(rel) &&
+		    (!best[0] || strverscmp(rel, best) > 0))
+			strcpy(best, rel);
+	}
+	closedir(dir);
+	return best[0] ? best : NULL;
+}
