@@ -25,6 +25,7 @@
  * then, and folding changes nothing a script can see.
  */
 #include "codegen/locks.h"
+#include "codegen/emit.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,10 +182,10 @@ static void scope_access(const struct program *prog, struct node *body,
 	free(w.adds);
 }
 
-static bool is_event(enum probe_kind f)
+/* Does dp run on kernel events (not begin, end or error)? */
+static bool is_event(const struct derived_probe *dp)
 {
-	return f == PF_TIMER || f == PF_TRACEPOINT || f == PF_KFUNC ||
-	       f == PF_KRETFUNC || f == PF_PROCFS;
+	return dp->family->module->event;
 }
 
 void lock_plan_build(struct lock_plan *lp, const struct program *prog)
@@ -230,7 +231,7 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 		}
 	}
 	for (int i = 0; i < prog->nprobes; i++)
-		if (is_event(prog->probes[i]->kind))
+		if (is_event(prog->probes[i]))
 			lp->event_body[prog->probes[i]->body->index] = 1;
 	/* counters: events only count, nothing in embedded C */
 	for (int g = 0; g < ng; g++) {
@@ -319,7 +320,7 @@ void lock_plan_table_fields(const struct lock_plan *lp,
 	const struct program *prog = lp->prog;
 	int b = dp->body->index, n = 0;
 
-	if (!is_event(dp->kind))
+	if (!is_event(dp))
 		return;
 	for (int g = 0; g < prog->nglobals; g++)
 		n += lp->locked[g] && lp->mask[lp->row * b + g];

@@ -6,6 +6,7 @@
  * values.
  */
 #include "probes/probes.h"
+#include "codegen/emit.h"
 
 static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 {
@@ -34,9 +35,36 @@ static const char *const probe_types[] = {
 	"error(number)", "never", NULL,
 };
 
+/* ---- the kernel module ---------------------------------------------- */
+
+static const char *probe_type(const struct derived_probe *dp)
+{
+	switch (dp->kind) {
+	case PF_BEGIN: return "STP_PROBE_BEGIN";
+	case PF_END: return "STP_PROBE_END";
+	case PF_ERROR: return "STP_PROBE_ERROR";
+	default: return NULL;	/* never: checked, then dropped */
+	}
+}
+
+/* the runtime runs begin, end and error probes by ascending priority */
+static void head_fields(struct cg *cg, int i, FILE *out)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+
+	if (dp->priority)
+		fprintf(out, ",\n\t  .priority = %" PRId64 "LL", dp->priority);
+}
+
+static const struct family_emit module = {
+	.probe_type = probe_type,
+	.head_fields = head_fields,
+};
+
 const struct probe_family begin_end_family = {
 	.name = "begin",
 	.roots = roots,
 	.probe_types = probe_types,
 	.derive = derive,
+	.module = &module,
 };

@@ -14,6 +14,7 @@
  * the entry); a body has the context of one of them only.
  */
 #include "probes/probes.h"
+#include "codegen/emit.h"
 
 
 
@@ -847,8 +848,7 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return") &&
 	    !addr_of && body_all_of(se, se->body, &kernel_return_family))
 		return n->type = TY_LONG;	/* pass 3: the return register */
-	infer_kfvar(se, n, addr_of, false);
-	return TY_LONG;
+	return infer_kfvar(se, n, addr_of, false);
 }
 
 /* -g: `$x = v` writes an entry probe's variable. */
@@ -895,6 +895,269 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 		sb_printf(out, " $%s", dp->kf_vars[k]);
 }
 
+/* ---- the kernel module ---------------------------------------------- */
+
+/*
+ * `$x = v`, `$x->f = v` in a kernel.function probe (-g): the context
+ * value is the address to write (a fault computing it is raised first).
+ */
+static const char *gen_kf_write(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->binary.lhs->sym;
+
+	if (!sym || sym->kind != SYM_CONTEXT || !sym->kf_write_size)
+		return NULL;
+	const char *v = tmp_long(cg);
+	const char *where_ = where(cg, n->binary.lhs);
+
+	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
+
+	fault_check(cg, n->binary.lhs, sym->index);
+	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
+	     sym->index, v, sym->kf_write_size);
+	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	return v;
+}
+
+/*
+ * The C cast that gives $return its type in the handler being generated:
+ * an int is the register's low 32 bits, sign-extended (the upper half of
+ * the register is not part of it). The functions sharing the handler
+ * must agree; otherwise, or for a 64-bit or unknown type, none.
+ */
+static const char *return_cast(const struct cg *cg)
+{
+	unsigned size = 0;
+	bool is_signed = false, first = true;
+
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct derived_probe *d = cg->prog->probes[i];
+
+		if (d->body != cg->scope || d->kind != PF_KRETFUNC)
+			continue;
+		if (first) {
+			size = d->kf_ret_size;
+			is_signed = d->kf_ret_signed;
+			first = false;
+		} else if (d->kf_ret_size != size ||
+			   d->kf_ret_signed != is_signed) {
+			return "";
+		}
+	}
+	switch (size) {
+	case 1: return is_signed ? "(s8)" : "(u8)";
+	case 2: return is_signed ? "(s16)" : "(u16)";
+	case 4: return is_signed ? "(s32)" : "(u32)";
+	default: return "";
+	}
+}
+
+/* The root of a kernel.function context value into stp_addr. */
+static void gen_kf_root(FILE *out, const struct kf_loc *l)
+{
+	const struct dwloc *d = &l->loc;
+
+	for (const char *p = d->code; *p;) {	/* indent the statements */
+		size_t n = strcspn(p, "\n");
+		fprintf(out, "\t\t%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (d->kind == DWL_MEMORY && !l->address) {
+		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
+			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
+			"\t\t\tgoto fault;\n\t\t}\n", d->expr, l->size,
+			l->is_signed, d->expr);
+		return;
+	}
+	if (l->reg_address) {
+		/* a write's target: the handlers load it back */
+		fprintf(out, "\t\tstp_addr = (u64)(unsigned long)&regs->%s;\n",
+			d->reg);
+		return;
+	}
+	if (l->spill) {
+		/* an aggregate in a register: walk its members in a copy */
+		fprintf(out, "\t\tu64 stp_spill = %s;\n\n"
+			"\t\tstp_addr = (u64)(unsigned long)&stp_spill;\n", d->expr);
+		return;
+	}
+	fprintf(out, "\t\tstp_addr = %s;\n", d->expr);
+	if (l->address || l->size >= 8)
+		return;
+	/* a register or computed value: only its low bytes are the value */
+	fprintf(out, "\t\tstp_addr = (u64)(%s)(%s%d)stp_addr;\n",
+		l->is_signed ? "s64" : "u64", l->is_signed ? "s" : "u",
+		(int)l->size * 8);
+}
+
+/*
+ * A kernel.function probe's context values: a function of the registers
+ * at the probed function's entry (see stp_probe.kf_vals), one block per
+ * value, each leaving the faulting address in v[k] and bit k in *faults.
+ */
+static void gen_kf_vals(FILE *out, const struct program *prog)
+{
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct probe_body *b = dp->body;
+		if (!dp->kf_locs || !b->ntpvars)
+			continue;
+		fprintf(out, "\n/* context values of %s */\n"
+			"static void stp_kf_vals_%d(struct pt_regs *regs, "
+			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
+			dp->pp, i);
+		for (int k = 0; k < b->ntpvars; k++) {
+			const struct symbol *sym = b->tpvars[k];
+			if (!dp->kf_locs[k])
+				continue;
+			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
+				"\t\tu64 stp_addr;\n\n", sym->name);
+			gen_kf_root(out, dp->kf_locs[k]);
+			if (sym->tp_path)
+				gen_path_steps(out, sym->tp_path, "\t");
+			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\tif (0) {\nfault:\n"
+				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
+				"\t\t\t*faults |= 1ULL << %d;\n\t\t}\n\t}\n",
+				k, k, k);
+		}
+		fputs("}\n", out);
+	}
+}
+
+static const char *probe_type(const struct derived_probe *dp)
+{
+	return dp->family == &kernel_return_family ? "STP_PROBE_KRETFUNC" :
+	       "STP_PROBE_KFUNC";
+}
+
+/* The runtime's KASLR offset: run-time minus link-time address of one
+ * exported function. */
+static void defines(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+
+	if (prog->kf_anchor)
+		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
+			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
+			prog->kf_anchor_sym, prog->kf_anchor);
+}
+
+/* Is body b lean, its counts run by an ftrace function of its own? */
+static bool lean_unfiltered(const struct cg *cg, const struct probe_body *b)
+{
+	return cg->nlean[b->index] >= 0 && !cg->filtered[b->index];
+}
+
+/*
+ * The context value readers; a lean body's own ftrace function (entry
+ * probes), on its first entry probe: the counts compile to immediates.
+ */
+static void support(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+
+	gen_kf_vals(out, prog);
+	for (int b = 0; b < prog->nbodies; b++) {
+		if (!lean_unfiltered(cg, prog->bodies[b]))
+			continue;
+		for (int i = 0; i < prog->nprobes; i++)
+			if (prog->probes[i]->body == prog->bodies[b] &&
+			    prog->probes[i]->kind == PF_KFUNC) {
+				fprintf(out, "STP_KF_LEAN_HIT(stp_kf_lean_%d, "
+					"&stp_probes[%d])\n", b,
+					table_index(prog, i));
+				break;
+			}
+	}
+}
+
+static void fields(struct cg *cg, int i, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	const struct derived_probe *dp = prog->probes[i];
+	const struct probe_body *b = dp->body;
+	bool ret = dp->kind == PF_KRETFUNC;
+
+	if (!ret && lean_unfiltered(cg, b))
+		fprintf(out, ",\n\t  .kf_lean_hit = "
+			"STP_KF_LEAN_REF(stp_kf_lean_%d)", b->index);
+	/* an inlined copy has no symbol to fall back on */
+	if (dp->kf_symbol && !dp->kf_inline)
+		fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
+			c_string(cg, dp->kf_symbol, strlen(dp->kf_symbol)),
+			(int)dp->kf_maxactive);
+	if (dp->kf_addr && prog->kf_anchor)
+		fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
+			dp->kf_addr, dp->kf_inline ?
+			", .kf_flags = STP_KF_INLINE" :
+			dp->kf_statement ? ", .kf_flags = STP_KF_STMT" : "");
+	if (dp->kf_locs && b->ntpvars)
+		fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
+			".kf_nvals = %d", i, b->ntpvars);
+	if (ret && b->nkf_entries)
+		fprintf(out, ",\n\t  .kf_nentry = %d", b->nkf_entries);
+	if (ret && ((dp->kf_locs && b->ntpvars) || b->nkf_entries))
+		fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
+			".kf_data_size = sizeof(u64) * (1 + %d)",
+			(dp->kf_locs ? b->ntpvars : 0) + b->nkf_entries);
+}
+
+/* A .return probe's @entry(...) values, run by the handler at the entry. */
+static void prologue(struct cg *cg, const struct probe_body *b)
+{
+	if (!b->nkf_entries)
+		return;
+	emit(cg, "if (c->kf_entry_out) {");
+	cg->depth++;
+	for (int j = 0; j < b->nkf_entries; j++) {
+		const char *v = gen_expr(cg, b->kf_entries[j]->call.args);
+		emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
+	}
+	emit(cg, "goto out;");
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/* @entry(...) and $return in a .return probe. */
+static const char *context_value(struct cg *cg, struct node *n)
+{
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") && n->sym) {
+		/* computed by the handler's prologue at the entry */
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = c->tp->v[c->probe->kf_nvals + %d];", t,
+		     n->sym->index);
+		return t;
+	}
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
+		return gen_expr(cg, n->call.args);	/* values from the entry */
+	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return")) {
+		/* pass 2 allows it in .return probes only */
+		const char *t = tmp_long(cg);
+		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
+		     t, return_cast(cg));
+		return t;
+	}
+	unsupported(cg, n, ast_kind_name(n->kind));
+	return "0";
+}
+
+static const struct family_emit module = {
+	.probe_type = probe_type,
+	.event = true,
+	.lean = true,
+	.defines = defines,
+	.support = support,
+	.fields = fields,
+	.prologue = prologue,
+	.context = context_value,
+	.assign = gen_kf_write,
+};
+
 static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { NULL };
 
@@ -912,6 +1175,7 @@ const struct probe_family kernel_function_family = {
 	.at_func = at_func,
 	.finish = finish,
 	.list_vars = list_vars,
+	.module = &module,
 };
 
 /* Derived by kernel_function_family.derive for a .return point. */
@@ -927,4 +1191,5 @@ const struct probe_family kernel_return_family = {
 	.defined = defined,
 	.var_ctype = kf_var_type,
 	.list_vars = list_vars,
+	.module = &module,
 };

@@ -6,6 +6,7 @@
  * read probe sets, or the bytes a write probe got.
  */
 #include "probes/probes.h"
+#include "codegen/emit.h"
 
 /* SystemTap's rules for a procfs file name; NULL when fine. */
 static const char *procfs_path_error(const char *path)
@@ -135,6 +136,56 @@ static bool context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
+/* ---- the kernel module ---------------------------------------------- */
+
+static const char *probe_type(const struct derived_probe *dp)
+{
+	(void)dp;
+	return "STP_PROBE_PROCFS";
+}
+
+static void fields(struct cg *cg, int i, FILE *out)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+
+	fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
+		".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%" PRIo64,
+		c_string(cg, dp->procfs_path, strlen(dp->procfs_path)),
+		dp->procfs_write ? "true" : "false", dp->procfs_maxsize,
+		(uint64_t)dp->procfs_umask);
+}
+
+/* a write probe's $value: the bytes written */
+static const char *value_read(struct cg *cg, struct node *n)
+{
+	const char *t = tmp_string(cg);
+
+	(void)n;	/* pass 2 allows $value alone */
+	emit(cg, "strscpy(%s, stp_procfs_data(c)->buf, MAXSTRINGLEN);", t);
+	return t;
+}
+
+/* a read probe's $value = s / .= s: the file's content */
+static const char *value_assign(struct cg *cg, struct node *n)
+{
+	const char *v;
+
+	if (n->binary.lhs->kind != N_TARGET)
+		return NULL;
+	v = gen_expr(cg, n->binary.rhs);
+	emit(cg, "stp_procfs_set(c, %s, %s);", v,
+	     n->binary.op == OP_CONCAT ? "true" : "false");
+	return v;
+}
+
+static const struct family_emit module = {
+	.probe_type = probe_type,
+	.event = true,
+	.fields = fields,
+	.context = value_read,
+	.assign = value_assign,
+};
+
 static const char *const roots[] = { "procfs", NULL };
 static const char *const probe_types[] = { NULL };
 
@@ -146,4 +197,5 @@ const struct probe_family procfs_family = {
 	.context = context,
 	.first_claims = true,
 	.context_assign = context_assign,
+	.module = &module,
 };

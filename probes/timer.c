@@ -5,6 +5,7 @@
  * each, or a tick on every CPU for timer.profile. No context values.
  */
 #include "probes/probes.h"
+#include "codegen/emit.h"
 
 static const struct {
 	const char *unit;
@@ -139,9 +140,45 @@ static const char *const probe_types[] = {
 	NULL,
 };
 
+/* ---- the kernel module ---------------------------------------------- */
+
+static const char *probe_type(const struct derived_probe *dp)
+{
+	(void)dp;
+	return "STP_PROBE_TIMER";
+}
+
+static void head_fields(struct cg *cg, int i, FILE *out)
+{
+	fprintf(out, ",\n\t  .period_ns = %" PRIu64 "ULL",
+		cg->prog->probes[i]->period_ns);
+}
+
+static void fields(struct cg *cg, int i, FILE *out)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+
+	if (dp->randomize_ns)
+		fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
+			dp->randomize_ns);
+	if (dp->timer_jiffies)
+		fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
+	if (dp->timer_profile)
+		fputs(", .timer_flags = STP_TIMER_PROFILE", out);
+}
+
+static const struct family_emit module = {
+	.probe_type = probe_type,
+	.event = true,
+	.lean = true,
+	.head_fields = head_fields,
+	.fields = fields,
+};
+
 const struct probe_family timer_family = {
 	.name = "timer",
 	.roots = roots,
 	.probe_types = probe_types,
 	.derive = derive,
+	.module = &module,
 };

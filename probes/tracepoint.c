@@ -6,6 +6,7 @@
  * $$parms, $$vars, $$system, $$name).
  */
 #include "probes/probes.h"
+#include "codegen/emit.h"
 
 
 static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
@@ -526,6 +527,406 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 			  dp->tp->args[a].c_type);
 }
 
+/* ---- the kernel module ---------------------------------------------- */
+
+/*
+ * Run typed tracepoint probe i (table entry k) whose filter held: a
+ * filtered lean body runs its counts (1 + N statements: the if too).
+ */
+static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
+		       const char *indent)
+{
+	int b = cg->prog->probes[i]->body->index;
+
+	if (cg->nlean[b] >= 0 && cg->filtered[b])
+		fprintf(out, "%sif (MAXACTION > %d)\n%s\tstp_probe_lean("
+			"&stp_probes[%d]);\n%selse\n%s\t", indent,
+			cg->nlean[b] + 1, indent, k, indent, indent);
+	else
+		fputs(indent, out);
+	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &a);\n", k);
+}
+
+/* Does this tracepoint probe need a callback with the exact prototype? */
+static bool tp_typed(const struct derived_probe *dp)
+{
+	return dp->kind == PF_TRACEPOINT && dp->tp && dp->tp->args_ok &&
+	       (dp->body->ntpvars || dp->body->tp_parms);
+}
+
+
+/*
+ * A body that starts with `if ($ARG != N) next` (the syscall tapset's
+ * form, one alias per value of $id): the argument and N. Probes of one
+ * tracepoint that all filter on the same argument share one callback
+ * that switches on it, so `syscall.*` costs one call per event.
+ */
+static bool tp_filter(const struct derived_probe *dp,
+		      const struct symbol **arg, int64_t *value)
+{
+	const struct node *st = first_stmt(dp->body->probe->probe.body);
+	const struct node *c, *then, *t, *num;
+
+	if (!st || st->kind != N_IF || st->cond.els)
+		return false;
+	c = st->cond.cond;
+	then = st->cond.then;
+	if (then && then->kind == N_BLOCK && then->block.stmts &&
+	    !then->block.stmts->next)
+		then = then->block.stmts;
+	if (!then || then->kind != N_NEXT || c->kind != N_BINARY ||
+	    c->binary.op != OP_NE)
+		return false;
+	t = c->binary.lhs->kind == N_NUMBER ? c->binary.rhs : c->binary.lhs;
+	num = t == c->binary.lhs ? c->binary.rhs : c->binary.lhs;
+	if ((t->kind != N_TARGET && t->kind != N_TMEMBER) ||
+	    num->kind != N_NUMBER || !t->sym || t->sym->kind != SYM_CONTEXT)
+		return false;
+	*arg = t->sym;		/* $id, or a chain like $regs->orig_ax */
+	*value = num->num.value;
+	return true;
+}
+
+/*
+ * v[k] for a chain $arg->a->b[2]: walk it from the argument's value with
+ * the offsets BTF gave pass 2 (no kernel struct definitions needed), every
+ * read fault-safe; a fault leaves its address in v[k] and sets bit k of
+ * a.faults, and the body raises the error only if it reads v[k].
+ */
+static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
+			const char *in)
+{
+	const struct tp_path *path = sym->tp_path;
+
+	/* stp_ names cannot clash with the tracepoint's arguments; a local
+	 * label, as several probes' values may share one callback */
+	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
+	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->tp_arg);
+	gen_path_steps(out, path, in);
+	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
+	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
+	fprintf(out, "%s}\n", in);
+}
+
+/* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
+static void gen_tp_values(FILE *out, const struct derived_probe *dp,
+			  const char *indent, bool with_v, bool with_all)
+{
+	const struct tracepoint_info *tp = dp->tp;
+	const struct probe_body *b = dp->body;
+
+	if (with_v)
+		fprintf(out, "%sa.faults = 0;\n", indent);
+	for (int k = 0; with_v && k < b->ntpvars; k++)
+		if (b->tpvars[k]->tp_path)
+			gen_tp_path(out, b->tpvars[k], k, indent);
+		else
+			fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
+				b->tpvars[k]->name + 1);
+	for (int a = 0; with_all && a < tp->nargs; a++)
+		fprintf(out, "%sall[%d] = %s%s%s;\n", indent, a,
+			tp_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
+			tp_scalar(tp->args[a].c_type) ? tp->args[a].name : "",
+			tp_scalar(tp->args[a].c_type) ? ")" : "");
+}
+
+/*
+ * Typed tracepoint callbacks, "void cb(void *data, TP_PROTO)" (checked
+ * against the tracepoint by the header's check_trace_callback_type_NAME):
+ * they widen the arguments to longs on their stack and run the probe with
+ * them. One per probe (data is its table entry), or one per dispatch group
+ * (see tp_filter): the group's first entry registers it, the others are
+ * tp_shared. group[i] is the probe's group leader, or -1.
+ */
+static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
+{
+	const struct program *prog = cg->prog;
+	const char **done = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*done));
+	int ndone = 0;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (!tp_typed(dp))
+			continue;
+		bool seen = false;
+		for (int k = 0; k < ndone; k++)
+			seen |= !strcmp(done[k], dp->tp->header);
+		if (seen)
+			continue;
+		done[ndone++] = dp->tp->header;
+		if (ndone == 1)
+			fputs("\n/* typed tracepoint callbacks */\n", out);
+		fputs(dp->tp_decls ? dp->tp_decls : "", out);
+		fprintf(out, "#include %s%s%s\n",
+			dp->tp->header[0] == '/' ? "\"" : "<", dp->tp->header,
+			dp->tp->header[0] == '/' ? "\"" : ">");
+	}
+	free(done);
+
+	/* dispatch groups: same tracepoint, same filtered argument */
+	const struct symbol **farg = xmalloc((size_t)(prog->nprobes + 1) *
+					     sizeof(*farg));
+	int64_t *fval = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*fval));
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		group[i] = -1;
+		farg[i] = NULL;
+		if (!tp_typed(dp) || !tp_filter(dp, &farg[i], &fval[i]))
+			continue;
+		for (int j = 0; j < i && group[i] < 0; j++)
+			if (farg[j] && !strcmp(farg[j]->name, farg[i]->name) &&
+			    !strcmp(prog->probes[j]->tp->system, dp->tp->system) &&
+			    !strcmp(prog->probes[j]->tp->name, dp->tp->name))
+				group[i] = group[j] >= 0 ? group[j] : j;
+		if (group[i] >= 0)
+			group[group[i]] = group[i];
+	}
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct tracepoint_info *tp = dp->tp;
+		if (!tp_typed(dp) || (group[i] >= 0 && group[i] != i))
+			continue;
+		int nv = dp->body->ntpvars;
+		for (int j = i + 1; group[i] == i && j < prog->nprobes; j++)
+			if (group[j] == i && prog->probes[j]->body->ntpvars > nv)
+				nv = prog->probes[j]->body->ntpvars;
+		bool isvoid = !strcmp(tp->proto, "void");
+		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
+			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
+		fprintf(out, "\tint64_t v[%d], all[%d];\n"
+			"\tstruct stp_tp_args a = { .v = v, .all = all };\n\n",
+			nv ? nv : 1, tp->nargs ? tp->nargs : 1);
+		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
+			tp->name, i);
+		if (group[i] != i) {
+			/* its own callback: the entry is known here, so a
+			 * lean probe's counts compile to immediates */
+			int b = dp->body->index;
+			gen_tp_values(out, dp, "\t", true, true);
+			if (cg->nlean[b] >= 0 && cg->filtered[b] &&
+			    !farg[i]->tp_path) {
+				/* the filter here: its `next` is all a
+				 * hit it rejects would do */
+				fprintf(out, "\tif ((int64_t)(%s) != %" PRId64
+					"LL)\n\t\treturn;\n", farg[i]->name + 1,
+					fval[i]);
+				gen_tp_run(cg, out, i, table_index(prog, i), "\t");
+			} else {
+				fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], "
+					"&a);\n", table_index(prog, i));
+			}
+			fputs("}\n", out);
+			continue;
+		}
+		gen_tp_values(out, dp, "\t", false, true);
+		if (farg[i]->tp_path) {
+			/* the key once; a fault matches no case */
+			fputs("\ta.faults = 0;\n", out);
+			gen_tp_path(out, farg[i], farg[i]->index, "\t");
+			fprintf(out, "\tif (!a.faults)\n\tswitch (v[%d]) {\n",
+				farg[i]->index);
+		} else {
+			fprintf(out, "\tswitch ((int64_t)(%s)) {\n",
+				farg[i]->name + 1);
+		}
+		for (int j = i; j < prog->nprobes; j++) {
+			bool emitted = false;
+			if (group[j] != i)
+				continue;
+			for (int m = i; m < j && !emitted; m++)
+				emitted = group[m] == i && fval[m] == fval[j];
+			if (emitted)
+				continue;
+			/* one case per value; several probes may want it */
+			fprintf(out, "\tcase %" PRId64 "LL:\n", fval[j]);
+			for (int k = j; k < prog->nprobes; k++) {
+				if (group[k] != i || fval[k] != fval[j])
+					continue;
+				gen_tp_values(out, prog->probes[k], "\t\t", true,
+					      false);
+				gen_tp_run(cg, out, k, table_index(prog, k),
+					   "\t\t");
+			}
+			fputs("\t\tbreak;\n", out);
+		}
+		fputs("\t}\n}\n", out);
+	}
+	free(farg);
+	free(fval);
+}
+
+/*
+ * $$parms tables of probe i (struct stp_tp_parm[], see runtime/pretty.h),
+ * one per mode the body uses: mode 0 prints each argument "%p" (a
+ * pointer) or "%#x", modes 1 and 2 its pretty printing ("=?" when its
+ * type is unknown), as SystemTap 4.8 does.
+ */
+static void gen_tp_parms(struct cg *cg, FILE *out, int i)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+	const struct tracepoint_info *tp = dp->tp;
+
+	for (int m = 0; m < 3; m++) {
+		if (!(dp->body->tp_parms_modes & (1u << m)))
+			continue;
+		for (int k = 0; m && k < tp->nargs; k++) {
+			const struct pretty *p = dp->tp_parms_pretty[m] ?
+				dp->tp_parms_pretty[m][k] : NULL;
+			if (!p)
+				continue;
+			fprintf(out, "static const struct stp_pp_item "
+				"stp_tppi_%d_%d_%d[] = {\n", i, m, k);
+			pretty_items(cg, out, p, "\t");
+			fprintf(out, "};\nstatic const struct stp_pretty "
+				"stp_tpp_%d_%d_%d = { stp_tppi_%d_%d_%d, %d };\n",
+				i, m, k, i, m, k, p->nitems);
+		}
+		fprintf(out, "static const struct stp_tp_parm stp_tp_parms_%d_%d[] "
+			"= {\n", i, m);
+		for (int k = 0; k < tp->nargs; k++) {
+			const char *name = tp->args[k].name;
+			const char *sep = k ? " " : "";
+			if (!m) {
+				fprintf(out, "\t{ \"%s%s=\", &stp_pp_%s, %d },\n",
+					sep, name, strchr(tp->args[k].c_type, '*') ?
+					"ptr" : "hex", k);
+			} else if (dp->tp_parms_pretty[m] &&
+				   dp->tp_parms_pretty[m][k]) {
+				fprintf(out, "\t{ \"%s%s=\", &stp_tpp_%d_%d_%d, "
+					"%d },\n", sep, name, i, m, k, k);
+			} else {
+				fprintf(out, "\t{ \"%s%s=?\", NULL, %d },\n", sep,
+					name, k);
+			}
+		}
+		fputs("\t{ NULL }\n};\n", out);
+	}
+}
+
+static const char *probe_type(const struct derived_probe *dp)
+{
+	(void)dp;
+	return "STP_PROBE_TRACEPOINT";
+}
+
+/* A probe whose callback checks the body's filter itself (tp_filter). */
+static bool filters(const struct derived_probe *dp)
+{
+	const struct symbol *arg;
+	int64_t value;
+
+	return tp_typed(dp) && tp_filter(dp, &arg, &value);
+}
+
+/*
+ * The typed callbacks and their dispatch groups (kept for the table's
+ * fields), the $$parms tables, and a lean body's own callback on its
+ * first untyped probe: the counts compile to immediates.
+ */
+static void support(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
+	bool parms = false;
+
+	*family_state(cg, &tracepoint_family) = group;
+	gen_tp_callbacks(cg, out, group);
+	for (int i = 0; i < prog->nprobes; i++)
+		parms |= tp_typed(prog->probes[i]) &&
+			 prog->probes[i]->body->tp_parms_modes;
+	if (parms)
+		fputs("\n/* $$parms */\n"
+		      "static const struct stp_pp_item stp_ppi_hex[] = {\n"
+		      "\t{ \"\", 'x', STP_PP_VALUE }, { \"\" } };\n"
+		      "static const struct stp_pretty stp_pp_hex __maybe_unused = "
+		      "{ stp_ppi_hex, 2 };\n"
+		      "static const struct stp_pp_item stp_ppi_ptr[] = {\n"
+		      "\t{ \"\", 'p', STP_PP_VALUE }, { \"\" } };\n"
+		      "static const struct stp_pretty stp_pp_ptr __maybe_unused = "
+		      "{ stp_ppi_ptr, 2 };\n", out);
+	for (int i = 0; i < prog->nprobes; i++)
+		if (tp_typed(prog->probes[i]) &&
+		    prog->probes[i]->body->tp_parms_modes)
+			gen_tp_parms(cg, out, i);
+	for (int b = 0; b < prog->nbodies; b++) {
+		if (cg->nlean[b] < 0 || cg->filtered[b])
+			continue;
+		for (int i = 0; i < prog->nprobes; i++) {
+			const struct derived_probe *dp = prog->probes[i];
+			if (dp->body == prog->bodies[b] &&
+			    dp->family == &tracepoint_family && !tp_typed(dp)) {
+				fprintf(out, "STP_TP_LEAN_HIT(stp_tp_lean_%d, "
+					"&stp_probes[%d])\n", b,
+					table_index(prog, i));
+				break;
+			}
+		}
+	}
+}
+
+static void fields(struct cg *cg, int i, FILE *out)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+	const int *group = *family_state(cg, &tracepoint_family);
+	int lb = dp->body->index;
+
+	fprintf(out, ",\n\t  .tp_name = %s",
+		c_string(cg, dp->tp_name, strlen(dp->tp_name)));
+	if (dp->tp)
+		fprintf(out, ", .tp_system = %s",
+			c_string(cg, dp->tp->system, strlen(dp->tp->system)));
+	if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
+		fprintf(out, ",\n\t  .tp_shared = true");
+	else if (tp_typed(dp))
+		fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
+	else if (cg->nlean[lb] >= 0 && !cg->filtered[lb])
+		fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d", lb);
+	if (tp_typed(dp) && dp->body->tp_parms_modes) {
+		fputs(",\n\t  .tp_parms = {", out);
+		for (int m = 0; m < 3; m++)
+			if (dp->body->tp_parms_modes & (1u << m))
+				fprintf(out, " [%d] = stp_tp_parms_%d_%d,",
+					m, i, m);
+		fputs(" }", out);
+	}
+}
+
+/* $$parms (three modes), $$system, $$name. */
+static const char *context_value(struct cg *cg, struct node *n)
+{
+	const char *name = n->kind == N_ATFUNC ? n->call.name :
+			   n->target.name;
+
+	if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6)) {
+		/* $$parms, $$parms$, $$parms$$: mode 0, 1, 2 */
+		const char *t = tmp_string(cg), *scratch = tmp_string(cg);
+		size_t len = strlen(name), mode = 0;
+		while (mode < 2 && name[len - 1 - mode] == '$')
+			mode++;
+		emit(cg, "stp_tp_parms(c, %s, %zu, %s);", t, mode, scratch);
+		return t;
+	}
+	if (!strcmp(name, "$$system"))
+		return "c->probe->tp_system";
+	if (!strcmp(name, "$$name"))
+		return "c->probe->tp_name";
+	unsupported(cg, n, ast_kind_name(n->kind));
+	return "0";
+}
+
+static const struct family_emit module = {
+	.probe_type = probe_type,
+	.event = true,
+	.lean = true,
+	.filters = filters,
+	.support = support,
+	.fields = fields,
+	.context = context_value,
+};
+
 static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { "kernel.trace(string)", NULL };
 
@@ -540,4 +941,5 @@ const struct probe_family tracepoint_family = {
 	.defined = defined,
 	.var_ctype = tp_arg_type,
 	.list_vars = list_vars,
+	.module = &module,
 };

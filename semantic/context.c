@@ -474,8 +474,7 @@ enum type infer_target(struct sema *se, struct node *n)
 			   none->pp);
 	else if (se->report && some)
 		diag_error(se->s, n->loc, "context variables of %s probes are "
-			   "not supported yet (a body of several kinds of "
-			   "probe)", some->family->name);
+			   "not supported yet", some->family->name);
 	else if (se->report)
 		diag_error(se->s, n->loc, "context variables are not "
 			   "available in functions");

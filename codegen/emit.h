@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 3's own state and services, shared by the files of codegen/ and by
+ * the probe families' module emitters (probes/, struct family_emit).
+ *
+ * Every expression is evaluated in script order into temporaries: the
+ * generator emits the statements that compute it and returns a C
+ * expression (without side effects) for its value. Longs live in C locals;
+ * strings live in the frame (struct stp_locals_probe_N or _fn_N in the
+ * per-CPU context), never on the kernel stack. A runtime error records a
+ * message and jumps to the current error label: `out` (leave the probe or
+ * function), or a try's catch label.
+ */
+#ifndef CODEGEN_EMIT_H
+#define CODEGEN_EMIT_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/codegen.h"
+#include "codegen/locks.h"
+#include "semantic/family.h"
+#include "lib/strbuf.h"
+
+struct cg {
+	struct session *s;
+	const struct program *prog;
+	struct strbuf code;		/* the current handler's body */
+	struct strbuf frame;		/* its frame struct members */
+	int depth;			/* indentation */
+	int ntemps;			/* temporaries in this handler */
+	int nlabels;
+	int loop_break[64], loop_cont[64];	/* label numbers per loop */
+	int nloops;
+	int errors;
+	const char *err;		/* where a runtime error jumps */
+	const struct probe_body *scope;	/* the probe or function */
+	const struct lock_plan *locks;	/* also which globals are counters */
+	int *nlean;			/* [body]: its count statements when
+					 * lean (module.c), else -1 */
+	bool *filtered;			/* [body]: lean past its first
+					 * statement, a filter its probes'
+					 * callbacks check themselves */
+	/* per family: state its emitters keep between hooks */
+	struct family_state {
+		const struct probe_family *family;
+		void *state;
+	} *family_states;
+	int nfamily_states;
+};
+
+/*
+ * How one probe family is emitted into the kernel module: pass 3's
+ * module backend. Another backend (BPF) adds a table of its own to struct
+ * probe_family, beside this one.
+ */
+struct family_emit {
+	/* the runtime's probe type of dp ("STP_PROBE_TIMER"), or NULL:
+	 * no table entry (never) */
+	const char *(*probe_type)(const struct derived_probe *dp);
+	bool event;		/* runs on kernel events: takes the globals'
+				 * locks (locks.c) */
+	bool lean;		/* a body of constant counts runs as those
+				 * counts, without a context (module.c) */
+	/* Optional: dp's callback runs the body's first statement, a
+	 * filter `if (...) next`, itself; its body is lean past it */
+	bool (*filters)(const struct derived_probe *dp);
+	/* Optional: #defines before the runtime is included */
+	void (*defines)(struct cg *cg, FILE *out);
+	/* Optional: module-level C after the handlers, before the probe
+	 * table (which is declared): callbacks, value readers, tables */
+	void (*support)(struct cg *cg, FILE *out);
+	/* Optional: the family's fields of probe i's table entry, before
+	 * the runtime's own (locks, lean counts) and after them; each
+	 * starts with ", " */
+	void (*head_fields)(struct cg *cg, int i, FILE *out);
+	void (*fields)(struct cg *cg, int i, FILE *out);
+	/* Optional: the start of a handler of b (values it computes at a
+	 * function's entry) */
+	void (*prologue)(struct cg *cg, const struct probe_body *b);
+	/* Optional: a context value the body reads that is no slot
+	 * ($value, $$parms, $return, @entry ...): a C expression */
+	const char *(*context)(struct cg *cg, struct node *n);
+	/* Optional: an assignment to a context value, or NULL when n is
+	 * not one the family writes */
+	const char *(*assign)(struct cg *cg, struct node *n);
+};
+
+/* ---- expressions (expr.c) ------------------------------------------- */
+
+void emit(struct cg *cg, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* n cannot be translated: an error at n */
+void unsupported(struct cg *cg, const struct node *n, const char *what);
+const char *tmp_long(struct cg *cg);
+const char *tmp_string(struct cg *cg);
+/* A C string literal for bytes (with escapes, safe in any context). */
+const char *c_string(struct cg *cg, const char *s, size_t len);
+/* "operator '/' at x.stp:7:36" as a C string literal */
+const char *where(struct cg *cg, const struct node *n);
+const char *gen_expr(struct cg *cg, struct node *n);
+void gen_embedded_stmt(struct cg *cg, struct node *n);
+/* a script variable as C (a counter folds its per-CPU slots first) */
+const char *var_ref(struct cg *cg, const struct symbol *sym);
+/* arrays and statistics: the global's runtime object, as a pointer; its
+ * keys into a key struct (wild: bit k for a '*' key); may a statement
+ * use it here (an error otherwise); the error of a full array */
+bool is_stat_array(const struct symbol *sym);
+const char *gref(struct cg *cg, const struct symbol *sym);
+const char *gen_keys(struct cg *cg, struct node *keys,
+		     const struct symbol *sym, unsigned *wild);
+bool global_ok(struct cg *cg, struct node *at, const struct symbol *sym);
+void overflow_error(struct cg *cg, const struct node *at,
+		    const struct symbol *sym);
+/* A pretty-printing table's items, one a line (runtime/pretty.h). */
+void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
+		  const char *indent);
+/* The steps of a member chain from stp_addr, each of which may `goto
+ * fault` (a label the caller provides). */
+void gen_path_steps(FILE *out, const struct tp_path *path, const char *in);
+/* If the context value sym faulted (bit sym->index of the hit's faults),
+ * raise the read fault the body would have met. */
+void fault_check(struct cg *cg, const struct node *n, int slot);
+
+/* ---- statements and handlers (stmt.c) -------------------------------- */
+
+void gen_stmt(struct cg *cg, struct node *n);
+/* The handler of b (a probe body or function): its frame struct into
+ * structs, its code into bodies. */
+void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
+	      const struct probe_body *b);
+/* The first statement a body runs (through leading blocks), or NULL. */
+const struct node *first_stmt(const struct node *n);
+
+/* ---- the module (module.c) ------------------------------------------ */
+
+/* The family of the handler being generated (NULL: a function). */
+const struct probe_family *scope_family(const struct cg *cg);
+/* Index of probe i in the emitted stp_probes[] (never has no entry). */
+int table_index(const struct program *prog, int i);
+/* The family's state slot in this module (NULL until it sets one). */
+void **family_state(struct cg *cg, const struct probe_family *f);
+
+#endif /* CODEGEN_EMIT_H */

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3: the module. The text of one kernel module: the frame union of
+ * every handler, the script's globals (runtime objects for arrays and
+ * statistics) and their locks, embedded C, the handlers (stmt.c), the
+ * lean probes' counts, then each family's own C (struct family_emit:
+ * callbacks, readers, tables) and the probe table the runtime arms
+ * (runtime/probes.h).
+ */
+#include "codegen/emit.h"
+
+#include "config.h"
+
+/* ---- module ------------------------------------------------------------ */
+
+/*
+ * Top-level %{ %} blocks, in order, at file scope after the runtime and
+ * before the script's globals and code: #includes and C helpers for the
+ * embedded functions.
+ */
+static void gen_embeds(struct cg *cg, FILE *out)
+{
+	/* a tapset's static C helpers serve the functions a script uses,
+	 * which may be none of them */
+	if (cg->prog->nembeds)
+		fputs("\n#pragma GCC diagnostic push\n"
+		      "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
+		      out);
+	for (int i = 0; i < cg->prog->nembeds; i++) {
+		const struct node *e = cg->prog->embeds[i];
+		const struct srcfile *f = session_file(cg->s, e->loc.file);
+		fprintf(out, "\n/* embedded C at %s:%d:%d */\n%s\n",
+			f ? f->name : "?", e->loc.line, e->loc.col,
+			e->embedded.code);
+	}
+	if (cg->prog->nembeds)
+		fputs("#pragma GCC diagnostic pop\n", out);
+}
+
+static void gen_globals(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+
+	if (prog->nglobals)
+		fputs("\n/* globals */\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		const struct node *init = g->decl ? g->decl->global.init : NULL;
+		if (g->type == TY_STATS) {
+			const char *h = g->hist == HIST_LOG ? "STP_HIST_LOG" :
+				g->hist == HIST_LINEAR ? "STP_HIST_LINEAR" :
+				"STP_HIST_NONE";
+			int nb = g->hist == HIST_LOG ? 128 : g->hist == HIST_LINEAR ?
+				(int)((g->hist_hi - g->hist_lo) / g->hist_step) + 3 : 0;
+			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
+				"{ .hist = %s, .shift = %d, .lo = %" PRId64 "LL, "
+				".hi = %" PRId64 "LL, .step = %" PRId64 "LL, "
+				".nbuckets = %d };\n", g->cname, h, g->var_shift,
+				g->hist_lo,
+				g->hist_hi, g->hist_step, nb);
+		}
+		if (g->nkeys) {
+			char keys[MAX_KEYS + 1];
+			for (int k = 0; k < g->nkeys; k++)
+				keys[k] = g->key_types[k] == TY_STRING ? 's' : 'l';
+			keys[g->nkeys] = '\0';
+			int64_t max = g->decl ? g->decl->global.max_entries : 0;
+			fprintf(out, "static const struct stp_map_desc stp_gmd_%s = "
+				"{ .keys = \"%s\", .vtype = %s, .wrap = %s, "
+				".max_entries = ", g->cname, keys,
+				g->type == TY_STRING ? "STP_VAL_STRING" :
+				g->type == TY_STATS ? "STP_VAL_STAT" : "STP_VAL_LONG",
+				g->decl && g->decl->global.wrap ? "true" : "false");
+			if (max > 0)
+				fprintf(out, "%" PRId64, max);
+			else
+				fputs("MAXMAPENTRIES", out);
+			if (g->type == TY_STATS)
+				fprintf(out, ", .stat = &stp_gsd_%s", g->cname);
+			fputs(" };\n", out);
+			fprintf(out, "static struct stp_%s stp_g_%s;\n",
+				g->type == TY_STATS ? "pmap" : "map", g->cname);
+			continue;
+		}
+		switch (g->type) {
+		case TY_STRING:
+			if (init) {
+				size_t len = init->str.len;
+				if (len > 511)	/* MAXSTRINGLEN - 1 at the default */
+					len = 511;
+				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN] = %s;\n",
+					g->cname, c_string(cg, init->str.value, len));
+			} else {
+				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN];\n",
+					g->cname);
+			}
+			break;
+		case TY_STATS:
+			fprintf(out, "static struct stp_pstat stp_g_%s;\n", g->cname);
+			break;
+		default:
+			fprintf(out, "static int64_t stp_g_%s = %" PRId64 "LL;\n",
+				g->cname, init ? init->num.value : 0);
+			break;
+		}
+		/* for embedded C that declares it with a pragma (pass 2); of
+		 * two private globals of one name, the first file's has them */
+		if (g->cname != g->name)
+			continue;
+		if (g->type == TY_STRING)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() "
+				"((const char *)stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"strlcpy(stp_g_%s, (v), MAXSTRINGLEN)\n",
+				g->name, g->cname, g->name, g->cname);
+		else if (g->type == TY_LONG)
+			fprintf(out, "#define STAP_GLOBAL_GET_%s() (stp_g_%s)\n"
+				"#define STAP_GLOBAL_SET_%s(v) "
+				"(stp_g_%s = (int64_t)(v))\n",
+				g->name, g->cname, g->name, g->cname);
+	}
+}
+
+static bool has_containers(const struct program *prog)
+{
+	for (int i = 0; i < prog->nglobals; i++)
+		if (prog->globals[i]->nkeys || prog->globals[i]->type == TY_STATS)
+			return true;
+	return false;
+}
+
+/* stp_globals_init / stp_globals_free: the arrays and statistics. */
+static void gen_globals_init(const struct program *prog, FILE *out)
+{
+	fputs("\nstatic void stp_globals_free(void)\n{\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		if (g->nkeys)
+			fprintf(out, "\tstp_%s_free(&stp_g_%s);\n",
+				g->type == TY_STATS ? "pmap" : "map", g->cname);
+		else if (g->type == TY_STATS)
+			fprintf(out, "\tstp_pstat_free(&stp_g_%s);\n", g->cname);
+	}
+	fputs("}\n\nstatic int stp_globals_init(void)\n{\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		if (g->nkeys && g->type == TY_STATS)
+			fprintf(out, "\tif (stp_pmap_init(&stp_g_%s, &stp_gmd_%s))\n"
+				"\t\tgoto nomem;\n", g->cname, g->cname);
+		else if (g->nkeys)
+			fprintf(out, "\tif (stp_map_init(&stp_g_%s, &stp_gmd_%s, "
+				"stp_gmd_%s.max_entries))\n\t\tgoto nomem;\n",
+				g->cname, g->cname, g->cname);
+		else if (g->type == TY_STATS)
+			fprintf(out, "\tif (stp_pstat_init(&stp_g_%s, &stp_gsd_%s))\n"
+				"\t\tgoto nomem;\n", g->cname, g->cname);
+	}
+	fputs("\treturn 0;\nnomem:\n\tstp_globals_free();\n\treturn -ENOMEM;\n}\n",
+	      out);
+}
+
+/*
+ * Foreach snapshot slots a CPU may need at once: each loop's array size,
+ * times the call depth for loops inside functions.
+ */
+static void iter_slots(const struct program *prog, const struct node *n,
+		       struct strbuf *sb)
+{
+	if (!n)
+		return;
+	if (n->kind == N_FOREACH && n->foreach.array->sym) {
+		const struct symbol *g = n->foreach.array->sym;
+		int64_t max = g->decl ? g->decl->global.max_entries : 0;
+		if (max > 0)
+			sb_printf(sb, " + %" PRId64, max);
+		else
+			sb_puts(sb, " + MAXMAPENTRIES");
+	}
+	switch (n->kind) {
+	case N_BLOCK:
+		ast_foreach(st, n->block.stmts)
+			iter_slots(prog, st, sb);
+		break;
+	case N_IF:
+		iter_slots(prog, n->cond.then, sb);
+		iter_slots(prog, n->cond.els, sb);
+		break;
+	case N_WHILE:
+	case N_FOR:
+		iter_slots(prog, n->loop.body, sb);
+		break;
+	case N_FOREACH:
+		iter_slots(prog, n->foreach.body, sb);
+		break;
+	case N_TRY:
+		iter_slots(prog, n->try.body, sb);
+		iter_slots(prog, n->try.handler, sb);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * A lean body: nothing but counter statements adding constants (or no
+ * statement at all). An event probe with one runs without a context,
+ * locks or registers: the runtime adds each constant to this CPU's slot
+ * (stp_probe_lean) when events are on. What it needs of a context, no
+ * other hit on this CPU can disturb, and it cannot fail: the action
+ * budget is the only limit, hence .lean = MAXACTION > statements.
+ */
+static bool lean_stmt(struct cg *cg, const struct node *n,
+		      const struct node *skip, struct strbuf *out, int *nstmts)
+{
+	if (n->kind == N_BLOCK) {
+		ast_foreach(st, n->block.stmts)
+			if (!lean_stmt(cg, st, skip, out, nstmts))
+				return false;
+		return true;
+	}
+	if (n->kind == N_NULL_STMT || n == skip)
+		return true;
+	const struct node *t = count_target(n);
+	int slot = t ? lock_plan_counter(cg->locks, t->sym) : -1;
+	if (slot < 0)
+		return false;
+	const struct node *e = n->stmt.expr;
+	uint64_t delta;
+	if (e->kind == N_INCDEC)
+		delta = e->incdec.increment ? 1 : (uint64_t)-1;
+	else if (e->binary.rhs->kind == N_NUMBER)
+		delta = e->binary.op == OP_ADD ?
+			(uint64_t)e->binary.rhs->num.value :
+			0 - (uint64_t)e->binary.rhs->num.value;
+	else
+		return false;
+	sb_printf(out, "\t{ %d, 0x%" PRIx64 "ULL },\n", slot, delta);
+	(*nstmts)++;
+	return true;
+}
+
+
+
+/* stp_counts_B[] of each lean body B (cg->nlean, cg->filtered). */
+static void gen_lean_counts(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	struct strbuf counts = { 0 };
+
+	for (int b = 0; b < prog->nbodies; b++) {
+		const struct probe_body *body = prog->bodies[b];
+		const struct node *code = body->probe->probe.body;
+		const struct node *skip = NULL;
+		bool event = false, filtered = true;
+		int n = 0;
+
+		cg->nlean[b] = -1;
+		cg->filtered[b] = false;
+		for (int i = 0; i < prog->nprobes; i++) {
+			const struct derived_probe *dp = prog->probes[i];
+			const struct family_emit *e = dp->family->module;
+			if (dp->body != body)
+				continue;
+			event |= e->lean;
+			filtered &= e->filters && e->filters(dp);
+		}
+		if (!event || body->nkf_entries)
+			continue;
+		if (filtered)
+			skip = first_stmt(code);
+		else if (body->ntpvars)
+			continue;
+		sb_reset(&counts);
+		if (!lean_stmt(cg, code, skip, &counts, &n))
+			continue;
+		cg->nlean[b] = n;
+		cg->filtered[b] = filtered;
+		fprintf(out, "\n/* probe %d is lean%s: these counts only */\n"
+			"static const struct stp_count stp_counts_%d[] = {\n"
+			"%s\t{ 0, 0 }\t/* ARRAY_SIZE never 0 */\n};\n",
+			b, filtered ? " past its filter" : "", b,
+			sb_str(&counts));
+	}
+	sb_free(&counts);
+}
+
+
+
+
+
+
+
+int table_index(const struct program *prog, int i)
+{
+	int k = 0;
+
+	for (int j = 0; j < i; j++)
+		k += prog->probes[j]->family->module->probe_type(
+			prog->probes[j]) != NULL;
+	return k;
+}
+
+const struct probe_family *scope_family(const struct cg *cg)
+{
+	if (!cg->scope || cg->scope->func)
+		return NULL;
+	for (int i = 0; i < cg->prog->nprobes; i++)
+		if (cg->prog->probes[i]->body == cg->scope)
+			return cg->prog->probes[i]->family;
+	return NULL;
+}
+
+void **family_state(struct cg *cg, const struct probe_family *f)
+{
+	for (int i = 0; i < cg->nfamily_states; i++)
+		if (cg->family_states[i].family == f)
+			return &cg->family_states[i].state;
+	cg->family_states = xrealloc(cg->family_states,
+				     (size_t)(cg->nfamily_states + 1) *
+				     sizeof(*cg->family_states));
+	cg->family_states[cg->nfamily_states].family = f;
+	cg->family_states[cg->nfamily_states].state = NULL;
+	return &cg->family_states[cg->nfamily_states++].state;
+}
+
+/* Call a hook of every family with probes in the program, once each. */
+static void each_family(struct cg *cg, FILE *out,
+			void (*(*hook)(const struct family_emit *))(struct cg *,
+								    FILE *))
+{
+	const struct family_emit **seen = xmalloc((size_t)(cg->prog->nprobes + 1) *
+						  sizeof(*seen));
+	int nseen = 0;
+
+	/* two families may share one table (kernel.function's entry and
+	 * .return probes): it runs once */
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct family_emit *e = cg->prog->probes[i]->family->module;
+		bool done = false;
+		for (int k = 0; k < nseen; k++)
+			done |= seen[k] == e;
+		if (done)
+			continue;
+		seen[nseen++] = e;
+		void (*fn)(struct cg *, FILE *) = hook(e);
+		if (fn)
+			fn(cg, out);
+	}
+	free(seen);
+}
+
+
+
+
+
+
+
+
+
+
+
+static void (*defines_hook(const struct family_emit *e))(struct cg *, FILE *)
+{
+	return e->defines;
+}
+
+static void (*support_hook(const struct family_emit *e))(struct cg *, FILE *)
+{
+	return e->support;
+}
+
+int codegen_module(struct session *s, const struct program *prog,
+		   const char *module_name, FILE *out)
+{
+	struct cg cg = { .s = s, .prog = prog };
+	char *structs = NULL, *bodies = NULL;
+	size_t structs_len = 0, bodies_len = 0;
+	FILE *sf = open_memstream(&structs, &structs_len);
+	FILE *bf = open_memstream(&bodies, &bodies_len);
+	struct lock_plan locks;
+
+	lock_plan_build(&locks, prog);
+	cg.locks = &locks;
+
+	/* __maybe_unused: the optimiser may have dropped every call of a
+	 * side-effect-free library function after pass 2 found it used */
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			fprintf(bf, "static void __maybe_unused stp_fn_%d(struct "
+				"stp_context *c);\n", prog->funcs[i]->index);
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			gen_body(&cg, sf, bf, prog->funcs[i]->scope);
+	for (int i = 0; i < prog->nbodies; i++)
+		gen_body(&cg, sf, bf, prog->bodies[i]);
+	fclose(sf);
+	fclose(bf);
+
+	fprintf(out, "/* Generated by stap " PACKAGE_VERSION ": do not edit. */\n");
+	fprintf(out, "#define STP_MODULE_NAME \"%s\"\n", module_name);
+	if (prog->max_nesting < 0)
+		fputs("#define STP_MAXNESTING MAXNESTING\n", out);
+	else
+		fprintf(out, "#define STP_MAXNESTING (%d < MAXNESTING ? %d : "
+			"MAXNESTING)\n", prog->max_nesting, prog->max_nesting);
+	if (has_containers(prog)) {
+		struct strbuf probes = { 0 }, funcs = { 0 };
+		for (int i = 0; i < prog->nbodies; i++)
+			iter_slots(prog, prog->bodies[i]->probe->probe.body, &probes);
+		for (int i = 0; i < prog->nfuncs; i++)
+			if (prog->funcs[i]->used)
+				iter_slots(prog, prog->funcs[i]->decl->func.body,
+					   &funcs);
+		fprintf(out, "#define STP_HAVE_GLOBALS 1\n");
+		fprintf(out, "#define STP_ITER_SLOTS (0%s + (0%s) * (STP_MAXNESTING + 1))\n",
+			sb_str(&probes), sb_str(&funcs));
+		sb_free(&probes);
+		sb_free(&funcs);
+	}
+	/* temporaries and labels are generated whether used or not */
+	fputs("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
+	      "#pragma GCC diagnostic ignored \"-Wunused-label\"\n", out);
+	fputs("#include <linux/types.h>\n#include \"defines.h\"\n", out);
+	fputs("\n/* each handler's locals and temporaries, in the per-CPU frame */\n", out);
+	fputs(structs ? structs : "", out);
+	fputs("union stp_frame_union {\n\tchar stp_unused;\n", out);
+	for (int i = 0; i < prog->nbodies; i++)
+		fprintf(out, "\tstruct stp_locals_probe_%d p%d;\n", i, i);
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
+	fputs("};\n#undef STP_FRAME_SIZE\n"
+	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
+	if (locks.ncounters)
+		fprintf(out, "#define STP_NCOUNTERS %d\n", locks.ncounters);
+	each_family(&cg, out, defines_hook);
+	fputs("#include \"runtime.h\"\n", out);
+	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
+	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
+	gen_embeds(&cg, out);
+	gen_globals(&cg, out);
+	if (has_containers(prog))
+		gen_globals_init(prog, out);
+	lock_plan_emit_locks(&locks, out);
+	fputs(bodies ? bodies : "", out);
+	free(structs);
+	free(bodies);
+	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
+	cg.nlean = nlean;
+	cg.filtered = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*cg.filtered));
+	gen_lean_counts(&cg, out);
+	if (prog->nprobes)
+		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
+			table_index(prog, prog->nprobes));
+	each_family(&cg, out, support_hook);
+
+	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
+		table_index(prog, prog->nprobes));
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct family_emit *e = dp->family->module;
+		const char *type = e->probe_type(dp);
+		if (!type)
+			continue;	/* never */
+		/* pn(): the alias as the script matched it, else the point */
+		const char *pn = dp->body->list_name ? dp->body->list_name :
+				 dp->pp;
+		int lb = dp->body->index;
+		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n"
+			"\t  .pn = %s,\n", type, lb,
+			c_string(&cg, dp->pp, strlen(dp->pp)),
+			c_string(&cg, pn, strlen(pn)));
+		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
+			lb);
+		if (e->head_fields)
+			e->head_fields(&cg, i, out);
+		if (e->event)
+			lock_plan_table_fields(&locks, dp, out);
+		if (nlean[lb] >= 0 && !cg.filtered[lb] && e->lean)
+			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
+		if (nlean[lb] >= 0 && e->lean)
+			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
+				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
+		if (e->fields)
+			e->fields(&cg, i, out);
+		fputs(" },\n", out);
+	}
+	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	lock_plan_free(&locks);
+	free(nlean);
+	free(cg.filtered);
+	for (int i = 0; i < cg.nfamily_states; i++)
+		free(cg.family_states[i].state);
+	free(cg.family_states);
+	sb_free(&cg.code);
+	sb_free(&cg.frame);
+	return cg.errors;
+}
+
+/*
+ * v[k] for a chain $arg->a->b[2]: walk it from the argument's value with
+ * the offsets BTF gave pass 2 (no kernel struct definitions needed), every
+ * read fault-safe; a fault leaves its address in v[k] and sets bit k of
+ * a.faults, and the body raises the error only if it reads v[k].
+ */
+/* The steps of a member chain from stp_addr (each may goto fault). */
+void gen_path_steps(FILE *out, const struct tp_path *path,
+			   const char *in)
+{
+	for (int i = 0; i < path->nsteps; i++) {
+		const struct tp_step *st = &path->steps[i];
+		unsigned byte = st->bit_offset / 8;
+		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
+			fprintf(out, "%s\tstp_addr += %u;\t/* ->%s */\n", in, byte,
+				st->member);
+		if (st->kind == TPS_INDEX && st->index)
+			fprintf(out, "%s\tstp_addr += %" PRId64 "LL * %u;\n", in,
+				st->index, st->stride);
+		if (st->result == TPR_READ)
+			fprintf(out, "%s\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
+				"%s\t\tgoto fault;\n", in, st->size,
+				st->is_signed, in);
+		else if (st->result == TPR_BITS)
+			fprintf(out, "%s\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, %u, "
+				"%u, %d))\n%s\t\tgoto fault;\n", in, byte,
+				st->bit_offset % 8, st->bit_size, st->is_signed,
+				in);
+	}
+}

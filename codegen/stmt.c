@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3: statements and handlers. Each statement charges the action
+ * budget (STP_ACTION); loops, foreach over arrays and statistics, try /
+ * catch (a label per try), delete; a handler is a probe body or a script
+ * function (embedded C ones with SystemTap's STAP_* macros), with its
+ * locals and temporaries in a frame struct in the per-CPU context.
+ */
+#include "codegen/emit.h"
+
+/* ---- statements ------------------------------------------------------ */
+
+static void action(struct cg *cg, struct node *n)
+{
+	if (!strcmp(cg->err, "out"))
+		emit(cg, "STP_ACTION(c, 1, %s);", where(cg, n));
+	else
+		emit(cg, "STP_ACTION_TO(c, 1, %s, %s);", where(cg, n), cg->err);
+}
+
+static void gen_block_body(struct cg *cg, struct node *n)
+{
+	emit(cg, "{");
+	cg->depth++;
+	gen_stmt(cg, n);
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/* Does running this statement charge the action budget? */
+static bool has_action(const struct node *n)
+{
+	if (n->kind == N_NULL_STMT)
+		return false;
+	if (n->kind != N_BLOCK)
+		return true;
+	ast_foreach(st, n->block.stmts)
+		if (has_action(st))
+			return true;
+	return false;
+}
+
+static void gen_loop(struct cg *cg, struct node *n)
+{
+	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0]))) {
+		unsupported(cg, n, "loops nested this deep");
+		return;
+	}
+	int brk = cg->nlabels++, cont = cg->nlabels++;
+	if (n->loop.init) {
+		emit(cg, "{");
+		cg->depth++;
+		gen_expr(cg, n->loop.init);
+		cg->depth--;
+		emit(cg, "}");
+	}
+	emit(cg, "for (;;) {");
+	cg->depth++;
+	if (n->loop.cond) {
+		const char *c = gen_expr(cg, n->loop.cond);
+		emit(cg, "if (!%s)", c);
+		emit(cg, "\tbreak;");
+	}
+	/* an empty body still pays per iteration: no loop escapes MAXACTION */
+	if (!has_action(n->loop.body))
+		action(cg, n);
+	cg->loop_break[cg->nloops] = brk;
+	cg->loop_cont[cg->nloops] = cont;
+	cg->nloops++;
+	gen_block_body(cg, n->loop.body);
+	cg->nloops--;
+	emit(cg, "L%d: ;", cont);
+	if (n->loop.step) {
+		action(cg, n->loop.step);
+		emit(cg, "{");
+		cg->depth++;
+		gen_expr(cg, n->loop.step);
+		cg->depth--;
+		emit(cg, "}");
+	}
+	cg->depth--;
+	emit(cg, "}");
+	emit(cg, "L%d: ;", brk);
+}
+
+static void gen_delete(struct cg *cg, struct node *e)
+{
+	const struct symbol *sym = e->sym;
+
+	if (!sym)
+		return;
+	if (e->kind == N_VAR && sym->nkeys == 0 && sym->type != TY_STATS) {
+		const char *ref = var_ref(cg, sym);
+		emit(cg, sym->type == TY_STRING ? "%s[0] = '\\0';" : "%s = 0;",
+		     ref);
+		return;
+	}
+	if (!global_ok(cg, e, sym))
+		return;
+	if (e->kind == N_VAR && sym->nkeys == 0) {
+		emit(cg, "stp_pstat_clear(%s);", gref(cg, sym));
+		return;
+	}
+	const char *kind = is_stat_array(sym) ? "pmap" : "map";
+	if (e->kind == N_VAR) {
+		emit(cg, "stp_%s_clear(%s);", kind, gref(cg, sym));
+		return;
+	}
+	emit(cg, "{");
+	cg->depth++;
+	unsigned wild;
+	const char *k = gen_keys(cg, e->index.keys, sym, &wild);
+	emit(cg, "stp_%s_delete_match(%s, %s, %uu);", kind, gref(cg, sym), k,
+	     wild);
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/*
+ * foreach: the entries are snapshot into this CPU's iteration slots
+ * (c->iter), sorted there, and visited; the slots are released when the
+ * loop ends (on an error, by the probe, function or catch that handles it).
+ */
+static void gen_foreach(struct cg *cg, struct node *n)
+{
+	struct node *arr = n->foreach.array;
+	const struct symbol *sym = arr->sym;
+
+	if (arr->kind != N_VAR || !sym || !global_ok(cg, arr, sym))
+		return;
+	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0]))) {
+		unsupported(cg, n, "loops nested this deep");
+		return;
+	}
+	int brk = cg->nlabels++, cont = cg->nlabels++;
+	bool stats = is_stat_array(sym);
+	const char *base = tmp_long(cg), *cnt = tmp_long(cg), *i = tmp_long(cg);
+	const char *map = stats ? arena_printf(&cg->s->arena, "&stp_g_%s.agg",
+					       sym->cname) : gref(cg, sym);
+	const char *lim = NULL;
+
+	emit(cg, "{");
+	cg->depth++;
+	if (n->foreach.limit)
+		lim = gen_expr(cg, n->foreach.limit);
+	if (stats) {
+		emit(cg, "if (unlikely(stp_pmap_aggregate(%s))) {", gref(cg, sym));
+		overflow_error(cg, arr, sym);
+		emit(cg, "}");
+	}
+	const char *slice = "NULL";
+	unsigned wild = 0;
+	if (n->foreach.slice)
+		slice = gen_keys(cg, n->foreach.slice, sym, &wild);
+	emit(cg, "u32 %s = c->iter_top;", base);
+	emit(cg, "u32 %s = stp_map_collect(%s, c->iter + %s, STP_ITER_SLOTS - %s, "
+	     "%s, %uu);", cnt, map, base, base, slice, wild);
+	emit(cg, "u32 %s;", i);
+	emit(cg, "c->iter_top = %s + %s;", base, cnt);
+	if (n->foreach.sort_column) {
+		emit(cg, "{");
+		const char *agg;
+		switch (n->foreach.sort_agg) {
+		case STAT_SUM: agg = "STP_STAT_SUM"; break;
+		case STAT_MIN: agg = "STP_STAT_MIN"; break;
+		case STAT_MAX: agg = "STP_STAT_MAX"; break;
+		case STAT_AVG: agg = "STP_STAT_AVG"; break;
+		default: agg = "STP_STAT_COUNT"; break;
+		}
+		emit(cg, "\tconst struct stp_sort how = { %s, %d, %d, %s };",
+		     map, n->foreach.sort_column, n->foreach.sort_dir, agg);
+		emit(cg, "\tstp_map_sort(c->iter + %s, %s, &how);", base, cnt);
+		emit(cg, "}");
+	}
+	emit(cg, "for (%s = 0; %s < %s; %s++) {", i, i, cnt, i);
+	cg->depth++;
+	if (lim) {
+		emit(cg, "if ((int64_t)%s >= %s)", i, lim);
+		emit(cg, "\tbreak;");
+	}
+	const char *e = arena_printf(&cg->s->arena, "e%d", cg->ntemps++);
+	emit(cg, "struct stp_map_entry *%s = c->iter[%s + %s];", e, base, i);
+	int k = 0;
+	ast_foreach(key, n->foreach.keys) {
+		if (!key->sym)
+			continue;
+		const char *ref = var_ref(cg, key->sym);
+		if (sym->key_types[k] == TY_STRING)
+			emit(cg, "stp_strcpy(%s, stp_map_key_str(%s, %s, %d));",
+			     ref, map, e, k);
+		else
+			emit(cg, "%s = stp_map_key_long(%s, %s, %d);", ref, map,
+			     e, k);
+		k++;
+	}
+	struct node *v = n->foreach.value;
+	if (v && v->sym) {
+		const char *ref = var_ref(cg, v->sym);
+		if (stats)
+			unsupported(cg, v, "the value of a statistics array in foreach");
+		else if (sym->type == TY_STRING)
+			emit(cg, "stp_strcpy(%s, (const char *)stp_map_val(%s, %s));",
+			     ref, map, e);
+		else
+			emit(cg, "%s = *(int64_t *)stp_map_val(%s, %s);", ref,
+			     map, e);
+	}
+	if (!has_action(n->foreach.body))
+		action(cg, n);
+	cg->loop_break[cg->nloops] = brk;
+	cg->loop_cont[cg->nloops] = cont;
+	cg->nloops++;
+	gen_block_body(cg, n->foreach.body);
+	cg->nloops--;
+	emit(cg, "L%d: ;", cont);
+	cg->depth--;
+	emit(cg, "}");
+	emit(cg, "L%d:", brk);
+	emit(cg, "c->iter_top = %s;", base);
+	cg->depth--;
+	emit(cg, "}");
+}
+
+/*
+ * try/catch: errors in the body jump to the catch label, which restores
+ * the iteration slots, hands the message to the catch variable and clears
+ * the error.
+ */
+static void gen_try(struct cg *cg, struct node *n)
+{
+	int lcatch = cg->nlabels++, lend = cg->nlabels++;
+	int slot = cg->ntemps++;
+	const char *outer = cg->err;
+
+	sb_printf(&cg->frame, "\tu32 it%d;\n", slot);
+	emit(cg, "l->it%d = c->iter_top;", slot);
+	cg->err = arena_printf(&cg->s->arena, "L%d", lcatch);
+	gen_block_body(cg, n->try.body);
+	cg->err = outer;
+	emit(cg, "goto L%d;", lend);
+	emit(cg, "L%d:", lcatch);
+	emit(cg, "c->iter_top = l->it%d;", slot);
+	if (n->try.catch_var) {
+		const struct symbol *cv = NULL;
+		for (int i = 0; i < cg->scope->nlocals; i++)
+			if (!strcmp(cg->scope->locals[i]->name, n->try.catch_var))
+				cv = cg->scope->locals[i];
+		if (cv)
+			emit(cg, "stp_strcpy(%s, c->last_error ? c->last_error : \"\");",
+			     var_ref(cg, cv));
+	}
+	emit(cg, "c->last_error = NULL;");
+	emit(cg, "c->last_where = NULL;");
+	gen_block_body(cg, n->try.handler);
+	emit(cg, "L%d: ;", lend);
+}
+
+/* A counter statement: add to this CPU's slot (locks.c). */
+static bool gen_count(struct cg *cg, struct node *n)
+{
+	const struct node *t = count_target(n);
+	struct node *e = n->stmt.expr;
+	int slot = t ? lock_plan_counter(cg->locks, t->sym) : -1;
+
+	if (slot < 0)
+		return false;
+	emit(cg, "{");
+	cg->depth++;
+	if (e->kind == N_INCDEC)
+		emit(cg, "this_cpu_%s(stp_counters[%d]);",
+		     e->incdec.increment ? "inc" : "dec", slot);
+	else
+		emit(cg, "this_cpu_%s(stp_counters[%d], (u64)%s);",
+		     e->binary.op == OP_ADD ? "add" : "sub", slot,
+		     gen_expr(cg, e->binary.rhs));
+	cg->depth--;
+	emit(cg, "}");
+	return true;
+}
+
+void gen_stmt(struct cg *cg, struct node *n)
+{
+	switch (n->kind) {
+	case N_BLOCK:
+		ast_foreach(st, n->block.stmts)
+			gen_stmt(cg, st);
+		return;
+	case N_NULL_STMT:
+		return;		/* also what the optimiser left of a statement */
+	default:
+		break;
+	}
+	action(cg, n);
+	switch (n->kind) {
+	case N_EXPR_STMT:
+		if (gen_count(cg, n))
+			break;
+		if (n->stmt.expr->kind == N_EMBEDDED) {
+			gen_embedded_stmt(cg, n->stmt.expr);
+			break;
+		}
+		emit(cg, "{");
+		cg->depth++;
+		gen_expr(cg, n->stmt.expr);
+		cg->depth--;
+		emit(cg, "}");
+		break;
+	case N_IF: {
+		int64_t live;
+		if (sema_folded_defined(n->cond.cond, &live)) {
+			if (live)
+				gen_stmt(cg, n->cond.then);
+			else if (n->cond.els)
+				gen_stmt(cg, n->cond.els);
+			break;
+		}
+		emit(cg, "{");
+		cg->depth++;
+		const char *c = gen_expr(cg, n->cond.cond);
+		emit(cg, "if (%s) {", c);
+		cg->depth++;
+		gen_stmt(cg, n->cond.then);
+		cg->depth--;
+		if (n->cond.els) {
+			emit(cg, "} else {");
+			cg->depth++;
+			gen_stmt(cg, n->cond.els);
+			cg->depth--;
+		}
+		emit(cg, "}");
+		cg->depth--;
+		emit(cg, "}");
+		break;
+	}
+	case N_WHILE:
+	case N_FOR:
+		gen_loop(cg, n);
+		break;
+	case N_BREAK:
+		emit(cg, "goto L%d;", cg->loop_break[cg->nloops - 1]);
+		break;
+	case N_CONTINUE:
+		emit(cg, "goto L%d;", cg->loop_cont[cg->nloops - 1]);
+		break;
+	case N_NEXT:
+		if (cg->scope->func)
+			emit(cg, "c->next = true;");
+		emit(cg, "goto out;");
+		break;
+	case N_RETURN:
+		if (n->stmt.expr) {
+			const char *v = gen_expr(cg, n->stmt.expr);
+			if (cg->scope->func->sym->type == TY_STRING)
+				emit(cg, "stp_strcpy(l->ret, %s);", v);
+			else
+				emit(cg, "l->ret = %s;", v);
+		}
+		emit(cg, "goto out;");
+		break;
+	case N_DELETE:
+		gen_delete(cg, n->stmt.expr);
+		break;
+	case N_FOREACH:
+		gen_foreach(cg, n);
+		break;
+	case N_TRY:
+		gen_try(cg, n);
+		break;
+	case N_EMBEDDED:
+		gen_embedded_stmt(cg, n);
+		break;
+	default:
+		unsupported(cg, n, ast_kind_name(n->kind));
+		break;
+	}
+}
+
+/* Can an unmangled parameter alias `name` sit beside the frame's members? */
+static bool alias_ok(const char *name)
+{
+	return strncmp(name, "l_", 2) && strcmp(name, "ret") &&
+	       strcmp(name, "__retvalue") && strcmp(name, "stp_unused");
+}
+
+/*
+ * An embedded-C function, in the calling convention of script functions
+ * (the caller fills the frame at c->nesting + 1, bumps c->nesting, reads
+ * `ret` and checks c->last_error and c->next after), with SystemTap's
+ * macros defined around the code and undefined after it:
+ *   STAP_ARG_x, THIS->l_x   parameter x (int64_t, or a char array)
+ *   THIS->x                 the same, with the marker unmangled
+ *   STAP_RETVALUE, THIS->__retvalue   the result: int64_t, or a char
+ *                           array of MAXSTRINGLEN (write it with strlcpy)
+ *   STAP_RETURN(v)          set the result and leave (no argument when the
+ *                           function returns nothing)
+ *   STAP_ERROR(fmt, ...)    raise a runtime error and leave
+ *   STAP_PRINTF(fmt, ...)   print (the kernel's printf conventions)
+ *   STAP_NEXT               leave the probe, as `next`
+ *   CONTEXT, THIS           the struct stp_context and the frame
+ * `return` leaves through `out` as in SystemTap 4.8, so an error the code
+ * set by hand (CONTEXT->last_error) still gets its location there.
+ * Other markers are ignored for now: pure, stable, unprivileged,
+ * myproc-unprivileged and guru (this compiler drops no call and takes
+ * embedded C only where it is privileged anyway), pragma:read/write:VAR
+ * (globals touched from C are not in the probe's lock mode).
+ */
+static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
+			    const struct probe_body *b)
+{
+	const struct script_func *fn = b->func;
+	const char *code = fn->decl->func.body->embedded.code;
+	bool unmangled = strstr(code, "/* unmangled */") != NULL;
+	bool str = fn->sym->type == TY_STRING;
+	bool value = str || fn->sym->type == TY_LONG;
+	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
+	int i;
+
+	fprintf(structs, "struct stp_locals_fn_%d {\n", b->index);
+	for (i = 0; i < fn->nparams; i++) {
+		const struct symbol *p = b->locals[i];
+		const char *ct = p->type == TY_STRING ? "char" : "int64_t";
+		const char *dim = p->type == TY_STRING ? "[MAXSTRINGLEN]" : "";
+		if (unmangled && alias_ok(p->name))
+			fprintf(structs, "\tunion { %s l_%s%s; %s %s%s; };\n",
+				ct, p->name, dim, ct, p->name, dim);
+		else
+			fprintf(structs, "\t%s l_%s%s;\n", ct, p->name, dim);
+	}
+	fputs(str ? "\tunion { char ret[MAXSTRINGLEN]; "
+		    "char __retvalue[MAXSTRINGLEN]; };\n"
+		  : "\tunion { int64_t ret; int64_t __retvalue; };\n", structs);
+	fputs("\tchar stp_unused;\n};\n", structs);
+
+	fprintf(bodies, "\n/* function %s at %s:%d:%d (embedded C) */\n",
+		fn->sym->name, f ? f->name : "?", b->probe->loc.line,
+		b->probe->loc.col);
+	fprintf(bodies, "static void stp_fn_%d(struct stp_context *c)\n{\n"
+		"\tstruct stp_locals_fn_%d *l = stp_frame(c, c->nesting);\n\n",
+		b->index, b->index);
+	fputs(str ? "\tl->ret[0] = '\\0';\n" : "\tl->ret = 0;\n", bodies);
+	fputs("#define CONTEXT c\n#define THIS l\n", bodies);
+	for (i = 0; i < fn->nparams; i++)
+		fprintf(bodies, "#define STAP_ARG_%s THIS->l_%s\n",
+			b->locals[i]->name, b->locals[i]->name);
+	if (value)
+		fputs("#define STAP_RETVALUE THIS->ret\n", bodies);
+	if (str)
+		fputs("#define STAP_RETURN(v) do { strlcpy(STAP_RETVALUE, (v), "
+		      "MAXSTRINGLEN); goto out; } while (0)\n", bodies);
+	else if (value)
+		fputs("#define STAP_RETURN(v) do { STAP_RETVALUE = (int64_t)(v); "
+		      "goto out; } while (0)\n", bodies);
+	else
+		fputs("#define STAP_RETURN() do { goto out; } while (0)\n",
+		      bodies);
+	fputs("#define STAP_ERROR(...) do { stp_errorf(c, __VA_ARGS__); "
+	      "goto out; } while (0)\n"
+	      "#define STAP_PRINTF(...) do { stp_printf(c, __VA_ARGS__); "
+	      "} while (0)\n"
+	      "#define STAP_NEXT do { c->next = true; goto out; } while (0)\n"
+	      "#define return goto out\n", bodies);
+	fprintf(bodies, "\t{\n%s\n\t}\n#undef return\nout:\n", code);
+	/* as SystemTap 4.8, an error of the code is "near" the function */
+	fprintf(bodies, "\tif (unlikely(c->last_error && !c->last_where))\n"
+		"\t\tc->last_where = %s;\n", where(cg, fn->decl));
+	fputs("#undef CONTEXT\n#undef THIS\n", bodies);
+	for (i = 0; i < fn->nparams; i++)
+		fprintf(bodies, "#undef STAP_ARG_%s\n", b->locals[i]->name);
+	if (value)
+		fputs("#undef STAP_RETVALUE\n", bodies);
+	fputs("#undef STAP_RETURN\n#undef STAP_ERROR\n#undef STAP_PRINTF\n"
+	      "#undef STAP_NEXT\n}\n", bodies);
+}
+
+/*
+ * Writes the frame struct of a probe handler or script function to
+ * structs and its C function to bodies.
+ */
+void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
+		     const struct probe_body *b)
+{
+	const struct script_func *fn = b->func;
+	const char *kind = fn ? "fn" : "probe";
+	const struct node *body = fn ? fn->decl->func.body : b->probe->probe.body;
+
+	if (fn && fn->embedded) {
+		gen_embedded_fn(cg, structs, bodies, b);
+		return;
+	}
+	sb_reset(&cg->code);
+	sb_reset(&cg->frame);
+	cg->ntemps = 0;
+	cg->nlabels = 0;
+	cg->nloops = 0;
+	cg->depth = 1;
+	cg->err = "out";
+	cg->scope = b;
+
+	if (fn) {
+		sb_puts(&cg->frame, "\tu32 iter_base;\n");
+		emit(cg, "l->iter_base = c->iter_top;");
+		if (fn->sym->type == TY_STRING) {
+			sb_puts(&cg->frame, "\tchar ret[MAXSTRINGLEN];\n");
+			emit(cg, "l->ret[0] = '\\0';");
+		} else {
+			sb_puts(&cg->frame, "\tint64_t ret;\n");
+			emit(cg, "l->ret = 0;");
+		}
+	}
+	for (int i = 0; i < b->nlocals; i++) {
+		const struct symbol *l = b->locals[i];
+		bool param = fn && i < fn->nparams;
+		if (l->type == TY_STRING) {
+			sb_printf(&cg->frame, "\tchar l_%s[MAXSTRINGLEN];\n", l->name);
+			if (!param)
+				emit(cg, "l->l_%s[0] = '\\0';", l->name);
+		} else {
+			sb_printf(&cg->frame, "\tint64_t l_%s;\n", l->name);
+			if (!param)
+				emit(cg, "l->l_%s = 0;", l->name);
+		}
+	}
+	if (!fn) {
+		/* the body's family: values it computes at a function's
+		 * entry, first (a .return probe's @entry(...)) */
+		const struct probe_family *f = scope_family(cg);
+		if (f && f->module->prologue)
+			f->module->prologue(cg, b);
+	}
+	gen_stmt(cg, (struct node *)body);
+
+	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
+	fprintf(structs, "struct stp_locals_%s_%d {\n%s\tchar stp_unused;\n};\n",
+		kind, b->index, sb_str(&cg->frame));
+	if (fn)
+		fprintf(bodies, "\n/* function %s at %s:%d:%d */\n",
+			fn->sym->name, f ? f->name : "?", b->probe->loc.line,
+			b->probe->loc.col);
+	else
+		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
+			b->probe->loc.line, b->probe->loc.col);
+	/* a body only "never" probes derive from has no table entry */
+	bool listed = fn != NULL;
+	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
+		listed = cg->prog->probes[i]->body == b &&
+			 cg->prog->probes[i]->family->module->probe_type(
+				cg->prog->probes[i]);
+	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
+		listed ? "" : "__maybe_unused ", kind, b->index);
+	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
+		kind, b->index, fn ? "c->nesting" : "0");
+	fputs(sb_str(&cg->code), bodies);
+	if (fn)
+		fputs("out:\n\tc->iter_top = l->iter_base;\n}\n", bodies);
+	else
+		fputs("out:\n\treturn;\n}\n", bodies);
+}
+
+/* The first statement a body runs (through leading blocks), or NULL. */
+const struct node *first_stmt(const struct node *n)
+{
+	while (n && (n->kind == N_BLOCK || n->kind == N_NULL_STMT)) {
+		if (n->kind == N_NULL_STMT) {
+			n = n->next;
+			continue;
+		}
+		const struct node *inner = first_stmt(n->block.stmts);
+		if (inner)
+			return inner;
+		n = n->next;
+	}
+	return n;
+}
