@@ -8,23 +8,36 @@
 #include "probes/probes.h"
 #include "codegen/emit.h"
 
+struct once_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	enum { ONCE_BEGIN, ONCE_END, ONCE_ERROR, ONCE_NEVER } when;
+	int64_t priority;		/* begin(N) ...: the order they run in */
+};
+
+static struct once_probe *once_of(const struct derived_probe *dp)
+{
+	return (struct once_probe *)dp;
+}
+
 static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 {
 	struct node *c0 = point->point.comps;
 	const char *name = c0->comp.name;
 
-	dp->kind = !strcmp(name, "begin") ? PF_BEGIN :
-		   !strcmp(name, "end") ? PF_END :
-		   !strcmp(name, "error") ? PF_ERROR : PF_NEVER;
+	struct once_probe *o = once_of(dp);
+
+	o->when = !strcmp(name, "begin") ? ONCE_BEGIN :
+		  !strcmp(name, "end") ? ONCE_END :
+		  !strcmp(name, "error") ? ONCE_ERROR : ONCE_NEVER;
 	if (c0->next)
 		return point_error(se, point, c0->next, "unexpected "
 				   "component after this probe point");
 	if (c0->comp.arg) {
-		if (c0->comp.arg->kind != N_NUMBER || dp->kind == PF_NEVER)
-			return point_error(se, point, c0, dp->kind == PF_NEVER ?
+		if (c0->comp.arg->kind != N_NUMBER || o->when == ONCE_NEVER)
+			return point_error(se, point, c0, o->when == ONCE_NEVER ?
 					   "'never' takes no argument" :
 					   "the priority must be a number");
-		dp->priority = c0->comp.arg->num.value;
+		once_of(dp)->priority = c0->comp.arg->num.value;
 	}
 	return true;
 }
@@ -39,10 +52,10 @@ static const char *const probe_types[] = {
 
 static const char *probe_type(const struct derived_probe *dp)
 {
-	switch (dp->kind) {
-	case PF_BEGIN: return "STP_PROBE_BEGIN";
-	case PF_END: return "STP_PROBE_END";
-	case PF_ERROR: return "STP_PROBE_ERROR";
+	switch (once_of(dp)->when) {
+	case ONCE_BEGIN: return "STP_PROBE_BEGIN";
+	case ONCE_END: return "STP_PROBE_END";
+	case ONCE_ERROR: return "STP_PROBE_ERROR";
 	default: return NULL;	/* never: checked, then dropped */
 	}
 }
@@ -52,8 +65,8 @@ static void head_fields(struct cg *cg, int i, FILE *out)
 {
 	const struct derived_probe *dp = cg->prog->probes[i];
 
-	if (dp->priority)
-		fprintf(out, ",\n\t  .priority = %" PRId64 "LL", dp->priority);
+	if (once_of(dp)->priority)
+		fprintf(out, ",\n\t  .priority = %" PRId64 "LL", once_of(dp)->priority);
 }
 
 static const struct family_emit module = {
@@ -63,6 +76,7 @@ static const struct family_emit module = {
 
 const struct probe_family begin_end_family = {
 	.name = "begin",
+	.point_size = sizeof(struct once_probe),
 	.roots = roots,
 	.probe_types = probe_types,
 	.derive = derive,

@@ -13,7 +13,7 @@
  * .return probes, whose context differs ($return, @entry, values taken at
  * the entry); a body has the context of one of them only.
  */
-#include "probes/probes.h"
+#include "probes/kernel_function.h"
 #include "codegen/emit.h"
 
 
@@ -24,10 +24,10 @@ static const char *kf_var_type(const struct derived_probe *dp,
 {
 	size_t len = strlen(name);
 
-	for (int i = 0; i < dp->kf_nvars; i++)
-		if (!strncmp(dp->kf_vars[i], name, len) &&
-		    dp->kf_vars[i][len] == ':')
-			return dp->kf_vars[i] + len + 1;
+	for (int i = 0; i < kf_of(dp)->nvars; i++)
+		if (!strncmp(kf_of(dp)->vars[i], name, len) &&
+		    kf_of(dp)->vars[i][len] == ':')
+			return kf_of(dp)->vars[i] + len + 1;
 	return NULL;
 }
 
@@ -47,10 +47,10 @@ static const char *kf_missing_var(struct sema *se,
 {
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
-	const char *msg = dp->kf_statement ?
-			  dwloc_var_at(sema_dwarf(se), a, dp->kf_entry_pc, dp->kf_cu,
-				       dp->kf_addr, name, 8, &loc) :
-			  dwloc_var(sema_dwarf(se), a, dp->kf_addr, dp->kf_cu, name,
+	const char *msg = kf_of(dp)->statement ?
+			  dwloc_var_at(sema_dwarf(se), a, kf_of(dp)->entry_pc, kf_of(dp)->cu,
+				       kf_of(dp)->addr, name, 8, &loc) :
+			  dwloc_var(sema_dwarf(se), a, kf_of(dp)->addr, kf_of(dp)->cu, name,
 				    8, &loc);
 
 	if (!msg)
@@ -58,11 +58,11 @@ static const char *kf_missing_var(struct sema *se,
 	if (strncmp(msg, "unable to find", 14))
 		return arena_printf(a, "'$%s': %s", name, msg);
 	struct strbuf sb = { 0 };
-	for (int i = 0; i < dp->kf_nvars; i++)
+	for (int i = 0; i < kf_of(dp)->nvars; i++)
 		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
-			  (int)strcspn(dp->kf_vars[i], ":"), dp->kf_vars[i]);
-	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, dp->kf_symbol,
-			   dp->kf_nvars ? sb_str(&sb) : "none");
+			  (int)strcspn(kf_of(dp)->vars[i], ":"), kf_of(dp)->vars[i]);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, kf_of(dp)->symbol,
+			   kf_of(dp)->nvars ? sb_str(&sb) : "none");
 	sb_free(&sb);
 	return msg;
 }
@@ -85,7 +85,7 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 			dp = se->prog->probes[i];
 			nprobes++;
 		}
-	bool ret = dp && dp->kind == PF_KRETFUNC;
+	bool ret = dp && dp->family == &kernel_return_family;
 	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
 		   2 : !strcmp(name, "$$vars") ? 3 : 0;
 	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
@@ -100,8 +100,8 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
 		struct dwloc_name *vars;
 		/* a function only in the symbol table has no variables */
-		int nv = !dp->kf_addr ? 0 : dw ? dwloc_names(dw, a, dp->kf_addr,
-							      dp->kf_cu, &vars)
+		int nv = !kf_of(dp)->addr ? 0 : dw ? dwloc_names(dw, a, kf_of(dp)->addr,
+							      kf_of(dp)->cu, &vars)
 			 : -1;
 		if (nv < 0 || nprobes > 1) {
 			if (se->report)
@@ -230,8 +230,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
-		if (dp->kf_dropped) {
-			dropped = dp->kf_dropped;
+		if (kf_of(dp)->dropped) {
+			dropped = kf_of(dp)->dropped;
 			continue;
 		}
 		const char *type = kf_var_type(dp, root + 1);
@@ -244,14 +244,14 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		else
 			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
 					     locs[i], &p, &at);
-		if (msg && dp->kf_inline) {
+		if (msg && kf_of(dp)->inlined) {
 			/* an inlined copy may keep no trace of a variable
 			 * the function's own copy has: that copy goes */
 			dropped = arena_printf(a, "the inlined copy at 0x%"
-					       PRIx64 " of %s: %s", dp->kf_addr,
+					       PRIx64 " of %s: %s", kf_of(dp)->addr,
 					       dp->pp, msg);
-			dp->kf_dropped = dropped;
-			dp->kf_dropped_at = n;
+			kf_of(dp)->dropped = dropped;
+			kf_of(dp)->dropped_at = n;
 			continue;
 		}
 		if (msg) {
@@ -290,9 +290,9 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
-		if (!dp->kf_locs)
-			dp->kf_locs = arena_alloc(a, 64 * sizeof(*dp->kf_locs));
-		dp->kf_locs[sym->index] = locs[i];
+		if (!kf_of(dp)->locs)
+			kf_of(dp)->locs = arena_alloc(a, 64 * sizeof(*kf_of(dp)->locs));
+		kf_of(dp)->locs[sym->index] = locs[i];
 	}
 	n->sym = sym;
 	return n->type = TY_LONG;
@@ -387,8 +387,8 @@ static int kf_defined(struct sema *se, const char *name)
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != se->body)
 			continue;
-		if (!strcmp(name, "$return") ? dp->kind != PF_KRETFUNC ||
-		    !dp->kf_symbol : !kf_var_type(dp, name + 1))
+		if (!strcmp(name, "$return") ? dp->family != &kernel_return_family ||
+		    !kf_of(dp)->symbol : !kf_var_type(dp, name + 1))
 			return 0;
 	}
 	return 1;
@@ -425,23 +425,27 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 	static const char *const anchors[] = { "_printk", "printk", "kfree" };
 	struct kf_query q = { .line = -1, .kind = KF_EXPORTED_ONLY,
 			      .guru = true };
+	void **slot = program_family_data(se->prog, &kernel_function_family);
+	struct kf_anchor *anchor = *slot;
 	struct kf_point *pts = NULL;
-	uint64_t addr = 0;
 	int n;
 
+	if (anchor)
+		return anchor->addr;
 	for (size_t i = 0; i < sizeof(anchors) / sizeof(anchors[0]) &&
-			   !se->prog->kf_anchor; i++) {
+			   !anchor; i++) {
 		q.func = anchors[i];
 		n = kf_catalog_match(cat, &q, &pts);
 		if (n == 1 && pts[0].ninst >= 1 &&
 		    !(pts[0].inst[0]->flags & KF_INST_INLINE)) {
-			addr = pts[0].inst[0]->addr;
-			se->prog->kf_anchor = addr;
-			se->prog->kf_anchor_sym = anchors[i];
+			anchor = arena_alloc(&se->s->arena, sizeof(*anchor));
+			anchor->addr = pts[0].inst[0]->addr;
+			anchor->sym = anchors[i];
+			*slot = anchor;
 		}
 		kf_points_free(pts, n);
 	}
-	return se->prog->kf_anchor;
+	return anchor ? anchor->addr : 0;
 }
 
 static void find_defined(struct node *n, void *arg)
@@ -513,7 +517,7 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		free(err);
 		return 0;
 	}
-	if (n == 0 || !prog->kf_anchor) {
+	if (n == 0 || !kf_anchor(se, cat)) {
 		point_error(se, point, st, arena_printf(&se->s->arena,
 			    "no match for probe point '%s': %s",
 			    point_string(se, point), n ? "no anchor for the "
@@ -526,24 +530,22 @@ static int expand_kstatement(struct sema *se, struct node *point,
 	 * @defined (the variables differ from line to line) */
 	ast_visit(b->probe->probe.body, find_defined, &per_point);
 	for (int i = 0; i < n; i++) {
-		struct derived_probe *d = arena_alloc(&se->s->arena,
-						      sizeof(*d));
+		struct derived_probe *d = sema_clone_derived(se, dp);
 		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
 		    strcmp(pts[i].func, pts[i - 1].func) ||
 		    strcmp(pts[i].file, pts[i - 1].file)))
 			pb = kf_own_body(se, b);
-		*d = *dp;
-		d->kf_addr = pts[i].addr;
-		d->kf_entry_pc = pts[i].entry;
-		d->kf_cu = pts[i].cu;
-		d->kf_symbol = arena_strdup(&se->s->arena, pts[i].func);
-		d->kf_nvars = 0;
-		while (pts[i].vars[d->kf_nvars])
-			d->kf_nvars++;
-		d->kf_vars = arena_alloc(&se->s->arena, ((size_t)d->kf_nvars +
-					 1) * sizeof(*d->kf_vars));
-		for (int v = 0; v < d->kf_nvars; v++)	/* without the '$' */
-			d->kf_vars[v] = arena_strdup(&se->s->arena,
+		kf_of(d)->addr = pts[i].addr;
+		kf_of(d)->entry_pc = pts[i].entry;
+		kf_of(d)->cu = pts[i].cu;
+		kf_of(d)->symbol = arena_strdup(&se->s->arena, pts[i].func);
+		kf_of(d)->nvars = 0;
+		while (pts[i].vars[kf_of(d)->nvars])
+			kf_of(d)->nvars++;
+		kf_of(d)->vars = arena_alloc(&se->s->arena, ((size_t)kf_of(d)->nvars +
+					 1) * sizeof(*kf_of(d)->vars));
+		for (int v = 0; v < kf_of(d)->nvars; v++)	/* without the '$' */
+			kf_of(d)->vars[v] = arena_strdup(&se->s->arena,
 						     pts[i].vars[v] + 1);
 		d->pp = arena_printf(&se->s->arena,
 				     "kernel.statement(\"%s@%s:%d\")",
@@ -567,13 +569,13 @@ static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 {
 	const uint32_t *list = cat->lists[in->vars];
 
-	d->kf_addr = in->addr;
-	d->kf_cu = in->cu;
-	d->kf_nvars = (int)list[0];
-	d->kf_vars = arena_alloc(&se->s->arena, (list[0] + 1) *
-				 sizeof(*d->kf_vars));
+	kf_of(d)->addr = in->addr;
+	kf_of(d)->cu = in->cu;
+	kf_of(d)->nvars = (int)list[0];
+	kf_of(d)->vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+				 sizeof(*kf_of(d)->vars));
 	for (uint32_t v = 0; v < list[0]; v++)
-		d->kf_vars[v] = arena_strdup(&se->s->arena,
+		kf_of(d)->vars[v] = arena_strdup(&se->s->arena,
 					     cat->vars[list[1 + v]]);
 }
 
@@ -589,10 +591,10 @@ static void kf_ret_type(struct sema *se, struct derived_probe *d,
 	struct btf_info bi;
 	int id;
 
-	d->kf_ret_size = 0;
-	d->kf_ret_signed = false;
-	d->kf_ret_ctype = d->kind == PF_KRETFUNC ? f->ret_type : NULL;
-	if (d->kind != PF_KRETFUNC || !f->ret_type || !(btf = sema_btf(se)))
+	kf_of(d)->ret_size = 0;
+	kf_of(d)->ret_signed = false;
+	kf_of(d)->ret_ctype = d->family == &kernel_return_family ? f->ret_type : NULL;
+	if (d->family != &kernel_return_family || !f->ret_type || !(btf = sema_btf(se)))
 		return;
 	id = btf_find_type(btf, f->ret_type);
 	if (id <= 0)
@@ -600,8 +602,8 @@ static void kf_ret_type(struct sema *se, struct derived_probe *d,
 	btf_resolve(btf, id, &bi);
 	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
 	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
-		d->kf_ret_size = bi.size;
-		d->kf_ret_signed = bi.is_signed;
+		kf_of(d)->ret_size = bi.size;
+		kf_of(d)->ret_signed = bi.is_signed;
 	}
 }
 
@@ -624,9 +626,9 @@ static bool kf_return_differs(const struct program *prog,
 {
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *o = prog->probes[i];
-		if (o->body == b && o->kind == PF_KRETFUNC &&
-		    (o->kf_ret_size != d->kf_ret_size ||
-		     o->kf_ret_signed != d->kf_ret_signed))
+		if (o->body == b && o->family == &kernel_return_family &&
+		    (kf_of(o)->ret_size != kf_of(d)->ret_size ||
+		     kf_of(o)->ret_signed != kf_of(d)->ret_signed))
 			return true;
 	}
 	return false;
@@ -645,14 +647,14 @@ static int expand_kfunc(struct sema *se, struct node *point,
 {
 	struct program *prog = se->prog;
 	struct node *fn = point->point.comps->next;
-	if (dp->kf_statement)
+	if (kf_of(dp)->statement)
 		return expand_kstatement(se, point, dp, b);
 	const struct kf_catalog *cat = kf_catalog(se);
 	struct kf_point *pts = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
 	char *at = strchr(pattern, '@'), msg[512];
-	const char *sfx = dp->kf_suffix ? dp->kf_suffix : "";
+	const char *sfx = kf_of(dp)->suffix ? kf_of(dp)->suffix : "";
 	int n, derived = 0;
 
 	if (!cat) {
@@ -671,7 +673,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		}
 	}
 	q.func = pattern;
-	q.kind = dp->kind == PF_KRETFUNC ? KF_RETURN :
+	q.kind = dp->family == &kernel_return_family ? KF_RETURN :
 		 !strcmp(sfx, ".call") ? KF_CALL :
 		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
 	kf_anchor(se, cat);
@@ -680,7 +682,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	if (n > 1)
 		ast_visit(b->probe->probe.body, find_defined, &per_function);
 	bool reads_return = false;
-	if (dp->kind == PF_KRETFUNC)
+	if (dp->family == &kernel_return_family)
 		ast_visit(b->probe->probe.body, find_return, &reads_return);
 	int functions = 0;
 	for (int i = 0; i < n; i++) {
@@ -701,24 +703,22 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		struct probe_body *fb = per_function && functions ?
 					kf_own_body(se, b) : b;
 		if (reads_return && !per_function) {
-			struct derived_probe t = *dp;
-			kf_ret_type(se, &t, f);
-			if (kf_return_differs(prog, b, &t))
+			struct kf_probe t = *kf_of(dp);
+			kf_ret_type(se, &t.dp, f);
+			if (kf_return_differs(prog, b, &t.dp))
 				fb = kf_own_body(se, b);
 		}
 		functions++;
 		for (int k = 0; k < pts[i].ninst; k++) {
 			const struct kf_inst *in = pts[i].inst[k];
-			struct derived_probe *d = arena_alloc(&se->s->arena,
-							      sizeof(*d));
-			*d = *dp;
-			d->kf_symbol = arena_strdup(&se->s->arena, f->name);
+			struct derived_probe *d = sema_clone_derived(se, dp);
+			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
 			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */
 			if (!(f->flags & KF_SYMTAB))
 				kf_keep_instance(se, d, cat, in);
-			d->kf_addr = in->addr;
-			d->kf_inline = in->flags & KF_INST_INLINE;
+			kf_of(d)->addr = in->addr;
+			kf_of(d)->inlined = in->flags & KF_INST_INLINE;
 			d->pp = pp;
 			d->body = fb;
 			GROW(se, prog->probes, prog->nprobes,
@@ -757,14 +757,14 @@ static void drop_kf_copies(struct sema *se)
 
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		if (!dp->kf_dropped)
+		if (!is_kf(dp) || !kf_of(dp)->dropped)
 			prog->probes[kept++] = prog->probes[i];
 		else if (dp->body->user_probe && !session_file(se->s,
 			 dp->body->user_probe->loc.file)->privileged &&
 			 !session_file(se->s,
-			 dp->kf_dropped_at->loc.file)->privileged)
-			diag_warning(se->s, dp->kf_dropped_at->loc,
-				     "skipping %s", dp->kf_dropped);
+			 kf_of(dp)->dropped_at->loc.file)->privileged)
+			diag_warning(se->s, kf_of(dp)->dropped_at->loc,
+				     "skipping %s", kf_of(dp)->dropped);
 	}
 	prog->nprobes = kept;
 }
@@ -785,15 +785,13 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 			return point_error(se, point, fn, "kernel.function needs "
 					   "a function name: kernel.function("
 					   "\"vfs_read\")");
-		dp->kind = PF_KFUNC;
 		if (sfx && comp_is(sfx, "call")) {
-			dp->kf_suffix = ".call";
+			kf_of(dp)->suffix = ".call";
 			sfx = sfx->next;
 		}
 		else if (sfx && comp_is(sfx, "return")) {
-			dp->kind = PF_KRETFUNC;
 			dp->family = &kernel_return_family;
-			dp->kf_suffix = ".return";
+			kf_of(dp)->suffix = ".return";
 			sfx = sfx->next;
 			if (sfx && comp_is(sfx, "inline"))
 				return point_error(se, point, sfx, "'.inline' "
@@ -810,13 +808,13 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					return point_error(se, point, sfx, "maxactive "
 							   "value out of range (0 to "
 							   "32767)");
-				dp->kf_maxactive = sfx->comp.arg->num.value;
+				kf_of(dp)->maxactive = sfx->comp.arg->num.value;
 				sfx = sfx->next;
 			}
 		}
 		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
-		    !dp->kf_suffix) {
-			dp->kf_suffix = ".inline";
+		    !kf_of(dp)->suffix) {
+			kf_of(dp)->suffix = ".inline";
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive"))
@@ -835,8 +833,7 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					   &se->s->arena, "'.%s' is not supported "
 					   "on kernel.statement yet",
 					   c0->next->next->comp.name));
-		dp->kind = PF_KFUNC;
-		dp->kf_statement = true;
+		kf_of(dp)->statement = true;
 		return true;
 	}
 	return -1;
@@ -889,10 +886,10 @@ static void finish(struct sema *se)
  * of the point gives them ("name:type"). */
 static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 {
-	if (dp->kf_ret_ctype)
-		sb_printf(out, " $return:%s", dp->kf_ret_ctype);
-	for (int k = 0; k < dp->kf_nvars; k++)
-		sb_printf(out, " $%s", dp->kf_vars[k]);
+	if (kf_of(dp)->ret_ctype)
+		sb_printf(out, " $return:%s", kf_of(dp)->ret_ctype);
+	for (int k = 0; k < kf_of(dp)->nvars; k++)
+		sb_printf(out, " $%s", kf_of(dp)->vars[k]);
 }
 
 /* ---- the kernel module ---------------------------------------------- */
@@ -937,14 +934,14 @@ static const char *return_cast(const struct cg *cg)
 	for (int i = 0; i < cg->prog->nprobes; i++) {
 		const struct derived_probe *d = cg->prog->probes[i];
 
-		if (d->body != cg->scope || d->kind != PF_KRETFUNC)
+		if (d->body != cg->scope || d->family != &kernel_return_family)
 			continue;
 		if (first) {
-			size = d->kf_ret_size;
-			is_signed = d->kf_ret_signed;
+			size = kf_of(d)->ret_size;
+			is_signed = kf_of(d)->ret_signed;
 			first = false;
-		} else if (d->kf_ret_size != size ||
-			   d->kf_ret_signed != is_signed) {
+		} else if (kf_of(d)->ret_size != size ||
+			   kf_of(d)->ret_signed != is_signed) {
 			return "";
 		}
 	}
@@ -1004,7 +1001,7 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const struct probe_body *b = dp->body;
-		if (!dp->kf_locs || !b->ntpvars)
+		if (!is_kf(dp) || !kf_of(dp)->locs || !b->ntpvars)
 			continue;
 		fprintf(out, "\n/* context values of %s */\n"
 			"static void stp_kf_vals_%d(struct pt_regs *regs, "
@@ -1012,11 +1009,11 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 			dp->pp, i);
 		for (int k = 0; k < b->ntpvars; k++) {
 			const struct symbol *sym = b->tpvars[k];
-			if (!dp->kf_locs[k])
+			if (!kf_of(dp)->locs[k])
 				continue;
 			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
 				"\t\tu64 stp_addr;\n\n", sym->name);
-			gen_kf_root(out, dp->kf_locs[k]);
+			gen_kf_root(out, kf_of(dp)->locs[k]);
 			if (sym->tp_path)
 				gen_path_steps(out, sym->tp_path, "\t");
 			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
@@ -1039,12 +1036,13 @@ static const char *probe_type(const struct derived_probe *dp)
  * exported function. */
 static void defines(struct cg *cg, FILE *out)
 {
-	const struct program *prog = cg->prog;
+	const struct kf_anchor *a = program_family_get(cg->prog,
+						       &kernel_function_family);
 
-	if (prog->kf_anchor)
+	if (a)
 		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
 			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
-			prog->kf_anchor_sym, prog->kf_anchor);
+			a->sym, a->addr);
 }
 
 /* Is body b lean, its counts run by an ftrace function of its own? */
@@ -1067,7 +1065,7 @@ static void support(struct cg *cg, FILE *out)
 			continue;
 		for (int i = 0; i < prog->nprobes; i++)
 			if (prog->probes[i]->body == prog->bodies[b] &&
-			    prog->probes[i]->kind == PF_KFUNC) {
+			    prog->probes[i]->family == &kernel_function_family) {
 				fprintf(out, "STP_KF_LEAN_HIT(stp_kf_lean_%d, "
 					"&stp_probes[%d])\n", b,
 					table_index(prog, i));
@@ -1081,30 +1079,31 @@ static void fields(struct cg *cg, int i, FILE *out)
 	const struct program *prog = cg->prog;
 	const struct derived_probe *dp = prog->probes[i];
 	const struct probe_body *b = dp->body;
-	bool ret = dp->kind == PF_KRETFUNC;
+	bool ret = dp->family == &kernel_return_family;
 
 	if (!ret && lean_unfiltered(cg, b))
 		fprintf(out, ",\n\t  .kf_lean_hit = "
 			"STP_KF_LEAN_REF(stp_kf_lean_%d)", b->index);
 	/* an inlined copy has no symbol to fall back on */
-	if (dp->kf_symbol && !dp->kf_inline)
+	if (kf_of(dp)->symbol && !kf_of(dp)->inlined)
 		fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
-			c_string(cg, dp->kf_symbol, strlen(dp->kf_symbol)),
-			(int)dp->kf_maxactive);
-	if (dp->kf_addr && prog->kf_anchor)
+			c_string(cg, kf_of(dp)->symbol, strlen(kf_of(dp)->symbol)),
+			(int)kf_of(dp)->maxactive);
+	if (kf_of(dp)->addr &&
+	    program_family_get(prog, &kernel_function_family))
 		fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
-			dp->kf_addr, dp->kf_inline ?
+			kf_of(dp)->addr, kf_of(dp)->inlined ?
 			", .kf_flags = STP_KF_INLINE" :
-			dp->kf_statement ? ", .kf_flags = STP_KF_STMT" : "");
-	if (dp->kf_locs && b->ntpvars)
+			kf_of(dp)->statement ? ", .kf_flags = STP_KF_STMT" : "");
+	if (kf_of(dp)->locs && b->ntpvars)
 		fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
 			".kf_nvals = %d", i, b->ntpvars);
 	if (ret && b->nkf_entries)
 		fprintf(out, ",\n\t  .kf_nentry = %d", b->nkf_entries);
-	if (ret && ((dp->kf_locs && b->ntpvars) || b->nkf_entries))
+	if (ret && ((kf_of(dp)->locs && b->ntpvars) || b->nkf_entries))
 		fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
 			".kf_data_size = sizeof(u64) * (1 + %d)",
-			(dp->kf_locs ? b->ntpvars : 0) + b->nkf_entries);
+			(kf_of(dp)->locs ? b->ntpvars : 0) + b->nkf_entries);
 }
 
 /* A .return probe's @entry(...) values, run by the handler at the entry. */
@@ -1162,6 +1161,7 @@ static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { NULL };
 
 const struct probe_family kernel_function_family = {
+	.point_size = sizeof(struct kf_probe),
 	.name = "kernel.function",
 	.roots = roots,
 	.probe_types = probe_types,
@@ -1180,6 +1180,7 @@ const struct probe_family kernel_function_family = {
 
 /* Derived by kernel_function_family.derive for a .return point. */
 const struct probe_family kernel_return_family = {
+	.point_size = sizeof(struct kf_probe),
 	.name = "kernel.function",
 	.roots = roots,
 	.probe_types = probe_types,

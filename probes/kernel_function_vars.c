@@ -7,8 +7,7 @@
  * BTF walker as tracepoint arguments (tpmember.c). The generated code
  * reads everything fault-safely; a fault is a catchable runtime error.
  */
-#include "target/btf.h"
-#include "semantic/semantic.h"
+#include "probes/kernel_function.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +83,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 		return arena_printf(a, "the kernel's BTF has no type '%s'",
 				    c_type);
 	btf_resolve(btf, type, &info);
-	msg = dp->kf_statement ?
-	      dwloc_var_at(dw, a, dp->kf_entry_pc, dp->kf_cu, dp->kf_addr,
+	msg = kf_of(dp)->statement ?
+	      dwloc_var_at(dw, a, kf_of(dp)->entry_pc, kf_of(dp)->cu, kf_of(dp)->addr,
 			   root + 1, info.size ? info.size : 8, &loc->loc) :
-	      dwloc_var(dw, a, dp->kf_addr, dp->kf_cu, root + 1,
+	      dwloc_var(dw, a, kf_of(dp)->addr, kf_of(dp)->cu, root + 1,
 			info.size ? info.size : 8, &loc->loc);
 	if (msg)
 		return arena_printf(a, "'%s': %s", root, msg);

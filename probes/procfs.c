@@ -8,6 +8,20 @@
 #include "probes/probes.h"
 #include "codegen/emit.h"
 
+struct procfs_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	const char *path;		/* under /proc/systemtap/MODULE/:
+					 * "command" by default */
+	bool write;			/* .write (else .read) */
+	int64_t maxsize;		/* .read.maxsize(N), or 0 */
+	int64_t umask;			/* .umask(N), or 0 */
+};
+
+static struct procfs_probe *procfs_of(const struct derived_probe *dp)
+{
+	return (struct procfs_probe *)dp;
+}
+
 /* SystemTap's rules for a procfs file name; NULL when fine. */
 static const char *procfs_path_error(const char *path)
 {
@@ -48,30 +62,29 @@ static int derive_procfs(struct sema *se, struct node *point,
 		    c->comp.arg->num.value > 0777)
 			return point_error(se, point, c, "umask takes a number "
 					   "from 0 to 0777");
-		dp->procfs_umask = c->comp.arg->num.value;
+		procfs_of(dp)->umask = c->comp.arg->num.value;
 		c = c->next;
 	}
 	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
 		return -1;
-	dp->procfs_write = comp_is(c, "write");
+	procfs_of(dp)->write = comp_is(c, "write");
 	c = c->next;
-	if (!dp->procfs_write && comp_is(c, "maxsize")) {
+	if (!procfs_of(dp)->write && comp_is(c, "maxsize")) {
 		if (!is_num_arg(c))
 			return point_error(se, point, c, "maxsize needs a number "
 					   "(the largest file content in bytes)");
 		if (c->comp.arg->num.value <= 0)
 			return point_error(se, point, c, "maxsize must be greater "
 					   "than 0");
-		dp->procfs_maxsize = c->comp.arg->num.value;
+		procfs_of(dp)->maxsize = c->comp.arg->num.value;
 		c = c->next;
 	}
 	if (c)
 		return -1;
-	dp->procfs_path = c0->comp.arg ? c0->comp.arg->str.value : "command";
-	const char *why = procfs_path_error(dp->procfs_path);
+	procfs_of(dp)->path = c0->comp.arg ? c0->comp.arg->str.value : "command";
+	const char *why = procfs_path_error(procfs_of(dp)->path);
 	if (why)
 		return point_error(se, point, c0, why);
-	dp->kind = PF_PROCFS;
 	return true;
 }
 
@@ -106,10 +119,10 @@ static enum type value(struct sema *se, struct node *n, int op)
 		      "procfs variable '$value' cannot be used as a "
 		      "structure" : "procfs variable '$value' cannot "
 		      "be used as an array";
-	else if (dp->procfs_write && op)
+	else if (procfs_of(dp)->write && op)
 		msg = "procfs variable '$value' is read-only in a "
 		      "procfs write probe";
-	else if (!dp->procfs_write && !op)
+	else if (!procfs_of(dp)->write && !op)
 		msg = "procfs variable '$value' cannot be read in a "
 		      "procfs read probe (assign it with '=' or '.=')";
 	else if (op && op != OP_ASSIGN && op != OP_CONCAT)
@@ -150,9 +163,9 @@ static void fields(struct cg *cg, int i, FILE *out)
 
 	fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
 		".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%" PRIo64,
-		c_string(cg, dp->procfs_path, strlen(dp->procfs_path)),
-		dp->procfs_write ? "true" : "false", dp->procfs_maxsize,
-		(uint64_t)dp->procfs_umask);
+		c_string(cg, procfs_of(dp)->path, strlen(procfs_of(dp)->path)),
+		procfs_of(dp)->write ? "true" : "false", procfs_of(dp)->maxsize,
+		(uint64_t)procfs_of(dp)->umask);
 }
 
 /* a write probe's $value: the bytes written */
@@ -190,6 +203,7 @@ static const char *const roots[] = { "procfs", NULL };
 static const char *const probe_types[] = { NULL };
 
 const struct probe_family procfs_family = {
+	.point_size = sizeof(struct procfs_probe),
 	.name = "procfs",
 	.roots = roots,
 	.probe_types = probe_types,

@@ -7,6 +7,19 @@
 #include "probes/probes.h"
 #include "codegen/emit.h"
 
+struct timer_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	uint64_t period_ns;		/* (jiffies: in jiffies) */
+	uint64_t randomize_ns;		/* +/- up to this, or 0 */
+	bool jiffies;			/* timer.jiffies: the two in jiffies */
+	bool profile;			/* timer.profile: on every CPU */
+};
+
+static struct timer_probe *timer_of(const struct derived_probe *dp)
+{
+	return (struct timer_probe *)dp;
+}
+
 static const struct {
 	const char *unit;
 	uint64_t ns;
@@ -40,7 +53,6 @@ static bool derive_timer(struct sema *se, struct node *point,
 		if (comp_is(unit, timer_units[i].unit))
 			scale = timer_units[i].ns;
 	struct node *opt = unit->next;
-	dp->kind = PF_TIMER;
 	if (comp_is(unit, "profile")) {
 		if (opt && comp_is(opt, "tick") && !opt->next)
 			return point_error(se, point, opt, "profiling timer "
@@ -53,8 +65,8 @@ static bool derive_timer(struct sema *se, struct node *point,
 		if (unit->comp.arg)
 			return point_error(se, point, unit, "timer.profile "
 					   "takes no argument");
-		dp->timer_profile = true;
-		dp->period_ns = 1000000;
+		timer_of(dp)->profile = true;
+		timer_of(dp)->period_ns = 1000000;
 		dp->pp = "perf.type(1).config(0).sample(1000000)";
 		return true;
 	}
@@ -87,8 +99,8 @@ static bool derive_timer(struct sema *se, struct node *point,
 		if (v <= 0)
 			return point_error(se, point, unit, "frequency must be "
 					   "greater than 0");
-		dp->period_ns = 1000000000ULL / (uint64_t)v;
-		if (dp->period_ns < min_ns)
+		timer_of(dp)->period_ns = 1000000000ULL / (uint64_t)v;
+		if (timer_of(dp)->period_ns < min_ns)
 			return point_error(se, point, unit, arena_printf(a,
 					   "interval value out of range (%" PRIu64
 					   ", %" PRIu64 ")", min_ns, max_ns));
@@ -102,9 +114,9 @@ static bool derive_timer(struct sema *se, struct node *point,
 			return point_error(se, point, opt, "invalid randomize "
 					   "for jiffies timer");
 		/* in jiffies: the runtime knows the kernel's HZ */
-		dp->timer_jiffies = true;
-		dp->period_ns = (uint64_t)v;
-		dp->randomize_ns = (uint64_t)r;
+		timer_of(dp)->jiffies = true;
+		timer_of(dp)->period_ns = (uint64_t)v;
+		timer_of(dp)->randomize_ns = (uint64_t)r;
 		return true;
 	}
 	uint64_t lo = min_ns / scale ? min_ns / scale : 1, hi = max_ns / scale;
@@ -115,8 +127,8 @@ static bool derive_timer(struct sema *se, struct node *point,
 	if (r < 0 || r > v)
 		return point_error(se, point, opt, "randomization value out of "
 				   "range");
-	dp->period_ns = (uint64_t)v * scale;
-	dp->randomize_ns = (uint64_t)r * scale;
+	timer_of(dp)->period_ns = (uint64_t)v * scale;
+	timer_of(dp)->randomize_ns = (uint64_t)r * scale;
 	return true;
 }
 
@@ -151,19 +163,19 @@ static const char *probe_type(const struct derived_probe *dp)
 static void head_fields(struct cg *cg, int i, FILE *out)
 {
 	fprintf(out, ",\n\t  .period_ns = %" PRIu64 "ULL",
-		cg->prog->probes[i]->period_ns);
+		timer_of(cg->prog->probes[i])->period_ns);
 }
 
 static void fields(struct cg *cg, int i, FILE *out)
 {
 	const struct derived_probe *dp = cg->prog->probes[i];
 
-	if (dp->randomize_ns)
+	if (timer_of(dp)->randomize_ns)
 		fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
-			dp->randomize_ns);
-	if (dp->timer_jiffies)
+			timer_of(dp)->randomize_ns);
+	if (timer_of(dp)->jiffies)
 		fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
-	if (dp->timer_profile)
+	if (timer_of(dp)->profile)
 		fputs(", .timer_flags = STP_TIMER_PROFILE", out);
 }
 
@@ -176,6 +188,7 @@ static const struct family_emit module = {
 };
 
 const struct probe_family timer_family = {
+	.point_size = sizeof(struct timer_probe),
 	.name = "timer",
 	.roots = roots,
 	.probe_types = probe_types,

@@ -8,6 +8,25 @@
 #include "probes/probes.h"
 #include "codegen/emit.h"
 
+struct tp_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	const char *system, *name;	/* as the point names them */
+	/* the catalog entry (a copy in the session arena) */
+	const struct tracepoint_info *tp;
+	/* "struct a;\nstruct b;\n": every struct the prototypes of tp's
+	 * header name, to declare before including it (not all trace
+	 * headers declare what they use) */
+	const char *decls;
+	/* $$parms$ (1) and $$parms$$ (2): per argument of tp, its pretty
+	 * printing, or NULL ("=?") */
+	const struct pretty **parms_pretty[3];
+};
+
+static struct tp_probe *tp_of(const struct derived_probe *dp)
+{
+	return (struct tp_probe *)dp;
+}
+
 
 static const struct tp_arg *tp_find_arg(const struct tracepoint_info *tp,
 					const char *name)
@@ -43,7 +62,7 @@ static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != se->body)
 			continue;
-		const struct tracepoint_info *tp = dp->tp;
+		const struct tracepoint_info *tp = tp_of(dp)->tp;
 		const struct tp_arg *a = tp->args_ok ? tp_find_arg(tp, name) : NULL;
 		if (a && tp_scalar(a->c_type))
 			continue;
@@ -120,7 +139,7 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
-		const struct tp_arg *arg = tp_find_arg(dp->tp, root + 1);
+		const struct tp_arg *arg = tp_find_arg(tp_of(dp)->tp, root + 1);
 		struct tp_path p;
 		const struct node *at = n;
 		int type = btf_find_type(btf, arg->c_type), end;
@@ -163,8 +182,8 @@ static enum type infer_member(struct sema *se, struct node *n)
 static const char *tp_arg_type(const struct derived_probe *dp,
 			       const char *name)
 {
-	const struct tp_arg *arg = dp->tp && dp->tp->args_ok ?
-		tp_find_arg(dp->tp, name) : NULL;
+	const struct tp_arg *arg = tp_of(dp)->tp && tp_of(dp)->tp->args_ok ?
+		tp_find_arg(tp_of(dp)->tp, name) : NULL;
 
 	return arg ? arg->c_type : NULL;
 }
@@ -241,13 +260,13 @@ static void tp_parms_pretty(struct sema *se, int depth)
 
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		struct derived_probe *dp = se->prog->probes[i];
-		const struct tracepoint_info *tp = dp->tp;
+		const struct tracepoint_info *tp = tp_of(dp)->tp;
 
 		if (dp->body != se->body || !tp || !tp->args_ok ||
-		    dp->tp_parms_pretty[depth])
+		    tp_of(dp)->parms_pretty[depth])
 			continue;
-		dp->tp_parms_pretty[depth] = arena_alloc(a, (size_t)(tp->nargs + 1) *
-					      sizeof(*dp->tp_parms_pretty[depth]));
+		tp_of(dp)->parms_pretty[depth] = arena_alloc(a, (size_t)(tp->nargs + 1) *
+					      sizeof(*tp_of(dp)->parms_pretty[depth]));
 		for (int k = 0; btf && k < tp->nargs; k++) {
 			int type = tp_scalar(tp->args[k].c_type) ?
 				btf_find_type(btf, tp->args[k].c_type) : 0;
@@ -257,7 +276,7 @@ static void tp_parms_pretty(struct sema *se, int depth)
 				continue;	/* "=?" */
 			p = arena_alloc(a, sizeof(*p));
 			pretty_build(a, btf, type, depth == 2, p);
-			dp->tp_parms_pretty[depth][k] = p;
+			tp_of(dp)->parms_pretty[depth][k] = p;
 		}
 	}
 }
@@ -365,7 +384,7 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 	if (n == 0) {
 		const char *hint = NULL;
 		if (!strpbrk(pattern, "*?["))
-			hint = tp_suggest(se, cat, dp->tp_system, dp->tp_name);
+			hint = tp_suggest(se, cat, tp_of(dp)->system, tp_of(dp)->name);
 		if (strpbrk(pattern, "*?["))
 			snprintf(msg, sizeof(msg), "no tracepoint matches '%s'",
 				 pattern);
@@ -380,21 +399,17 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 		return 0;
 	}
 	for (int i = 0; i < n; i++) {
-		struct derived_probe *d = dp;
-		if (i) {
-			d = arena_alloc(&se->s->arena, sizeof(*d));
-			*d = *dp;
-		}
-		d->tp = copy_tp(se, m[i]);
+		struct derived_probe *d = i ? sema_clone_derived(se, dp) : dp;
+		tp_of(d)->tp = copy_tp(se, m[i]);
 		if (i && m[i]->header && m[i - 1]->header &&
 		    !strcmp(m[i]->header, m[i - 1]->header))
-			d->tp_decls = prog->probes[prog->nprobes - 1]->tp_decls;
+			tp_of(d)->decls = tp_of(prog->probes[prog->nprobes - 1])->decls;
 		else if (m[i]->header)
-			d->tp_decls = tp_header_decls(se, cat, m[i]->header);
-		d->tp_system = d->tp->system;
-		d->tp_name = d->tp->name;
+			tp_of(d)->decls = tp_header_decls(se, cat, m[i]->header);
+		tp_of(d)->system = tp_of(d)->tp->system;
+		tp_of(d)->name = tp_of(d)->tp->name;
 		d->pp = arena_printf(&se->s->arena, "kernel.trace(\"%s:%s\")",
-				     d->tp_system, d->tp_name);
+				     tp_of(d)->system, tp_of(d)->name);
 		d->body = b;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = d;
@@ -421,15 +436,14 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					   "component after kernel.trace(...)");
 		const char *arg = tr->comp.arg->str.value;
 		const char *colon = strchr(arg, ':');
-		dp->kind = PF_TRACEPOINT;
 		if (colon) {
-			dp->tp_system = arena_strndup(&se->s->arena, arg,
+			tp_of(dp)->system = arena_strndup(&se->s->arena, arg,
 						      (size_t)(colon - arg));
-			dp->tp_name = colon + 1;
+			tp_of(dp)->name = colon + 1;
 		} else {
-			dp->tp_name = arg;
+			tp_of(dp)->name = arg;
 		}
-		if (!*dp->tp_name)
+		if (!*tp_of(dp)->name)
 			return point_error(se, point, tr, "empty tracepoint name");
 		return true;
 	}
@@ -505,7 +519,7 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 /* A tracepoint has context values once the catalog knows it. */
 static bool own_context(const struct derived_probe *dp)
 {
-	return dp->tp != NULL;
+	return tp_of(dp)->tp != NULL;
 }
 
 /* @defined($name): every tracepoint of the body has it. */
@@ -522,9 +536,9 @@ static int defined(struct sema *se, struct node *n)
 /* -L of an alias on a tracepoint: its arguments. */
 static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 {
-	for (int a = 0; dp->tp && a < dp->tp->nargs; a++)
-		sb_printf(out, " $%s:%s", dp->tp->args[a].name,
-			  dp->tp->args[a].c_type);
+	for (int a = 0; tp_of(dp)->tp && a < tp_of(dp)->tp->nargs; a++)
+		sb_printf(out, " $%s:%s", tp_of(dp)->tp->args[a].name,
+			  tp_of(dp)->tp->args[a].c_type);
 }
 
 /* ---- the kernel module ---------------------------------------------- */
@@ -550,7 +564,7 @@ static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
 /* Does this tracepoint probe need a callback with the exact prototype? */
 static bool tp_typed(const struct derived_probe *dp)
 {
-	return dp->kind == PF_TRACEPOINT && dp->tp && dp->tp->args_ok &&
+	return dp->family == &tracepoint_family && tp_of(dp)->tp && tp_of(dp)->tp->args_ok &&
 	       (dp->body->ntpvars || dp->body->tp_parms);
 }
 
@@ -614,7 +628,7 @@ static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 			  const char *indent, bool with_v, bool with_all)
 {
-	const struct tracepoint_info *tp = dp->tp;
+	const struct tracepoint_info *tp = tp_of(dp)->tp;
 	const struct probe_body *b = dp->body;
 
 	if (with_v)
@@ -652,16 +666,16 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			continue;
 		bool seen = false;
 		for (int k = 0; k < ndone; k++)
-			seen |= !strcmp(done[k], dp->tp->header);
+			seen |= !strcmp(done[k], tp_of(dp)->tp->header);
 		if (seen)
 			continue;
-		done[ndone++] = dp->tp->header;
+		done[ndone++] = tp_of(dp)->tp->header;
 		if (ndone == 1)
 			fputs("\n/* typed tracepoint callbacks */\n", out);
-		fputs(dp->tp_decls ? dp->tp_decls : "", out);
+		fputs(tp_of(dp)->decls ? tp_of(dp)->decls : "", out);
 		fprintf(out, "#include %s%s%s\n",
-			dp->tp->header[0] == '/' ? "\"" : "<", dp->tp->header,
-			dp->tp->header[0] == '/' ? "\"" : ">");
+			tp_of(dp)->tp->header[0] == '/' ? "\"" : "<", tp_of(dp)->tp->header,
+			tp_of(dp)->tp->header[0] == '/' ? "\"" : ">");
 	}
 	free(done);
 
@@ -677,8 +691,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			continue;
 		for (int j = 0; j < i && group[i] < 0; j++)
 			if (farg[j] && !strcmp(farg[j]->name, farg[i]->name) &&
-			    !strcmp(prog->probes[j]->tp->system, dp->tp->system) &&
-			    !strcmp(prog->probes[j]->tp->name, dp->tp->name))
+			    !strcmp(tp_of(prog->probes[j])->tp->system, tp_of(dp)->tp->system) &&
+			    !strcmp(tp_of(prog->probes[j])->tp->name, tp_of(dp)->tp->name))
 				group[i] = group[j] >= 0 ? group[j] : j;
 		if (group[i] >= 0)
 			group[group[i]] = group[i];
@@ -686,7 +700,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		const struct tracepoint_info *tp = dp->tp;
+		const struct tracepoint_info *tp = tp_of(dp)->tp;
 		if (!tp_typed(dp) || (group[i] >= 0 && group[i] != i))
 			continue;
 		int nv = dp->body->ntpvars;
@@ -767,14 +781,14 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 {
 	const struct derived_probe *dp = cg->prog->probes[i];
-	const struct tracepoint_info *tp = dp->tp;
+	const struct tracepoint_info *tp = tp_of(dp)->tp;
 
 	for (int m = 0; m < 3; m++) {
 		if (!(dp->body->tp_parms_modes & (1u << m)))
 			continue;
 		for (int k = 0; m && k < tp->nargs; k++) {
-			const struct pretty *p = dp->tp_parms_pretty[m] ?
-				dp->tp_parms_pretty[m][k] : NULL;
+			const struct pretty *p = tp_of(dp)->parms_pretty[m] ?
+				tp_of(dp)->parms_pretty[m][k] : NULL;
 			if (!p)
 				continue;
 			fprintf(out, "static const struct stp_pp_item "
@@ -793,8 +807,8 @@ static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 				fprintf(out, "\t{ \"%s%s=\", &stp_pp_%s, %d },\n",
 					sep, name, strchr(tp->args[k].c_type, '*') ?
 					"ptr" : "hex", k);
-			} else if (dp->tp_parms_pretty[m] &&
-				   dp->tp_parms_pretty[m][k]) {
+			} else if (tp_of(dp)->parms_pretty[m] &&
+				   tp_of(dp)->parms_pretty[m][k]) {
 				fprintf(out, "\t{ \"%s%s=\", &stp_tpp_%d_%d_%d, "
 					"%d },\n", sep, name, i, m, k, k);
 			} else {
@@ -874,10 +888,10 @@ static void fields(struct cg *cg, int i, FILE *out)
 	int lb = dp->body->index;
 
 	fprintf(out, ",\n\t  .tp_name = %s",
-		c_string(cg, dp->tp_name, strlen(dp->tp_name)));
-	if (dp->tp)
+		c_string(cg, tp_of(dp)->name, strlen(tp_of(dp)->name)));
+	if (tp_of(dp)->tp)
 		fprintf(out, ", .tp_system = %s",
-			c_string(cg, dp->tp->system, strlen(dp->tp->system)));
+			c_string(cg, tp_of(dp)->tp->system, strlen(tp_of(dp)->tp->system)));
 	if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 		fprintf(out, ",\n\t  .tp_shared = true");
 	else if (tp_typed(dp))
@@ -931,6 +945,7 @@ static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { "kernel.trace(string)", NULL };
 
 const struct probe_family tracepoint_family = {
+	.point_size = sizeof(struct tp_probe),
 	.name = "kernel.trace",
 	.roots = roots,
 	.probe_types = probe_types,

@@ -8,6 +8,28 @@
  */
 #include "probes/probes.h"
 
+/* The context variables of a point, as SystemTap has them. */
+enum point_ctx {
+	CTX_NONE,			/* none at all */
+	CTX_SYSCALL,			/* process.syscall: $syscall, $argN */
+	CTX_SYSCALL_RETURN,		/* .syscall.return: $syscall, $return */
+	CTX_UNCHECKED,			/* from a binary's DWARF: unknown */
+	CTX_PLT,			/* process.plt: $$name only */
+};
+
+struct other_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	const char *message;		/* the error that says it is refused */
+	enum point_ctx ctx;
+	const char *process;		/* process("PATH"), perf ...process */
+	const char *perf_counter;	/* perf ... .counter("NAME") */
+};
+
+static struct other_probe *other_of(const struct derived_probe *dp)
+{
+	return (struct other_probe *)dp;
+}
+
 /* Record a point of a family pass 3 cannot translate: its body is still
  * checked, then the point is an error (report_unsupported). */
 static int unsupported(struct sema *se, struct node *point,
@@ -16,10 +38,9 @@ static int unsupported(struct sema *se, struct node *point,
 {
 	if (point->point.optional || se->optional)
 		return false;	/* resolves to nothing */
-	dp->kind = PF_UNSUPPORTED;
-	dp->unsupported = arena_printf(&se->s->arena, "%s probes are not "
+	other_of(dp)->message = arena_printf(&se->s->arena, "%s probes are not "
 				       "supported yet ('%s')", family, dp->pp);
-	dp->ctx = ctx;
+	other_of(dp)->ctx = ctx;
 	return true;
 }
 
@@ -28,7 +49,7 @@ static bool process_target(struct sema *se, struct node *point,
 			   struct node *proc, struct derived_probe *dp)
 {
 	if (proc->comp.arg) {
-		dp->process = proc->comp.arg->kind == N_STRING ?
+		other_of(dp)->process = proc->comp.arg->kind == N_STRING ?
 			      proc->comp.arg->str.value :
 			      arena_printf(&se->s->arena, "%lld",
 					   (long long)proc->comp.arg->num.value);
@@ -64,7 +85,7 @@ static int derive_process(struct sema *se, struct node *point,
 		if (!unsupported(se, point, dp, "", comp_is(c, "plt") ?
 				 CTX_PLT : CTX_UNCHECKED))
 			return false;
-		dp->unsupported = arena_printf(&se->s->arena, "no match for "
+		other_of(dp)->message = arena_printf(&se->s->arena, "no match for "
 					       "probe point '%s': process(...)."
 					       "%s probes are not supported yet",
 					       dp->pp, c->comp.name);
@@ -146,8 +167,8 @@ static int derive_perf(struct sema *se, struct node *point,
 			return -1;
 		if (!process_target(se, point, c, dp))
 			return false;
-		if (!dp->process)
-			dp->process = "";	/* the -c / -x program */
+		if (!other_of(dp)->process)
+			other_of(dp)->process = "";	/* the -c / -x program */
 		c = c->next;
 	}
 	if (comp_is(c, "counter")) {
@@ -156,7 +177,7 @@ static int derive_perf(struct sema *se, struct node *point,
 		if (!*c->comp.arg->str.value)
 			return point_error(se, point, c, "missing perf counter "
 					   "name in .counter(\"\")");
-		dp->perf_counter = c->comp.arg->str.value;
+		other_of(dp)->perf_counter = c->comp.arg->str.value;
 		c = c->next;
 	}
 	if (c)
@@ -240,9 +261,9 @@ static void report_unsupported(struct sema *se)
 {
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->kind == PF_UNSUPPORTED)
+		if (dp->family == &unsupported_family)
 			diag_error(se->s, dp->point->loc, "%s",
-				   dp->unsupported);
+				   other_of(dp)->message);
 	}
 }
 
@@ -258,13 +279,17 @@ static enum type infer_perf(struct sema *se, struct node *n)
 
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *c = se->prog->probes[i];
-		if (!c->perf_counter || strcmp(c->perf_counter, name))
+		if (c->family != &unsupported_family ||
+		    !other_of(c)->perf_counter ||
+		    strcmp(other_of(c)->perf_counter, name))
 			continue;
 		declared = true;
 		for (int j = 0; j < se->prog->nprobes; j++) {
 			const struct derived_probe *dp = se->prog->probes[j];
-			if (dp->body == se->body && dp->process && c->process &&
-			    !strcmp(dp->process, c->process))
+			if (dp->body == se->body &&
+			    dp->family == &unsupported_family &&
+			    other_of(dp)->process && other_of(c)->process &&
+			    !strcmp(other_of(dp)->process, other_of(c)->process))
 				here = true;
 		}
 	}
@@ -289,7 +314,7 @@ static enum type other_context(struct sema *se, struct node *n, int op)
 		if (se->prog->probes[i]->body == se->body)
 			dp = se->prog->probes[i];
 	const char *root = tp_member_root(n);
-	if (!root || dp->ctx == CTX_UNCHECKED) {
+	if (!root || other_of(dp)->ctx == CTX_UNCHECKED) {
 		if (root && root[1] == '$')
 			type = TY_STRING;	/* $$parms and the like */
 		return n->type = type;	/* the point's own error says enough */
@@ -299,20 +324,20 @@ static enum type other_context(struct sema *se, struct node *n, int op)
 	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
 		step = m;
 	const char *msg = NULL;
-	bool args = dp->ctx == CTX_SYSCALL, ret =
-		    dp->ctx == CTX_SYSCALL_RETURN;
+	bool args = other_of(dp)->ctx == CTX_SYSCALL, ret =
+		    other_of(dp)->ctx == CTX_SYSCALL_RETURN;
 	bool argn = !strncmp(root, "$arg", 4) && root[4] >= '1' &&
 		    root[4] <= '6' && !root[5];
 	bool known = argn || !strcmp(root, "$return") ||
 		     !strcmp(root, "$syscall");
-	if (dp->ctx == CTX_PLT) {
+	if (other_of(dp)->ctx == CTX_PLT) {
 		type = TY_STRING;
 		if (strcmp(root, "$$name") || step || op)
 			msg = arena_printf(&se->s->arena, "unknown "
 					   "context variable '%s': .plt "
 					   "probes have only $$name (the "
 					   "function's name)", root);
-	} else if (dp->ctx == CTX_NONE)
+	} else if (other_of(dp)->ctx == CTX_NONE)
 		msg = arena_printf(&se->s->arena, "unknown context "
 				   "variable '%s': %s has none", root,
 				   dp->pp);
@@ -377,6 +402,7 @@ static const char *const roots[] = {
 static const char *const probe_types[] = { NULL };
 
 const struct probe_family unsupported_family = {
+	.point_size = sizeof(struct other_probe),
 	.name = "unsupported",
 	.roots = roots,
 	.probe_types = probe_types,

@@ -156,6 +156,9 @@ char *point_string(struct sema *se, struct node *point);
 void add_probe_body(struct sema *se, struct node *probe);
 /* Gather the alias declarations of every file, sorted. */
 void collect_aliases(struct sema *se);
+/* A copy of dp and its family's data (family.h point_size). */
+struct derived_probe *sema_clone_derived(struct sema *se,
+					 const struct derived_probe *dp);
 /* Add derived probe dp of body b to the program. */
 void sema_add_derived(struct sema *se, struct derived_probe *dp,
 		      struct probe_body *b);

@@ -16,6 +16,7 @@
 #define SEMANTIC_FAMILY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "parser/ast.h"
 
@@ -26,6 +27,9 @@ struct probe_body;
 struct family_emit;
 
 struct probe_family {
+	/* the size of its derived probes: a struct of the family's file
+	 * whose first member is the struct derived_probe */
+	size_t point_size;
 	const char *name;		/* "kernel.trace", for messages */
 	/* the first components of its points ("kernel", ...): pass 2 asks
 	 * the families owning a point's first component to derive it, and

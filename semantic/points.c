@@ -154,7 +154,7 @@ static struct derived_probe *derive_point(struct sema *se, struct node *point)
 {
 	struct node *c0 = point->point.comps;
 	const char *name = c0->comp.name;
-	struct derived_probe *dp = arena_alloc(&se->s->arena, sizeof(*dp));
+	const char *pp;
 
 	ast_foreach(c, c0)
 		if (strchr(c->comp.name, '*')) {
@@ -167,12 +167,15 @@ static struct derived_probe *derive_point(struct sema *se, struct node *point)
 				    point)) : ""));
 			return NULL;
 		}
-	dp->point = point;
-	dp->pp = point_string(se, point);
+	pp = point_string(se, point);
 	for (int f = 0; probe_families[f]; f++) {
 		const struct probe_family *fam = probe_families[f];
 		if (!in_roots(fam, name))
 			continue;
+		struct derived_probe *dp = arena_alloc(&se->s->arena,
+						       fam->point_size);
+		dp->point = point;
+		dp->pp = pp;
 		int r = fam->derive(se, point, dp);
 		if (r >= 0) {
 			if (!dp->family)
@@ -184,9 +187,9 @@ static struct derived_probe *derive_point(struct sema *se, struct node *point)
 	const char *hint = suggest_point(se, point);
 	if (hint && strcmp(hint, name))
 		snprintf(msg, sizeof(msg), "unknown probe point '%s' (did you "
-			 "mean '%s'?)", dp->pp, hint);
+			 "mean '%s'?)", pp, hint);
 	else
-		snprintf(msg, sizeof(msg), "unknown probe point '%s'", dp->pp);
+		snprintf(msg, sizeof(msg), "unknown probe point '%s'", pp);
 	point_error(se, point, c0, msg);
 	return NULL;
 }
@@ -205,6 +208,16 @@ bool sema_is_family(const char *name)
 		if (in_roots(probe_families[f], name))
 			return true;
 	return false;
+}
+
+struct derived_probe *sema_clone_derived(struct sema *se,
+					 const struct derived_probe *dp)
+{
+	struct derived_probe *d = arena_alloc(&se->s->arena,
+					      dp->family->point_size);
+
+	memcpy(d, dp, dp->family->point_size);
+	return d;
 }
 
 void sema_add_derived(struct sema *se, struct derived_probe *dp,

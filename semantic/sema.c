@@ -374,3 +374,29 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 out:
 	return s->nerrors - errors_before;
 }
+
+void **program_family_data(struct program *prog, const struct probe_family *f)
+{
+	struct family_data *grown;
+
+	for (int i = 0; i < prog->nfamily_data; i++)
+		if (prog->family_data[i].family == f)
+			return &prog->family_data[i].data;
+	grown = arena_alloc(&prog->s->arena, (size_t)(prog->nfamily_data + 1) *
+			    sizeof(*grown));
+	if (prog->nfamily_data)
+		memcpy(grown, prog->family_data, (size_t)prog->nfamily_data *
+		       sizeof(*grown));
+	grown[prog->nfamily_data].family = f;
+	prog->family_data = grown;
+	return &prog->family_data[prog->nfamily_data++].data;
+}
+
+void *program_family_get(const struct program *prog,
+			 const struct probe_family *f)
+{
+	for (int i = 0; i < prog->nfamily_data; i++)
+		if (prog->family_data[i].family == f)
+			return prog->family_data[i].data;
+	return NULL;
+}

@@ -12,7 +12,6 @@
 #include <stdio.h>
 
 #include "parser/parser.h"
-#include "target/dwloc.h"
 
 struct tracepoint_info;
 struct probe_family;
@@ -91,21 +90,6 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 			   struct tp_path *out, const struct node **at);
 bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 
-/*
- * kfvars.c: the context value n ($x, $x->f..., with addr_of &$x, with
- * write the address `$x... = v` writes to) in the
- * kernel function of dp, whose root variable has C type c_type: fills
- * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
- * and *at, the node it is about.
- */
-struct derived_probe;
-struct kf_loc;
-const char *kf_var_resolve(struct arena *a, struct btf *btf,
-			   struct dwloc_file *dw,
-			   const struct derived_probe *dp, const char *c_type,
-			   const struct node *n, bool addr_of, bool write,
-			   struct kf_loc *loc, struct tp_path *path,
-			   const struct node **at);
 
 /*
  * The general form, for any value whose BTF type is known ("a base value
@@ -197,102 +181,16 @@ struct symbol {
 	bool btf_object;
 };
 
-enum probe_kind {
-	PF_BEGIN, PF_END, PF_ERROR, PF_NEVER, PF_TIMER, PF_TRACEPOINT,
-	PF_KFUNC, PF_KRETFUNC,		/* kernel.function(...)[.return] */
-	PF_PROCFS,			/* procfs("PATH").read/.write */
-	PF_UNSUPPORTED,			/* a family pass 2 checks but pass 3
-					 * cannot translate yet: an error */
-};
-
-/* The context variables of a PF_UNSUPPORTED point, as SystemTap has them. */
-enum point_ctx {
-	CTX_NONE,			/* none at all */
-	CTX_SYSCALL,			/* process.syscall: $syscall, $argN */
-	CTX_SYSCALL_RETURN,		/* .syscall.return: $syscall, $return */
-	CTX_UNCHECKED,			/* from a binary's DWARF: unknown */
-	CTX_PLT,			/* process.plt: $$name only */
-};
-
 /* One probe point of a probe, resolved: what the runtime registers. */
 struct derived_probe {
 	struct node *point;		/* the user's N_PROBE_POINT */
 	struct probe_body *body;
 	const struct probe_family *family;	/* semantic/family.h */
-	enum probe_kind kind;
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
-	int64_t priority;		/* begin(N)/end(N) */
-	uint64_t period_ns;		/* timers (timer_jiffies: jiffies) */
-	uint64_t randomize_ns;		/* timers: +/- up to this, or 0 */
-	bool timer_jiffies;		/* timer.jiffies: the two in jiffies */
-	bool timer_profile;		/* timer.profile: on every CPU */
-	const char *tp_system, *tp_name; /* tracepoints */
-	const struct tracepoint_info *tp; /* tracepoints: the catalog entry
-					   * (a copy in the session arena) */
-	/* "struct a;\nstruct b;\n": every struct the prototypes of tp's
-	 * header name, to declare before including it (not all trace
-	 * headers declare what they use) */
-	const char *tp_decls;
-	const char *kf_symbol;		/* kernel functions: its name */
-	const char *kf_suffix;		/* ".call", ".return" or NULL */
-	/* the return value's size in bytes (0: unknown, 8 is read as is)
-	 * and signedness, from its DWARF type through BTF: $return of an
-	 * int is the register's low 32 bits, sign-extended */
-	unsigned kf_ret_size;
-	bool kf_ret_signed;
-	const char *kf_ret_ctype;	/* .return: that type as -L prints it */
-	int64_t kf_maxactive;		/* .return.maxactive(N), or 0 */
-	uint64_t kf_addr;		/* link-time entry pc of the instance */
-	bool kf_inline;			/* an inlined copy (by kprobe) */
-	/* an inlined copy left out: why (it lacks a context variable the
-	 * body reads, at kf_dropped_at), or NULL */
-	const char *kf_dropped;
-	const struct node *kf_dropped_at;
-	bool kf_statement;		/* kernel.statement: a kprobe at kf_addr */
-	uint64_t kf_entry_pc;		/* kernel.statement: the entry pc of the
-					 * copy kf_addr is in */
-	/* kernel functions: the CU of the copy whose DWARF gives the
-	 * context variables, and its variables ("name:type", as -L) */
-	uint32_t kf_cu;
-	const char **kf_vars;
-	int kf_nvars;
-	/* kf_locs[k]: where the body's context value k (tpvars[k]) starts
-	 * in this function, or NULL (allocated on the first one) */
-	struct kf_loc **kf_locs;
-	/* $$parms$ (1) and $$parms$$ (2): per argument of tp, its pretty
-	 * printing, or NULL ("=?") */
-	const struct pretty **tp_parms_pretty[3];
-	/* procfs: the file under /proc/systemtap/MODULE/ */
-	const char *procfs_path;	/* "command" by default */
-	bool procfs_write;		/* .write (else .read) */
-	int64_t procfs_maxsize;		/* .read.maxsize(N), or 0 */
-	int64_t procfs_umask;		/* .umask(N), or 0 */
-	/* PF_UNSUPPORTED */
-	const char *unsupported;	/* the error that says so */
-	enum point_ctx ctx;
-	const char *process;		/* process("PATH"), perf ...process */
-	const char *perf_counter;	/* perf ... .counter("NAME") */
+	/* the family's own data follows: struct derived_probe is the first
+	 * member of a struct of the family's file (family.h, point_size) */
 };
 
-/*
- * The root of a kernel.function context value in one function: its DWARF
- * location and how to turn it into a long (kfvars.c). Then the symbol's
- * tp_path, shared by the body's functions, walks any member chain.
- */
-struct kf_loc {
-	struct dwloc loc;
-	unsigned size;			/* bytes of a scalar read */
-	bool is_signed;
-	bool address;			/* the value is loc's address: an
-					 * array, struct or union, or &$var */
-	bool spill;			/* an aggregate of at most 8 bytes in
-					 * a register: its members are read
-					 * from a copy on the stack */
-	bool reg_address;		/* a write's target: the register's
-					 * slot in pt_regs */
-	unsigned write_size;		/* a write (-g): bytes at the address
-					 * the value is */
-};
 
 /*
  * A scope with a frame: a probe handler (one body shared by its derived
@@ -360,11 +258,18 @@ struct program {
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
-	/* an exported function and its link-time address, for the
-	 * runtime's KASLR offset; 0 when no kernel function probe needs it */
-	uint64_t kf_anchor;
-	const char *kf_anchor_sym;
+	/* what a probe family keeps for the whole program (family.h) */
+	struct family_data {
+		const struct probe_family *family;
+		void *data;
+	} *family_data;
+	int nfamily_data;
 };
+
+/* Family f's slot for program-wide data (NULL until it sets one). */
+void **program_family_data(struct program *prog, const struct probe_family *f);
+void *program_family_get(const struct program *prog,
+			 const struct probe_family *f);
 
 /* Is name a built-in probe family (begin, timer, kernel, ...)? */
 bool sema_is_family(const char *name);

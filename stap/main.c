@@ -24,6 +24,7 @@
 #include "lib/strbuf.h"
 #include "parser/parser.h"
 #include "semantic/library.h"
+#include "semantic/family.h"
 #include "semantic/semantic.h"
 #include "stap/driver.h"
 #include "stap/listing.h"
@@ -278,15 +279,10 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 				sb_printf(&vars, " %s:%s", sym->name,
 					  type_name(sym->type));
 		}
-		for (int a = 0; dp->tp && a < dp->tp->nargs; a++)
-			sb_printf(&vars, " $%s:%s", dp->tp->args[a].name,
-				  dp->tp->args[a].c_type);
-		/* a kernel function's $return and variables, as -L of the
-		 * point gives them ("name:type") */
-		if (dp->kf_ret_ctype)
-			sb_printf(&vars, " $return:%s", dp->kf_ret_ctype);
-		for (int k = 0; k < dp->kf_nvars; k++)
-			sb_printf(&vars, " $%s", dp->kf_vars[k]);
+		/* then the point's context variables, as -L of the point
+		 * gives them ("name:type") */
+		if (dp->family->list_vars)
+			dp->family->list_vars(dp, &vars);
 		lines[i].name = dp->body->list_name ? dp->body->list_name : dp->pp;
 		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
 		sb_free(&vars);

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The kernel function family's own data (probes/kernel_function.c and
+ * kernel_function_vars.c): a kernel.function or kernel.statement probe,
+ * and where its context values live.
+ */
+#ifndef PROBES_KERNEL_FUNCTION_H
+#define PROBES_KERNEL_FUNCTION_H
+
+#include "probes/probes.h"
+#include "target/dwloc.h"
+
+/*
+ * The root of a kernel.function context value in one function: its DWARF
+ * location and how to turn it into a long (kfvars.c). Then the symbol's
+ * tp_path, shared by the body's functions, walks any member chain.
+ */
+struct kf_loc {
+	struct dwloc loc;
+	unsigned size;			/* bytes of a scalar read */
+	bool is_signed;
+	bool address;			/* the value is loc's address: an
+					 * array, struct or union, or &$var */
+	bool spill;			/* an aggregate of at most 8 bytes in
+					 * a register: its members are read
+					 * from a copy on the stack */
+	bool reg_address;		/* a write's target: the register's
+					 * slot in pt_regs */
+	unsigned write_size;		/* a write (-g): bytes at the address
+					 * the value is */
+};
+
+
+struct kf_probe {
+	struct derived_probe dp;	/* first: see probes.h */
+	const char *symbol;		/* the function's name */
+	const char *suffix;		/* ".call", ".return" or NULL */
+	/* the return value's size in bytes (0: unknown, 8 is read as is)
+	 * and signedness, from its DWARF type through BTF: $return of an
+	 * int is the register's low 32 bits, sign-extended */
+	unsigned ret_size;
+	bool ret_signed;
+	const char *ret_ctype;		/* .return: that type as -L prints it */
+	int64_t maxactive;		/* .return.maxactive(N), or 0 */
+	uint64_t addr;			/* link-time entry pc of the instance */
+	bool inlined;			/* an inlined copy (by kprobe) */
+	/* an inlined copy left out: why (it lacks a context variable the
+	 * body reads, at dropped_at), or NULL */
+	const char *dropped;
+	const struct node *dropped_at;
+	bool statement;			/* kernel.statement: a kprobe at addr */
+	uint64_t entry_pc;		/* kernel.statement: the entry pc of
+					 * the copy addr is in */
+	/* the CU of the copy whose DWARF gives the context variables, and
+	 * its variables ("name:type", as -L) */
+	uint32_t cu;
+	const char **vars;
+	int nvars;
+	/* locs[k]: where the body's context value k (ctxvars[k]) starts in
+	 * this function, or NULL (allocated on the first one) */
+	struct kf_loc **locs;
+};
+
+static inline struct kf_probe *kf_of(const struct derived_probe *dp)
+{
+	return (struct kf_probe *)dp;
+}
+
+/* Is dp a kernel.function or kernel.statement probe (kf_of applies)? */
+static inline bool is_kf(const struct derived_probe *dp)
+{
+	return dp->family == &kernel_function_family ||
+	       dp->family == &kernel_return_family;
+}
+
+/* The program's anchor for the runtime's KASLR offset: an exported
+ * function and its link-time address (program_family_data). */
+struct kf_anchor {
+	uint64_t addr;
+	const char *sym;
+};
+
+/*
+ * kernel_function_vars.c: the context value n ($x, $x->f..., with addr_of &$x, with
+ * write the address `$x... = v` writes to) in the
+ * kernel function of dp, whose root variable has C type c_type: fills
+ * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
+ * and *at, the node it is about.
+ */
+struct derived_probe;
+struct kf_loc;
+const char *kf_var_resolve(struct arena *a, struct btf *btf,
+			   struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *c_type,
+			   const struct node *n, bool addr_of, bool write,
+			   struct kf_loc *loc, struct tp_path *path,
+			   const struct node **at);
+
+#endif /* PROBES_KERNEL_FUNCTION_H */
