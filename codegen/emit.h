@@ -119,7 +119,7 @@ void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
 		  const char *indent);
 /* The steps of a member chain from stp_addr, each of which may `goto
  * fault` (a label the caller provides). */
-void gen_path_steps(FILE *out, const struct tp_path *path, const char *in);
+void gen_path_steps(FILE *out, const struct member_path *path, const char *in);
 /* If the context value sym faulted (bit sym->index of the hit's faults),
  * raise the read fault the body would have met. */
 void fault_check(struct cg *cg, const struct node *n, int slot);

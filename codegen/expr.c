@@ -950,7 +950,7 @@ void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
  * steps as gen_tp_path, but a fault is the script's error at once.
  */
 static const char *gen_walk(struct cg *cg, const char *base,
-			    const struct tp_path *path, const struct node *n)
+			    const struct member_path *path, const struct node *n)
 {
 	const char *t = tmp_long(cg);
 	const char **index = arena_alloc(&cg->s->arena, (size_t)(path->nsteps + 1) *
@@ -965,21 +965,21 @@ static const char *gen_walk(struct cg *cg, const char *base,
 	emit(cg, "\t__label__ fault;");
 	emit(cg, "\tu64 stp_addr = (u64)%s;", base);
 	for (int i = 0; i < path->nsteps; i++) {
-		const struct tp_step *st = &path->steps[i];
+		const struct member_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
-		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
+		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
 			emit(cg, "\tstp_addr += %u;\t/* ->%s */", byte,
 			     st->member);
-		if (st->kind == TPS_INDEX && st->index_expr)
+		if (st->kind == STEP_INDEX && st->index_expr)
 			emit(cg, "\tstp_addr += (u64)%s * %u;", index[i],
 			     st->stride);
-		else if (st->kind == TPS_INDEX && st->index)
+		else if (st->kind == STEP_INDEX && st->index)
 			emit(cg, "\tstp_addr += %" PRId64 "LL * %u;", st->index,
 			     st->stride);
-		if (st->result == TPR_READ)
+		if (st->result == STEP_READ)
 			emit(cg, "\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
 			     "\t\tgoto fault;", st->size, st->is_signed);
-		else if (st->result == TPR_BITS)
+		else if (st->result == STEP_BITS)
 			emit(cg, "\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, "
 			     "%u, %u, %d))\n\t\tgoto fault;", byte,
 			     st->bit_offset % 8, st->bit_size, st->is_signed);
@@ -1008,8 +1008,8 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
 	size_t len = 0;
 	FILE *f;
 
-	if (sym->tp_path && sym->tp_path->nsteps)
-		v = gen_walk(cg, v, sym->tp_path, n);
+	if (sym->member_path && sym->member_path->nsteps)
+		v = gen_walk(cg, v, sym->member_path, n);
 	if (!sym->pretty)
 		return v;
 	int id = cg->ntemps++;
@@ -1067,7 +1067,7 @@ static const char *gen_context(struct cg *cg, struct node *n)
 	}
 	if (n->kind != N_ATFUNC && n->sym && n->sym->kind == SYM_CONTEXT) {
 		const char *t = tmp_long(cg);
-		if (n->sym->tp_path || n->sym->kf_entry)
+		if (n->sym->member_path || n->sym->may_fault)
 			fault_check(cg, n, n->sym->index);
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;

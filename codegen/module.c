@@ -264,11 +264,11 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 			event |= e->lean;
 			filtered &= e->filters && e->filters(dp);
 		}
-		if (!event || body->nkf_entries)
+		if (!event || body->nentry_values)
 			continue;
 		if (filtered)
 			skip = first_stmt(code);
-		else if (body->ntpvars)
+		else if (body->nctxvars)
 			continue;
 		sb_reset(&counts);
 		if (!lean_stmt(cg, code, skip, &counts, &n))
@@ -504,23 +504,23 @@ int codegen_module(struct session *s, const struct program *prog,
  * a.faults, and the body raises the error only if it reads v[k].
  */
 /* The steps of a member chain from stp_addr (each may goto fault). */
-void gen_path_steps(FILE *out, const struct tp_path *path,
+void gen_path_steps(FILE *out, const struct member_path *path,
 			   const char *in)
 {
 	for (int i = 0; i < path->nsteps; i++) {
-		const struct tp_step *st = &path->steps[i];
+		const struct member_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
-		if (st->kind == TPS_MEMBER && st->result != TPR_BITS && byte)
+		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
 			fprintf(out, "%s\tstp_addr += %u;\t/* ->%s */\n", in, byte,
 				st->member);
-		if (st->kind == TPS_INDEX && st->index)
+		if (st->kind == STEP_INDEX && st->index)
 			fprintf(out, "%s\tstp_addr += %" PRId64 "LL * %u;\n", in,
 				st->index, st->stride);
-		if (st->result == TPR_READ)
+		if (st->result == STEP_READ)
 			fprintf(out, "%s\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
 				"%s\t\tgoto fault;\n", in, st->size,
 				st->is_signed, in);
-		else if (st->result == TPR_BITS)
+		else if (st->result == STEP_BITS)
 			fprintf(out, "%s\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, %u, "
 				"%u, %d))\n%s\t\tgoto fault;\n", in, byte,
 				st->bit_offset % 8, st->bit_size, st->is_signed,

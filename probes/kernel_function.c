@@ -171,7 +171,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 {
 	struct probe_body *b = se->body;
 	struct arena *a = &se->s->arena;
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
@@ -191,7 +191,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 				   root ? root : "this expression");
 		return n->type = TY_LONG;
 	}
-	char *key = tp_member_key(a, n);
+	char *key = context_key(a, n);
 	const struct srcfile *sf = session_file(se->s, n->loc.file);
 	if (se->report && !se->in_entry && !write &&
 	    body_all_of(se, b, &kernel_return_family) &&
@@ -201,12 +201,12 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			     "RETURN PROBES", key);
 	if (addr_of || write)
 		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, key)) {
-			n->sym = b->tpvars[i];
+	for (int i = 0; i < b->nctxvars; i++)
+		if (!strcmp(b->ctxvars[i]->name, key)) {
+			n->sym = b->ctxvars[i];
 			return n->type = TY_LONG;
 		}
-	if (b->ntpvars >= 64) {
+	if (b->nctxvars >= 64) {
 		if (se->report)
 			diag_error(se->s, n->loc, "too many context values in "
 				   "one probe (at most 64)");
@@ -220,7 +220,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 				   btf ? se->dw_err : se->btf_err);
 		return n->type = TY_LONG;
 	}
-	struct tp_path *path = NULL;
+	struct member_path *path = NULL;
 	const struct derived_probe *first = NULL;
 	unsigned write_size = 0;
 	struct kf_loc **locs = arena_alloc(a, (size_t)se->prog->nprobes *
@@ -236,7 +236,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		}
 		const char *type = kf_var_type(dp, root + 1);
 		const struct node *at = n;
-		struct tp_path p;
+		struct member_path p;
 		const char *msg;
 		locs[i] = arena_alloc(a, sizeof(*locs[i]));
 		if (!type)
@@ -260,7 +260,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 					   msg, dp->pp);
 			return n->type = TY_LONG;
 		}
-		if (path && (!tp_path_equal(path, &p) ||
+		if (path && (!member_path_equal(path, &p) ||
 			     locs[i]->write_size != write_size)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another "
@@ -282,10 +282,10 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		return n->type = TY_LONG;
 	}
 	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->tp_path = path && path->nsteps ? path : NULL;
-	sym->tp_arg = root + 1;
-	sym->kf_entry = true;
-	sym->kf_write_size = write_size;
+	sym->member_path = path && path->nsteps ? path : NULL;
+	sym->ctx_root = root + 1;
+	sym->may_fault = true;
+	sym->write_size = write_size;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
@@ -373,9 +373,9 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 		n->sym->kind = SYM_CONTEXT;
 		n->sym->type = TY_LONG;
 		n->sym->loc = n->loc;
-		n->sym->index = b->nkf_entries;
-		GROW(se, b->kf_entries, b->nkf_entries, b->kf_entries_cap);
-		b->kf_entries[b->nkf_entries++] = n;
+		n->sym->index = b->nentry_values;
+		GROW(se, b->entry_values, b->nentry_values, b->entry_values_cap);
+		b->entry_values[b->nentry_values++] = n;
 	}
 	return n->type = TY_LONG;
 }
@@ -470,7 +470,7 @@ static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
 	c->user_probe = b->user_probe;
 	c->via = b->via;
 	c->list_name = b->list_name;
-	c->kf_per_function = b->kf_per_function = true;
+	c->per_point = b->per_point = true;
 	c->index = prog->nbodies;
 	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
 	prog->bodies[prog->nbodies++] = c;
@@ -902,7 +902,7 @@ static const char *gen_kf_write(struct cg *cg, struct node *n)
 {
 	const struct symbol *sym = n->binary.lhs->sym;
 
-	if (!sym || sym->kind != SYM_CONTEXT || !sym->kf_write_size)
+	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
 		return NULL;
 	const char *v = tmp_long(cg);
 	const char *where_ = where(cg, n->binary.lhs);
@@ -911,7 +911,7 @@ static const char *gen_kf_write(struct cg *cg, struct node *n)
 
 	fault_check(cg, n->binary.lhs, sym->index);
 	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
-	     sym->index, v, sym->kf_write_size);
+	     sym->index, v, sym->write_size);
 	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
 	     "(unsigned long long)c->tp->v[%d]);", sym->index);
 	emit(cg, "\tc->last_where = %s;", where_);
@@ -1001,21 +1001,21 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const struct probe_body *b = dp->body;
-		if (!is_kf(dp) || !kf_of(dp)->locs || !b->ntpvars)
+		if (!is_kf(dp) || !kf_of(dp)->locs || !b->nctxvars)
 			continue;
 		fprintf(out, "\n/* context values of %s */\n"
 			"static void stp_kf_vals_%d(struct pt_regs *regs, "
 			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
 			dp->pp, i);
-		for (int k = 0; k < b->ntpvars; k++) {
-			const struct symbol *sym = b->tpvars[k];
+		for (int k = 0; k < b->nctxvars; k++) {
+			const struct symbol *sym = b->ctxvars[k];
 			if (!kf_of(dp)->locs[k])
 				continue;
 			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
 				"\t\tu64 stp_addr;\n\n", sym->name);
 			gen_kf_root(out, kf_of(dp)->locs[k]);
-			if (sym->tp_path)
-				gen_path_steps(out, sym->tp_path, "\t");
+			if (sym->member_path)
+				gen_path_steps(out, sym->member_path, "\t");
 			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
 				"\t\tif (0) {\nfault:\n"
 				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
@@ -1095,26 +1095,26 @@ static void fields(struct cg *cg, int i, FILE *out)
 			kf_of(dp)->addr, kf_of(dp)->inlined ?
 			", .kf_flags = STP_KF_INLINE" :
 			kf_of(dp)->statement ? ", .kf_flags = STP_KF_STMT" : "");
-	if (kf_of(dp)->locs && b->ntpvars)
+	if (kf_of(dp)->locs && b->nctxvars)
 		fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
-			".kf_nvals = %d", i, b->ntpvars);
-	if (ret && b->nkf_entries)
-		fprintf(out, ",\n\t  .kf_nentry = %d", b->nkf_entries);
-	if (ret && ((kf_of(dp)->locs && b->ntpvars) || b->nkf_entries))
+			".kf_nvals = %d", i, b->nctxvars);
+	if (ret && b->nentry_values)
+		fprintf(out, ",\n\t  .kf_nentry = %d", b->nentry_values);
+	if (ret && ((kf_of(dp)->locs && b->nctxvars) || b->nentry_values))
 		fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
 			".kf_data_size = sizeof(u64) * (1 + %d)",
-			(kf_of(dp)->locs ? b->ntpvars : 0) + b->nkf_entries);
+			(kf_of(dp)->locs ? b->nctxvars : 0) + b->nentry_values);
 }
 
 /* A .return probe's @entry(...) values, run by the handler at the entry. */
 static void prologue(struct cg *cg, const struct probe_body *b)
 {
-	if (!b->nkf_entries)
+	if (!b->nentry_values)
 		return;
 	emit(cg, "if (c->kf_entry_out) {");
 	cg->depth++;
-	for (int j = 0; j < b->nkf_entries; j++) {
-		const char *v = gen_expr(cg, b->kf_entries[j]->call.args);
+	for (int j = 0; j < b->nentry_values; j++) {
+		const char *v = gen_expr(cg, b->entry_values[j]->call.args);
 		emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
 	}
 	emit(cg, "goto out;");

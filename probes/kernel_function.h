@@ -13,7 +13,7 @@
 /*
  * The root of a kernel.function context value in one function: its DWARF
  * location and how to turn it into a long (kfvars.c). Then the symbol's
- * tp_path, shared by the body's functions, walks any member chain.
+ * member_path, shared by the body's functions, walks any member chain.
  */
 struct kf_loc {
 	struct dwloc loc;
@@ -93,7 +93,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
 			   const struct node *n, bool addr_of, bool write,
-			   struct kf_loc *loc, struct tp_path *path,
+			   struct kf_loc *loc, struct member_path *path,
 			   const struct node **at);
 
 #endif /* PROBES_KERNEL_FUNCTION_H */

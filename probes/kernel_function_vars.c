@@ -4,7 +4,7 @@
  * &$var): the root variable's DWARF location at the function's entry
  * (dwloc.c) and its C type through the kernel's BTF (the type name is the
  * one -L prints, from the catalog), then any member chain through the same
- * BTF walker as tracepoint arguments (tpmember.c). The generated code
+ * BTF walker as tracepoint arguments (members.c). The generated code
  * reads everything fault-safely; a fault is a catchable runtime error.
  */
 #include "probes/kernel_function.h"
@@ -20,10 +20,10 @@
  */
 static const char *write_target(struct arena *a, struct btf *btf,
 				const char *c_type, const struct node *n,
-				struct kf_loc *loc, struct tp_path *path,
+				struct kf_loc *loc, struct member_path *path,
 				const struct node **at)
 {
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 	const char *msg;
 
 	if (n->kind == N_TARGET) {
@@ -44,17 +44,17 @@ static const char *write_target(struct arena *a, struct btf *btf,
 	if (loc->spill)
 		return arena_printf(a, "cannot write to a member of '%s': it is "
 				    "held in a register", root);
-	msg = tp_member_path(a, btf, c_type, n, path, at);
+	msg = context_member_path(a, btf, c_type, n, path, at);
 	if (msg)
 		return msg;
-	struct tp_step *last = &path->steps[path->nsteps - 1];
-	if (last->result != TPR_READ) {
+	struct member_step *last = &path->steps[path->nsteps - 1];
+	if (last->result != STEP_READ) {
 		*at = n;
-		return last->result == TPR_BITS ?
+		return last->result == STEP_BITS ?
 		       "writing to a bitfield is not supported yet" :
 		       "cannot write to a struct, union or array";
 	}
-	last->result = TPR_ADDR;	/* stop at the member's address */
+	last->result = STEP_ADDR;	/* stop at the member's address */
 	loc->write_size = last->size;
 	return NULL;
 }
@@ -63,10 +63,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
 			   const struct node *n, bool addr_of, bool write,
-			   struct kf_loc *loc, struct tp_path *path,
+			   struct kf_loc *loc, struct member_path *path,
 			   const struct node **at)
 {
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 	struct btf_info info;
 	const char *msg;
 
@@ -139,7 +139,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	if (write)
 		return write_target(a, btf, c_type, n, loc, path, at);
 	if (n->kind != N_TARGET)
-		return tp_member_path(a, btf, c_type, n, path, at);
+		return context_member_path(a, btf, c_type, n, path, at);
 	*at = NULL;
 	return NULL;
 }

@@ -101,7 +101,7 @@ static const struct derived_probe *first_probe(struct sema *se)
 static enum type value(struct sema *se, struct node *n, int op)
 {
 	const struct derived_probe *dp = first_probe(se);
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 
 	if (!root)
 		return n->type = TY_LONG;

@@ -99,7 +99,7 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 				    int flags)
 {
 	struct probe_body *b = se->body;
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 	struct arena *a = &se->s->arena;
 
 	if (n->kind == N_TINDEX)
@@ -113,13 +113,13 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 	}
 	if (!tp_check_arg(se, n, root + 1, se->report))
 		return NULL;
-	char *key = tp_member_key(a, n);
+	char *key = context_key(a, n);
 	if (flags & PATH_ADDRESS)
 		key = arena_printf(a, "&%s", key);
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, key))
-			return b->tpvars[i];
-	if (b->ntpvars >= 64) {
+	for (int i = 0; i < b->nctxvars; i++)
+		if (!strcmp(b->ctxvars[i]->name, key))
+			return b->ctxvars[i];
+	if (b->nctxvars >= 64) {
 		/* the callback flags faults in a 64-bit mask */
 		if (se->report)
 			diag_error(se->s, n->loc, "too many context values in "
@@ -133,14 +133,14 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 				   se->btf_err);
 		return NULL;
 	}
-	struct tp_path *path = NULL;
+	struct member_path *path = NULL;
 	const struct derived_probe *first = NULL;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
 			continue;
 		const struct tp_arg *arg = tp_find_arg(tp_of(dp)->tp, root + 1);
-		struct tp_path p;
+		struct member_path p;
 		const struct node *at = n;
 		int type = btf_find_type(btf, arg->c_type), end;
 		const char *msg = type ? type_path(a, btf, type, flags, n, &p,
@@ -153,7 +153,7 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 					   msg, dp->pp);
 			return NULL;
 		}
-		if (path && !tp_path_equal(path, &p)) {
+		if (path && !member_path_equal(path, &p)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another "
 					   "layout in %s than in %s", key,
@@ -167,8 +167,8 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 		}
 	}
 	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->tp_path = path;
-	sym->tp_arg = root + 1;
+	sym->member_path = path;
+	sym->ctx_root = root + 1;
 	return sym;
 }
 
@@ -214,7 +214,7 @@ static enum type infer_tp_pretty(struct sema *se, struct node *n,
 	if (!btf) {
 		if (se->report)
 			diag_error(se->s, n->loc, "cannot pretty-print '%s': %s",
-				   tp_member_key(a, base), se->btf_err);
+				   context_key(a, base), se->btf_err);
 		return n->type = TY_STRING;
 	}
 	for (int i = 0; i < se->prog->nprobes; i++) {
@@ -229,7 +229,7 @@ static enum type infer_tp_pretty(struct sema *se, struct node *n,
 			if (se->report)
 				diag_error(se->s, n->loc, "the type of '%s' in %s "
 					   "is not in the kernel's BTF",
-					   tp_member_key(a, base), dp->pp);
+					   context_key(a, base), dp->pp);
 			return n->type = TY_STRING;
 		}
 		p = arena_alloc(a, sizeof(*p));
@@ -238,7 +238,7 @@ static enum type infer_tp_pretty(struct sema *se, struct node *n,
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another type "
 					   "in %s than in %s",
-					   tp_member_key(a, base), dp->pp,
+					   context_key(a, base), dp->pp,
 					   first->pp);
 			return n->type = TY_STRING;
 		}
@@ -478,8 +478,8 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	depth = pretty_suffix(&se->s->arena, name, &base_name);
 	if (depth && (!strcmp(base_name, "$$parms") ||
 		      !strcmp(base_name, "$$vars"))) {
-		b->tp_parms = true;
-		b->tp_parms_modes |= 1u << depth;
+		b->parms = true;
+		b->parms_modes |= 1u << depth;
 		tp_parms_pretty(se, depth);
 		return n->type = TY_STRING;
 	}
@@ -493,9 +493,9 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	}
 	if (tp_special(name)) {
 		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
-			b->tp_parms_modes |= 1u;
+			b->parms_modes |= 1u;
 		if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
-			b->tp_parms = true;
+			b->parms = true;
 		return n->type = TY_STRING;
 	}
 	if (name[1] == '$') {
@@ -507,9 +507,9 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	}
 	if (!tp_check_arg(se, n, name + 1, se->report))
 		return TY_LONG;
-	for (int i = 0; i < b->ntpvars; i++)
-		if (!strcmp(b->tpvars[i]->name, name)) {
-			n->sym = b->tpvars[i];
+	for (int i = 0; i < b->nctxvars; i++)
+		if (!strcmp(b->ctxvars[i]->name, name)) {
+			n->sym = b->ctxvars[i];
 			return n->type = TY_LONG;
 		}
 	n->sym = add_context_slot(se, b, n, name);
@@ -565,7 +565,7 @@ static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
 static bool tp_typed(const struct derived_probe *dp)
 {
 	return dp->family == &tracepoint_family && tp_of(dp)->tp && tp_of(dp)->tp->args_ok &&
-	       (dp->body->ntpvars || dp->body->tp_parms);
+	       (dp->body->nctxvars || dp->body->parms);
 }
 
 
@@ -610,12 +610,12 @@ static bool tp_filter(const struct derived_probe *dp,
 static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
 			const char *in)
 {
-	const struct tp_path *path = sym->tp_path;
+	const struct member_path *path = sym->member_path;
 
 	/* stp_ names cannot clash with the tracepoint's arguments; a local
 	 * label, as several probes' values may share one callback */
 	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
-	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->tp_arg);
+	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->ctx_root);
 	gen_path_steps(out, path, in);
 	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
 	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
@@ -633,12 +633,12 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 
 	if (with_v)
 		fprintf(out, "%sa.faults = 0;\n", indent);
-	for (int k = 0; with_v && k < b->ntpvars; k++)
-		if (b->tpvars[k]->tp_path)
-			gen_tp_path(out, b->tpvars[k], k, indent);
+	for (int k = 0; with_v && k < b->nctxvars; k++)
+		if (b->ctxvars[k]->member_path)
+			gen_tp_path(out, b->ctxvars[k], k, indent);
 		else
 			fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
-				b->tpvars[k]->name + 1);
+				b->ctxvars[k]->name + 1);
 	for (int a = 0; with_all && a < tp->nargs; a++)
 		fprintf(out, "%sall[%d] = %s%s%s;\n", indent, a,
 			tp_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
@@ -703,10 +703,10 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		const struct tracepoint_info *tp = tp_of(dp)->tp;
 		if (!tp_typed(dp) || (group[i] >= 0 && group[i] != i))
 			continue;
-		int nv = dp->body->ntpvars;
+		int nv = dp->body->nctxvars;
 		for (int j = i + 1; group[i] == i && j < prog->nprobes; j++)
-			if (group[j] == i && prog->probes[j]->body->ntpvars > nv)
-				nv = prog->probes[j]->body->ntpvars;
+			if (group[j] == i && prog->probes[j]->body->nctxvars > nv)
+				nv = prog->probes[j]->body->nctxvars;
 		bool isvoid = !strcmp(tp->proto, "void");
 		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
 			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
@@ -721,7 +721,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			int b = dp->body->index;
 			gen_tp_values(out, dp, "\t", true, true);
 			if (cg->nlean[b] >= 0 && cg->filtered[b] &&
-			    !farg[i]->tp_path) {
+			    !farg[i]->member_path) {
 				/* the filter here: its `next` is all a
 				 * hit it rejects would do */
 				fprintf(out, "\tif ((int64_t)(%s) != %" PRId64
@@ -736,7 +736,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			continue;
 		}
 		gen_tp_values(out, dp, "\t", false, true);
-		if (farg[i]->tp_path) {
+		if (farg[i]->member_path) {
 			/* the key once; a fault matches no case */
 			fputs("\ta.faults = 0;\n", out);
 			gen_tp_path(out, farg[i], farg[i]->index, "\t");
@@ -784,7 +784,7 @@ static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 	const struct tracepoint_info *tp = tp_of(dp)->tp;
 
 	for (int m = 0; m < 3; m++) {
-		if (!(dp->body->tp_parms_modes & (1u << m)))
+		if (!(dp->body->parms_modes & (1u << m)))
 			continue;
 		for (int k = 0; m && k < tp->nargs; k++) {
 			const struct pretty *p = tp_of(dp)->parms_pretty[m] ?
@@ -850,7 +850,7 @@ static void support(struct cg *cg, FILE *out)
 	gen_tp_callbacks(cg, out, group);
 	for (int i = 0; i < prog->nprobes; i++)
 		parms |= tp_typed(prog->probes[i]) &&
-			 prog->probes[i]->body->tp_parms_modes;
+			 prog->probes[i]->body->parms_modes;
 	if (parms)
 		fputs("\n/* $$parms */\n"
 		      "static const struct stp_pp_item stp_ppi_hex[] = {\n"
@@ -863,7 +863,7 @@ static void support(struct cg *cg, FILE *out)
 		      "{ stp_ppi_ptr, 2 };\n", out);
 	for (int i = 0; i < prog->nprobes; i++)
 		if (tp_typed(prog->probes[i]) &&
-		    prog->probes[i]->body->tp_parms_modes)
+		    prog->probes[i]->body->parms_modes)
 			gen_tp_parms(cg, out, i);
 	for (int b = 0; b < prog->nbodies; b++) {
 		if (cg->nlean[b] < 0 || cg->filtered[b])
@@ -898,10 +898,10 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
 	else if (cg->nlean[lb] >= 0 && !cg->filtered[lb])
 		fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d", lb);
-	if (tp_typed(dp) && dp->body->tp_parms_modes) {
+	if (tp_typed(dp) && dp->body->parms_modes) {
 		fputs(",\n\t  .tp_parms = {", out);
 		for (int m = 0; m < 3; m++)
-			if (dp->body->tp_parms_modes & (1u << m))
+			if (dp->body->parms_modes & (1u << m))
 				fprintf(out, " [%d] = stp_tp_parms_%d_%d,",
 					m, i, m);
 		fputs(" }", out);

@@ -313,7 +313,7 @@ static enum type other_context(struct sema *se, struct node *n, int op)
 	for (int i = 0; i < se->prog->nprobes && !dp; i++)
 		if (se->prog->probes[i]->body == se->body)
 			dp = se->prog->probes[i];
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 	if (!root || other_of(dp)->ctx == CTX_UNCHECKED) {
 		if (root && root[1] == '$')
 			type = TY_STRING;	/* $$parms and the like */

@@ -65,7 +65,7 @@ struct btf *sema_btf(struct sema *se)
 	return target_btf(se->s->target, &se->btf_err);
 }
 
-/* A new context value of body b: the next slot of b->tpvars. */
+/* A new context value of body b: the next slot of b->ctxvars. */
 struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				       struct node *n, const char *name)
 {
@@ -76,9 +76,9 @@ struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 	sym->type = TY_LONG;
 	sym->loc = n->loc;
 	sym->decl = n;
-	sym->index = b->ntpvars;
-	GROW(se, b->tpvars, b->ntpvars, b->tpvars_cap);
-	b->tpvars[b->ntpvars++] = sym;
+	sym->index = b->nctxvars;
+	GROW(se, b->ctxvars, b->nctxvars, b->ctxvars_cap);
+	b->ctxvars[b->nctxvars++] = sym;
 	return sym;
 }
 
@@ -117,11 +117,11 @@ static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
 int context_value_type(struct sema *se, const struct derived_probe *dp,
 			 const struct node *n, int flags)
 {
-	const char *root = tp_member_root(n);
+	const char *root = context_root(n);
 	const char *c_type = root && dp->family->var_ctype ?
 			     dp->family->var_ctype(dp, root + 1) : NULL;
 	struct btf *btf = sema_btf(se);
-	struct tp_path p;
+	struct member_path p;
 	const struct node *at;
 	int type, end;
 
@@ -242,7 +242,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	struct node *base = is_cast ? root->call.args : root;
 	struct arena *a = &se->s->arena;
 	enum type result = depth ? TY_STRING : TY_LONG;
-	struct tp_path *path;
+	struct member_path *path;
 	const struct node *at;
 	bool object = is_cast;
 	int type, end;
@@ -278,7 +278,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 		return n->type = result;
 	}
 	n->sym = typed_symbol(se, n, base, result);
-	n->sym->tp_path = path;
+	n->sym->member_path = path;
 	if (depth) {
 		struct pretty *p = arena_alloc(a, sizeof(*p));
 		pretty_build(a, sema_btf(se), end, depth == 2, p);
@@ -295,7 +295,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 {
 	int flags = 0, type = 0, end;
-	struct tp_path p;
+	struct member_path p;
 	const struct node *at;
 
 	*object = false;
@@ -379,7 +379,7 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 {
 	struct node *root = chain_root(n);
 	struct btf *btf;
-	struct tp_path p;
+	struct member_path p;
 	const struct node *at;
 	int end;
 
@@ -441,7 +441,7 @@ enum type infer_target(struct sema *se, struct node *n)
 	const struct probe_family *f = body_family(se, b);
 	if (f && f->first_claims)
 		return f->context(se, n, false);
-	if (n->kind != N_TARGET && !tp_member_root(n)) {
+	if (n->kind != N_TARGET && !context_root(n)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "member access on a plain value "
 				   "(autocast) is not supported yet: name its type "
@@ -470,7 +470,7 @@ enum type infer_target(struct sema *se, struct node *n)
 	}
 	if (se->report && none)
 		diag_error(se->s, n->loc, "unknown context variable '%s': "
-			   "%s has no context variables", tp_member_root(n),
+			   "%s has no context variables", context_root(n),
 			   none->pp);
 	else if (se->report && some)
 		diag_error(se->s, n->loc, "context variables of %s probes are "

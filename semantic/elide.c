@@ -535,8 +535,8 @@ void sema_elide(struct session *s, struct program *prog)
 	for (int i = 0; i < prog->nbodies; i++) {
 		const struct probe_body *b = prog->bodies[i];
 		quiet[i] = false;
-		for (int j = 0; b->kf_per_function && j < prog->nbodies; j++)
-			quiet[i] |= !dead[j] && prog->bodies[j]->kf_per_function &&
+		for (int j = 0; b->per_point && j < prog->nbodies; j++)
+			quiet[i] |= !dead[j] && prog->bodies[j]->per_point &&
 				    prog->bodies[j]->user_probe == b->user_probe;
 	}
 	for (int i = 0, n = prog->nbodies; i < n; i++) {

@@ -31,12 +31,12 @@ enum sym_kind {
 	SYM_BUILTIN,		/* a function the compiler provides */
 	SYM_FUNCTION,		/* a script function (one overload) */
 	SYM_CONTEXT,		/* a tracepoint context value ($x, $x->f):
-				 * index = slot in its body's tpvars, decl =
+				 * index = slot in its body's ctxvars, decl =
 				 * the N_TARGET/N_TMEMBER node; for @defined,
 				 * index = the folded value and no slot */
 	SYM_TYPED,		/* a typed value the handler computes from a
 				 * script value (typed_base): @cast(p, "T")
-				 * chains (tp_path), &chains, and pretty
+				 * chains (member_path), &chains, and pretty
 				 * printing ($x$, @cast(...)$: pretty) */
 };
 
@@ -45,50 +45,50 @@ struct btf;
 
 /*
  * A member chain on a tracepoint argument ($prev->real_parent->comm), one
- * step per '->member' or '[N]', resolved through BTF (tpmember.c). The
+ * step per '->member' or '[N]', resolved through BTF (members.c). The
  * callback walks it from the argument's value: a step first dereferences
  * (deref: the current value is a pointer to the struct, or the array the
  * index applies to is behind a pointer), then either only computes the
- * address (TPR_ADDR: an embedded struct or an array, whose value is its
- * address) or reads size bytes (TPR_READ), or bit_size bits at bit_offset
- * (TPR_BITS: a bitfield), fault-safely.
+ * address (STEP_ADDR: an embedded struct or an array, whose value is its
+ * address) or reads size bytes (STEP_READ), or bit_size bits at bit_offset
+ * (STEP_BITS: a bitfield), fault-safely.
  */
-enum tp_step_kind { TPS_MEMBER, TPS_INDEX };
-enum tp_result { TPR_ADDR, TPR_READ, TPR_BITS };
+enum step_kind { STEP_MEMBER, STEP_INDEX };
+enum step_result { STEP_ADDR, STEP_READ, STEP_BITS };
 
-struct tp_step {
-	enum tp_step_kind kind;
-	const char *member;		/* TPS_MEMBER */
-	int64_t index;			/* TPS_INDEX */
-	struct node *index_expr;	/* TPS_INDEX of a @cast chain: a
+struct member_step {
+	enum step_kind kind;
+	const char *member;		/* STEP_MEMBER */
+	int64_t index;			/* STEP_INDEX */
+	struct node *index_expr;	/* STEP_INDEX of a @cast chain: a
 					 * computed index (else NULL) */
-	unsigned stride;		/* TPS_INDEX: element size */
+	unsigned stride;		/* STEP_INDEX: element size */
 	bool deref;
-	enum tp_result result;
-	unsigned size;			/* TPR_READ: bytes */
+	enum step_result result;
+	unsigned size;			/* STEP_READ: bytes */
 	bool is_signed;
-	unsigned bit_offset, bit_size;	/* TPS_MEMBER: within its struct */
+	unsigned bit_offset, bit_size;	/* STEP_MEMBER: within its struct */
 };
 
-struct tp_path {
-	struct tp_step *steps;
+struct member_path {
+	struct member_step *steps;
 	int nsteps;
 };
 
-/* tpmember.c: the $name at the root of a chain, or NULL */
-const char *tp_member_root(const struct node *n);
+/* members.c: the $name at the root of a chain, or NULL */
+const char *context_root(const struct node *n);
 /* A condition @defined(...) or its '!' decides, folded in pass 2 to
  * *value: only the live branch of its ?: or if was elaborated. */
 bool sema_folded_defined(const struct node *n, int64_t *value);
 /* the root of a chain: N_TARGET, N_ATFUNC (@cast) or any expression */
 struct node *chain_root(struct node *n);
 /* "$prev->comm", "$argv[1]": the slot's name */
-char *tp_member_key(struct arena *a, const struct node *n);
+char *context_key(struct arena *a, const struct node *n);
 /* Resolve a chain on an argument of C type arg_type (NULL: ok) */
-const char *tp_member_path(struct arena *a, struct btf *btf,
+const char *context_member_path(struct arena *a, struct btf *btf,
 			   const char *arg_type, const struct node *n,
-			   struct tp_path *out, const struct node **at);
-bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
+			   struct member_path *out, const struct node **at);
+bool member_path_equal(const struct member_path *x, const struct member_path *y);
 
 
 /*
@@ -103,7 +103,7 @@ bool tp_path_equal(const struct tp_path *x, const struct tp_path *y);
 #define PATH_AGGREGATE	0x2	/* may end on a struct (pretty printing) */
 #define PATH_ADDRESS	0x4	/* &chain: the last member's address */
 const char *type_path(struct arena *a, struct btf *btf, int type_id,
-		      int flags, const struct node *n, struct tp_path *out,
+		      int flags, const struct node *n, struct member_path *out,
 		      int *end_type, const struct node **at);
 
 /*
@@ -162,15 +162,15 @@ struct symbol {
 	int var_shift;			/* the largest @variance(s, N) shift */
 	struct srcloc hist_loc;
 	/* SYM_CONTEXT: a member chain's steps from the argument named by
-	 * tp_arg (name is the whole chain), or NULL for a plain $arg */
-	const struct tp_path *tp_path;
-	const char *tp_arg;
-	bool kf_entry;			/* a kernel function's context value
-					 * (pass 3: from its kf_locs) */
-	unsigned kf_write_size;		/* the target of `$x = v` (-g): the
+	 * ctx_root (name is the whole chain), or NULL for a plain $arg */
+	const struct member_path *member_path;
+	const char *ctx_root;
+	bool may_fault;			/* computed from memory: its read may
+					 * have faulted (the family's locs) */
+	unsigned write_size;		/* the target of `$x = v` (-g): the
 					 * value is the address, write this
 					 * many bytes there */
-	/* SYM_TYPED: the expression whose value the steps of tp_path (if
+	/* SYM_TYPED: the expression whose value the steps of member_path (if
 	 * any) start from, then the pretty printing of the result (or NULL) */
 	struct node *typed_base;
 	const struct pretty *pretty;
@@ -216,15 +216,15 @@ struct probe_body {
 	int ncallees, callees_cap;
 	/* tracepoint context values the body reads, one slot each
 	 * (SYM_CONTEXT); every derived probe's callback fills them all */
-	struct symbol **tpvars;
-	int ntpvars, tpvars_cap;
-	bool tp_parms;			/* uses $$parms / $$vars */
+	struct symbol **ctxvars;
+	int nctxvars, ctxvars_cap;
+	bool parms;			/* uses $$parms / $$vars */
 	/* .return probes: the @entry(expr) whose expr runs at the entry
 	 * (a function call, ...): each N_ATFUNC's sym->index is its slot */
-	struct node **kf_entries;
-	int nkf_entries, kf_entries_cap;
-	bool kf_per_function;		/* one function's own copy (@defined) */
-	unsigned tp_parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
+	struct node **entry_values;
+	int nentry_values, entry_values_cap;
+	bool per_point;		/* one function's own copy (@defined) */
+	unsigned parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
 					 * $$parms$$ (2) */
 };
 

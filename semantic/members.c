@@ -3,7 +3,7 @@
  * $arg->member->member[N] on a tracepoint argument, @cast(p, "T")->m...:
  * pass 2 walks the chain through the target kernel's BTF types and
  * records, per step, what the generated code does with it (see struct
- * tp_path in semantic.h): the tracepoint callback for $arg chains, the
+ * member_path in semantic.h): the tracepoint callback for $arg chains, the
  * handler for @cast (type_path works from any value of a known type).
  * BTF tells us which steps read memory (pointers, integers), which only
  * compute an address (embedded structs, arrays), and refuses a chain that
@@ -38,7 +38,7 @@ static int chain_nodes(const struct node *n, const struct node **out)
 	return k;
 }
 
-const char *tp_member_root(const struct node *n)
+const char *context_root(const struct node *n)
 {
 	while (n->kind == N_TMEMBER || n->kind == N_TINDEX)
 		n = n->target.base;
@@ -52,7 +52,7 @@ struct node *chain_root(struct node *n)
 	return n;
 }
 
-char *tp_member_key(struct arena *a, const struct node *n)
+char *context_key(struct arena *a, const struct node *n)
 {
 	if (n->kind == N_TARGET)
 		return arena_strdup(a, n->target.name);
@@ -60,7 +60,7 @@ char *tp_member_key(struct arena *a, const struct node *n)
 		return arena_printf(a, "%s(...)", n->call.name);
 	if (n->kind != N_TMEMBER && n->kind != N_TINDEX)
 		return arena_strdup(a, "(...)");
-	char *base = tp_member_key(a, n->target.base);
+	char *base = context_key(a, n->target.base);
 	if (n->kind == N_TMEMBER)
 		return arena_printf(a, "%s->%s", base, n->target.name);
 	return arena_printf(a, "%s[%" PRId64 "]", base,
@@ -71,9 +71,9 @@ char *tp_member_key(struct arena *a, const struct node *n)
  * The chain n on an argument of C type arg_type. Returns NULL and fills
  * *out, or an error message (arena) and *at, the node it is about.
  */
-const char *tp_member_path(struct arena *a, struct btf *btf,
+const char *context_member_path(struct arena *a, struct btf *btf,
 			   const char *arg_type, const struct node *n,
-			   struct tp_path *out, const struct node **at)
+			   struct member_path *out, const struct node **at)
 {
 	int type = btf_find_type(btf, arg_type);
 	int end;
@@ -86,7 +86,7 @@ const char *tp_member_path(struct arena *a, struct btf *btf,
 }
 
 const char *type_path(struct arena *a, struct btf *btf, int type_id,
-		      int flags, const struct node *n, struct tp_path *out,
+		      int flags, const struct node *n, struct member_path *out,
 		      int *end_type, const struct node **at)
 {
 	const struct node *nodes[32];
@@ -108,7 +108,7 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 	out->nsteps = k;
 	for (int i = 0; i < k; i++) {
 		const struct node *s = nodes[i];
-		struct tp_step *st = &out->steps[i];
+		struct member_step *st = &out->steps[i];
 		char *tname = btf_type_name(btf, cur.id);
 		const char *shown = arena_strdup(a, tname ? tname : "?");
 		free(tname);
@@ -127,7 +127,7 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 			if (cur.cls != BTF_CLASS_PTR && cur.cls != BTF_CLASS_ARRAY)
 				return arena_printf(a, "cannot index a '%s'",
 						    shown);
-			st->kind = TPS_INDEX;
+			st->kind = STEP_INDEX;
 			if (s->target.index->kind == N_NUMBER)
 				st->index = s->target.index->num.value;
 			else
@@ -168,7 +168,7 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 				free(sn);
 				return msg;
 			}
-			st->kind = TPS_MEMBER;
+			st->kind = STEP_MEMBER;
 			st->member = s->target.name;
 			st->bit_offset = bits;
 			st->bit_size = bsize;
@@ -179,20 +179,20 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		case BTF_CLASS_ENUM:
 		case BTF_CLASS_PTR:
 		case BTF_CLASS_FUNC_PTR:
-			st->result = st->bit_size ? TPR_BITS : TPR_READ;
+			st->result = st->bit_size ? STEP_BITS : STEP_READ;
 			st->size = cur.size;
 			st->is_signed = cur.is_signed;
 			break;
 		case BTF_CLASS_ARRAY:
 		case BTF_CLASS_STRUCT:
 		case BTF_CLASS_UNION:
-			st->result = TPR_ADDR;
+			st->result = STEP_ADDR;
 			break;
 		default:
 			return arena_printf(a, "a '%s' cannot be read",
 					    shown);
 		}
-		if (i + 1 < k && st->result != TPR_ADDR &&
+		if (i + 1 < k && st->result != STEP_ADDR &&
 		    cur.cls != BTF_CLASS_PTR)
 			return arena_printf(a, "'%s' is not a pointer, struct "
 					    "or array", shown);
@@ -207,13 +207,13 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		*end_type = cur.id;
 	}
 	if (flags & PATH_ADDRESS) {
-		struct tp_step *last = k ? &out->steps[k - 1] : NULL;
+		struct member_step *last = k ? &out->steps[k - 1] : NULL;
 		if (!last)
 			return "cannot take the address of a context variable";
-		if (last->result == TPR_BITS)
+		if (last->result == STEP_BITS)
 			return arena_printf(a, "cannot take the address of the "
 					    "bitfield '%s'", last->member);
-		last->result = TPR_ADDR;
+		last->result = STEP_ADDR;
 		goto done;
 	}
 	if ((cur.cls == BTF_CLASS_STRUCT || cur.cls == BTF_CLASS_UNION) &&
@@ -221,7 +221,7 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		char *tn = btf_type_name(btf, cur.id);
 		const char *msg = arena_printf(a, "'%s' is a %s, which has no "
 					       "value (read one of its members)",
-					       tp_member_key(a, n), tn ? tn : "struct");
+					       context_key(a, n), tn ? tn : "struct");
 		free(tn);
 		*at = n;
 		return msg;
@@ -231,12 +231,12 @@ done:
 	return NULL;
 }
 
-bool tp_path_equal(const struct tp_path *x, const struct tp_path *y)
+bool member_path_equal(const struct member_path *x, const struct member_path *y)
 {
 	if (x->nsteps != y->nsteps)
 		return false;
 	for (int i = 0; i < x->nsteps; i++) {
-		const struct tp_step *p = &x->steps[i], *q = &y->steps[i];
+		const struct member_step *p = &x->steps[i], *q = &y->steps[i];
 		if (p->kind != q->kind || p->result != q->result ||
 		    p->deref != q->deref || p->bit_offset != q->bit_offset ||
 		    p->bit_size != q->bit_size || p->size != q->size ||
