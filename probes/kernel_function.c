@@ -15,6 +15,7 @@
  */
 #include "probes/kernel_function.h"
 #include "codegen/emit.h"
+#include "probes/listing.h"
 
 
 
@@ -1175,6 +1176,7 @@ const struct probe_family kernel_function_family = {
 	.at_func = at_func,
 	.finish = finish,
 	.list_vars = list_vars,
+	.list = kernel_function_list,
 	.module = &module,
 };
 

@@ -7,6 +7,7 @@
  */
 #include "probes/probes.h"
 #include "codegen/emit.h"
+#include "probes/listing.h"
 
 struct tp_probe {
 	struct derived_probe dp;	/* first: see probes.h */
@@ -941,6 +942,52 @@ static const struct family_emit module = {
 	.context = context_value,
 };
 
+/* ---- listing --------------------------------------------------------- */
+
+/*
+ * The catalog is sorted and unique by system:name, so its matches come
+ * out in SystemTap's order (a std::map keyed on the printed probe point)
+ * without sorting again.
+ */
+int list_tracepoints(const struct tp_catalog *c, const char *pattern,
+		     bool with_vars, FILE *out)
+{
+	const struct tracepoint_info **m;
+	int n = tp_catalog_match(c, pattern, &m);
+
+	for (int i = 0; i < n; i++) {
+		fprintf(out, "kernel.trace(\"%s:%s\")", m[i]->system,
+			m[i]->name);
+		if (with_vars)
+			for (int a = 0; a < m[i]->nargs; a++)
+				fprintf(out, " $%s:%s", m[i]->args[a].name,
+					m[i]->args[a].c_type);
+		fputc('\n', out);
+	}
+	free(m);
+	return n;
+}
+
+/* -l/-L kernel.trace("PATTERN"): straight from the catalog. */
+static int list(struct session *s, const char *spec, bool with_vars)
+{
+	static const char prefix[] = "kernel.trace(\"";
+	size_t len = strlen(spec), plen = sizeof(prefix) - 1;
+	const struct tp_catalog *cat = NULL;
+	const char *err = NULL;
+
+	if (strncmp(spec, prefix, plen) || len <= plen + 2 ||
+	    strcmp(spec + len - 2, "\")"))
+		return -1;
+	if (!s->target || !(cat = target_tracepoints(s->target, &err))) {
+		fprintf(stderr, "stap: error: no tracepoints: %s\n",
+			err ? err : "no target kernel");
+		return 0;
+	}
+	char *pattern = arena_strndup(&s->arena, spec + plen, len - plen - 2);
+	return list_tracepoints(cat, pattern, with_vars, stdout);
+}
+
 static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { "kernel.trace(string)", NULL };
 
@@ -956,5 +1003,6 @@ const struct probe_family tracepoint_family = {
 	.defined = defined,
 	.var_ctype = tp_arg_type,
 	.list_vars = list_vars,
+	.list = list,
 	.module = &module,
 };

@@ -21,6 +21,7 @@
 #include "parser/ast.h"
 
 struct sema;
+struct session;
 struct strbuf;
 struct derived_probe;
 struct probe_body;
@@ -90,6 +91,10 @@ struct probe_family {
 	/* Optional: -L of an alias: the context variables of dp, appended
 	 * to out as " $name:type" */
 	void (*list_vars)(const struct derived_probe *dp, struct strbuf *out);
+	/* Optional: -l/-L of spec (-L: with_vars) straight from a kernel
+	 * catalog, without elaborating a probe: the number of lines
+	 * printed, or -1 when spec is not one of the family's points */
+	int (*list)(struct session *s, const char *spec, bool with_vars);
 
 	/* pass 3: the kernel module backend (NULL: pass 2 refuses every
 	 * point of this family before pass 3) */

@@ -13,7 +13,6 @@
 
 #include "parser/parser.h"
 
-struct tracepoint_info;
 struct probe_family;
 
 /* How pass 3 calls a built-in function (symbol.c_expr names it). */
@@ -30,7 +29,8 @@ enum sym_kind {
 	SYM_LOCAL,		/* probe or function local (or parameter) */
 	SYM_BUILTIN,		/* a function the compiler provides */
 	SYM_FUNCTION,		/* a script function (one overload) */
-	SYM_CONTEXT,		/* a tracepoint context value ($x, $x->f):
+	SYM_CONTEXT,		/* a context value ($x, $x->f) a probe's
+				 * family computes for its handler:
 				 * index = slot in its body's ctxvars, decl =
 				 * the N_TARGET/N_TMEMBER node; for @defined,
 				 * index = the folded value and no slot */
@@ -44,9 +44,10 @@ struct script_func;
 struct btf;
 
 /*
- * A member chain on a tracepoint argument ($prev->real_parent->comm), one
- * step per '->member' or '[N]', resolved through BTF (members.c). The
- * callback walks it from the argument's value: a step first dereferences
+ * A member chain on a value of a known BTF type (a context variable's
+ * $prev->real_parent->comm, a @cast), one step per '->member' or '[N]',
+ * resolved through BTF (members.c). The generated code walks it from the
+ * value: a step first dereferences
  * (deref: the current value is a pointer to the struct, or the array the
  * index applies to is behind a pointer), then either only computes the
  * address (STEP_ADDR: an embedded struct or an array, whose value is its
@@ -214,16 +215,19 @@ struct probe_body {
 	int nwrites, writes_cap;
 	struct script_func **callees;	/* functions called directly */
 	int ncallees, callees_cap;
-	/* tracepoint context values the body reads, one slot each
-	 * (SYM_CONTEXT); every derived probe's callback fills them all */
+	/* context values the body reads, one slot each (SYM_CONTEXT);
+	 * every derived probe's callback fills them all */
 	struct symbol **ctxvars;
 	int nctxvars, ctxvars_cap;
 	bool parms;			/* uses $$parms / $$vars */
-	/* .return probes: the @entry(expr) whose expr runs at the entry
-	 * (a function call, ...): each N_ATFUNC's sym->index is its slot */
+	/* values the handler computes at a function's entry for its
+	 * return (@entry(expr) whose expr calls functions ...): each
+	 * N_ATFUNC's sym->index is its slot */
 	struct node **entry_values;
 	int nentry_values, entry_values_cap;
-	bool per_point;		/* one function's own copy (@defined) */
+	bool per_point;			/* a copy of the body for one point
+					 * of its probe (@defined decides per
+					 * function) */
 	unsigned parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
 					 * $$parms$$ (2) */
 };

@@ -27,7 +27,6 @@
 #include "semantic/family.h"
 #include "semantic/semantic.h"
 #include "stap/driver.h"
-#include "stap/listing.h"
 #include "stap/vm.h"
 
 static void usage(FILE *out)
@@ -220,34 +219,18 @@ static int pp_line_cmp(const void *a, const void *b)
 
 /*
  * -l/-L PROBE: the probe points PROBE stands for, sorted, one a line;
- * -L adds the variables. kernel.trace comes from the tracepoint catalog;
- * other points are elaborated as "probe PROBE {}" would be. Errors are
+ * -L adds the variables. A family may list its points straight from a
+ * kernel catalog (kernel.trace, kernel.function); other points are
+ * elaborated as "probe PROBE {}" would be. Errors are
  * not shown (as in SystemTap); the count of lines is returned.
  */
 static int list_points(struct session *s, const char *spec, bool with_vars)
 {
-	static const char trace_prefix[] = "kernel.trace(\"";
-	size_t len = strlen(spec);
-	int nk = list_kfuncs(s->target, spec, with_vars, s->guru);
-
-	if (nk >= 0)		/* a kernel.function point */
-		return nk;
-	nk = list_kstmts(s->target, spec, with_vars, s->guru);
-	if (nk >= 0)		/* a kernel.statement point */
-		return nk;
-
-	if (!strncmp(spec, trace_prefix, strlen(trace_prefix)) && len > 16 &&
-	    !strcmp(spec + len - 2, "\")")) {
-		const struct tp_catalog *cat = NULL;
-		const char *err = NULL;
-		if (!s->target || !(cat = target_tracepoints(s->target, &err))) {
-			fprintf(stderr, "stap: error: no tracepoints: %s\n",
-				err ? err : "no target kernel");
-			return 0;
-		}
-		char *pattern = arena_strndup(&s->arena, spec + strlen(trace_prefix),
-					      len - strlen(trace_prefix) - 2);
-		return list_tracepoints(cat, pattern, with_vars, stdout);
+	for (int f = 0; probe_families[f]; f++) {
+		int n = probe_families[f]->list ?
+			probe_families[f]->list(s, spec, with_vars) : -1;
+		if (n >= 0)	/* straight from the family's catalog */
+			return n;
 	}
 
 	char *text = arena_printf(&s->arena, "probe %s {}\n", spec);

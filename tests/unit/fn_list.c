@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "target/functions.h"
-#include "stap/listing.h"
+#include "probes/listing.h"
 
 static double now(void)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "target/functions.h"
-#include "stap/listing.h"
+#include "probes/listing.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
 

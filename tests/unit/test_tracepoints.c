@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "target/tracepoints.h"
-#include "stap/listing.h"
+#include "probes/listing.h"
 #include "tests/unit/check.h"
 
 static char *listing(const struct tp_catalog *c, const char *pat, bool vars,

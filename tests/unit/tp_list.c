@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "target/tracepoints.h"
-#include "stap/listing.h"
+#include "probes/listing.h"
 
 int main(int argc, char **argv)
 {

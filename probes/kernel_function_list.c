@@ -1,34 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * -l / -L listings; see listing.h. The tracepoint catalog is sorted and
- * unique by system:name, so its matches come out in SystemTap's order (a
- * std::map keyed on the printed probe point) without sorting again; the
- * kernel.function points are sorted here by their printed form.
+ * -l / -L of kernel.function and kernel.statement points straight from
+ * the target's function catalog (probes/listing.h): sorted by their
+ * printed form, as SystemTap's std::map prints them.
  */
 #define _GNU_SOURCE
-#include "stap/listing.h"
+#include "probes/listing.h"
+#include "parser/session.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int list_tracepoints(const struct tp_catalog *c, const char *pattern,
-		     bool with_vars, FILE *out)
-{
-	const struct tracepoint_info **m;
-	int n = tp_catalog_match(c, pattern, &m);
-
-	for (int i = 0; i < n; i++) {
-		fprintf(out, "kernel.trace(\"%s:%s\")", m[i]->system,
-			m[i]->name);
-		if (with_vars)
-			for (int a = 0; a < m[i]->nargs; a++)
-				fprintf(out, " $%s:%s", m[i]->args[a].name,
-					m[i]->args[a].c_type);
-		fputc('\n', out);
-	}
-	free(m);
-	return n;
-}
 
 static bool maxactive_suffix(const char *s)
 {
@@ -281,4 +263,12 @@ int list_kstmts(struct target *t, const char *spec, bool with_vars,
 	n = list_kstatements(c, t->debug_vmlinux, arg, with_vars, guru);
 	free(arg);
 	return n;
+}
+
+/* The family's list hook: kernel.function or kernel.statement points. */
+int kernel_function_list(struct session *s, const char *spec, bool with_vars)
+{
+	int n = list_kfuncs(s->target, spec, with_vars, s->guru);
+
+	return n >= 0 ? n : list_kstmts(s->target, spec, with_vars, s->guru);
 }

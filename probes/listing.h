@@ -5,8 +5,8 @@
  *   kernel.trace("sched:sched_switch") $preempt:bool $prev:struct ...
  *   kernel.function("vfs_read@fs/read_write.c:450") $file:struct file* ...
  */
-#ifndef STAP_LISTING_H
-#define STAP_LISTING_H
+#ifndef PROBES_LISTING_H
+#define PROBES_LISTING_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +14,8 @@
 #include "target/functions.h"
 #include "target/tracepoints.h"
 #include "target/target.h"
+
+struct session;
 
 /*
  * Print the tracepoints matching PATTERN ("SYSTEM:NAME" or "NAME", fnmatch
@@ -56,4 +58,7 @@ int list_kfuncs(struct target *t, const char *spec, bool with_vars,
 int list_kstmts(struct target *t, const char *spec, bool with_vars,
 		bool guru);
 
-#endif /* STAP_LISTING_H */
+/* The kernel function family's list hook (family.h). */
+int kernel_function_list(struct session *s, const char *spec, bool with_vars);
+
+#endif /* PROBES_LISTING_H */
