@@ -2,8 +2,8 @@
 /*
  * The session: probe entry and exit (busy guard, session checks, action
  * budget, globals lock, error reporting), the begin/end/error sequence,
- * and arming of timer and tracepoint probes (kernel function probes:
- * kfunc.c).
+ * and arming the event probes through each family's file (timer.c,
+ * tracepoint.c, kfunc.c, procfs.c).
  *
  * Phases: LOADED -start-> STARTING (begin probes) -> RUNNING (events
  * armed unless exit() or an error came first) -stop-> STOPPING (events
@@ -20,26 +20,8 @@ enum stp_phase {
 	STP_PHASE_DONE,
 };
 
-struct stp_probe_rt;
-
-/* timer.profile: one per CPU, pinned */
-struct stp_cpu_timer {
-	struct hrtimer t;
-	struct stp_probe_rt *rt;
-};
-
-/* Runtime state kept for each entry of the (const) probe table. */
-struct stp_probe_rt {
-	const struct stp_probe *p;	/* the table entry */
-	struct hrtimer timer;		/* STP_PROBE_TIMER */
-	struct stp_cpu_timer __percpu *cpu_timers; /* STP_TIMER_PROFILE */
-	struct tracepoint *tp;		/* STP_PROBE_TRACEPOINT, once found */
-	bool armed;			/* timer started / probe registered */
-};
-
 static const struct stp_probe *stp_probe_tab;
 static size_t stp_nprobes;
-static struct stp_probe_rt *stp_rt;	/* [stp_nprobes] */
 static size_t *stp_order;		/* indices by ascending priority */
 
 static atomic_t stp_phase = ATOMIC_INIT(STP_PHASE_LOADED);
@@ -332,133 +314,26 @@ static void stp_run_type(enum stp_probe_type type)
 	}
 }
 
-/* The next period: N +/- up to M (SystemTap's .randomize(M)), in ns. */
-static u64 stp_timer_period(const struct stp_probe *p)
-{
-	u64 n = p->period_ns;
-	u64 r = p->randomize_ns;
-
-	if (r && r <= n)
-		n = n - r + get_random_u64() % (2 * r + 1);
-	if (p->timer_flags & STP_TIMER_JIFFIES)
-		n = jiffies_to_nsecs((unsigned long)n);
-	return max_t(u64, n, 10000);	/* never spin on a 0 period */
-}
-
-static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
-{
-	struct stp_probe_rt *rt = container_of(t, struct stp_probe_rt, timer);
-
-	stp_probe_run(rt->p);
-	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(rt->p)));
-	return HRTIMER_RESTART;
-}
-
-/* timer.profile: this CPU's tick, with the registers it interrupted. */
-static enum hrtimer_restart stp_cpu_timer_fn(struct hrtimer *t)
-{
-	struct stp_cpu_timer *ct = container_of(t, struct stp_cpu_timer, t);
-
-	stp_probe_run_regs(ct->rt->p, get_irq_regs());
-	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(ct->rt->p)));
-	return HRTIMER_RESTART;
-}
-
-/* on_each_cpu(): start this CPU's timer, pinned to it */
-static void stp_cpu_timer_start(void *data)
-{
-	struct stp_probe_rt *rt = data;
-
-	hrtimer_start(&this_cpu_ptr(rt->cpu_timers)->t,
-		      ns_to_ktime(stp_timer_period(rt->p)),
-		      HRTIMER_MODE_REL_PINNED);
-}
-
-static int stp_cpu_timers_arm(struct stp_probe_rt *rt)
-{
-	int cpu;
-
-	rt->cpu_timers = alloc_percpu(struct stp_cpu_timer);
-	if (!rt->cpu_timers)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		struct stp_cpu_timer *ct = per_cpu_ptr(rt->cpu_timers, cpu);
-
-		hrtimer_init(&ct->t, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED);
-		ct->t.function = stp_cpu_timer_fn;
-		ct->rt = rt;
-	}
-	on_each_cpu(stp_cpu_timer_start, rt, 1);
-	return 0;
-}
-
-static void stp_cpu_timers_disarm(struct stp_probe_rt *rt)
-{
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		hrtimer_cancel(&per_cpu_ptr(rt->cpu_timers, cpu)->t);
-	free_percpu(rt->cpu_timers);
-	rt->cpu_timers = NULL;
-}
-
-/* A lean probe's tracepoint callback (generated, one per lean body). */
-#define STP_TP_LEAN_HIT(name, probe)					\
-	static void name(void *data)					\
-	{								\
-		stp_probe_lean(probe);					\
-	}
-
-/* Generic tracepoint callback: ignores the tracepoint's own arguments. */
-static void stp_tp_generic(void *data)
-{
-	stp_probe_run(data);
-}
-
-static void *stp_tp_func(const struct stp_probe *p)
-{
-	return p->tp_callback ? p->tp_callback : (void *)stp_tp_generic;
-}
-
-static void stp_tp_lookup(struct tracepoint *tp, void *priv)
-{
-	size_t i;
-
-	for (i = 0; i < stp_nprobes; i++) {
-		struct stp_probe_rt *rt = &stp_rt[i];
-
-		if (rt->p->type == STP_PROBE_TRACEPOINT && !rt->tp &&
-		    !strcmp(tp->name, rt->p->tp_name))
-			rt->tp = tp;
-	}
-}
+/*
+ * The kernel side of each family whose probes the runtime arms (the
+ * compiler's probes/ has the rest): armed in this order, each all or
+ * nothing, and disarmed in the same order. Tracepoints come first: a
+ * tracepoint this kernel lacks fails the session before anything runs.
+ */
+static const struct stp_family_ops {
+	int (*arm)(const struct stp_probe *tab, size_t n);
+	void (*disarm)(void);
+} stp_family_ops[] = {
+	{ stp_tracepoint_arm, stp_tracepoint_disarm },
+	{ stp_timer_arm, stp_timer_disarm },
+	{ stp_kfunc_arm, stp_kfunc_disarm },
+	{ stp_procfs_arm, stp_procfs_disarm },
+};
 
 static void stp_disarm(void)
 {
-	bool unregistered = false;
-	size_t i;
-
-	for (i = 0; i < stp_nprobes; i++) {
-		struct stp_probe_rt *rt = &stp_rt[i];
-
-		if (!rt->armed)
-			continue;
-		if (rt->p->type == STP_PROBE_TIMER && rt->cpu_timers) {
-			stp_cpu_timers_disarm(rt);
-		} else if (rt->p->type == STP_PROBE_TIMER) {
-			hrtimer_cancel(&rt->timer);
-		} else if (rt->p->type == STP_PROBE_TRACEPOINT) {
-			tracepoint_probe_unregister(rt->tp,
-						    stp_tp_func(rt->p),
-						    (void *)rt->p);
-			unregistered = true;
-		}
-		rt->armed = false;
-	}
-	if (unregistered)
-		tracepoint_synchronize_unregister();
-	stp_kfunc_disarm();
-	stp_procfs_disarm();
+	for (size_t f = 0; f < ARRAY_SIZE(stp_family_ops); f++)
+		stp_family_ops[f].disarm();
 	/* event handlers run with preemption off: after a grace period none
 	 * is in flight, so end probes touch globals without locks */
 	synchronize_rcu();
@@ -466,65 +341,14 @@ static void stp_disarm(void)
 
 static int stp_arm(void)
 {
-	int ret = 0;
-	size_t i;
-
-	for (i = 0; i < stp_nprobes; i++)
-		stp_rt[i].tp = NULL;
-	for_each_kernel_tracepoint(stp_tp_lookup, NULL);
-	for (i = 0; i < stp_nprobes; i++) {
-		const struct stp_probe *p = stp_rt[i].p;
-
-		if (p->type == STP_PROBE_TRACEPOINT && !stp_rt[i].tp) {
-			stp_ctl_stderr("ERROR: probe ", p->pp,
-				       ": no tracepoint named '", p->tp_name,
-				       "' in this kernel\n", NULL);
-			ret = -ENOENT;
+	for (size_t f = 0; f < ARRAY_SIZE(stp_family_ops); f++) {
+		int ret = stp_family_ops[f].arm(stp_probe_tab, stp_nprobes);
+		if (ret) {
+			stp_disarm();
+			return ret;
 		}
 	}
-	if (ret)
-		return ret;
-
-	for (i = 0; i < stp_nprobes; i++) {
-		struct stp_probe_rt *rt = &stp_rt[i];
-
-		if (rt->p->type == STP_PROBE_TIMER &&
-		    (rt->p->timer_flags & STP_TIMER_PROFILE)) {
-			ret = stp_cpu_timers_arm(rt);
-			if (ret) {
-				stp_disarm();
-				return ret;
-			}
-			rt->armed = true;
-		} else if (rt->p->type == STP_PROBE_TIMER) {
-			hrtimer_init(&rt->timer, CLOCK_MONOTONIC,
-				     HRTIMER_MODE_REL);
-			rt->timer.function = stp_timer_fn;
-			hrtimer_start(&rt->timer,
-				      ns_to_ktime(stp_timer_period(rt->p)),
-				      HRTIMER_MODE_REL);
-			rt->armed = true;
-		} else if (rt->p->type == STP_PROBE_TRACEPOINT &&
-			   !rt->p->tp_shared) {
-			ret = tracepoint_probe_register(rt->tp,
-							stp_tp_func(rt->p),
-							(void *)rt->p);
-			if (ret) {
-				stp_ctl_stderr("ERROR: probe ", rt->p->pp,
-					       ": cannot register tracepoint '",
-					       rt->p->tp_name, "'\n", NULL);
-				stp_disarm();
-				return ret;
-			}
-			rt->armed = true;
-		}
-	}
-	ret = stp_kfunc_arm(stp_probe_tab, stp_nprobes);
-	if (!ret)
-		ret = stp_procfs_arm(stp_probe_tab, stp_nprobes);
-	if (ret)
-		stp_disarm();
-	return ret;
+	return 0;
 }
 
 /* ctl "start": begin probes, then arm event probes. */
@@ -604,9 +428,7 @@ static void stp_session_free(void)
 	stp_rings_free();
 	stp_contexts_free();
 	stp_kfunc_free();
-	kfree(stp_rt);
 	kfree(stp_order);
-	stp_rt = NULL;
 	stp_order = NULL;
 }
 
@@ -617,15 +439,13 @@ static int stp_session_init(const struct stp_probe *probes, size_t n)
 
 	stp_probe_tab = probes;
 	stp_nprobes = n;
-	stp_rt = kcalloc(max_t(size_t, n, 1), sizeof(*stp_rt), GFP_KERNEL);
 	stp_order = kcalloc(max_t(size_t, n, 1), sizeof(*stp_order),
 			    GFP_KERNEL);
-	if (!stp_rt || !stp_order) {
+	if (!stp_order) {
 		ret = -ENOMEM;
 		goto fail;
 	}
 	for (i = 0; i < n; i++) {
-		stp_rt[i].p = &probes[i];
 		/* stable insertion sort by priority */
 		for (j = i; j > 0 && probes[stp_order[j - 1]].priority >
 				     probes[i].priority; j--)

@@ -186,6 +186,15 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
 					int mode, char *scratch);
 
+/*
+ * Each family's kernel side: arm its probes of the table (on a failure,
+ * the session disarms everything) and disarm them (safe when not armed).
+ * timer.c, tracepoint.c, kfunc.c, procfs.c; probes.c lists them.
+ */
+static int stp_timer_arm(const struct stp_probe *tab, size_t n);
+static void stp_timer_disarm(void);
+static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n);
+static void stp_tracepoint_disarm(void);
 /* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
 static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
 static void stp_kfunc_disarm(void);

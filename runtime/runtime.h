@@ -78,6 +78,8 @@ static void stp_globals_free(void);
 #include "tapset.c"
 #include "regex.c"
 #include "probes.c"
+#include "timer.c"
+#include "tracepoint.c"
 #include "pretty.c"
 #include "kfunc.c"
 #include "procfs.c"

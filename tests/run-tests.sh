@@ -142,6 +142,17 @@ for src in "$tests"/unit/test_*.c; do
 	fi
 done
 
+### the source layout: includes follow the dependency order, only probes/
+### names a probe family, the family list is written once, no file over
+### 1,500 lines (HACKING.md, "Layout")
+if wanted layout/rules; then
+	if out=$("$top_srcdir/tests/layering.sh" 2>&1); then
+		pass layout/rules
+	else
+		fail layout/rules "$out"
+	fi
+fi
+
 ### pass 1: canonical print (.p1) and its round trip
 for f in "$tests"/p1/*.stp; do
 	name=p1/$(basename "$f" .stp)
