@@ -5,9 +5,10 @@
  * and lines of the target kernel's function catalog (target/, from the
  * debug vmlinux's DWARF), one derived probe per function or inlined copy
  * or statement address, with the function's variables as context values:
- * DWARF locations at the probed address as C over pt_regs (kfvars.c),
- * member chains through BTF, $$parms/$$locals/$$vars/$$return,
- * @entry(...) and $return in .return probes, writes in guru mode.
+ * DWARF locations at the probed address as C over pt_regs
+ * (kernel_function_vars.c), member chains through BTF,
+ * $$parms/$$locals/$$vars/$$return, @entry(...) and $return in .return
+ * probes, writes in guru mode. -l/-L: kernel_function_list.c.
  *
  * Two family objects share this file: entry and statement probes, and
  * .return probes, whose context differs ($return, @entry, values taken at
@@ -23,12 +24,13 @@
 static const char *kf_var_type(const struct derived_probe *dp,
 			       const char *name)
 {
+	const struct kf_probe *kf = kf_of(dp);
 	size_t len = strlen(name);
 
-	for (int i = 0; i < kf_of(dp)->nvars; i++)
-		if (!strncmp(kf_of(dp)->vars[i], name, len) &&
-		    kf_of(dp)->vars[i][len] == ':')
-			return kf_of(dp)->vars[i] + len + 1;
+	for (int i = 0; i < kf->nvars; i++)
+		if (!strncmp(kf->vars[i], name, len) &&
+		    kf->vars[i][len] == ':')
+			return kf->vars[i] + len + 1;
 	return NULL;
 }
 
@@ -46,12 +48,13 @@ static const char *kf_missing_var(struct sema *se,
 				  const struct derived_probe *dp,
 				  const char *name)
 {
+	const struct kf_probe *kf = kf_of(dp);
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
-	const char *msg = kf_of(dp)->statement ?
-			  dwloc_var_at(sema_dwarf(se), a, kf_of(dp)->entry_pc, kf_of(dp)->cu,
-				       kf_of(dp)->addr, name, 8, &loc) :
-			  dwloc_var(sema_dwarf(se), a, kf_of(dp)->addr, kf_of(dp)->cu, name,
+	const char *msg = kf->statement ?
+			  dwloc_var_at(sema_dwarf(se), a, kf->entry_pc, kf->cu,
+				       kf->addr, name, 8, &loc) :
+			  dwloc_var(sema_dwarf(se), a, kf->addr, kf->cu, name,
 				    8, &loc);
 
 	if (!msg)
@@ -59,11 +62,11 @@ static const char *kf_missing_var(struct sema *se,
 	if (strncmp(msg, "unable to find", 14))
 		return arena_printf(a, "'$%s': %s", name, msg);
 	struct strbuf sb = { 0 };
-	for (int i = 0; i < kf_of(dp)->nvars; i++)
+	for (int i = 0; i < kf->nvars; i++)
 		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
-			  (int)strcspn(kf_of(dp)->vars[i], ":"), kf_of(dp)->vars[i]);
-	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, kf_of(dp)->symbol,
-			   kf_of(dp)->nvars ? sb_str(&sb) : "none");
+			  (int)strcspn(kf->vars[i], ":"), kf->vars[i]);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, kf->symbol,
+			   kf->nvars ? sb_str(&sb) : "none");
 	sb_free(&sb);
 	return msg;
 }
@@ -568,15 +571,16 @@ static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 			     const struct kf_catalog *cat,
 			     const struct kf_inst *in)
 {
+	struct kf_probe *kf = kf_of(d);
 	const uint32_t *list = cat->lists[in->vars];
 
-	kf_of(d)->addr = in->addr;
-	kf_of(d)->cu = in->cu;
-	kf_of(d)->nvars = (int)list[0];
-	kf_of(d)->vars = arena_alloc(&se->s->arena, (list[0] + 1) *
-				 sizeof(*kf_of(d)->vars));
+	kf->addr = in->addr;
+	kf->cu = in->cu;
+	kf->nvars = (int)list[0];
+	kf->vars = arena_alloc(&se->s->arena, (list[0] + 1) *
+				 sizeof(*kf->vars));
 	for (uint32_t v = 0; v < list[0]; v++)
-		kf_of(d)->vars[v] = arena_strdup(&se->s->arena,
+		kf->vars[v] = arena_strdup(&se->s->arena,
 					     cat->vars[list[1 + v]]);
 }
 
@@ -588,13 +592,14 @@ static void kf_keep_instance(struct sema *se, struct derived_probe *d,
 static void kf_ret_type(struct sema *se, struct derived_probe *d,
 			const struct kfunc *f)
 {
+	struct kf_probe *kf = kf_of(d);
 	struct btf *btf;
 	struct btf_info bi;
 	int id;
 
-	kf_of(d)->ret_size = 0;
-	kf_of(d)->ret_signed = false;
-	kf_of(d)->ret_ctype = d->family == &kernel_return_family ? f->ret_type : NULL;
+	kf->ret_size = 0;
+	kf->ret_signed = false;
+	kf->ret_ctype = d->family == &kernel_return_family ? f->ret_type : NULL;
 	if (d->family != &kernel_return_family || !f->ret_type || !(btf = sema_btf(se)))
 		return;
 	id = btf_find_type(btf, f->ret_type);
@@ -603,8 +608,8 @@ static void kf_ret_type(struct sema *se, struct derived_probe *d,
 	btf_resolve(btf, id, &bi);
 	if ((bi.cls == BTF_CLASS_INT || bi.cls == BTF_CLASS_ENUM) &&
 	    (bi.size == 1 || bi.size == 2 || bi.size == 4 || bi.size == 8)) {
-		kf_of(d)->ret_size = bi.size;
-		kf_of(d)->ret_signed = bi.is_signed;
+		kf->ret_size = bi.size;
+		kf->ret_signed = bi.is_signed;
 	}
 }
 
@@ -646,16 +651,17 @@ static bool kf_return_differs(const struct program *prog,
 static int expand_kfunc(struct sema *se, struct node *point,
 			struct derived_probe *dp, struct probe_body *b)
 {
+	struct kf_probe *kf = kf_of(dp);
 	struct program *prog = se->prog;
 	struct node *fn = point->point.comps->next;
-	if (kf_of(dp)->statement)
+	if (kf->statement)
 		return expand_kstatement(se, point, dp, b);
 	const struct kf_catalog *cat = kf_catalog(se);
 	struct kf_point *pts = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
 	char *at = strchr(pattern, '@'), msg[512];
-	const char *sfx = kf_of(dp)->suffix ? kf_of(dp)->suffix : "";
+	const char *sfx = kf->suffix ? kf->suffix : "";
 	int n, derived = 0;
 
 	if (!cat) {
@@ -777,6 +783,7 @@ static void drop_kf_copies(struct sema *se)
  */
 static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 {
+	struct kf_probe *kf = kf_of(dp);
 	struct node *c0 = point->point.comps;
 	const char *name = c0->comp.name;
 
@@ -787,12 +794,12 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					   "a function name: kernel.function("
 					   "\"vfs_read\")");
 		if (sfx && comp_is(sfx, "call")) {
-			kf_of(dp)->suffix = ".call";
+			kf->suffix = ".call";
 			sfx = sfx->next;
 		}
 		else if (sfx && comp_is(sfx, "return")) {
 			dp->family = &kernel_return_family;
-			kf_of(dp)->suffix = ".return";
+			kf->suffix = ".return";
 			sfx = sfx->next;
 			if (sfx && comp_is(sfx, "inline"))
 				return point_error(se, point, sfx, "'.inline' "
@@ -809,13 +816,13 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					return point_error(se, point, sfx, "maxactive "
 							   "value out of range (0 to "
 							   "32767)");
-				kf_of(dp)->maxactive = sfx->comp.arg->num.value;
+				kf->maxactive = sfx->comp.arg->num.value;
 				sfx = sfx->next;
 			}
 		}
 		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
-		    !kf_of(dp)->suffix) {
-			kf_of(dp)->suffix = ".inline";
+		    !kf->suffix) {
+			kf->suffix = ".inline";
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive"))
@@ -834,7 +841,7 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					   &se->s->arena, "'.%s' is not supported "
 					   "on kernel.statement yet",
 					   c0->next->next->comp.name));
-		kf_of(dp)->statement = true;
+		kf->statement = true;
 		return true;
 	}
 	return -1;
@@ -887,10 +894,11 @@ static void finish(struct sema *se)
  * of the point gives them ("name:type"). */
 static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 {
-	if (kf_of(dp)->ret_ctype)
-		sb_printf(out, " $return:%s", kf_of(dp)->ret_ctype);
-	for (int k = 0; k < kf_of(dp)->nvars; k++)
-		sb_printf(out, " $%s", kf_of(dp)->vars[k]);
+	const struct kf_probe *kf = kf_of(dp);
+	if (kf->ret_ctype)
+		sb_printf(out, " $return:%s", kf->ret_ctype);
+	for (int k = 0; k < kf->nvars; k++)
+		sb_printf(out, " $%s", kf->vars[k]);
 }
 
 /* ---- the kernel module ---------------------------------------------- */

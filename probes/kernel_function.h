@@ -12,8 +12,9 @@
 
 /*
  * The root of a kernel.function context value in one function: its DWARF
- * location and how to turn it into a long (kfvars.c). Then the symbol's
- * member_path, shared by the body's functions, walks any member chain.
+ * location and how to turn it into a long (kernel_function_vars.c).
+ * Then the symbol's member_path, shared by the body's functions, walks
+ * any member chain.
  */
 struct kf_loc {
 	struct dwloc loc;

@@ -66,6 +66,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct kf_loc *loc, struct member_path *path,
 			   const struct node **at)
 {
+	const struct kf_probe *kf = kf_of(dp);
 	const char *root = context_root(n);
 	struct btf_info info;
 	const char *msg;
@@ -83,10 +84,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 		return arena_printf(a, "the kernel's BTF has no type '%s'",
 				    c_type);
 	btf_resolve(btf, type, &info);
-	msg = kf_of(dp)->statement ?
-	      dwloc_var_at(dw, a, kf_of(dp)->entry_pc, kf_of(dp)->cu, kf_of(dp)->addr,
+	msg = kf->statement ?
+	      dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
 			   root + 1, info.size ? info.size : 8, &loc->loc) :
-	      dwloc_var(dw, a, kf_of(dp)->addr, kf_of(dp)->cu, root + 1,
+	      dwloc_var(dw, a, kf->addr, kf->cu, root + 1,
 			info.size ? info.size : 8, &loc->loc);
 	if (msg)
 		return arena_printf(a, "'%s': %s", root, msg);

@@ -183,8 +183,9 @@ static enum type infer_member(struct sema *se, struct node *n)
 static const char *tp_arg_type(const struct derived_probe *dp,
 			       const char *name)
 {
-	const struct tp_arg *arg = tp_of(dp)->tp && tp_of(dp)->tp->args_ok ?
-		tp_find_arg(tp_of(dp)->tp, name) : NULL;
+	const struct tp_probe *tpd = tp_of(dp);
+	const struct tp_arg *arg = tpd->tp && tpd->tp->args_ok ?
+		tp_find_arg(tpd->tp, name) : NULL;
 
 	return arg ? arg->c_type : NULL;
 }
@@ -423,6 +424,7 @@ static int expand_tracepoint(struct sema *se, struct node *point,
  * the catalog. */
 static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 {
+	struct tp_probe *tpd = tp_of(dp);
 	struct node *c0 = point->point.comps;
 	const char *name = c0->comp.name;
 
@@ -438,13 +440,13 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		const char *arg = tr->comp.arg->str.value;
 		const char *colon = strchr(arg, ':');
 		if (colon) {
-			tp_of(dp)->system = arena_strndup(&se->s->arena, arg,
+			tpd->system = arena_strndup(&se->s->arena, arg,
 						      (size_t)(colon - arg));
-			tp_of(dp)->name = colon + 1;
+			tpd->name = colon + 1;
 		} else {
-			tp_of(dp)->name = arg;
+			tpd->name = arg;
 		}
-		if (!*tp_of(dp)->name)
+		if (!*tpd->name)
 			return point_error(se, point, tr, "empty tracepoint name");
 		return true;
 	}
@@ -537,9 +539,10 @@ static int defined(struct sema *se, struct node *n)
 /* -L of an alias on a tracepoint: its arguments. */
 static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 {
-	for (int a = 0; tp_of(dp)->tp && a < tp_of(dp)->tp->nargs; a++)
-		sb_printf(out, " $%s:%s", tp_of(dp)->tp->args[a].name,
-			  tp_of(dp)->tp->args[a].c_type);
+	const struct tp_probe *tpd = tp_of(dp);
+	for (int a = 0; tpd->tp && a < tpd->tp->nargs; a++)
+		sb_printf(out, " $%s:%s", tpd->tp->args[a].name,
+			  tpd->tp->args[a].c_type);
 }
 
 /* ---- the kernel module ---------------------------------------------- */

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- tracepoint context variables ------------------------------------ */
+/* ---- context values, through the body's family ---------------------- */
 
 bool body_all_of(struct sema *se, const struct probe_body *b,
 		 const struct probe_family *f)
@@ -82,10 +82,7 @@ struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 	return sym;
 }
 
-/* ---- kernel.function context variables (see kfvars.c) -------------- */
-
 /* ---- typed values: pretty printing, @cast, & -------------------------- */
-
 
 /*
  * "$prev$$" -> base "$prev" and depth 2; "$$parms$" -> "$$parms", 1.

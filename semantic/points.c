@@ -134,7 +134,7 @@ static const char *suggest_point(struct sema *se, struct node *point)
 	return hint;
 }
 
-/* ---- families pass 3 does not translate (yet), and procfs ------------- */
+/* ---- deriving a point through its family ----------------------------- */
 
 bool is_str_arg(const struct node *c)
 {
