@@ -9,7 +9,7 @@
 #include "codegen/emit.h"
 
 struct once_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	enum { ONCE_BEGIN, ONCE_END, ONCE_ERROR, ONCE_NEVER } when;
 	int64_t priority;		/* begin(N) ...: the order they run in */
 };

@@ -33,7 +33,7 @@ struct kf_loc {
 
 
 struct kf_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *symbol;		/* the function's name */
 	const char *suffix;		/* ".call", ".return" or NULL */
 	/* the return value's size in bytes (0: unknown, 8 is read as is)
@@ -66,6 +66,9 @@ static inline struct kf_probe *kf_of(const struct derived_probe *dp)
 {
 	return (struct kf_probe *)dp;
 }
+
+/* Entry and statement probes, and .return probes (kernel_function.c). */
+extern const struct probe_family kernel_function_family, kernel_return_family;
 
 /* Is dp a kernel.function or kernel.statement probe (kf_of applies)? */
 static inline bool is_kf(const struct derived_probe *dp)

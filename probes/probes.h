@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What every probe family's file includes: pass 2's services
- * (semantic/elaborate.h) and the families' own struct probe_family
- * objects, which probes/registry.c lists.
+ * (semantic/elaborate.h) and the string helpers. A family's struct
+ * probe_family object is named in its own file and in probes/registry.c
+ * only.
  */
 #ifndef PROBES_PROBES_H
 #define PROBES_PROBES_H
@@ -13,13 +14,5 @@
 
 #include "semantic/elaborate.h"
 #include "lib/strbuf.h"
-
-extern const struct probe_family begin_end_family;
-extern const struct probe_family timer_family;
-extern const struct probe_family kernel_function_family;
-extern const struct probe_family kernel_return_family;
-extern const struct probe_family tracepoint_family;
-extern const struct probe_family procfs_family;
-extern const struct probe_family unsupported_family;
 
 #endif /* PROBES_PROBES_H */

@@ -9,7 +9,7 @@
 #include "codegen/emit.h"
 
 struct procfs_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *path;		/* under /proc/systemtap/MODULE/:
 					 * "command" by default */
 	bool write;			/* .write (else .read) */

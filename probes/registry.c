@@ -3,9 +3,13 @@
  * The probe families, in the order pass 2 tries their derive hooks (and
  * offers their names as suggestions for an unknown point). This is the
  * one list of families in the compiler: a new family is its own file in
- * probes/ plus one line here.
+ * probes/ plus its name in the two lists here.
  */
 #include "probes/probes.h"
+
+extern const struct probe_family begin_end_family, timer_family,
+	kernel_function_family, tracepoint_family, procfs_family,
+	unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,

@@ -8,7 +8,7 @@
 #include "codegen/emit.h"
 
 struct timer_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	uint64_t period_ns;		/* (jiffies: in jiffies) */
 	uint64_t randomize_ns;		/* +/- up to this, or 0 */
 	bool jiffies;			/* timer.jiffies: the two in jiffies */

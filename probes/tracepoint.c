@@ -9,8 +9,11 @@
 #include "codegen/emit.h"
 #include "probes/listing.h"
 
+
+extern const struct probe_family tracepoint_family;
+
 struct tp_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *system, *name;	/* as the point names them */
 	/* the catalog entry (a copy in the session arena) */
 	const struct tracepoint_info *tp;

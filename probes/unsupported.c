@@ -17,8 +17,11 @@ enum point_ctx {
 	CTX_PLT,			/* process.plt: $$name only */
 };
 
+
+extern const struct probe_family unsupported_family;
+
 struct other_probe {
-	struct derived_probe dp;	/* first: see probes.h */
+	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *message;		/* the error that says it is refused */
 	enum point_ctx ctx;
 	const char *process;		/* process("PATH"), perf ...process */
