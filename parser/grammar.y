@@ -7,7 +7,7 @@
  *
  * SystemTap statements need no terminator, so after an expression a token
  * such as "-", "(" or "[" could continue it or start the next statement.
- * All 45 expected shift/reduce conflicts are that choice, and bison's
+ * All 41 expected shift/reduce conflicts (%expect) are that choice, and bison's
  * shift (continue the expression) is what SystemTap does.
  */
 %define api.pure full

@@ -15,7 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Functions the compiler provides until the tapset library lands. */
+/*
+ * Functions the compiler provides itself: the string tapset and the
+ * context accessors pass 3 computes inline (the rest of SystemTap's
+ * library is tapsets/, see library.c). A script function of the same
+ * name hides one.
+ */
 static const struct builtin {
 	const char *name;
 	enum type ret;
