@@ -7,8 +7,8 @@
  *
  * SystemTap statements need no terminator, so after an expression a token
  * such as "-", "(" or "[" could continue it or start the next statement.
- * All 41 expected shift/reduce conflicts (%expect) are that choice, and bison's
- * shift (continue the expression) is what SystemTap does.
+ * All 41 expected shift/reduce conflicts (%expect) are that choice, and
+ * bison's shift (continue the expression) is what SystemTap does.
  */
 %define api.pure full
 %define api.location.type {struct yyltype}
