@@ -108,8 +108,9 @@ static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
 }
 
 /*
- * The BTF type of a tracepoint value ($arg or a chain on it) in dp, 0 when
- * it has none; flags as for type_path.
+ * The BTF type of a context value ($x or a chain on it) in dp, from the C
+ * type its family gives $x (var_ctype), 0 when it has none; flags as for
+ * type_path.
  */
 int context_value_type(struct sema *se, const struct derived_probe *dp,
 			 const struct node *n, int flags)
@@ -286,8 +287,8 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 
 /*
  * The BTF type of the value of e, for autocast: a @cast chain or &chain,
- * a tracepoint argument or chain (the same type in every tracepoint of
- * the body), a typed local. object: the value is the address of one.
+ * a context variable or chain (the same type in every probe of the
+ * body), a typed local. object: the value is the address of one.
  */
 static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 {
@@ -526,7 +527,7 @@ bool sema_folded_defined(const struct node *n, int64_t *value)
 	return fold_defined(n, value, &saw) && saw;
 }
 
-/* @defined($x): folded to 1 when every tracepoint of the body has $x. */
+/* @defined(...): folded to 1 when the body's family has it (defined). */
 enum type infer_defined(struct sema *se, struct node *n)
 {
 	struct node *arg = n->call.args;

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * $arg->member->member[N] on a tracepoint argument, @cast(p, "T")->m...:
+ * $arg->member->member[N] on a context variable, @cast(p, "T")->m...:
  * pass 2 walks the chain through the target kernel's BTF types and
  * records, per step, what the generated code does with it (see struct
- * member_path in semantic.h): the tracepoint callback for $arg chains, the
+ * member_path in semantic.h): the family's callback for $arg chains, the
  * handler for @cast (type_path works from any value of a known type).
  * BTF tells us which steps read memory (pointers, integers), which only
  * compute an address (embedded structs, arrays), and refuses a chain that

@@ -194,12 +194,6 @@ static struct derived_probe *derive_point(struct sema *se, struct node *point)
 	return NULL;
 }
 
-/*
- * kernel.statement("FUNC[@FILE[:N|:N-M|:*|+N]]"): a kprobe at each line's
- * lowest address in each copy of each function that matches (see
- * kf_statement_points), named kernel.statement("FUNC@FILE:LINE").
- */
-
 /* ---- probe aliases --------------------------------------------------- */
 
 bool sema_is_family(const char *name)
