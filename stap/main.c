@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -368,6 +369,25 @@ static int dump_library(struct session *s, int what)
 	return 0;
 }
 
+/*
+ * -D NAME[=VALUE]: SystemTap's safety pattern (case-insensitive). The
+ * definition goes into the module's Kbuild file, where anything else
+ * could run a command ($(shell ...)) or add compiler flags (a quote).
+ */
+#define DEFINE_PATTERN "^[a-z_][a-z_0-9]*(=-?[a-z_0-9]+)?$"
+
+static bool safe_define(const char *def)
+{
+	regex_t re;
+	bool ok;
+
+	if (regcomp(&re, DEFINE_PATTERN, REG_EXTENDED | REG_ICASE | REG_NOSUB))
+		return false;
+	ok = regexec(&re, def, 0, NULL, 0) == 0;
+	regfree(&re);
+	return ok;
+}
+
 static bool valid_module_name(const char *name)
 {
 	size_t n = strlen(name);
@@ -555,6 +575,14 @@ static int stap_main(struct session *s, int argc, char **argv)
 			s->target_pid = strtol(optarg, NULL, 10);
 			break;
 		case 'D': {
+			/* it reaches the module's Kbuild file: a name and an
+			 * optional plain value only, as SystemTap allows */
+			if (!safe_define(optarg)) {
+				fprintf(stderr, "ERROR: Safety pattern mismatch for "
+					"-D parameter ('%s' vs. '%s') rc=1\n",
+					optarg, DEFINE_PATTERN);
+				return 1;
+			}
 			s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
 					      sizeof(*s->defines));
 			char *eq = strchr(optarg, '=');
@@ -562,11 +590,6 @@ static int stap_main(struct session *s, int argc, char **argv)
 			dopt->name = eq ? arena_strndup(&s->arena, optarg,
 							(size_t)(eq - optarg)) : optarg;
 			dopt->value = eq ? eq + 1 : NULL;
-			if (!valid_module_name(dopt->name)) {
-				fprintf(stderr, "stap: error: invalid -D name "
-					"'%s'\n", dopt->name);
-				return 1;
-			}
 			break;
 		}
 		case 'I':
