@@ -56,11 +56,13 @@ struct probe_family {
 		      struct derived_probe *dp, struct probe_body *b);
 
 	/*
-	 * Context values ($x, $x->f, $$parms, ...) of a body this family
-	 * has: the type of n, read (addr_of: &n). A body has a family's
-	 * context when all its probes are of it (own_context, when set,
-	 * says whether dp has any), or, with first_claims, when its first
-	 * probe is.
+	 * Optional (none: the family has no context values): the type of
+	 * context value n ($x, $x->f, $$parms, ...) in a body the family
+	 * has; with addr_of, of &n, or TY_UNKNOWN when the family takes no
+	 * address of n (the generic rule reports it). A body has a
+	 * family's context when all its probes are of it (own_context,
+	 * when set, says whether dp has any), or, with first_claims, when
+	 * its first probe is.
 	 */
 	enum type (*context)(struct sema *se, struct node *n, bool addr_of);
 	bool (*own_context)(const struct derived_probe *dp);
