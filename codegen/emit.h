@@ -118,7 +118,12 @@ void overflow_error(struct cg *cg, const struct node *at,
 void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
 		  const char *indent);
 /* The steps of a member chain from stp_addr, each of which may `goto
- * fault` (a label the caller provides). */
+ * fault` (a label the caller provides): each line starts with in, the
+ * `goto fault` lines with cont; index[i] is the C value of step i's
+ * computed index (NULL: the chain has constant indexes only). */
+void path_steps(struct strbuf *sb, const struct member_path *path,
+		const char *in, const char *cont, const char *const *index);
+/* The same into out, every line starting with in. */
 void gen_path_steps(FILE *out, const struct member_path *path, const char *in);
 /* If the context value sym faulted (bit sym->index of the hit's faults),
  * raise the read fault the body would have met. */

@@ -947,7 +947,8 @@ void pretty_items(struct cg *cg, FILE *out, const struct pretty *p,
 
 /*
  * Walk path from the value base in the handler (a @cast chain): the same
- * steps as gen_tp_path, but a fault is the script's error at once.
+ * steps as a callback's (path_steps), but a fault is the script's error
+ * at once.
  */
 static const char *gen_walk(struct cg *cg, const char *base,
 			    const struct member_path *path, const struct node *n)
@@ -964,26 +965,11 @@ static const char *gen_walk(struct cg *cg, const char *base,
 	emit(cg, "{");
 	emit(cg, "\t__label__ fault;");
 	emit(cg, "\tu64 stp_addr = (u64)%s;", base);
-	for (int i = 0; i < path->nsteps; i++) {
-		const struct member_step *st = &path->steps[i];
-		unsigned byte = st->bit_offset / 8;
-		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
-			emit(cg, "\tstp_addr += %u;\t/* ->%s */", byte,
-			     st->member);
-		if (st->kind == STEP_INDEX && st->index_expr)
-			emit(cg, "\tstp_addr += (u64)%s * %u;", index[i],
-			     st->stride);
-		else if (st->kind == STEP_INDEX && st->index)
-			emit(cg, "\tstp_addr += %" PRId64 "LL * %u;", st->index,
-			     st->stride);
-		if (st->result == STEP_READ)
-			emit(cg, "\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
-			     "\t\tgoto fault;", st->size, st->is_signed);
-		else if (st->result == STEP_BITS)
-			emit(cg, "\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, "
-			     "%u, %u, %d))\n\t\tgoto fault;", byte,
-			     st->bit_offset % 8, st->bit_size, st->is_signed);
-	}
+	/* the same steps as a callback's, at this handler's indentation
+	 * (emit() indents the first line of what it is given) */
+	char *in = arena_alloc(&cg->s->arena, (size_t)cg->depth + 1);
+	memset(in, '\t', (size_t)cg->depth);
+	path_steps(&cg->code, path, in, "", index);
 	emit(cg, "\t%s = (int64_t)stp_addr;", t);
 	emit(cg, "\tif (0) {");
 	emit(cg, "fault:");

@@ -302,12 +302,12 @@ int table_index(const struct program *prog, int i)
 
 const struct probe_family *scope_family(const struct cg *cg)
 {
+	const struct derived_probe *dp;
+
 	if (!cg->scope || cg->scope->func)
 		return NULL;
-	for (int i = 0; i < cg->prog->nprobes; i++)
-		if (cg->prog->probes[i]->body == cg->scope)
-			return cg->prog->probes[i]->family;
-	return NULL;
+	dp = body_first_probe(cg->prog, cg->scope);
+	return dp ? dp->family : NULL;
 }
 
 void **family_state(struct cg *cg, const struct probe_family *f)
@@ -504,26 +504,39 @@ int codegen_module(struct session *s, const struct program *prog,
  * a.faults, and the body raises the error only if it reads v[k].
  */
 /* The steps of a member chain from stp_addr (each may goto fault). */
-void gen_path_steps(FILE *out, const struct member_path *path,
-			   const char *in)
+void path_steps(struct strbuf *sb, const struct member_path *path,
+		const char *in, const char *cont, const char *const *index)
 {
 	for (int i = 0; i < path->nsteps; i++) {
 		const struct member_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
 		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
-			fprintf(out, "%s\tstp_addr += %u;\t/* ->%s */\n", in, byte,
-				st->member);
-		if (st->kind == STEP_INDEX && st->index)
-			fprintf(out, "%s\tstp_addr += %" PRId64 "LL * %u;\n", in,
-				st->index, st->stride);
+			sb_printf(sb, "%s\tstp_addr += %u;\t/* ->%s */\n", in,
+				  byte, st->member);
+		if (st->kind == STEP_INDEX && index && st->index_expr)
+			sb_printf(sb, "%s\tstp_addr += (u64)%s * %u;\n", in,
+				  index[i], st->stride);
+		else if (st->kind == STEP_INDEX && st->index)
+			sb_printf(sb, "%s\tstp_addr += %" PRId64 "LL * %u;\n",
+				  in, st->index, st->stride);
 		if (st->result == STEP_READ)
-			fprintf(out, "%s\tif (stp_tp_read(&stp_addr, stp_addr, %u, %d))\n"
-				"%s\t\tgoto fault;\n", in, st->size,
-				st->is_signed, in);
+			sb_printf(sb, "%s\tif (stp_tp_read(&stp_addr, stp_addr, "
+				  "%u, %d))\n%s\t\tgoto fault;\n", in, st->size,
+				  st->is_signed, cont);
 		else if (st->result == STEP_BITS)
-			fprintf(out, "%s\tif (stp_tp_read_bits(&stp_addr, stp_addr + %u, %u, "
-				"%u, %d))\n%s\t\tgoto fault;\n", in, byte,
-				st->bit_offset % 8, st->bit_size, st->is_signed,
-				in);
+			sb_printf(sb, "%s\tif (stp_tp_read_bits(&stp_addr, "
+				  "stp_addr + %u, %u, %u, %d))\n%s\t\tgoto "
+				  "fault;\n", in, byte, st->bit_offset % 8,
+				  st->bit_size, st->is_signed, cont);
 	}
+}
+
+void gen_path_steps(FILE *out, const struct member_path *path,
+		    const char *in)
+{
+	struct strbuf sb = { 0 };
+
+	path_steps(&sb, path, in, in, NULL);
+	fputs(sb_str(&sb), out);
+	sb_free(&sb);
 }

@@ -34,17 +34,18 @@ static const char *kf_var_type(const struct derived_probe *dp,
 	return NULL;
 }
 
-struct dwloc_file *sema_dwarf(struct sema *se)
+/* The debug vmlinux's DWARF, or NULL with *err saying why. */
+static struct dwloc_file *kf_dwarf(struct sema *se, const char **err)
 {
 	if (!se->s->target) {
-		se->dw_err = "no kernel debuginfo";
+		*err = "no kernel debuginfo";
 		return NULL;
 	}
-	return target_dwarf(se->s->target, &se->dw_err);
+	return target_dwarf(se->s->target, err);
 }
 
 /* Why dp's function has no variable name: SystemTap's two errors. */
-static const char *kf_missing_var(struct sema *se,
+static const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 				  const struct derived_probe *dp,
 				  const char *name)
 {
@@ -52,10 +53,9 @@ static const char *kf_missing_var(struct sema *se,
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
 	const char *msg = kf->statement ?
-			  dwloc_var_at(sema_dwarf(se), a, kf->entry_pc, kf->cu,
-				       kf->addr, name, 8, &loc) :
-			  dwloc_var(sema_dwarf(se), a, kf->addr, kf->cu, name,
-				    8, &loc);
+			  dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
+				       name, 8, &loc) :
+			  dwloc_var(dw, a, kf->addr, kf->cu, name, 8, &loc);
 
 	if (!msg)
 		return arena_printf(a, "the type of '$%s' is not known", name);
@@ -101,7 +101,9 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 	struct strbuf fmt = { 0 };
 	struct node *args = NULL;
 	if (want) {
-		struct dwloc_file *dw = sema_btf(se) ? sema_dwarf(se) : NULL;
+		const char *why = NULL;
+		struct dwloc_file *dw = sema_btf(se) ? kf_dwarf(se, &why) :
+					NULL;
 		struct dwloc_name *vars;
 		/* a function only in the symbol table has no variables */
 		int nv = !kf_of(dp)->addr ? 0 : dw ? dwloc_names(dw, a, kf_of(dp)->addr,
@@ -217,11 +219,12 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		return n->type = TY_LONG;
 	}
 	struct btf *btf = sema_btf(se);
-	struct dwloc_file *dw = btf ? sema_dwarf(se) : NULL;
+	const char *dw_err = NULL;
+	struct dwloc_file *dw = btf ? kf_dwarf(se, &dw_err) : NULL;
 	if (!dw) {
 		if (se->report)
 			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
-				   btf ? se->dw_err : se->btf_err);
+				   btf ? dw_err : se->btf_err);
 		return n->type = TY_LONG;
 	}
 	struct member_path *path = NULL;
@@ -244,7 +247,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		const char *msg;
 		locs[i] = arena_alloc(a, sizeof(*locs[i]));
 		if (!type)
-			msg = kf_missing_var(se, dp, root + 1);
+			msg = kf_missing_var(se, dw, dp, root + 1);
 		else
 			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
 					     locs[i], &p, &at);
@@ -400,23 +403,24 @@ static int kf_defined(struct sema *se, const char *name)
 
 
 /* The target kernel's function catalog (from its debug vmlinux); or NULL. */
-static const struct kf_catalog *kf_catalog(struct sema *se)
+static const struct kf_catalog *kf_catalog(struct sema *se,
+					  const char **err)
 {
 	const struct target *t = se->s->target;
 
 	if (!t) {
-		se->kf_err = "no target kernel release";
+		*err = "no target kernel release";
 		return NULL;
 	}
 	if (!t->debug_vmlinux) {
-		se->kf_err = arena_printf(&se->s->arena, "kernel.function needs "
+		*err = arena_printf(&se->s->arena, "kernel.function needs "
 					  "debuginfo: install linux-image-%s-dbg "
 					  "(missing %s)", t->release,
 					  t->debug_tried ? t->debug_tried :
 					  "its debug vmlinux");
 		return NULL;
 	}
-	return target_functions(se->s->target, &se->kf_err);
+	return target_functions(se->s->target, err);
 }
 
 /*
@@ -501,11 +505,12 @@ static int expand_kstatement(struct sema *se, struct node *point,
 				   "linux-image-%s-dbg (missing %s)",
 				   t ? t->release : "?", t && t->debug_tried ?
 				   t->debug_tried : "its debug vmlinux"));
-	const struct kf_catalog *cat = kf_catalog(se);
+	const char *why = NULL;
+	const struct kf_catalog *cat = kf_catalog(se, &why);
 	if (!cat)
 		return point_error(se, point, st, arena_printf(&se->s->arena,
 				   "cannot resolve kernel.statement: %s",
-				   se->kf_err ? se->kf_err : "no catalog"));
+				   why ? why : "no catalog"));
 	kf_anchor(se, cat);
 	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
 				&err);
@@ -656,7 +661,8 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	struct node *fn = point->point.comps->next;
 	if (kf->statement)
 		return expand_kstatement(se, point, dp, b);
-	const struct kf_catalog *cat = kf_catalog(se);
+	const char *why = NULL;
+	const struct kf_catalog *cat = kf_catalog(se, &why);
 	struct kf_point *pts = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
@@ -666,7 +672,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 
 	if (!cat) {
 		snprintf(msg, sizeof(msg), "cannot resolve kernel functions: %s",
-			 se->kf_err);
+			 why);
 		point_error(se, point, fn, msg);
 		return 0;
 	}

@@ -9,6 +9,7 @@
 
 #include "probes/probes.h"
 #include "target/dwloc.h"
+#include "target/functions.h"
 
 /*
  * The root of a kernel.function context value in one function: its DWARF

@@ -88,27 +88,16 @@ static int derive_procfs(struct sema *se, struct node *point,
 	return true;
 }
 
-/* The body's first probe: procfs claims a body by it (first_claims). */
-static const struct derived_probe *first_probe(struct sema *se)
-{
-	for (int i = 0; i < se->prog->nprobes; i++)
-		if (se->prog->probes[i]->body == se->body)
-			return se->prog->probes[i];
-	return NULL;
-}
-
 /* $value, read (op 0) or assigned with op: SystemTap's checks. */
 static enum type value(struct sema *se, struct node *n, int op)
 {
-	const struct derived_probe *dp = first_probe(se);
+	/* procfs claims a body by its first probe (first_claims) */
+	const struct derived_probe *dp = body_first_probe(se->prog, se->body);
 	const char *root = context_root(n);
 
 	if (!root)
 		return n->type = TY_LONG;
-	/* the step right after the variable: member access or index */
-	const struct node *step = NULL;
-	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
-		step = m;
+	const struct node *step = context_step(n);
 	const char *msg = NULL;
 	if (strcmp(root, "$value"))
 		msg = arena_printf(&se->s->arena, "invalid context "

@@ -8,6 +8,7 @@
 #include "probes/probes.h"
 #include "codegen/emit.h"
 #include "probes/listing.h"
+#include "target/tracepoints.h"
 
 
 extern const struct probe_family tracepoint_family;
@@ -287,13 +288,14 @@ static void tp_parms_pretty(struct sema *se, int depth)
 }
 
 /* The target kernel's tracepoint catalog, loaded once per run; or NULL. */
-static const struct tp_catalog *tp_catalog(struct sema *se)
+static const struct tp_catalog *tp_catalog(struct sema *se,
+					  const char **err)
 {
 	if (!se->s->target) {
-		se->tp_err = "no target kernel release";
+		*err = "no target kernel release";
 		return NULL;
 	}
-	return target_tracepoints(se->s->target, &se->tp_err);
+	return target_tracepoints(se->s->target, err);
 }
 
 /* A catalog entry copied into the session arena (the catalog is freed). */
@@ -375,13 +377,14 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 	struct program *prog = se->prog;
 	struct node *tr = point->point.comps->next;
 	const char *pattern = tr->comp.arg->str.value;
-	const struct tp_catalog *cat = tp_catalog(se);
+	const char *why = NULL;
+	const struct tp_catalog *cat = tp_catalog(se, &why);
 	const struct tracepoint_info **m = NULL;
 	char msg[512];
 
 	if (!cat) {
 		snprintf(msg, sizeof(msg), "cannot resolve tracepoints: %s",
-			 se->tp_err);
+			 why);
 		point_error(se, point, tr, msg);
 		return 0;
 	}

@@ -310,22 +310,17 @@ static enum type infer_perf(struct sema *se, struct node *n)
  * a read, else the assignment operator. */
 static enum type other_context(struct sema *se, struct node *n, int op)
 {
-	const struct derived_probe *dp = NULL;
+	/* these families claim a body by its first probe (first_claims) */
+	const struct derived_probe *dp = body_first_probe(se->prog, se->body);
 	enum type type = TY_LONG;
 
-	for (int i = 0; i < se->prog->nprobes && !dp; i++)
-		if (se->prog->probes[i]->body == se->body)
-			dp = se->prog->probes[i];
 	const char *root = context_root(n);
 	if (!root || other_of(dp)->ctx == CTX_UNCHECKED) {
 		if (root && root[1] == '$')
 			type = TY_STRING;	/* $$parms and the like */
 		return n->type = type;	/* the point's own error says enough */
 	}
-	/* the step right after the variable: member access or index */
-	const struct node *step = NULL;
-	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
-		step = m;
+	const struct node *step = context_step(n);
 	const char *msg = NULL;
 	bool args = other_of(dp)->ctx == CTX_SYSCALL, ret =
 		    other_of(dp)->ctx == CTX_SYSCALL_RETURN;

@@ -40,13 +40,9 @@ bool body_all_of(struct sema *se, const struct probe_body *b,
 const struct probe_family *body_family(struct sema *se,
 				       const struct probe_body *b)
 {
-	const struct derived_probe *first = NULL;
+	const struct derived_probe *first = b->func ? NULL :
+		body_first_probe(se->prog, b);
 
-	if (b->func)
-		return NULL;
-	for (int i = 0; i < se->prog->nprobes && !first; i++)
-		if (se->prog->probes[i]->body == b)
-			first = se->prog->probes[i];
 	if (!first || !first->family->context)
 		return NULL;
 	if (first->family->first_claims ||

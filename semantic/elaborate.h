@@ -12,10 +12,7 @@
 #include "semantic/semantic.h"
 #include "semantic/family.h"
 #include "target/btf.h"
-#include "target/dwloc.h"
-#include "target/functions.h"
 #include "target/target.h"
-#include "target/tracepoints.h"
 
 /* Grow an array in the session arena (freed with the session). */
 #define GROW(se, arr, n, cap)						\
@@ -57,9 +54,8 @@ struct sema {
 	int niterating;
 	bool aggregating;		/* @op(s): a lock write, not a change */
 	int in_entry;			/* inside @entry(...) */
-	/* why the target's BTF, DWARF, tracepoint or function catalog is
-	 * not there (the target's strings; sema_btf() ...) */
-	const char *btf_err, *dw_err, *tp_err, *kf_err;
+	const char *btf_err;		/* why sema_btf() has no BTF (the
+					 * target's string) */
 };
 
 /* ---- names (names.c) ------------------------------------------------ */
@@ -136,9 +132,8 @@ int pretty_suffix(struct arena *a, const char *name, const char **base);
  * it has none; flags as for type_path. */
 int context_value_type(struct sema *se, const struct derived_probe *dp,
 		       const struct node *n, int flags);
-/* The target kernel's BTF and debug vmlinux DWARF, or NULL with *err. */
-struct btf *sema_btf(struct sema *se);	/* err: se->btf_err */
-struct dwloc_file *sema_dwarf(struct sema *se);	/* err: se->dw_err */
+/* The target kernel's BTF, or NULL (se->btf_err says why). */
+struct btf *sema_btf(struct sema *se);
 
 /* ---- probe points (points.c) ---------------------------------------- */
 

@@ -52,6 +52,15 @@ struct node *chain_root(struct node *n)
 	return n;
 }
 
+const struct node *context_step(const struct node *n)
+{
+	const struct node *step = NULL;
+
+	for (const struct node *m = n; m->kind != N_TARGET; m = m->target.base)
+		step = m;
+	return step;
+}
+
 char *context_key(struct arena *a, const struct node *n)
 {
 	if (n->kind == N_TARGET)

@@ -375,6 +375,15 @@ out:
 	return s->nerrors - errors_before;
 }
 
+const struct derived_probe *body_first_probe(const struct program *prog,
+					     const struct probe_body *b)
+{
+	for (int i = 0; i < prog->nprobes; i++)
+		if (prog->probes[i]->body == b)
+			return prog->probes[i];
+	return NULL;
+}
+
 void **program_family_data(struct program *prog, const struct probe_family *f)
 {
 	struct family_data *grown;

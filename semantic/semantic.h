@@ -85,6 +85,9 @@ bool sema_folded_defined(const struct node *n, int64_t *value);
 struct node *chain_root(struct node *n);
 /* "$prev->comm", "$argv[1]": the slot's name */
 char *context_key(struct arena *a, const struct node *n);
+/* the step right after the variable ($x->f: the ->f, $x[1]: the [1]),
+ * or NULL for a plain $x */
+const struct node *context_step(const struct node *n);
 /* Resolve a chain on an argument of C type arg_type (NULL: ok) */
 const char *context_member_path(struct arena *a, struct btf *btf,
 			   const char *arg_type, const struct node *n,
@@ -269,6 +272,11 @@ struct program {
 	} *family_data;
 	int nfamily_data;
 };
+
+/* The first derived probe of body b, or NULL (a function, or a body
+ * whose probes were all dropped). */
+const struct derived_probe *body_first_probe(const struct program *prog,
+					     const struct probe_body *b);
 
 /* Family f's slot for program-wide data (NULL until it sets one). */
 void **program_family_data(struct program *prog, const struct probe_family *f);
