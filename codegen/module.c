@@ -37,6 +37,16 @@ static void gen_embeds(struct cg *cg, FILE *out)
 		fputs("#pragma GCC diagnostic pop\n", out);
 }
 
+/* Does a -G option set global name? Only those become module parameters,
+ * so other scripts' C is unchanged by the feature. */
+static bool set_at_load(const struct session *s, const char *name)
+{
+	for (int i = 0; i < s->nglobal_settings; i++)
+		if (!strcmp(s->global_settings[i].name, name))
+			return true;
+	return false;
+}
+
 static void gen_globals(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
@@ -107,6 +117,15 @@ static void gen_globals(struct cg *cg, FILE *out)
 		 * two private globals of one name, the first file's has them */
 		if (g->cname != g->name)
 			continue;
+		if (set_at_load(cg->s, g->name)) {
+			/* -G: the loader passes NAME=VALUE to the module */
+			if (g->type == TY_STRING)
+				fprintf(out, "module_param_string(%s, stp_g_%s, "
+					"MAXSTRINGLEN, 0);\n", g->name, g->cname);
+			else
+				fprintf(out, "module_param_cb(%s, &stp_param_ops_int64, "
+					"&stp_g_%s, 0);\n", g->name, g->cname);
+		}
 		if (g->type == TY_STRING)
 			fprintf(out, "#define STAP_GLOBAL_GET_%s() "
 				"((const char *)stp_g_%s)\n"
@@ -403,6 +422,15 @@ int codegen_module(struct session *s, const struct program *prog,
 	else
 		fprintf(out, "#define STP_MAXNESTING (%d < MAXNESTING ? %d : "
 			"MAXNESTING)\n", prog->max_nesting, prog->max_nesting);
+	if (cg.s->buffer_mb) {
+		/* -s MB: the per-CPU ring, a power of two (it is indexed by
+		 * a mask); -D STP_BUFFER_SIZE=... still wins */
+		long bytes = 1L << 20;
+		while (bytes < (long)cg.s->buffer_mb << 20)
+			bytes <<= 1;
+		fprintf(out, "#ifndef STP_BUFFER_SIZE\n#define STP_BUFFER_SIZE "
+			"%ldL\n#endif\n", bytes);
+	}
 	if (has_containers(prog)) {
 		struct strbuf probes = { 0 }, funcs = { 0 };
 		for (int i = 0; i < prog->nbodies; i++)

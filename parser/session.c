@@ -24,6 +24,7 @@ void session_free(struct session *s)
 	free(s->include_dirs);
 	s->include_dirs = NULL;
 	free(s->defines);
+	free(s->global_settings);
 	s->defines = NULL;
 	free(s->expansions);
 	s->expansions = NULL;

@@ -73,6 +73,9 @@ struct session {
 	long target_pid;	/* -x, 0 if none */
 	struct define_opt *defines;	/* -D */
 	int ndefines;
+	/* -G VAR=VAL: module parameters that set scalar globals at load */
+	struct define_opt *global_settings;
+	int nglobal_settings;
 	const char **include_dirs;	/* -I: more tapset directories */
 	int ninclude_dirs;
 	const char **tapset_dirs;	/* the library, $SYSTEMTAP_TAPSET, -I */

@@ -8,7 +8,10 @@
  * Phases: LOADED -start-> STARTING (begin probes) -> RUNNING (events
  * armed unless exit() or an error came first) -stop-> STOPPING (events
  * disarmed, end probes, or error probes after a fatal error) -> DONE.
- * Event probes run only while RUNNING and the session has not failed.
+ * Event probes run only while stp_events_live: from arming until exit(),
+ * a fatal error or stop, whichever comes first. exit() stops the event
+ * probes at once, as SystemTap's does (its session state leaves RUNNING);
+ * the end probes run later, on the loader's stop.
  * start and stop are serialized by stp_ctl_mutex.
  */
 
@@ -27,6 +30,7 @@ static size_t *stp_order;		/* indices by ascending priority */
 static atomic_t stp_phase = ATOMIC_INIT(STP_PHASE_LOADED);
 static atomic_t stp_exit_requested = ATOMIC_INIT(0);
 static atomic_t stp_failed = ATOMIC_INIT(0);
+static atomic_t stp_events_live = ATOMIC_INIT(0);
 static atomic_t stp_errors = ATOMIC_INIT(0);
 static atomic_t stp_skipped = ATOMIC_INIT(0);
 static atomic_t stp_skip_reported = ATOMIC_INIT(0);
@@ -37,13 +41,33 @@ static int stp_verbose;
 module_param(stp_verbose, int, 0444);
 MODULE_PARM_DESC(stp_verbose, "report probe attachment on stderr");
 
+/* stap -G VAR=VALUE on a number global: a parameter of the script's type */
+static int __maybe_unused stp_param_set_int64(const char *val,
+					      const struct kernel_param *kp)
+{
+	return kstrtoll(val, 0, (s64 *)kp->arg);
+}
+
+static int __maybe_unused stp_param_get_int64(char *buf,
+					      const struct kernel_param *kp)
+{
+	return scnprintf(buf, PAGE_SIZE, "%lld\n", *(s64 *)kp->arg);
+}
+
+static const struct kernel_param_ops stp_param_ops_int64 __maybe_unused = {
+	.set = stp_param_set_int64,
+	.get = stp_param_get_int64,
+};
+
 static void __maybe_unused stp_request_exit(struct stp_context *c)
 {
+	atomic_set(&stp_events_live, 0);
 	atomic_set(&stp_exit_requested, 1);
 }
 
 static void stp_fail(void)
 {
+	atomic_set(&stp_events_live, 0);
 	atomic_set(&stp_failed, 1);
 	atomic_set(&stp_exit_requested, 1);
 }
@@ -99,11 +123,11 @@ static void stp_ctl_stderr(const char *first, ...)
 	preempt_enable();
 }
 
-/* Event probes run: the session is RUNNING and has not failed. */
+/* Event probes run: armed, and no exit(), failure or stop yet (one load
+ * on the hot path). */
 static __always_inline bool stp_events_on(void)
 {
-	return atomic_read(&stp_phase) == STP_PHASE_RUNNING &&
-	       !atomic_read(&stp_failed);
+	return atomic_read(&stp_events_live);
 }
 
 static bool stp_probe_allowed(const struct stp_probe *p)
@@ -366,6 +390,7 @@ static int stp_session_start(void)
 	atomic_set(&stp_phase, STP_PHASE_RUNNING);
 	if (atomic_read(&stp_exit_requested) || atomic_read(&stp_failed))
 		goto unlock;
+	atomic_set(&stp_events_live, 1);
 	ret = stp_arm();
 	if (ret) {
 		stp_fail();
@@ -384,6 +409,7 @@ static int stp_session_stop(void)
 	mutex_lock(&stp_ctl_mutex);
 	phase = atomic_read(&stp_phase);
 	if (phase == STP_PHASE_RUNNING) {
+		atomic_set(&stp_events_live, 0);
 		atomic_set(&stp_phase, STP_PHASE_STOPPING);
 		stp_disarm();
 		stp_run_type(STP_PROBE_END);
@@ -482,6 +508,7 @@ static void stp_session_exit(void)
 	mutex_lock(&stp_ctl_mutex);
 	if (atomic_read(&stp_phase) == STP_PHASE_RUNNING) {
 		/* the loader went away without "stop" */
+		atomic_set(&stp_events_live, 0);
 		atomic_set(&stp_phase, STP_PHASE_STOPPING);
 		stp_disarm();
 	}

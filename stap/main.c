@@ -32,32 +32,58 @@
 
 static void usage(FILE *out)
 {
-	fputs("Usage: stap [OPTIONS] FILE.stp [ARGS...]\n"
-	      "       stap [OPTIONS] -e SCRIPT [ARGS...]\n"
-	      "       stap [OPTIONS] - [ARGS...]        (script on stdin)\n"
+	fputs("Usage: stap [OPTIONS] FILE.stp [ARGS...]     run the script in FILE\n"
+	      "   or: stap [OPTIONS] -e SCRIPT [ARGS...]     run the given script\n"
+	      "   or: stap [OPTIONS] - [ARGS...]             run the script on stdin\n"
+	      "   or: stap [OPTIONS] -l PROBE                list matching probes\n"
+	      "   or: stap [OPTIONS] -L PROBE                ... and their variables\n"
+	      "   or: stap --dump-probe-types | --dump-probe-aliases | --dump-functions\n"
 	      "\n"
-	      "Options:\n"
-	      "  -e SCRIPT      run SCRIPT given on the command line\n"
+	      "Options may come before or after the script, as with SystemTap;\n"
+	      "the non-options after the script are its arguments ($1, @1, $#).\n"
+	      "\n"
+	      "  --             end of options: what follows is the script and its\n"
+	      "                 arguments, even if it starts with '-'\n"
+	      "  -h, --help     this text\n"
+	      "  -V, --version  the version\n"
 	      "  -p N           stop after pass N: 1 parse, 2 elaborate, 3 translate,\n"
 	      "                 4 build the module, 5 run (default)\n"
 	      "  -v             report each pass and its time (repeat for more)\n"
 	      "  -k             keep the temporary directory\n"
-	      "  -g             guru mode (embedded C)\n"
 	      "  -u             no elision of unused code\n"
 	      "  -w             suppress warnings\n"
+	      "  -W             turn warnings into errors\n"
+	      "  -g             guru mode (embedded C, writing $variables)\n"
+	      "  -e SCRIPT      run SCRIPT given on the command line\n"
+	      "  -E SCRIPT      run SCRIPT as well as the main script (repeatable)\n"
+	      "  -l PROBE       list the probe points PROBE matches\n"
+	      "  -L PROBE       ... with their context variables\n"
+	      "  -I DIR         look in DIR for tapsets too\n"
+	      "  -D NAME[=VAL]  define NAME for the module build (MAXACTION=...)\n"
+	      "  -G VAR=VAL     set the script's global VAR to VAL when it loads\n"
 	      "  -r RELEASE     build for this kernel release\n"
 	      "  -m NAME        module name; with -p4 the .ko is copied here\n"
 	      "  -o FILE        send the script's output to FILE\n"
 	      "  -c CMD         run CMD once the probes are armed; exit when it ends\n"
 	      "  -x PID         set target() to PID\n"
-	      "  -D NAME[=VAL]  define NAME for the module build (MAXACTION=...)\n"
-	      "  -I DIR         add a tapset directory\n"
+	      "  -T SECONDS     end the script (end probes run) after SECONDS\n"
+	      "  -s MB          per-CPU output buffer in MiB (rounded up to a power\n"
+	      "                 of two; default 1)\n"
+	      "  -P, -b, -t, -d OBJECT, -F\n"
+	      "                 accepted for SystemTap scripts; no effect here\n"
+	      "  --compatible=VERSION\n"
+	      "                 the SystemTap language version to follow\n"
+	      "  --prologue-searching[=always|never|auto]\n"
+	      "                 accepted; function probes are at the entry here\n"
 	      "  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
 	      "                 list the probe families, the library's aliases, "
 	      "its functions\n"
 	      "  --vm           run pass 5 in a qemu guest of the target kernel\n"
-	      "  --help         this text\n"
-	      "  --version      the version\n", out);
+	      "  --skip-badvars, --disable-cache, --check-version, --ldd,\n"
+	      "  --suppress-handler-errors, --suppress-time-limits, --all-modules,\n"
+	      "  --rlimit-{as,cpu,nproc,stack,fsize}=N\n"
+	      "                 accepted for SystemTap scripts; no effect here\n",
+	      out);
 }
 
 static double tv_ms(struct timeval tv)
@@ -416,6 +442,98 @@ static long number_arg(const char *opt, const char *arg, long min, long max)
 	return v;
 }
 
+/*
+ * -G VAR=VALUE: SystemTap's safety pattern, since the value reaches the
+ * module's parameters; the type is checked against the global after pass 2.
+ */
+#define GLOBAL_PATTERN "^[a-z_][a-z0-9_]*=[a-z0-9_.-]+$"
+
+static bool global_setting(struct session *s, const char *arg)
+{
+	regex_t re;
+	bool ok = false;
+
+	if (!regcomp(&re, GLOBAL_PATTERN, REG_EXTENDED | REG_ICASE | REG_NOSUB)) {
+		ok = regexec(&re, arg, 0, NULL, 0) == 0;
+		regfree(&re);
+	}
+	if (!ok) {
+		fprintf(stderr, "ERROR: Safety pattern mismatch for -G parameter "
+			"('%s' vs. '%s') rc=1\n", arg, GLOBAL_PATTERN);
+		return false;
+	}
+	const char *eq = strchr(arg, '=');
+	struct define_opt *g;
+	s->global_settings = xrealloc(s->global_settings,
+				      (size_t)(s->nglobal_settings + 1) *
+				      sizeof(*s->global_settings));
+	g = &s->global_settings[s->nglobal_settings++];
+	g->name = arena_strndup(&s->arena, arg, (size_t)(eq - arg));
+	g->value = eq + 1;
+	return true;
+}
+
+/*
+ * After pass 2: each -G names a scalar global the program keeps, with a
+ * value of its type. SystemTap finds these only when the module refuses
+ * its parameters at load; here they are errors before the build.
+ */
+static bool check_global_settings(struct session *s, struct program *prog)
+{
+	bool ok = true;
+
+	for (int i = 0; i < s->nglobal_settings; i++) {
+		const struct define_opt *g = &s->global_settings[i];
+		const struct symbol *sym = NULL;
+		for (int k = 0; k < prog->nglobals && !sym; k++)
+			if (!strcmp(prog->globals[k]->name, g->name) &&
+			    prog->globals[k]->cname == prog->globals[k]->name)
+				sym = prog->globals[k];
+		if (!sym) {
+			fprintf(stderr, "stap: error: -G %s=%s: no global '%s' "
+				"in the script%s\n", g->name, g->value, g->name,
+				s->unoptimized ? "" : " (or it is never used)");
+			ok = false;
+		} else if (sym->nkeys || sym->type == TY_STATS) {
+			fprintf(stderr, "stap: error: -G %s=%s: '%s' is an "
+				"array or statistic; -G sets numbers and "
+				"strings\n", g->name, g->value, g->name);
+			ok = false;
+		} else if (sym->type == TY_LONG) {
+			char *end;
+			errno = 0;
+			(void)strtoll(g->value, &end, 0);
+			if (*end || errno) {
+				fprintf(stderr, "stap: error: -G %s=%s: '%s' "
+					"is a number, and '%s' is not one\n",
+					g->name, g->value, g->name, g->value);
+				ok = false;
+			}
+		}
+	}
+	return ok;
+}
+
+/* -T SECONDS (fractions too): the timer.ms period of the ending probe. */
+static bool timeout_ms(const char *arg, long *ms)
+{
+	char *end;
+	double sec = strtod(arg, &end);
+
+	if (!*arg || *end || !(sec * 1000 >= 1) || sec * 1000 > 1e9) {
+		fputs("Invalid timeout interval.\n", stderr);
+		return false;
+	}
+	*ms = (long)(sec * 1000 + 0.5);
+	return true;
+}
+
+static void print_version(const struct session *s)
+{
+	printf("stap (SystemTap-compatible probe compiler) " PACKAGE_VERSION
+	       "\nlanguage and tapsets of SystemTap %s\n", s->compatible);
+}
+
 /* The temporary directory's parent: $TMPDIR or /tmp, usable by kbuild. */
 static const char *tmp_base(void)
 {
@@ -445,6 +563,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 	const char *list_spec = NULL;	/* -l/-L PROBE */
 	bool list_vars = false;
 	int dump = 0;			/* OPT_DUMP_* */
+	const char **extra_scripts = NULL;	/* -E */
+	int nextra = 0, extra_cap = 0;
+	long timeout = 0;		/* -T, in ms */
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
@@ -473,7 +594,12 @@ static int stap_main(struct session *s, int argc, char **argv)
 	};
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+p:e:vkguwWr:m:o:c:x:D:I:l:L:Vhs:bT:td:PiF",
+	/*
+	 * GNU getopt permutes, as SystemTap's does: options anywhere until
+	 * "--", so "stap FILE -c CMD" works; the non-options left, in order,
+	 * are the script file (unless -e) and its arguments.
+	 */
+	while ((opt = getopt_long(argc, argv, "p:e:E:vkguwWr:m:o:c:x:D:G:I:l:L:Vhs:bT:td:PiF",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p': {
@@ -498,10 +624,16 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case 'W':
 			s->warnings_as_errors = true;
 			break;
+		case 'E':
+			VEC_PUSH(extra_scripts, nextra, extra_cap, optarg);
+			break;
+		case 'G':
+			if (!global_setting(s, optarg))
+				return 1;
+			break;
 		case 'V':
-			printf("stap (SystemTap-compatible probe compiler) "
-			       PACKAGE_VERSION ", language of SystemTap "
-			       "%s\n", s->compatible);
+		case OPT_VERSION:
+			print_version(s);
 			return 0;
 		case 'h':
 			usage(stdout);
@@ -510,7 +642,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 			s->buffer_mb = (int)number_arg("-s", optarg, 1, 4095);
 			break;
 		case 'T':
-			number_arg("-T", optarg, 1, 1000000000);
+			if (!timeout_ms(optarg, &timeout))
+				return 1;
 			break;
 		case 'b': case 't': case 'd': case 'P': case 'F':
 			break;		/* accepted; no effect yet */
@@ -614,10 +747,6 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case OPT_HELP:
 			usage(stdout);
 			return 0;
-		case OPT_VERSION:
-			printf("stap (SystemTap-compatible probe compiler) "
-			       PACKAGE_VERSION "\n");
-			return 0;
 		default:
 			usage(stderr);
 			return 1;
@@ -643,8 +772,6 @@ static int stap_main(struct session *s, int argc, char **argv)
 		}
 		file = argv[optind++];
 	}
-	if (optind < argc && strcmp(argv[optind], "--") == 0)
-		optind++;
 	s->script_args = argv + optind;
 	s->nscript_args = argc - optind;
 
@@ -728,13 +855,28 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * show even with -p1 (as warnings; -W makes them errors) */
 	struct library lib;
 	library_load(s, &lib, cache_dir(&s->arena));
+	/* the script, then each -E script as <input1>, <input2>... */
+	int nfiles = 1 + nextra, nuser = nfiles;
+	/* library_resolve() grows the array at each power of two */
+	size_t files_cap = 1;
+	while (files_cap < (size_t)nfiles + 1)
+		files_cap <<= 1;
+	struct ast_file **files = arena_alloc(&s->arena, files_cap *
+					      sizeof(*files));
 	int fid = session_add_source(s, name, text, len, false);
 	free(text);
-	struct ast_file *af = parse_source(s, fid);
-	if (!af->decls && !s->nerrors)
+	files[0] = parse_source(s, fid);
+	if (!files[0]->decls && !s->nerrors)
 		diag_error(s, (struct srcloc){ .file = fid, .line = 1, .col = 1 },
 			   "the script has no "
 			   "probes, functions or globals");
+	for (int i = 0; i < nextra; i++) {
+		const char *extra_name = arena_printf(&s->arena, "<input%d>", i + 1);
+		fid = session_add_source(s, extra_name, extra_scripts[i],
+					 strlen(extra_scripts[i]), false);
+		files[1 + i] = parse_source(s, fid);
+	}
+	free(extra_scripts);
 	timer_report(s, &t, 1, "parsed user script");
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 1: parse failed.\n");
@@ -742,20 +884,28 @@ static int stap_main(struct session *s, int argc, char **argv)
 	}
 	if (s->last_pass == 1) {
 		fputs("# parse tree dump\n", stdout);
-		ast_unparse_file(stdout, s, af);
+		for (int i = 0; i < nuser; i++)
+			ast_unparse_file(stdout, s, files[i]);
 		return 0;
+	}
+	if (timeout) {
+		/* -T: SystemTap's own way, a probe that ends the script */
+		const char *end_probe = arena_printf(&s->arena,
+			"probe timer.ms(%ld) { exit() }\n", timeout);
+		fid = session_add_source(s, "<timeout>", end_probe,
+					 strlen(end_probe), false);
+		files[nfiles++] = parse_source(s, fid);
 	}
 
 	/* Pass 2: the library files the script needs, then elaboration */
 	timer_start(&t);
-	struct ast_file **files = arena_alloc(&s->arena, sizeof(*files));
-	int nfiles = 1;
 	struct program prog;
-	files[0] = af;
 	library_resolve(s, &lib, &files, &nfiles);
 	if (!s->nerrors)
 		sema_run(s, files, nfiles, &prog);
 	timer_report(s, &t, 2, "analyzed script");
+	if (!s->nerrors && !check_global_settings(s, &prog))
+		return 1;
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 2: analysis failed.\n");
 		return 1;

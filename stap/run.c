@@ -17,10 +17,25 @@
 #include "stap/driver.h"
 #include "stap/vm.h"
 
+/* -G settings as staprun's NAME=VALUE arguments, NULL-terminated. */
+static const char **module_args(struct session *s)
+{
+	const char **args = arena_alloc(&s->arena, (size_t)(s->nglobal_settings + 1) *
+					sizeof(*args));
+	for (int i = 0; i < s->nglobal_settings; i++)
+		args[i] = arena_printf(&s->arena, "%s=%s",
+				       s->global_settings[i].name,
+				       s->global_settings[i].value);
+	args[s->nglobal_settings] = NULL;
+	return args;
+}
+
 static int run_local(struct driver *d)
 {
 	struct session *s = d->s;
-	char *argv[16];
+	const char **settings = module_args(s);
+	char **argv = arena_alloc(&s->arena, (size_t)(16 + s->nglobal_settings) *
+				  sizeof(*argv));
 	int n = 0;
 	char pid[32];
 
@@ -41,6 +56,8 @@ static int run_local(struct driver *d)
 		argv[n++] = pid;
 	}
 	argv[n++] = d->ko_path;
+	for (int i = 0; settings[i]; i++)
+		argv[n++] = (char *)settings[i];
 	argv[n] = NULL;
 	int rc = run_command(argv, NULL, false);
 	return rc == 0 ? 0 : 1;
@@ -84,6 +101,7 @@ static int run_vm(struct driver *d)
 		.module = d->ko_path,
 		.cmd = s->target_cmd,
 		.staprun_args = nv ? verbose_args + 3 - nv : NULL,
+		.module_args = module_args(s),
 	};
 	int rc = vm_run_stream(&o, &job, out_fd, 2);
 	if (out_fd != 1)

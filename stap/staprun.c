@@ -194,13 +194,31 @@ static void unload_module(void)
 		strerror(errno));
 }
 
-static int insert_module(const char *path)
+/*
+ * Load the module with its parameters: stp_verbose for -v, and the
+ * script's NAME=VALUE settings (stap -G) after the module's path.
+ */
+static int insert_module(const char *path, char **settings, int nsettings)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char params[32] = "";
+	char params[4096] = "";
+	size_t used = 0;
 
 	if (verbose)
-		snprintf(params, sizeof(params), "stp_verbose=%d", verbose);
+		used = (size_t)snprintf(params, sizeof(params), "stp_verbose=%d",
+					verbose);
+	for (int i = 0; i < nsettings; i++) {
+		int n = snprintf(params + used, sizeof(params) - used, "%s%s",
+				 used ? " " : "", settings[i]);
+		if (n < 0 || (size_t)n >= sizeof(params) - used) {
+			fprintf(stderr, "staprun: module parameters longer "
+				"than %zu bytes\n", sizeof(params) - 1);
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		used += (size_t)n;
+	}
 	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0) != 0) {
 		fprintf(stderr, "staprun: could not insert module %s: %s\n",
 			path, strerror(errno));
@@ -307,7 +325,7 @@ static void start_command(uint32_t *go)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko\n");
+		"usage: staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko [NAME=VALUE...]\n");
 }
 
 int main(int argc, char **argv)
@@ -341,7 +359,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind >= argc) {
 		usage();
 		return 1;
 	}
@@ -373,7 +391,7 @@ int main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	if (insert_module(argv[optind]))
+	if (insert_module(argv[optind], argv + optind + 1, argc - optind - 1))
 		return 1;
 	if (open_proc())
 		goto out;

@@ -3,7 +3,7 @@
  * stapvm.c - run compiled probe modules in a qemu guest from the command
  * line: batches for the test suite and benchmarks, or one streamed run.
  *
- *   stapvm [OPTIONS] --batch OUTDIR MODULE.ko[::CMD]...
+ *   stapvm [OPTIONS] --batch OUTDIR MODULE.ko[,NAME=VALUE...][::CMD]...
  *   stapvm [OPTIONS] --stream MODULE.ko [-c CMD]
  *
  * OPTIONS: -r RELEASE, --kernel IMAGE, --staprun PATH (default $STAPRUN),
@@ -28,7 +28,7 @@ static void vm_usage(void)
 	      "              [--busybox PATH] [--icount] [--timeout S]\n"
 	      "              [--cpus N] [--memory MB] [-k] [-v]\n"
 	      "              [--file PATH]... [--staprun-arg ARG]...\n"
-	      "              (--batch OUTDIR MODULE.ko[::CMD]... |\n"
+	      "              (--batch OUTDIR MODULE.ko[,NAME=VALUE...][::CMD]... |\n"
 	      "               --stream MODULE.ko [-c CMD])\n", stderr);
 	exit(1);
 }
@@ -103,6 +103,24 @@ static int vm_batch(const struct vm_options *o, const char *outdir,
 		if (sep) {
 			*sep = '\0';
 			jobs[i].cmd = sep + 2;
+		}
+		/* ,NAME=VALUE: module parameters (stap -G), for staprun */
+		char *comma = strchr(specs[i], ',');
+		if (comma) {
+			int nargs = 0;
+			for (char *c = comma; c; c = strchr(c + 1, ','))
+				nargs++;
+			const char **margs = calloc((size_t)nargs + 1, sizeof(*margs));
+			if (!margs) {
+				fputs("stapvm: out of memory\n", stderr);
+				return 1;
+			}
+			nargs = 0;
+			for (char *c = comma; c; c = strchr(c, ',')) {
+				*c++ = '\0';
+				margs[nargs++] = c;
+			}
+			jobs[i].module_args = margs;
 		}
 		jobs[i].module = specs[i];
 		jobs[i].staprun_args = staprun_args;

@@ -312,6 +312,10 @@ static int vm_make_init(struct vm_buf *b, enum vm_mode mode,
 			 vm_basename(j->module));
 		err |= vm_buf_add(b, " ", 1);
 		err |= vm_buf_quote(b, guest);
+		for (a = j->module_args; a && *a; a++) {
+			err |= vm_buf_add(b, " ", 1);
+			err |= vm_buf_quote(b, *a);
+		}
 		err |= vm_buf_add(b, "\n", 1);
 	}
 	err |= vm_buf_add(b, vm_init_tail, sizeof(vm_init_tail) - 1);

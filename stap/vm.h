@@ -50,6 +50,7 @@ struct vm_job {
 	const char *module;              /* host path of the .ko */
 	const char *cmd;                 /* staprun -c CMD, or NULL */
 	const char *const *staprun_args; /* extra args, NULL-terminated, or NULL */
+	const char *const *module_args;  /* NAME=VALUE after the module, or NULL */
 };
 
 struct vm_result {

@@ -448,7 +448,7 @@ run_e2e() { # release tag
 
 run_e2e_boot() { # release tag vm-options
 	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
-	local want_rc want_err m path missing
+	local want_rc want_err m path missing gs
 	vm_files=()
 	for f in "${e2e[@]}"; do
 		[ "$(vm_line "$f")" = "$opts" ] || continue
@@ -469,7 +469,10 @@ run_e2e_boot() { # release tag vm-options
 		fi
 		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
-			jobs+=("$ko${cmd:+::$cmd}")
+			# -G NAME=VALUE settings are the loader's: ,NAME=VALUE
+			gs=$(script_args "$f" | grep -o -- '-G [^ ]*' |
+				sed 's/^-G //' | paste -sd, -)
+			jobs+=("$ko${gs:+,$gs}${cmd:+::$cmd}")
 			built+=("$f")
 		else
 			fail "$name" "pass 4 failed: $(cat "$work/build.err")"
