@@ -9,8 +9,11 @@
  * stack read against the task's stacks, so a walk never faults. With a
  * probe's registers (c->regs: kernel.function entry and return) the
  * first frame is regs->ip, the probed function (or, at return, the
- * caller it returns to), then its callers. Without them (tracepoints,
- * timers, begin/end, or user-mode registers) the walk starts here and
+ * caller it returns to), then its callers; timer.profile's are the
+ * registers its tick interrupted. User-mode registers (a tick in user
+ * space) have no kernel stack: the walk gives no frames, so a profile
+ * never counts the timer interrupt's own stack as the kernel's. Without
+ * registers (tracepoints, timers, begin/end) the walk starts here and
  * drops our own module's leading frames (handler, runtime, tracepoint
  * callback), so the first frame is the kernel code that ran the probe.
  * At most MAXBACKTRACE frames, SystemTap's default 20 (-DMAXBACKTRACE=N).
@@ -55,9 +58,9 @@ static noinline int __maybe_unused stp_stack_walk(struct stp_context *c,
 
 	if (MAXBACKTRACE <= 0)
 		return 0;
-	/* user-mode registers (a tick in user space) have no kernel stack
-	 * above them: walk the interrupt's instead */
-	if (c->regs && !user_mode(c->regs)) {
+	if (c->regs && user_mode(c->regs))
+		return 0;
+	if (c->regs) {
 		if (!c->regs->ip)
 			return 0;
 		n++;
