@@ -313,7 +313,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
-	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS,
+	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 };
 
 /* Print sorted unique lines; frees nothing (arena strings). */
@@ -528,6 +528,25 @@ static bool timeout_ms(const char *arg, long *ms)
 	return true;
 }
 
+/*
+ * --graph PATTERN: the script of function_graph.stp for the kernel
+ * functions PATTERN names (any kernel.function pattern, "vfs_*" or a
+ * source file's functions); -p1 prints it.
+ */
+static const char *graph_script(struct session *s, const char *pattern)
+{
+	if (!*pattern || strpbrk(pattern, "\"\\\n")) {
+		fprintf(stderr, "stap: error: --graph takes a kernel function "
+			"pattern without quotes, backslashes or newlines, "
+			"not '%s'\n", pattern);
+		return NULL;
+	}
+	return arena_printf(&s->arena,
+		"probe kernel.function(\"%s\").call { fgraph_entry() }\n"
+		"probe kernel.function(\"%s\").return { fgraph_return() }\n",
+		pattern, pattern);
+}
+
 static void print_version(const struct session *s)
 {
 	printf("stap (SystemTap-compatible probe compiler) " PACKAGE_VERSION
@@ -566,8 +585,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 	const char **extra_scripts = NULL;	/* -E */
 	int nextra = 0, extra_cap = 0;
 	long timeout = 0;		/* -T, in ms */
+	const char *graph = NULL;	/* --graph: the generated script */
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
+		{ "graph", required_argument, NULL, OPT_GRAPH },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
@@ -739,6 +760,11 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case OPT_VM:
 			d.force_vm = true;
 			break;
+		case OPT_GRAPH:
+			graph = graph_script(s, optarg);
+			if (!graph)
+				return 1;
+			break;
 		case OPT_DUMP_TYPES:
 		case OPT_DUMP_ALIASES:
 		case OPT_DUMP_FUNCTIONS:
@@ -763,6 +789,11 @@ static int stap_main(struct session *s, int argc, char **argv)
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
+	if (graph && !script && (optind >= argc || list_spec || dump)) {
+		script = graph;		/* the whole script */
+	} else if (graph) {
+		VEC_PUSH(extra_scripts, nextra, extra_cap, graph);
+	}
 	if (!script && !list_spec && !dump) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: error: no script given (a file, "
