@@ -300,6 +300,52 @@ static void __maybe_unused stp_stack_sprint(struct stp_context *c, char *out,
 	stp_stack_walk(c, stp_stack_str_frame, &d);
 }
 
+/* The most frames sprint_folded() reads from a string of addresses. */
+#define STP_FOLD_FRAMES 128
+
+/*
+ * sprint_folded(stk): the names of stk's addresses (hex, separated by
+ * spaces, innermost first, as backtrace() gives them) outermost first,
+ * joined by ';', the folded form flame graph tools read. Whole names
+ * only: when out (size bytes) is full, the innermost frames are left
+ * out, so stacks still merge from the root.
+ */
+static noinline void __maybe_unused stp_stack_fold(char *out, size_t size,
+						   const char *stk)
+{
+	unsigned long addrs[STP_FOLD_FRAMES];
+	char name[KSYM_NAME_LEN + 24];
+	size_t len = 0;
+	int n = 0;
+
+	out[0] = '\0';
+	while (*stk && n < STP_FOLD_FRAMES) {
+		char *end;
+
+		while (*stk == ' ')
+			stk++;
+		if (!*stk)
+			break;
+		addrs[n] = simple_strtoul(stk, &end, 16);
+		if (end == stk)
+			break;		/* not an address: stop there */
+		n++;
+		stk = end;
+	}
+	while (n-- > 0) {
+		int k = stp_sym_format(name, sizeof(name), addrs[n],
+				       STP_SYM_NAME);
+		size_t need = (size_t)k + (len ? 1 : 0);
+
+		if (k <= 0 || (size_t)k >= sizeof(name) || len + need >= size)
+			break;
+		if (len)
+			out[len++] = ';';
+		memcpy(out + len, name, (size_t)k + 1);
+		len += (size_t)k;
+	}
+}
+
 /*
  * callers(n): frames 0..n (all for n == -1) in hex, separated by
  * spaces; false when the stack ends before frame n.
