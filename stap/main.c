@@ -725,9 +725,17 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case 'c':
 			s->target_cmd = optarg;
 			break;
-		case 'x':
-			s->target_pid = strtol(optarg, NULL, 10);
+		case 'x': {
+			char *end;
+			errno = 0;
+			s->target_pid = strtol(optarg, &end, 10);
+			if (!*optarg || *end || errno || s->target_pid <= 0 ||
+			    s->target_pid > INT_MAX) {
+				fputs("Invalid target process ID number.\n", stderr);
+				return 1;
+			}
 			break;
+		}
 		case 'D': {
 			/* it reaches the module's Kbuild file: a name and an
 			 * optional plain value only, as SystemTap allows */

@@ -280,9 +280,35 @@ static int open_proc(void)
  * a signal (signal probes would see it). The child dies with the loader
  * (PR_SET_PDEATHSIG) and is killed if it is never started.
  */
-static pid_t spawn_command(const char *cmd, uint32_t **go)
+/*
+ * A command with none of the shell's special characters is run directly
+ * (execvp of its words), as SystemTap's -c does: target() is then the
+ * command itself, and a command that cannot start is known as such.
+ * Anything else goes to /bin/sh -c.
+ */
+static bool needs_shell(const char *cmd)
+{
+	return strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n") != NULL;
+}
+
+/* cmd's words (split at blanks) in a NULL-terminated malloc'd array. */
+static char **command_words(const char *cmd)
+{
+	char *copy = strdup(cmd), *save = NULL, *w;
+	char **argv = calloc(strlen(cmd) / 2 + 2, sizeof(*argv));
+	size_t n = 0;
+
+	if (!copy || !argv)
+		return NULL;
+	for (w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		argv[n++] = w;
+	return n ? argv : NULL;
+}
+
+static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 {
 	pid_t parent = getpid(), pid;
+	int err_pipe[2];
 
 	*go = mmap(NULL, sizeof(**go), PROT_READ | PROT_WRITE,
 		   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -291,9 +317,16 @@ static pid_t spawn_command(const char *cmd, uint32_t **go)
 		return -1;
 	}
 	**go = 0;
+	/* the child writes errno here if exec fails; exec closes it */
+	if (pipe2(err_pipe, O_CLOEXEC)) {
+		perror("staprun: pipe");
+		return -1;
+	}
 	pid = fork();
 	if (pid < 0) {
 		perror("staprun: fork");
+		close(err_pipe[0]);
+		close(err_pipe[1]);
 		return -1;
 	}
 	if (pid == 0) {
@@ -306,11 +339,23 @@ static pid_t spawn_command(const char *cmd, uint32_t **go)
 		while (!__atomic_load_n(*go, __ATOMIC_ACQUIRE))
 			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
-		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
-		fprintf(stderr, "staprun: cannot run /bin/sh: %s\n",
-			strerror(errno));
+		close(err_pipe[0]);
+		if (needs_shell(cmd)) {
+			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		} else {
+			char **words = command_words(cmd);
+			if (words)
+				execvp(words[0], words);
+			else
+				errno = ENOENT;
+		}
+		int err = errno;
+		if (write(err_pipe[1], &err, sizeof(err)) < 0)
+			_exit(127);
 		_exit(127);
 	}
+	close(err_pipe[1]);
+	*exec_err_fd = err_pipe[0];
 	return pid;
 }
 
@@ -337,6 +382,7 @@ int main(int argc, char **argv)
 	bool child_done = false;
 	bool child_waiting = false;	/* forked, not yet started */
 	uint32_t *go = NULL;		/* its start flag (a futex) */
+	int exec_err_fd = -1;		/* errno from a failed exec, or EOF */
 	int rc = 1;
 	int opt;
 
@@ -399,7 +445,7 @@ int main(int argc, char **argv)
 	if (cmd) {
 		char buf[64];
 
-		child = spawn_command(cmd, &go);
+		child = spawn_command(cmd, &go, &exec_err_fd);
 		if (child < 0)
 			goto out;
 		child_waiting = true;
@@ -412,6 +458,11 @@ int main(int argc, char **argv)
 	} else if (target) {
 		char buf[64];
 
+		if (kill((pid_t)atoi(target), 0) && errno == ESRCH) {
+			fprintf(stderr, "staprun: -x %s: no such process\n",
+				target);
+			goto out;
+		}
 		snprintf(buf, sizeof(buf), "target=%s\n", target);
 		if (ctl_command(buf)) {
 			fprintf(stderr, "staprun: bad target pid '%s'\n",
@@ -481,7 +532,18 @@ int main(int argc, char **argv)
 			"WARNING: Number of errors: %u, skipped probes: %u\n",
 			st.errors, st.skipped);
 	rc = st.failed ? 1 : 0;
+	if (exec_err_fd >= 0 && child_done) {
+		int err;
+
+		if (read(exec_err_fd, &err, sizeof(err)) == sizeof(err)) {
+			fprintf(stderr, "staprun: cannot run '%s': %s\n", cmd,
+				strerror(err));
+			rc = 1;
+		}
+	}
 out:
+	if (exec_err_fd >= 0)
+		close(exec_err_fd);
 	if (child_waiting) {
 		/* never started: it must not run without its probes */
 		kill(child, SIGKILL);
