@@ -260,6 +260,29 @@ static bool lean_stmt(struct cg *cg, const struct node *n,
 
 
 
+/*
+ * -t: where the probe is written and what it came from, for the report
+ * SystemTap prints ("begin, (x.stp:2:1), hits: 1, ... from: begin, ...").
+ */
+static void timing_fields(struct cg *cg, const struct derived_probe *dp,
+			  FILE *out)
+{
+	const struct node *probe = dp->body->user_probe;
+	const struct srcfile *f = session_file(cg->s, probe->loc.file);
+	char *loc = arena_printf(&cg->s->arena, "%s:%d:%d", f ? f->name : "?",
+				 probe->loc.line, probe->loc.col);
+	char *from = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&from, &len);
+
+	fputs(" from: ", m);
+	ast_unparse_point(m, probe->probe.points);
+	fclose(m);
+	fprintf(out, ",\n\t  .location = %s, .derivation = %s",
+		c_string(cg, loc, strlen(loc)), c_string(cg, from, len));
+	free(from);
+}
+
 /* stp_counts_B[] of each lean body B (cg->nlean, cg->filtered). */
 static void gen_lean_counts(struct cg *cg, FILE *out)
 {
@@ -275,6 +298,8 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 		cg->nlean[b] = -1;
 		cg->filtered[b] = false;
+		if (cg->s->timing)
+			continue;	/* -t times every hit: a context each */
 		for (int i = 0; i < prog->nprobes; i++) {
 			const struct derived_probe *dp = prog->probes[i];
 			const struct family_emit *e = dp->family->module;
@@ -422,6 +447,8 @@ int codegen_module(struct session *s, const struct program *prog,
 	else
 		fprintf(out, "#define STP_MAXNESTING (%d < MAXNESTING ? %d : "
 			"MAXNESTING)\n", prog->max_nesting, prog->max_nesting);
+	if (cg.s->timing)
+		fputs("#define STP_TIMING 1\n", out);
 	if (cg.s->buffer_mb) {
 		/* -s MB: the per-CPU ring, a power of two (it is indexed by
 		 * a mask); -D STP_BUFFER_SIZE=... still wins */
@@ -500,6 +527,8 @@ int codegen_module(struct session *s, const struct program *prog,
 			c_string(&cg, pn, strlen(pn)));
 		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
 			lb);
+		if (cg.s->timing)
+			timing_fields(&cg, dp, out);
 		if (e->head_fields)
 			e->head_fields(&cg, i, out);
 		if (e->event)

@@ -60,6 +60,7 @@ struct session {
 	bool all_functions;	/* --dump-functions: elaborate every function */
 	const char *compatible;	/* --compatible: the SystemTap version emulated */
 	int buffer_mb;		/* -s: per-CPU output buffer, 0 = default */
+	bool timing;		/* -t: per-probe hits and cycles, reported */
 	void *library_macros;	/* @define's from *.stpm files (preproc.c) */
 	bool keep_tmpdir;	/* -k */
 	const char *release;	/* -r: target kernel release */

@@ -253,12 +253,90 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 	stp_probe_hit(p, NULL, regs);
 }
 
+#ifdef STP_TIMING
+/*
+ * -t: the cycles of each probe's hits (get_cycles() around the locks and
+ * the handler, as SystemTap times them), a statistic per probe, printed
+ * after the end probes in SystemTap's "probe hit report" format.
+ */
+static const struct stp_stat_desc stp_timing_desc = { .hist = STP_HIST_NONE };
+static struct stp_pstat *stp_timing;	/* [stp_nprobes] */
+
+static int stp_timing_alloc(void)
+{
+	size_t i;
+
+	stp_timing = kcalloc(max_t(size_t, stp_nprobes, 1),
+			     sizeof(*stp_timing), GFP_KERNEL);
+	if (!stp_timing)
+		return -ENOMEM;
+	for (i = 0; i < stp_nprobes; i++)
+		if (stp_pstat_init(&stp_timing[i], &stp_timing_desc))
+			return -ENOMEM;
+	return 0;
+}
+
+static void stp_timing_free(void)
+{
+	size_t i;
+
+	if (!stp_timing)
+		return;
+	for (i = 0; i < stp_nprobes; i++)
+		stp_pstat_free(&stp_timing[i]);
+	kfree(stp_timing);
+	stp_timing = NULL;
+}
+
+static void stp_timing_report(void)
+{
+	struct stp_context *c;
+	char line[512];
+	size_t i;
+
+	preempt_disable();
+	c = stp_context_get();
+	if (!c)
+		goto out;
+	stp_print_str(c, "----- probe hit report: \n");
+	for (i = 0; i < stp_nprobes; i++) {
+		const struct stp_probe *p = &stp_probe_tab[i];
+		struct stp_stat *st = stp_pstat_get(&stp_timing[i]);
+
+		if (!st->count)
+			continue;
+		scnprintf(line, sizeof(line), "%s, (%s), hits: %lld, cycles: "
+			  "%lldmin/%lldavg/%lldmax, variance: %lld,%s, index: "
+			  "%zu\n", p->pp, p->location ? p->location : "",
+			  (long long)st->count, (long long)st->min,
+			  (long long)div64_s64(st->sum, st->count),
+			  (long long)st->max, (long long)st->variance,
+			  p->derivation ? p->derivation : "", i);
+		stp_print_str(c, line);
+		stp_print_commit(c);
+	}
+	/* SystemTap's module-refresh timing: nothing is refreshed here */
+	stp_print_str(c, "----- refresh report:\n");
+	stp_print_commit(c);
+	stp_context_put(c);
+out:
+	preempt_enable();
+}
+#else
+static int stp_timing_alloc(void) { return 0; }
+static void stp_timing_free(void) { }
+static void stp_timing_report(void) { }
+#endif
+
 static void stp_probe_run_ctx(const struct stp_probe *p,
 			      const struct stp_tp_args *args,
 			      struct pt_regs *regs, int64_t *entry_out)
 {
 	bool event = stp_is_event(p);
 	struct stp_context *c;
+#ifdef STP_TIMING
+	cycles_t t0;
+#endif
 
 	preempt_disable();
 	c = stp_context_get();
@@ -281,6 +359,9 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 	c->tp = args;
 	c->regs = regs;
 	c->kf_entry_out = entry_out;
+#ifdef STP_TIMING
+	t0 = get_cycles();
+#endif
 	if (regs && !args && p->kf_vals) {
 		/* a kernel function's entry: its context values now */
 		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
@@ -302,6 +383,10 @@ static void stp_probe_run_ctx(const struct stp_probe *p,
 	p->handler(c);
 	if (event && p->nlocks)
 		stp_locks_release(p->locks, p->nlocks);
+#ifdef STP_TIMING
+	stp_pstat_add(&stp_timing[p - stp_probe_tab], smp_processor_id(),
+		      (int64_t)(get_cycles() - t0));
+#endif
 	if (c->plen)
 		stp_print_commit(c);	/* output came before the error */
 	if (c->last_error)
@@ -415,6 +500,7 @@ static int stp_session_stop(void)
 		stp_run_type(STP_PROBE_END);
 		if (atomic_read(&stp_failed))
 			stp_run_type(STP_PROBE_ERROR);
+		stp_timing_report();
 	}
 	atomic_set(&stp_phase, STP_PHASE_DONE);
 	mutex_unlock(&stp_ctl_mutex);
@@ -450,6 +536,7 @@ static void stp_session_free(void)
 #ifdef STP_HAVE_GLOBALS
 	stp_globals_free();
 #endif
+	stp_timing_free();
 	stp_counters_free();
 	stp_rings_free();
 	stp_contexts_free();
@@ -482,6 +569,9 @@ static int stp_session_init(const struct stp_probe *probes, size_t n)
 	if (ret)
 		goto fail;
 	ret = stp_counters_alloc();
+	if (ret)
+		goto fail;
+	ret = stp_timing_alloc();
 	if (ret)
 		goto fail;
 #ifdef STP_HAVE_GLOBALS

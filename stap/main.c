@@ -69,7 +69,8 @@ static void usage(FILE *out)
 	      "  -T SECONDS     end the script (end probes run) after SECONDS\n"
 	      "  -s MB          per-CPU output buffer in MiB (rounded up to a power\n"
 	      "                 of two; default 1)\n"
-	      "  -P, -b, -t, -d OBJECT, -F\n"
+	      "  -t             report each probe's hits and cycles at the end\n"
+	      "  -P, -b, -d OBJECT, -F\n"
 	      "                 accepted for SystemTap scripts; no effect here\n"
 	      "  --compatible=VERSION\n"
 	      "                 the SystemTap language version to follow\n"
@@ -666,7 +667,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 			if (!timeout_ms(optarg, &timeout))
 				return 1;
 			break;
-		case 'b': case 't': case 'd': case 'P': case 'F':
+		case 't':
+			s->timing = true;
+			break;
+		case 'b': case 'd': case 'P': case 'F':
 			break;		/* accepted; no effect yet */
 		case 'i':
 			fprintf(stderr, "stap: error: interactive mode (-i) is "

@@ -999,6 +999,11 @@ char *vm_dmesg_problems(const char *text)
 	static const char *const pats[] = {
 		"BUG:", "Oops", "WARNING:", "general protection",
 		"Kernel panic",
+		/* RCU stalls ("rcu: INFO: rcu_preempt self-detected stall",
+		 * "detected stalls on CPUs/tasks") and hung tasks ("INFO:
+		 * task sh:42 blocked for more than 120 seconds") */
+		"stall on CPU", "stalls on CPU", "self-detected stall",
+		"blocked for more than",
 	};
 	struct vm_buf out = { 0 };
 	const char *line, *nl;

@@ -79,10 +79,12 @@ $(diff -u "$5" "$6" | head -30)"
 }
 
 # The guest kernel must stay healthy through a batch: its dmesg (fetched
-# into OUTDIR/dmesg.txt) has no BUG:, Oops, WARNING: or general protection.
+# into OUTDIR/dmesg.txt) has no BUG:, Oops, WARNING:, general protection,
+# RCU stall or hung task.
 check_dmesg() { # name outdir
 	local problems
-	problems=$(grep -E 'BUG:|Oops|WARNING:|general protection' "$2/dmesg.txt" 2>/dev/null)
+	problems=$(grep -E 'BUG:|Oops|WARNING:|general protection|stalls? on CPU|self-detected stall|blocked for more than' \
+		"$2/dmesg.txt" 2>/dev/null)
 	if [ ! -s "$2/dmesg.txt" ]; then
 		fail "$1" "no dmesg came back from the guest"
 	elif [ -n "$problems" ]; then
@@ -428,6 +430,14 @@ guest_module() { # release name
 	esac && echo "$dir/$2.ko"
 }
 
+# The stdout to compare with NAME.out: the script's own, or, when NAME.sed
+# exists (for output with times or counts that vary), that sed -E script's
+# rewrite of it. Prints the file's path.
+normalized() { # base stdout
+	[ -f "$1.sed" ] || { echo "$2"; return 0; }
+	sed -E -f "$1.sed" "$2" >"$2.sed" && echo "$2.sed"
+}
+
 # A script's "# stap-vm: OPTIONS" line (e.g. --cpus 2) asks for a guest
 # with those stapvm options: scripts are booted in one guest per set.
 vm_line() { sed -n 's/^# stap-vm: //p' "$1" | head -1; }
@@ -448,7 +458,7 @@ run_e2e() { # release tag
 
 run_e2e_boot() { # release tag vm-options
 	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
-	local want_rc want_err m path missing gs
+	local want_rc want_err m path missing gs got
 	vm_files=()
 	for f in "${e2e[@]}"; do
 		[ "$(vm_line "$f")" = "$opts" ] || continue
@@ -500,7 +510,7 @@ run_e2e_boot() { # release tag vm-options
 		want_err=$base.err
 		[ -f "$want_err" ] || want_err=/dev/null
 		if [ $update = 1 ]; then
-			cp "$work/vm/$i.stdout" "$base.out"
+			cp "$(normalized "$base" "$work/vm/$i.stdout")" "$base.out"
 			if [ -s "$work/vm/$i.stderr" ]; then
 				cp "$work/vm/$i.stderr" "$base.err"
 			else
@@ -508,7 +518,9 @@ run_e2e_boot() { # release tag vm-options
 			fi
 			if [ "$rc" = 0 ]; then rm -f "$base.rc"; else echo "$rc" >"$base.rc"; fi
 			pass "$name (updated)"
-		elif why=$(run_differs "$want_rc" "$rc" "$base.out" "$work/vm/$i.stdout" \
+		elif ! got=$(normalized "$base" "$work/vm/$i.stdout"); then
+			fail "$name" "$base.sed does not apply"
+		elif why=$(run_differs "$want_rc" "$rc" "$base.out" "$got" \
 			"$want_err" "$work/vm/$i.stderr"); then
 			fail "$name" "$why"
 		else
