@@ -334,6 +334,15 @@ int build_module(struct driver *d)
 		"make", "-C", (char *)s->build_dir, (char *)mdir, jobs,
 		"modules", NULL,
 	};
+	if (s->verbose) {
+		/* kbuild is silent until it ends: say what the wait is */
+		struct stat st;
+		long kb = stat(d->c_path, &st) == 0 ? (long)(st.st_size / 1024) : 0;
+		fprintf(stderr, "Pass 4: compiling %ld KB of C with the kbuild of "
+			"%s (%s)...\n", kb, s->release,
+			kb > 1024 ? "a large script: a minute or more" :
+			"a few seconds");
+	}
 	int rc = run_command(argv, log, false);
 	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
 				      d->module_name);

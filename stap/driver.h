@@ -17,6 +17,8 @@ struct driver {
 	char *ko_path;			/* result of pass 4 */
 	bool use_vm;			/* pass 5 in a qemu guest */
 	bool force_vm;			/* --vm */
+	int vm_memory_mb;		/* --vm-memory, 0: the default */
+	int vm_cpus;			/* --vm-cpus, 0: the default */
 };
 
 /* Pass 4: build the module (or take it from the cache). 0 on success. */

@@ -83,6 +83,9 @@ static void usage(FILE *out)
 	      "                 no script needed: a function graph (ftrace's\n"
 	      "                 function_graph layout) of kernel.function(PATTERN)\n"
 	      "  --vm           run pass 5 in a qemu guest of the target kernel\n"
+	      "                 (busybox and the loader: -c runs busybox commands)\n"
+	      "  --vm-memory MB, --vm-cpus N\n"
+	      "                 the guest's memory (default 512) and CPUs (default 1)\n"
 	      "  --skip-badvars, --disable-cache, --check-version, --ldd,\n"
 	      "  --suppress-handler-errors, --suppress-time-limits, --all-modules,\n"
 	      "  --rlimit-{as,cpu,nproc,stack,fsize}=N\n"
@@ -318,6 +321,7 @@ enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
+	OPT_VM_MEMORY, OPT_VM_CPUS,
 };
 
 /* Print sorted unique lines; frees nothing (arena strings). */
@@ -593,6 +597,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "graph", required_argument, NULL, OPT_GRAPH },
+		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
+		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
@@ -774,6 +780,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 			break;
 		case OPT_VM:
 			d.force_vm = true;
+			break;
+		case OPT_VM_MEMORY:
+			d.vm_memory_mb = (int)number_arg("--vm-memory", optarg,
+							 128, 65536);
+			break;
+		case OPT_VM_CPUS:
+			d.vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
 			break;
 		case OPT_GRAPH:
 			graph = graph_script(s, optarg);

@@ -71,6 +71,11 @@ static int run_vm(struct driver *d)
 	if (!d->force_vm)
 		fprintf(stderr, "stap: the host kernel cannot load modules: "
 			"running in a qemu guest of %s\n", s->release);
+	if (s->verbose)
+		fprintf(stderr, "stap: the guest: %d MB, %d CPU(s), busybox "
+			"and the loader only (-c runs busybox's commands)\n",
+			d->vm_memory_mb ? d->vm_memory_mb : 512,
+			d->vm_cpus ? d->vm_cpus : 1);
 	if (s->target_pid) {
 		fprintf(stderr, "stap: error: -x PID has no meaning in a guest\n");
 		return 1;
@@ -94,6 +99,8 @@ static int run_vm(struct driver *d)
 		.staprun = d->staprun,
 		.workdir = workdir,
 		.verbose = s->verbose > 1,
+		.memory_mb = d->vm_memory_mb,
+		.cpus = d->vm_cpus,
 	};
 	static const char *const verbose_args[] = { "-v", "-v", "-v", NULL };
 	int nv = s->verbose < 3 ? s->verbose : 3;

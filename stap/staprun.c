@@ -220,8 +220,13 @@ static int insert_module(const char *path, char **settings, int nsettings)
 		used += (size_t)n;
 	}
 	if (fd < 0 || syscall(SYS_finit_module, fd, params, 0) != 0) {
-		fprintf(stderr, "staprun: could not insert module %s: %s\n",
-			path, strerror(errno));
+		int err = errno;
+
+		fprintf(stderr, "staprun: could not insert module %s: %s%s\n",
+			path, strerror(err), err != ENOMEM ? "" :
+			" (the module and its buffers need more memory than is "
+			"free: a smaller script, -s, or with stap's guest "
+			"--vm-memory MB)");
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -33,7 +33,7 @@ struct vm_options {
 				   receives initramfs.cpio, qemu.log,
 				   console.log (the guest console) and, in
 				   batch mode, job<N>.stdout/.stderr */
-	int cpus;                 /* 0 = 2 */
+	int cpus;                 /* 0 = 1 */
 	int memory_mb;            /* 0 = 512 */
 	int icount;               /* nonzero: -icount shift=0 (repeatable
 				   timing); implies 1 CPU (SMP hangs) */
