@@ -62,11 +62,21 @@ static const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 	if (strncmp(msg, "unable to find", 14))
 		return arena_printf(a, "'$%s': %s", name, msg);
 	struct strbuf sb = { 0 };
-	for (int i = 0; i < kf->nvars; i++)
-		sb_printf(&sb, "%s$%.*s", i ? ", " : "",
-			  (int)strcspn(kf->vars[i], ":"), kf->vars[i]);
-	msg = arena_printf(a, "%s in %s (alternatives: %s)", msg, kf->symbol,
-			   kf->nvars ? sb_str(&sb) : "none");
+	const char *names[64];
+	int n = 0;
+	for (int i = 0; i < kf->nvars; i++) {
+		size_t len = strcspn(kf->vars[i], ":");
+		sb_printf(&sb, "%s$%.*s", i ? ", " : "", (int)len, kf->vars[i]);
+		if (n < 63)
+			names[n++] = arena_strndup(a, kf->vars[i], len);
+	}
+	if (dp->family == &kernel_return_family)
+		names[n++] = "return";	/* a .return probe has $return too */
+	const char *close = suggest(name, names, n);
+	msg = arena_printf(a, "%s in %s (alternatives: %s)%s%s%s", msg,
+			   kf->symbol, kf->nvars ? sb_str(&sb) : "none",
+			   close ? " (did you mean '$" : "", close ? close : "",
+			   close ? "'?)" : "");
 	sb_free(&sb);
 	return msg;
 }
@@ -646,6 +656,45 @@ static bool kf_return_differs(const struct program *prog,
 }
 
 /*
+ * " (similar functions: a, b, c)" for a name no function has (a typo:
+ * vfs_raed), the closest five by edit distance, as SystemTap lists them;
+ * "" for a pattern or when nothing is close.
+ */
+static const char *similar_functions(struct sema *se,
+				     const struct kf_catalog *cat,
+				     const char *name)
+{
+	enum { MAX_SIMILAR = 5 };
+	const char *best[MAX_SIMILAR];
+	int dist[MAX_SIMILAR], nbest = 0;
+	int limit = (int)strlen(name) / 3 + 1;
+
+	if (strpbrk(name, "*?[") || !*name)
+		return "";
+	for (int i = 0; i < cat->n; i++) {
+		const char *f = cat->funcs[i].name;
+		if (i && !strcmp(f, cat->funcs[i - 1].name))
+			continue;	/* sorted: one name, several files */
+		int d = edit_distance(name, f);
+		if (d > limit || (nbest == MAX_SIMILAR && d >= dist[nbest - 1]))
+			continue;
+		int k = nbest < MAX_SIMILAR ? nbest++ : nbest - 1;
+		for (; k > 0 && dist[k - 1] > d; k--) {
+			best[k] = best[k - 1];
+			dist[k] = dist[k - 1];
+		}
+		best[k] = f;
+		dist[k] = d;
+	}
+	if (!nbest)
+		return "";
+	char *out = arena_printf(&se->s->arena, " (similar functions: %s", best[0]);
+	for (int k = 1; k < nbest; k++)
+		out = arena_printf(&se->s->arena, "%s, %s", out, best[k]);
+	return arena_printf(&se->s->arena, "%s)", out);
+}
+
+/*
  * kernel.function("PATTERN[@FILE]")[.call|.inline|.return]: one derived
  * probe per instance, as SystemTap: a plain point covers the out-of-line
  * copies and the inlined ones, .call only the out-of-line copies, .inline
@@ -748,11 +797,11 @@ static int expand_kfunc(struct sema *se, struct node *point,
 				 point_string(se, point));
 		else
 			snprintf(msg, sizeof(msg), "no match for probe point "
-				 "'%s': no kernel function matches%s",
+				 "'%s': no kernel function matches%s%s",
 				 point_string(se, point),
 				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
 				 "" : " (or it is only inlined, or on the "
-				 "blocklist)");
+				 "blocklist)", similar_functions(se, cat, pattern));
 		point_error(se, point, fn, msg);
 	}
 	return derived;
@@ -787,6 +836,51 @@ static void drop_kf_copies(struct sema *se)
  * and kernel.statement("...") (a kprobe at each address the pattern
  * names): the point's shape; expand() finds the functions.
  */
+
+/*
+ * The suffixes SystemTap 4.8 has on kernel.function and kernel.statement:
+ * NULL-terminated, those this compiler takes first; the rest (after the
+ * empty string) it knows but does not support yet.
+ */
+static const char *const function_suffixes[] = {
+	"call", "return", "inline", "maxactive", "",
+	"exported", "callee", "callees", "label", NULL,
+};
+static const char *const statement_suffixes[] = {
+	"", "absolute", "nearest", NULL,
+};
+
+/* A suffix the family does not take: not supported yet, or unknown (with
+ * the closest known one). */
+static bool suffix_error(struct sema *se, struct node *point,
+			 struct node *sfx, const char *family,
+			 const char *const *known)
+{
+	const char *name = sfx->comp.name;
+	const char *names[16];
+	bool later = false;
+	int n = 0;
+
+	for (; *known && n < 16; known++) {
+		if (!**known) {
+			later = true;
+			continue;
+		}
+		if (!strcmp(*known, name))
+			return point_error(se, point, sfx, arena_printf(
+				&se->s->arena, later ? "'.%s' on %s is not "
+				"supported yet" : "'.%s' is out of place on %s "
+				"(.call, .return[.maxactive(N)] or .inline, "
+				"one of them)", name, family));
+		names[n++] = *known;
+	}
+	const char *close = suggest(name, names, n);
+	return point_error(se, point, sfx, arena_printf(&se->s->arena,
+		"'.%s' is not a %s suffix%s%s%s", name, family,
+		close ? " (did you mean '." : "", close ? close : "",
+		close ? "'?)" : ""));
+}
+
 static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 {
 	struct kf_probe *kf = kf_of(dp);
@@ -835,18 +929,15 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 			return point_error(se, point, sfx, "'.maxactive' applies "
 					   "to .return probes only");
 		if (sfx)
-			return point_error(se, point, sfx, arena_printf(
-					   &se->s->arena, "'.%s' is not supported "
-					   "on kernel.function yet", sfx->comp.name));
+			return suffix_error(se, point, sfx, "kernel.function",
+					    function_suffixes);
 		return true;
 	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
 	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
 		if (c0->next->next)
-			return point_error(se, point, c0->next->next, arena_printf(
-					   &se->s->arena, "'.%s' is not supported "
-					   "on kernel.statement yet",
-					   c0->next->next->comp.name));
+			return suffix_error(se, point, c0->next->next,
+					    "kernel.statement", statement_suffixes);
 		kf->statement = true;
 		return true;
 	}

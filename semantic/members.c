@@ -13,6 +13,7 @@
  */
 #include "target/btf.h"
 #include "semantic/semantic.h"
+#include "semantic/elaborate.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -74,6 +75,44 @@ char *context_key(struct arena *a, const struct node *n)
 		return arena_printf(a, "%s->%s", base, n->target.name);
 	return arena_printf(a, "%s[%" PRId64 "]", base,
 			    n->target.index->num.value);
+}
+
+
+/* The member names of struct sid, those of its anonymous members too. */
+static void member_names(const struct btf *btf, int sid, const char **names,
+			 int *n, int max, int depth)
+{
+	const char *name;
+	int type;
+	unsigned bits, bsize;
+
+	for (int i = 0; *n < max &&
+	     !btf_member_at(btf, sid, i, &name, &type, &bits, &bsize); i++) {
+		if (*name) {
+			names[(*n)++] = name;
+		} else if (depth < 4) {
+			struct btf_info inner;
+			btf_resolve(btf, type, &inner);
+			member_names(btf, inner.id, names, n, max, depth + 1);
+		}
+	}
+}
+
+/* The member of struct sid closest to a name it lacks ($prev->pdi: pid). */
+static const char *closest_member(const struct btf *btf, int sid,
+				  const char *name)
+{
+	enum { MAX_MEMBERS = 1024 };
+	const char **names = malloc(MAX_MEMBERS * sizeof(*names));
+	const char *close;
+	int n = 0;
+
+	if (!names)
+		return NULL;
+	member_names(btf, sid, names, &n, MAX_MEMBERS, 0);
+	close = suggest(name, names, n);
+	free(names);
+	return close;
 }
 
 /*
@@ -170,10 +209,15 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 			if (btf_member(btf, sid, s->target.name, &mtype, &bits,
 				       &bsize)) {
 				char *sn = btf_type_name(btf, sid);
+				const char *close = closest_member(btf, sid,
+								   s->target.name);
 				const char *msg = arena_printf(a, "'%s' has no "
-							       "member '%s'",
+							       "member '%s'%s%s%s",
 							       sn ? sn : "?",
-							       s->target.name);
+							       s->target.name,
+							       close ? " (did you mean '" : "",
+							       close ? close : "",
+							       close ? "'?)" : "");
 				free(sn);
 				return msg;
 			}

@@ -83,26 +83,33 @@ static const struct builtin {
 int edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);
-	int *row = xmalloc((lb + 1) * sizeof(int));
+	/* three rows: two back for a swap of neighbours (optimal string
+	 * alignment), so "raed" is one edit from "read", as a typist sees it */
+	int *rows = xmalloc(3 * (lb + 1) * sizeof(int));
+	int *prev2 = rows, *prev = rows + lb + 1, *row = prev + lb + 1;
 
 	for (size_t j = 0; j <= lb; j++)
 		row[j] = (int)j;
 	for (size_t i = 1; i <= la; i++) {
-		int diag = row[0];
+		int *t = prev2;
+		prev2 = prev;
+		prev = row;
+		row = t;
 		row[0] = (int)i;
 		for (size_t j = 1; j <= lb; j++) {
-			int up = row[j];
-			int best = diag + (a[i - 1] != b[j - 1]);
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
+			int best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			if (prev[j] + 1 < best)
+				best = prev[j] + 1;
 			if (row[j - 1] + 1 < best)
 				best = row[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < best)
+				best = prev2[j - 2] + 1;
 			row[j] = best;
-			diag = up;
 		}
 	}
 	int d = row[lb];
-	free(row);
+	free(rows);
 	return d;
 }
 

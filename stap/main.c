@@ -903,7 +903,12 @@ static int stap_main(struct session *s, int argc, char **argv)
 	if (list_spec) {
 		free(text);
 		load_library_macros(s);
-		return list_points(s, list_spec, list_vars) > 0 ? 0 : 1;
+		if (list_points(s, list_spec, list_vars) > 0)
+			return 0;
+		/* SystemTap is silent here; an empty list reads as a hang */
+		fprintf(stderr, "stap: no probe point matches '%s'\n",
+			list_spec);
+		return 1;
 	}
 
 	/* Pass 1: the library's macro files, then the script */
