@@ -155,6 +155,21 @@ if wanted layout/rules; then
 	fi
 fi
 
+### the man pages: groff finds nothing to warn about in any page (the
+### generated tapset pages included), every [man X] tag of the sources has
+### a page, stap(1) names every option of stap --help (tests/man-pages.sh)
+if wanted man/pages; then
+	out=$(top_srcdir=$top_srcdir "$tests/man-pages.sh" "$STAP" "$work" 2>&1)
+	rc=$?
+	if [ $rc = 0 ]; then
+		pass man/pages
+	elif [ $rc = 77 ]; then
+		skip man/pages "$(tail -1 <<<"$out")"
+	else
+		fail man/pages "$out"
+	fi
+fi
+
 ### pass 1: canonical print (.p1) and its round trip
 for f in "$tests"/p1/*.stp; do
 	name=p1/$(basename "$f" .stp)
