@@ -9,9 +9,11 @@ cd "$(dirname "$0")/.."
 # Debian cloud kernels (image + headers) that scripts are compiled for and
 # tested on: 6.1 and 6.12. lz4 and zstd decompress the kernel images
 # (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information.
-# groff-base checks the man pages (the suite's man/pages).
+# groff-base checks the man pages (the suite's man/pages); python3 and
+# chromium check the flame graphs' SVG (its XML, and its script in a
+# headless browser: tests/run-tests.sh, flame/).
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
-	lz4 zstd groff-base
+	lz4 zstd groff-base python3 chromium
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
 	linux-headers-6.12-cloud-amd64"

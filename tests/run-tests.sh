@@ -170,6 +170,115 @@ if wanted man/pages; then
 	fi
 fi
 
+### flame graphs (stap/flame.h through stap/stapflame): NAME.folded gives
+### an SVG that a real XML parser reads, with exactly the frames of
+### NAME.expect (x, width, title); a large input renders in time; and in
+### headless Chromium the script runs, zooms and searches
+STAPFLAME=$top_builddir/stap/stapflame
+flame_ok=1
+if ! ls "$tests"/flame/*.folded >/dev/null 2>&1; then
+	flame_ok=0
+elif [ ! -x "$STAPFLAME" ]; then
+	flame_ok=0
+	for f in "$tests"/flame/*.folded; do
+		name=flame/$(basename "$f" .folded)
+		wanted "$name" && fail "$name" "stap/stapflame is not built"
+	done
+elif ! python3 -c 'import xml.etree.ElementTree' 2>/dev/null; then
+	flame_ok=0
+	for f in "$tests"/flame/*.folded; do
+		name=flame/$(basename "$f" .folded)
+		wanted "$name" && skip "$name" "python3 with xml.etree is not installed"
+	done
+fi
+if [ $flame_ok = 1 ]; then
+	for f in "$tests"/flame/*.folded; do
+		name=flame/$(basename "$f" .folded)
+		wanted "$name" || continue
+		if ! "$STAPFLAME" --title "$name" "$f" >"$work/flame.svg" 2>"$work/flame.err"; then
+			fail "$name" "stapflame failed: $(cat "$work/flame.err")"
+		elif out=$(python3 "$tests/flame/check-svg.py" "$work/flame.svg" \
+			"${f%.folded}.expect" 2>&1); then
+			pass "$name"
+		else
+			fail "$name" "$out"
+		fi
+	done
+fi
+
+# the command's errors and notes
+if wanted flame/cli && [ -x "$STAPFLAME" ]; then
+	problems=
+	printf 'a;b 1\nbroken\n' | "$STAPFLAME" >/dev/null 2>"$work/err" &&
+		grep -qx 'stapflame: 1 malformed line skipped' "$work/err" ||
+		problems="malformed line: $(cat "$work/err")"
+	"$STAPFLAME" --width 5 "$tests/flame/basic.folded" >/dev/null 2>"$work/err" &&
+		problems="$problems
+--width 5 accepted"
+	grep -q 'width 5: must be' "$work/err" || problems="$problems
+--width 5: $(cat "$work/err")"
+	"$STAPFLAME" "$work/no-such-file" >/dev/null 2>&1 &&
+		problems="$problems
+a missing input file accepted"
+	if [ -z "$problems" ]; then pass flame/cli; else fail flame/cli "$problems"; fi
+fi
+
+# 100,000 distinct stacks, 5 to 30 frames deep from a few thousand names
+# (about 1.4 million distinct frames): seconds of margin for a busy machine
+if wanted flame/large && [ -x "$STAPFLAME" ]; then
+	awk 'BEGIN { srand(7); for (i = 0; i < 100000; i++) {
+		d = 5 + int(rand() * 25); s = "main"
+		for (j = 0; j < d; j++)
+			s = s ";func_" int(rand() * (j < 3 ? 20 : 2000)) "_" j
+		print s, 1 + int(rand() * 100) } }' >"$work/large.folded"
+	start=$(date +%s%N)
+	if ! "$STAPFLAME" "$work/large.folded" >"$work/large.svg" 2>"$work/err"; then
+		fail flame/large "stapflame failed: $(cat "$work/err")"
+	else
+		ms=$((($(date +%s%N) - start) / 1000000))
+		if [ $ms -gt 5000 ]; then
+			fail flame/large "took ${ms} ms (limit 5000)"
+		elif ! out=$(python3 -c 'import sys, xml.etree.ElementTree as E
+E.parse(sys.argv[1])' "$work/large.svg" 2>&1); then
+			fail flame/large "$out"
+		else
+			pass "flame/large (100000 stacks in ${ms} ms)"
+		fi
+	fi
+fi
+
+# Chromium loads the SVG of basic.folded with "#z=2&s=^c$": the script
+# must run without an uncaught error, mark the root element ready, zoom
+# into frame 2 (b: full width, its sibling c hidden) and match c (25%).
+if wanted flame/chromium && [ -x "$STAPFLAME" ]; then
+	if ! command -v chromium >/dev/null; then
+		skip flame/chromium "chromium is not installed (scripts/setup.sh installs it)"
+	else
+		"$STAPFLAME" "$tests/flame/basic.folded" >"$work/chromium.svg"
+		timeout 120 chromium --headless --disable-gpu --no-sandbox \
+			--user-data-dir="$work/chromium-profile" \
+			--enable-logging=stderr --v=0 --dump-dom \
+			"file://$work/chromium.svg#z=2&s=%5Ec%24" \
+			>"$work/dom" 2>"$work/chromium.err"
+		problems=
+		for want in 'data-flame-ready="4"' 'data-flame-zoom="2"' \
+			'>Matched: 25.00%<' \
+			'<title>b (3 samples, 75.00%)</title><rect x="10.00" y="36" width="1180.00"' \
+			'<g class="f" data-o="3" data-s="1" style="display: none;"><title>c (1 sample'; do
+			grep -qF -- "$want" "$work/dom" || problems="$problems
+missing from the DOM: $want"
+		done
+		if grep -q 'CONSOLE.*Uncaught' "$work/chromium.err"; then
+			problems="$problems
+$(grep 'CONSOLE' "$work/chromium.err" | head -5)"
+		fi
+		if [ ! -s "$work/dom" ]; then
+			problems="no DOM dumped: $(tail -5 "$work/chromium.err")"
+		fi
+		if [ -z "$problems" ]; then pass flame/chromium; else fail flame/chromium "$problems"; fi
+	fi
+fi
+
 ### pass 1: canonical print (.p1) and its round trip
 for f in "$tests"/p1/*.stp; do
 	name=p1/$(basename "$f" .stp)
