@@ -19,6 +19,8 @@ struct driver {
 	bool force_vm;			/* --vm */
 	int vm_memory_mb;		/* --vm-memory, 0: the default */
 	int vm_cpus;			/* --vm-cpus, 0: the default */
+	const char *flame_svg;		/* --flame: the SVG to write */
+	const char *flame_title;	/* its title */
 };
 
 /* Pass 4: build the module (or take it from the cache). 0 on success. */
@@ -26,7 +28,9 @@ int build_module(struct driver *d);
 /* A stable hash of the generated C, release, -D options and runtime. */
 unsigned long long build_hash(struct driver *d, const char *c_source,
 			      size_t len);
-/* Pass 5: load and run the module; returns the script's exit status. */
+/* Pass 5: load and run the module; returns the script's exit status.
+ * With --flame, the script's output is folded stacks, rendered into
+ * d->flame_svg when the run ends. */
 int run_module(struct driver *d);
 
 /* Helpers (files: lib/files.h) */

@@ -82,6 +82,10 @@ static void usage(FILE *out)
 	      "  --graph PATTERN\n"
 	      "                 no script needed: a function graph (ftrace's\n"
 	      "                 function_graph layout) of kernel.function(PATTERN)\n"
+	      "  --flame FILE.svg\n"
+	      "                 a flame graph: no script needed (kernel stacks of\n"
+	      "                 timer.profile, of the -c/-x target if any); with a\n"
+	      "                 script, its output (flame_print()'s folded stacks)\n"
 	      "  --vm           run pass 5 in a qemu guest of the target kernel\n"
 	      "                 (busybox and the loader: -c runs busybox commands)\n"
 	      "  --vm-memory MB, --vm-cpus N\n"
@@ -321,7 +325,7 @@ enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
-	OPT_VM_MEMORY, OPT_VM_CPUS,
+	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME,
 };
 
 /* Print sorted unique lines; frees nothing (arena strings). */
@@ -555,6 +559,43 @@ static const char *graph_script(struct session *s, const char *pattern)
 		pattern, pattern);
 }
 
+/* A -D the driver adds unless the user gave NAME. */
+static void default_define(struct session *s, const char *name,
+			   const char *value)
+{
+	for (int i = 0; i < s->ndefines; i++)
+		if (!strcmp(s->defines[i].name, name))
+			return;
+	s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
+			      sizeof(*s->defines));
+	s->defines[s->ndefines++] = (struct define_opt){ name, value };
+}
+
+/*
+ * --flame FILE.svg: the script's output is folded stacks (flame.stp's
+ * flame_print()), rendered into FILE when the run ends. Without a script,
+ * flame.stp's profile of kernel stacks (of the target set with -c or -x).
+ * The end probe prints every stack at once while the loader waits for
+ * it: room for them in the ring and in the end probe's action budget.
+ */
+static bool flame_setup(struct session *s, struct driver *d,
+			const char **script, bool no_file)
+{
+	if (!*script && no_file)
+		*script = "probe timer.profile {\n"
+			  "  if (!target() || target_set_pid(pid()))\n"
+			  "    flame_sample()\n"
+			  "}\n"
+			  "probe end { flame_print() }\n";
+	if (!s->buffer_mb)
+		s->buffer_mb = 8;
+	default_define(s, "MAXACTION_INTERRUPTIBLE", "1000000");
+	d->flame_title = s->target_cmd ?
+		arena_printf(&s->arena, "stap --flame -c '%s'", s->target_cmd) :
+		"stap --flame";
+	return true;
+}
+
 static void print_version(const struct session *s)
 {
 	printf("stap (SystemTap-compatible probe compiler) " PACKAGE_VERSION
@@ -599,6 +640,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "graph", required_argument, NULL, OPT_GRAPH },
 		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
+		{ "flame", required_argument, NULL, OPT_FLAME },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
@@ -788,6 +830,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case OPT_VM_CPUS:
 			d.vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
 			break;
+		case OPT_FLAME:
+			d.flame_svg = optarg;
+			break;
 		case OPT_GRAPH:
 			graph = graph_script(s, optarg);
 			if (!graph)
@@ -817,6 +862,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
+	if (d.flame_svg && !flame_setup(s, &d, &script, optind >= argc))
+		return 1;
 	if (graph && !script && (optind >= argc || list_spec || dump)) {
 		script = graph;		/* the whole script */
 	} else if (graph) {

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "stap/driver.h"
+#include "stap/flame.h"
 #include "stap/vm.h"
 
 /* -G settings as staprun's NAME=VALUE arguments, NULL-terminated. */
@@ -102,12 +103,20 @@ static int run_vm(struct driver *d)
 		.memory_mb = d->vm_memory_mb,
 		.cpus = d->vm_cpus,
 	};
-	static const char *const verbose_args[] = { "-v", "-v", "-v", NULL };
-	int nv = s->verbose < 3 ? s->verbose : 3;
+	/* the loader's options: -v's (the module reports its attach), and
+	 * with -o and -c, -E: the guest has one stdout stream, so the
+	 * command's output goes to stderr and the file gets the script's */
+	const char **args = arena_alloc(&s->arena, 5 * sizeof(*args));
+	int nargs = 0;
+	if (s->output_file && s->target_cmd)
+		args[nargs++] = "-E";
+	for (int i = 0; i < s->verbose && i < 3; i++)
+		args[nargs++] = "-v";
+	args[nargs] = NULL;
 	struct vm_job job = {
 		.module = d->ko_path,
 		.cmd = s->target_cmd,
-		.staprun_args = nv ? verbose_args + 3 - nv : NULL,
+		.staprun_args = nargs ? args : NULL,
 		.module_args = module_args(s),
 	};
 	int rc = vm_run_stream(&o, &job, out_fd, 2);
@@ -116,7 +125,50 @@ static int run_vm(struct driver *d)
 	return rc == 0 ? 0 : 1;
 }
 
+/* --flame: the folded stacks the script wrote, as an SVG. */
+static int render_flame(struct driver *d, const char *folded_path)
+{
+	struct flame_options opt = { .title = d->flame_title };
+	struct flame_result res;
+	FILE *in = fopen(folded_path, "re");
+	FILE *out = in ? fopen(d->flame_svg, "we") : NULL;
+	int rc = in && out ? flame_render(in, out, &opt, &res) : -1;
+
+	if (out && fclose(out) && rc == 0) {
+		snprintf(res.error, sizeof(res.error), "%s", strerror(errno));
+		rc = -1;
+	}
+	if (in)
+		fclose(in);
+	if (!in || !out) {
+		fprintf(stderr, "stap: error: --flame: cannot %s %s: %s\n",
+			in ? "write" : "read", in ? d->flame_svg : folded_path,
+			strerror(errno));
+		return 1;
+	}
+	if (rc) {
+		fprintf(stderr, "stap: error: --flame: %s\n", res.error);
+		return 1;
+	}
+	fprintf(stderr, "stap: flame graph of %llu samples in %lu stacks "
+		"written to %s%s\n", res.samples, res.stacks, d->flame_svg,
+		res.skipped ? " (lines that are not folded stacks skipped)" : "");
+	return 0;
+}
+
 int run_module(struct driver *d)
 {
-	return d->use_vm ? run_vm(d) : run_local(d);
+	struct session *s = d->s;
+	const char *folded = NULL;
+
+	if (d->flame_svg) {
+		/* the stacks go to -o FILE if given, else a file of ours */
+		folded = s->output_file ? s->output_file :
+			 arena_printf(&s->arena, "%s/flame.folded", d->tmpdir);
+		s->output_file = folded;
+	}
+	int rc = d->use_vm ? run_vm(d) : run_local(d);
+	if (d->flame_svg && render_flame(d, folded))
+		rc = 1;
+	return rc;
 }

@@ -310,6 +310,10 @@ static char **command_words(const char *cmd)
 	return n ? argv : NULL;
 }
 
+/* -E: the command's stdout goes to stderr (a guest's one stdout stream
+ * then carries only the script's output, for stap -o or --flame). */
+static bool cmd_stdout_to_stderr;
+
 static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 {
 	pid_t parent = getpid(), pid;
@@ -345,6 +349,8 @@ static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
 		close(err_pipe[0]);
+		if (cmd_stdout_to_stderr)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		if (needs_shell(cmd)) {
 			execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		} else {
@@ -375,7 +381,7 @@ static void start_command(uint32_t *go)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko [NAME=VALUE...]\n");
+		"usage: staprun [-o FILE] [-c CMD [-E]] [-x PID] [-v] MODULE.ko [NAME=VALUE...]\n");
 }
 
 int main(int argc, char **argv)
@@ -391,8 +397,11 @@ int main(int argc, char **argv)
 	int rc = 1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:c:x:v")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:x:vE")) != -1) {
 		switch (opt) {
+		case 'E':
+			cmd_stdout_to_stderr = true;
+			break;
 		case 'o':
 			out_path = optarg;
 			break;

@@ -556,10 +556,18 @@ guest_module() { # release name
 
 # The stdout to compare with NAME.out: the script's own, or, when NAME.sed
 # exists (for output with times or counts that vary), that sed -E script's
-# rewrite of it. Prints the file's path.
+# rewrite of it, or, when NAME.check exists (output to judge rather than
+# compare: a flame graph's stacks), what that program prints given the
+# stdout's path (with STAPFLAME set). Prints the file's path.
 normalized() { # base stdout
-	[ -f "$1.sed" ] || { echo "$2"; return 0; }
-	sed -E -f "$1.sed" "$2" >"$2.sed" && echo "$2.sed"
+	if [ -f "$1.sed" ]; then
+		sed -E -f "$1.sed" "$2" >"$2.sed" && echo "$2.sed"
+	elif [ -f "$1.check" ]; then
+		STAPFLAME=$top_builddir/stap/stapflame "$1.check" "$2" \
+			>"$2.check" 2>&1 && echo "$2.check"
+	else
+		echo "$2"
+	fi
 }
 
 # A script's "# stap-vm: OPTIONS" line (e.g. --cpus 2) asks for a guest
@@ -643,7 +651,7 @@ run_e2e_boot() { # release tag vm-options
 			if [ "$rc" = 0 ]; then rm -f "$base.rc"; else echo "$rc" >"$base.rc"; fi
 			pass "$name (updated)"
 		elif ! got=$(normalized "$base" "$work/vm/$i.stdout"); then
-			fail "$name" "$base.sed does not apply"
+			fail "$name" "$base.sed or $base.check failed: $(head -5 "$work/vm/$i.stdout".* 2>/dev/null)"
 		elif why=$(run_differs "$want_rc" "$rc" "$base.out" "$got" \
 			"$want_err" "$work/vm/$i.stderr"); then
 			fail "$name" "$why"
