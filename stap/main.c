@@ -9,12 +9,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/utsname.h>
@@ -28,74 +26,8 @@
 #include "semantic/family.h"
 #include "semantic/semantic.h"
 #include "stap/driver.h"
+#include "stap/options.h"
 #include "stap/vm.h"
-
-static void usage(FILE *out)
-{
-	fputs("Usage: stap [OPTIONS] FILE.stp [ARGS...]     run the script in FILE\n"
-	      "   or: stap [OPTIONS] -e SCRIPT [ARGS...]     run the given script\n"
-	      "   or: stap [OPTIONS] - [ARGS...]             run the script on stdin\n"
-	      "   or: stap [OPTIONS] -l PROBE                list matching probes\n"
-	      "   or: stap [OPTIONS] -L PROBE                ... and their variables\n"
-	      "   or: stap --dump-probe-types | --dump-probe-aliases | --dump-functions\n"
-	      "\n"
-	      "Options may come before or after the script, as with SystemTap;\n"
-	      "the non-options after the script are its arguments ($1, @1, $#).\n"
-	      "\n"
-	      "  --             end of options: what follows is the script and its\n"
-	      "                 arguments, even if it starts with '-'\n"
-	      "  -h, --help     this text\n"
-	      "  -V, --version  the version\n"
-	      "  -p N           stop after pass N: 1 parse, 2 elaborate, 3 translate,\n"
-	      "                 4 build the module, 5 run (default)\n"
-	      "  -v             report each pass and its time (repeat for more)\n"
-	      "  -k             keep the temporary directory\n"
-	      "  -u             no elision of unused code\n"
-	      "  -w             suppress warnings\n"
-	      "  -W             turn warnings into errors\n"
-	      "  -g             guru mode (embedded C, writing $variables)\n"
-	      "  -e SCRIPT      run SCRIPT given on the command line\n"
-	      "  -E SCRIPT      run SCRIPT as well as the main script (repeatable)\n"
-	      "  -l PROBE       list the probe points PROBE matches\n"
-	      "  -L PROBE       ... with their context variables\n"
-	      "  -I DIR         look in DIR for tapsets too\n"
-	      "  -D NAME[=VAL]  define NAME for the module build (MAXACTION=...)\n"
-	      "  -G VAR=VAL     set the script's global VAR to VAL when it loads\n"
-	      "  -r RELEASE     build for this kernel release\n"
-	      "  -m NAME        module name; with -p4 the .ko is copied here\n"
-	      "  -o FILE        send the script's output to FILE\n"
-	      "  -c CMD         run CMD once the probes are armed; exit when it ends\n"
-	      "  -x PID         set target() to PID\n"
-	      "  -T SECONDS     end the script (end probes run) after SECONDS\n"
-	      "  -s MB          per-CPU output buffer in MiB (rounded up to a power\n"
-	      "                 of two; default 1)\n"
-	      "  -t             report each probe's hits and cycles at the end\n"
-	      "  -P, -b, -d OBJECT, -F\n"
-	      "                 accepted for SystemTap scripts; no effect here\n"
-	      "  --compatible=VERSION\n"
-	      "                 the SystemTap language version to follow\n"
-	      "  --prologue-searching[=always|never|auto]\n"
-	      "                 accepted; function probes are at the entry here\n"
-	      "  --dump-probe-types, --dump-probe-aliases, --dump-functions\n"
-	      "                 list the probe families, the library's aliases, "
-	      "its functions\n"
-	      "  --graph PATTERN\n"
-	      "                 no script needed: a function graph (ftrace's\n"
-	      "                 function_graph layout) of kernel.function(PATTERN)\n"
-	      "  --flame FILE.svg\n"
-	      "                 a flame graph: no script needed (kernel stacks of\n"
-	      "                 timer.profile, of the -c/-x target if any); with a\n"
-	      "                 script, its output (flame_print()'s folded stacks)\n"
-	      "  --vm           run pass 5 in a qemu guest of the target kernel\n"
-	      "                 (busybox and the loader: -c runs busybox commands)\n"
-	      "  --vm-memory MB, --vm-cpus N\n"
-	      "                 the guest's memory (default 512) and CPUs (default 1)\n"
-	      "  --skip-badvars, --disable-cache, --check-version, --ldd,\n"
-	      "  --suppress-handler-errors, --suppress-time-limits, --all-modules,\n"
-	      "  --rlimit-{as,cpu,nproc,stack,fsize}=N\n"
-	      "                 accepted for SystemTap scripts; no effect here\n",
-	      out);
-}
 
 static double tv_ms(struct timeval tv)
 {
@@ -407,201 +339,6 @@ static int dump_library(struct session *s, int what)
 	return 0;
 }
 
-/*
- * -D NAME[=VALUE]: SystemTap's safety pattern (case-insensitive). The
- * definition goes into the module's Kbuild file, where anything else
- * could run a command ($(shell ...)) or add compiler flags (a quote).
- */
-#define DEFINE_PATTERN "^[a-z_][a-z_0-9]*(=-?[a-z_0-9]+)?$"
-
-static bool safe_define(const char *def)
-{
-	regex_t re;
-	bool ok;
-
-	if (regcomp(&re, DEFINE_PATTERN, REG_EXTENDED | REG_ICASE | REG_NOSUB))
-		return false;
-	ok = regexec(&re, def, 0, NULL, 0) == 0;
-	regfree(&re);
-	return ok;
-}
-
-static bool valid_module_name(const char *name)
-{
-	size_t n = strlen(name);
-
-	if (n == 0 || n > 55)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!(name[i] == '_' || (name[i] >= '0' && name[i] <= '9') ||
-		      (name[i] >= 'a' && name[i] <= 'z') ||
-		      (name[i] >= 'A' && name[i] <= 'Z')))
-			return false;
-	return !(name[0] >= '0' && name[0] <= '9');
-}
-
-/* A positive number option (-s, -T, --rlimit-*): exits on a bad value. */
-static long number_arg(const char *opt, const char *arg, long min, long max)
-{
-	char *end;
-	long v = strtol(arg, &end, 10);
-
-	if (!*arg || *end || v < min || v > max) {
-		fprintf(stderr, "stap: error: %s takes a number from %ld to %ld, "
-			"not '%s'\n", opt, min, max, arg);
-		exit(1);
-	}
-	return v;
-}
-
-/*
- * -G VAR=VALUE: SystemTap's safety pattern, since the value reaches the
- * module's parameters; the type is checked against the global after pass 2.
- */
-#define GLOBAL_PATTERN "^[a-z_][a-z0-9_]*=[a-z0-9_.-]+$"
-
-static bool global_setting(struct session *s, const char *arg)
-{
-	regex_t re;
-	bool ok = false;
-
-	if (!regcomp(&re, GLOBAL_PATTERN, REG_EXTENDED | REG_ICASE | REG_NOSUB)) {
-		ok = regexec(&re, arg, 0, NULL, 0) == 0;
-		regfree(&re);
-	}
-	if (!ok) {
-		fprintf(stderr, "ERROR: Safety pattern mismatch for -G parameter "
-			"('%s' vs. '%s') rc=1\n", arg, GLOBAL_PATTERN);
-		return false;
-	}
-	const char *eq = strchr(arg, '=');
-	struct define_opt *g;
-	s->global_settings = xrealloc(s->global_settings,
-				      (size_t)(s->nglobal_settings + 1) *
-				      sizeof(*s->global_settings));
-	g = &s->global_settings[s->nglobal_settings++];
-	g->name = arena_strndup(&s->arena, arg, (size_t)(eq - arg));
-	g->value = eq + 1;
-	return true;
-}
-
-/*
- * After pass 2: each -G names a scalar global the program keeps, with a
- * value of its type. SystemTap finds these only when the module refuses
- * its parameters at load; here they are errors before the build.
- */
-static bool check_global_settings(struct session *s, struct program *prog)
-{
-	bool ok = true;
-
-	for (int i = 0; i < s->nglobal_settings; i++) {
-		const struct define_opt *g = &s->global_settings[i];
-		const struct symbol *sym = NULL;
-		for (int k = 0; k < prog->nglobals && !sym; k++)
-			if (!strcmp(prog->globals[k]->name, g->name) &&
-			    prog->globals[k]->cname == prog->globals[k]->name)
-				sym = prog->globals[k];
-		if (!sym) {
-			fprintf(stderr, "stap: error: -G %s=%s: no global '%s' "
-				"in the script%s\n", g->name, g->value, g->name,
-				s->unoptimized ? "" : " (or it is never used)");
-			ok = false;
-		} else if (sym->nkeys || sym->type == TY_STATS) {
-			fprintf(stderr, "stap: error: -G %s=%s: '%s' is an "
-				"array or statistic; -G sets numbers and "
-				"strings\n", g->name, g->value, g->name);
-			ok = false;
-		} else if (sym->type == TY_LONG) {
-			char *end;
-			errno = 0;
-			(void)strtoll(g->value, &end, 0);
-			if (*end || errno) {
-				fprintf(stderr, "stap: error: -G %s=%s: '%s' "
-					"is a number, and '%s' is not one\n",
-					g->name, g->value, g->name, g->value);
-				ok = false;
-			}
-		}
-	}
-	return ok;
-}
-
-/* -T SECONDS (fractions too): the timer.ms period of the ending probe. */
-static bool timeout_ms(const char *arg, long *ms)
-{
-	char *end;
-	double sec = strtod(arg, &end);
-
-	if (!*arg || *end || !(sec * 1000 >= 1) || sec * 1000 > 1e9) {
-		fputs("Invalid timeout interval.\n", stderr);
-		return false;
-	}
-	*ms = (long)(sec * 1000 + 0.5);
-	return true;
-}
-
-/*
- * --graph PATTERN: the script of function_graph.stp for the kernel
- * functions PATTERN names (any kernel.function pattern, "vfs_*" or a
- * source file's functions); -p1 prints it.
- */
-static const char *graph_script(struct session *s, const char *pattern)
-{
-	if (!*pattern || strpbrk(pattern, "\"\\\n")) {
-		fprintf(stderr, "stap: error: --graph takes a kernel function "
-			"pattern without quotes, backslashes or newlines, "
-			"not '%s'\n", pattern);
-		return NULL;
-	}
-	return arena_printf(&s->arena,
-		"probe kernel.function(\"%s\").call { fgraph_entry() }\n"
-		"probe kernel.function(\"%s\").return { fgraph_return() }\n",
-		pattern, pattern);
-}
-
-/* A -D the driver adds unless the user gave NAME. */
-static void default_define(struct session *s, const char *name,
-			   const char *value)
-{
-	for (int i = 0; i < s->ndefines; i++)
-		if (!strcmp(s->defines[i].name, name))
-			return;
-	s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
-			      sizeof(*s->defines));
-	s->defines[s->ndefines++] = (struct define_opt){ name, value };
-}
-
-/*
- * --flame FILE.svg: the script's output is folded stacks (flame.stp's
- * flame_print()), rendered into FILE when the run ends. Without a script,
- * flame.stp's profile of kernel stacks (of the target set with -c or -x).
- * The end probe prints every stack at once while the loader waits for
- * it: room for them in the ring and in the end probe's action budget.
- */
-static bool flame_setup(struct session *s, struct driver *d,
-			const char **script, bool no_file)
-{
-	if (!*script && no_file)
-		*script = "probe timer.profile {\n"
-			  "  if (!target() || target_set_pid(pid()))\n"
-			  "    flame_sample()\n"
-			  "}\n"
-			  "probe end { flame_print() }\n";
-	if (!s->buffer_mb)
-		s->buffer_mb = 8;
-	default_define(s, "MAXACTION_INTERRUPTIBLE", "1000000");
-	d->flame_title = s->target_cmd ?
-		arena_printf(&s->arena, "stap --flame -c '%s'", s->target_cmd) :
-		"stap --flame";
-	return true;
-}
-
-static void print_version(const struct session *s)
-{
-	printf("stap (SystemTap-compatible probe compiler) " PACKAGE_VERSION
-	       "\nlanguage and tapsets of SystemTap %s\n", s->compatible);
-}
-
 /* The temporary directory's parent: $TMPDIR or /tmp, usable by kbuild. */
 static const char *tmp_base(void)
 {
@@ -791,24 +528,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 			}
 			break;
 		}
-		case 'D': {
-			/* it reaches the module's Kbuild file: a name and an
-			 * optional plain value only, as SystemTap allows */
-			if (!safe_define(optarg)) {
-				fprintf(stderr, "ERROR: Safety pattern mismatch for "
-					"-D parameter ('%s' vs. '%s') rc=1\n",
-					optarg, DEFINE_PATTERN);
+		case 'D':
+			if (!add_define(s, optarg))
 				return 1;
-			}
-			s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
-					      sizeof(*s->defines));
-			char *eq = strchr(optarg, '=');
-			struct define_opt *dopt = &s->defines[s->ndefines++];
-			dopt->name = eq ? arena_strndup(&s->arena, optarg,
-							(size_t)(eq - optarg)) : optarg;
-			dopt->value = eq ? eq + 1 : NULL;
 			break;
-		}
 		case 'I':
 			s->include_dirs = xrealloc(s->include_dirs,
 						   (size_t)(s->ninclude_dirs + 1) *
@@ -862,13 +585,12 @@ static int stap_main(struct session *s, int argc, char **argv)
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
-	if (d.flame_svg && !flame_setup(s, &d, &script, optind >= argc))
-		return 1;
-	if (graph && !script && (optind >= argc || list_spec || dump)) {
+	if (d.flame_svg)
+		flame_setup(s, &d, &script, optind >= argc);
+	if (graph && !script && optind >= argc)
 		script = graph;		/* the whole script */
-	} else if (graph) {
+	else if (graph)
 		VEC_PUSH(extra_scripts, nextra, extra_cap, graph);
-	}
 	if (!script && !list_spec && !dump) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: error: no script given (a file, "
