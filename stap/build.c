@@ -113,6 +113,8 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 			h = fnv1a(h, s->defines[i].value,
 				  strlen(s->defines[i].value) + 1);
 	}
+	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
+		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
 	return hash_dir(h, d->runtime_dir);
 }
 
@@ -295,7 +297,7 @@ int build_module(struct driver *d)
 					  d->module_name);
 	bool named = s->module_name != NULL;
 
-	if (!named && path_exists(cached)) {
+	if (!named && !d->poison_cache && path_exists(cached)) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 4: using cached %s\n", cached);
 		d->ko_path = (char *)cached;
@@ -330,10 +332,19 @@ int build_module(struct driver *d)
 	char jobs[32];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(jobs, sizeof(jobs), "-j%ld", ncpu > 0 ? ncpu + 1 : 2);
-	char *const argv[] = {
-		"make", "-C", (char *)s->build_dir, (char *)mdir, jobs,
-		"modules", NULL,
-	};
+	/* make -C BUILD M=DIR -jN [-B NAME=VALUE...] modules */
+	char **argv = arena_alloc(&s->arena, (size_t)(d->nmake_args + 7) *
+				  sizeof(*argv));
+	int argc = 0;
+	argv[argc++] = "make";
+	argv[argc++] = "-C";
+	argv[argc++] = (char *)s->build_dir;
+	argv[argc++] = (char *)mdir;
+	argv[argc++] = jobs;
+	for (int i = 0; i < d->nmake_args; i++)
+		argv[argc++] = d->make_args[i];
+	argv[argc++] = "modules";
+	argv[argc] = NULL;
 	if (s->verbose) {
 		/* kbuild is silent until it ends: say what the wait is */
 		struct stat st;

@@ -20,6 +20,11 @@ struct driver {
 	int vm_memory_mb;		/* --vm-memory, 0: the default */
 	int vm_cpus;			/* --vm-cpus, 0: the default */
 	const char *flame_svg;		/* --flame: the SVG to write */
+	const char *runtime_opt;	/* -R DIR */
+	const char *tmpdir_opt;		/* --tmpdir=DIR */
+	bool poison_cache;		/* --poison-cache: rebuild */
+	char **make_args;		/* -B NAME=VALUE, for kbuild's make */
+	int nmake_args;
 	const char *flame_title;	/* its title */
 };
 

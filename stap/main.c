@@ -257,7 +257,8 @@ enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
-	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME,
+	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_TMPDIR, OPT_POISON_CACHE,
+	OPT_VP,
 };
 
 /* Print sorted unique lines; frees nothing (arena strings). */
@@ -378,6 +379,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
 		{ "flame", required_argument, NULL, OPT_FLAME },
+		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
+		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+		{ "vp", required_argument, NULL, OPT_VP },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
 		{ "dump-functions", no_argument, NULL, OPT_DUMP_FUNCTIONS },
@@ -409,7 +413,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * "--", so "stap FILE -c CMD" works; the non-options left, in order,
 	 * are the script file (unless -e) and its arguments.
 	 */
-	while ((opt = getopt_long(argc, argv, "p:e:E:vkguwWr:m:o:c:x:D:G:I:l:L:Vhs:bT:td:PiF",
+	while ((opt = getopt_long(argc, argv, "p:e:E:vkguwWr:m:o:c:x:D:G:B:R:S:I:l:L:Vhs:bT:td:PiF",
 				  longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'p': {
@@ -458,8 +462,38 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case 't':
 			s->timing = true;
 			break;
-		case 'b': case 'd': case 'P': case 'F':
-			break;		/* accepted; no effect yet */
+		case 'b': case 'd': case 'P':
+			break;		/* nothing to do here (--help says why) */
+		case 'F':
+			fprintf(stderr, "stap: error: -F (flight recorder) is not "
+				"supported yet: run with -o FILE in the "
+				"background instead\n");
+			return 1;
+		case 'S':
+			fprintf(stderr, "stap: error: -S (output file rotation) is "
+				"not supported yet\n");
+			return 1;
+		case 'B':
+			if (!add_make_arg(&d, optarg))
+				return 1;
+			break;
+		case 'R': {
+			/* kbuild runs elsewhere: an absolute path */
+			char *real = realpath(optarg, NULL);
+			d.runtime_opt = real ? arena_strdup(&s->arena, real) : optarg;
+			free(real);
+			break;
+		}
+		case OPT_TMPDIR:
+			d.tmpdir_opt = optarg;
+			break;
+		case OPT_POISON_CACHE:
+			d.poison_cache = true;
+			break;
+		case OPT_VP:
+			if (!pass_verbosity(s, optarg))
+				return 1;
+			break;
 		case 'i':
 			fprintf(stderr, "stap: error: interactive mode (-i) is "
 				"not supported\n");
@@ -748,7 +782,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
-	d.runtime_dir = find_runtime(s, d.exe_dir);
+	d.runtime_dir = d.runtime_opt ? d.runtime_opt : find_runtime(s, d.exe_dir);
+	if (d.runtime_opt && !path_exists(arena_printf(&s->arena,
+						"%s/runtime.h", d.runtime_opt))) {
+		fprintf(stderr, "stap: error: -R %s: no runtime.h there\n",
+			d.runtime_opt);
+		return 1;
+	}
 	d.staprun = arena_printf(&s->arena, "%s/staprun", d.exe_dir);
 	if (!d.runtime_dir) {
 		fprintf(stderr, "stap: error: cannot find the runtime "
@@ -787,7 +827,15 @@ static int stap_main(struct session *s, int argc, char **argv)
 	}
 
 	char *tmpl = arena_printf(&s->arena, "%s/stapXXXXXX", tmpbase);
-	if (!mkdtemp(tmpl)) {
+	if (d.tmpdir_opt) {
+		/* --tmpdir: a new directory of that name, ours alone */
+		tmpl = (char *)d.tmpdir_opt;
+		if (mkdir(tmpl, 0700)) {
+			fprintf(stderr, "stap: error: --tmpdir %s: %s\n", tmpl,
+				strerror(errno));
+			return 1;
+		}
+	} else if (!mkdtemp(tmpl)) {
 		fprintf(stderr, "stap: error: cannot create a temporary "
 			"directory: %s\n", strerror(errno));
 		return 1;

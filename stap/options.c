@@ -54,11 +54,20 @@ void usage(FILE *out)
 	      "  -c CMD         run CMD once the probes are armed; exit when it ends\n"
 	      "  -x PID         set target() to PID\n"
 	      "  -T SECONDS     end the script (end probes run) after SECONDS\n"
+	      "  -B NAME=VALUE  pass NAME=VALUE to kbuild's make\n"
+	      "  -R DIR         the runtime (runtime.h) in DIR\n"
+	      "  --tmpdir=DIR   the temporary directory (created; kept with -k)\n"
+	      "  --poison-cache build the module even if it is cached\n"
+	      "  --vp ABCDE     verbosity per pass; here the largest, for all\n"
 	      "  -s MB          per-CPU output buffer in MiB (rounded up to a power\n"
 	      "                 of two; default 1)\n"
 	      "  -t             report each probe's hits and cycles at the end\n"
-	      "  -P, -b, -d OBJECT, -F\n"
+	      "  -P, -b, -d OBJECT\n"
 	      "                 accepted for SystemTap scripts; no effect here\n"
+	      "                 (function probes are at the entry, the output is\n"
+	      "                 always per CPU, kernel symbols are always known)\n"
+	      "  -F, -S SIZE[,N], -i, --monitor\n"
+	      "                 refused: not supported yet\n"
 	      "  --compatible=VERSION\n"
 	      "                 the SystemTap language version to follow\n"
 	      "  --prologue-searching[=always|never|auto]\n"
@@ -218,6 +227,54 @@ bool check_global_settings(struct session *s, struct program *prog)
 		}
 	}
 	return ok;
+}
+
+/*
+ * -B NAME=VALUE: an assignment on kbuild's make command line (no shell
+ * runs it, but make expands $(...) in a value, and a NAME like CC picks
+ * the compiler: a name and a plain value only, as -D takes).
+ */
+bool add_make_arg(struct driver *d, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	bool ok = eq && eq > arg && !strpbrk(eq + 1, "$`'\"\\ \t\n");
+
+	for (const char *p = arg; ok && p < eq; p++)
+		ok = *p == '_' || (*p >= 'A' && *p <= 'Z') ||
+		     (*p >= 'a' && *p <= 'z') || (p > arg && *p >= '0' && *p <= '9');
+	if (!ok) {
+		fprintf(stderr, "stap: error: -B takes NAME=VALUE for kbuild's "
+			"make (a name, and a value without $, quotes, "
+			"backslashes or blanks), not '%s'\n", arg);
+		return false;
+	}
+	/* a few at most: a new array in the arena each time */
+	char **args = arena_alloc(&d->s->arena, (size_t)(d->nmake_args + 1) *
+				  sizeof(*args));
+	if (d->nmake_args)
+		memcpy(args, d->make_args, (size_t)d->nmake_args * sizeof(*args));
+	args[d->nmake_args++] = (char *)arg;
+	d->make_args = args;
+	return true;
+}
+
+/*
+ * --vp ABCDE: SystemTap's verbosity per pass (a digit each for passes
+ * 1-5). This driver has one verbosity for all passes: the largest.
+ */
+bool pass_verbosity(struct session *s, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (!n || n > 5 || strspn(arg, "0123456789") != n) {
+		fprintf(stderr, "stap: error: --vp takes up to five digits, one "
+			"per pass, not '%s'\n", arg);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (arg[i] - '0' > s->verbose)
+			s->verbose = arg[i] - '0';
+	return true;
 }
 
 /* -T SECONDS (fractions too): the timer.ms period of the ending probe. */
