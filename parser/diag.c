@@ -3,7 +3,12 @@
 #include "parser/diag.h"
 
 #include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "lib/arena.h"
 
 static const char *const keyword_list[] = {
 	"probe", "global", "private", "function", "if", "else", "for",
@@ -81,15 +86,52 @@ static void render_note(FILE *out, const struct session *s,
 	render_fmt(out, s, use, "note", "in expansion of macro @%s", name);
 }
 
+/* Whether the same message at the same place was shown already. */
+static bool shown_before(struct session *s, struct srcloc loc,
+			 const char *severity, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	uint64_t h = 14695981039346656037ULL;
+	va_list copy;
+
+	va_copy(copy, ap);
+	vsnprintf(msg, sizeof(msg), fmt, copy);
+	va_end(copy);
+	const int where[] = { loc.file, loc.line, loc.col, loc.expansion };
+	const unsigned char *parts[] = {
+		(const unsigned char *)where, (const unsigned char *)severity,
+		(const unsigned char *)msg,
+	};
+	const size_t lens[] = { sizeof(where), strlen(severity), strlen(msg) };
+	for (int p = 0; p < 3; p++)
+		for (size_t i = 0; i < lens[p]; i++)
+			h = (h ^ parts[p][i]) * 1099511628211ULL;
+	for (int i = 0; i < s->nshown; i++)
+		if (s->shown[i] == h)
+			return true;
+	VEC_PUSH(s->shown, s->nshown, s->shown_cap, h);
+	return false;
+}
+
 static void report(struct session *s, struct srcloc loc, const char *severity,
 		   const char *fmt, va_list ap)
 {
 	diag_render(stderr, s, loc, severity, fmt, ap);
 }
 
+/* diag_error and diag_warning show a message once per place: a body
+ * copied for each point of a wildcard (syscall.*) would repeat it once per
+ * copy, and a repeat counts as nothing new. */
+
 void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 {
 	va_list ap;
+
+	va_start(ap, fmt);
+	bool seen = shown_before(s, loc, "error", fmt, ap);
+	va_end(ap);
+	if (seen)
+		return;
 
 	if (s->errors_are_warnings && !s->warnings_as_errors) {
 		/* a broken library file must not stop a script that works */
@@ -115,6 +157,11 @@ void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
 {
 	va_list ap;
 
+	va_start(ap, fmt);
+	bool seen = shown_before(s, loc, "warning", fmt, ap);
+	va_end(ap);
+	if (seen)
+		return;
 	s->nwarnings++;
 	if (s->suppress_warnings)	/* -w wins over -W, as in SystemTap */
 		return;

@@ -25,6 +25,7 @@ void session_free(struct session *s)
 	s->include_dirs = NULL;
 	free(s->defines);
 	free(s->global_settings);
+	free(s->shown);
 	s->defines = NULL;
 	free(s->expansions);
 	s->expansions = NULL;

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lib/arena.h"
 #include "target/target.h"
@@ -48,6 +49,10 @@ struct session {
 
 	int nerrors, nwarnings;
 	int max_errors;		/* stop reporting after this many */
+	/* hashes of the diagnostics shown: a body copied for each point of
+	 * a wildcard (syscall.*) would repeat its message once per copy */
+	uint64_t *shown;
+	int nshown, shown_cap;
 
 	/* options */
 	int last_pass;		/* -pN, 5 by default */

@@ -152,6 +152,9 @@ struct symbol {
 	const char *cname;		/* SYM_GLOBAL: its C name's suffix */
 	bool written, read;
 	bool used_as_scalar;		/* seen without an index */
+	struct srcloc scalar_loc;	/* where first, for the messages */
+	bool cross_file_warned;		/* a tapset's code named this script
+					 * global (warned once) */
 	bool mentioned;			/* still named after elision */
 	/* SYM_BUILTIN */
 	int nargs;			/* -1: variadic */

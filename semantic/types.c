@@ -124,10 +124,35 @@ static struct symbol *resolve_var(struct sema *se, struct node *n, bool write)
 static void check_iterating(struct sema *se, struct symbol *sym,
 			    const struct node *at);
 
+/*
+ * A tapset's probe or function naming a global of the user's script: the
+ * names are shared (a script global is visible everywhere), so the tapset
+ * meant a variable of its own. SystemTap's warning, once per global, says
+ * where both are.
+ */
+static void warn_cross_file(struct sema *se, struct symbol *sym,
+			    struct srcloc at)
+{
+	const struct srcfile *from = session_file(se->s, at.file);
+	const struct srcfile *decl = sym->decl ?
+		session_file(se->s, sym->decl->loc.file) : NULL;
+
+	if (sym->cross_file_warned || !se->report || !from || !decl ||
+	    !from->privileged || decl->privileged)
+		return;
+	sym->cross_file_warned = true;
+	diag_warning(se->s, at, "cross-file global variable reference to '%s' "
+		     "at %s:%d:%d from this tapset: a script global is shared "
+		     "with the library's probes, so this tapset variable is "
+		     "the script's global (rename the global)", sym->name,
+		     decl->name, sym->decl->loc.line, sym->decl->loc.col);
+}
+
 static void note_access(struct sema *se, struct symbol *sym, bool write,
 			const struct node *at)
 {
 	if (sym->kind == SYM_GLOBAL) {
+		warn_cross_file(se, sym, at->loc);
 		use_global(se, sym, write);
 		if (write)
 			check_iterating(se, sym, at);
@@ -138,12 +163,32 @@ static void note_access(struct sema *se, struct symbol *sym, bool write,
 		sym->read = true;
 }
 
+/* "at FILE:LINE:COL" for a message about another place of sym, or
+ * "elsewhere"; when that place is a tapset's and sym the script's, why a
+ * tapset uses the script's global. */
+static const char *where(struct sema *se, const struct symbol *sym,
+			 struct srcloc loc)
+{
+	const struct srcfile *f = session_file(se->s, loc.file);
+	const struct srcfile *decl = sym->decl ?
+		session_file(se->s, sym->decl->loc.file) : NULL;
+
+	if (!f)
+		return "elsewhere";
+	return arena_printf(&se->s->arena, "at %s:%d:%d%s", f->name, loc.line,
+			    loc.col, f->privileged && decl && !decl->privileged ?
+			    " (a tapset's variable of the same name: a script "
+			    "global is shared with the library's probes)" : "");
+}
+
 static enum type infer_scalar(struct sema *se, struct node *n, enum type want,
 			      bool write)
 {
 	struct symbol *sym = resolve_var(se, n, write);
 
 	note_access(se, sym, write, n);
+	if (!sym->used_as_scalar)
+		sym->scalar_loc = n->loc;
 	sym->used_as_scalar = true;
 	/* global a[10] and global a% declare arrays */
 	bool declared_array = sym->decl && (sym->decl->global.max_entries ||
@@ -181,7 +226,8 @@ static enum type infer_index(struct sema *se, struct node *n, enum type want,
 	if (sym && sym->used_as_scalar) {
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' is used as a scalar "
-				   "elsewhere, and indexed here", sym->name);
+				   "%s, and indexed here", sym->name,
+				   where(se, sym, sym->scalar_loc));
 		return TY_UNKNOWN;
 	}
 	if (!sym) {
@@ -785,7 +831,8 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 		note_access(se, sym, false, n);
 		if (sym->used_as_scalar && se->report)
 			diag_error(se->s, n->loc, "'%s' is used as a scalar "
-				   "elsewhere, and as an array here", sym->name);
+				   "%s, and as an array here", sym->name,
+				   where(se, sym, sym->scalar_loc));
 		int k = 0;
 		ast_foreach(key, n->binary.lhs) {
 			if (key->kind != N_WILDCARD && k < MAX_KEYS) {
