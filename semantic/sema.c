@@ -159,6 +159,37 @@ static void collect_function(struct sema *se, struct node *d)
 	prog->funcs[prog->nfuncs++] = f;
 }
 
+
+/*
+ * A local of the user's script that is read and never written: always 0
+ * or "", as SystemTap warns. Most often a global forgotten: the name is
+ * assigned in another probe, whose locals are its own.
+ */
+static void warn_never_assigned(struct sema *se, struct probe_body *body,
+				struct symbol *l, int index)
+{
+	const struct srcfile *f = session_file(se->s, l->loc.file);
+	const char *other = NULL;
+
+	if (l->written || !l->read || !f || f->privileged ||
+	    (body->func && index < body->func->nparams))
+		return;
+	for (int b = 0; b < se->prog->nbodies && !other; b++) {
+		struct probe_body *ob = se->prog->bodies[b];
+		struct symbol *same = ob == body ? NULL : find_local(ob, l->name);
+		if (same && same->written)
+			other = same->name;
+	}
+	if (other)
+		diag_warning(se->s, l->loc, "never-assigned local variable '%s' "
+			     "(another probe assigns its own '%s': each probe "
+			     "has its own locals; to share it, declare "
+			     "'global %s')", l->name, l->name, l->name);
+	else
+		diag_warning(se->s, l->loc, "never-assigned local variable '%s'",
+			     l->name);
+}
+
 /*
  * Globals a probe touches through the functions it calls, and the depth
  * of the deepest call chain (-1 when some function is recursive).
@@ -269,6 +300,8 @@ static void check_unresolved(struct sema *se)
 				diag_error(se->s, l->loc, "unresolved type for "
 					   "'%s' (it is never assigned a value)",
 					   l->name);
+			else
+				warn_never_assigned(se, body, l, i);
 		}
 	}
 }
