@@ -182,6 +182,30 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
  * value is taken at the entry (SystemTap 4.8: $param means
  * @entry($param) there).
  */
+/*
+ * The pretty-printing depth of n ($x$: 1, $x$$: 2, the same after a
+ * member chain), with n->target.base set to the value printed; 0 for no
+ * pretty printing ($$parms$ and the like are infer_kf_dollars').
+ */
+static int kf_pretty_depth(struct sema *se, struct node *n)
+{
+	const char *name = n->target.name, *base_name;
+	int depth;
+
+	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
+		return (int)strlen(name);
+	if (n->kind != N_TARGET)
+		return 0;
+	depth = pretty_suffix(&se->s->arena, name, &base_name);
+	if (!depth || base_name[1] == '$')
+		return 0;
+	if (!n->target.base) {
+		n->target.base = ast_new(se->s, N_TARGET, n->loc);
+		n->target.base->target.name = base_name;
+	}
+	return depth;
+}
+
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			     bool write)
 {
@@ -191,6 +215,18 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
+	if (!addr_of && !write) {
+		int depth = kf_pretty_depth(se, n);
+		if (depth) {
+			/* $file$, $file->f_inode$$: the pretty printing of
+			 * the value this family reads */
+			struct node *base = n->target.base;
+			infer(se, base, TY_LONG);
+			if (!base->sym || (n->sym && n->sym->kind == SYM_TYPED))
+				return n->type = TY_STRING;
+			return infer_context_pretty(se, n, base, depth);
+		}
+	}
 	if (addr_of && root && !strcmp(root, "$return")) {
 		if (se->report)
 			diag_error(se->s, n->loc, "cannot take address of "

@@ -223,6 +223,61 @@ static int local_btf_type(const struct node *root, bool *object)
 }
 
 /*
+ * $x$, $x->f$$ of any family: the pretty printing of the context value
+ * base (its family has inferred it), built from its BTF type, the same in
+ * every probe of the body.
+ */
+enum type infer_context_pretty(struct sema *se, struct node *n,
+			       struct node *base, int depth)
+{
+	struct arena *a = &se->s->arena;
+	const struct pretty *pretty = NULL;
+	const struct derived_probe *first = NULL;
+
+	struct btf *btf = sema_btf(se);
+	if (!btf) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot pretty-print '%s': %s",
+				   context_key(a, base), se->btf_err);
+		return n->type = TY_STRING;
+	}
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		struct pretty *p;
+		int type;
+
+		if (dp->body != se->body)
+			continue;
+		type = context_value_type(se, dp, base, PATH_AGGREGATE);
+		if (!type) {
+			if (se->report)
+				diag_error(se->s, n->loc, "the type of '%s' in %s "
+					   "is not in the kernel's BTF",
+					   context_key(a, base), dp->pp);
+			return n->type = TY_STRING;
+		}
+		p = arena_alloc(a, sizeof(*p));
+		pretty_build(a, btf, type, depth == 2, p);
+		if (pretty && !pretty_equal(pretty, p)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another type "
+					   "in %s than in %s",
+					   context_key(a, base), dp->pp,
+					   first->pp);
+			return n->type = TY_STRING;
+		}
+		if (!pretty) {
+			pretty = p;
+			first = dp;
+		}
+	}
+	n->sym = typed_symbol(se, n, base, TY_STRING);
+	n->sym->pretty = pretty;
+	return n->type = TY_STRING;
+}
+
+
+/*
  * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$, and the same on a
  * local holding a typed value (autocast: x = &@cast(...); x->f): a typed
  * value the handler computes from p (or x). flags as for type_path;

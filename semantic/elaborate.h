@@ -123,6 +123,10 @@ struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				struct node *n, const char *name);
 /* The context slot of b named key, or NULL. */
 struct symbol *find_context_slot(const struct probe_body *b, const char *key);
+/* $x$ / $x->f$$: base's pretty printing (base already inferred by its
+ * family), the same in every probe of the body. */
+enum type infer_context_pretty(struct sema *se, struct node *n,
+			       struct node *base, int depth);
 /* A SYM_TYPED symbol: a value computed from base. */
 struct symbol *typed_symbol(struct sema *se, struct node *n,
 			    struct node *base, enum type type);
