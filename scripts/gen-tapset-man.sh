@@ -287,7 +287,8 @@ FNR == 1 { inblock = 0; want_decl = 0 }
 		# and empty lines may stand between
 		if (line ~ /^[ \t]*(%\(|%\?|%\)|$)/)
 			next
-		if (kind == "sfunction" && line !~ /(^|[ \t])function[ \t]/) {
+		if (kind == "sfunction" && decl == "" &&
+		    line !~ /(^|[ \t])function[ \t]/) {
 			want_decl = 0
 			next
 		}
