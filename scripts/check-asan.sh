@@ -15,7 +15,8 @@ if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer 
 	-fno-sanitize-recover=undefined -I"$top" -I. \
 	-DPKGDATADIR='"/nonexistent"' -DABS_TOP_SRCDIR="\"$top\"" \
 	-DABS_TOP_BUILDDIR="\"$top\"" -o "$bin" \
-	stap/main.c stap/build.c stap/run.c stap/vm.c \
+	stap/main.c stap/options.c stap/build.c stap/run.c stap/vm.c \
+	stap/flame.c stap/flame_svg.c \
 	lib/*.c target/*.c parser/session.c parser/diag.c parser/ast.c parser/parse.c \
 	parser/preproc.c parser/unparse.c parser/grammar.c parser/lexer.c \
 	semantic/*.c codegen/*.c probes/*.c -ldw -lelf 2>"$work/build.log"; then
