@@ -11,11 +11,17 @@
 
 #include "config.h"
 
+/*
+ * Indentation stops at MAX_INDENT tabs: each arm of an else-if chain is a
+ * level deeper, and a 5,000-arm chain wrote a gigabyte of tabs.
+ */
+enum { MAX_INDENT = 32 };
+
 void emit(struct cg *cg, const char *fmt, ...)
 {
 	va_list ap;
 
-	for (int i = 0; i < cg->depth; i++)
+	for (int i = 0; i < cg->depth && i < MAX_INDENT; i++)
 		sb_putc(&cg->code, '\t');
 	va_start(ap, fmt);
 	sb_vprintf(&cg->code, fmt, ap);

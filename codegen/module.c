@@ -8,6 +8,7 @@
  * (runtime/probes.h).
  */
 #include "codegen/emit.h"
+#include "lib/deep.h"
 
 #include "config.h"
 
@@ -413,8 +414,37 @@ static void (*support_hook(const struct family_emit *e))(struct cg *, FILE *)
 	return e->support;
 }
 
+struct codegen_job {
+	struct session *s;
+	const struct program *prog;
+	const char *module_name;
+	FILE *out;
+	int rc;
+};
+
+static int codegen_module_deep(struct session *s, const struct program *prog,
+			       const char *module_name, FILE *out);
+
+static void codegen_job_run(void *arg)
+{
+	struct codegen_job *job = arg;
+
+	job->rc = codegen_module_deep(job->s, job->prog, job->module_name,
+				      job->out);
+}
+
+/* Expressions and statements are emitted recursively: on a deep stack. */
 int codegen_module(struct session *s, const struct program *prog,
 		   const char *module_name, FILE *out)
+{
+	struct codegen_job job = { s, prog, module_name, out, 0 };
+
+	deep_call(codegen_job_run, &job);
+	return job.rc;
+}
+
+static int codegen_module_deep(struct session *s, const struct program *prog,
+			       const char *module_name, FILE *out)
 {
 	struct cg cg = { .s = s, .prog = prog };
 	char *structs = NULL, *bodies = NULL;

@@ -50,6 +50,57 @@ char *read_stream(FILE *f, size_t *len)
 	return buf;
 }
 
+char *read_stream_max(FILE *f, size_t max, size_t *len)
+{
+	size_t cap = 8192, n = 0, got, want;
+	char *buf = xmalloc(cap);
+	struct stat st;
+
+	/* a directory opens, and then reads as nothing: say what it is */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		free(buf);
+		errno = EISDIR;
+		return NULL;
+	}
+	for (;;) {
+		want = cap - n - 1;
+		if (want > max + 1 - n)
+			want = max + 1 - n;	/* one byte past max tells */
+		got = fread(buf + n, 1, want, f);
+		n += got;
+		if (got == 0 || n > max)
+			break;
+		if (n + 1 >= cap)
+			buf = xrealloc(buf, cap *= 2);
+	}
+	if (n > max || ferror(f)) {
+		int err = n > max ? EFBIG : errno ? errno : EIO;
+
+		free(buf);
+		errno = err;
+		return NULL;
+	}
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+}
+
+char *read_file_max(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+	char *buf;
+	int err;
+
+	if (!f)
+		return NULL;
+	buf = read_stream_max(f, max, len);
+	err = errno;
+	fclose(f);
+	errno = err;
+	return buf;
+}
+
 char *read_file(const char *path, size_t *len)
 {
 	FILE *f = fopen(path, "rbe");

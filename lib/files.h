@@ -25,6 +25,15 @@ char *read_file(const char *path, size_t *len);
 char *read_stream(FILE *f, size_t *len);
 
 /*
+ * The same with a bound, for input from users (scripts): NULL, with errno
+ * set, when more than max bytes come (EFBIG: no more than max + 1 bytes
+ * are read, so /dev/zero or an endless pipe ends), when the file is a
+ * directory (EISDIR) or on a read error.
+ */
+char *read_file_max(const char *path, size_t max, size_t *len);
+char *read_stream_max(FILE *f, size_t max, size_t *len);
+
+/*
  * The directory of every cache (modules, catalogs, BTF, the tapset
  * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap.
  * The string is in a (or the environment's).

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Node construction and names; see ast.h. */
 #include "parser/ast.h"
+#include "lib/arena.h"
+
+#include <stdlib.h>
 
 static const char *const kind_names[] = {
 #define X(kind, name) [kind] = name,
@@ -221,6 +224,39 @@ struct node *ast_clone(struct session *s, const struct node *list)
 	if (head)
 		head->tail = last;
 	return head;
+}
+
+const struct node *ast_too_deep(const struct node *list, int max)
+{
+	/* the lists still to visit, with the depth of their nodes */
+	struct pending {
+		struct node *list;
+		int depth;
+	} *stack = NULL;
+	int n = 0, cap = 0;
+	const struct node *deep = NULL;
+
+	VEC_PUSH(stack, n, cap, ((struct pending){ (struct node *)list, 1 }));
+	while (n > 0 && !deep) {
+		struct pending p = stack[--n];
+		struct node **slot[6];
+		int k;
+
+		if (!p.list)
+			continue;
+		if (p.depth > max) {
+			deep = p.list;
+			break;
+		}
+		/* the rest of the list after this node's subtrees */
+		VEC_PUSH(stack, n, cap, ((struct pending){ p.list->next, p.depth }));
+		k = child_slots(p.list, slot);
+		while (k-- > 0)
+			VEC_PUSH(stack, n, cap,
+				 ((struct pending){ *slot[k], p.depth + 1 }));
+	}
+	free(stack);
+	return deep;
 }
 
 void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),

@@ -194,6 +194,20 @@ int ast_list_length(const struct node *n);
 struct node *ast_clone(struct session *s, const struct node *list);
 /* A deep copy of one node (its `next` is not followed). */
 struct node *ast_clone_node(struct session *s, const struct node *n);
+/*
+ * The deepest tree the compiler accepts: its walks recurse once a level
+ * (a chain a + b + c is as deep as it has terms), on a stack sized for
+ * this (lib/deep.h). Pass 2 adds a few levels (alias bodies in a block,
+ * an 'if' for a point's condition).
+ */
+#define AST_MAX_DEPTH 200000
+
+/*
+ * The first node (parents first, in source order) deeper than max
+ * levels below the top of list, or NULL; iterative, so any depth can be
+ * checked.
+ */
+const struct node *ast_too_deep(const struct node *list, int max);
 /* Call fn on every node of a list and its subtrees, parents first. */
 void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),
 	       void *arg);

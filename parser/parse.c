@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Pass 1 entry points; see parser.h. */
 #include "parser/parse_internal.h"
+#include "lib/deep.h"
 
 #include <string.h>
 
@@ -57,20 +58,51 @@ static void validate(struct session *s, struct node *decls)
 	}
 }
 
-struct ast_file *parse_source(struct session *s, int file)
+/*
+ * A tree deeper than the walks' stack allows is refused here, once, so no
+ * later pass has to check (ast.h, AST_MAX_DEPTH).
+ */
+static bool check_depth(struct session *s, const struct node *decls)
 {
-	const struct srcfile *f = session_file(s, file);
+	const struct node *deep = ast_too_deep(decls, AST_MAX_DEPTH);
+
+	if (!deep)
+		return true;
+	diag_error(s, deep->loc, "nesting too deep: more than %d levels of "
+		   "expressions and statements", AST_MAX_DEPTH);
+	return false;
+}
+
+struct parse_job {
+	struct session *s;
+	struct ast_file *af;
+};
+
+static void parse_deep(void *arg)
+{
+	struct parse_job *job = arg;
+	struct session *s = job->s;
+	const struct srcfile *f = session_file(s, job->af->file);
 	struct parse_state st = {
 		.s = s,
-		.file = file,
+		.file = job->af->file,
 		.privileged = f->privileged,
 	};
 
 	lex_parse(&st);
+	if (!check_depth(s, st.decls))
+		return;		/* af->decls stays empty */
 	validate(s, st.decls);
+	job->af->decls = st.decls;
+}
+
+struct ast_file *parse_source(struct session *s, int file)
+{
 	struct ast_file *af = arena_alloc(&s->arena, sizeof(*af));
+	struct parse_job job = { s, af };
+
 	af->file = file;
-	af->decls = st.decls;
+	deep_call(parse_deep, &job);
 	return af;
 }
 

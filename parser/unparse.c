@@ -7,6 +7,7 @@
  * text.
  */
 #include "parser/ast.h"
+#include "lib/deep.h"
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -14,9 +15,15 @@
 
 static void unparse_stmt(FILE *out, const struct node *n, int depth);
 
+/*
+ * Indentation stops at MAX_INDENT levels: a 20,000-arm else-if chain
+ * (each arm a level deeper) printed 1.2 GB of spaces.
+ */
+enum { MAX_INDENT = 32 };
+
 static void indent(FILE *out, int depth)
 {
-	for (int i = 0; i < depth; i++)
+	for (int i = 0; i < depth && i < MAX_INDENT; i++)
 		fputs("  ", out);
 }
 
@@ -441,9 +448,28 @@ static void unparse_probe(FILE *out, const struct node *p)
 }
 
 /* Same grouping as SystemTap: embedded C, globals, aliases, probes, functions. */
+struct unparse_job {
+	FILE *out;
+	const struct session *s;
+	const struct ast_file *f;
+};
+
+static void unparse_file_deep(void *arg);
+
 void ast_unparse_file(FILE *out, const struct session *s,
 		      const struct ast_file *f)
 {
+	struct unparse_job job = { out, s, f };
+
+	deep_call(unparse_file_deep, &job);	/* one level a nesting level */
+}
+
+static void unparse_file_deep(void *arg)
+{
+	const struct unparse_job *job = arg;
+	FILE *out = job->out;
+	const struct session *s = job->s;
+	const struct ast_file *f = job->f;
 	const struct srcfile *src = session_file(s, f->file);
 
 	fprintf(out, "# file %s\n", src ? src->name : "?");

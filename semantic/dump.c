@@ -10,6 +10,7 @@
 
 #include <inttypes.h>
 
+#include "lib/deep.h"
 #include "lib/strbuf.h"
 
 static void dump_keys(FILE *out, const struct symbol *sym)
@@ -37,8 +38,26 @@ const char *sema_signature(struct session *s, const struct script_func *f)
 	return r;
 }
 
+struct dump_job {
+	FILE *out;
+	const struct program *prog;
+};
+
+static void dump_deep(void *arg);
+
 void sema_dump(FILE *out, const struct program *prog)
 {
+	struct dump_job job = { out, prog };
+
+	deep_call(dump_deep, &job);	/* expressions print recursively */
+}
+
+static void dump_deep(void *arg)
+{
+	const struct dump_job *job = arg;
+	FILE *out = job->out;
+	const struct program *prog = job->prog;
+
 	if (prog->nembeds)
 		fputs("# global embedded code\n", out);
 	for (int i = 0; i < prog->nembeds; i++)

@@ -66,6 +66,8 @@ const char *suggest(const char *name, const char *const *cands, int n);
 struct symbol *find_global(struct program *prog, const char *name, int file);
 struct symbol *find_local(struct probe_body *b, const char *name);
 struct symbol *find_param(struct probe_body *b, const char *name);
+/* adds the function just appended to prog->funcs to the name index */
+void index_func(struct sema *se, struct program *prog);
 /* the overload of name with nargs parameters visible from file */
 struct script_func *find_func(struct program *prog, const char *name,
 			      int nargs, int file);

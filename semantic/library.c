@@ -12,7 +12,9 @@
  *   N f:NAME | g:NAME | a:COMP.COMP
  */
 #include "semantic/library.h"
+#include "lib/deep.h"
 #include "lib/files.h"
+#include "lib/intern.h"
 #include "semantic/semantic.h"
 
 #include <dirent.h>
@@ -381,28 +383,25 @@ void library_load(struct session *s, struct library *lib, const char *cache_dir)
 struct resolver {
 	struct session *s;
 	struct library *lib;
-	const char **defined;		/* "f:" / "g:" names of loaded files */
-	int ndefined, defined_cap;
+	/*
+	 * "f:" / "g:" names defined by the files loaded, and every name
+	 * looked up already (loading cannot define one later: each file
+	 * defining it was loaded then): a hash set, as a program may name
+	 * tens of thousands (a linear list made pass 2 quadratic).
+	 */
+	struct intern known;
 	struct ast_file ***files;
 	int *nfiles;
 };
 
-static bool is_defined(struct resolver *r, const char *name)
+static bool is_known(struct resolver *r, const char *name)
 {
-	for (int i = 0; i < r->ndefined; i++)
-		if (!strcmp(r->defined[i], name))
-			return true;
-	return false;
+	return intern_find(&r->known, name, strlen(name)) >= 0;
 }
 
 static void define(struct resolver *r, const char *name)
 {
-	if (r->ndefined == r->defined_cap) {
-		r->defined_cap = r->defined_cap ? r->defined_cap * 2 : 64;
-		r->defined = xrealloc(r->defined, (size_t)r->defined_cap *
-				      sizeof(*r->defined));
-	}
-	r->defined[r->ndefined++] = name;
+	intern_add(&r->known, name, strlen(name));
 }
 
 static void define_file(struct resolver *r, struct ast_file *af)
@@ -447,8 +446,9 @@ static void use_file(struct resolver *r, struct lib_file *f)
 /* Load the files defining name ("f:x" or "g:x") unless it is defined. */
 static void need(struct resolver *r, const char *name)
 {
-	if (is_defined(r, name))
+	if (is_known(r, name))
 		return;
+	define(r, name);	/* looked up: the next use need not scan */
 	for (int i = 0; i < r->lib->nfiles; i++) {
 		struct lib_file *f = &r->lib->files[i];
 		if (f->used)
@@ -535,18 +535,42 @@ static void scan_node(struct node *n, void *arg)
 	}
 }
 
+struct resolve_job {
+	struct session *s;
+	struct library *lib;
+	struct ast_file ***files;
+	int *nfiles;
+};
+
+static void resolve_deep(void *arg);
+
+/* ast_visit recurses a level per nesting level: on a deep stack. */
 void library_resolve(struct session *s, struct library *lib,
 		     struct ast_file ***files, int *nfiles)
 {
+	struct resolve_job job = { s, lib, files, nfiles };
+
+	deep_call(resolve_deep, &job);
+}
+
+static void resolve_deep(void *arg)
+{
+	struct resolve_job *job = arg;
+	struct session *s = job->s;
+	struct library *lib = job->lib;
+	struct ast_file ***files = job->files;
+	int *nfiles = job->nfiles;
+
 	struct resolver r = { .s = s, .lib = lib, .files = files,
-			      .nfiles = nfiles };
+			      .nfiles = nfiles,
+			      .known = { .arena = &s->arena } };
 
 	for (int i = 0; i < *nfiles; i++)
 		define_file(&r, (*files)[i]);
 	/* the array grows while it is scanned: files pulled in are scanned too */
 	for (int i = 0; i < *nfiles; i++)
 		ast_visit((*files)[i]->decls, scan_node, &r);
-	free(r.defined);
+	intern_free(&r.known);
 }
 
 void library_load_all(struct session *s, struct library *lib,

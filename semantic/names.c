@@ -8,6 +8,7 @@
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -171,19 +172,58 @@ struct symbol *find_param(struct probe_body *b, const char *name)
 	return NULL;
 }
 
-/* The overload of name taking nargs arguments, or NULL. */
+static size_t func_bucket(const struct program *prog, const char *name)
+{
+	return fnv1a(FNV_OFFSET, name, strlen(name)) &
+	       (size_t)(prog->func_hash_size - 1);
+}
+
+/*
+ * Index prog->funcs[prog->nfuncs - 1], just added: chained into its
+ * bucket; the buckets double (in the arena) when there are as many
+ * functions as buckets, so chains stay short.
+ */
+void index_func(struct sema *se, struct program *prog)
+{
+	struct script_func *f = prog->funcs[prog->nfuncs - 1];
+
+	if (prog->nfuncs > prog->func_hash_size) {
+		int size = prog->func_hash_size ? 2 * prog->func_hash_size : 256;
+
+		prog->func_hash = arena_alloc(&se->s->arena, (size_t)size *
+					      sizeof(*prog->func_hash));
+		prog->func_hash_size = size;
+		for (int i = 0; i < prog->nfuncs - 1; i++) {
+			struct script_func *g = prog->funcs[i];
+			size_t b = func_bucket(prog, g->sym->name);
+
+			g->hash_next = prog->func_hash[b];
+			prog->func_hash[b] = g;
+		}
+	}
+	size_t b = func_bucket(prog, f->sym->name);
+
+	f->hash_next = prog->func_hash[b];
+	prog->func_hash[b] = f;
+}
+
+/* The overload of name taking nargs arguments, or NULL: the private one
+ * of file, else the public one declared first. */
 struct script_func *find_func(struct program *prog, const char *name,
 				     int nargs, int file)
 {
 	struct script_func *public = NULL;
 
-	for (int i = 0; i < prog->nfuncs; i++) {
-		struct script_func *f = prog->funcs[i];
+	if (!prog->func_hash_size)
+		return NULL;
+	for (struct script_func *f = prog->func_hash[func_bucket(prog, name)];
+	     f; f = f->hash_next) {
 		if (f->nparams != nargs || strcmp(f->sym->name, name))
 			continue;
 		if (f->decl->func.is_private && f->decl->loc.file == file)
 			return f;
-		if (!f->decl->func.is_private && !public)
+		if (!f->decl->func.is_private &&
+		    (!public || f->index < public->index))
 			public = f;
 	}
 	return public;
@@ -191,10 +231,12 @@ struct script_func *find_func(struct program *prog, const char *name,
 
 bool func_name_exists(struct program *prog, const char *name, int file)
 {
-	for (int i = 0; i < prog->nfuncs; i++)
-		if (strcmp(prog->funcs[i]->sym->name, name) == 0 &&
-		    visible_from(prog->funcs[i]->decl,
-				 prog->funcs[i]->decl->func.is_private, file))
+	if (!prog->func_hash_size)
+		return false;
+	for (struct script_func *f = prog->func_hash[func_bucket(prog, name)];
+	     f; f = f->hash_next)
+		if (strcmp(f->sym->name, name) == 0 &&
+		    visible_from(f->decl, f->decl->func.is_private, file))
 			return true;
 	return false;
 }

@@ -23,6 +23,7 @@
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
+#include "lib/deep.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -157,6 +158,7 @@ static void collect_function(struct sema *se, struct node *d)
 		return;
 	GROW(se, prog->funcs, prog->nfuncs, prog->funcs_cap);
 	prog->funcs[prog->nfuncs++] = f;
+	index_func(se, prog);
 }
 
 
@@ -345,8 +347,36 @@ static void add_global_display(struct sema *se)
 	}
 }
 
+struct sema_job {
+	struct session *s;
+	struct ast_file **files;
+	int nfiles;
+	struct program *prog;
+	int errors;
+};
+
+static int sema_run_deep(struct session *s, struct ast_file **files,
+			 int nfiles, struct program *prog);
+
+static void sema_job_run(void *arg)
+{
+	struct sema_job *job = arg;
+
+	job->errors = sema_run_deep(job->s, job->files, job->nfiles, job->prog);
+}
+
+/* The walks recurse a level per nesting level: on a deep stack. */
 int sema_run(struct session *s, struct ast_file **files, int nfiles,
 	     struct program *prog)
+{
+	struct sema_job job = { s, files, nfiles, prog, 0 };
+
+	deep_call(sema_job_run, &job);
+	return job.errors;
+}
+
+static int sema_run_deep(struct session *s, struct ast_file **files,
+			 int nfiles, struct program *prog)
 {
 	struct sema se = { .s = s, .prog = prog };
 	int errors_before = s->nerrors;

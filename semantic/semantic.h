@@ -221,6 +221,10 @@ struct probe_body {
 	int nwrites, writes_cap;
 	struct script_func **callees;	/* functions called directly */
 	int ncallees, callees_cap;
+	/* the callees again, as an open-addressing set (types.c): a body
+	 * calling 40,000 functions made the check for a repeat quadratic */
+	struct script_func **callee_set;
+	int callee_set_size;		/* a power of two, or 0 */
 	/* context values the body reads, one slot each (SYM_CONTEXT);
 	 * every derived probe's callback fills them all */
 	struct symbol **ctxvars;
@@ -249,6 +253,7 @@ struct script_func {
 	bool returns_value;		/* has a 'return EXPR' */
 	bool embedded;			/* body is embedded C (N_EMBEDDED):
 					 * STAP_ARG_x / STAP_RETVALUE */
+	struct script_func *hash_next;	/* the next in its func_hash bucket */
 };
 
 struct program {
@@ -265,6 +270,10 @@ struct program {
 	int nprobes, probes_cap;
 	struct script_func **funcs;	/* every declared function */
 	int nfuncs, funcs_cap;
+	/* funcs by name (names.c): a lookup per call and per declaration
+	 * made pass 2 quadratic in the number of functions */
+	struct script_func **func_hash;	/* buckets, chained by hash_next */
+	int func_hash_size;		/* a power of two, or 0 */
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;

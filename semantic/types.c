@@ -10,6 +10,7 @@
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
+#include "lib/hash.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -501,15 +502,37 @@ static void check_print(struct sema *se, struct node *n)
 	}
 }
 
+static size_t callee_slot(const struct probe_body *b,
+			  const struct script_func *f)
+{
+	size_t mask = (size_t)b->callee_set_size - 1;
+	size_t h = fnv1a(FNV_OFFSET, &f, sizeof(f)) & mask;
+
+	while (b->callee_set[h] && b->callee_set[h] != f)
+		h = (h + 1) & mask;
+	return h;
+}
+
 static void add_callee(struct sema *se, struct script_func *f)
 {
 	struct probe_body *b = se->body;
 
-	for (int i = 0; i < b->ncallees; i++)
-		if (b->callees[i] == f)
-			return;
+	if (b->callee_set_size && b->callee_set[callee_slot(b, f)])
+		return;
 	GROW(se, b->callees, b->ncallees, b->callees_cap);
 	b->callees[b->ncallees++] = f;
+	/* at most half full: probe sequences stay short */
+	if (2 * b->ncallees > b->callee_set_size) {
+		b->callee_set_size = b->callee_set_size ?
+				     2 * b->callee_set_size : 16;
+		b->callee_set = arena_alloc(&se->s->arena,
+					    (size_t)b->callee_set_size *
+					    sizeof(*b->callee_set));
+		for (int i = 0; i < b->ncallees - 1; i++)
+			b->callee_set[callee_slot(b, b->callees[i])] =
+				b->callees[i];
+	}
+	b->callee_set[callee_slot(b, f)] = f;
 }
 
 /* A call of a script function: arguments flow into the parameters. */

@@ -637,6 +637,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 	s->script_args = argv + optind;
 	s->nscript_args = argc - optind;
 
+	/*
+	 * A script is read whole before pass 1, so its size is bounded
+	 * (SystemTap has no bound): 64 MiB is a hundred times the whole
+	 * tapset library, and /dev/zero or an endless pipe given as the
+	 * script ends with an error instead of eating the memory.
+	 */
+	const size_t script_max = (size_t)64 << 20;
 	char *text;
 	size_t len;
 	const char *name;
@@ -648,17 +655,23 @@ static int stap_main(struct session *s, int argc, char **argv)
 		text = xstrdup(script);
 		len = strlen(text);
 		name = "<input>";
-	} else if (strcmp(file, "-") == 0) {
-		text = read_stream(stdin, &len);
-		name = "<input>";
 	} else {
-		text = read_file(file, &len);
-		if (!text) {
-			fprintf(stderr, "stap: error: cannot read '%s': %s\n",
-				file, strerror(errno));
+		bool in = strcmp(file, "-") == 0;
+
+		text = in ? read_stream_max(stdin, script_max, &len) :
+			    read_file_max(file, script_max, &len);
+		if (!text && errno == EFBIG) {
+			fprintf(stderr, "stap: error: script '%s' is larger "
+				"than %zu MiB, the limit\n",
+				in ? "<stdin>" : file, script_max >> 20);
 			return 1;
 		}
-		name = file;
+		if (!text) {
+			fprintf(stderr, "stap: error: cannot read '%s': %s\n",
+				in ? "<stdin>" : file, strerror(errno));
+			return 1;
+		}
+		name = in ? "<input>" : file;
 	}
 
 	/*

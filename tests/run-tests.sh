@@ -418,6 +418,10 @@ fi
 ### every Example: in the tapsets' doc comments (tests/tapset-examples.sh)
 . "$tests/tapset-examples.sh"
 
+### bad input: long chains, deep nesting, huge or odd script files
+### (tests/robust.sh; the inputs are generated)
+. "$tests/robust.sh"
+
 ### listings: NAME.args (stap's arguments, run in tests/listing) gives
 
 ### command lines: NAME.args (stap's arguments, run in tests/cli) gives
