@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Small file-system helpers; see files.h. */
+/* fileno() is POSIX: the test VM's strict -std=c11 build needs it named */
+#define _POSIX_C_SOURCE 200809L
+
 #include "lib/files.h"
 #include "lib/arena.h"
 
