@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/arena.h"
+#include "lib/hash.h"
 
 static const char *const keyword_list[] = {
 	"probe", "global", "private", "function", "if", "else", "for",
@@ -90,22 +91,16 @@ static void render_note(FILE *out, const struct session *s,
 static bool shown_before(struct session *s, struct srcloc loc,
 			 const char *severity, const char *fmt, va_list ap)
 {
+	const int where[] = { loc.file, loc.line, loc.col, loc.expansion };
 	char msg[1024];
-	uint64_t h = 14695981039346656037ULL;
 	va_list copy;
 
 	va_copy(copy, ap);
 	vsnprintf(msg, sizeof(msg), fmt, copy);
 	va_end(copy);
-	const int where[] = { loc.file, loc.line, loc.col, loc.expansion };
-	const unsigned char *parts[] = {
-		(const unsigned char *)where, (const unsigned char *)severity,
-		(const unsigned char *)msg,
-	};
-	const size_t lens[] = { sizeof(where), strlen(severity), strlen(msg) };
-	for (int p = 0; p < 3; p++)
-		for (size_t i = 0; i < lens[p]; i++)
-			h = (h ^ parts[p][i]) * 1099511628211ULL;
+	uint64_t h = fnv1a(FNV_OFFSET, where, sizeof(where));
+	h = fnv1a(h, severity, strlen(severity));
+	h = fnv1a(h, msg, strlen(msg));
 	for (int i = 0; i < s->nshown; i++)
 		if (s->shown[i] == h)
 			return true;
