@@ -112,6 +112,15 @@ static bool safe_define(const char *def)
 	return ok;
 }
 
+/* One more -D for the module build. */
+static void append_define(struct session *s, const char *name,
+			  const char *value)
+{
+	s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
+			      sizeof(*s->defines));
+	s->defines[s->ndefines++] = (struct define_opt){ name, value };
+}
+
 /* -D NAME[=VALUE], checked; false (with SystemTap's message) if unsafe. */
 bool add_define(struct session *s, const char *arg)
 {
@@ -121,11 +130,8 @@ bool add_define(struct session *s, const char *arg)
 		return false;
 	}
 	const char *eq = strchr(arg, '=');
-	s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
-			      sizeof(*s->defines));
-	struct define_opt *d = &s->defines[s->ndefines++];
-	d->name = eq ? arena_strndup(&s->arena, arg, (size_t)(eq - arg)) : arg;
-	d->value = eq ? eq + 1 : NULL;
+	append_define(s, eq ? arena_strndup(&s->arena, arg, (size_t)(eq - arg)) :
+		      arg, eq ? eq + 1 : NULL);
 	return true;
 }
 
@@ -317,9 +323,7 @@ static void default_define(struct session *s, const char *name,
 	for (int i = 0; i < s->ndefines; i++)
 		if (!strcmp(s->defines[i].name, name))
 			return;
-	s->defines = xrealloc(s->defines, (size_t)(s->ndefines + 1) *
-			      sizeof(*s->defines));
-	s->defines[s->ndefines++] = (struct define_opt){ name, value };
+	append_define(s, name, value);
 }
 
 /*
