@@ -477,17 +477,6 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	else
 		fprintf(out, "#define STP_MAXNESTING (%d < MAXNESTING ? %d : "
 			"MAXNESTING)\n", prog->max_nesting, prog->max_nesting);
-	if (cg.s->timing)
-		fputs("#define STP_TIMING 1\n", out);
-	if (cg.s->buffer_mb) {
-		/* -s MB: the per-CPU ring, a power of two (it is indexed by
-		 * a mask); -D STP_BUFFER_SIZE=... still wins */
-		long bytes = 1L << 20;
-		while (bytes < (long)cg.s->buffer_mb << 20)
-			bytes <<= 1;
-		fprintf(out, "#ifndef STP_BUFFER_SIZE\n#define STP_BUFFER_SIZE "
-			"%ldL\n#endif\n", bytes);
-	}
 	if (has_containers(prog)) {
 		struct strbuf probes = { 0 }, funcs = { 0 };
 		for (int i = 0; i < prog->nbodies; i++)

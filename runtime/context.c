@@ -12,7 +12,7 @@ static struct stp_context **stp_contexts;	/* [nr_cpu_ids] */
 #define STP_FRAMES_ALLOC ALIGN(STP_FRAMES_BYTES, 16)
 #define STP_ITER_BYTES ((size_t)STP_ITER_SLOTS * sizeof(struct stp_map_entry *))
 
-static int stp_contexts_alloc(void)
+int stp_contexts_alloc(void)
 {
 	size_t sz = STP_CONTEXT_BYTES + STP_FRAMES_ALLOC + STP_PRINT_BUF_SIZE +
 		    STP_ITER_BYTES;
@@ -39,7 +39,7 @@ static int stp_contexts_alloc(void)
 	return 0;
 }
 
-static void stp_contexts_free(void)
+void stp_contexts_free(void)
 {
 	unsigned int cpu;
 
@@ -55,7 +55,7 @@ static void stp_contexts_free(void)
  * Take this CPU's context; NULL when it is already owned (a probe fired
  * inside another probe on this CPU).  The caller has preemption disabled.
  */
-static struct stp_context *stp_context_get(void)
+struct stp_context *stp_context_get(void)
 {
 	struct stp_context *c = stp_contexts[smp_processor_id()];
 
@@ -64,14 +64,13 @@ static struct stp_context *stp_context_get(void)
 	return c;
 }
 
-static void stp_context_put(struct stp_context *c)
+void stp_context_put(struct stp_context *c)
 {
 	atomic_set_release(&c->busy, 0);
 }
 
 /* Record a runtime error; the first one in a probe hit wins. */
-static void __maybe_unused stp_error(struct stp_context *c, const char *msg,
-				     const char *where)
+void stp_error(struct stp_context *c, const char *msg, const char *where)
 {
 	if (c->last_error)
 		return;
@@ -85,8 +84,7 @@ static void __maybe_unused stp_error(struct stp_context *c, const char *msg,
  * The same with a kernel printf format and no location (STAP_ERROR in
  * embedded C; the function's location is added when it returns).
  */
-static void __maybe_unused stp_errorf(struct stp_context *c,
-				      const char *fmt, ...)
+void stp_errorf(struct stp_context *c, const char *fmt, ...)
 {
 	va_list ap;
 

@@ -67,11 +67,10 @@ static __always_inline void *stp_frame(struct stp_context *c, int depth)
 	return c->frames + (size_t)depth * STP_FRAME_SIZE;
 }
 
-static void stp_error(struct stp_context *c, const char *msg,
-		      const char *where);
-static __printf(2, 3) void stp_errorf(struct stp_context *c,
-				      const char *fmt, ...);
-static void stp_request_exit(struct stp_context *c);
+void stp_error(struct stp_context *c, const char *msg, const char *where);
+__printf(2, 3) void stp_errorf(struct stp_context *c, const char *fmt, ...);
+void stp_request_exit(struct stp_context *c);
+void stp_warn(struct stp_context *c, const char *msg);
 
 /*
  * Charge n statements; when the budget is gone, raise "MAXACTION exceeded"
@@ -96,9 +95,9 @@ static void stp_request_exit(struct stp_context *c);
 		}							\
 	} while (0)
 
-static int stp_contexts_alloc(void);
-static void stp_contexts_free(void);
-static struct stp_context *stp_context_get(void);
-static void stp_context_put(struct stp_context *c);
+int stp_contexts_alloc(void);
+void stp_contexts_free(void);
+struct stp_context *stp_context_get(void);
+void stp_context_put(struct stp_context *c);
 
 #endif /* RUNTIME_CONTEXT_H */

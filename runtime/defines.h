@@ -41,6 +41,34 @@
 #define MAXMAPENTRIES 2048		/* entries of an array without [N] */
 #endif
 
+/*
+ * What differs between modules but not their runtime object: the generated
+ * code defines STP_FRAME_SIZE and the rest as constants before it includes
+ * runtime.h, and STP_MODULE_PROBES() (probes.h) records them in
+ * stp_module, which is all the runtime object (runtime.c, compiled once
+ * for every script, with STP_RUNTIME_OBJECT) sees of them.
+ */
+struct stp_module_desc {
+	const char *name;		/* STP_MODULE_NAME */
+	size_t frame_size;		/* STP_FRAME_SIZE */
+	unsigned int maxnesting;	/* STP_MAXNESTING */
+	unsigned int iter_slots;	/* STP_ITER_SLOTS */
+	unsigned int ncounters;		/* STP_NCOUNTERS */
+	int (*globals_init)(void);	/* its arrays and statistics, or NULL */
+	void (*globals_free)(void);
+	/* the KASLR anchor (kfunc.c): run-time and link-time address of one
+	 * exported function; 0 when the module has no kernel functions */
+	unsigned long kfunc_anchor, kfunc_anchor_link;
+};
+extern const struct stp_module_desc stp_module;
+
+#ifdef STP_RUNTIME_OBJECT
+#define STP_FRAME_SIZE (stp_module.frame_size)
+#define STP_ITER_SLOTS (stp_module.iter_slots)
+#define STP_MAXNESTING (stp_module.maxnesting)
+#define STP_NCOUNTERS (stp_module.ncounters)
+#define STP_MODULE_NAME (stp_module.name)
+#else
 #ifndef STP_FRAME_SIZE
 #define STP_FRAME_SIZE 0
 #endif
@@ -52,6 +80,7 @@
 #endif
 #ifndef STP_MODULE_NAME
 #define STP_MODULE_NAME KBUILD_MODNAME
+#endif
 #endif
 
 #endif /* RUNTIME_DEFINES_H */

@@ -7,7 +7,8 @@
  * the vmlinux DWARF: also static functions whose name is not unique, and
  * inlined copies) or by symbol (kf_symbol, e.g. "vfs_read"). An address
  * is moved by the kernel's KASLR offset, found from one exported function
- * whose link-time address the module names before including runtime.h:
+ * whose link-time address the module names before including runtime.h
+ * (STP_MODULE_PROBES() puts both in stp_module):
  *   #define STP_KFUNC_ANCHOR_SYM _printk
  *   #define STP_KFUNC_ANCHOR_LINK 0xffffffff81abcdefUL
  * the module loader relocates &_printk to its run-time address. That costs
@@ -58,39 +59,6 @@
 
 #ifdef CONFIG_X86_KERNEL_IBT
 #include <asm/ibt.h>
-#endif
-
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
-#define STP_KF_HAVE_FTRACE 1
-#else
-#define STP_KF_HAVE_FTRACE 0
-#endif
-
-/* fprobe with pt_regs handlers: a feature test (runtime/features) */
-#if STP_KF_HAVE_FTRACE && defined(STP_HAVE_FPROBE_PT_REGS)
-#include <linux/fprobe.h>
-#define STP_KF_HAVE_FPROBE 1
-#else
-#define STP_KF_HAVE_FPROBE 0
-#endif
-
-/*
- * A lean entry probe's own ftrace_ops function (the generated code names
- * one per lean body): when every probe of the shared ops is of that body,
- * it is the ops' function, with no search and nothing else per hit.
- */
-#if STP_KF_HAVE_FTRACE
-#define STP_KF_LEAN_HIT(name, probe)					\
-	static void notrace name(unsigned long ip, unsigned long parent_ip, \
-				 struct ftrace_ops *op,			\
-				 struct ftrace_regs *fregs)		\
-	{								\
-		stp_probe_lean(probe);					\
-	}
-#define STP_KF_LEAN_REF(name) ((void *)(name))
-#else
-#define STP_KF_LEAN_HIT(name, probe)
-#define STP_KF_LEAN_REF(name) NULL
 #endif
 
 /* The farthest an fentry site is from its function's start (endbr64). */
@@ -149,14 +117,8 @@ static bool stp_is_kfunc(const struct stp_probe *p)
 /* The KASLR offset (run-time minus link-time addresses), when known. */
 static bool stp_kfunc_reloc(unsigned long *offset)
 {
-#ifdef STP_KFUNC_ANCHOR_SYM
-	*offset = (unsigned long)&STP_KFUNC_ANCHOR_SYM -
-		  (unsigned long)(STP_KFUNC_ANCHOR_LINK);
-	return true;
-#else
-	*offset = 0;
-	return false;
-#endif
+	*offset = stp_module.kfunc_anchor - stp_module.kfunc_anchor_link;
+	return stp_module.kfunc_anchor != 0;
 }
 
 /*
@@ -524,8 +486,8 @@ struct stp_kf_entry_vals {
 	int64_t v[];
 };
 
-static void __maybe_unused stp_kf_save_entry(const struct stp_probe *p,
-					     struct pt_regs *regs, void *data)
+void stp_kf_save_entry(const struct stp_probe *p, struct pt_regs *regs,
+		       void *data)
 {
 	struct stp_kf_entry_vals *e = data;
 
@@ -935,7 +897,7 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 }
 
 /* "ftrace", "kprobe", "kretprobe", or "" (not armed): for tests. */
-static __maybe_unused const char *stp_kfunc_how(const struct stp_probe *p)
+const char *stp_kfunc_how(const struct stp_probe *p)
 {
 	static const char *const names[] = {
 		[STP_KF_BY_NONE] = "", [STP_KF_BY_FTRACE] = "ftrace",

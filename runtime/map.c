@@ -7,8 +7,7 @@
  * in the hash table) or `free`; count == length of `used` <= cap.
  */
 
-static int __maybe_unused stp_map_init(struct stp_map *m,
-				       const struct stp_map_desc *d, u32 cap)
+int stp_map_init(struct stp_map *m, const struct stp_map_desc *d, u32 cap)
 {
 	size_t off = sizeof(struct stp_map_entry);
 	u32 i;
@@ -48,7 +47,7 @@ static int __maybe_unused stp_map_init(struct stp_map *m,
 	return 0;
 }
 
-static void __maybe_unused stp_map_free(struct stp_map *m)
+void stp_map_free(struct stp_map *m)
 {
 	vfree(m->buckets);
 	vfree(m->pool);
@@ -89,7 +88,7 @@ static bool stp_map_key_eq(const struct stp_map *m, struct stp_map_entry *e,
 	return true;
 }
 
-static __maybe_unused struct stp_map_entry *
+struct stp_map_entry *
 stp_map_find(struct stp_map *m, const union stp_key *k)
 {
 	u32 h = stp_map_hash(m, k);
@@ -109,7 +108,7 @@ static void stp_map_del_entry(struct stp_map *m, struct stp_map_entry *e)
 }
 
 /* Find or create the entry for k (value zeroed); NULL when full. */
-static __maybe_unused struct stp_map_entry *
+struct stp_map_entry *
 stp_map_add(struct stp_map *m, const union stp_key *k)
 {
 	u32 h = stp_map_hash(m, k);
@@ -141,8 +140,7 @@ stp_map_add(struct stp_map *m, const union stp_key *k)
 	return e;
 }
 
-static void __maybe_unused stp_map_delete(struct stp_map *m,
-					  const union stp_key *k)
+void stp_map_delete(struct stp_map *m, const union stp_key *k)
 {
 	struct stp_map_entry *e = stp_map_find(m, k);
 
@@ -150,7 +148,7 @@ static void __maybe_unused stp_map_delete(struct stp_map *m,
 		stp_map_del_entry(m, e);
 }
 
-static void __maybe_unused stp_map_clear(struct stp_map *m)
+void stp_map_clear(struct stp_map *m)
 {
 	struct stp_map_entry *e, *n;
 
@@ -159,9 +157,7 @@ static void __maybe_unused stp_map_clear(struct stp_map *m)
 }
 
 /* Is there an entry matching k, ignoring the keys in the wild mask? */
-static bool __maybe_unused stp_map_exists_match(struct stp_map *m,
-						const union stp_key *k,
-						u32 wild)
+bool stp_map_exists_match(struct stp_map *m, const union stp_key *k, u32 wild)
 {
 	struct stp_map_entry *e;
 
@@ -173,9 +169,7 @@ static bool __maybe_unused stp_map_exists_match(struct stp_map *m,
 	return false;
 }
 
-static void __maybe_unused stp_map_delete_match(struct stp_map *m,
-						const union stp_key *k,
-						u32 wild)
+void stp_map_delete_match(struct stp_map *m, const union stp_key *k, u32 wild)
 {
 	struct stp_map_entry *e, *n;
 
@@ -192,9 +186,8 @@ static void __maybe_unused stp_map_delete_match(struct stp_map *m,
  * The entries in insertion order, at most room of them; with k, only
  * those matching k outside the wild mask (a foreach slice).
  */
-static u32 __maybe_unused stp_map_collect(struct stp_map *m,
-					  struct stp_map_entry **out, u32 room,
-					  const union stp_key *k, u32 wild)
+u32 stp_map_collect(struct stp_map *m, struct stp_map_entry **out, u32 room,
+		    const union stp_key *k, u32 wild)
 {
 	struct stp_map_entry *e;
 	u32 n = 0;
@@ -257,8 +250,7 @@ static void stp_map_swap(void *pa, void *pb, int size, const void *priv)
 	swap(*(struct stp_map_entry **)pa, *(struct stp_map_entry **)pb);
 }
 
-static void __maybe_unused stp_map_sort(struct stp_map_entry **v, u32 n,
-					const struct stp_sort *how)
+void stp_map_sort(struct stp_map_entry **v, u32 n, const struct stp_sort *how)
 {
 	if (how->column && n > 1)
 		sort_r(v, n, sizeof(*v), stp_map_cmp, stp_map_swap, how);
@@ -266,8 +258,7 @@ static void __maybe_unused stp_map_sort(struct stp_map_entry **v, u32 n,
 
 /* Value access for the generated code. */
 
-static int __maybe_unused stp_map_set_long(struct stp_map *m,
-					   const union stp_key *k, int64_t v)
+int stp_map_set_long(struct stp_map *m, const union stp_key *k, int64_t v)
 {
 	struct stp_map_entry *e = stp_map_add(m, k);
 
@@ -277,9 +268,7 @@ static int __maybe_unused stp_map_set_long(struct stp_map *m,
 	return 0;
 }
 
-static int __maybe_unused stp_map_set_str(struct stp_map *m,
-					  const union stp_key *k,
-					  const char *v)
+int stp_map_set_str(struct stp_map *m, const union stp_key *k, const char *v)
 {
 	struct stp_map_entry *e = stp_map_add(m, k);
 
@@ -289,15 +278,14 @@ static int __maybe_unused stp_map_set_str(struct stp_map *m,
 	return 0;
 }
 
-static int64_t __maybe_unused stp_map_get_long(struct stp_map *m,
-					       const union stp_key *k)
+int64_t stp_map_get_long(struct stp_map *m, const union stp_key *k)
 {
 	struct stp_map_entry *e = stp_map_find(m, k);
 
 	return e ? *(int64_t *)stp_map_val(m, e) : 0;
 }
 
-static __maybe_unused const char *
+const char *
 stp_map_get_str(struct stp_map *m, const union stp_key *k)
 {
 	struct stp_map_entry *e = stp_map_find(m, k);
@@ -306,9 +294,8 @@ stp_map_get_str(struct stp_map *m, const union stp_key *k)
 }
 
 /* "Array overflow, check size limit (N)" at where. */
-static void __maybe_unused stp_map_overflow(struct stp_context *c,
-					    const struct stp_map_desc *d,
-					    const char *where)
+void stp_map_overflow(struct stp_context *c, const struct stp_map_desc *d,
+		      const char *where)
 {
 	if (c->last_error)
 		return;
@@ -319,8 +306,7 @@ static void __maybe_unused stp_map_overflow(struct stp_context *c,
 
 /* Arrays of statistics. */
 
-static int __maybe_unused stp_pmap_init(struct stp_pmap *pm,
-					const struct stp_map_desc *d)
+int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d)
 {
 	unsigned int cpu;
 	int rc;
@@ -345,7 +331,7 @@ nomem:
 	return -ENOMEM;
 }
 
-static void __maybe_unused stp_pmap_free(struct stp_pmap *pm)
+void stp_pmap_free(struct stp_pmap *pm)
 {
 	unsigned int cpu;
 
@@ -359,8 +345,8 @@ static void __maybe_unused stp_pmap_free(struct stp_pmap *pm)
 	pm->scratch = NULL;
 }
 
-static int __maybe_unused stp_pmap_add(struct stp_pmap *pm, unsigned int cpu,
-				       const union stp_key *k, int64_t v)
+int stp_pmap_add(struct stp_pmap *pm, unsigned int cpu, const union stp_key *k,
+		 int64_t v)
 {
 	struct stp_map *m = &pm->cpu[cpu];
 	struct stp_map_entry *e = stp_map_add(m, k);
@@ -372,7 +358,7 @@ static int __maybe_unused stp_pmap_add(struct stp_pmap *pm, unsigned int cpu,
 }
 
 /* One key aggregated over the CPUs (count 0 when absent). */
-static __maybe_unused struct stp_stat *
+struct stp_stat *
 stp_pmap_get(struct stp_pmap *pm, const union stp_key *k)
 {
 	const struct stp_stat_desc *sd = pm->d->stat;
@@ -412,7 +398,7 @@ static void stp_map_entry_keys(struct stp_map *m, struct stp_map_entry *e,
 	}
 }
 
-static int __maybe_unused stp_pmap_aggregate(struct stp_pmap *pm)
+int stp_pmap_aggregate(struct stp_pmap *pm)
 {
 	const struct stp_stat_desc *sd = pm->d->stat;
 	struct stp_map *agg = &pm->agg;
@@ -451,9 +437,8 @@ static int __maybe_unused stp_pmap_aggregate(struct stp_pmap *pm)
 	return 0;
 }
 
-static bool __maybe_unused stp_pmap_exists_match(struct stp_pmap *pm,
-						 const union stp_key *k,
-						 u32 wild)
+bool stp_pmap_exists_match(struct stp_pmap *pm, const union stp_key *k,
+			   u32 wild)
 {
 	unsigned int cpu;
 
@@ -463,9 +448,8 @@ static bool __maybe_unused stp_pmap_exists_match(struct stp_pmap *pm,
 	return false;
 }
 
-static void __maybe_unused stp_pmap_delete_match(struct stp_pmap *pm,
-						 const union stp_key *k,
-						 u32 wild)
+void stp_pmap_delete_match(struct stp_pmap *pm, const union stp_key *k,
+			   u32 wild)
 {
 	unsigned int cpu;
 
@@ -473,7 +457,7 @@ static void __maybe_unused stp_pmap_delete_match(struct stp_pmap *pm,
 		stp_map_delete_match(&pm->cpu[cpu], k, wild);
 }
 
-static void __maybe_unused stp_pmap_clear(struct stp_pmap *pm)
+void stp_pmap_clear(struct stp_pmap *pm)
 {
 	unsigned int cpu;
 

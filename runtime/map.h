@@ -70,26 +70,37 @@ struct stp_sort {
 	int stat_op;			/* enum stp_stat_op for statistics */
 };
 
-static int stp_map_init(struct stp_map *m, const struct stp_map_desc *d,
-			u32 cap);
-static void stp_map_free(struct stp_map *m);
-static struct stp_map_entry *stp_map_find(struct stp_map *m,
-					  const union stp_key *k);
-static struct stp_map_entry *stp_map_add(struct stp_map *m,
-					 const union stp_key *k);
-static void stp_map_delete(struct stp_map *m, const union stp_key *k);
-static void stp_map_clear(struct stp_map *m);
-static bool stp_map_exists_match(struct stp_map *m, const union stp_key *k,
-				 u32 wild);
-static void stp_map_delete_match(struct stp_map *m, const union stp_key *k,
-				 u32 wild);
-static u32 stp_map_collect(struct stp_map *m, struct stp_map_entry **out,
-			   u32 room, const union stp_key *k, u32 wild);
-static void stp_map_sort(struct stp_map_entry **v, u32 n,
-			 const struct stp_sort *how);
+int stp_map_init(struct stp_map *m, const struct stp_map_desc *d, u32 cap);
+void stp_map_free(struct stp_map *m);
+struct stp_map_entry *stp_map_find(struct stp_map *m, const union stp_key *k);
+struct stp_map_entry *stp_map_add(struct stp_map *m, const union stp_key *k);
+void stp_map_delete(struct stp_map *m, const union stp_key *k);
+void stp_map_clear(struct stp_map *m);
+bool stp_map_exists_match(struct stp_map *m, const union stp_key *k, u32 wild);
+void stp_map_delete_match(struct stp_map *m, const union stp_key *k, u32 wild);
+u32 stp_map_collect(struct stp_map *m, struct stp_map_entry **out, u32 room,
+		    const union stp_key *k, u32 wild);
+void stp_map_sort(struct stp_map_entry **v, u32 n, const struct stp_sort *how);
 
-static int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d);
-static void stp_pmap_free(struct stp_pmap *pm);
+int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d);
+void stp_pmap_free(struct stp_pmap *pm);
+
+/* Values, and the statistics of a per-CPU map (map.c) */
+int stp_map_set_long(struct stp_map *m, const union stp_key *k, int64_t v);
+int stp_map_set_str(struct stp_map *m, const union stp_key *k, const char *v);
+int64_t stp_map_get_long(struct stp_map *m, const union stp_key *k);
+const char *stp_map_get_str(struct stp_map *m, const union stp_key *k);
+void stp_map_overflow(struct stp_context *c, const struct stp_map_desc *d,
+		      const char *where);
+int stp_pmap_add(struct stp_pmap *pm, unsigned int cpu, const union stp_key *k,
+		 int64_t v);
+struct stp_stat *stp_pmap_get(struct stp_pmap *pm, const union stp_key *k);
+int stp_pmap_aggregate(struct stp_pmap *pm);
+bool stp_pmap_exists_match(struct stp_pmap *pm, const union stp_key *k,
+			   u32 wild);
+void stp_pmap_delete_match(struct stp_pmap *pm, const union stp_key *k,
+			   u32 wild);
+void stp_pmap_clear(struct stp_pmap *pm);
 
 static inline void *stp_map_val(const struct stp_map *m,
 				struct stp_map_entry *e)

@@ -34,9 +34,8 @@ static int stp_pp_string(struct stp_strbuf *sb, u64 addr, char *scratch)
 	return 0;
 }
 
-static int __maybe_unused stp_pretty(struct stp_strbuf *sb,
-				     const struct stp_pretty *p,
-				     int64_t value, char *scratch)
+int stp_pretty(struct stp_strbuf *sb, const struct stp_pretty *p, int64_t value,
+	       char *scratch)
 {
 	static const struct stp_fmt fmts[] = {
 		{ .conv = 'i', .width = -1, .prec = -1 },
@@ -81,8 +80,7 @@ fault:
  * $$parms$$ (2): the probe's table for that mode, over the arguments the
  * typed callback stored in c->tp->all.
  */
-static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
-					int mode, char *scratch)
+void stp_tp_parms(struct stp_context *c, char *dst, int mode, char *scratch)
 {
 	const struct stp_tp_parm *p = c->probe->tp_parms[mode];
 	struct stp_strbuf sb;

@@ -48,7 +48,7 @@ struct stp_tp_parm {
  * Append the pretty text of value to sb; scratch is MAXSTRINGLEN bytes
  * (strings are read there). Returns 0, or -EFAULT after writing "ERROR".
  */
-static int stp_pretty(struct stp_strbuf *sb, const struct stp_pretty *p,
-		      int64_t value, char *scratch);
+int stp_pretty(struct stp_strbuf *sb, const struct stp_pretty *p, int64_t value,
+	       char *scratch);
 
 #endif /* RUNTIME_PRETTY_H */

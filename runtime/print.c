@@ -277,7 +277,7 @@ static void stp_fmt_string(struct stp_sink *s, const struct stp_fmt *f,
 }
 
 /* Commit the print buffer to this CPU's ring as one record. */
-static void stp_print_commit(struct stp_context *c)
+void stp_print_commit(struct stp_context *c)
 {
 	if (!c->plen)
 		return;
@@ -285,19 +285,19 @@ static void stp_print_commit(struct stp_context *c)
 	c->plen = 0;
 }
 
-static void __maybe_unused stp_print_flush(struct stp_context *c)
+void stp_print_flush(struct stp_context *c)
 {
 	stp_print_commit(c);
 }
 
-static void __maybe_unused stp_print_str(struct stp_context *c, const char *s)
+void stp_print_str(struct stp_context *c, const char *s)
 {
 	struct stp_sink sk = { .c = c };
 
 	stp_sink_put(&sk, s, strlen(s));
 }
 
-static void __maybe_unused stp_print_char(struct stp_context *c, int ch)
+void stp_print_char(struct stp_context *c, int ch)
 {
 	struct stp_sink sk = { .c = c };
 	char b = ch;
@@ -305,17 +305,15 @@ static void __maybe_unused stp_print_char(struct stp_context *c, int ch)
 	stp_sink_put(&sk, &b, 1);
 }
 
-static void __maybe_unused stp_print_long(struct stp_context *c,
-					  const struct stp_fmt *f, int64_t v)
+void stp_print_long(struct stp_context *c, const struct stp_fmt *f, int64_t v)
 {
 	struct stp_sink sk = { .c = c };
 
 	stp_fmt_long(&sk, f, v);
 }
 
-static void __maybe_unused stp_print_string(struct stp_context *c,
-					    const struct stp_fmt *f,
-					    const char *s)
+void stp_print_string(struct stp_context *c, const struct stp_fmt *f,
+		      const char *s)
 {
 	struct stp_sink sk = { .c = c };
 
@@ -329,9 +327,8 @@ static void __maybe_unused stp_print_string(struct stp_context *c,
  * code leaves through its error label, so nothing of the call is
  * printed, as in SystemTap).
  */
-static int __maybe_unused stp_mem_check(struct stp_context *c,
-					const struct stp_fmt *f, int64_t v,
-					const char *where)
+int stp_mem_check(struct stp_context *c, const struct stp_fmt *f, int64_t v,
+		  const char *where)
 {
 	const char *src = (const char *)(unsigned long)v;
 	long n = stp_fmt_memlen(f);
@@ -361,8 +358,7 @@ static int __maybe_unused stp_mem_check(struct stp_context *c,
  * print buffer, committing it first when the text does not fit; text
  * longer than the whole buffer is truncated.
  */
-static void __maybe_unused stp_printf(struct stp_context *c,
-				      const char *fmt, ...)
+void stp_printf(struct stp_context *c, const char *fmt, ...)
 {
 	size_t room = STP_PRINT_BUF_SIZE - c->plen;
 	va_list ap;
@@ -382,21 +378,21 @@ static void __maybe_unused stp_printf(struct stp_context *c,
 	c->plen += min_t(size_t, n, room ? room - 1 : 0);
 }
 
-static void __maybe_unused stp_sb_init(struct stp_strbuf *sb, char *buf)
+void stp_sb_init(struct stp_strbuf *sb, char *buf)
 {
 	sb->buf = buf;
 	sb->len = 0;
 	buf[0] = '\0';
 }
 
-static void __maybe_unused stp_sb_str(struct stp_strbuf *sb, const char *s)
+void stp_sb_str(struct stp_strbuf *sb, const char *s)
 {
 	struct stp_sink sk = { .sb = sb };
 
 	stp_sink_put(&sk, s, strlen(s));
 }
 
-static void __maybe_unused stp_sb_char(struct stp_strbuf *sb, int ch)
+void stp_sb_char(struct stp_strbuf *sb, int ch)
 {
 	struct stp_sink sk = { .sb = sb };
 	char b = ch;
@@ -404,17 +400,15 @@ static void __maybe_unused stp_sb_char(struct stp_strbuf *sb, int ch)
 	stp_sink_put(&sk, &b, 1);
 }
 
-static void __maybe_unused stp_sb_long(struct stp_strbuf *sb,
-				       const struct stp_fmt *f, int64_t v)
+void stp_sb_long(struct stp_strbuf *sb, const struct stp_fmt *f, int64_t v)
 {
 	struct stp_sink sk = { .sb = sb };
 
 	stp_fmt_long(&sk, f, v);
 }
 
-static void __maybe_unused stp_sb_string(struct stp_strbuf *sb,
-					 const struct stp_fmt *f,
-					 const char *s)
+void stp_sb_string(struct stp_strbuf *sb, const struct stp_fmt *f,
+		   const char *s)
 {
 	struct stp_sink sk = { .sb = sb };
 

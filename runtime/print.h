@@ -26,25 +26,22 @@ struct stp_strbuf {
 	size_t len;			/* bytes used, excluding the NUL */
 };
 
-static void stp_print_str(struct stp_context *c, const char *s);
-static void stp_print_char(struct stp_context *c, int ch);
-static void stp_print_long(struct stp_context *c, const struct stp_fmt *f,
-			   int64_t v);
-static void stp_print_string(struct stp_context *c, const struct stp_fmt *f,
-			     const char *s);
-static int stp_mem_check(struct stp_context *c, const struct stp_fmt *f,
-			 int64_t v, const char *where);
-static __printf(2, 3) void stp_printf(struct stp_context *c,
-				      const char *fmt, ...);
-static void stp_print_flush(struct stp_context *c);
-static void stp_print_commit(struct stp_context *c);
+void stp_print_str(struct stp_context *c, const char *s);
+void stp_print_char(struct stp_context *c, int ch);
+void stp_print_long(struct stp_context *c, const struct stp_fmt *f, int64_t v);
+void stp_print_string(struct stp_context *c, const struct stp_fmt *f,
+		      const char *s);
+int stp_mem_check(struct stp_context *c, const struct stp_fmt *f, int64_t v,
+		  const char *where);
+__printf(2, 3) void stp_printf(struct stp_context *c, const char *fmt, ...);
+void stp_print_flush(struct stp_context *c);
+void stp_print_commit(struct stp_context *c);
 
-static void stp_sb_init(struct stp_strbuf *sb, char *buf);
-static void stp_sb_str(struct stp_strbuf *sb, const char *s);
-static void stp_sb_char(struct stp_strbuf *sb, int ch);
-static void stp_sb_long(struct stp_strbuf *sb, const struct stp_fmt *f,
-			int64_t v);
-static void stp_sb_string(struct stp_strbuf *sb, const struct stp_fmt *f,
-			  const char *s);
+void stp_sb_init(struct stp_strbuf *sb, char *buf);
+void stp_sb_str(struct stp_strbuf *sb, const char *s);
+void stp_sb_char(struct stp_strbuf *sb, int ch);
+void stp_sb_long(struct stp_strbuf *sb, const struct stp_fmt *f, int64_t v);
+void stp_sb_string(struct stp_strbuf *sb, const struct stp_fmt *f,
+		   const char *s);
 
 #endif /* RUNTIME_PRINT_H */

@@ -30,11 +30,12 @@ static size_t *stp_order;		/* indices by ascending priority */
 static atomic_t stp_phase = ATOMIC_INIT(STP_PHASE_LOADED);
 static atomic_t stp_exit_requested = ATOMIC_INIT(0);
 static atomic_t stp_failed = ATOMIC_INIT(0);
-static atomic_t stp_events_live = ATOMIC_INIT(0);
+atomic_t stp_events_live = ATOMIC_INIT(0);
 static atomic_t stp_errors = ATOMIC_INIT(0);
 static atomic_t stp_skipped = ATOMIC_INIT(0);
 static atomic_t stp_skip_reported = ATOMIC_INIT(0);
 static DEFINE_MUTEX(stp_ctl_mutex);
+int64_t stp_target_pid;			/* strings.h */
 
 /* staprun -v: pass 5 reports how probes were attached */
 static int stp_verbose;
@@ -42,24 +43,22 @@ module_param(stp_verbose, int, 0444);
 MODULE_PARM_DESC(stp_verbose, "report probe attachment on stderr");
 
 /* stap -G VAR=VALUE on a number global: a parameter of the script's type */
-static int __maybe_unused stp_param_set_int64(const char *val,
-					      const struct kernel_param *kp)
+static int stp_param_set_int64(const char *val, const struct kernel_param *kp)
 {
 	return kstrtoll(val, 0, (s64 *)kp->arg);
 }
 
-static int __maybe_unused stp_param_get_int64(char *buf,
-					      const struct kernel_param *kp)
+static int stp_param_get_int64(char *buf, const struct kernel_param *kp)
 {
 	return scnprintf(buf, PAGE_SIZE, "%lld\n", *(s64 *)kp->arg);
 }
 
-static const struct kernel_param_ops stp_param_ops_int64 __maybe_unused = {
+const struct kernel_param_ops stp_param_ops_int64 = {
 	.set = stp_param_set_int64,
 	.get = stp_param_get_int64,
 };
 
-static void __maybe_unused stp_request_exit(struct stp_context *c)
+void stp_request_exit(struct stp_context *c)
 {
 	atomic_set(&stp_events_live, 0);
 	atomic_set(&stp_exit_requested, 1);
@@ -98,7 +97,7 @@ static void stp_stderr(struct stp_context *c, const char *first, ...)
  * warn(msg): "WARNING: MSG" as one STDERR record, after the probe's output
  * so far, with a newline added unless MSG ends with one (as SystemTap).
  */
-static void __maybe_unused stp_warn(struct stp_context *c, const char *msg)
+void stp_warn(struct stp_context *c, const char *msg)
 {
 	size_t n = strnlen(msg, MAXSTRINGLEN);
 
@@ -121,13 +120,6 @@ static void stp_ctl_stderr(const char *first, ...)
 		stp_context_put(c);
 	}
 	preempt_enable();
-}
-
-/* Event probes run: armed, and no exit(), failure or stop yet (one load
- * on the hot path). */
-static __always_inline bool stp_events_on(void)
-{
-	return atomic_read(&stp_events_live);
 }
 
 static bool stp_probe_allowed(const struct stp_probe *p)
@@ -205,54 +197,6 @@ static void stp_report_error(struct stp_context *c)
 		stp_fail();
 }
 
-static void stp_probe_run_ctx(const struct stp_probe *p,
-			      const struct stp_tp_args *args,
-			      struct pt_regs *regs, int64_t *entry_out);
-
-/*
- * A lean probe's hit: its counts into this CPU's slots, while events are
- * on. Lock-free and preemption-safe (this_cpu_add), calls nothing: no
- * recursion guard is needed, and a hit nested in another probe's counts
- * too, where a context would be busy.
- */
-static __always_inline void stp_probe_lean(const struct stp_probe *p)
-{
-	const struct stp_count *cn = p->counts, *end = cn + p->ncounts;
-
-	if (!stp_events_on())
-		return;
-	for (; cn < end; cn++)
-		this_cpu_add(stp_counters[cn->slot], cn->delta);
-}
-
-/* One hit: a lean probe's counts, else its handler with a context. */
-static __always_inline void stp_probe_hit(const struct stp_probe *p,
-					  const struct stp_tp_args *args,
-					  struct pt_regs *regs)
-{
-	if (p->lean)
-		stp_probe_lean(p);
-	else
-		stp_probe_run_ctx(p, args, regs, NULL);
-}
-
-static __always_inline void stp_probe_run(const struct stp_probe *p)
-{
-	stp_probe_hit(p, NULL, NULL);
-}
-
-static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
-					     const struct stp_tp_args *args)
-{
-	stp_probe_hit(p, args, NULL);
-}
-
-static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
-					       struct pt_regs *regs)
-{
-	stp_probe_hit(p, NULL, regs);
-}
-
 #ifdef STP_TIMING
 /*
  * -t: the cycles of each probe's hits (get_cycles() around the locks and
@@ -328,9 +272,9 @@ static void stp_timing_free(void) { }
 static void stp_timing_report(void) { }
 #endif
 
-static void stp_probe_run_ctx(const struct stp_probe *p,
-			      const struct stp_tp_args *args,
-			      struct pt_regs *regs, int64_t *entry_out)
+void stp_probe_run_ctx(const struct stp_probe *p,
+		       const struct stp_tp_args *args, struct pt_regs *regs,
+		       int64_t *entry_out)
 {
 	bool event = stp_is_event(p);
 	struct stp_context *c;
@@ -533,9 +477,8 @@ static int stp_status_line(char *buf, size_t size)
 
 static void stp_session_free(void)
 {
-#ifdef STP_HAVE_GLOBALS
-	stp_globals_free();
-#endif
+	if (stp_module.globals_free)
+		stp_module.globals_free();
 	stp_timing_free();
 	stp_counters_free();
 	stp_rings_free();
@@ -545,7 +488,7 @@ static void stp_session_free(void)
 	stp_order = NULL;
 }
 
-static int stp_session_init(const struct stp_probe *probes, size_t n)
+int stp_session_init(const struct stp_probe *probes, size_t n)
 {
 	size_t i, j;
 	int ret;
@@ -574,11 +517,9 @@ static int stp_session_init(const struct stp_probe *probes, size_t n)
 	ret = stp_timing_alloc();
 	if (ret)
 		goto fail;
-#ifdef STP_HAVE_GLOBALS
-	ret = stp_globals_init();
+	ret = stp_module.globals_init ? stp_module.globals_init() : 0;
 	if (ret)
 		goto fail;
-#endif
 	ret = stp_rings_alloc();
 	if (ret)
 		goto fail;
@@ -591,7 +532,7 @@ fail:
 	return ret;
 }
 
-static void stp_session_exit(void)
+void stp_session_exit(void)
 {
 	/* no new ctl or data operations after this; waits for running ones */
 	stp_transport_exit();

@@ -176,39 +176,158 @@ struct stp_probe {
 	u16 procfs_umask;		/* .umask(N) */
 };
 
-/* Run one hit of probe p. */
-static __always_inline void stp_probe_run(const struct stp_probe *p);
-/* The same for a typed tracepoint callback: c->tp = args during the hit. */
-static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
-					     const struct stp_tp_args *args);
-/* The same for a kernel function hit: c->regs = regs during the hit. */
-static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
-					       struct pt_regs *regs);
 /* pretty.c: $$parms in mode 0..2 of the current tracepoint hit */
-static void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst,
-					int mode, char *scratch);
+void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst, int mode,
+				 char *scratch);
+
+extern atomic_t stp_events_live;
+extern const struct kernel_param_ops stp_param_ops_int64;
+
+/* Event probes run: armed, and no exit(), failure or stop yet (one load
+ * on the hot path). */
+static __always_inline bool stp_events_on(void)
+{
+	return atomic_read(&stp_events_live);
+}
+
+/* A hit with a context: the handler, its locks, errors (probes.c). */
+void stp_probe_run_ctx(const struct stp_probe *p,
+		       const struct stp_tp_args *args, struct pt_regs *regs,
+		       int64_t *entry_out);
 
 /*
- * Each family's kernel side: arm its probes of the table (on a failure,
- * the session disarms everything) and disarm them (safe when not armed).
- * timer.c, tracepoint.c, kfunc.c, procfs.c; probes.c lists them.
+ * A lean probe's hit: its counts into this CPU's slots, while events are
+ * on. Lock-free and preemption-safe (this_cpu_add), calls nothing: no
+ * recursion guard is needed, and a hit nested in another probe's counts
+ * too, where a context would be busy.
  */
-static int stp_timer_arm(const struct stp_probe *tab, size_t n);
-static void stp_timer_disarm(void);
-static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n);
-static void stp_tracepoint_disarm(void);
-/* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
-static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
-static void stp_kfunc_disarm(void);
-/* procfs files of STP_PROBE_PROCFS probes (procfs.c) */
-static int stp_procfs_arm(const struct stp_probe *tab, size_t n);
-static void stp_procfs_disarm(void);
-static void stp_kfunc_free(void);
+static __always_inline void stp_probe_lean(const struct stp_probe *p)
+{
+	const struct stp_count *cn = p->counts, *end = cn + p->ncounts;
 
-static int stp_session_init(const struct stp_probe *probes, size_t n);
-static void stp_session_exit(void);
+	if (!stp_events_on())
+		return;
+	for (; cn < end; cn++)
+		this_cpu_add(stp_counters[cn->slot], cn->delta);
+}
 
+/* One hit: a lean probe's counts, else its handler with a context. */
+static __always_inline void stp_probe_hit(const struct stp_probe *p,
+					  const struct stp_tp_args *args,
+					  struct pt_regs *regs)
+{
+	if (p->lean)
+		stp_probe_lean(p);
+	else
+		stp_probe_run_ctx(p, args, regs, NULL);
+}
+
+static __always_inline void stp_probe_run(const struct stp_probe *p)
+{
+	stp_probe_hit(p, NULL, NULL);
+}
+
+static __always_inline void stp_probe_run_tp(const struct stp_probe *p,
+					     const struct stp_tp_args *args)
+{
+	stp_probe_hit(p, args, NULL);
+}
+
+static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
+					       struct pt_regs *regs)
+{
+	stp_probe_hit(p, NULL, regs);
+}
+
+/* kernel.trace (tracepoint.c) */
+/* A lean probe's tracepoint callback (generated, one per lean body). */
+#define STP_TP_LEAN_HIT(name, probe)					\
+	static void name(void *data)					\
+	{								\
+		stp_probe_lean(probe);					\
+	}
+
+/* kernel.function (kfunc.c) */
+#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
+#define STP_KF_HAVE_FTRACE 1
+#else
+#define STP_KF_HAVE_FTRACE 0
+#endif
+
+/* fprobe with pt_regs handlers: a feature test (runtime/features) */
+#if STP_KF_HAVE_FTRACE && defined(STP_HAVE_FPROBE_PT_REGS)
+#include <linux/fprobe.h>
+#define STP_KF_HAVE_FPROBE 1
+#else
+#define STP_KF_HAVE_FPROBE 0
+#endif
+
+/*
+ * A lean entry probe's own ftrace_ops function (the generated code names
+ * one per lean body): when every probe of the shared ops is of that body,
+ * it is the ops' function, with no search and nothing else per hit.
+ */
+#if STP_KF_HAVE_FTRACE
+#define STP_KF_LEAN_HIT(name, probe)					\
+	static void notrace name(unsigned long ip, unsigned long parent_ip, \
+				 struct ftrace_ops *op,			\
+				 struct ftrace_regs *fregs)		\
+	{								\
+		stp_probe_lean(probe);					\
+	}
+#define STP_KF_LEAN_REF(name) ((void *)(name))
+#else
+#define STP_KF_LEAN_HIT(name, probe)
+#define STP_KF_LEAN_REF(name) NULL
+#endif
+
+void stp_kf_save_entry(const struct stp_probe *p, struct pt_regs *regs,
+		       void *data);
+const char *stp_kfunc_how(const struct stp_probe *p);
+
+/* procfs probes (procfs.c): the file's text during a read or write probe */
+struct stp_procfs_data {
+	char *buf;			/* NUL-terminated */
+	size_t len, size;
+};
+
+struct stp_procfs_data *stp_procfs_data(struct stp_context *c);
+void stp_procfs_set(struct stp_context *c, const char *s, bool append);
+
+int stp_session_init(const struct stp_probe *probes, size_t n);
+void stp_session_exit(void);
+
+#ifdef STP_HAVE_GLOBALS
+/* the generated code's: allocate / free its arrays and statistics */
+static int stp_globals_init(void);
+static void stp_globals_free(void);
+#define STP_MODULE_GLOBALS .globals_init = stp_globals_init,		\
+			   .globals_free = stp_globals_free,
+#else
+#define STP_MODULE_GLOBALS
+#endif
+#ifdef STP_KFUNC_ANCHOR_SYM
+#define STP_MODULE_ANCHOR .kfunc_anchor = (unsigned long)&STP_KFUNC_ANCHOR_SYM, \
+			  .kfunc_anchor_link = STP_KFUNC_ANCHOR_LINK,
+#else
+#define STP_MODULE_ANCHOR
+#endif
+
+/* stp_module: this module's constants, for the runtime object */
+#define STP_MODULE_DESC()						\
+	const struct stp_module_desc stp_module = {			\
+		.name = STP_MODULE_NAME,				\
+		.frame_size = STP_FRAME_SIZE,				\
+		.maxnesting = STP_MAXNESTING,				\
+		.iter_slots = STP_ITER_SLOTS,				\
+		.ncounters = STP_NCOUNTERS,				\
+		STP_MODULE_GLOBALS					\
+		STP_MODULE_ANCHOR					\
+	}
+
+/* The module: its stp_module, and init/exit running the table */
 #define STP_MODULE_PROBES(table)					\
+	STP_MODULE_DESC();						\
 	static int __init stp_module_init(void)				\
 	{								\
 		return stp_session_init(table, ARRAY_SIZE(table));	\

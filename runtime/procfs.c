@@ -18,11 +18,6 @@
  * everything under it, after in-flight file operations end) on disarm.
  */
 
-struct stp_procfs_data {
-	char *buf;			/* NUL-terminated */
-	size_t len, size;
-};
-
 struct stp_procfs_file {
 	const char *path;		/* relative to stp_procfs_dir */
 	const struct stp_probe *read_probe, *write_probe;
@@ -44,15 +39,14 @@ static size_t stp_nprocfs_files;
 static struct stp_procfs_subdir *stp_procfs_subdirs;
 static size_t stp_nprocfs_subdirs;
 
-static struct stp_procfs_data *__maybe_unused
+struct stp_procfs_data *
 stp_procfs_data(struct stp_context *c)
 {
 	return this_cpu_read(stp_procfs_cur);
 }
 
 /* $value = s (append false) or $value .= s in a read probe. */
-static void __maybe_unused stp_procfs_set(struct stp_context *c,
-					  const char *s, bool append)
+void stp_procfs_set(struct stp_context *c, const char *s, bool append)
 {
 	struct stp_procfs_data *d = stp_procfs_data(c);
 
@@ -218,7 +212,10 @@ static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
 	 * parent is missing: ask the VFS whether /proc/systemtap exists */
 	if (!kern_path("/proc/systemtap", LOOKUP_DIRECTORY, &top)) {
 		path_put(&top);
-		stp_procfs_dir = proc_mkdir("systemtap/" STP_MODULE_NAME, NULL);
+		char name[sizeof("systemtap/") + MODULE_NAME_LEN];
+
+		snprintf(name, sizeof(name), "systemtap/%s", STP_MODULE_NAME);
+		stp_procfs_dir = proc_mkdir(name, NULL);
 	} else {
 		/* the first module to make it: it stays after us */
 		struct proc_dir_entry *dir = proc_mkdir("systemtap", NULL);
@@ -268,7 +265,7 @@ static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
 	return 0;
 fail:
 	stp_ctl_stderr("ERROR: cannot create the procfs files under "
-		       "/proc/systemtap/" STP_MODULE_NAME "\n", NULL);
+		       "/proc/systemtap/", STP_MODULE_NAME, "\n", NULL);
 	stp_procfs_disarm();
 	return -ENOMEM;
 }

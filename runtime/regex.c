@@ -10,9 +10,8 @@
  * s =~ re.  With scratch (the program calls matched() or ngroups()), the
  * outcome and the submatch offsets become the context's last match.
  */
-static int64_t __maybe_unused stp_re_match(struct stp_context *c,
-					   const struct stp_regex *re,
-					   const char *s, int *scratch)
+int64_t stp_re_match(struct stp_context *c, const struct stp_regex *re,
+		     const char *s, int *scratch)
 {
 	struct stp_re_match *m = &c->last_match;
 	int len, i;
@@ -36,8 +35,8 @@ static int64_t __maybe_unused stp_re_match(struct stp_context *c,
 }
 
 /* matched(n): group n of the last match, "" when it took no part. */
-static void __maybe_unused stp_re_matched(struct stp_context *c, char *out,
-					  int64_t n, const char *where)
+void stp_re_matched(struct stp_context *c, char *out, int64_t n,
+		    const char *where)
 {
 	const struct stp_re_match *m = &c->last_match;
 	char msg[96];
@@ -65,8 +64,7 @@ static void __maybe_unused stp_re_matched(struct stp_context *c, char *out,
 }
 
 /* ngroups(): the groups of the last match's regex, group 0 included. */
-static int64_t __maybe_unused stp_re_ngroups(struct stp_context *c,
-					     const char *where)
+int64_t stp_re_ngroups(struct stp_context *c, const char *where)
 {
 	if (!c->last_match.result) {
 		stp_error(c, "Attempted to get subexpression count from failed "

@@ -13,7 +13,7 @@ static DEFINE_MUTEX(stp_read_mutex);
 
 #define STP_RING_MASK ((u64)STP_BUFFER_SIZE - 1)
 
-static int stp_rings_alloc(void)
+int stp_rings_alloc(void)
 {
 	unsigned int cpu;
 
@@ -31,7 +31,7 @@ static int stp_rings_alloc(void)
 	return 0;
 }
 
-static void stp_rings_free(void)
+void stp_rings_free(void)
 {
 	unsigned int cpu;
 
@@ -76,8 +76,7 @@ static int stp_ring_get_user(struct stp_ring *r, u64 pos, char __user *dst,
 }
 
 /* Append one record; the caller owns this CPU's context. */
-static void stp_ring_write(unsigned int cpu, u16 type, const char *payload,
-			   size_t len)
+void stp_ring_write(unsigned int cpu, u16 type, const char *payload, size_t len)
 {
 	struct stp_ring *r = &stp_rings[cpu];
 	struct stp_record_hdr hdr;
@@ -102,7 +101,7 @@ static void stp_ring_write(unsigned int cpu, u16 type, const char *payload,
  * Copy whole records to user space, oldest first across all CPUs, as many
  * as fit in count bytes.  Returns 0 when there is nothing to read.
  */
-static ssize_t stp_rings_read(char __user *ubuf, size_t count)
+ssize_t stp_rings_read(char __user *ubuf, size_t count)
 {
 	size_t done = 0;
 	ssize_t ret = 0;

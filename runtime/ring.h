@@ -13,10 +13,10 @@ struct stp_ring {
 	char *data;			/* STP_BUFFER_SIZE bytes */
 };
 
-static int stp_rings_alloc(void);
-static void stp_rings_free(void);
-static void stp_ring_write(unsigned int cpu, u16 type, const char *payload,
-			   size_t len);
-static ssize_t stp_rings_read(char __user *ubuf, size_t count);
+int stp_rings_alloc(void);
+void stp_rings_free(void);
+void stp_ring_write(unsigned int cpu, u16 type, const char *payload,
+		    size_t len);
+ssize_t stp_rings_read(char __user *ubuf, size_t count);
 
 #endif /* RUNTIME_RING_H */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one header a generated module includes.  The module is a single
- * translation unit: this pulls in the kernel headers, the runtime's
- * declarations and then the runtime's code (all static).
+ * The one header a generated module includes: the kernel headers and the
+ * runtime's interface.  The runtime's code is runtime.c, compiled once
+ * and linked into every module beside the generated code.
  *
  * Before including it the module defines STP_MODULE_NAME, STP_FRAME_SIZE,
  * STP_MAXNESTING and, when it has arrays or statistics, STP_ITER_SLOTS
@@ -57,32 +57,6 @@
 #include "map.h"
 #include "pretty.h"
 #include "probes.h"
-
-static int stp_transport_init(void);
-static void stp_transport_exit(void);
-static int stp_session_start(void);
-static int stp_session_stop(void);
-static void stp_session_set_target(int64_t pid);
-static int stp_status_line(char *buf, size_t size);
-#ifdef STP_HAVE_GLOBALS
-/* defined by the generated module: allocate / free its arrays and stats */
-static int stp_globals_init(void);
-static void stp_globals_free(void);
-#endif
-
-#include "context.c"
-#include "ring.c"
-#include "print.c"
-#include "stat.c"
-#include "map.c"
-#include "tapset.c"
-#include "regex.c"
-#include "probes.c"
-#include "timer.c"
-#include "tracepoint.c"
-#include "pretty.c"
-#include "kfunc.c"
-#include "procfs.c"
-#include "transport.c"
+#include "tapset.h"
 
 #endif /* RUNTIME_RUNTIME_H */

@@ -50,8 +50,7 @@ static int64_t stp_log_bucket_val(int b)
 	return (int64_t)(1ULL << (b - STP_HIST_LOG_BUCKET0 - 1));
 }
 
-static void __maybe_unused stp_stat_add(const struct stp_stat_desc *d,
-					struct stp_stat *sd, int64_t v)
+void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd, int64_t v)
 {
 	int64_t sv = stp_lshift(v, d->shift);
 
@@ -139,7 +138,7 @@ static void stp_stat_merge_end(const struct stp_stat_desc *d,
 }
 
 /* An aggregated statistic's @count, @sum, @min, @max or @avg. */
-static int64_t __maybe_unused stp_stat_value(const struct stp_stat *sd, int op)
+int64_t stp_stat_value(const struct stp_stat *sd, int op)
 {
 	switch (op) {
 	case STP_STAT_SUM:
@@ -161,8 +160,7 @@ static inline struct stp_stat *stp_pstat_slot(struct stp_pstat *ps,
 	return (struct stp_stat *)(ps->data + (size_t)i * ps->stride);
 }
 
-static int __maybe_unused stp_pstat_init(struct stp_pstat *ps,
-					 const struct stp_stat_desc *d)
+int stp_pstat_init(struct stp_pstat *ps, const struct stp_stat_desc *d)
 {
 	ps->d = d;
 	ps->stride = STP_STAT_SIZE(d);
@@ -170,20 +168,19 @@ static int __maybe_unused stp_pstat_init(struct stp_pstat *ps,
 	return ps->data ? 0 : -ENOMEM;
 }
 
-static void __maybe_unused stp_pstat_free(struct stp_pstat *ps)
+void stp_pstat_free(struct stp_pstat *ps)
 {
 	vfree(ps->data);
 	ps->data = NULL;
 }
 
-static void __maybe_unused stp_pstat_add(struct stp_pstat *ps,
-					 unsigned int cpu, int64_t v)
+void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v)
 {
 	stp_stat_add(ps->d, stp_pstat_slot(ps, cpu), v);
 }
 
 /* Aggregate every CPU's slot; the result lives until the next call. */
-static __maybe_unused struct stp_stat *
+struct stp_stat *
 stp_pstat_get(struct stp_pstat *ps)
 {
 	struct stp_stat *agg = stp_pstat_slot(ps, nr_cpu_ids);
@@ -199,7 +196,7 @@ stp_pstat_get(struct stp_pstat *ps)
 	return agg;
 }
 
-static void __maybe_unused stp_pstat_clear(struct stp_pstat *ps)
+void stp_pstat_clear(struct stp_pstat *ps)
 {
 	unsigned int cpu;
 
@@ -339,25 +336,25 @@ static void stp_hist_out(struct stp_sink *s, const struct stp_stat_desc *d,
 	stp_sink_put(s, "\n", 1);
 }
 
-static void __maybe_unused stp_print_hist(struct stp_context *c,
-					  const struct stp_stat_desc *d,
-					  const struct stp_stat *sd)
+void stp_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
+		    const struct stp_stat *sd)
 {
 	struct stp_sink sk = { .c = c };
 
 	stp_hist_out(&sk, d, sd);
 }
 
-static void __maybe_unused stp_sb_hist(struct stp_strbuf *sb,
-				       const struct stp_stat_desc *d,
-				       const struct stp_stat *sd)
+void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
+		 const struct stp_stat *sd)
 {
 	struct stp_sink sk = { .sb = sb };
 
 	stp_hist_out(&sk, d, sd);
 }
 
-static int stp_counters_alloc(void)
+u64 __percpu *stp_counters;
+
+int stp_counters_alloc(void)
 {
 	if (!STP_NCOUNTERS)
 		return 0;
@@ -366,13 +363,13 @@ static int stp_counters_alloc(void)
 	return stp_counters ? 0 : -ENOMEM;
 }
 
-static void stp_counters_free(void)
+void stp_counters_free(void)
 {
 	free_percpu(stp_counters);
 	stp_counters = NULL;
 }
 
-static void __maybe_unused stp_counter_fold(int64_t *var, int k)
+void stp_counter_fold(int64_t *var, int k)
 {
 	u64 sum = (u64)*var;
 	int cpu;

@@ -51,21 +51,20 @@ enum stp_stat_op {
 	STP_STAT_COUNT, STP_STAT_SUM, STP_STAT_MIN, STP_STAT_MAX, STP_STAT_AVG,
 };
 
-static void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd,
-			 int64_t v);
-static int64_t stp_stat_value(const struct stp_stat *sd, int op);
+void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd,
+		  int64_t v);
+int64_t stp_stat_value(const struct stp_stat *sd, int op);
 
-static int stp_pstat_init(struct stp_pstat *ps, const struct stp_stat_desc *d);
-static void stp_pstat_free(struct stp_pstat *ps);
-static void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v);
-static struct stp_stat *stp_pstat_get(struct stp_pstat *ps);
-static void stp_pstat_clear(struct stp_pstat *ps);
+int stp_pstat_init(struct stp_pstat *ps, const struct stp_stat_desc *d);
+void stp_pstat_free(struct stp_pstat *ps);
+void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v);
+struct stp_stat *stp_pstat_get(struct stp_pstat *ps);
+void stp_pstat_clear(struct stp_pstat *ps);
 
-static void stp_print_hist(struct stp_context *c,
-			   const struct stp_stat_desc *d,
-			   const struct stp_stat *sd);
-static void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
-			const struct stp_stat *sd);
+void stp_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
+		    const struct stp_stat *sd);
+void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
+		 const struct stp_stat *sd);
 
 /*
  * Counters: globals event probes only count with (`n++;`, `n += e;`, the
@@ -76,10 +75,10 @@ static void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
 #ifndef STP_NCOUNTERS
 #define STP_NCOUNTERS 0
 #endif
-static u64 __percpu *stp_counters;
+extern u64 __percpu *stp_counters;
 
-static int stp_counters_alloc(void);
-static void stp_counters_free(void);
-static void __maybe_unused stp_counter_fold(int64_t *var, int k);
+int stp_counters_alloc(void);
+void stp_counters_free(void);
+void __maybe_unused stp_counter_fold(int64_t *var, int k);
 
 #endif /* RUNTIME_STAT_H */

@@ -7,8 +7,8 @@
 #ifndef RUNTIME_STRINGS_H
 #define RUNTIME_STRINGS_H
 
-static int64_t stp_target_pid;		/* set by "target=" on ctl */
-static int64_t stp_loader_tgid;		/* the process that wrote "start" */
+extern int64_t stp_target_pid;		/* set by "target=" on ctl */
+extern int64_t stp_loader_tgid;		/* the process that wrote "start" */
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 /*

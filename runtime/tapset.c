@@ -8,14 +8,13 @@
  * silently truncated).
  */
 
-static int64_t __maybe_unused stp_f_strlen(const char *s)
+int64_t stp_f_strlen(const char *s)
 {
 	return strnlen(s, MAXSTRINGLEN - 1);
 }
 
 /* substr(s, start, length): "" when start or length is out of range. */
-static void __maybe_unused stp_f_substr(char *out, const char *s,
-					int64_t start, int64_t length)
+void stp_f_substr(char *out, const char *s, int64_t start, int64_t length)
 {
 	int64_t len = strnlen(s, MAXSTRINGLEN - 1);
 
@@ -29,19 +28,19 @@ static void __maybe_unused stp_f_substr(char *out, const char *s,
 	out[length] = '\0';
 }
 
-static int64_t __maybe_unused stp_f_stringat(const char *s, int64_t pos)
+int64_t stp_f_stringat(const char *s, int64_t pos)
 {
 	int64_t len = strnlen(s, MAXSTRINGLEN - 1);
 
 	return pos >= 0 && pos < len ? (unsigned char)s[pos] : 0;
 }
 
-static int64_t __maybe_unused stp_f_isinstr(const char *s1, const char *s2)
+int64_t stp_f_isinstr(const char *s1, const char *s2)
 {
 	return strstr(s1, s2) != NULL;
 }
 
-static int64_t __maybe_unused stp_f_strpos(const char *s1, const char *s2)
+int64_t stp_f_strpos(const char *s1, const char *s2)
 {
 	const char *p = strstr(s1, s2);
 
@@ -49,9 +48,8 @@ static int64_t __maybe_unused stp_f_strpos(const char *s1, const char *s2)
 }
 
 /* Every occurrence of srch (left to right, not overlapping) by rplc. */
-static void __maybe_unused stp_f_str_replace(char *out, const char *prnt,
-					     const char *srch,
-					     const char *rplc)
+void stp_f_str_replace(char *out, const char *prnt, const char *srch,
+		       const char *rplc)
 {
 	size_t slen = strlen(srch), rlen = strlen(rplc), n = 0;
 	const char *p = prnt;
@@ -121,8 +119,8 @@ byte:
  * whole escape the cut would split).  With buffer, in is inlen bytes (a
  * NUL does not end it and shows as \0, but counts as four characters).
  */
-static void stp_text(char *out, const char *in, int64_t inlen,
-		     int64_t outlen, bool quoted, bool buffer)
+void stp_text(char *out, const char *in, int64_t inlen, int64_t outlen,
+	      bool quoted, bool buffer)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char *o = out, *esc = NULL;	/* first escape a cut could split */
@@ -197,8 +195,7 @@ static void stp_text(char *out, const char *in, int64_t inlen,
 }
 
 /* The text functions build in a bounce buffer: out may alias s. */
-static void __maybe_unused stp_f_text_strn(char *out, const char *s,
-					   int64_t len, int64_t quoted)
+void stp_f_text_strn(char *out, const char *s, int64_t len, int64_t quoted)
 {
 	char tmp[MAXSTRINGLEN];
 
@@ -206,18 +203,18 @@ static void __maybe_unused stp_f_text_strn(char *out, const char *s,
 	stp_text(out, tmp, len, len, quoted != 0, false);
 }
 
-static void __maybe_unused stp_f_text_str(char *out, const char *s)
+void stp_f_text_str(char *out, const char *s)
 {
 	stp_f_text_strn(out, s, 0, 0);
 }
 
-static void __maybe_unused stp_f_string_quoted(char *out, const char *s)
+void stp_f_string_quoted(char *out, const char *s)
 {
 	stp_f_text_strn(out, s, 0, 1);
 }
 
 /* The kernel's simple_strtol, as SystemTap's strtol. */
-static int64_t __maybe_unused stp_f_strtol(const char *s, int64_t base)
+int64_t stp_f_strtol(const char *s, int64_t base)
 {
 	if (base < 0 || base > 36 || base == 1)
 		return 0;
@@ -228,8 +225,8 @@ static int64_t __maybe_unused stp_f_strtol(const char *s, int64_t base)
  * tokenize(input, delim): the first non-empty token of input; with ""
  * as input, the next one of the previous input (state per CPU context).
  */
-static void __maybe_unused stp_f_tokenize(struct stp_context *c, char *out,
-					  const char *input, const char *delim)
+void stp_f_tokenize(struct stp_context *c, char *out, const char *input,
+		    const char *delim)
 {
 	char *tok;
 
@@ -252,8 +249,7 @@ static void __maybe_unused stp_f_tokenize(struct stp_context *c, char *out,
  * a time so that a string ending before an unmapped page reads fine.
  * Returns the length, or -EFAULT (out is then "").
  */
-static long __maybe_unused stp_copy_string(char *out, unsigned long addr,
-					   size_t n, bool user)
+long stp_copy_string(char *out, unsigned long addr, size_t n, bool user)
 {
 	size_t len = 0;
 
@@ -284,8 +280,7 @@ static long __maybe_unused stp_copy_string(char *out, unsigned long addr,
  * kernel_string(addr): the NUL-terminated string at a kernel address, read
  * fault-safely; a fault is SystemTap's error.
  */
-static void __maybe_unused stp_f_kernel_string(struct stp_context *c,
-					       char *out, int64_t addr)
+void stp_f_kernel_string(struct stp_context *c, char *out, int64_t addr)
 {
 	if (stp_copy_string(out, (unsigned long)addr, MAXSTRINGLEN - 1,
 			    false) < 0)
@@ -294,9 +289,8 @@ static void __maybe_unused stp_f_kernel_string(struct stp_context *c,
 }
 
 /* kernel_string(addr, err_msg): err_msg when the string cannot be read */
-static void __maybe_unused stp_f_kernel_string_or(struct stp_context *c,
-						  char *out, int64_t addr,
-						  const char *err_msg)
+void stp_f_kernel_string_or(struct stp_context *c, char *out, int64_t addr,
+			    const char *err_msg)
 {
 	if (stp_copy_string(out, (unsigned long)addr, MAXSTRINGLEN - 1,
 			    false) < 0)
@@ -335,8 +329,8 @@ static int stp_utf8_put(char *out, int room, u32 u)
  * faults, "invalid UTF-16 (32) character U+X at 0xADDR" (out keeps what
  * was converted before).
  */
-static void __maybe_unused stp_string_utf(struct stp_context *c, char *out,
-					  int64_t addr, int width, bool user)
+void stp_string_utf(struct stp_context *c, char *out, int64_t addr, int width,
+		    bool user)
 {
 	unsigned long p = (unsigned long)addr;
 	int len = 0, n;
@@ -396,8 +390,7 @@ fault:
  * returns -EFAULT; dst is then zeroed.  STP_KREAD(c, var, ptr) reads *ptr
  * into var, whose size must be the same.
  */
-static int __maybe_unused stp_kread(struct stp_context *c, void *dst,
-				    const void *addr, size_t n)
+int stp_kread(struct stp_context *c, void *dst, const void *addr, size_t n)
 {
 	if (!copy_from_kernel_nofault(dst, addr, n))
 		return 0;
@@ -407,8 +400,7 @@ static int __maybe_unused stp_kread(struct stp_context *c, void *dst,
 	return -EFAULT;
 }
 
-static int __maybe_unused stp_uread(struct stp_context *c, void *dst,
-				    unsigned long addr, size_t n)
+int stp_uread(struct stp_context *c, void *dst, unsigned long addr, size_t n)
 {
 	if (!copy_from_user_nofault(dst, (const void __user *)addr, n))
 		return 0;
@@ -416,9 +408,3 @@ static int __maybe_unused stp_uread(struct stp_context *c, void *dst,
 	stp_errorf(c, "read fault [man error::fault] at 0x%lx", addr);
 	return -EFAULT;
 }
-
-#define STP_KREAD(c, var, ptr)						\
-	({								\
-		BUILD_BUG_ON(sizeof(var) != sizeof(*(ptr)));		\
-		stp_kread((c), &(var), (ptr), sizeof(var));		\
-	})

@@ -7,13 +7,6 @@
  * callback runs for (tp_shared) registers nothing itself.
  */
 
-/* A lean probe's tracepoint callback (generated, one per lean body). */
-#define STP_TP_LEAN_HIT(name, probe)					\
-	static void name(void *data)					\
-	{								\
-		stp_probe_lean(probe);					\
-	}
-
 struct stp_tracepoint {
 	const struct stp_probe *p;	/* its table entry */
 	struct tracepoint *tp;		/* the kernel's, once found */

@@ -4,9 +4,8 @@
  * and the status line) and /proc/stap_<MODULE>/data (records).
  */
 
-#define STP_PROC_DIR STP_PROC_PREFIX STP_MODULE_NAME
-
 static struct proc_dir_entry *stp_proc_dir;
+int64_t stp_loader_tgid;		/* strings.h */
 
 static ssize_t stp_ctl_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
@@ -71,7 +70,10 @@ static const struct proc_ops stp_data_ops = {
 
 static int stp_transport_init(void)
 {
-	stp_proc_dir = proc_mkdir(STP_PROC_DIR, NULL);
+	char dir[sizeof(STP_PROC_PREFIX) + MODULE_NAME_LEN];
+
+	snprintf(dir, sizeof(dir), STP_PROC_PREFIX "%s", STP_MODULE_NAME);
+	stp_proc_dir = proc_mkdir(dir, NULL);
 	if (!stp_proc_dir)
 		return -ENOMEM;
 	if (!proc_create("ctl", 0600, stp_proc_dir, &stp_ctl_ops) ||

@@ -288,6 +288,58 @@ static void print_file(const char *path)
 	free(text);
 }
 
+/*
+ * The -D flags of both objects: the user's, then what -t and -s ask of the
+ * runtime (timing, the ring's size: a power of two, as it is indexed by a
+ * mask; a -D STP_BUFFER_SIZE of the user's wins).
+ */
+static void add_flag_defines(struct driver *d, struct strbuf *flags)
+{
+	struct session *s = d->s;
+	bool user_size = false;
+
+	for (int i = 0; i < s->ndefines; i++) {
+		if (s->defines[i].value)
+			sb_printf(flags, "ccflags-y += '-D%s=%s'\n",
+				  s->defines[i].name, s->defines[i].value);
+		else
+			sb_printf(flags, "ccflags-y += -D%s\n",
+				  s->defines[i].name);
+		if (!strcmp(s->defines[i].name, "STP_BUFFER_SIZE"))
+			user_size = true;
+	}
+	if (s->timing)
+		sb_puts(flags, "ccflags-y += -DSTP_TIMING=1\n");
+	if (s->buffer_mb && !user_size) {
+		long bytes = 1L << 20;
+		while (bytes < (long)s->buffer_mb << 20)
+			bytes <<= 1;
+		sb_printf(flags, "ccflags-y += -DSTP_BUFFER_SIZE=%ldL\n", bytes);
+	}
+}
+
+/*
+ * The runtime object (runtime/runtime.c) is the same for every script of
+ * one kernel, feature header, runtime and set of flags: it is compiled
+ * once, kept in the cache as runtime-HASH.o, and given to later builds as
+ * a kbuild "_shipped" file, so a script's build compiles only its own C.
+ */
+static const char *runtime_object(struct driver *d, const char *flags)
+{
+	struct session *s = d->s;
+	unsigned long long h = FNV_OFFSET;
+
+	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
+	h = fnv1a(h, s->release, strlen(s->release) + 1);
+	h = fnv1a(h, s->build_dir, strlen(s->build_dir) + 1);
+	h = fnv1a(h, flags, strlen(flags) + 1);	/* features header too */
+	for (int i = 0; i < d->nmake_args; i++)
+		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	h = hash_dir(h, d->runtime_dir);
+	return arena_printf(&s->arena, "%s/%s/runtime-%016llx.o",
+			    s->target->cache_dir, s->release, h);
+}
+
 int build_module(struct driver *d)
 {
 	struct session *s = d->s;
@@ -304,28 +356,57 @@ int build_module(struct driver *d)
 		return 0;
 	}
 
-	/* Kbuild file: the runtime is found through -I, the kernel's
-	 * features through the header of its feature tests. */
+	/* Kbuild file: the module is the script's object and the runtime's;
+	 * the runtime is found through -I, the kernel's features through
+	 * the header of its feature tests. */
 	const char *features = feature_header(d);
+	struct strbuf flags = { 0 };
+	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
+		  d->runtime_dir);
+	if (features)
+		sb_printf(&flags, "ccflags-y += -include %s\n", features);
+	add_flag_defines(d, &flags);
+	const char *rt_cached = runtime_object(d, sb_str(&flags));
+	const char *rt_shipped = arena_printf(&s->arena,
+					      "%s/stp_runtime.o_shipped",
+					      d->tmpdir);
+	bool have_rt = !d->poison_cache && path_exists(rt_cached) &&
+		       copy_file(rt_cached, rt_shipped) == 0;
+	if (have_rt) {
+		/* modpost (6.1) reads each object's .cmd for the CRCs of what
+		 * it exports: the runtime exports nothing */
+		const char *cmd = arena_printf(&s->arena,
+					       "%s/.stp_runtime.o.cmd", d->tmpdir);
+		FILE *cf = fopen(cmd, "w");
+		have_rt = cf && fputs("# the cached runtime object\n", cf) >= 0;
+		if (cf && fclose(cf))
+			have_rt = false;
+	}
+	if (!have_rt) {
+		const char *rt_src = arena_printf(&s->arena, "%s/stp_runtime.c",
+						  d->tmpdir);
+		FILE *rf = fopen(rt_src, "w");
+		if (!rf || fputs("#include \"runtime.c\"\n", rf) < 0 ||
+		    fclose(rf)) {
+			fprintf(stderr, "stap: error: cannot write %s\n", rt_src);
+			sb_free(&flags);
+			return -1;
+		}
+	}
 	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
 	FILE *f = fopen(kbuild, "w");
 	if (!f) {
 		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
+		sb_free(&flags);
 		return -1;
 	}
-	fprintf(f, "obj-m := %s.o\n", d->module_name);
-	fprintf(f, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
-		d->runtime_dir);
-	if (features)
-		fprintf(f, "ccflags-y += -include %s\n", features);
-	for (int i = 0; i < s->ndefines; i++) {
-		if (s->defines[i].value)
-			fprintf(f, "ccflags-y += '-D%s=%s'\n", s->defines[i].name,
-				s->defines[i].value);
-		else
-			fprintf(f, "ccflags-y += -D%s\n", s->defines[i].name);
+	fprintf(f, "obj-m := %s.o\n%s-y := %s_src.o stp_runtime.o\n%s",
+		d->module_name, d->module_name, d->module_name, sb_str(&flags));
+	sb_free(&flags);
+	if (fclose(f)) {
+		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
+		return -1;
 	}
-	fclose(f);
 
 	const char *log = arena_printf(&s->arena, "%s/build.log", d->tmpdir);
 	const char *mdir = arena_printf(&s->arena, "M=%s", d->tmpdir);
@@ -365,6 +446,12 @@ int build_module(struct driver *d)
 	}
 	if (s->verbose > 1)
 		print_file(log);
+	if (!have_rt) {
+		char *rt_dir = arena_strdup(&s->arena, dir);
+		if (make_dirs(rt_dir) == 0)
+			(void)copy_file(arena_printf(&s->arena,
+					"%s/stp_runtime.o", d->tmpdir), rt_cached);
+	}
 
 	if (named) {
 		/* -m NAME: the module lands in the current directory */

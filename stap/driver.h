@@ -13,7 +13,7 @@ struct driver {
 	const char *staprun;		/* the loader binary */
 	const char *tmpdir;		/* per-run work directory */
 	const char *module_name;
-	const char *c_path;		/* tmpdir/MODULE.c */
+	const char *c_path;		/* tmpdir/MODULE_src.c */
 	char *ko_path;			/* result of pass 4 */
 	bool use_vm;			/* pass 5 in a qemu guest */
 	bool force_vm;			/* --vm */

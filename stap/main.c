@@ -854,7 +854,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 	d.tmpdir = arena_strdup(&s->arena, tmpl);
-	d.c_path = arena_printf(&s->arena, "%s/%s.c", d.tmpdir, d.module_name);
+	d.c_path = arena_printf(&s->arena, "%s/%s_src.c", d.tmpdir,
+				 d.module_name);
 	FILE *out = fopen(d.c_path, "w");
 	if (!out || fwrite(csrc, 1, clen, out) != clen || fclose(out)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", d.c_path);

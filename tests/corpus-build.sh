@@ -50,30 +50,50 @@ corpus_build() { # release tag first(1/0)
 	[ ${#mods[@]} -gt 0 ] || return 0
 
 	# -D options of a script would be its module's CFLAGS; none has any
+	# A module is its generated C and the runtime object (as stap's
+	# pass 4 builds it): the runtime is compiled once, and each module
+	# links its own copy of it (a kbuild "_shipped" file).
+	# (a part of a module, so it is compiled as module code: -DMODULE)
 	{
-		echo "obj-m := $(printf '%s.o ' "${mods[@]}")"
+		echo "obj-m := stp_rt_mod.o"
+		echo "stp_rt_mod-y := stp_rt.o"
 		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement"
 	} >"$dir/Kbuild"
+	echo '#include "runtime.c"' >"$dir/stp_rt.c"
+	make -C "/lib/modules/$release/build" M="$dir" stp_rt.o \
+		>"$dir/build0.log" 2>&1
+	kbuild_modules() { # module...
+		local m
+		for m in "$@"; do
+			echo "obj-m += $m.o"
+			echo "$m-y := ${m}_src.o ${m}_rt.o"
+		done
+		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement"
+	}
+	for m in "${mods[@]}"; do
+		mv "$dir/$m.c" "$dir/${m}_src.c"
+		ln -sf stp_rt.o "$dir/${m}_rt.o_shipped"
+		: >"$dir/.${m}_rt.o.cmd"
+	done
+	kbuild_modules "${mods[@]}" >"$dir/Kbuild"
 	make -C "/lib/modules/$release/build" M="$dir" -k -j2 modules \
 		>"$dir/build1.log" 2>&1
 	for m in "${mods[@]}"; do
-		[ -f "$dir/$m.o" ] && ok_mods+=("$m")
+		[ -f "$dir/${m}_src.o" ] && ok_mods+=("$m")
 	done
 	if [ ${#ok_mods[@]} -gt 0 ]; then
-		echo "obj-m := $(printf '%s.o ' "${ok_mods[@]}")" >"$dir/Kbuild.2"
-		echo "ccflags-y := -I$runtime -Wno-declaration-after-statement" \
-			>>"$dir/Kbuild.2"
-		mv "$dir/Kbuild.2" "$dir/Kbuild"
+		kbuild_modules "${ok_mods[@]}" >"$dir/Kbuild"
 		make -C "/lib/modules/$release/build" M="$dir" -j2 modules \
 			>"$dir/build2.log" 2>&1
 	fi
 	for i in "${!mods[@]}"; do
 		m=${mods[$i]}
-		err=$(grep -E "(^|/)$m\.(c|o|ko|mod)[:. ]|\b$m\b.*(undefined|error)" \
-			"$dir/build1.log" "$dir/build2.log" 2>/dev/null | head -20)
+		err=$(grep -E "(^|/)$m(_src)?\.(c|o|ko|mod)[:. ]|\b$m\b.*(undefined|error)" \
+			"$dir/build0.log" "$dir/build1.log" "$dir/build2.log" \
+			2>/dev/null | head -20)
 		if [ ! -f "$dir/$m.ko" ]; then
 			corpus_result "${names[$i]}" 1 "pass 4 failed: $err" "$tag" "$tag"
-		elif grep -q "$m\.c:[0-9]*:[0-9]*: warning:" "$dir/build1.log"; then
+		elif grep -q "${m}_src\.c:[0-9]*:[0-9]*: warning:" "$dir/build1.log"; then
 			corpus_result "${names[$i]}" 1 "kbuild warnings: $err" "$tag" "$tag"
 		else
 			corpus_result "${names[$i]}" 0 "" "$tag" "$tag"

@@ -30,8 +30,12 @@ objs=
 i=1
 for n in print events maxaction divzero notp forever endfail flood contend \
 	kfunc nokfunc kfrefused; do
-	printf '#define STP_TEST %d\n#include "test_mod.c"\n' $i >"$w/t_$n.c"
+	# a module is its scenario and the runtime object, as stap builds it
+	printf '#define STP_TEST %d\n#include "test_mod.c"\n' $i >"$w/t_${n}_main.c"
+	printf '#include "runtime.c"\n' >"$w/t_${n}_rt.c"
 	objs="$objs t_$n.o"
+	parts="${parts:-}t_$n-y := t_${n}_main.o t_${n}_rt.o
+"
 	i=$((i + 1))
 done
 # kfunc: vfs_read by link-time address, moved by KASLR's offset, which the
@@ -50,9 +54,10 @@ fi
 [ -n "$kf_flags" ] || echo "note: no $dbg: kfunc's by-address probe goes by symbol" >&2
 cat >"$w/Kbuild" <<EOK
 obj-m := $objs
-ccflags-y := -I$top/runtime -I\$(src)
-CFLAGS_t_flood.o := -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
-CFLAGS_t_kfunc.o := $kf_flags
+${parts}ccflags-y := -I$top/runtime -I\$(src)
+CFLAGS_t_flood_main.o := -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
+CFLAGS_t_flood_rt.o := -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
+CFLAGS_t_kfunc_main.o := $kf_flags
 EOK
 if ! make -C "$kdir" M="$w" modules >"$w/build.log" 2>&1 ||
    grep -E 'warning:|error:' "$w/build.log"; then

@@ -650,6 +650,8 @@ static const struct stp_probe stp_probes[] = {
 };
 #if STP_TEST >= 10 && STP_TEST <= 12
 /* STP_MODULE_PROBES, plus: no work item left behind at unload */
+STP_MODULE_DESC();
+
 static int __init stp_kf_init(void)
 {
 	return stp_session_init(stp_probes, ARRAY_SIZE(stp_probes));

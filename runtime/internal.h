@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Declarations shared by the runtime's own files only (runtime.c is
+ * their one translation unit); generated code never sees them.
+ */
+#ifndef RUNTIME_INTERNAL_H
+#define RUNTIME_INTERNAL_H
+
+/* transport.c: the control and data files under /proc/systemtap */
+static int stp_transport_init(void);
+static void stp_transport_exit(void);
+/* probes.c: the session, as the control file drives it */
+static int stp_session_start(void);
+static int stp_session_stop(void);
+static void stp_session_set_target(int64_t pid);
+static int stp_status_line(char *buf, size_t size);
+
+/*
+ * Each family's kernel side: arm its probes of the table (on a failure,
+ * the session disarms everything) and disarm them (safe when not armed).
+ * timer.c, tracepoint.c, kfunc.c, procfs.c; probes.c lists them.
+ */
+static int stp_timer_arm(const struct stp_probe *tab, size_t n);
+static void stp_timer_disarm(void);
+static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n);
+static void stp_tracepoint_disarm(void);
+/* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
+static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
+static void stp_kfunc_disarm(void);
+static void stp_kfunc_free(void);
+/* procfs files of STP_PROBE_PROCFS probes (procfs.c) */
+static int stp_procfs_arm(const struct stp_probe *tab, size_t n);
+static void stp_procfs_disarm(void);
+
+#endif /* RUNTIME_INTERNAL_H */

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The runtime object: every runtime file in one translation unit,
+ * compiled once per kernel and set of -D options (stap/build.c caches it)
+ * and linked into each module beside the generated code. What differs
+ * between modules reaches it through stp_module (probes.h).
+ */
+#define STP_RUNTIME_OBJECT 1
+#include "runtime.h"
+#include "internal.h"
+
+#include "context.c"
+#include "ring.c"
+#include "print.c"
+#include "stat.c"
+#include "map.c"
+#include "tapset.c"
+#include "regex.c"
+#include "probes.c"
+#include "timer.c"
+#include "tracepoint.c"
+#include "pretty.c"
+#include "kfunc.c"
+#include "procfs.c"
+#include "transport.c"
