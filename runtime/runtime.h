@@ -74,6 +74,7 @@ static void stp_globals_free(void);
 #include "ring.c"
 #include "print.c"
 #include "stat.c"
+#include "json.c"
 #include "map.c"
 #include "tapset.c"
 #include "regex.c"
