@@ -170,8 +170,11 @@ char *json_print_function(struct sema *se, const struct node *n,
 			   "global statistic");
 		return NULL;
 	}
-	if (g->type == TY_UNKNOWN)
-		return NULL;	/* check_unresolved says so */
+	if (g->type == TY_UNKNOWN) {
+		diag_error(se->s, v->loc, "unresolved type for global '%s' "
+			   "(nothing assigns it a value)", g->name);
+		return NULL;
+	}
 	if (hist && g->type != TY_STATS) {
 		diag_error(se->s, v->loc, "'%s' is not a statistic (it is a "
 			   "%s)", g->name, type_name(g->type));
