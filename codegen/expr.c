@@ -335,9 +335,10 @@ static void gen_hist(struct cg *cg, struct node *n, const char *prefix,
 	if (!op->sym || !global_ok(cg, op, op->sym))
 		return;
 	const char *st = gen_stat_get(cg, op);
-	empty_check(cg, n, st);
-	emit(cg, "%s_hist(%s, &stp_gsd_%s, %s);", prefix, target,
-	     op->sym->cname, st);
+	if (!n->stat.json)	/* JSON: an empty histogram is [] */
+		empty_check(cg, n, st);
+	emit(cg, "%s_%shist(%s, &stp_gsd_%s, %s);", prefix,
+	     n->stat.json ? "json_" : "", target, op->sym->cname, st);
 }
 
 static const char *gen_long_binary(struct cg *cg, struct node *n, enum op op,

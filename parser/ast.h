@@ -173,6 +173,8 @@ struct node {
 			enum stat_op op;
 			struct node *operand;
 			struct node *args;	/* histogram parameters */
+			bool json;	/* N_HIST printed as JSON buckets
+					 * (@json_print's lowering) */
 		} stat;
 		struct {		/* N_TARGET, N_TMEMBER, N_TINDEX */
 			const char *name;	/* $name, or member name */

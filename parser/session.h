@@ -66,6 +66,8 @@ struct session {
 	const char *compatible;	/* --compatible: the SystemTap version emulated */
 	int buffer_mb;		/* -s: per-CPU output buffer, 0 = default */
 	bool timing;		/* -t: per-probe hits and cycles, reported */
+	bool format_json;	/* --format=json: the end-of-run display of
+				 * globals as JSON lines (display.c) */
 	void *library_macros;	/* @define's from *.stpm files (preproc.c) */
 	bool keep_tmpdir;	/* -k */
 	const char *release;	/* -r: target kernel release */

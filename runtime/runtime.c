@@ -13,6 +13,7 @@
 #include "ring.c"
 #include "print.c"
 #include "stat.c"
+#include "json.c"
 #include "map.c"
 #include "tapset.c"
 #include "regex.c"

@@ -58,5 +58,6 @@
 #include "pretty.h"
 #include "probes.h"
 #include "tapset.h"
+#include "json.h"
 
 #endif /* RUNTIME_RUNTIME_H */

@@ -11,9 +11,10 @@ cd "$(dirname "$0")/.."
 # (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information.
 # groff-base checks the man pages (the suite's man/pages); python3 and
 # chromium check the flame graphs' SVG (its XML, and its script in a
-# headless browser: tests/run-tests.sh, flame/).
+# headless browser: tests/run-tests.sh, flame/); jq reads the JSON lines
+# of the e2e tests json_*.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
-	lz4 zstd groff-base python3 chromium
+	lz4 zstd groff-base python3 chromium jq
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
 	linux-headers-6.12-cloud-amd64"

@@ -10,6 +10,8 @@
  *                               descending
  *   st @count=2 @min=1 @max=3 @sum=4 @avg=2   statistics
  *   st @count=0x0               an empty scalar statistic
+ * (stap --format=json: JSON lines instead, one object per element, as
+ * json.c writes them.)
  * The rules are SystemTap 4.8's variable-use visitor: `x = ...`, `x <<<
  * ...` are pure writes; `x++`, `x += ...`, `delete x` read and write x,
  * but count as a use of the value only where the result is consumed (an
@@ -365,7 +367,13 @@ char *sema_display_source(const struct program *prog, int user_file)
 		if (!g->decl || g->decl->loc.file != user_file ||
 		    g->decl->global.is_private || g->type == TY_UNKNOWN)
 			continue;
-		display_one(&sb, g);
+		if (prog->s->format_json) {	/* JSON lines (json.c) */
+			sb_puts(&sb, "probe end {\n");
+			sema_json_lines(&sb, g, NULL);
+			sb_puts(&sb, "}\n");
+		} else {
+			display_one(&sb, g);
+		}
 	}
 	if (sb.len)
 		text = strdup(sb_str(&sb));

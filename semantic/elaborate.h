@@ -54,6 +54,7 @@ struct sema {
 	int niterating;
 	bool aggregating;		/* @op(s): a lock write, not a change */
 	int in_entry;			/* inside @entry(...) */
+	int json_functions;		/* @json_print's functions so far */
 	const char *btf_err;		/* why sema_btf() has no BTF (the
 					 * target's string) */
 };
@@ -98,6 +99,15 @@ void walk_stmt(struct sema *se, struct node *n);
 void use_global(struct sema *se, struct symbol *sym, bool write);
 /* "FILE:LINE:COL" of loc, for messages that point elsewhere */
 void format_loc(struct session *s, struct srcloc loc, char *buf, size_t size);
+
+/* ---- @json_print (json.c) ------------------------------------------- */
+
+/* @json_print(G): binds G (or the statistic of @hist_*(G)); no value */
+enum type infer_json_print(struct sema *se, struct node *n);
+/* the source of `function FNAME() { ... }` that prints what n names, or
+ * NULL after an error (malloc'd) */
+char *json_print_function(struct sema *se, const struct node *n,
+			  const char *fname);
 
 /* ---- context values (context.c) ------------------------------------- */
 

@@ -526,6 +526,11 @@ static void scan_node(struct node *n, void *arg)
 	case N_VAR:
 		need(r, arena_printf(&r->s->arena, "g:%s", n->var.name));
 		break;
+	case N_ATFUNC:
+		/* its lowering (json.c) quotes strings with json_string() */
+		if (!strcmp(n->call.name, "@json_print"))
+			need(r, "f:json_string");
+		break;
 	case N_PROBE:
 		ast_foreach(p, n->probe.points)
 			need_alias(r, p);
@@ -567,6 +572,8 @@ static void resolve_deep(void *arg)
 
 	for (int i = 0; i < *nfiles; i++)
 		define_file(&r, (*files)[i]);
+	if (s->format_json)	/* the display's JSON lines (display.c) */
+		need(&r, "f:json_string");
 	/* the array grows while it is scanned: files pulled in are scanned too */
 	for (int i = 0; i < *nfiles; i++)
 		ast_visit((*files)[i]->decls, scan_node, &r);

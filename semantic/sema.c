@@ -347,6 +347,81 @@ static void add_global_display(struct sema *se)
 	}
 }
 
+/* Walk everything until no type is learned (at most 20 rounds). */
+static void infer_until_stable(struct sema *se)
+{
+	for (int round = 0; round < 20; round++) {
+		se->changed = false;
+		walk_all(se);
+		if (!se->changed)
+			break;
+	}
+}
+
+/*
+ * @json_print(...) (json.c), once the types are known: each becomes a
+ * call of a synthetic function __json_print_N that prints the global,
+ * parsed from text under the script's name with the call's location
+ * (private globals stay visible, errors point at the call).
+ */
+struct json_lowering {
+	struct sema *se;
+	bool any;
+};
+
+/* the call's location; its histograms print as JSON (runtime/json.c) */
+static void mark_lowered(struct node *n, void *arg)
+{
+	n->loc = *(const struct srcloc *)arg;
+	if (n->kind == N_HIST)
+		n->stat.json = true;
+}
+
+static void lower_json_print(struct node *n, void *arg)
+{
+	struct json_lowering *jl = arg;
+	struct sema *se = jl->se;
+	const char *fname;
+	char *text;
+
+	if (n->kind != N_ATFUNC || strcmp(n->call.name, "@json_print"))
+		return;
+	fname = arena_printf(&se->s->arena, "__json_print_%d",
+			     ++se->json_functions);
+	text = json_print_function(se, n, fname);
+	if (!text)
+		return;
+	struct ast_file *af = parse_string(se->s, session_file(se->s,
+					   n->loc.file)->name, text, false);
+	free(text);
+	ast_visit(af->decls, mark_lowered, &n->loc);
+	ast_foreach(d, af->decls)
+		if (d->kind == N_FUNCTION)
+			collect_function(se, d);
+	n->kind = N_CALL;
+	n->call.name = fname;
+	n->call.args = NULL;
+	n->sym = NULL;
+	n->type = TY_UNKNOWN;
+	jl->any = true;
+}
+
+static bool lower_json(struct sema *se)
+{
+	struct program *prog = se->prog;
+	struct json_lowering jl = { se, false };
+	int nfuncs = prog->nfuncs;
+
+	for (int i = 0; i < prog->nbodies; i++)
+		ast_visit(prog->bodies[i]->probe->probe.body, lower_json_print,
+			  &jl);
+	for (int i = 0; i < nfuncs; i++)
+		if (prog->funcs[i]->used && !prog->funcs[i]->embedded)
+			ast_visit(prog->funcs[i]->decl->func.body,
+				  lower_json_print, &jl);
+	return jl.any;
+}
+
 struct sema_job {
 	struct session *s;
 	struct ast_file **files;
@@ -413,12 +488,9 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 		prog->funcs[i]->used = true;
 
 	/* Infer until nothing changes, then report on a last walk. */
-	for (int round = 0; round < 20; round++) {
-		se.changed = false;
-		walk_all(&se);
-		if (!se.changed)
-			break;
-	}
+	infer_until_stable(&se);
+	if (lower_json(&se))
+		infer_until_stable(&se);
 	se.report = true;
 	walk_all(&se);
 	for (int f = 0; probe_families[f]; f++)

@@ -316,6 +316,15 @@ void sema_elide(struct session *s, struct program *prog);
  */
 char *sema_display_source(const struct program *prog, int user_file);
 
+/*
+ * json.c: the statements that print global g as JSON lines (one object
+ * per element; with hist, an N_HIST of g, its histograms), appended to
+ * sb; --format=json's display and @json_print's lowering use them.
+ */
+struct strbuf;
+void sema_json_lines(struct strbuf *sb, const struct symbol *g,
+		     const struct node *hist);
+
 /* -p2 listing: globals, functions and probes with their types. */
 void sema_dump(FILE *out, const struct program *prog);
 

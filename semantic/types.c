@@ -893,6 +893,8 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_defined(se, n);
 		if (!strcmp(n->call.name, "@cast"))
 			return infer_cast_chain(se, n, n, 0, 0);
+		if (!strcmp(n->call.name, "@json_print"))
+			return infer_json_print(se, n);
 		for (int f = 0; probe_families[f]; f++) {
 			enum type t;
 			if (probe_families[f]->at_func &&

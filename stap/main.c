@@ -257,7 +257,7 @@ enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
-	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_TMPDIR, OPT_POISON_CACHE,
+	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
 	OPT_VP,
 };
 
@@ -379,6 +379,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
 		{ "flame", required_argument, NULL, OPT_FLAME },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
 		{ "vp", required_argument, NULL, OPT_VP },
@@ -500,6 +501,14 @@ static int stap_main(struct session *s, int argc, char **argv)
 			return 1;
 		case OPT_COMPATIBLE:
 			s->compatible = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") && strcmp(optarg, "json")) {
+				fprintf(stderr, "stap: error: --format takes text "
+					"or json, not '%s'\n", optarg);
+				return 1;
+			}
+			s->format_json = !strcmp(optarg, "json");
 			break;
 		case OPT_PROLOGUE:
 			if (optarg && strcmp(optarg, "always") &&
