@@ -64,9 +64,10 @@ static void gen_globals(struct cg *cg, FILE *out)
 			int nb = g->hist == HIST_LOG ? 128 : g->hist == HIST_LINEAR ?
 				(int)((g->hist_hi - g->hist_lo) / g->hist_step) + 3 : 0;
 			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
-				"{ .hist = %s, .shift = %d, .lo = %" PRId64 "LL, "
-				".hi = %" PRId64 "LL, .step = %" PRId64 "LL, "
-				".nbuckets = %d };\n", g->cname, h, g->var_shift,
+				"{ .hist = %s, .variance = %d, .shift = %d, "
+				".lo = %" PRId64 "LL, .hi = %" PRId64 "LL, "
+				".step = %" PRId64 "LL, .nbuckets = %d };\n",
+				g->cname, h, g->uses_variance, g->var_shift,
 				g->hist_lo,
 				g->hist_hi, g->hist_step, nb);
 		}

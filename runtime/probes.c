@@ -203,7 +203,9 @@ static void stp_report_error(struct stp_context *c)
  * the handler, as SystemTap times them), a statistic per probe, printed
  * after the end probes in SystemTap's "probe hit report" format.
  */
-static const struct stp_stat_desc stp_timing_desc = { .hist = STP_HIST_NONE };
+static const struct stp_stat_desc stp_timing_desc = {
+	.hist = STP_HIST_NONE, .variance = true,
+};
 static struct stp_pstat *stp_timing;	/* [stp_nprobes] */
 
 static int stp_timing_alloc(void)

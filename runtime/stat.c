@@ -60,18 +60,20 @@ void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd, int64_t v)
 		sd->avg = sv;
 		sd->m2 = 0;
 	} else {
-		int delta;
-
 		sd->count++;
 		sd->sum += v;
 		if (v > sd->max)
 			sd->max = v;
 		if (v < sd->min)
 			sd->min = v;
-		delta = (int)(sv - sd->avg);	/* 32 bits, as SystemTap */
-		sd->avg += stp_div(delta, sd->count);
-		sd->m2 += (int64_t)delta * (sv - sd->avg);
-		sd->variance = stp_div(sd->m2, sd->count - 1);
+		if (d->variance) {
+			/* 32 bits, as SystemTap */
+			int delta = (int)(sv - sd->avg);
+
+			sd->avg += stp_div(delta, sd->count);
+			sd->m2 += (int64_t)delta * (sv - sd->avg);
+			sd->variance = stp_div(sd->m2, sd->count - 1);
+		}
 	}
 	if (d->hist == STP_HIST_LOG) {
 		sd->hist[stp_log_bucket(v)]++;

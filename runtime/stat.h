@@ -23,6 +23,9 @@ enum stp_hist_type {
 /* The shape of a statistic, fixed by the translator. */
 struct stp_stat_desc {
 	u8 hist;			/* enum stp_hist_type */
+	bool variance;			/* @variance is read: keep avg, m2 and
+					 * variance per CPU (else only count,
+					 * sum, min and max, as SystemTap) */
 	int shift;			/* @variance bit shift */
 	int64_t lo, hi, step;		/* STP_HIST_LINEAR */
 	int nbuckets;			/* 0, 128, or (hi - lo) / step + 3 */

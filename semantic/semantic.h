@@ -167,6 +167,9 @@ struct symbol {
 	enum stat_op hist;		/* STAT_NONE, HIST_LOG or HIST_LINEAR */
 	int64_t hist_lo, hist_hi, hist_step;
 	int var_shift;			/* the largest @variance(s, N) shift */
+	bool uses_variance;		/* @variance of it is read (or sorts a
+					 * foreach): only then do its hits
+					 * keep the running variance */
 	struct srcloc hist_loc;
 	/* SYM_CONTEXT: a member chain's steps from the argument named by
 	 * ctx_root (name is the whole chain), or NULL for a plain $arg */

@@ -748,6 +748,8 @@ static enum type infer_stat(struct sema *se, struct node *n)
 	}
 	if (n->kind == N_HIST && op->sym && se->report)
 		note_hist(se, n, op->sym);
+	if (n->kind == N_STAT && n->stat.op == STAT_VARIANCE && op->sym)
+		op->sym->uses_variance = true;
 	if (n->kind == N_STAT && op->sym && n->stat.args) {
 		struct node *a = n->stat.args;
 		if (n->stat.op != STAT_VARIANCE || a->next) {
@@ -1004,6 +1006,8 @@ static void walk_foreach(struct sema *se, struct node *n)
 			diag_error(se->s, n->foreach.slice->loc, "the slice has "
 				   "%d indexes but foreach has %d keys", k,
 				   nkeys);
+		if (n->foreach.sort_agg == STAT_VARIANCE)
+			sym->uses_variance = true;
 		if (n->foreach.sort_agg != STAT_NONE && sym->type != TY_STATS &&
 		    se->report)
 			diag_error(se->s, n->loc, "sorting by an aggregate needs "

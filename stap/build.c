@@ -115,6 +115,9 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	}
 	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	/* -t and -s are flags of the runtime object, not in the C */
+	h = fnv1a(h, &s->timing, sizeof(s->timing));
+	h = fnv1a(h, &s->buffer_mb, sizeof(s->buffer_mb));
 	return hash_dir(h, d->runtime_dir);
 }
 
