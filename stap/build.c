@@ -433,8 +433,9 @@ int build_module(struct driver *d)
 		/* kbuild is silent until it ends: say what the wait is */
 		struct stat st;
 		long kb = stat(d->c_path, &st) == 0 ? (long)(st.st_size / 1024) : 0;
-		fprintf(stderr, "Pass 4: compiling %ld KB of C with the kbuild of "
-			"%s (%s)...\n", kb, s->release,
+		fprintf(stderr, "Pass 4: compiling %ld KB of C%s with the kbuild "
+			"of %s (%s)...\n", kb, have_rt ? "" : " and the runtime "
+			"(once for this kernel and these options)", s->release,
 			kb > 1024 ? "a large script: a minute or more" :
 			"a few seconds");
 	}
