@@ -200,7 +200,10 @@ static struct node *copy_node(struct parse_state *st, const struct node *n)
 /*
  * The component lists a brace-group point stands for: the cartesian product
  * of its groups' alternatives ({a,b}.{c,d} is a.c, a.d, b.c, b.d).
- * Returns a list of N_PROBE_POINT whose comps hold no groups.
+ * Returns a list of N_PROBE_POINT whose comps hold no groups. As in
+ * SystemTap, an alternative of the last group keeps its own '?', '!' and
+ * 'if' (kernel.{function("x")?,trace("y")}); one of an earlier group
+ * cannot have them.
  */
 static struct node *expand_comps(struct parse_state *st, struct node *comps)
 {
@@ -214,11 +217,14 @@ static struct node *expand_comps(struct parse_state *st, struct node *comps)
 			alts->point.comps = copy_node(st, c);
 		} else {
 			alts = c->comp.arg;	/* already expanded points */
-			ast_foreach(a, alts)
-				if (a->point.optional || a->point.cond)
-					diag_error(st->s, a->loc, "'?', '!' and "
-						   "'if' belong after the whole "
-						   "probe point, not inside braces");
+			ast_foreach(a, alts) {
+				if (!c->next || (!a->point.optional &&
+						 !a->point.cond))
+					continue;
+				diag_error(st->s, a->loc, "'?', '!' or condition "
+					   "must only be specified in suffix");
+				break;
+			}
 		}
 		ast_foreach(r, results) {
 			ast_foreach(a, alts) {
@@ -229,6 +235,9 @@ static struct node *expand_comps(struct parse_state *st, struct node *comps)
 				ast_foreach(x, a->point.comps)
 					list = ast_append(list, copy_node(st, x));
 				p->point.comps = list;
+				p->point.optional = a->point.optional;
+				p->point.sufficient = a->point.sufficient;
+				p->point.cond = a->point.cond;
 				next_results = ast_append(next_results, p);
 			}
 		}
@@ -237,16 +246,35 @@ static struct node *expand_comps(struct parse_state *st, struct node *comps)
 	return results;
 }
 
+/*
+ * The points of 'components [?|!] [if (cond)]': the suffix joins what the
+ * last group's alternatives have, and may not repeat it (SystemTap's
+ * "'?' or '!' respecified" at the '?', "condition respecified" at the ')').
+ */
 static struct node *new_points(struct parse_state *st, YYLTYPE yl,
-			       struct node *comps, int flag, struct node *cond)
+			       struct node *comps, int flag, YYLTYPE flag_yl,
+			       struct node *cond, YYLTYPE cond_yl)
 {
 	struct node *points = expand_comps(st, comps);
+	bool flag_dup = false, cond_dup = false;
 
 	ast_foreach(p, points) {
 		p->loc = L(yl);
-		p->point.optional = flag != 0;
-		p->point.sufficient = flag == '!';
-		p->point.cond = cond;
+		if (flag && p->point.optional && !flag_dup) {
+			diag_error(st->s, L(flag_yl),
+				   "'?' or '!' respecified");
+			flag_dup = true;
+		}
+		if (cond && p->point.cond && !cond_dup) {
+			diag_error(st->s, L(cond_yl), "condition respecified");
+			cond_dup = true;
+		}
+		if (flag) {
+			p->point.optional = true;
+			p->point.sufficient = flag == '!';
+		}
+		if (cond)
+			p->point.cond = cond;
 	}
 	return points;
 }
@@ -364,10 +392,10 @@ static void add_decl(struct parse_state *st, struct node *n)
 %type <node> params param_list param points point components component
 %type <node> literal block stmts stmt opt_expr expr args arg_list
 %type <node> primary postfix_target keys key_list key foreach_keys fkey_list
-%type <node> fkey opt_limit catch_part hist opt_cond opt_slice
+%type <node> fkey opt_limit catch_part hist opt_slice
 %type <str> comp_name comp_piece kw_name member_name
 %type <num> opt_fn_priority opt_size
-%type <op> opt_type assign_op opt_sort opt_agg_sort
+%type <op> opt_type assign_op opt_sort opt_agg_sort opt_flag
 
 %right '=' AGG ADD_ASSIGN SUB_ASSIGN MUL_ASSIGN DIV_ASSIGN MOD_ASSIGN AND_ASSIGN XOR_ASSIGN OR_ASSIGN CONCAT_ASSIGN SHL_ASSIGN SHR_ASSIGN
 %right '?' ':'
@@ -463,14 +491,18 @@ points:
 
 /* kernel.function("x").return ? if (cond) */
 point:
-	  components opt_cond		{ $$ = new_points(st, @1, $1, 0, $2); }
-	| components '?' opt_cond	{ $$ = new_points(st, @1, $1, '?', $3); }
-	| components '!' opt_cond	{ $$ = new_points(st, @1, $1, '!', $3); }
+	  components opt_flag {
+		$$ = new_points(st, @1, $1, $2, @2, NULL, @2);
+	}
+	| components opt_flag IF '(' expr ')' {
+		$$ = new_points(st, @1, $1, $2, @2, $5, @6);
+	}
 	;
 
-opt_cond:
-	  %empty			{ $$ = NULL; }
-	| IF '(' expr ')'		{ $$ = $3; }
+opt_flag:
+	  %empty			{ $$ = 0; }
+	| '?'				{ $$ = '?'; }
+	| '!'				{ $$ = '!'; }
 	;
 
 components:

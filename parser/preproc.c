@@ -624,6 +624,44 @@ static void define_macro(struct parse_state *st, YYLTYPE at)
 	VEC_PUSH(pp->macros, pp->nmacros, pp->macros_cap, m);
 }
 
+/* The name (without '@') of a built-in statistic operator token. */
+static const char *builtin_at_name(const struct pp_token *t)
+{
+	static const char *const stat_names[] = {
+		[STAT_COUNT] = "count", [STAT_SUM] = "sum", [STAT_MIN] = "min",
+		[STAT_MAX] = "max", [STAT_AVG] = "avg",
+		[STAT_VARIANCE] = "variance",
+	};
+
+	if (t->kind == AT_HIST_LINEAR)
+		return "hist_linear";
+	if (t->kind == AT_HIST_LOG)
+		return "hist_log";
+	if (t->val.op > 0 && t->val.op <= STAT_VARIANCE)
+		return stat_names[t->val.op];
+	return "";
+}
+
+/*
+ * The name (without '@') of an '@' token of a macro body, or NULL: a
+ * parameter may be named like a built-in operator (@var, @cast, @count,
+ * @hist_log), as in SystemTap, where the parameter wins.
+ */
+static const char *body_at_name(const struct pp_token *t)
+{
+	switch (t->kind) {
+	case AT_MACRO:
+	case AT_FUNC:
+		return t->val.str + 1;
+	case AT_STAT:
+	case AT_HIST_LINEAR:
+	case AT_HIST_LOG:
+		return builtin_at_name(t);
+	default:
+		return NULL;
+	}
+}
+
 /* @NAME or @NAME(args): its body with the parameters replaced. */
 static void expand_macro(struct parse_state *st, struct macro *m,
 			 YYLTYPE use)
@@ -654,7 +692,10 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 		int depth = 0;
 		for (;;) {
 			struct pp_token a = raw_next(st);
-			if (a.kind == 0 || a.kind == PP_CLOSE) {
+			/* %( %? %: %) are plain tokens here, as in SystemTap:
+			 * a conditional in an argument is evaluated after
+			 * the expansion (and a ',' in it still splits) */
+			if (a.kind == 0) {
 				char msg[256];
 				snprintf(msg, sizeof(msg), "incomplete invocation of "
 					 "macro @%s: missing ')'", m->name);
@@ -698,10 +739,11 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 	struct token_list out = { 0 };
 	for (int i = 0; i < m->body.n; i++) {
 		struct pp_token b = m->body.toks[i];
+		const char *name = body_at_name(&b);
 		int p = -1;
-		if (b.kind == AT_MACRO)
+		if (name)
 			for (int k = 0; k < m->nparams && k < nargs; k++)
-				if (!strcmp(b.val.str + 1, m->params[k]))
+				if (!strcmp(name, m->params[k]))
 					p = k;
 		if (p < 0) {
 			b.loc.expansion = expansion;
@@ -728,24 +770,6 @@ static void expand_macro(struct parse_state *st, struct macro *m,
 }
 
 /* ---- the filter ------------------------------------------------------ */
-
-/* The name (without '@') of a built-in statistic operator token. */
-static const char *builtin_at_name(const struct pp_token *t)
-{
-	static const char *const stat_names[] = {
-		[STAT_COUNT] = "count", [STAT_SUM] = "sum", [STAT_MIN] = "min",
-		[STAT_MAX] = "max", [STAT_AVG] = "avg",
-		[STAT_VARIANCE] = "variance",
-	};
-
-	if (t->kind == AT_HIST_LINEAR)
-		return "hist_linear";
-	if (t->kind == AT_HIST_LOG)
-		return "hist_log";
-	if (t->val.op > 0 && t->val.op <= STAT_VARIANCE)
-		return stat_names[t->val.op];
-	return "";
-}
 
 int yylex(YYSTYPE *lval, YYLTYPE *lloc, void *scanner);
 

@@ -85,7 +85,9 @@ static const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
  * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
  * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
  * variable in DWARF order ("name=?" without a location at the entry,
- * "name={...}" for a struct), of $name (@entry($name) in .return probes).
+ * "name={...}" for a struct), of $name (@entry($name) in .return probes);
+ * with a pretty-printing suffix ($$parms$, $$vars$$) "name=%s" of $name$
+ * or $name$$.
  */
 static enum type infer_kf_dollars(struct sema *se, struct node *n,
 				  const char *name)
@@ -100,12 +102,15 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 			nprobes++;
 		}
 	bool ret = dp && dp->family == &kernel_return_family;
+	const char *full = name;
+	/* $$parms$, $$vars$$: each variable's $name$ (or $name$$) */
+	int depth = pretty_suffix(a, full, &name);
 	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
 		   2 : !strcmp(name, "$$vars") ? 3 : 0;
-	if (!dp || (!want && (strcmp(name, "$$return") || !ret))) {
+	if (!dp || (!want && (strcmp(name, "$$return") || !ret || depth))) {
 		if (se->report)
 			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
-				   "is not supported yet", name);
+				   "is not supported yet", full);
 		return n->type = TY_STRING;
 	}
 	struct strbuf fmt = { 0 };
@@ -137,6 +142,17 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 				btf_resolve(sema_btf(se), btf_find_type(sema_btf(se), type),
 					    &info);
 			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
+			if (depth && type) {
+				/* as SystemTap 4.8: "name=%s" of $name$ */
+				struct node *v = ast_new(se->s, N_TARGET, n->loc);
+				v->target.name = arena_printf(a, "$%s%s",
+							      vars[i].name,
+							      depth == 2 ?
+							      "$$" : "$");
+				sb_puts(&fmt, "%s");
+				args = ast_append(args, v);
+				continue;
+			}
 			if (!type) {
 				sb_putc(&fmt, '?');
 				continue;

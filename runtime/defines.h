@@ -35,7 +35,7 @@
 #endif
 
 #ifndef MAXNESTING
-#define MAXNESTING 10			/* call depth when functions recurse */
+#define MAXNESTING 10			/* the generated module sets its own */
 #endif
 #ifndef MAXMAPENTRIES
 #define MAXMAPENTRIES 2048		/* entries of an array without [N] */

@@ -168,6 +168,8 @@ static void stp_fmt_memory(struct stp_sink *s, const struct stp_fmt *f,
 	}
 	if (f->flags & STP_FMT_LEFT)
 		stp_sink_fill(s, ' ', pad);
+	if (f->flags & STP_FMT_ZERO)	/* as %05s: a NUL byte after */
+		stp_sink_put(s, "", 1);
 }
 
 /* %d %i %u %o %x %X %p */
@@ -262,7 +264,12 @@ static void stp_fmt_long(struct stp_sink *s, const struct stp_fmt *f,
 	}
 }
 
-/* %s: precision truncates, width pads with spaces. */
+/*
+ * %s: precision truncates, width pads with spaces; the '0' flag ("%05s",
+ * "%0s") pads with spaces too, then writes a NUL byte, as SystemTap's
+ * _stp_vsprint_memory does (a string for a binary reader; in sprintf the
+ * result ends there).
+ */
 static void stp_fmt_string(struct stp_sink *s, const struct stp_fmt *f,
 			   const char *str)
 {
@@ -274,6 +281,8 @@ static void stp_fmt_string(struct stp_sink *s, const struct stp_fmt *f,
 	stp_sink_put(s, str, n);
 	if (f->flags & STP_FMT_LEFT)
 		stp_sink_fill(s, ' ', pad);
+	if (f->flags & STP_FMT_ZERO)
+		stp_sink_put(s, "", 1);
 }
 
 /* Commit the print buffer to this CPU's ring as one record. */

@@ -2,7 +2,8 @@
 /*
  * printf format parsing, SystemTap 4.8 style: at most one flag character
  * ('-', '+', ' ', '#' or '0'); a second flag is an error, and a '0' after
- * a flag is the start of the width (so "%#010x" pads with spaces).
+ * a flag is the start of the width (so "%#010x" pads with spaces); one
+ * 'l' length modifier and no other.
  */
 #include "semantic/format.h"
 
@@ -92,8 +93,12 @@ int format_parse(struct arena *a, const char *fmt, size_t len,
 					p->prec = p->prec * 10 + (fmt[i++] - '0');
 			}
 		}
-		/* length modifiers are accepted and ignored (all values are 64-bit) */
-		while (i < len && fmt[i] && strchr("hlLqjzt", fmt[i]))
+		/*
+		 * One 'l' is accepted and ignored (all values are 64-bit);
+		 * SystemTap 4.8 knows no other length modifier ("%lld",
+		 * "%hd" and "%zd" are invalid).
+		 */
+		if (i < len && fmt[i] == 'l')
 			i++;
 		if (i >= len || !fmt[i] || !strchr("diuoxXscpbmM", fmt[i])) {
 			*err = i >= len ? "incomplete conversion at the end of the format"

@@ -218,6 +218,44 @@ static int call_depth(struct script_func *f, int *state)
 	return best + 1;
 }
 
+/*
+ * SystemTap 4.8's MAXNESTING for a recursive program (translate.cxx's
+ * recursion_info): from each function's body, every call chain, a callee
+ * counted even when it is already on the chain (then the walk stops
+ * there); the longest, plus 1, plus 10 for the recursion. The walk is
+ * SystemTap's, exponential in the worst case, so it has a budget.
+ */
+static void nest_walk(const struct script_func *f, bool *on_chain, int depth,
+		      int *max, long *budget)
+{
+	for (int i = 0; i < f->scope->ncallees && *budget > 0; i++) {
+		const struct script_func *g = f->scope->callees[i];
+
+		(*budget)--;
+		if (depth + 1 > *max)
+			*max = depth + 1;
+		if (on_chain[g->index])
+			continue;
+		on_chain[g->index] = true;
+		nest_walk(g, on_chain, depth + 1, max, budget);
+		on_chain[g->index] = false;
+	}
+}
+
+static int recursive_nesting(const struct program *prog)
+{
+	bool *on_chain = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(bool));
+	long budget = 1L << 20;
+	int max = 0;
+
+	memset(on_chain, 0, ((size_t)prog->nfuncs + 1) * sizeof(bool));
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (prog->funcs[i]->used)
+			nest_walk(prog->funcs[i], on_chain, 0, &max, &budget);
+	free(on_chain);
+	return max + 1 + 10;
+}
+
 static void propagate_calls(struct sema *se)
 {
 	struct program *prog = se->prog;
@@ -253,6 +291,8 @@ static void propagate_calls(struct sema *se)
 		}
 	}
 	free(state);
+	if (prog->max_nesting < 0)
+		prog->recursive_nesting = recursive_nesting(prog);
 }
 
 

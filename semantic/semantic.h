@@ -278,6 +278,7 @@ struct program {
 	struct script_func **func_hash;	/* buckets, chained by hash_next */
 	int func_hash_size;		/* a power of two, or 0 */
 	int max_nesting;		/* deepest call chain; -1: recursion */
+	int recursive_nesting;		/* with recursion: SystemTap's MAXNESTING */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
 	int nembeds, embeds_cap;
 	/* what a probe family keeps for the whole program (family.h) */
