@@ -263,8 +263,9 @@ static bool lean_stmt(struct cg *cg, const struct node *n,
 
 
 /*
- * -t: where the probe is written and what it came from, for the report
- * SystemTap prints ("begin, (x.stp:2:1), hits: 1, ... from: begin, ...").
+ * Where the probe is written ("x.stp:2:1": the lost-output warning and
+ * -t's report) and, with -t, what it came from, for the report SystemTap
+ * prints ("begin, (x.stp:2:1), hits: 1, ... from: begin, ...").
  */
 static void timing_fields(struct cg *cg, const struct derived_probe *dp,
 			  FILE *out)
@@ -275,13 +276,16 @@ static void timing_fields(struct cg *cg, const struct derived_probe *dp,
 				 probe->loc.line, probe->loc.col);
 	char *from = NULL;
 	size_t len = 0;
-	FILE *m = open_memstream(&from, &len);
+	FILE *m;
 
+	fprintf(out, ",\n\t  .location = %s", c_string(cg, loc, strlen(loc)));
+	if (!cg->s->timing)
+		return;
+	m = open_memstream(&from, &len);
 	fputs(" from: ", m);
 	ast_unparse_point(m, probe->probe.points);
 	fclose(m);
-	fprintf(out, ",\n\t  .location = %s, .derivation = %s",
-		c_string(cg, loc, strlen(loc)), c_string(cg, from, len));
+	fprintf(out, ", .derivation = %s", c_string(cg, from, len));
 	free(from);
 }
 
@@ -550,8 +554,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 			c_string(&cg, pn, strlen(pn)));
 		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
 			lb);
-		if (cg.s->timing)
-			timing_fields(&cg, dp, out);
+		timing_fields(&cg, dp, out);
 		if (e->head_fields)
 			e->head_fields(&cg, i, out);
 		if (e->event)

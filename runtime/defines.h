@@ -30,6 +30,9 @@
 #ifndef STP_BUFFER_SIZE
 #define STP_BUFFER_SIZE (1024 * 1024)	/* per-CPU ring, a power of two */
 #endif
+#ifndef STP_CTL_BUFFER_SIZE
+#define STP_CTL_BUFFER_SIZE (64 * 1024)	/* per-CPU control ring (ring.h) */
+#endif
 #ifndef STP_PRINT_BUF_SIZE
 #define STP_PRINT_BUF_SIZE 8192		/* per-CPU print buffer */
 #endif

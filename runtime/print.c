@@ -290,7 +290,7 @@ void stp_print_commit(struct stp_context *c)
 {
 	if (!c->plen)
 		return;
-	stp_ring_write(c->cpu, c->ptype, c->pbuf, c->plen);
+	stp_ring_write(c, c->ptype, c->pbuf, c->plen);
 	c->plen = 0;
 }
 

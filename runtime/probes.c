@@ -62,6 +62,7 @@ void stp_request_exit(struct stp_context *c)
 {
 	atomic_set(&stp_events_live, 0);
 	atomic_set(&stp_exit_requested, 1);
+	stp_reader_kick(true);
 }
 
 static void stp_fail(void)
@@ -69,6 +70,7 @@ static void stp_fail(void)
 	atomic_set(&stp_events_live, 0);
 	atomic_set(&stp_failed, 1);
 	atomic_set(&stp_exit_requested, 1);
+	stp_reader_kick(true);
 }
 
 /* Write the NULL-terminated list of strings as one STDERR record. */
@@ -432,7 +434,39 @@ unlock:
 	return ret;
 }
 
-/* ctl "stop": disarm, then end probes (or error probes); returns when done. */
+/*
+ * After the end probes: which probes lost output, one warning each
+ * (records lost outside any probe stay in the status line's total).
+ */
+static u64 stp_lost_reported;
+
+static void stp_report_lost(void)
+{
+	char n[24];
+	size_t i;
+
+	for (i = 0; i < stp_nprobes; i++) {
+		const struct stp_probe *p = &stp_probe_tab[i];
+		u64 lost = stp_lost_of(i);
+
+		if (!lost)
+			continue;
+		snprintf(n, sizeof(n), "%llu", (unsigned long long)lost);
+		if (p->location)
+			stp_ctl_stderr("WARNING: ", n, " output records lost (",
+				       p->pp, " at ", p->location, ")\n", NULL);
+		else
+			stp_ctl_stderr("WARNING: ", n, " output records lost (",
+				       p->pp, ")\n", NULL);
+		WRITE_ONCE(stp_lost_reported, stp_lost_reported + lost);
+	}
+}
+
+/*
+ * ctl "stop": disarm, then end probes (or error probes); returns when
+ * done.  Their output goes to the control rings and waits for the reader
+ * when they are full, so the loader keeps reading while "stop" runs.
+ */
 static int stp_session_stop(void)
 {
 	int phase;
@@ -447,6 +481,7 @@ static int stp_session_stop(void)
 		if (atomic_read(&stp_failed))
 			stp_run_type(STP_PROBE_ERROR);
 		stp_timing_report();
+		stp_report_lost();
 	}
 	atomic_set(&stp_phase, STP_PHASE_DONE);
 	mutex_unlock(&stp_ctl_mutex);
@@ -474,7 +509,15 @@ static int stp_status_line(char *buf, size_t size)
 			 (unsigned int)atomic_read(&stp_failed),
 			 (unsigned int)atomic_read(&stp_errors),
 			 (unsigned int)atomic_read(&stp_skipped),
-			 (unsigned long long)atomic64_read(&stp_lost));
+			 (unsigned long long)atomic64_read(&stp_lost),
+			 (unsigned long long)READ_ONCE(stp_lost_reported));
+}
+
+/* poll()'s POLLPRI: the loader should read the status line. */
+static bool stp_session_news(void)
+{
+	return atomic_read(&stp_exit_requested) || atomic_read(&stp_failed) ||
+	       atomic_read(&stp_phase) == STP_PHASE_DONE;
 }
 
 static void stp_session_free(void)
@@ -522,7 +565,7 @@ int stp_session_init(const struct stp_probe *probes, size_t n)
 	ret = stp_module.globals_init ? stp_module.globals_init() : 0;
 	if (ret)
 		goto fail;
-	ret = stp_rings_alloc();
+	ret = stp_rings_alloc(probes, n);
 	if (ret)
 		goto fail;
 	ret = stp_transport_init();

@@ -128,7 +128,7 @@ struct stp_probe {
 	const char *pp;			/* probe point, for messages */
 	const char *pn;			/* as the script named it: pn() */
 	int64_t priority;		/* begin/end/error order, ascending */
-	/* -t's report: "FILE:LINE:COL" of the probe, " from: POINT" */
+	/* "FILE:LINE:COL" of the probe (lost output, -t), -t: " from: POINT" */
 	const char *location, *derivation;
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */

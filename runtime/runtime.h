@@ -44,6 +44,11 @@
 #include <linux/version.h>
 #include <linux/kprobes.h>
 #include <linux/ftrace.h>
+#include <linux/irq_work.h>
+#include <linux/poll.h>
+#include <linux/rcupdate.h>
+#include <linux/timer.h>
+#include <linux/wait.h>
 #include <asm/irq_regs.h>
 
 #include "abi/transport.h"

@@ -57,6 +57,21 @@ static ssize_t stp_data_read(struct file *file, char __user *ubuf,
 	return stp_rings_read(ubuf, count);
 }
 
+/*
+ * POLLIN: a record to read; POLLPRI: the status changed (exit requested,
+ * failed, done).  See ring.c for when a sleeping reader is woken.
+ */
+static __poll_t stp_data_poll(struct file *file, poll_table *wait)
+{
+	__poll_t mask = 0;
+
+	if (stp_rings_poll(file, wait))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	if (stp_session_news())
+		mask |= EPOLLPRI;
+	return mask;
+}
+
 static const struct proc_ops stp_ctl_ops = {
 	.proc_read = stp_ctl_read,
 	.proc_write = stp_ctl_write,
@@ -66,6 +81,7 @@ static const struct proc_ops stp_ctl_ops = {
 static const struct proc_ops stp_data_ops = {
 	.proc_open = stp_data_open,
 	.proc_read = stp_data_read,
+	.proc_poll = stp_data_poll,
 };
 
 static int stp_transport_init(void)

@@ -5,9 +5,14 @@
  *   staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko
  *
  * Talks to the module through /proc/stap_<MODULE>/{ctl,data} as described
- * in runtime/abi/transport.h: "start", then poll data (10 ms when idle)
- * until the status line says exit_requested, the -c command exits or a
- * signal arrives; then "stop", drain, report and delete the module.
+ * in runtime/abi/transport.h: "start", then sleep in ppoll() on data
+ * (POLLIN: records, POLLPRI: read the status) until the status line says
+ * exit_requested, the -c command exits (SIGCHLD) or a signal arrives; then
+ * "stop", drain, report and delete the module.  "start" and "stop" are
+ * written by a second thread while this one goes on reading: begin and
+ * end probes' output waits in the module for the reader rather than
+ * being dropped.  Records are read many per read() and each run of
+ * records of one stream is written with one write().
  * Exit status: 0, or 1 when the session failed or anything went wrong.
  * -v sets the module's stp_verbose (it reports how its probes attached);
  * -vv also logs staprun's own steps.
@@ -16,6 +21,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -24,6 +31,7 @@
 #include <string.h>
 #include <linux/futex.h>
 #include <stdint.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
@@ -34,8 +42,8 @@
 
 #include "runtime/abi/transport.h"
 
-#define DATA_BUF_SIZE (64 * 1024)
-#define POLL_NS 10000000L		/* 10 ms between idle polls */
+#define DATA_BUF_SIZE (1024 * 1024)
+#define POLL_NS 10000000L		/* 10 ms between unload retries */
 
 struct status {
 	unsigned int state;
@@ -44,9 +52,11 @@ struct status {
 	unsigned int errors;
 	unsigned int skipped;
 	unsigned long long lost;
+	unsigned long long reported;	/* of lost, reported by the module */
 };
 
 static volatile sig_atomic_t got_signal;
+static volatile sig_atomic_t got_sigchld;
 static int verbose;		/* -v: module's stp_verbose; -vv: our log */
 static int out_fd = STDOUT_FILENO;
 static char modname[256];
@@ -70,6 +80,12 @@ static void vlog(const char *fmt, ...)
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	got_sigchld = 1;
 }
 
 static void sleep_poll(void)
@@ -120,19 +136,40 @@ static int read_status(struct status *st)
 	buf[n] = '\0';
 	memset(st, 0, sizeof(*st));
 	if (sscanf(buf, STP_STATUS_FMT, &st->state, &st->exit_requested,
-		   &st->failed, &st->errors, &st->skipped, &st->lost) != 6)
+		   &st->failed, &st->errors, &st->skipped, &st->lost,
+		   &st->reported) != 7)
 		return -1;
 	return 0;
 }
 
+/* Write one run of payloads to its stream. */
+static int relay_run(int type, const char *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	if (type == STP_REC_STDERR) {
+		write_all(STDERR_FILENO, buf, len);
+		return 0;
+	}
+	if (write_all(out_fd, buf, len)) {
+		fprintf(stderr, "staprun: writing output: %s\n",
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /*
- * Read one batch of records and relay them.  Returns the number of bytes
- * read (0 when the module had nothing), or -1 on error.
+ * Read one batch of records and relay them: the payloads are packed in
+ * place (headers dropped), so each run of records of one stream is one
+ * write().  Returns the number of bytes read (0 when the module had
+ * nothing), or -1 on error.
  */
 static ssize_t relay_once(void)
 {
 	ssize_t n;
-	size_t off = 0;
+	size_t off = 0, run = 0, run_len = 0;
+	int run_type = STP_REC_STDOUT;
 
 	do
 		n = read(data_fd, data_buf, DATA_BUF_SIZE);
@@ -143,6 +180,7 @@ static ssize_t relay_once(void)
 	}
 	while ((size_t)n - off >= sizeof(struct stp_record_hdr)) {
 		struct stp_record_hdr hdr;
+		int type;
 
 		memcpy(&hdr, data_buf + off, sizeof(hdr));
 		off += sizeof(hdr);
@@ -150,16 +188,22 @@ static ssize_t relay_once(void)
 			fprintf(stderr, "staprun: truncated record\n");
 			return -1;
 		}
-		if (hdr.type == STP_REC_STDERR) {
-			fflush(stderr);
-			write_all(STDERR_FILENO, data_buf + off, hdr.len);
-		} else if (write_all(out_fd, data_buf + off, hdr.len)) {
-			fprintf(stderr, "staprun: writing output: %s\n",
-				strerror(errno));
-			return -1;
+		type = hdr.type == STP_REC_STDERR ? STP_REC_STDERR :
+						    STP_REC_STDOUT;
+		if (type != run_type) {
+			if (relay_run(run_type, data_buf + run, run_len))
+				return -1;
+			run = off;
+			run_len = 0;
+			run_type = type;
 		}
+		/* pack: the run's payloads end to end from data_buf + run */
+		memmove(data_buf + run + run_len, data_buf + off, hdr.len);
+		run_len += hdr.len;
 		off += hdr.len;
 	}
+	if (relay_run(run_type, data_buf + run, run_len))
+		return -1;
 	return n;
 }
 
@@ -167,6 +211,71 @@ static void drain(void)
 {
 	while (relay_once() > 0)
 		;
+}
+
+/*
+ * A ctl command written by a second thread (signals blocked there) while
+ * this one relays the data, until the write returns: "start" runs the
+ * begin probes and "stop" the end probes, whose output may be more than
+ * the rings hold and then waits in the module for this reader.  Returns
+ * the write's result, errno set.
+ */
+struct ctl_job {
+	const char *cmd;
+	int rc, err;
+	int done_fd;			/* eventfd: the write returned */
+};
+
+static void *ctl_thread(void *arg)
+{
+	struct ctl_job *job = arg;
+	uint64_t one = 1;
+
+	job->rc = ctl_command(job->cmd);
+	job->err = errno;
+	if (write(job->done_fd, &one, sizeof(one)) < 0)
+		abort();
+	return NULL;
+}
+
+static int ctl_command_relaying(const char *cmd)
+{
+	struct ctl_job job = { .cmd = cmd };
+	sigset_t all, old;
+	pthread_t tid;
+	int ret;
+
+	job.done_fd = eventfd(0, EFD_CLOEXEC);
+	if (job.done_fd < 0)
+		return ctl_command(cmd);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&tid, NULL, ctl_thread, &job);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		close(job.done_fd);
+		return ctl_command(cmd);
+	}
+	for (;;) {
+		struct pollfd pfd[2] = {
+			{ .fd = data_fd, .events = POLLIN },
+			{ .fd = job.done_fd, .events = POLLIN },
+		};
+
+		if (poll(pfd, 2, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if ((pfd[0].revents & POLLIN) && relay_once() < 0)
+			break;
+		if (pfd[1].revents & POLLIN)
+			break;
+	}
+	pthread_join(tid, NULL);
+	close(job.done_fd);
+	errno = job.err;
+	return job.rc;
 }
 
 static void unload_module(void)
@@ -345,6 +454,7 @@ static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
 		while (!__atomic_load_n(*go, __ATOMIC_ACQUIRE))
 			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
@@ -388,6 +498,7 @@ int main(int argc, char **argv)
 {
 	const char *out_path = NULL, *cmd = NULL, *target = NULL;
 	struct sigaction sa;
+	sigset_t wait_mask, run_mask;
 	struct status st;
 	pid_t child = -1;
 	bool child_done = false;
@@ -450,6 +561,8 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sigaction(SIGCHLD, &sa, NULL);
 
 	if (insert_module(argv[optind], argv + optind + 1, argc - optind - 1))
 		return 1;
@@ -485,8 +598,16 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* the signals that end the wait arrive only inside ppoll() */
+	sigemptyset(&wait_mask);
+	sigaddset(&wait_mask, SIGINT);
+	sigaddset(&wait_mask, SIGTERM);
+	sigaddset(&wait_mask, SIGHUP);
+	sigaddset(&wait_mask, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &wait_mask, &run_mask);
+
 	vlog("starting probes\n");
-	if (ctl_command("start\n")) {
+	if (ctl_command_relaying("start\n")) {
 		int err = errno;
 
 		drain();
@@ -502,45 +623,66 @@ int main(int argc, char **argv)
 	 * The stop conditions are checked even while output keeps coming: a
 	 * probe on the loader's own system calls (raw_syscalls:sys_enter)
 	 * never lets the data run dry, and must not keep the session alive.
+	 * Idle, the loader sleeps in ppoll(): the module wakes it for
+	 * records (batched, see abi/transport.h) and for its status.
 	 */
 	for (unsigned int busy = 0;;) {
-		ssize_t n = relay_once();
+		struct pollfd pfd = { .fd = data_fd, .events = POLLIN | POLLPRI };
+		static const struct timespec now;
 
-		if (n < 0)
-			break;
+		/* ppoll() delivers a signal only when it has nothing else to
+		 * report: while records keep coming, take them by hand */
+		if (++busy >= 64) {
+			int sig = sigtimedwait(&wait_mask, NULL, &now);
+
+			busy = 0;
+			if (sig == SIGCHLD)
+				got_sigchld = 1;
+			else if (sig > 0)
+				got_signal = sig;
+		}
 		if (got_signal) {
 			vlog("signal %d\n", (int)got_signal);
 			break;
 		}
-		if (child > 0 && !child_done &&
-		    waitpid(child, NULL, WNOHANG) == child) {
-			child_done = true;
-			vlog("command exited\n");
+		if (child > 0 && !child_done && got_sigchld) {
+			got_sigchld = 0;
+			if (waitpid(child, NULL, WNOHANG) == child) {
+				child_done = true;
+				vlog("command exited\n");
+				break;
+			}
+		}
+		if (ppoll(&pfd, 1, NULL, &run_mask) < 0) {
+			busy = 0;
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "staprun: poll: %s\n", strerror(errno));
 			break;
 		}
-		if (n > 0 && ++busy < 64)
-			continue;
-		busy = 0;
-		if (read_status(&st)) {
-			fprintf(stderr, "staprun: cannot read status\n");
+		if ((pfd.revents & POLLIN) && relay_once() < 0)
 			break;
+		if (pfd.revents & (POLLPRI | POLLERR | POLLHUP)) {
+			if (read_status(&st)) {
+				fprintf(stderr, "staprun: cannot read status\n");
+				break;
+			}
+			if (st.exit_requested || st.state == STP_STATE_DONE)
+				break;
 		}
-		if (st.exit_requested || st.state == STP_STATE_DONE)
-			break;
-		if (n == 0)
-			sleep_poll();
 	}
 
 	vlog("stopping probes\n");
-	if (ctl_command("stop\n"))
+	if (ctl_command_relaying("stop\n"))
 		fprintf(stderr, "staprun: stop: %s\n", strerror(errno));
 	drain();
 	if (read_status(&st)) {
 		fprintf(stderr, "staprun: cannot read status\n");
 		goto out;
 	}
-	if (st.lost)
-		fprintf(stderr, "WARNING: %llu output records lost\n", st.lost);
+	if (st.lost > st.reported)
+		fprintf(stderr, "WARNING: %llu output records lost\n",
+			st.lost - st.reported);
 	if (st.errors || st.skipped)
 		fprintf(stderr,
 			"WARNING: Number of errors: %u, skipped probes: %u\n",

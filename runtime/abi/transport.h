@@ -17,9 +17,19 @@
  *         read                     one status line, see STP_STATUS_FMT
  *   data  read                     whole records (header + payload), oldest
  *                                  first across CPUs; 0 bytes when empty
+ *         poll                     POLLIN: records to read (a sleeping
+ *                                  reader is woken when a ring passes a
+ *                                  quarter, for an ERROR/WARNING or
+ *                                  begin/end/error output, else at most
+ *                                  10 ms after the first record);
+ *                                  POLLPRI: read the status (exit
+ *                                  requested, failed, done)
  *
- * The loader polls: it reads data, and when the status says exit_requested
- * it writes "stop", drains data, reads the final status and unloads.
+ * The loader sleeps in poll() on data, reads many records per read(), and
+ * when the status says exit_requested it writes "stop" from a second
+ * thread while it goes on reading: end probes' output (and any
+ * ERROR/WARNING) is never dropped for lack of room but waits for the
+ * reader.  Then it drains data, reads the final status and unloads.
  */
 #ifndef RUNTIME_ABI_TRANSPORT_H
 #define RUNTIME_ABI_TRANSPORT_H
@@ -30,7 +40,8 @@
 
 enum stp_record_type {
 	STP_REC_STDOUT = 1,		/* script output (print, printf, ...) */
-	STP_REC_STDERR = 2,		/* "ERROR: ...\n", "WARNING: ...\n" lines */
+	STP_REC_STDERR = 2,		/* "ERROR: ...\n", "WARNING: ...\n" lines;
+					 * never behind data (ring.h) */
 };
 
 /* Every record in the data file starts with this header. */
@@ -52,10 +63,15 @@ enum stp_session_state {
 /*
  * The status line read from ctl, one line, space separated key=value:
  *   state=%u exit_requested=%u failed=%u errors=%u skipped=%u lost=%llu
+ *   reported=%llu
  * failed is 1 when the session ended because of runtime errors (the
- * loader's exit status is then 1).
+ * loader's exit status is then 1).  lost counts every record dropped;
+ * reported those of them the module itself reported, by probe, in
+ * "WARNING: N output records lost (PP at FILE:LINE:COL)" messages; the
+ * loader reports the rest.
  */
 #define STP_STATUS_FMT \
-	"state=%u exit_requested=%u failed=%u errors=%u skipped=%u lost=%llu\n"
+	"state=%u exit_requested=%u failed=%u errors=%u skipped=%u lost=%llu " \
+	"reported=%llu\n"
 
 #endif /* RUNTIME_ABI_TRANSPORT_H */

@@ -55,8 +55,8 @@ fi
 cat >"$w/Kbuild" <<EOK
 obj-m := $objs
 ${parts}ccflags-y := -I$top/runtime -I\$(src)
-CFLAGS_t_flood_main.o := -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
-CFLAGS_t_flood_rt.o := -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
+CFLAGS_t_flood_main.o := -DSTP_BUFFER_SIZE=4096 -DSTP_CTL_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
+CFLAGS_t_flood_rt.o := -DSTP_BUFFER_SIZE=4096 -DSTP_CTL_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024
 CFLAGS_t_kfunc_main.o := $kf_flags
 EOK
 if ! make -C "$kdir" M="$w" modules >"$w/build.log" 2>&1 ||

@@ -12,8 +12,10 @@
  *   5 notp       unknown tracepoint: start fails
  *   6 forever    timer prints until the loader is stopped (signal / -c)
  *   7 endfail    error inside an end probe
- *   8 flood      more output than the ring holds: lost records
- *                (build with -DSTP_BUFFER_SIZE=4096 -DSTP_PRINT_BUF_SIZE=1024)
+ *   8 flood      a begin probe writes five times what the rings hold: it
+ *                waits for the reader, nothing is lost (build with
+ *                -DSTP_BUFFER_SIZE=4096 -DSTP_CTL_BUFFER_SIZE=4096
+ *                -DSTP_PRINT_BUF_SIZE=1024)
  *   9 contend    a slow timer probe holds the globals write lock, so
  *                sched_switch hits are skipped: "Skipped too many probes"
  *  10 kfunc      kernel.function probes (runtime/kfunc.c): entry by
