@@ -34,7 +34,8 @@ atomic_t stp_events_live = ATOMIC_INIT(0);
 static atomic_t stp_errors = ATOMIC_INIT(0);
 static atomic_t stp_skipped = ATOMIC_INIT(0);
 static atomic_t stp_skip_reported = ATOMIC_INIT(0);
-static DEFINE_MUTEX(stp_ctl_mutex);
+/* not static: tests/runtime/test_mod.c waits on it */
+DEFINE_MUTEX(stp_ctl_mutex);
 int64_t stp_target_pid;			/* strings.h */
 
 /* staprun -v: pass 5 reports how probes were attached */

@@ -214,52 +214,23 @@ static void drain(void)
 }
 
 /*
- * A ctl command written by a second thread (signals blocked there) while
- * this one relays the data, until the write returns: "start" runs the
- * begin probes and "stop" the end probes, whose output may be more than
- * the rings hold and then waits in the module for this reader.  Returns
- * the write's result, errno set.
+ * A ctl command written by this thread (the process's main thread, so
+ * begin and end probes see pid() == tid(), as under SystemTap) while a
+ * second thread relays the data until the write returns: "start" runs
+ * the begin probes and "stop" the end probes, whose output may be more
+ * than the rings hold and then waits in the module for that reader.
+ * Signals are held off for the write (and the relay thread never takes
+ * them): they arrive when it returns. Returns the write's result, errno
+ * set.
  */
-struct ctl_job {
-	const char *cmd;
-	int rc, err;
-	int done_fd;			/* eventfd: the write returned */
-};
-
-static void *ctl_thread(void *arg)
+static void *relay_thread(void *arg)
 {
-	struct ctl_job *job = arg;
-	uint64_t one = 1;
+	int stop_fd = *(int *)arg;
 
-	job->rc = ctl_command(job->cmd);
-	job->err = errno;
-	if (write(job->done_fd, &one, sizeof(one)) < 0)
-		abort();
-	return NULL;
-}
-
-static int ctl_command_relaying(const char *cmd)
-{
-	struct ctl_job job = { .cmd = cmd };
-	sigset_t all, old;
-	pthread_t tid;
-	int ret;
-
-	job.done_fd = eventfd(0, EFD_CLOEXEC);
-	if (job.done_fd < 0)
-		return ctl_command(cmd);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&tid, NULL, ctl_thread, &job);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		close(job.done_fd);
-		return ctl_command(cmd);
-	}
 	for (;;) {
 		struct pollfd pfd[2] = {
 			{ .fd = data_fd, .events = POLLIN },
-			{ .fd = job.done_fd, .events = POLLIN },
+			{ .fd = stop_fd, .events = POLLIN },
 		};
 
 		if (poll(pfd, 2, -1) < 0) {
@@ -267,15 +238,40 @@ static int ctl_command_relaying(const char *cmd)
 				continue;
 			break;
 		}
-		if ((pfd[0].revents & POLLIN) && relay_once() < 0)
-			break;
 		if (pfd[1].revents & POLLIN)
 			break;
+		if ((pfd[0].revents & POLLIN) && relay_once() < 0)
+			break;
 	}
-	pthread_join(tid, NULL);
-	close(job.done_fd);
-	errno = job.err;
-	return job.rc;
+	return NULL;
+}
+
+static int ctl_command_relaying(const char *cmd)
+{
+	sigset_t all, old;
+	pthread_t tid;
+	uint64_t one = 1;
+	int stop_fd, rc, err;
+
+	stop_fd = eventfd(0, EFD_CLOEXEC);
+	if (stop_fd < 0)
+		return ctl_command(cmd);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	if (pthread_create(&tid, NULL, relay_thread, &stop_fd)) {
+		rc = ctl_command(cmd);
+		err = errno;
+	} else {
+		rc = ctl_command(cmd);
+		err = errno;
+		if (write(stop_fd, &one, sizeof(one)) < 0)
+			abort();
+		pthread_join(tid, NULL);
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	close(stop_fd);
+	errno = err;
+	return rc;
 }
 
 static void unload_module(void)
