@@ -82,7 +82,7 @@ build 'kernel.function("vfs_*") count' \
 "$stap" -r "$release" -e 'probe begin { println("first") exit() }' \
 	>/dev/null 2>&1 || true
 t0=$(date +%s%N)
-"$stap" -r "$release" -e 'probe begin { println("first") exit() }' |
+"$stap" -r "$release" -e 'probe begin { println("first") exit() }' 2>/dev/null |
 	head -1 >/dev/null
 t1=$(date +%s%N)
 echo "first output of a cached one-liner, guest boot included:" \
