@@ -98,6 +98,36 @@ static unsigned long long hash_dir(unsigned long long h, const char *dir)
 	return h;
 }
 
+/*
+ * The -D flags of both objects: the user's, then what -t and -s ask of the
+ * runtime (timing, the ring's size: a power of two, as it is indexed by a
+ * mask; a -D STP_BUFFER_SIZE of the user's wins).
+ */
+static void add_flag_defines(struct driver *d, struct strbuf *flags)
+{
+	struct session *s = d->s;
+	bool user_size = false;
+
+	for (int i = 0; i < s->ndefines; i++) {
+		if (s->defines[i].value)
+			sb_printf(flags, "ccflags-y += '-D%s=%s'\n",
+				  s->defines[i].name, s->defines[i].value);
+		else
+			sb_printf(flags, "ccflags-y += -D%s\n",
+				  s->defines[i].name);
+		if (!strcmp(s->defines[i].name, "STP_BUFFER_SIZE"))
+			user_size = true;
+	}
+	if (s->timing)
+		sb_puts(flags, "ccflags-y += -DSTP_TIMING=1\n");
+	if (s->buffer_mb && !user_size) {
+		long bytes = 1L << 20;
+		while (bytes < (long)s->buffer_mb << 20)
+			bytes <<= 1;
+		sb_printf(flags, "ccflags-y += -DSTP_BUFFER_SIZE=%ldL\n", bytes);
+	}
+}
+
 unsigned long long build_hash(struct driver *d, const char *c_source,
 			      size_t len)
 {
@@ -107,17 +137,14 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	h = fnv1a(h, c_source, len);
 	h = fnv1a(h, s->release, strlen(s->release) + 1);
-	for (int i = 0; i < s->ndefines; i++) {
-		h = fnv1a(h, s->defines[i].name, strlen(s->defines[i].name) + 1);
-		if (s->defines[i].value)
-			h = fnv1a(h, s->defines[i].value,
-				  strlen(s->defines[i].value) + 1);
-	}
+	/* the -D flags as the build passes them (-D, and what -t and -s
+	 * ask of the runtime object: not in the C) */
+	struct strbuf flags = { 0 };
+	add_flag_defines(d, &flags);
+	h = fnv1a(h, sb_str(&flags), strlen(sb_str(&flags)) + 1);
+	sb_free(&flags);
 	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
-	/* -t and -s are flags of the runtime object, not in the C */
-	h = fnv1a(h, &s->timing, sizeof(s->timing));
-	h = fnv1a(h, &s->buffer_mb, sizeof(s->buffer_mb));
 	return hash_dir(h, d->runtime_dir);
 }
 
@@ -289,36 +316,6 @@ static void print_file(const char *path)
 	if (text)
 		fwrite(text, 1, len, stderr);
 	free(text);
-}
-
-/*
- * The -D flags of both objects: the user's, then what -t and -s ask of the
- * runtime (timing, the ring's size: a power of two, as it is indexed by a
- * mask; a -D STP_BUFFER_SIZE of the user's wins).
- */
-static void add_flag_defines(struct driver *d, struct strbuf *flags)
-{
-	struct session *s = d->s;
-	bool user_size = false;
-
-	for (int i = 0; i < s->ndefines; i++) {
-		if (s->defines[i].value)
-			sb_printf(flags, "ccflags-y += '-D%s=%s'\n",
-				  s->defines[i].name, s->defines[i].value);
-		else
-			sb_printf(flags, "ccflags-y += -D%s\n",
-				  s->defines[i].name);
-		if (!strcmp(s->defines[i].name, "STP_BUFFER_SIZE"))
-			user_size = true;
-	}
-	if (s->timing)
-		sb_puts(flags, "ccflags-y += -DSTP_TIMING=1\n");
-	if (s->buffer_mb && !user_size) {
-		long bytes = 1L << 20;
-		while (bytes < (long)s->buffer_mb << 20)
-			bytes <<= 1;
-		sb_printf(flags, "ccflags-y += -DSTP_BUFFER_SIZE=%ldL\n", bytes);
-	}
 }
 
 /*
