@@ -40,7 +40,7 @@ robust_chain() {
 	}' >"$work/robust.stp"
 }
 
-if [ -z "$pattern" ] || [[ robust/ == *"$pattern"* ]] || [[ $pattern == robust/* ]]; then
+if wanted_group robust/; then
 	robust_chain 40000 + 1
 	robust_run robust/chain-plus-p3 60 0 '' -p3 robust.stp
 	robust_chain 100000 + a

@@ -5,10 +5,10 @@
 # end-to-end runs of scripts in a qemu guest (several scripts per boot).
 # Prints PASS/FAIL/SKIP per test and ends with "N passed, N failed, N skipped".
 #
-#   tests/run-tests.sh [--update] [--no-vm] [PATTERN]
+#   tests/run-tests.sh [--update] [--no-vm] [PATTERN...]
 #     --update   rewrite the golden files (.p1 .p2 .err .out) from the output
 #     --no-vm    skip the tests that boot a guest
-#     PATTERN    only tests whose name contains PATTERN
+#     PATTERN    only tests whose name contains one of the PATTERNs
 #
 # See tests/README.md for the layout and how to add a test.
 set -u
@@ -20,12 +20,12 @@ STAPVM=$top_builddir/stap/stapvm
 tests=$top_srcdir/tests
 update=0
 use_vm=1
-pattern=
+patterns=()
 for arg in "$@"; do
 	case $arg in
 	--update) update=1 ;;
 	--no-vm) use_vm=0 ;;
-	*) pattern=$arg ;;
+	*) patterns+=("$arg") ;;
 	esac
 done
 
@@ -43,7 +43,24 @@ fail() {
 	return 0
 }
 skip() { nskip=$((nskip + 1)); echo "SKIP: $1 ($2)"; }
-wanted() { [ -z "$pattern" ] || [[ $1 == *"$pattern"* ]]; }
+wanted() { # name: no pattern, or one the name contains
+	local p
+	[ ${#patterns[@]} -eq 0 ] && return 0
+	for p in "${patterns[@]}"; do
+		[[ $1 == *"$p"* ]] && return 0
+	done
+	return 1
+}
+# A pattern naming one test inside a group (library/aliases-6.1) still
+# selects the group's run.
+wanted_group() { # group
+	local p
+	wanted "$1" && return 0
+	for p in "${patterns[@]}"; do
+		[[ $p == "$1"* ]] && return 0
+	done
+	return 1
+}
 
 # Compare a file with expected output; with --update, rewrite it instead.
 check_golden() { # name expected actual
@@ -396,8 +413,7 @@ fi
 ### kernel with headers: probed with '?' (some resolve on one kernel only,
 ### or nowhere, as SystemTap's), its body elaborated where it resolves
 if ls /lib/modules/*/build/Makefile >/dev/null 2>&1 &&
-	{ [ -z "$pattern" ] || [[ library/aliases == *"$pattern"* ]] ||
-	  [[ $pattern == library/aliases* ]]; }; then
+	wanted_group library/aliases; then
 	if ! "$STAP" --dump-probe-aliases >"$work/aliases" 2>"$work/aliases.err"; then
 		fail library/aliases "--dump-probe-aliases: $(head -20 "$work/aliases.err")"
 	else
