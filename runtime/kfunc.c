@@ -649,6 +649,26 @@ static int stp_kf_fprobe_arm(void)
 }
 #endif
 
+/*
+ * Is addr an fentry site that ftrace takes (checked on a filter never
+ * registered)? A kprobe there is a kprobe-on-ftrace, which the kernel
+ * never optimises.
+ */
+static bool stp_kf_ftrace_site(unsigned long addr)
+{
+#if STP_KF_HAVE_FTRACE
+	static struct ftrace_ops check;	/* arm runs under stp_ctl_mutex */
+	bool site;
+
+	memset(&check, 0, sizeof(check));
+	site = !ftrace_set_filter_ip(&check, addr, 0, 0);
+	ftrace_free_filter(&check);
+	return site;
+#else
+	return false;
+#endif
+}
+
 /* Register a kprobe or kretprobe (rt->how says which); 0 or -errno. */
 static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 {
@@ -671,10 +691,19 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 		/* the kernel does not optimise a kprobe with a post handler:
 		 * optimising makes every later registration wait for RCU
 		 * (1.1 s for vfs_*'s 86 inlined copies), at a cost per hit of a
-		 * single-step instead of a jump */
+		 * single-step instead of a jump. Not at an ftrace site, which
+		 * is never optimised, and where 6.1 mishandles one: when a
+		 * kprobe with a post handler leaves an address it shares with
+		 * a kretprobe, the aggregate loses its post handler and is
+		 * later disarmed through the wrong ftrace_ops ("Failed to
+		 * disarm kprobe-ftrace ... error -2", a WARNING; fixed in 6.2
+		 * by "kprobes: Skip clearing aggrprobe's post_handler in
+		 * kprobe-on-ftrace case") */
 		for (r = rt; r; r = r->same)
 			if (r->p->kf_flags & (STP_KF_INLINE | STP_KF_STMT))
 				rt->kp.post_handler = stp_kfunc_kprobe_post;
+		if (rt->kp.post_handler && stp_kf_ftrace_site(rt->addr))
+			rt->kp.post_handler = NULL;
 		ret = register_kprobe(&rt->kp);
 	}
 	if (ret)
