@@ -520,7 +520,9 @@ static void add_library_macro(struct parse_state *st, struct macro *m)
 	if (lib->n == lib->cap) {
 		int cap = lib->cap ? lib->cap * 2 : 16;
 		struct macro *grown = arena_alloc(a, (size_t)cap * sizeof(*grown));
-		memcpy(grown, lib->macros, (size_t)lib->n * sizeof(*grown));
+		if (lib->n)	/* lib->macros is NULL at first */
+			memcpy(grown, lib->macros,
+			       (size_t)lib->n * sizeof(*grown));
 		lib->macros = grown;
 		lib->cap = cap;
 	}
@@ -529,9 +531,13 @@ static void add_library_macro(struct parse_state *st, struct macro *m)
 		if (m->body.toks[i].loc.file < 0)
 			m->body.toks[i].loc.file = st->file;
 	copy.params = arena_alloc(a, (size_t)m->nparams * sizeof(*m->params) + 1);
-	memcpy(copy.params, m->params, (size_t)m->nparams * sizeof(*m->params));
+	if (m->nparams)
+		memcpy(copy.params, m->params,
+		       (size_t)m->nparams * sizeof(*m->params));
 	copy.body.toks = arena_alloc(a, (size_t)m->body.n * sizeof(*m->body.toks) + 1);
-	memcpy(copy.body.toks, m->body.toks, (size_t)m->body.n * sizeof(*m->body.toks));
+	if (m->body.n)
+		memcpy(copy.body.toks, m->body.toks,
+		       (size_t)m->body.n * sizeof(*m->body.toks));
 	copy.body.cap = m->body.n;
 	free(m->params);
 	free(m->body.toks);

@@ -594,3 +594,52 @@ void library_load_all(struct session *s, struct library *lib,
 	}
 }
 
+static int macro_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every *.stpm of dir, in name order, into the library macros. */
+static void load_macro_dir(struct session *s, const char *dir)
+{
+	DIR *dp = opendir(dir);
+	char **names = NULL;
+	int n = 0;
+
+	if (!dp)
+		return;
+	struct dirent *de;
+	while ((de = readdir(dp))) {
+		size_t len = strlen(de->d_name);
+		if (len > 5 && !strcmp(de->d_name + len - 5, ".stpm")) {
+			names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
+			names[n++] = xstrdup(de->d_name);
+		}
+	}
+	closedir(dp);
+	if (n)
+		qsort(names, (size_t)n, sizeof(*names), macro_name_cmp);
+	for (int i = 0; i < n; i++) {
+		char *path = arena_printf(&s->arena, "%s/%s", dir, names[i]);
+		size_t len;
+		char *text = read_file(path, &len);
+		if (text) {
+			int fid = session_add_source(s, path, text, len, true);
+			parse_macro_file(s, fid);
+		}
+		free(text);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void library_load_macros(struct session *s)
+{
+	for (int t = 0; t < s->ntapset_dirs; t++) {
+		int ndirs;
+		const char **dirs = library_search_dirs(s, s->tapset_dirs[t],
+							&ndirs);
+		for (int d = 0; d < ndirs; d++)
+			load_macro_dir(s, dirs[d]);
+	}
+}

@@ -38,6 +38,13 @@ struct library {
 const char **library_search_dirs(struct session *s, const char *dir, int *n);
 
 /*
+ * Read every *.stpm of the tapset path (library_search_dirs() order, each
+ * directory's files in name order) into the session's library macros:
+ * done before any script is parsed.
+ */
+void library_load_macros(struct session *s);
+
+/*
  * Find and index the library on s->tapset_dirs. cache_dir may be NULL
  * (no on-disk index). Parse errors in library files are warnings.
  */

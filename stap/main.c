@@ -108,40 +108,6 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Every *.stpm of dir, in name order, into the library macros. */
-static void load_macro_dir(struct session *s, const char *dir)
-{
-	DIR *dp = opendir(dir);
-	char **names = NULL;
-	int n = 0;
-
-	if (!dp)
-		return;
-	struct dirent *de;
-	while ((de = readdir(dp))) {
-		size_t len = strlen(de->d_name);
-		if (len > 5 && !strcmp(de->d_name + len - 5, ".stpm")) {
-			names = xrealloc(names, (size_t)(n + 1) * sizeof(*names));
-			names[n++] = xstrdup(de->d_name);
-		}
-	}
-	closedir(dp);
-	if (n)
-		qsort(names, (size_t)n, sizeof(*names), name_cmp);
-	for (int i = 0; i < n; i++) {
-		char *path = arena_printf(&s->arena, "%s/%s", dir, names[i]);
-		size_t len;
-		char *text = read_file(path, &len);
-		if (text) {
-			int fid = session_add_source(s, path, text, len, true);
-			parse_macro_file(s, fid);
-		}
-		free(text);
-		free(names[i]);
-	}
-	free(names);
-}
-
 /*
  * The tapset path: the library (or $SYSTEMTAP_TAPSET instead, as in
  * SystemTap), then each -I DIR. The macro files (*.stpm) of every search
@@ -167,17 +133,6 @@ static void set_tapset_path(struct session *s, const char *exe_dir)
 		s->tapset_dirs[n++] = s->include_dirs[i];
 	}
 	s->ntapset_dirs = n;
-}
-
-static void load_library_macros(struct session *s)
-{
-	for (int t = 0; t < s->ntapset_dirs; t++) {
-		int ndirs;
-		const char **dirs = library_search_dirs(s, s->tapset_dirs[t],
-							&ndirs);
-		for (int d = 0; d < ndirs; d++)
-			load_macro_dir(s, dirs[d]);
-	}
 }
 
 static int pp_line_cmp(const void *a, const void *b)
@@ -722,12 +677,12 @@ static int stap_main(struct session *s, int argc, char **argv)
 	set_tapset_path(s, d.exe_dir);
 	if (dump) {
 		free(text);
-		load_library_macros(s);
+		library_load_macros(s);
 		return dump_library(s, dump);
 	}
 	if (list_spec) {
 		free(text);
-		load_library_macros(s);
+		library_load_macros(s);
 		if (list_points(s, list_spec, list_vars) > 0)
 			return 0;
 		/* SystemTap is silent here; an empty list reads as a hang */
@@ -739,7 +694,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	/* Pass 1: the library's macro files, then the script */
 	struct pass_timer t;
 	timer_start(&t);
-	load_library_macros(s);
+	library_load_macros(s);
 	/* SystemTap reads the whole library in pass 1: its syntax errors
 	 * show even with -p1 (as warnings; -W makes them errors) */
 	struct library lib;
