@@ -525,7 +525,10 @@ static int insert_module(const char *path, char **settings, int nsettings)
 			"free: a smaller script, -s, or with stap's guest "
 			"--vm-memory MB)" : err == EPERM ? " (loading a module "
 			"needs CAP_SYS_MODULE: staprun runs as root, or is "
-			"installed setuid root)" : "");
+			"installed setuid root)" : err == EKEYREJECTED ||
+			err == ENOKEY ? " (this kernel loads only signed "
+			"modules and stap's are not signed: stap --vm runs "
+			"the script in a guest)" : "");
 		if (fd >= 0)
 			close(fd);
 		return -1;
