@@ -15,6 +15,9 @@
 #                             is unchanged)
 #   trust/cache-p5-tampered   a tampered cached module is not what pass 5
 #                             loads (the guest runs the rebuilt one)
+#   trust/define-shell        -D 'X=$(shell id > FILE)' at -p4: refused with
+#                             SystemTap 4.8's message, nothing run (the
+#                             value would reach the Kbuild file)
 #
 # The builds use a private cache in $work (one runtime object build).
 
@@ -27,6 +30,19 @@ trust_p4() { # stderr-file stap-args...: the module's path on stdout
 trust_script='probe begin { println("trusted"); exit() }'
 
 if wanted trust/; then
+	name=trust/define-shell
+	if wanted $name; then
+		out=$(STAP_CACHE=$work/trust-cache "$STAP" -p4 \
+			-D "X=\$(shell id > $work/pwned)" -e 'probe begin { exit() }' 2>&1)
+		rc=$?
+		want="ERROR: Safety pattern mismatch for -D parameter ('X=\$(shell id > $work/pwned)' vs. '^[a-z_][a-z_0-9]*(=-?[a-z_0-9]+)?\$') rc=1"
+		if [ $rc = 1 ] && [ "$out" = "$want" ] && [ ! -e "$work/pwned" ]; then
+			pass $name
+		else
+			fail $name "rc $rc, stderr: $out"
+		fi
+	fi
+
 	name=trust/cache-home
 	if wanted $name; then
 		home=$(getent passwd "$(id -u)" | cut -d: -f6)
