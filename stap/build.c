@@ -507,7 +507,12 @@ int build_module(struct driver *d)
 				"%s: %s\n", dest, strerror(errno));
 			return -1;
 		}
-		d->ko_path = (char *)dest;
+		/* a file of the user's like any other (mkstemp made it 0600) */
+		mode_t mask = umask(0);
+		umask(mask);
+		(void)chmod(dest, 0666 & ~mask);
+		/* pass 5 loads the private copy, not one others might swap */
+		d->ko_path = (char *)(s->last_pass == 4 ? dest : ko);
 		return 0;
 	}
 	if (cached && make_dirs(dir) == 0)
