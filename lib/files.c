@@ -5,8 +5,11 @@
 
 #include "lib/files.h"
 #include "lib/arena.h"
+#include "lib/hash.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +24,11 @@ int make_dirs(const char *dir)
 	for (char *s = p + 1; *s; s++) {
 		if (*s == '/') {
 			*s = '\0';
-			mkdir(p, 0755);
+			mkdir(p, 0700);
 			*s = '/';
 		}
 	}
-	rc = mkdir(p, 0755) == 0 || errno == EEXIST ? 0 : -1;
+	rc = mkdir(p, 0700) == 0 || errno == EEXIST ? 0 : -1;
 	free(p);
 	return rc;
 }
@@ -130,22 +133,195 @@ const char *cache_dir(struct arena *a)
 		return env;
 	if (xdg && *xdg)
 		return arena_printf(a, "%s/stap", xdg);
-	return arena_printf(a, "%s/.cache/stap", home ? home : "/tmp");
+	if (!home || !*home) {
+		/* not /tmp: a directory others could have made first */
+		const struct passwd *pw = getpwuid(geteuid());
+
+		home = pw && pw->pw_dir && *pw->pw_dir ? pw->pw_dir : NULL;
+	}
+	return home ? arena_printf(a, "%s/.cache/stap", home) : NULL;
+}
+
+int cache_dir_check(const char *dir, char *why, size_t n)
+{
+	struct stat st;
+
+	if (make_dirs(dir) != 0) {
+		snprintf(why, n, "cannot create it: %s", strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) != 0) {
+		snprintf(why, n, "%s", strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(why, n, "it is not a directory");
+		return -1;
+	}
+	if (st.st_uid != geteuid()) {
+		snprintf(why, n, "it belongs to uid %lu, not to uid %lu: its "
+			 "owner could replace what it holds",
+			 (unsigned long)st.st_uid, (unsigned long)geteuid());
+		return -1;
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		snprintf(why, n, "it is writable by %s (mode %04o): they could "
+			 "replace what it holds",
+			 (st.st_mode & S_IWGRP) && (st.st_mode & S_IWOTH) ?
+			 "group and others" : st.st_mode & S_IWGRP ? "group" :
+			 "others", (unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	return 0;
+}
+
+/* A new file beside path, made with mkstemp (close-on-exec); -1 if not. */
+static int temp_beside(const char *path, char **tmp)
+{
+	int fd;
+
+	*tmp = xasprintf("%s.XXXXXX", path);
+	fd = mkstemp(*tmp);
+	if (fd < 0) {
+		int err = errno;
+
+		free(*tmp);
+		*tmp = NULL;
+		errno = err;
+		return -1;
+	}
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	return fd;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp;
+	int fd = temp_beside(path, &tmp), err = 0;
+	const char *p = data;
+
+	if (fd < 0)
+		return -1;
+	while (len && !err) {
+		ssize_t w = write(fd, p, len);
+
+		if (w < 0 && errno != EINTR)
+			err = errno;
+		else if (w > 0) {
+			p += w;
+			len -= (size_t)w;
+		}
+	}
+	if (close(fd) != 0 && !err)
+		err = errno;
+	if (!err && rename(tmp, path) != 0)
+		err = errno;
+	if (err)
+		unlink(tmp);
+	free(tmp);
+	errno = err;
+	return err ? -1 : 0;
+}
+
+char *read_file_nofollow(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+	char *buf;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EINVAL;
+		return NULL;
+	}
+	f = fdopen(fd, "rb");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
+	buf = read_stream(f, len);
+	if (ferror(f)) {
+		free(buf);
+		buf = NULL;
+		errno = EIO;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The seal's text: a version, the size and the FNV-1a hash. */
+static char *seal_text(const void *data, size_t len)
+{
+	return xasprintf("stap-seal 1 size %zu fnv1a64 %016llx\n", len,
+			 (unsigned long long)fnv1a(FNV_OFFSET, data, len));
+}
+
+int cache_write_sealed(const char *path, const void *data, size_t len)
+{
+	char *sum = xasprintf("%s.sum", path), *text = seal_text(data, len);
+	int rc = write_file_atomic(path, data, len) == 0 &&
+		 write_file_atomic(sum, text, strlen(text)) == 0 ? 0 : -1;
+
+	free(sum);
+	free(text);
+	return rc;
+}
+
+char *cache_read_sealed(const char *path, size_t *len, char *why, size_t n)
+{
+	char *sum = xasprintf("%s.sum", path), *seal, *want;
+	size_t got_len;
+	char *data = read_file_nofollow(path, &got_len);
+
+	if (!data) {
+		snprintf(why, n, "%s", errno == ELOOP ? "it is a symbolic link" :
+			 errno == EINVAL ? "it is not a regular file" :
+			 strerror(errno));
+		free(sum);
+		return NULL;
+	}
+	seal = read_file_nofollow(sum, NULL);
+	want = seal_text(data, got_len);
+	if (!seal && errno == ENOENT) {
+		/* stored before seals, or the store was cut short */
+		snprintf(why, n, "%s", "");
+		free(data);
+		data = NULL;
+	} else if (!seal || strcmp(seal, want)) {
+		snprintf(why, n, !seal ? "its seal %s is not a regular file" :
+			 "it does not match its seal %s (size and hash)", sum);
+		free(data);
+		data = NULL;
+	}
+	free(seal);
+	free(want);
+	free(sum);
+	if (data && len)
+		*len = got_len;
+	return data;
 }
 
 FILE *replace_open(struct replace_file *r, const char *dir, const char *path)
 {
+	int fd;
+
 	make_dirs(dir);
 	r->path = path;
-	r->tmp = xasprintf("%s.%d.tmp", path, (int)getpid());
-	r->f = fopen(r->tmp, "we");
+	fd = temp_beside(path, &r->tmp);
+	r->f = fd >= 0 ? fdopen(fd, "w") : NULL;
 	if (!r->f) {
+		if (fd >= 0) {
+			close(fd);
+			unlink(r->tmp);
+		}
 		free(r->tmp);
 		r->tmp = NULL;
 	}
 	return r->f;
 }
-
 int replace_commit(struct replace_file *r, bool ok)
 {
 	int rc = 0;

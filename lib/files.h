@@ -8,8 +8,9 @@
 #include <stdio.h>
 
 /*
- * Create dir and its missing parents (mode 0755). Returns 0 when dir
- * exists afterwards, -1 otherwise (errno set).
+ * Create dir and its missing parents (mode 0700: caches and work
+ * directories are private). Returns 0 when dir exists afterwards, -1
+ * otherwise (errno set).
  */
 int make_dirs(const char *dir);
 
@@ -35,15 +36,54 @@ char *read_stream_max(FILE *f, size_t max, size_t *len);
 
 /*
  * The directory of every cache (modules, catalogs, BTF, the tapset
- * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else ~/.cache/stap.
- * The string is in a (or the environment's).
+ * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else HOME/.cache/stap
+ * with HOME from the environment or, when unset or empty, the passwd
+ * entry of the effective user (never /tmp). NULL when there is no home
+ * at all. The string is in a (or the environment's).
  */
 struct arena;
 const char *cache_dir(struct arena *a);
 
 /*
+ * Make dir (0700, with its missing parents) and check that it may hold
+ * what is later loaded or compiled into a kernel: a directory (a
+ * symbolic link to one is followed), owned by the effective user, not
+ * writable by group or others. 0 when it is; else -1 and why[] says why
+ * ("it is writable by group or others (mode 0777)").
+ */
+int cache_dir_check(const char *dir, char *why, size_t n);
+
+/*
+ * Write len bytes to path whole or not at all: a new file made with
+ * mkstemp() (O_CREAT|O_EXCL, mode 0600: never a file or symbolic link
+ * planted at a guessable name) beside path, renamed over it (which
+ * replaces a symbolic link at path, never what it points to). 0, or -1
+ * with errno set.
+ */
+int write_file_atomic(const char *path, const void *data, size_t len);
+
+/*
+ * read_file() of a regular file only, opened with O_NOFOLLOW: NULL (errno
+ * ELOOP) for a symbolic link, EINVAL for anything but a regular file.
+ */
+char *read_file_nofollow(const char *path, size_t *len);
+
+/*
+ * Sealed cache files (modules, the runtime object, feature headers): the
+ * data is written atomically to path, then its size and hash to
+ * path.sum. cache_read_sealed returns the file's bytes only when both are
+ * regular files (no symbolic link), and the bytes match the seal; else
+ * NULL and why[] says what was wrong ("it is a symbolic link", "it does
+ * not match its seal ..."), or is empty when the file has no seal (one
+ * stored before seals, or whose store was cut short).
+ */
+int cache_write_sealed(const char *path, const void *data, size_t len);
+char *cache_read_sealed(const char *path, size_t *len, char *why, size_t n);
+
+/*
  * A cache file written whole or not at all: replace_open creates dir and
- * opens a temporary file beside path (NULL if it cannot); replace_commit
+ * opens a new temporary file beside path (mkstemp: O_EXCL, 0600; NULL if
+ * it cannot); replace_commit
  * closes it and renames it over path when ok and every write succeeded,
  * else removes it. Failures are silent: caches are an optimisation.
  */

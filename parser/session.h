@@ -70,6 +70,8 @@ struct session {
 				 * globals as JSON lines (display.c) */
 	void *library_macros;	/* @define's from *.stpm files (preproc.c) */
 	bool keep_tmpdir;	/* -k */
+	const char *cache_dir;	/* every cache (lib/files.h cache_dir()),
+				 * checked by the driver; NULL: no caches */
 	const char *release;	/* -r: target kernel release */
 	/* The release's files and catalogs (NULL when no release is known;
 	 * owned: session_free() frees it). build_dir is its build tree. */

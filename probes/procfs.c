@@ -14,7 +14,8 @@ struct procfs_probe {
 					 * "command" by default */
 	bool write;			/* .write (else .read) */
 	int64_t maxsize;		/* .read.maxsize(N), or 0 */
-	int64_t umask;			/* .umask(N), or 0 */
+	int64_t umask;			/* .umask(N), else SystemTap's
+					 * default: 0044 read, 0022 write */
 };
 
 static struct procfs_probe *procfs_of(const struct derived_probe *dp)
@@ -57,6 +58,7 @@ static int derive_procfs(struct sema *se, struct node *point,
 	if (c0->comp.arg && !is_str_arg(c0))
 		return point_error(se, point, c0, "procfs takes a path string: "
 				   "procfs(\"name\")");
+	procfs_of(dp)->umask = -1;
 	if (comp_is(c, "umask")) {
 		if (!is_num_arg(c) || c->comp.arg->num.value < 0 ||
 		    c->comp.arg->num.value > 0777)
@@ -68,6 +70,10 @@ static int derive_procfs(struct sema *se, struct node *point,
 	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
 		return -1;
 	procfs_of(dp)->write = comp_is(c, "write");
+	/* SystemTap's defaults: a read probe's file is 0400, a write
+	 * probe's 0200, both 0600 (runtime/procfs.c joins the masks) */
+	if (procfs_of(dp)->umask < 0)
+		procfs_of(dp)->umask = procfs_of(dp)->write ? 0022 : 0044;
 	c = c->next;
 	if (!procfs_of(dp)->write && comp_is(c, "maxsize")) {
 		if (!is_num_arg(c))

@@ -22,7 +22,9 @@ struct stp_procfs_file {
 	const char *path;		/* relative to stp_procfs_dir */
 	const struct stp_probe *read_probe, *write_probe;
 	u32 bufsize;
-	umode_t mode;
+	umode_t mode;			/* 0444 with a read probe, | 0222
+					 * with a write probe */
+	umode_t umask;			/* the probes' masks, joined */
 };
 
 /* A directory of a path with slashes, "a" and "a/b" for "a/b/file". */
@@ -243,13 +245,17 @@ static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
 		}
 		if (p->procfs_write) {
 			f->write_probe = p;
-			f->mode |= 0222 & ~p->procfs_umask;
+			f->mode |= 0222;
 		} else {
 			f->read_probe = p;
-			f->mode |= 0444 & ~p->procfs_umask;
+			f->mode |= 0444;
 			if (p->procfs_bufsize)
 				f->bufsize = p->procfs_bufsize;
 		}
+		/* SystemTap's rule: each probe's mask (by default 0044 for
+		 * a read probe, 0022 for a write probe) applies to the
+		 * whole file: 0400, 0200, 0600 without .umask */
+		f->umask |= p->procfs_umask;
 	}
 	for (i = 0; i < stp_nprocfs_files; i++) {
 		struct stp_procfs_file *f = &stp_procfs_files[i];
@@ -258,7 +264,8 @@ static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
 
 		dir = stp_procfs_dir_of(f->path, leaf ? leaf - f->path : 0);
 		if (!dir || !proc_create_data(leaf ? leaf + 1 : f->path,
-					      S_IFREG | f->mode, dir,
+					      S_IFREG | (f->mode & ~f->umask),
+					      dir,
 					      &stp_procfs_ops, f))
 			goto fail;
 	}

@@ -149,25 +149,50 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 }
 
 
+/* Copy a file (from the private work directory) to a new file at to. */
 static int copy_file(const char *from, const char *to)
 {
 	size_t len;
-	char *data = read_file(from, &len);
+	char *data = read_file_nofollow(from, &len);
+	int rc = data ? write_file_atomic(to, data, len) : -1;
 
-	if (!data)
-		return -1;
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp%d", to, (int)getpid());
-	FILE *f = fopen(tmp, "wb");
-	int rc = f && fwrite(data, 1, len, f) == len ? 0 : -1;
-	if (f && fclose(f))
-		rc = -1;
 	free(data);
-	if (rc == 0 && rename(tmp, to) != 0)
-		rc = -1;
-	if (rc)
-		unlink(tmp);
 	return rc;
+}
+
+/* Keep a file of the work directory in the cache, sealed (files.h). */
+static void cache_store(const char *from, const char *to)
+{
+	size_t len;
+	char *data = read_file_nofollow(from, &len);
+
+	if (data)
+		(void)cache_write_sealed(to, data, len);
+	free(data);
+}
+
+/*
+ * A file of the cache, only when its seal says it is what was stored
+ * (NULL otherwise). A file that is there but does not match is refused
+ * aloud: something replaced it, and it is made again.
+ */
+static char *cache_fetch(struct driver *d, const char *path, const char *what,
+			 size_t *len)
+{
+	char why[512];
+	struct stat st;
+	char *data;
+
+	if (d->poison_cache || lstat(path, &st) != 0)
+		return NULL;
+	data = cache_read_sealed(path, len, why, sizeof(why));
+	if (!data && why[0])
+		fprintf(stderr, "stap: warning: the cached %s %s is refused: "
+			"%s; making it again\n", what, path, why);
+	else if (!data && d->s->verbose)
+		fprintf(stderr, "Pass 4: the cached %s %s has no seal; making "
+			"it again\n", what, path);
+	return data;
 }
 
 static bool ends_with(const char *s, const char *suffix)
@@ -178,11 +203,12 @@ static bool ends_with(const char *s, const char *suffix)
 }
 
 /*
- * The feature header for the session's release: made (or found in the
- * cache) from the tests in runtime/features. NULL when there are no tests
- * or the header cannot be written; modules then see no STP_HAVE_*.
+ * The feature header for the session's release: made (or found, sealed,
+ * in the cache) from the tests in runtime/features; its text. NULL when
+ * there are no tests or they did not build; modules then see no
+ * STP_HAVE_*.
  */
-static const char *feature_header(struct driver *d)
+static char *feature_header(struct driver *d)
 {
 	struct session *s = d->s;
 	const char *tests = arena_printf(&s->arena, "%s/features",
@@ -216,12 +242,13 @@ static const char *feature_header(struct driver *d)
 	if (conf)
 		h = fnv1a(h, conf, conf_len);
 	free(conf);
-	const char *dir = arena_printf(&s->arena, "%s/%s", s->target->cache_dir,
-				       s->release);
-	const char *hdr = arena_printf(&s->arena, "%s/features-%016llx.h",
-				       dir, h);
-	if (path_exists(hdr))
-		return hdr;
+	const char *dir = s->target->cache_dir ? arena_printf(&s->arena,
+				"%s/%s", s->target->cache_dir, s->release) : NULL;
+	const char *hdr = dir ? arena_printf(&s->arena, "%s/features-%016llx.h",
+					     dir, h) : NULL;
+	char *cached = hdr ? cache_fetch(d, hdr, "feature header", NULL) : NULL;
+	if (cached)
+		return cached;
 
 	/* one kbuild run over all the tests; a test that fails to compile
 	 * is a feature the kernel lacks (make -k: the others go on) */
@@ -291,21 +318,11 @@ static const char *feature_header(struct driver *d)
 			sb_putc(&out, (char)toupper((unsigned char)names[i][k]));
 		sb_puts(&out, have ? " 1\n" : " */\n");
 	}
-	char *dirbuf = arena_strdup(&s->arena, dir);
-	const char *tmp = arena_printf(&s->arena, "%s.tmp%d", hdr, (int)getpid());
-	f = make_dirs(dirbuf) == 0 ? fopen(tmp, "w") : NULL;
-	if (!f) {
-		sb_free(&out);
-		return NULL;
-	}
-	const char *text = sb_str(&out);
-	bool ok = fputs(text, f) >= 0;
+	char *text = xstrdup(sb_str(&out));
 	sb_free(&out);
-	if (fclose(f) || !ok || rename(tmp, hdr) != 0) {
-		unlink(tmp);
-		return NULL;
-	}
-	return hdr;
+	if (dir && make_dirs(dir) == 0)
+		(void)cache_write_sealed(hdr, text, strlen(text));
+	return text;
 }
 
 static void print_file(const char *path)
@@ -324,7 +341,8 @@ static void print_file(const char *path)
  * once, kept in the cache as runtime-HASH.o, and given to later builds as
  * a kbuild "_shipped" file, so a script's build compiles only its own C.
  */
-static const char *runtime_object(struct driver *d, const char *flags)
+static const char *runtime_object(struct driver *d, const char *flags,
+				  const char *features)
 {
 	struct session *s = d->s;
 	unsigned long long h = FNV_OFFSET;
@@ -332,10 +350,14 @@ static const char *runtime_object(struct driver *d, const char *flags)
 	h = fnv1a(h, PACKAGE_VERSION, sizeof(PACKAGE_VERSION));
 	h = fnv1a(h, s->release, strlen(s->release) + 1);
 	h = fnv1a(h, s->build_dir, strlen(s->build_dir) + 1);
-	h = fnv1a(h, flags, strlen(flags) + 1);	/* features header too */
+	h = fnv1a(h, flags, strlen(flags) + 1);
+	if (features)
+		h = fnv1a(h, features, strlen(features) + 1);
 	for (int i = 0; i < d->nmake_args; i++)
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
 	h = hash_dir(h, d->runtime_dir);
+	if (!s->target->cache_dir)
+		return NULL;
 	return arena_printf(&s->arena, "%s/%s/runtime-%016llx.o",
 			    s->target->cache_dir, s->release, h);
 }
@@ -343,35 +365,63 @@ static const char *runtime_object(struct driver *d, const char *flags)
 int build_module(struct driver *d)
 {
 	struct session *s = d->s;
-	const char *dir = arena_printf(&s->arena, "%s/%s", s->target->cache_dir,
-				       s->release);
-	const char *cached = arena_printf(&s->arena, "%s/%s.ko", dir,
-					  d->module_name);
+	const char *cache = s->target->cache_dir;	/* NULL: none */
+	const char *dir = cache ? arena_printf(&s->arena, "%s/%s", cache,
+					       s->release) : NULL;
+	const char *cached = dir ? arena_printf(&s->arena, "%s/%s.ko", dir,
+						d->module_name) : NULL;
+	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
+				      d->module_name);
 	bool named = s->module_name != NULL;
+	size_t len;
+	char *data;
 
-	if (!named && !d->poison_cache && path_exists(cached)) {
+	/*
+	 * A cached module is used only when it matches its seal; pass 5
+	 * loads a copy in the private work directory, so the file checked
+	 * is the file loaded.
+	 */
+	if (!named && cached &&
+	    (data = cache_fetch(d, cached, "module", &len))) {
 		if (s->verbose)
 			fprintf(stderr, "Pass 4: using cached %s\n", cached);
-		d->ko_path = (char *)cached;
-		return 0;
+		int rc = s->last_pass == 4 ? 0 : write_file_atomic(ko, data, len);
+		free(data);
+		if (rc == 0) {
+			d->ko_path = (char *)(s->last_pass == 4 ? cached : ko);
+			return 0;
+		}
 	}
 
 	/* Kbuild file: the module is the script's object and the runtime's;
 	 * the runtime is found through -I, the kernel's features through
-	 * the header of its feature tests. */
-	const char *features = feature_header(d);
+	 * the header of its feature tests (a copy in the work directory) */
+	char *features = feature_header(d);
+	const char *features_h = arena_printf(&s->arena, "%s/stp_features.h",
+					      d->tmpdir);
+	if (features && write_file_atomic(features_h, features,
+					  strlen(features)) != 0) {
+		fprintf(stderr, "stap: error: cannot write %s\n", features_h);
+		free(features);
+		return -1;
+	}
 	struct strbuf flags = { 0 };
 	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
 		  d->runtime_dir);
-	if (features)
-		sb_printf(&flags, "ccflags-y += -include %s\n", features);
 	add_flag_defines(d, &flags);
-	const char *rt_cached = runtime_object(d, sb_str(&flags));
+	const char *rt_cached = runtime_object(d, sb_str(&flags), features);
+	if (features)
+		sb_printf(&flags, "ccflags-y += -include %s\n", features_h);
+	free(features);
 	const char *rt_shipped = arena_printf(&s->arena,
 					      "%s/stp_runtime.o_shipped",
 					      d->tmpdir);
-	bool have_rt = !d->poison_cache && path_exists(rt_cached) &&
-		       copy_file(rt_cached, rt_shipped) == 0;
+	bool have_rt = false;
+	if (rt_cached && (data = cache_fetch(d, rt_cached, "runtime object",
+					     &len))) {
+		have_rt = write_file_atomic(rt_shipped, data, len) == 0;
+		free(data);
+	}
 	if (have_rt) {
 		/* modpost (6.1) reads each object's .cmd for the CRCs of what
 		 * it exports: the runtime exports nothing */
@@ -437,8 +487,6 @@ int build_module(struct driver *d)
 			"a few seconds");
 	}
 	int rc = run_command(argv, log, false);
-	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
-				      d->module_name);
 	if (rc != 0 || !path_exists(ko)) {
 		fprintf(stderr, "stap: error: building the module failed "
 			"(kbuild for %s):\n", s->release);
@@ -447,12 +495,9 @@ int build_module(struct driver *d)
 	}
 	if (s->verbose > 1)
 		print_file(log);
-	if (!have_rt) {
-		char *rt_dir = arena_strdup(&s->arena, dir);
-		if (make_dirs(rt_dir) == 0)
-			(void)copy_file(arena_printf(&s->arena,
-					"%s/stp_runtime.o", d->tmpdir), rt_cached);
-	}
+	if (!have_rt && rt_cached && make_dirs(dir) == 0)
+		cache_store(arena_printf(&s->arena, "%s/stp_runtime.o",
+					 d->tmpdir), rt_cached);
 
 	if (named) {
 		/* -m NAME: the module lands in the current directory */
@@ -462,13 +507,18 @@ int build_module(struct driver *d)
 				"%s: %s\n", dest, strerror(errno));
 			return -1;
 		}
-		d->ko_path = (char *)dest;
+		/* a file of the user's like any other (mkstemp made it 0600) */
+		mode_t mask = umask(0);
+		umask(mask);
+		(void)chmod(dest, 0666 & ~mask);
+		/* pass 5 loads the private copy, not one others might swap */
+		d->ko_path = (char *)(s->last_pass == 4 ? dest : ko);
 		return 0;
 	}
-	char *dirbuf = arena_strdup(&s->arena, dir);
-	if (make_dirs(dirbuf) == 0 && copy_file(ko, cached) == 0)
-		d->ko_path = (char *)cached;
-	else
-		d->ko_path = (char *)ko;	/* no cache: use it in place */
+	if (cached && make_dirs(dir) == 0)
+		cache_store(ko, cached);
+	/* -p4 names the cached module; pass 5 loads the one just built */
+	d->ko_path = (char *)(s->last_pass == 4 && cached &&
+			      path_exists(cached) ? cached : ko);
 	return 0;
 }

@@ -17,6 +17,8 @@ struct driver {
 	char *ko_path;			/* result of pass 4 */
 	bool use_vm;			/* pass 5 in a qemu guest */
 	bool force_vm;			/* --vm */
+	const char *host_refusal;	/* why the host cannot load modules
+					 * (NULL: it can) */
 	int vm_memory_mb;		/* --vm-memory, 0: the default */
 	int vm_cpus;			/* --vm-cpus, 0: the default */
 	const char *flame_svg;		/* --flame: the SVG to write */

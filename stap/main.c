@@ -168,7 +168,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	struct library lib;
 	struct program prog;
 	files[0] = af;
-	library_load(s, &lib, cache_dir(&s->arena));
+	library_load(s, &lib, s->cache_dir);
 	library_resolve(s, &lib, &files, &nfiles);
 	s->unoptimized = true;		/* "probe POINT {}" must not be elided */
 	int errors = s->nerrors ? 1 : sema_run(s, files, nfiles, &prog);
@@ -249,7 +249,7 @@ static int dump_library(struct session *s, int what)
 		sema_dump_probe_types(stdout);
 		return 0;
 	}
-	library_load(s, &lib, cache_dir(&s->arena));
+	library_load(s, &lib, s->cache_dir);
 	library_load_all(s, &lib, &files, &nfiles);
 	for (int f = 0; f < nfiles && what == OPT_DUMP_ALIASES; f++)
 		ast_foreach(d, files[f]->decls) {
@@ -580,6 +580,26 @@ static int stap_main(struct session *s, int argc, char **argv)
 	const char *tmpbase = tmp_base();
 	if (!tmpbase)
 		return 1;
+	/*
+	 * The caches hold what is compiled into and loaded as kernel code:
+	 * only a directory of the user's own that nobody else can write
+	 * (a root user's HOME of another user's is refused).
+	 */
+	s->cache_dir = cache_dir(&s->arena);
+	if (s->cache_dir) {
+		char why[256];
+
+		if (cache_dir_check(s->cache_dir, why, sizeof(why))) {
+			fprintf(stderr, "stap: error: cache directory %s: %s "
+				"(STAP_CACHE chooses another)\n", s->cache_dir,
+				why);
+			return 1;
+		}
+		if (s->verbose > 1)
+			fprintf(stderr, "stap: caches in %s\n", s->cache_dir);
+	} else if (s->verbose) {
+		fprintf(stderr, "stap: no home directory: caches off\n");
+	}
 
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
@@ -644,7 +664,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
 	 * without one.
 	 */
-	bool host_ok = vm_host_can_load_modules();
+	bool host_ok = vm_host_can_load_modules(&d.host_refusal);
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -660,6 +680,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	}
 	if (s->release) {
 		s->target = target_new(s->release, NULL);
+		target_set_cache_dir(s->target, s->cache_dir);
 		s->build_dir = s->target->build_dir;
 	}
 	d.use_vm = d.force_vm || !host_ok;
@@ -698,7 +719,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	/* SystemTap reads the whole library in pass 1: its syntax errors
 	 * show even with -p1 (as warnings; -W makes them errors) */
 	struct library lib;
-	library_load(s, &lib, cache_dir(&s->arena));
+	library_load(s, &lib, s->cache_dir);
 	/* the script, then each -E script as <input1>, <input2>... */
 	int nfiles = 1 + nextra, nuser = nfiles;
 	/* library_resolve() grows the array at each power of two */

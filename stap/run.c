@@ -69,9 +69,13 @@ static int run_vm(struct driver *d)
 	struct session *s = d->s;
 	int out_fd = 1;
 
-	if (!d->force_vm)
-		fprintf(stderr, "stap: the host kernel cannot load modules: "
-			"running in a qemu guest of %s\n", s->release);
+	if (!d->force_vm && d->host_refusal)
+		fprintf(stderr, "stap: the host kernel cannot load modules "
+			"(%s): running in a qemu guest of %s\n",
+			d->host_refusal, s->release);
+	else if (!d->force_vm)
+		fprintf(stderr, "stap: %s is not the running kernel: running "
+			"in a qemu guest of it\n", s->release);
 	if (s->verbose)
 		fprintf(stderr, "stap: the guest: %d MB, %d CPU(s), busybox "
 			"and the loader only (-c runs busybox's commands)\n",

@@ -13,7 +13,9 @@
  * end probes' output waits in the module for the reader rather than
  * being dropped.  Records are read many per read() and each run of
  * records of one stream is written with one write().
- * Exit status: 0, or 1 when the session failed or anything went wrong.
+ * Who may load what: SystemTap's staprun model (below, before
+ * insert_module). Exit status: 0, or 1 when the session failed or anything
+ * went wrong.
  * -v sets the module's stp_verbose (it reports how its probes attached);
  * -vv also logs staprun's own steps.
  * Built statically: it runs inside a busybox initramfs.
@@ -35,8 +37,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -299,15 +304,202 @@ static void unload_module(void)
 		strerror(errno));
 }
 
+/* ---- who may load what ------------------------------------------------
+ *
+ * SystemTap's staprun model without module signing (HACKING.md, "Who may
+ * load what"): a real root user, or a member of group stapdev, loads any
+ * module; a member of stapusr or stapsys only a module in
+ * /lib/modules/RELEASE/systemtap/ (a directory owned by root and not
+ * world-writable, the module owned by root and not world-writable); anyone
+ * else is refused. The checks are made on the file descriptor that is
+ * then loaded (finit_module), opened from the module's canonical path
+ * without following a last symbolic link. The kernel still decides: the
+ * process needs CAP_SYS_MODULE, so a non-root user's staprun must be
+ * installed setuid root; the -o file is then opened and the -c command
+ * run as the real user. The messages are SystemTap 4.8's.
+ */
+
+/* The gid of group name in /etc/group, or -1 (read here: a static binary
+ * has no NSS). */
+static long group_gid(const char *name)
+{
+	FILE *f = fopen("/etc/group", "re");
+	char line[4096];
+	size_t n = strlen(name);
+	long gid = -1;
+
+	if (!f)
+		return -1;
+	while (gid < 0 && fgets(line, sizeof(line), f)) {
+		char *p, *end;
+
+		if (strncmp(line, name, n) || line[n] != ':')
+			continue;
+		p = strchr(line + n + 1, ':');	/* past the password */
+		if (!p)
+			continue;
+		gid = strtol(p + 1, &end, 10);
+		if (end == p + 1 || *end != ':')
+			gid = -1;
+	}
+	fclose(f);
+	return gid;
+}
+
+/* Whether the real user is in the group (its primary or a supplementary
+ * group). */
+static bool in_group(const char *name)
+{
+	long gid = group_gid(name);
+	gid_t groups[NGROUPS_MAX];
+	int n;
+
+	if (gid < 0)
+		return false;
+	if ((long)getgid() == gid)
+		return true;
+	n = getgroups(NGROUPS_MAX, groups);
+	for (int i = 0; i < n; i++)
+		if ((long)groups[i] == gid)
+			return true;
+	return false;
+}
+
+static const char blessed_msg[] =
+	"ERROR: Members of the \"stapusr\" and \"stapsys\" groups can only "
+	"use unsigned modules within\n  the \"%s\" directory.\n";
+
+/* A stapusr/stapsys member's module: in /lib/modules/RELEASE/systemtap/,
+ * both root's and not world-writable. 0 when it may be loaded. */
+static int check_module_path(const char *path, const char *real, int fd)
+{
+	char dir[PATH_MAX], dir_real[PATH_MAX];
+	struct utsname u;
+	struct stat st;
+
+	if (uname(&u) != 0) {
+		perror("ERROR: Unable to determine kernel version, uname failed");
+		return -1;
+	}
+	snprintf(dir, sizeof(dir), "/lib/modules/%s/systemtap", u.release);
+	if (!realpath(dir, dir_real) || strlen(dir_real) + 2 > PATH_MAX) {
+		int err = errno;
+
+		fprintf(stderr, blessed_msg, dir);
+		fprintf(stderr, "  Unable to canonicalize that directory: "
+			"%s\n", strerror(err));
+		return -1;
+	}
+	strcat(dir_real, "/");
+	if (stat(dir_real, &st) != 0 || !S_ISDIR(st.st_mode) ||
+	    st.st_uid != 0 || (st.st_mode & S_IWOTH)) {
+		fprintf(stderr, blessed_msg, dir);
+		fprintf(stderr, "  %s\n", !S_ISDIR(st.st_mode) ?
+			"That path must refer to a directory." :
+			st.st_uid != 0 ?
+			"That directory should be owned by root." :
+			"That directory should not be world writable.");
+		return -1;
+	}
+	if (strncmp(dir_real, real, strlen(dir_real))) {
+		fprintf(stderr, blessed_msg, dir);
+		fprintf(stderr, "  Module \"%s\" does not exist within that "
+			"directory.\n", path);
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		fprintf(stderr, "ERROR: Couldn't get information on the "
+			"module\"%s\": %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (st.st_uid != 0) {
+		fprintf(stderr, "ERROR: The module \"%s\" must be owned by "
+			"root.\n", path);
+		return -1;
+	}
+	if (st.st_mode & S_IWOTH) {
+		fprintf(stderr, "ERROR: The module \"%s\" must not be world "
+			"writable.\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* May the real user load the module open on fd? 0 when so. */
+static int check_permissions(const char *path, const char *real, int fd)
+{
+	if (getuid() == 0 || in_group("stapdev"))
+		return 0;
+	if (!in_group("stapusr") && !in_group("stapsys")) {
+		fprintf(stderr, "ERROR: You are trying to run systemtap as a "
+			"normal user.\nYou should either be root, or be part "
+			"of group \"stapusr\" and possibly the groups "
+			"\"stapsys\" or \"stapdev\".\n");
+		return -1;
+	}
+	if (check_module_path(path, real, fd)) {
+		fprintf(stderr, "ERROR: Unable to verify the signature for the "
+			"module %s.\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/* staprun installed setuid (or setgid): the real user is someone else */
+static bool set_id_run(void)
+{
+	return getuid() != geteuid() || getgid() != getegid();
+}
+
+/* open() as the real user, for -o FILE of a setuid staprun. */
+static int open_as_user(const char *path, int flags, mode_t mode)
+{
+	uid_t euid = geteuid();
+	gid_t egid = getegid();
+	int fd, err;
+
+	if (!set_id_run())
+		return open(path, flags, mode);
+	if (setegid(getgid()) || seteuid(getuid()))
+		return -1;
+	fd = open(path, flags, mode);
+	err = errno;
+	if (seteuid(euid) || setegid(egid)) {
+		perror("staprun: restoring the effective user");
+		exit(1);
+	}
+	errno = err;
+	return fd;
+}
+
 /*
  * Load the module with its parameters: stp_verbose for -v, and the
  * script's NAME=VALUE settings (stap -G) after the module's path.
  */
 static int insert_module(const char *path, char **settings, int nsettings)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	char params[4096] = "";
+	char real[PATH_MAX], params[4096] = "";
+	struct stat st;
 	size_t used = 0;
+	int fd;
+
+	/* the canonical path, opened without following a link: the checks
+	 * are on the descriptor that is loaded */
+	if (!realpath(path, real)) {
+		fprintf(stderr, "staprun: could not insert module %s: %s\n",
+			path, strerror(errno));
+		return -1;
+	}
+	fd = open(real, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		errno = EINVAL;
+	}
+	if (fd >= 0 && check_permissions(path, real, fd)) {
+		close(fd);
+		return -1;
+	}
 
 	if (verbose)
 		used = (size_t)snprintf(params, sizeof(params), "stp_verbose=%d",
@@ -328,10 +520,15 @@ static int insert_module(const char *path, char **settings, int nsettings)
 		int err = errno;
 
 		fprintf(stderr, "staprun: could not insert module %s: %s%s\n",
-			path, strerror(err), err != ENOMEM ? "" :
+			path, strerror(err), err == ENOMEM ?
 			" (the module and its buffers need more memory than is "
 			"free: a smaller script, -s, or with stap's guest "
-			"--vm-memory MB)");
+			"--vm-memory MB)" : err == EPERM ? " (loading a module "
+			"needs CAP_SYS_MODULE: staprun runs as root, or is "
+			"installed setuid root)" : err == EKEYREJECTED ||
+			err == ENOKEY ? " (this kernel loads only signed "
+			"modules and stap's are not signed: stap --vm runs "
+			"the script in a guest)" : "");
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -455,6 +652,13 @@ static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
 		close(err_pipe[0]);
+		/* a setuid staprun runs the command as the real user */
+		if (set_id_run() && (setgid(getgid()) || setuid(getuid()))) {
+			int err = errno;
+			if (write(err_pipe[1], &err, sizeof(err)) < 0)
+				_exit(127);
+			_exit(127);
+		}
 		if (cmd_stdout_to_stderr)
 			dup2(STDERR_FILENO, STDOUT_FILENO);
 		if (needs_shell(cmd)) {
@@ -530,10 +734,6 @@ int main(int argc, char **argv)
 		usage();
 		return 1;
 	}
-	if (geteuid() != 0) {
-		fprintf(stderr, "staprun: must be run as root\n");
-		return 1;
-	}
 	if (set_module_name(argv[optind]))
 		return 1;
 	data_buf = malloc(DATA_BUF_SIZE);
@@ -542,8 +742,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (out_path) {
-		out_fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-			      0666);
+		out_fd = open_as_user(out_path, O_WRONLY | O_CREAT | O_TRUNC |
+				      O_CLOEXEC, 0666);
 		if (out_fd < 0) {
 			fprintf(stderr, "staprun: cannot open %s: %s\n",
 				out_path, strerror(errno));

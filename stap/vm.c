@@ -1065,18 +1065,16 @@ char *vm_dmesg_problems(const char *text)
 	return out.p;
 }
 
-int vm_host_can_load_modules(void)
+int vm_host_can_load_modules(const char **why)
 {
 	struct utsname u;
-	char buf[16] = "";
-	FILE *f = fopen("/proc/sys/kernel/modules_disabled", "re");
-	int ok;
+	const char *refusal = target_host_refusal("");
 
-	if (!f)
-		return 0;
-	ok = fgets(buf, sizeof(buf), f) && buf[0] == '0';
-	fclose(f);
-	if (!ok || uname(&u))
-		return 0;
-	return target_has_build_tree(u.release);
+	if (!refusal && uname(&u))
+		refusal = "uname failed";
+	if (!refusal && !target_has_build_tree(u.release))
+		refusal = "it has no build tree (linux-headers)";
+	if (why)
+		*why = refusal;
+	return !refusal;
 }

@@ -92,7 +92,8 @@ const char *vm_last_dmesg(void);
  */
 char *vm_dmesg_problems(const char *text);
 
-/* 1 if the host kernel could load our modules directly, else 0. */
-int vm_host_can_load_modules(void);
+/* 1 if the host kernel could load our modules directly (and has a build
+ * tree), else 0 and *why (when why is not NULL) says why not. */
+int vm_host_can_load_modules(const char **why);
 
 #endif /* STAP_VM_H */

@@ -270,6 +270,47 @@ bool target_has_build_tree(const char *release)
 	return ok;
 }
 
+/* The first line of root/path, or "" when unreadable (static). */
+static const char *host_file(const char *root, const char *path,
+			     char *buf, size_t n)
+{
+	char *full = xasprintf("%s%s", root, path);
+	FILE *f = fopen(full, "re");
+
+	free(full);
+	buf[0] = '\0';
+	if (f) {
+		if (!fgets(buf, (int)n, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+const char *target_host_refusal(const char *root)
+{
+	char buf[128];
+	const char *mode;
+
+	if (!*host_file(root, "/proc/sys/kernel/modules_disabled", buf,
+			sizeof(buf)))
+		return "it has no module support";
+	if (strcmp(buf, "0"))
+		return "module loading is disabled (kernel.modules_disabled)";
+	if (!strcmp(host_file(root, "/sys/module/module/parameters/sig_enforce",
+			      buf, sizeof(buf)), "Y"))
+		return "it loads only signed modules (module.sig_enforce) and "
+		       "stap's modules are not signed";
+	/* "none [integrity] confidentiality": the mode in brackets */
+	mode = strchr(host_file(root, "/sys/kernel/security/lockdown", buf,
+				sizeof(buf)), '[');
+	if (mode && strncmp(mode, "[none]", 6))
+		return "it is locked down (/sys/kernel/security/lockdown), "
+		       "which refuses unsigned modules";
+	return NULL;
+}
+
 const char *target_newest_installed(void)
 {
 	static char best[256];

@@ -439,6 +439,9 @@ fi
 ### (tests/robust.sh; the inputs are generated)
 . "$tests/robust.sh"
 
+### the module cache as a trust boundary (tests/trust.sh)
+. "$tests/trust.sh"
+
 ### listings: NAME.args (stap's arguments, run in tests/listing) gives
 
 ### command lines: NAME.args (stap's arguments, run in tests/cli) gives

@@ -3,12 +3,17 @@
  * Unit test of struct target (target/target.c) and the lib/ helpers it
  * rests on: a fake release with its own build tree (a .config, no
  * headers) for the paths, the .config lookups and the remembered
- * failures; lib/intern.c and lib/files.c's read_file. Exit 0 pass, 1 fail.
+ * failures; target_host_refusal() over fake /proc and /sys trees;
+ * lib/intern.c and lib/files.c (read_file, the cache directory and its
+ * check, atomic writes over a planted symbolic link, sealed cache files).
+ * Exit 0 pass, 1 fail.
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "target/target.h"
@@ -18,6 +23,126 @@
 #include "target/tracepoints.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
+
+/* root/path with the text (directories made) */
+static void put(const char *root, const char *path, const char *text)
+{
+	char *full = xasprintf("%s%s", root, path);
+	char *dir = xstrdup(full);
+
+	*strrchr(dir, '/') = '\0';
+	CHECK(make_dirs(dir) == 0);
+	FILE *f = fopen(full, "w");
+	CHECK(f != NULL);
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+	free(dir);
+	free(full);
+}
+
+/* target_host_refusal() over fake /proc and /sys trees */
+static void test_host_refusal(const char *dir)
+{
+	char *root = xasprintf("%s/host", dir);
+
+	CHECK(strstr(target_host_refusal(root), "no module support"));
+	put(root, "/proc/sys/kernel/modules_disabled", "1\n");
+	CHECK(strstr(target_host_refusal(root), "kernel.modules_disabled"));
+	put(root, "/proc/sys/kernel/modules_disabled", "0\n");
+	CHECK(target_host_refusal(root) == NULL);
+	put(root, "/sys/module/module/parameters/sig_enforce", "Y\n");
+	CHECK(strstr(target_host_refusal(root), "module.sig_enforce"));
+	put(root, "/sys/module/module/parameters/sig_enforce", "N\n");
+	put(root, "/sys/kernel/security/lockdown",
+	    "[none] integrity confidentiality\n");
+	CHECK(target_host_refusal(root) == NULL);
+	put(root, "/sys/kernel/security/lockdown",
+	    "none [integrity] confidentiality\n");
+	CHECK(strstr(target_host_refusal(root), "locked down"));
+	char *rm = xasprintf("rm -rf '%s'", root);
+	CHECK(system(rm) == 0);
+	free(rm);
+	free(root);
+}
+
+/* lib/files.c: the cache directory, atomic writes, seals */
+static void test_cache_files(const char *dir)
+{
+	struct arena a = { 0 };
+	char why[256];
+	char *c = xasprintf("%s/cache", dir), *f = xasprintf("%s/m.ko", c);
+	char *victim = xasprintf("%s/victim", dir);
+	char *sum = xasprintf("%s.sum", f);
+	size_t len;
+	char *data;
+
+	/* HOME unset: the passwd entry's home, never /tmp */
+	char *home = getenv("HOME") ? xstrdup(getenv("HOME")) : NULL;
+	char *xdg = getenv("XDG_CACHE_HOME") ? xstrdup(getenv("XDG_CACHE_HOME")) : NULL;
+	char *sc = getenv("STAP_CACHE") ? xstrdup(getenv("STAP_CACHE")) : NULL;
+	unsetenv("HOME");
+	unsetenv("XDG_CACHE_HOME");
+	unsetenv("STAP_CACHE");
+	const char *cd = cache_dir(&a);
+	CHECK(cd == NULL || strncmp(cd, "/tmp", 4) != 0);
+	setenv("STAP_CACHE", c, 1);
+	CHECK_STR(cache_dir(&a), c);
+	if (home)
+		setenv("HOME", home, 1);
+	if (xdg)
+		setenv("XDG_CACHE_HOME", xdg, 1);
+	if (sc)
+		setenv("STAP_CACHE", sc, 1);
+	else
+		unsetenv("STAP_CACHE");
+
+	/* made 0700 and accepted; group-writable refused */
+	CHECK(cache_dir_check(c, why, sizeof(why)) == 0);
+	CHECK(chmod(c, 0770) == 0);
+	CHECK(cache_dir_check(c, why, sizeof(why)) == -1);
+	CHECK(strstr(why, "writable by group (mode 0770)"));
+	CHECK(chmod(c, 0700) == 0);
+
+	/* a symbolic link at the path is replaced, its target untouched */
+	put(victim, "", "precious");
+	CHECK(symlink(victim, f) == 0);
+	CHECK(write_file_atomic(f, "new", 3) == 0);
+	data = read_file(victim, NULL);
+	CHECK(data && !strcmp(data, "precious"));
+	free(data);
+	data = read_file_nofollow(f, &len);
+	CHECK(data && len == 3);
+	free(data);
+
+	/* seals: no seal (quiet), a match, a change, a link */
+	CHECK(cache_read_sealed(f, &len, why, sizeof(why)) == NULL && !why[0]);
+	CHECK(cache_write_sealed(f, "module", 6) == 0);
+	data = cache_read_sealed(f, &len, why, sizeof(why));
+	CHECK(data && len == 6 && !memcmp(data, "module", 6));
+	free(data);
+	put(f, "", "modulX");
+	CHECK(cache_read_sealed(f, &len, why, sizeof(why)) == NULL);
+	CHECK(strstr(why, "does not match its seal"));
+	CHECK(unlink(f) == 0 && symlink(victim, f) == 0);
+	CHECK(cache_read_sealed(f, &len, why, sizeof(why)) == NULL);
+	CHECK_STR(why, "it is a symbolic link");
+	CHECK(read_file_nofollow(f, NULL) == NULL && errno == ELOOP);
+
+	unlink(f);
+	unlink(sum);
+	unlink(victim);
+	rmdir(c);
+	free(home);
+	free(xdg);
+	free(sc);
+	free(c);
+	free(f);
+	free(victim);
+	free(sum);
+	arena_free(&a);
+}
 
 static void test_intern(void)
 {
@@ -51,6 +176,8 @@ int main(void)
 	test_intern();
 	if (!mkdtemp(dir))
 		return 1;
+	test_host_refusal(dir);
+	test_cache_files(dir);
 	p = xasprintf("%s/.config", dir);
 	f = fopen(p, "w");
 	fputs("# comment\nCONFIG_A=y\n# CONFIG_B is not set\n"

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by run-tests.sh: the module cache as a trust boundary (issue 15).
+# What the cache holds is compiled into or loaded as kernel code, so:
+#
+#   trust/cache-home          HOME unset: the passwd entry's home, not /tmp
+#   trust/cache-writable      a cache directory group or others may write:
+#                             refused, with the directory and why
+#   trust/cache-not-owned     a cache directory of another user: refused
+#   trust/cache-sealed        -p4 twice: the second is the cached module,
+#                             which has its seal (MODULE.ko.sum)
+#   trust/cache-tampered      a module changed in the cache: refused aloud,
+#                             built again, sealed again
+#   trust/cache-symlink       a symbolic link planted as the cached module:
+#                             refused, replaced (not followed: its target
+#                             is unchanged)
+#   trust/cache-p5-tampered   a tampered cached module is not what pass 5
+#                             loads (the guest runs the rebuilt one)
+#   trust/define-shell        -D 'X=$(shell id > FILE)' at -p4: refused with
+#                             SystemTap 4.8's message, nothing run (the
+#                             value would reach the Kbuild file)
+#
+# The builds use a private cache in $work (one runtime object build).
+
+trust_p4() { # stderr-file stap-args...: the module's path on stdout
+	local err=$1
+	shift
+	STAP_CACHE=$work/trust-cache "$STAP" -p4 "$@" 2>"$err"
+}
+
+trust_script='probe begin { println("trusted"); exit() }'
+
+if wanted trust/; then
+	name=trust/define-shell
+	if wanted $name; then
+		out=$(STAP_CACHE=$work/trust-cache "$STAP" -p4 \
+			-D "X=\$(shell id > $work/pwned)" -e 'probe begin { exit() }' 2>&1)
+		rc=$?
+		want="ERROR: Safety pattern mismatch for -D parameter ('X=\$(shell id > $work/pwned)' vs. '^[a-z_][a-z_0-9]*(=-?[a-z_0-9]+)?\$') rc=1"
+		if [ $rc = 1 ] && [ "$out" = "$want" ] && [ ! -e "$work/pwned" ]; then
+			pass $name
+		else
+			fail $name "rc $rc, stderr: $out"
+		fi
+	fi
+
+	name=trust/cache-home
+	if wanted $name; then
+		home=$(getent passwd "$(id -u)" | cut -d: -f6)
+		out=$(env -u HOME -u XDG_CACHE_HOME -u STAP_CACHE "$STAP" -vv \
+			-p1 -e 'probe begin {}' 2>&1 >/dev/null | head -1)
+		if [ -z "$home" ]; then
+			skip $name "no passwd entry for uid $(id -u)"
+		elif [ "$out" = "stap: caches in $home/.cache/stap" ]; then
+			pass $name
+		else
+			fail $name "want 'stap: caches in $home/.cache/stap', got '$out'"
+		fi
+	fi
+
+	name=trust/cache-writable
+	if wanted $name; then
+		d=$work/trust-open
+		mkdir -p "$d" && chmod 0775 "$d"
+		out=$(STAP_CACHE=$d "$STAP" -p2 -e 'probe begin {}' 2>&1 >/dev/null)
+		rc=$?
+		want="stap: error: cache directory $d: it is writable by group (mode 0775): they could replace what it holds (STAP_CACHE chooses another)"
+		if [ $rc = 1 ] && [ "$out" = "$want" ]; then
+			pass $name
+		else
+			fail $name "rc $rc, stderr: $out"
+		fi
+	fi
+
+	name=trust/cache-not-owned
+	if wanted $name; then
+		d=$work/trust-other
+		mkdir -p "$d"
+		if [ "$(id -u)" != 0 ] || ! chown 65534 "$d" 2>/dev/null; then
+			skip $name "needs root to give a directory away"
+		else
+			out=$(STAP_CACHE=$d "$STAP" -p2 -e 'probe begin {}' 2>&1 >/dev/null)
+			rc=$?
+			want="stap: error: cache directory $d: it belongs to uid 65534, not to uid 0: its owner could replace what it holds (STAP_CACHE chooses another)"
+			if [ $rc = 1 ] && [ "$out" = "$want" ]; then
+				pass $name
+			else
+				fail $name "rc $rc, stderr: $out"
+			fi
+		fi
+	fi
+
+	# the sealed-cache tests share one build
+	ko=
+	if wanted trust/cache-sealed || wanted trust/cache-tampered ||
+	   wanted trust/cache-symlink || wanted trust/cache-p5; then
+		ko=$(trust_p4 "$work/trust.err" -e "$trust_script")
+		if [ $? != 0 ] || [ ! -f "$ko" ]; then
+			fail trust/cache-build "$(head -c 600 "$work/trust.err")"
+			ko=
+		fi
+	fi
+
+	name=trust/cache-sealed
+	if wanted $name && [ -n "$ko" ]; then
+		ko2=$(trust_p4 "$work/trust.err" -v -e "$trust_script")
+		if [ "$ko2" = "$ko" ] && [ -f "$ko.sum" ] &&
+		   grep -q "^Pass 4: using cached $ko\$" "$work/trust.err"; then
+			pass $name
+		else
+			fail $name "path '$ko2' (first '$ko'), stderr: $(head -c 600 "$work/trust.err")"
+		fi
+	fi
+
+	name=trust/cache-tampered
+	if wanted $name && [ -n "$ko" ]; then
+		printf 'X' >>"$ko"
+		ko2=$(trust_p4 "$work/trust.err" -e "$trust_script")
+		want="stap: warning: the cached module $ko is refused: it does not match its seal $ko.sum (size and hash); making it again"
+		got=$(cat "$work/trust.err")
+		ko3=$(trust_p4 "$work/trust.err3" -e "$trust_script")
+		if [ "$ko2" = "$ko" ] && [ "$got" = "$want" ] &&
+		   [ "$ko3" = "$ko" ] && [ ! -s "$work/trust.err3" ]; then
+			pass $name
+		else
+			fail $name "stderr: $got / then: $(head -c 300 "$work/trust.err3")"
+		fi
+	fi
+
+	name=trust/cache-symlink
+	if wanted $name && [ -n "$ko" ]; then
+		echo precious >"$work/trust-victim"
+		rm -f "$ko"
+		ln -s "$work/trust-victim" "$ko"
+		ko2=$(trust_p4 "$work/trust.err" -e "$trust_script")
+		want="stap: warning: the cached module $ko is refused: it is a symbolic link; making it again"
+		got=$(cat "$work/trust.err")
+		if [ "$ko2" = "$ko" ] && [ "$got" = "$want" ] && [ ! -L "$ko" ] &&
+		   [ "$(cat "$work/trust-victim")" = precious ]; then
+			pass $name
+		else
+			fail $name "stderr: $got; victim: $(head -c 100 "$work/trust-victim")"
+		fi
+	fi
+
+	name=trust/cache-p5-tampered
+	if wanted $name && [ -n "$ko" ]; then
+		if [ $use_vm = 0 ]; then
+			skip $name "--no-vm"
+		else
+			# the cached module, replaced by another script's
+			other=$(trust_p4 "$work/trust.err" -e 'probe begin { println("swapped"); exit() }')
+			cp "$other" "$ko"
+			out=$(STAP_CACHE=$work/trust-cache timeout 300 "$STAP" \
+				-e "$trust_script" 2>"$work/trust.err")
+			rc=$?
+			want="stap: warning: the cached module $ko is refused: it does not match its seal $ko.sum (size and hash); making it again"
+			if [ $rc = 0 ] && [ "$out" = trusted ] &&
+			   [ "$(head -1 "$work/trust.err")" = "$want" ]; then
+				pass $name
+			else
+				fail $name "rc $rc, stdout '$out', stderr: $(head -c 600 "$work/trust.err")"
+			fi
+		fi
+	fi
+fi
