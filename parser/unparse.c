@@ -165,9 +165,15 @@ void ast_unparse_expr(FILE *out, const struct node *n)
 	case N_HIST:
 		fprintf(out, "%s(", stat_names[n->stat.op]);
 		ast_unparse_expr(out, n->stat.operand);
-		if (n->stat.args) {
-			fputs(", ", out);
-			unparse_list(out, n->stat.args);
+		/* number literals, signed as SystemTap prints them (a
+		 * histogram's may be negative: '-' NUMBER in the grammar) */
+		ast_foreach(a, n->stat.args) {
+			if (n->kind == N_HIST && a->kind == N_NUMBER) {
+				fprintf(out, ", %" PRId64, a->num.value);
+			} else {
+				fputs(", ", out);
+				ast_unparse_expr(out, a);
+			}
 		}
 		fputc(')', out);
 		break;
