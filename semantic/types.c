@@ -703,7 +703,10 @@ static void note_hist(struct sema *se, struct node *n, struct symbol *sym)
 				   "bound, a high bound and a step");
 			return;
 		}
-		if (p[2] <= 0 || p[1] <= p[0] || (p[1] - p[0]) / p[2] > 1000) {
+		/* hi > lo: their difference fits a u64 (lo may be
+		 * -2^63 now that parameters may be negative) */
+		if (p[2] <= 0 || p[1] <= p[0] ||
+		    ((uint64_t)p[1] - (uint64_t)p[0]) / (uint64_t)p[2] > 1000) {
 			diag_error(se->s, n->loc, "bad @hist_linear range: "
 				   "the step must be positive, low < high, and "
 				   "at most 1000 buckets");
