@@ -34,6 +34,15 @@ struct cg {
 	int nlabels;
 	int loop_break[64], loop_cont[64];	/* label numbers per loop */
 	int nloops;
+	/* the enclosing foreach loops over histograms (stmt.c) */
+	struct hist_loop {
+		const struct symbol *stat;	/* a scalar statistic, or NULL
+						 * (an element of an array) */
+		const struct symbol *key;	/* the bucket number */
+		const char *agg;		/* its aggregate, C */
+		bool stable;			/* the body never writes key */
+	} hist_loops[64];
+	int nhist_loops;
 	int errors;
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */
@@ -112,6 +121,9 @@ const char *gref(struct cg *cg, const struct symbol *sym);
 const char *gen_keys(struct cg *cg, struct node *keys,
 		     const struct symbol *sym, unsigned *wild);
 bool global_ok(struct cg *cg, struct node *at, const struct symbol *sym);
+/* The aggregate of a statistic (scalar, or an element: *keys gets its
+ * key struct, else NULL) as a struct stp_stat *. */
+const char *gen_stat_get(struct cg *cg, struct node *op, const char **keys);
 void overflow_error(struct cg *cg, const struct node *at,
 		    const struct symbol *sym);
 /* A pretty-printing table's items, one a line (runtime/pretty.h). */

@@ -277,17 +277,20 @@ static const char *gen_in(struct cg *cg, struct node *n)
 	return t;
 }
 
-/* The aggregate of a statistic (scalar or element) as a struct stp_stat *. */
-static const char *gen_stat_get(struct cg *cg, struct node *op)
+const char *gen_stat_get(struct cg *cg, struct node *op, const char **keys)
 {
 	const struct symbol *sym = op->sym;
 	const char *t = arena_printf(&cg->s->arena, "st%d", cg->ntemps++);
 	unsigned wild;
 
+	if (keys)
+		*keys = NULL;
 	if (op->kind == N_INDEX) {
 		const char *k = gen_keys(cg, op->index.keys, sym, &wild);
 		emit(cg, "struct stp_stat *%s = stp_pmap_get(%s, %s);", t,
 		     gref(cg, sym), k);
+		if (keys)
+			*keys = k;
 	} else {
 		emit(cg, "struct stp_stat *%s = stp_pstat_get(%s);", t,
 		     gref(cg, sym));
@@ -309,7 +312,7 @@ static const char *gen_stat(struct cg *cg, struct node *n)
 
 	if (!op->sym || !global_ok(cg, op, op->sym))
 		return "0";
-	const char *st = gen_stat_get(cg, op);
+	const char *st = gen_stat_get(cg, op, NULL);
 	const char *t = tmp_long(cg);
 	const char *field;
 	switch (n->stat.op) {
@@ -326,6 +329,52 @@ static const char *gen_stat(struct cg *cg, struct node *n)
 	return t;
 }
 
+/*
+ * An enclosing foreach over the histogram of this scalar statistic whose
+ * body never writes its bucket number idx: SystemTap 4.8 reads such a
+ * @hist_*(s)[b] from the loop's aggregate, without the empty-aggregate
+ * check (an empty statistic's buckets read 0 there).
+ */
+static const struct hist_loop *stable_hist_loop(struct cg *cg,
+						const struct node *op,
+						const struct node *idx)
+{
+	if (op->kind != N_VAR || idx->kind != N_VAR || !idx->sym)
+		return NULL;
+	for (int i = cg->nhist_loops - 1; i >= 0; i--) {
+		const struct hist_loop *hl = &cg->hist_loops[i];
+
+		if (hl->stat == op->sym && hl->key == idx->sym)
+			return hl->stable ? hl : NULL;
+	}
+	return NULL;
+}
+
+/* @hist_*(s)[b] and b in @hist_*(s): bucket b's count (runtime/stat.c). */
+static const char *gen_hist_bucket(struct cg *cg, struct node *hist,
+				   struct node *idx)
+{
+	struct node *op = hist->stat.operand;
+
+	if (!op->sym || !global_ok(cg, op, op->sym))
+		return "0";
+	const char *t = tmp_long(cg);
+	const struct hist_loop *hl = stable_hist_loop(cg, op, idx);
+	if (hl) {
+		emit(cg, "int64_t %s = %s->hist[%s];", t, hl->agg,
+		     var_ref(cg, idx->sym));
+		return t;
+	}
+	/* the bucket number first, then the statistic, as SystemTap */
+	const char *b = gen_expr(cg, idx);
+	const char *st = gen_stat_get(cg, op, NULL);
+	emit(cg, "int64_t %s;", t);
+	emit(cg, "if (unlikely(stp_stat_bucket(c, &stp_gsd_%s, %s, %s, true, "
+	     "&%s, %s)))", op->sym->cname, st, b, t, where(cg, hist));
+	emit(cg, "	goto %s;", cg->err);
+	return t;
+}
+
 /* A histogram printed to the sink (prefix "stp_print"/"stp_sb"). */
 static void gen_hist(struct cg *cg, struct node *n, const char *prefix,
 		     const char *target)
@@ -334,7 +383,7 @@ static void gen_hist(struct cg *cg, struct node *n, const char *prefix,
 
 	if (!op->sym || !global_ok(cg, op, op->sym))
 		return;
-	const char *st = gen_stat_get(cg, op);
+	const char *st = gen_stat_get(cg, op, NULL);
 	if (!n->stat.json)	/* JSON: an empty histogram is [] */
 		empty_check(cg, n, st);
 	emit(cg, "%s_%shist(%s, &stp_gsd_%s, %s);", prefix,
@@ -1164,6 +1213,8 @@ const char *gen_expr(struct cg *cg, struct node *n)
 	case N_INDEX:
 		return gen_index_read(cg, n);
 	case N_IN:
+		if (n->binary.rhs->kind == N_HIST)
+			return gen_hist_bucket(cg, n->binary.rhs, n->binary.lhs);
 		return gen_in(cg, n);
 	case N_STAT:
 		return gen_stat(cg, n);
@@ -1171,6 +1222,9 @@ const char *gen_expr(struct cg *cg, struct node *n)
 	case N_TMEMBER:
 	case N_TINDEX:
 	case N_ATFUNC:
+		if (ast_hist_index(n))
+			return gen_hist_bucket(cg, n->target.base,
+					       n->target.index);
 		return gen_context(cg, n);
 	case N_HIST:
 		unsupported(cg, n, "a histogram outside print");

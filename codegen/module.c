@@ -48,6 +48,15 @@ static bool set_at_load(const struct session *s, const char *name)
 	return false;
 }
 
+/* v as a C constant: -2^63 has no literal of its own. */
+static const char *c_int64(char buf[32], int64_t v)
+{
+	if (v == INT64_MIN)
+		return "(-9223372036854775807LL - 1)";
+	snprintf(buf, 32, "%" PRId64 "LL", v);
+	return buf;
+}
+
 static void gen_globals(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
@@ -61,15 +70,18 @@ static void gen_globals(struct cg *cg, FILE *out)
 			const char *h = g->hist == HIST_LOG ? "STP_HIST_LOG" :
 				g->hist == HIST_LINEAR ? "STP_HIST_LINEAR" :
 				"STP_HIST_NONE";
+			/* hi > lo and step > 0 (types.c): hi - lo fits a u64 */
 			int nb = g->hist == HIST_LOG ? 128 : g->hist == HIST_LINEAR ?
-				(int)((g->hist_hi - g->hist_lo) / g->hist_step) + 3 : 0;
+				(int)(((uint64_t)g->hist_hi - (uint64_t)g->hist_lo) /
+				      (uint64_t)g->hist_step) + 3 : 0;
+			char lo[32], hi[32];
 			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
 				"{ .hist = %s, .variance = %d, .shift = %d, "
-				".lo = %" PRId64 "LL, .hi = %" PRId64 "LL, "
+				".lo = %s, .hi = %s, "
 				".step = %" PRId64 "LL, .nbuckets = %d };\n",
 				g->cname, h, g->uses_variance, g->var_shift,
-				g->hist_lo,
-				g->hist_hi, g->hist_step, nb);
+				c_int64(lo, g->hist_lo), c_int64(hi, g->hist_hi),
+				g->hist_step, nb);
 		}
 		if (g->nkeys) {
 			char keys[MAX_KEYS + 1];

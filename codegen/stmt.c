@@ -116,6 +116,120 @@ static void gen_delete(struct cg *cg, struct node *e)
 	emit(cg, "}");
 }
 
+/* Does a statement write the local sym ('=', '++', delete, foreach)? */
+struct writes {
+	const struct symbol *sym;
+	bool found;
+};
+
+static void note_write(struct node *n, void *arg)
+{
+	struct writes *w = arg;
+	const struct node *t = NULL;
+
+	if (n->kind == N_ASSIGN)
+		t = n->binary.lhs;
+	else if (n->kind == N_INCDEC)
+		t = n->incdec.operand;
+	else if (n->kind == N_DELETE)
+		t = n->stmt.expr;
+	else if (n->kind == N_FOREACH && n->foreach.value &&
+		 n->foreach.value->sym == w->sym)
+		w->found = true;
+	else if (n->kind == N_FOREACH)
+		ast_foreach(k, n->foreach.keys)
+			if (k->sym == w->sym)
+				w->found = true;
+	if (t && t->kind == N_VAR && t->sym == w->sym)
+		w->found = true;
+}
+
+/*
+ * foreach (b in @hist_log(s)), as SystemTap 4.8: the limit, then the
+ * statistic's aggregate, once; b (the script's variable itself) runs from
+ * 0 to the last bucket number in that order whatever the sort marker,
+ * v = b reads the bucket's count. A body that writes b moves the loop
+ * (a v read out of range is an error here, where SystemTap reads past
+ * the buckets). An element's aggregate lives in its array's scratch,
+ * which the body may reuse for another element: then v's element is
+ * aggregated again.
+ */
+static void gen_hist_foreach(struct cg *cg, struct node *n)
+{
+	struct node *hist = n->foreach.array, *op = hist->stat.operand;
+	struct node *key = n->foreach.keys, *v = n->foreach.value;
+	const struct symbol *sym = op->sym;
+
+	if (!sym || !key || !key->sym || !global_ok(cg, op, sym))
+		return;
+	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0])) ||
+	    cg->nhist_loops == (int)(sizeof(cg->hist_loops) / sizeof(cg->hist_loops[0]))) {
+		unsupported(cg, n, "loops nested this deep");
+		return;
+	}
+	int brk = cg->nlabels++, cont = cg->nlabels++;
+	const char *desc = arena_printf(&cg->s->arena, "stp_gsd_%s",
+					sym->cname);
+	const char *lim = NULL, *cnt = NULL, *keys, *gen = NULL;
+
+	emit(cg, "{");
+	cg->depth++;
+	if (n->foreach.limit) {
+		lim = gen_expr(cg, n->foreach.limit);
+		cnt = tmp_long(cg);
+		emit(cg, "int64_t %s = 0;", cnt);
+	}
+	const char *st = gen_stat_get(cg, op, &keys);
+	if (keys && v && v->sym) {
+		gen = arena_printf(&cg->s->arena, "g%d", cg->ntemps++);
+		emit(cg, "u32 %s = stp_g_%s.scratch_gen;", gen, sym->cname);
+	}
+	const char *b = var_ref(cg, key->sym);
+	emit(cg, "for (%s = 0; %s < %s.nbuckets; %s++) {", b, b, desc, b);
+	cg->depth++;
+	if (lim) {
+		emit(cg, "if (%s++ >= %s)", cnt, lim);
+		emit(cg, "	break;");
+	}
+	if (v && v->sym) {
+		if (gen) {
+			emit(cg, "if (unlikely(%s != stp_g_%s.scratch_gen)) {",
+			     gen, sym->cname);
+			emit(cg, "	%s = stp_pmap_get(%s, %s);", st,
+			     gref(cg, sym), keys);
+			emit(cg, "	%s = stp_g_%s.scratch_gen;", gen,
+			     sym->cname);
+			emit(cg, "}");
+		}
+		emit(cg, "if (unlikely(stp_stat_bucket(c, &%s, %s, %s, false, "
+		     "&%s, %s)))", desc, st, b, var_ref(cg, v->sym),
+		     where(cg, n));
+		emit(cg, "	goto %s;", cg->err);
+	}
+	if (!has_action(n->foreach.body))
+		action(cg, n);
+	struct writes w = { key->sym, false };
+	ast_visit(n->foreach.body, note_write, &w);
+	cg->hist_loops[cg->nhist_loops++] = (struct hist_loop){
+		.stat = op->kind == N_VAR ? sym : NULL,
+		.key = key->sym,
+		.agg = st,
+		.stable = !w.found,
+	};
+	cg->loop_break[cg->nloops] = brk;
+	cg->loop_cont[cg->nloops] = cont;
+	cg->nloops++;
+	gen_block_body(cg, n->foreach.body);
+	cg->nloops--;
+	cg->nhist_loops--;
+	emit(cg, "L%d: ;", cont);
+	cg->depth--;
+	emit(cg, "}");
+	emit(cg, "L%d: ;", brk);
+	cg->depth--;
+	emit(cg, "}");
+}
+
 /*
  * foreach: the entries are snapshot into this CPU's iteration slots
  * (c->iter), sorted there, and visited; the slots are released when the
@@ -126,6 +240,10 @@ static void gen_foreach(struct cg *cg, struct node *n)
 	struct node *arr = n->foreach.array;
 	const struct symbol *sym = arr->sym;
 
+	if (arr->kind == N_HIST) {
+		gen_hist_foreach(cg, n);
+		return;
+	}
 	if (arr->kind != N_VAR || !sym || !global_ok(cg, arr, sym))
 		return;
 	if (cg->nloops == (int)(sizeof(cg->loop_break) / sizeof(cg->loop_break[0]))) {

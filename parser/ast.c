@@ -96,7 +96,7 @@ int ast_list_length(const struct node *n)
  * One table serves ast_clone and ast_visit, so a new payload field is
  * added in one place.
  */
-static int child_slots(struct node *n, struct node **slot[6])
+int ast_child_slots(struct node *n, struct node **slot[6])
 {
 	int k = 0;
 
@@ -203,7 +203,7 @@ struct node *ast_clone_node(struct session *s, const struct node *o)
 	c->next = c->tail = NULL;
 	c->type = TY_UNKNOWN;
 	c->sym = NULL;
-	for (int i = 0, k = child_slots(c, slot); i < k; i++)
+	for (int i = 0, k = ast_child_slots(c, slot); i < k; i++)
 		*slot[i] = ast_clone(s, *slot[i]);
 	return c;
 }
@@ -250,7 +250,7 @@ const struct node *ast_too_deep(const struct node *list, int max)
 		}
 		/* the rest of the list after this node's subtrees */
 		VEC_PUSH(stack, n, cap, ((struct pending){ p.list->next, p.depth }));
-		k = child_slots(p.list, slot);
+		k = ast_child_slots(p.list, slot);
 		while (k-- > 0)
 			VEC_PUSH(stack, n, cap,
 				 ((struct pending){ *slot[k], p.depth + 1 }));
@@ -266,7 +266,7 @@ void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),
 		struct node **slot[6];
 
 		fn(n, arg);
-		for (int i = 0, k = child_slots(n, slot); i < k; i++)
+		for (int i = 0, k = ast_child_slots(n, slot); i < k; i++)
 			ast_visit(*slot[i], fn, arg);
 	}
 }

@@ -210,6 +210,14 @@ struct node *ast_clone_node(struct session *s, const struct node *n);
  * checked.
  */
 const struct node *ast_too_deep(const struct node *list, int max);
+/* @hist_log(s)[b], @hist_linear(s, ...)[b]: a histogram bucket's count. */
+static inline bool ast_hist_index(const struct node *n)
+{
+	return n->kind == N_TINDEX && n->target.base->kind == N_HIST;
+}
+
+/* The child slots of n (each a list head, or one node); their number. */
+int ast_child_slots(struct node *n, struct node **slot[6]);
 /* Call fn on every node of a list and its subtrees, parents first. */
 void ast_visit(struct node *list, void (*fn)(struct node *n, void *arg),
 	       void *arg);

@@ -392,7 +392,7 @@ static void add_decl(struct parse_state *st, struct node *n)
 %type <node> params param_list param points point components component
 %type <node> literal block stmts stmt opt_expr expr args arg_list
 %type <node> primary postfix_target keys key_list key foreach_keys fkey_list
-%type <node> fkey opt_limit catch_part hist opt_slice
+%type <node> fkey opt_limit catch_part hist opt_slice foreach_base hist_num
 %type <str> comp_name comp_piece kw_name member_name
 %type <num> opt_fn_priority opt_size
 %type <op> opt_type assign_op opt_sort opt_agg_sort opt_flag
@@ -738,10 +738,10 @@ stmt:
 		$$->loop.step = $7;
 		$$->loop.body = $9;
 	}
-	| FOREACH '(' foreach_keys IN IDENT opt_slice opt_agg_sort opt_limit ')' stmt {
+	| FOREACH '(' foreach_keys IN foreach_base opt_slice opt_agg_sort opt_limit ')' stmt {
 		$$ = $3;
 		$$->loc = L(@1);
-		$$->foreach.array = new_var(st, @5, $5);
+		$$->foreach.array = $5;
 		$$->foreach.slice = $6;
 		if ($7) {
 			if ($$->foreach.sort_column)
@@ -777,6 +777,12 @@ catch_part:
 		$$->try.catch_loc = L(@3);
 		$$->try.handler = $5;
 	}
+	;
+
+/* an array, or a histogram's buckets: foreach (b in @hist_log(s)) */
+foreach_base:
+	  IDENT			{ $$ = new_var(st, @1, $1); }
+	| hist
 	;
 
 /* foreach ([a, b] in x)   foreach (v = [a, b] in x)   foreach (k in x+) */
@@ -891,15 +897,15 @@ expr:
 	| expr '|' expr		{ $$ = new_binary(st, @2, OP_BOR, $1, $3); }
 	| expr '^' expr		{ $$ = new_binary(st, @2, OP_BXOR, $1, $3); }
 	| expr '&' expr		{ $$ = new_binary(st, @2, OP_BAND, $1, $3); }
-	| expr IN IDENT {
+	| expr IN foreach_base {
 		$$ = NEW(N_IN, @2);
 		$$->binary.lhs = $1;
-		$$->binary.rhs = new_var(st, @3, $3);
+		$$->binary.rhs = $3;
 	}
-	| '[' keys ']' IN IDENT {
+	| '[' keys ']' IN foreach_base {
 		$$ = NEW(N_IN, @4);
 		$$->binary.lhs = $2;
-		$$->binary.rhs = new_var(st, @5, $5);
+		$$->binary.rhs = $5;
 	}
 	| expr EQ expr		{ $$ = new_binary(st, @2, OP_EQ, $1, $3); }
 	| expr NE expr		{ $$ = new_binary(st, @2, OP_NE, $1, $3); }
@@ -1020,13 +1026,24 @@ hist:
 		$$->stat.op = HIST_LOG;
 		$$->stat.operand = $3;
 	}
-	| AT_HIST_LINEAR '(' expr ',' arg_list ')' {
+	| AT_HIST_LINEAR '(' expr ',' hist_num ',' hist_num ',' hist_num ')' {
 		$$ = NEW(N_HIST, @1);
 		$$->stat.op = HIST_LINEAR;
 		$$->stat.operand = $3;
-		$$->stat.args = $5;
-		if (ast_list_length($5) != 3)
-			diag_error(st->s, L(@1), "@hist_linear takes a value and 3 parameters (start, stop, interval)");
+		$$->stat.args = ast_append(ast_append($5, $7), $9);
+	}
+	;
+
+/* A histogram's parameters are number literals, maybe negative, as in
+ * SystemTap's parser (no expressions, no parentheses). */
+hist_num:
+	  NUMBER {
+		$$ = NEW(N_NUMBER, @1);
+		$$->num.value = $1;
+	}
+	| '-' NUMBER {
+		$$ = NEW(N_NUMBER, @1);
+		$$->num.value = (int64_t)(0 - (uint64_t)$2);
 	}
 	;
 
@@ -1106,7 +1123,12 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner,
 	for (int i = 0; i < n; i++)
 		if (expected[i] == YYSYMBOL_NUMBER)
 			expression = true;
-	if (expression) {
+	if (expression && n == 2 &&
+	    (!strcmp(yysymbol_name(expected[0]), "'-'") ||
+	     !strcmp(yysymbol_name(expected[1]), "'-'"))) {
+		/* a histogram's parameter: a number literal, maybe negative */
+		snprintf(want, sizeof(want), "a number");
+	} else if (expression) {
 		snprintf(want, sizeof(want), "an expression");
 	} else if (n > 0 && n <= 4) {
 		for (int i = 0; i < n; i++) {

@@ -39,9 +39,58 @@ static void check_no_return(struct session *s, const struct node *n)
 	}
 }
 
+/*
+ * A histogram (@hist_log, @hist_linear) is no value. SystemTap's parser
+ * takes one only indexed (@hist_log(s)[b]), after 'in' (b in
+ * @hist_log(s), foreach), and as the one argument of print, println,
+ * sprint or sprintln; this compiler also as @json_print's argument.
+ */
+static bool hist_place(struct session *s, const struct node *parent,
+		       struct node **slot, const struct node *h)
+{
+	switch (parent->kind) {
+	case N_TINDEX:
+		return slot == &parent->target.base;
+	case N_FOREACH:
+		return slot == &parent->foreach.array;
+	case N_IN:
+		return slot == &parent->binary.rhs;
+	case N_ATFUNC:
+		return !strcmp(parent->call.name, "@json_print") &&
+		       h == parent->call.args;
+	case N_PRINT:
+		if (h != parent->print.args ||
+		    (parent->print.kind != PRINT_PRINT &&
+		     parent->print.kind != PRINT_PRINTLN &&
+		     parent->print.kind != PRINT_SPRINT &&
+		     parent->print.kind != PRINT_SPRINTLN))
+			return false;
+		if (h->next)
+			diag_error(s, h->next->loc, "expected ')': a histogram "
+				   "is printed alone, the one argument of "
+				   "print, println, sprint or sprintln");
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void check_hist(struct node *n, void *arg)
+{
+	struct session *s = arg;
+	struct node **slot[6];
+
+	for (int i = 0, k = ast_child_slots(n, slot); i < k; i++)
+		ast_foreach(c, *slot[i])
+			if (c->kind == N_HIST && !hist_place(s, n, slot[i], c))
+				diag_error(s, c->loc, "base histogram operator "
+					   "where expression expected");
+}
+
 /* Checks SystemTap makes while parsing: duplicate globals in one file. */
 static void validate(struct session *s, struct node *decls)
 {
+	ast_visit(decls, check_hist, s);
 	ast_foreach(d, decls) {
 		if (d->kind == N_PROBE)
 			check_no_return(s, d->probe.body);

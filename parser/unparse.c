@@ -80,7 +80,8 @@ static const char *const stat_names[] = {
 static bool postfix_base(const struct node *n)
 {
 	return n->kind == N_TARGET || n->kind == N_TMEMBER ||
-	       n->kind == N_TINDEX || n->kind == N_ATFUNC;
+	       n->kind == N_TINDEX || n->kind == N_ATFUNC ||
+	       n->kind == N_HIST;
 }
 
 static void paren(FILE *out, const struct node *n)
@@ -159,15 +160,22 @@ void ast_unparse_expr(FILE *out, const struct node *n)
 	case N_IN:
 		fputc('[', out);
 		unparse_list(out, n->binary.lhs);
-		fprintf(out, "] in %s", n->binary.rhs->var.name);
+		fputs("] in ", out);
+		ast_unparse_expr(out, n->binary.rhs);
 		break;
 	case N_STAT:
 	case N_HIST:
 		fprintf(out, "%s(", stat_names[n->stat.op]);
 		ast_unparse_expr(out, n->stat.operand);
-		if (n->stat.args) {
-			fputs(", ", out);
-			unparse_list(out, n->stat.args);
+		/* number literals, signed as SystemTap prints them (a
+		 * histogram's may be negative: '-' NUMBER in the grammar) */
+		ast_foreach(a, n->stat.args) {
+			if (n->kind == N_HIST && a->kind == N_NUMBER) {
+				fprintf(out, ", %" PRId64, a->num.value);
+			} else {
+				fputs(", ", out);
+				ast_unparse_expr(out, a);
+			}
 		}
 		fputc(')', out);
 		break;
@@ -243,7 +251,8 @@ static void unparse_foreach(FILE *out, const struct node *n, int depth)
 			fputc(n->foreach.sort_dir > 0 ? '+' : '-', out);
 		col++;
 	}
-	fprintf(out, "] in %s", n->foreach.array->var.name);
+	fputs("] in ", out);
+	ast_unparse_expr(out, n->foreach.array);
 	if (n->foreach.slice) {
 		fputc('[', out);
 		unparse_list(out, n->foreach.slice);

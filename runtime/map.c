@@ -365,6 +365,7 @@ stp_pmap_get(struct stp_pmap *pm, const union stp_key *k)
 	struct stp_stat *agg = pm->scratch;
 	unsigned int cpu;
 
+	pm->scratch_gen++;
 	memset(agg, 0, STP_STAT_SIZE(sd));
 	for_each_possible_cpu(cpu) {
 		struct stp_map_entry *e = stp_map_find(&pm->cpu[cpu], k);

@@ -60,6 +60,9 @@ struct stp_pmap {
 	struct stp_map *cpu;		/* [nr_cpu_ids] */
 	struct stp_map agg;		/* filled by stp_pmap_aggregate */
 	struct stp_stat *scratch;	/* one key's aggregate */
+	u32 scratch_gen;		/* stp_pmap_get()s so far: a foreach
+					 * over a key's histogram sees when
+					 * its body reused the scratch */
 };
 
 /* How foreach orders the entries it visits. */

@@ -156,6 +156,34 @@ int64_t stp_stat_value(const struct stp_stat *sd, int op)
 	}
 }
 
+/*
+ * @hist_log(s)[b], @hist_linear(s, ...)[b] and `b in @hist_log(s)`: the
+ * count of bucket b of the aggregate sd, into *count. Bucket numbers are
+ * SystemTap's: 0 to 127 for a log histogram (64 counts 0, 65 + n the
+ * values of n + 1 bits, below 64 the negative ones), 0 to (hi - lo) /
+ * step + 2 for a linear one (0 counts the values below lo, the last one
+ * those from hi up). SystemTap's errors: "empty aggregate" when the
+ * statistic counts nothing (only with empty_error: a foreach's own reads
+ * have no such check) and "histogram index out of range". Returns 0, or
+ * -1 after stp_error().
+ */
+int stp_stat_bucket(struct stp_context *c, const struct stp_stat_desc *d,
+		    const struct stp_stat *sd, int64_t b, bool empty_error,
+		    int64_t *count, const char *where)
+{
+	*count = 0;
+	if (empty_error && sd->count == 0) {
+		stp_error(c, "empty aggregate", where);
+		return -1;
+	}
+	if (b < 0 || b >= d->nbuckets) {
+		stp_error(c, "histogram index out of range", where);
+		return -1;
+	}
+	*count = sd->hist[b];
+	return 0;
+}
+
 static inline struct stp_stat *stp_pstat_slot(struct stp_pstat *ps,
 					      unsigned int i)
 {

@@ -64,6 +64,10 @@ void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v);
 struct stp_stat *stp_pstat_get(struct stp_pstat *ps);
 void stp_pstat_clear(struct stp_pstat *ps);
 
+int stp_stat_bucket(struct stp_context *c, const struct stp_stat_desc *d,
+		    const struct stp_stat *sd, int64_t b, bool empty_error,
+		    int64_t *count, const char *where);
+
 void stp_print_hist(struct stp_context *c, const struct stp_stat_desc *d,
 		    const struct stp_stat *sd);
 void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,

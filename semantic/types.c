@@ -325,6 +325,15 @@ static enum type infer_assign(struct sema *se, struct node *n)
 
 	const struct probe_family *f = body_family(se, se->body);
 
+	if (ast_hist_index(lhs)) {
+		/* SystemTap: "cannot assign to histogram buckets" */
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot assign to histogram "
+				   "buckets: they count what '<<<' adds");
+		infer(se, lhs, TY_LONG);
+		infer(se, rhs, TY_LONG);
+		return n->type = TY_LONG;
+	}
 	if (is_context(lhs) && f && f->context_assign &&
 	    f->context_assign(se, n, &tt))
 		return n->type = tt;
@@ -694,7 +703,10 @@ static void note_hist(struct sema *se, struct node *n, struct symbol *sym)
 				   "bound, a high bound and a step");
 			return;
 		}
-		if (p[2] <= 0 || p[1] <= p[0] || (p[1] - p[0]) / p[2] > 1000) {
+		/* hi > lo: their difference fits a u64 (lo may be
+		 * -2^63 now that parameters may be negative) */
+		if (p[2] <= 0 || p[1] <= p[0] ||
+		    ((uint64_t)p[1] - (uint64_t)p[0]) / (uint64_t)p[2] > 1000) {
 			diag_error(se->s, n->loc, "bad @hist_linear range: "
 				   "the step must be positive, low < high, and "
 				   "at most 1000 buckets");
@@ -765,6 +777,35 @@ static enum type infer_stat(struct sema *se, struct node *n)
 		}
 	}
 	return n->type = n->kind == N_HIST ? TY_UNKNOWN : TY_LONG;
+}
+
+/*
+ * The buckets of a histogram, SystemTap's one-dimensional array of
+ * counts indexed by bucket number: @hist_log(s)[b] and b in @hist_log(s)
+ * (the same count: 'in' is true when the bucket counts anything).
+ */
+static enum type infer_hist_keys(struct sema *se, struct node *hist,
+				 struct node *keys, struct srcloc at)
+{
+	infer_stat(se, hist);
+	if (ast_list_length(keys) != 1) {
+		if (se->report)
+			diag_error(se->s, at, "a histogram has one index, the "
+				   "bucket number, not %d",
+				   ast_list_length(keys));
+		ast_foreach(k, keys)
+			if (k->kind != N_WILDCARD)
+				infer(se, k, TY_LONG);
+		return TY_LONG;
+	}
+	if (keys->kind == N_WILDCARD) {
+		if (se->report)
+			diag_error(se->s, keys->loc, "a histogram bucket needs "
+				   "a number, not '*'");
+		return TY_LONG;
+	}
+	expect(se, keys, infer(se, keys, TY_LONG), TY_LONG);
+	return TY_LONG;
 }
 
 enum type infer(struct sema *se, struct node *n, enum type want)
@@ -845,6 +886,9 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 	}
 	case N_IN: {
 		struct node *arr = n->binary.rhs;
+		if (arr->kind == N_HIST)
+			return n->type = infer_hist_keys(se, arr, n->binary.lhs,
+							 n->loc);
 		struct symbol *sym = find_global(se->prog, arr->var.name, arr->loc.file);
 		if (!sym) {
 			if (se->report)
@@ -889,6 +933,10 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 	case N_TARGET:
 	case N_TMEMBER:
 	case N_TINDEX:
+		if (ast_hist_index(n))
+			return n->type = infer_hist_keys(se, n->target.base,
+							 n->target.index,
+							 n->loc);
 		return infer_target(se, n);
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
@@ -958,9 +1006,47 @@ static void walk_list(struct sema *se, struct node *list)
 		walk_stmt(se, st);
 }
 
+/*
+ * foreach (b in @hist_log(s)): b runs over every bucket number, 0 up to
+ * the last, whatever the sort marker (SystemTap 4.8 ignores it); v =
+ * b takes the bucket's count. The body may add to s (SystemTap allows
+ * it): nothing is snapshot but the aggregate.
+ */
+static void walk_hist_foreach(struct sema *se, struct node *n)
+{
+	struct node *hist = n->foreach.array;
+	int nkeys = ast_list_length(n->foreach.keys);
+
+	infer_stat(se, hist);
+	if (nkeys != 1 && se->report)
+		diag_error(se->s, n->loc, "foreach over a histogram has one "
+			   "index, the bucket number, not %d", nkeys);
+	ast_foreach(key, n->foreach.keys)
+		infer_scalar(se, key, TY_LONG, true);
+	if (n->foreach.value)
+		infer_scalar(se, n->foreach.value, TY_LONG, true);
+	if (n->foreach.slice && se->report)
+		diag_error(se->s, n->foreach.slice->loc, "a histogram's "
+			   "buckets cannot be sliced; test the bucket number "
+			   "in the loop");
+	if (n->foreach.sort_agg != STAT_NONE && se->report)
+		diag_error(se->s, n->loc, "sorting by an aggregate needs an "
+			   "array of statistics");
+	if (n->foreach.limit)
+		expect(se, n->foreach.limit,
+		       infer(se, n->foreach.limit, TY_LONG), TY_LONG);
+	se->loop_depth++;
+	walk_stmt(se, n->foreach.body);
+	se->loop_depth--;
+}
+
 static void walk_foreach(struct sema *se, struct node *n)
 {
 	struct node *arr = n->foreach.array;
+	if (arr->kind == N_HIST) {
+		walk_hist_foreach(se, n);
+		return;
+	}
 	struct symbol *sym = find_global(se->prog, arr->var.name, arr->loc.file);
 
 	if (!sym) {
@@ -1113,6 +1199,12 @@ void walk_stmt(struct sema *se, struct node *n)
 			note_access(se, sym, true, e);
 		} else if (e->kind == N_INDEX) {
 			infer_index(se, e, TY_UNKNOWN, true);
+		} else if (ast_hist_index(e)) {
+			if (se->report)
+				diag_error(se->s, e->target.base->loc,
+					   "cannot delete histogram bucket "
+					   "entries: delete the statistic");
+			infer(se, e, TY_LONG);
 		} else if (se->report) {
 			diag_error(se->s, e->loc, "delete needs a variable, an "
 				   "array or an array element");
