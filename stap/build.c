@@ -38,6 +38,7 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 		return -1;
 	if (pid == 0) {
 		int fd = -1;
+		setpgid(0, 0);	/* the watchdog's to kill if we die */
 		if (log_path)
 			fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		else if (quiet)
@@ -52,10 +53,14 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 			strerror(errno));
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	int status, rc;
+	setpgid(pid, pid);	/* before we name it, whichever runs first */
+	tmpdir_guard_group(pid);
+	while ((rc = (int)waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	tmpdir_guard_group(0);
+	if (rc < 0)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 

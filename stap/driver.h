@@ -6,6 +6,8 @@
 #include "parser/session.h"
 #include "lib/files.h"
 
+#include <sys/types.h>
+
 struct driver {
 	struct session *s;
 	const char *exe_dir;		/* directory of the stap binary */
@@ -39,6 +41,16 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
  * With --flame, the script's output is folded stacks, rendered into
  * d->flame_svg when the run ends. */
 int run_module(struct driver *d);
+
+/* The per-run directory is removed by a watchdog process when stap ends,
+ * however it ends (SIGKILL included): stap/guard.c. tmpdir_guard() starts
+ * it (0, or -1 when it cannot fork); tmpdir_guard_end() ends it, keeping
+ * the directory if asked (-k), and returns once it is done. */
+int tmpdir_guard(const char *dir);
+void tmpdir_guard_end(bool keep);
+/* A command working in the directory runs in process group pgid, which
+ * the watchdog kills if stap dies meanwhile; 0: it has ended. */
+void tmpdir_guard_group(pid_t pgid);
 
 /* Helpers (files: lib/files.h) */
 int run_command(char *const argv[], const char *log_path, bool quiet);

@@ -839,18 +839,26 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 	d.tmpdir = arena_strdup(&s->arena, tmpl);
+	if (tmpdir_guard(d.tmpdir)) {
+		fprintf(stderr, "stap: error: cannot start the watchdog of %s: "
+			"%s\n", d.tmpdir, strerror(errno));
+		rmdir(d.tmpdir);
+		return 1;
+	}
+	/* gcc's own temporary files (kbuild's) go there too, and with it */
+	setenv("TMPDIR", d.tmpdir, 1);
 	d.c_path = arena_printf(&s->arena, "%s/%s_src.c", d.tmpdir,
 				 d.module_name);
+	int status = 1;
 	FILE *out = fopen(d.c_path, "w");
 	if (!out || fwrite(csrc, 1, clen, out) != clen || fclose(out)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", d.c_path);
 		free(csrc);
-		return 1;
+		goto done;
 	}
 	free(csrc);
 
 	/* Pass 4 */
-	int status = 1;
 	timer_start(&t);
 	if (!s->build_dir) {
 		fprintf(stderr, "stap: error: no kernel build tree for %s: "
@@ -873,12 +881,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 	status = run_module(&d);
 	timer_report(s, &t, 5, "run completed");
 done:
-	if (s->keep_tmpdir) {
+	if (s->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", d.tmpdir);
-	} else {
-		char *const rm[] = { "rm", "-rf", (char *)d.tmpdir, NULL };
-		run_command(rm, NULL, true);
-	}
+	tmpdir_guard_end(s->keep_tmpdir);
 	return status;
 }
 

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -60,7 +61,7 @@ struct vm_run {
 	int skipped;			/* jobs skipped after an interrupt */
 	int done;			/* "done" marker seen */
 	int got_dmesg;
-	int ints;			/* host SIGINT/SIGTERM received */
+	int ints;			/* host SIGINT/TERM/HUP received */
 	int ints_sent;			/* INT lines written to the guest */
 	int killed;			/* we SIGKILLed qemu */
 	int timed_out;
@@ -507,14 +508,26 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 			       O_CLOEXEC, 0644) : -1;
 	free(logpath);
 	r->t_spawn = vm_now();
+	pid_t parent = getpid();
 	r->pid = fork();
 	if (r->pid == 0) {
 		sigset_t none;
-		int nul = open("/dev/null", O_RDONLY);
+		int nul;
 
+		/*
+		 * qemu is in a process group of its own, so nothing but
+		 * this reaches it when we die without killing it (SIGKILL):
+		 * the kernel's SIGKILL when the thread that forked it ends
+		 * (our only thread). Had we died before the prctl, the
+		 * parent is init already, and nothing would come.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		nul = open("/dev/null", O_RDONLY);
 		sigemptyset(&none);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* keep the terminal's ^C away from qemu: we forward it */
@@ -697,7 +710,7 @@ static void vm_on_signal(int sig)
 /* Relay until qemu has closed every port, then reap it. */
 static int vm_loop(struct vm_run *r)
 {
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	sigset_t block, oldmask, waitmask;
 	double deadline = 0, grace = 0;
 	int status = 0, i;
@@ -708,15 +721,18 @@ static int vm_loop(struct vm_run *r)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &oldmask);
 	vm_signals = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 	waitmask = oldmask;
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
 
 	if (r->o->timeout_s > 0)
 		deadline = r->t_spawn + r->o->timeout_s;
@@ -801,6 +817,7 @@ static int vm_loop(struct vm_run *r)
 
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	return status;

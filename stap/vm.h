@@ -17,8 +17,10 @@
  * with stdin from /dev/null.  Options that make staprun write elsewhere
  * (-o FILE) leave the output inside the guest, where it is lost.
  *
- * The functions here are not thread safe and install SIGINT/SIGTERM/SIGPIPE
- * handlers for the duration of a run (the previous ones are restored).
+ * The functions here are not thread safe and install SIGINT/SIGTERM/SIGHUP/
+ * SIGPIPE handlers for the duration of a run (the previous ones are
+ * restored). Call them from the main thread: qemu is killed when the
+ * thread that started it ends (PR_SET_PDEATHSIG), however it ends.
  */
 #ifndef STAP_VM_H
 #define STAP_VM_H
@@ -61,7 +63,7 @@ struct vm_result {
 
 /*
  * Stream mode: boot, run one job, copy the guest's stdout/stderr live and
- * byte-exact to out_fd/err_fd.  SIGINT/SIGTERM received meanwhile are
+ * byte-exact to out_fd/err_fd.  SIGINT/SIGTERM/SIGHUP received meanwhile are
  * forwarded to the guest's staprun as SIGINT (end probes run); the third
  * one kills qemu.  Returns staprun's exit status; 1 if the guest's dmesg
  * shows kernel problems (each printed on err_fd as "stap: guest kernel:

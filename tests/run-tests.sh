@@ -725,8 +725,8 @@ if [ -x "$tests/differential.sh" ] && wanted differential; then
 	. "$tests/differential.sh"
 fi
 
-### the runtime's own VM test and the VM runner's self-test
-for t in runtime/run-vm.sh vm/selftest.sh; do
+### the runtime's own VM test, the VM runner's self-test, stap's stop paths
+for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh; do
 	name=${t%.sh}
 	wanted "$name" || continue
 	if [ $use_vm = 0 ]; then
