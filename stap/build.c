@@ -150,6 +150,10 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	sb_free(&flags);
 	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	/* signed or not, and with which key */
+	h = fnv1a(h, d->sign_module ? "signed" : "unsigned", 9);
+	if (d->sign_module)
+		h = fnv1a(h, d->sign_cert_data, d->sign_cert_len);
 	return hash_dir(h, d->runtime_dir);
 }
 
@@ -500,6 +504,8 @@ int build_module(struct driver *d)
 	}
 	if (s->verbose > 1)
 		print_file(log);
+	if (d->sign_module && sign_module_file(d, ko))
+		return -1;
 	if (!have_rt && rt_cached && make_dirs(dir) == 0)
 		cache_store(arena_printf(&s->arena, "%s/stp_runtime.o",
 					 d->tmpdir), rt_cached);

@@ -30,6 +30,12 @@ struct driver {
 	char **make_args;		/* -B NAME=VALUE, for kbuild's make */
 	int nmake_args;
 	const char *flame_title;	/* its title */
+	bool sign_module;		/* --sign-module[=KEYDIR] */
+	const char *sign_keydir;	/* KEYDIR, NULL: under the cache */
+	const char *sign_key;		/* KEYDIR/signing_key.pem */
+	const char *sign_cert;		/* KEYDIR/signing_key.x509 (DER) */
+	char *sign_cert_data;		/* its bytes, for the cache key */
+	size_t sign_cert_len;
 };
 
 /* Pass 4: build the module (or take it from the cache). 0 on success. */
@@ -51,6 +57,12 @@ void tmpdir_guard_end(bool keep);
 /* A command working in the directory runs in process group pgid, which
  * the watchdog kills if stap dies meanwhile; 0: it has ended. */
 void tmpdir_guard_group(pid_t pgid);
+
+/* --sign-module (stap/sign.c): the key pair in d->sign_keydir, made
+ * when missing, and its certificate read (before build_hash); then the
+ * built module signed in place with the kernel's scripts/sign-file. */
+int sign_prepare(struct driver *d);
+int sign_module_file(struct driver *d, const char *ko);
 
 /* Helpers (files: lib/files.h) */
 int run_command(char *const argv[], const char *log_path, bool quiet);

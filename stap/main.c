@@ -213,6 +213,7 @@ enum {
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
+	OPT_SIGN_MODULE,
 	OPT_VP,
 };
 
@@ -337,6 +338,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 		{ "vp", required_argument, NULL, OPT_VP },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
@@ -442,6 +444,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 		}
 		case OPT_TMPDIR:
 			d.tmpdir_opt = optarg;
+			break;
+		case OPT_SIGN_MODULE:
+			d.sign_module = true;
+			d.sign_keydir = optarg;
 			break;
 		case OPT_POISON_CACHE:
 			d.poison_cache = true;
@@ -793,6 +799,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 			"(runtime/runtime.h); set STAP_RUNTIME\n");
 		return 1;
 	}
+
+	/* --sign-module: the key, made if needed, is part of the cache key */
+	if (d.sign_module && s->last_pass >= 4 && sign_prepare(&d))
+		return 1;
 
 	/* Pass 3 */
 	timer_start(&t);

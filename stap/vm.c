@@ -223,18 +223,42 @@ static void vm_cpio_file(struct vm_cpio *c, const char *name,
 	free(data);
 }
 
+/* The module ends with an appended signature (stap --sign-module). */
+static int vm_module_signed(const char *path)
+{
+	static const char magic[] = "~Module signature appended~\n";
+	char tail[sizeof(magic) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+
+	if (end > (off_t)sizeof(tail))
+		ok = pread(fd, tail, sizeof(tail), end - (off_t)sizeof(tail)) ==
+		     (ssize_t)sizeof(tail) && !memcmp(tail, magic, sizeof(tail));
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /*
  * A module without its DWARF (objcopy --strip-debug into tmp, a scratch
  * path beside the initramfs): the guest loads it the same (its symbols
  * stay), and the initramfs, which the guest holds twice while unpacking
  * it, is a fifth of the size. The module as built is used when objcopy
- * is missing or fails.
+ * is missing or fails, and for a signed module (the signature covers the
+ * DWARF).
  */
 static void vm_cpio_module(struct vm_cpio *c, const char *name,
 			   const char *host_path, const char *tmp)
 {
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid;
+
+	if (vm_module_signed(host_path)) {
+		/* objcopy would drop the signature after the ELF image */
+		vm_cpio_file(c, name, host_path, 0644);
+		return;
+	}
+	pid = fork();
 
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -415,7 +439,7 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 {
 	const struct vm_options *o = r->o;
 	const char *qemu = o->qemu ? o->qemu : getenv("STAPVM_QEMU");
-	char *argv[64], *logpath, mem[32], cpus[32];
+	char *argv[64], *logpath, mem[32], cpus[32], append[1024];
 	char chardev[VM_NPORTS][64], serial[VM_NPORTS][32];
 	int guest[VM_NPORTS], n = 0, i, logfd, ncpus;
 
@@ -486,8 +510,10 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 	argv[n++] = "-append";
 	/* cryptomgr.notests: the crypto self-tests took the one vCPU for
 	 * about 0.7 s after boot, slowing whatever ran first */
-	argv[n++] = "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init "
-		    "cryptomgr.notests";
+	snprintf(append, sizeof(append), "console=ttyS0 quiet loglevel=3 "
+		 "panic=-1 rdinit=/init cryptomgr.notests%s%s",
+		 o->kernel_args ? " " : "", o->kernel_args ? o->kernel_args : "");
+	argv[n++] = append;
 	for (i = 0; i < VM_NPORTS; i++) {
 		argv[n++] = "-chardev";
 		argv[n++] = chardev[i];

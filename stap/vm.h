@@ -43,6 +43,8 @@ struct vm_options {
 				   after starting it (boot included) */
 	int verbose;              /* 1: qemu command line, console, timings on
 				   stderr; 2: also the generated /init */
+	const char *kernel_args;  /* more of the kernel's command line (e.g.
+				   module.sig_enforce=1), or NULL */
 	const char *const *extra_files;	/* host files copied to the guest's
 				   /bin/<basename>, NULL-terminated, or NULL
 				   (programs for -c CMD, as the benchmarks use) */

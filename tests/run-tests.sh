@@ -551,6 +551,9 @@ releases=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
 	while read -r r; do
 		[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
 	done | sort -V)
+### stap --sign-module on every kernel with headers (no guest)
+. "$tests/sign-module.sh"
+
 vm_reason=
 if [ $use_vm = 0 ]; then
 	vm_reason="--no-vm"
