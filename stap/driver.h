@@ -50,10 +50,10 @@ int run_module(struct driver *d);
 
 /* The per-run directory is removed by a watchdog process when stap ends,
  * however it ends (SIGKILL included): stap/guard.c. tmpdir_guard() starts
- * it (0, or -1 when it cannot fork); tmpdir_guard_end() ends it, keeping
- * the directory if asked (-k), and returns once it is done. */
-int tmpdir_guard(const char *dir);
-void tmpdir_guard_end(bool keep);
+ * it (0, or -1 when it cannot fork), keep (-k): the directory stays;
+ * tmpdir_guard_end() ends it and returns once it is done. */
+int tmpdir_guard(const char *dir, bool keep);
+void tmpdir_guard_end(void);
 /* A command working in the directory runs in process group pgid, which
  * the watchdog kills if stap dies meanwhile; 0: it has ended. */
 void tmpdir_guard_group(pid_t pgid);

@@ -20,8 +20,8 @@
  * in a process group of its own, which stap names to the watchdog for as
  * long as it runs; the watchdog kills that group first and waits for it
  * to be gone. A removal that still finds the directory not empty is tried
- * again, for up to ten seconds. With -k stap tells the watchdog to keep
- * the directory before it ends.
+ * again, for up to ten seconds. With -k stap tells the watchdog at once to
+ * keep the directory (a SIGKILL then leaves it too, as -k asked).
  *
  * The pipe carries lines: "g PGID" (a command's group started), "e" (it
  * ended), "k" (keep the directory).
@@ -128,7 +128,7 @@ static void __attribute__((noreturn)) guard_main(const char *dir, int rfd)
 	_exit(0);
 }
 
-int tmpdir_guard(const char *dir)
+int tmpdir_guard(const char *dir, bool keep)
 {
 	int p[2];
 
@@ -148,6 +148,9 @@ int tmpdir_guard(const char *dir)
 	close(p[0]);
 	guard_fd = p[1];
 	guard_pid = pid;
+	/* -k: kept however stap ends (a build still running is stopped) */
+	if (keep && write(guard_fd, "k\n", 2) != 2)
+		perror("stap: keeping the temporary directory");
 	return 0;
 }
 
@@ -161,12 +164,10 @@ void tmpdir_guard_group(pid_t pgid)
 		perror("stap: telling the watchdog");
 }
 
-void tmpdir_guard_end(bool keep)
+void tmpdir_guard_end(void)
 {
 	if (guard_fd < 0)
 		return;
-	if (keep && write(guard_fd, "k\n", 2) != 2)
-		perror("stap: keeping the temporary directory");
 	close(guard_fd);
 	guard_fd = -1;
 	/* the directory is gone (or kept) when stap returns */

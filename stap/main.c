@@ -849,7 +849,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 	d.tmpdir = arena_strdup(&s->arena, tmpl);
-	if (tmpdir_guard(d.tmpdir)) {
+	if (tmpdir_guard(d.tmpdir, s->keep_tmpdir)) {
 		fprintf(stderr, "stap: error: cannot start the watchdog of %s: "
 			"%s\n", d.tmpdir, strerror(errno));
 		rmdir(d.tmpdir);
@@ -893,7 +893,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 done:
 	if (s->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", d.tmpdir);
-	tmpdir_guard_end(s->keep_tmpdir);
+	tmpdir_guard_end();
 	return status;
 }
 

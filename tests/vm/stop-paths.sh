@@ -6,7 +6,8 @@
 # SIGKILL; then checks that no process of the run is left (qemu, the
 # watchdog) and TMPDIR is empty, and for SIGTERM/SIGHUP that the end probe
 # ran, its output arrived and stap exited 0 (SIGINT's behaviour). Also:
-# SIGKILL in the middle of pass 4 (kbuild), and -x PID in a guest.
+# -k with SIGKILL (the directory kept, the guest gone), SIGKILL in the
+# middle of pass 4 (kbuild), and -x PID in a guest.
 # Prints PASS/FAIL per check; exits 1 if any check failed, 77 to skip.
 # Usage: tests/vm/stop-paths.sh (STAP=path/to/stap to test another build)
 
@@ -66,7 +67,6 @@ check_gone() {
 		fail "$what: left in TMPDIR" "$(ls -A "$t/tmp" | head -5)"
 	fi
 	for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
-	[ -n "${KEEP_LEFT:-}" ] && find "$t/tmp" | head -20
 	rm -rf "${t:?}"/tmp/*
 }
 
@@ -100,6 +100,30 @@ for sig in TERM HUP KILL; do
 	fi
 	check_gone "SIG$sig"
 done
+
+# -k: the directory is kept, even when stap is killed; the guest is not
+(cd "$t" && TMPDIR=$t/tmp exec "$stap" --vm -k "$script" >"$t/k.out" \
+	2>"$t/k.err") &
+pid=$!
+if wait_for 'grep -qs begun "$t/k.out"' 3000; then
+	kill -9 $pid
+	wait $pid
+	sleep 1
+	if wait_for '[ -z "$(leftovers)" ]' 100; then
+		pass "-k, SIGKILL: no qemu or other process of the run left"
+	else
+		fail "-k, SIGKILL: processes left" "$(leftovers | xargs -r ps -o pid=,args= -p | cut -c1-150)"
+	fi
+	ls -d "$t"/tmp/stap* >/dev/null 2>&1 &&
+		pass "-k, SIGKILL: the temporary directory is kept" ||
+		fail "-k, SIGKILL: the temporary directory is gone"
+else
+	fail "-k: the guest never ran the begin probe" "$(tail -5 "$t/k.err")"
+	kill -9 $pid
+	wait $pid
+fi
+for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
+rm -rf "${t:?}"/tmp/*
 
 # SIGKILL in pass 4: kbuild (not killed with stap) must not keep the
 # directory alive, nor leave gcc's temporary files in TMPDIR
