@@ -150,10 +150,12 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	sb_free(&flags);
 	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
-	/* signed or not, and with which key */
-	h = fnv1a(h, d->sign_module ? "signed" : "unsigned", 9);
-	if (d->sign_module)
+	/* signed, and with which key (an unsigned module's key is as it
+	 * was before signing existed: the cache keeps its entries) */
+	if (d->sign_module) {
+		h = fnv1a(h, "signed", 7);
 		h = fnv1a(h, d->sign_cert_data, d->sign_cert_len);
+	}
 	return hash_dir(h, d->runtime_dir);
 }
 
