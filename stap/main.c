@@ -670,7 +670,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
 	 * without one.
 	 */
-	bool host_ok = vm_host_can_load_modules(&d.host_refusal);
+	bool host_ok = vm_host_can_load_modules(&d.host_refusal,
+						 d.sign_module);
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)

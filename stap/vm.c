@@ -1108,10 +1108,10 @@ char *vm_dmesg_problems(const char *text)
 	return out.p;
 }
 
-int vm_host_can_load_modules(const char **why)
+int vm_host_can_load_modules(const char **why, bool signed_modules)
 {
 	struct utsname u;
-	const char *refusal = target_host_refusal("");
+	const char *refusal = target_host_refusal("", signed_modules);
 
 	if (!refusal && uname(&u))
 		refusal = "uname failed";

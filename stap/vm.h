@@ -25,6 +25,8 @@
 #ifndef STAP_VM_H
 #define STAP_VM_H
 
+#include <stdbool.h>
+
 struct vm_options {
 	const char *release;      /* kernel release: image /boot/vmlinuz-<release> */
 	const char *kernel_image; /* optional override of the image path */
@@ -97,7 +99,8 @@ const char *vm_last_dmesg(void);
 char *vm_dmesg_problems(const char *text);
 
 /* 1 if the host kernel could load our modules directly (and has a build
- * tree), else 0 and *why (when why is not NULL) says why not. */
-int vm_host_can_load_modules(const char **why);
+ * tree), else 0 and *why (when why is not NULL) says why not; signed
+ * (--sign-module): signature enforcement is no reason. */
+int vm_host_can_load_modules(const char **why, bool signed_modules);
 
 #endif /* STAP_VM_H */
