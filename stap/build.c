@@ -38,6 +38,7 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 		return -1;
 	if (pid == 0) {
 		int fd = -1;
+		setpgid(0, 0);	/* the watchdog's to kill if we die */
 		if (log_path)
 			fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		else if (quiet)
@@ -52,10 +53,14 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 			strerror(errno));
 		_exit(127);
 	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	int status, rc;
+	setpgid(pid, pid);	/* before we name it, whichever runs first */
+	tmpdir_guard_group(pid);
+	while ((rc = (int)waitpid(pid, &status, 0)) < 0 && errno == EINTR)
+		;
+	tmpdir_guard_group(0);
+	if (rc < 0)
+		return -1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
@@ -145,6 +150,12 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	sb_free(&flags);
 	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
 		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	/* signed, and with which key (an unsigned module's key is as it
+	 * was before signing existed: the cache keeps its entries) */
+	if (d->sign_module) {
+		h = fnv1a(h, "signed", 7);
+		h = fnv1a(h, d->sign_cert_data, d->sign_cert_len);
+	}
 	return hash_dir(h, d->runtime_dir);
 }
 
@@ -495,6 +506,8 @@ int build_module(struct driver *d)
 	}
 	if (s->verbose > 1)
 		print_file(log);
+	if (d->sign_module && sign_module_file(d, ko))
+		return -1;
 	if (!have_rt && rt_cached && make_dirs(dir) == 0)
 		cache_store(arena_printf(&s->arena, "%s/stp_runtime.o",
 					 d->tmpdir), rt_cached);

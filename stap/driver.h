@@ -6,6 +6,8 @@
 #include "parser/session.h"
 #include "lib/files.h"
 
+#include <sys/types.h>
+
 struct driver {
 	struct session *s;
 	const char *exe_dir;		/* directory of the stap binary */
@@ -28,6 +30,12 @@ struct driver {
 	char **make_args;		/* -B NAME=VALUE, for kbuild's make */
 	int nmake_args;
 	const char *flame_title;	/* its title */
+	bool sign_module;		/* --sign-module[=KEYDIR] */
+	const char *sign_keydir;	/* KEYDIR, NULL: under the cache */
+	const char *sign_key;		/* KEYDIR/signing_key.pem */
+	const char *sign_cert;		/* KEYDIR/signing_key.x509 (DER) */
+	char *sign_cert_data;		/* its bytes, for the cache key */
+	size_t sign_cert_len;
 };
 
 /* Pass 4: build the module (or take it from the cache). 0 on success. */
@@ -39,6 +47,22 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
  * With --flame, the script's output is folded stacks, rendered into
  * d->flame_svg when the run ends. */
 int run_module(struct driver *d);
+
+/* The per-run directory is removed by a watchdog process when stap ends,
+ * however it ends (SIGKILL included): stap/guard.c. tmpdir_guard() starts
+ * it (0, or -1 when it cannot fork), keep (-k): the directory stays;
+ * tmpdir_guard_end() ends it and returns once it is done. */
+int tmpdir_guard(const char *dir, bool keep);
+void tmpdir_guard_end(void);
+/* A command working in the directory runs in process group pgid, which
+ * the watchdog kills if stap dies meanwhile; 0: it has ended. */
+void tmpdir_guard_group(pid_t pgid);
+
+/* --sign-module (stap/sign.c): the key pair in d->sign_keydir, made
+ * when missing, and its certificate read (before build_hash); then the
+ * built module signed in place with the kernel's scripts/sign-file. */
+int sign_prepare(struct driver *d);
+int sign_module_file(struct driver *d, const char *ko);
 
 /* Helpers (files: lib/files.h) */
 int run_command(char *const argv[], const char *log_path, bool quiet);

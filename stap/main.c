@@ -213,6 +213,7 @@ enum {
 	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
+	OPT_SIGN_MODULE,
 	OPT_VP,
 };
 
@@ -337,6 +338,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
 		{ "poison-cache", no_argument, NULL, OPT_POISON_CACHE },
+		{ "sign-module", optional_argument, NULL, OPT_SIGN_MODULE },
 		{ "vp", required_argument, NULL, OPT_VP },
 		{ "dump-probe-types", no_argument, NULL, OPT_DUMP_TYPES },
 		{ "dump-probe-aliases", no_argument, NULL, OPT_DUMP_ALIASES },
@@ -442,6 +444,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 		}
 		case OPT_TMPDIR:
 			d.tmpdir_opt = optarg;
+			break;
+		case OPT_SIGN_MODULE:
+			d.sign_module = true;
+			d.sign_keydir = optarg;
 			break;
 		case OPT_POISON_CACHE:
 			d.poison_cache = true;
@@ -664,7 +670,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
 	 * without one.
 	 */
-	bool host_ok = vm_host_can_load_modules(&d.host_refusal);
+	bool host_ok = vm_host_can_load_modules(&d.host_refusal,
+						 d.sign_module);
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -794,6 +801,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 
+	/* --sign-module: the key, made if needed, is part of the cache key */
+	if (d.sign_module && s->last_pass >= 4 && sign_prepare(&d))
+		return 1;
+
 	/* Pass 3 */
 	timer_start(&t);
 	char *csrc = NULL;
@@ -839,18 +850,26 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 	d.tmpdir = arena_strdup(&s->arena, tmpl);
+	if (tmpdir_guard(d.tmpdir, s->keep_tmpdir)) {
+		fprintf(stderr, "stap: error: cannot start the watchdog of %s: "
+			"%s\n", d.tmpdir, strerror(errno));
+		rmdir(d.tmpdir);
+		return 1;
+	}
+	/* gcc's own temporary files (kbuild's) go there too, and with it */
+	setenv("TMPDIR", d.tmpdir, 1);
 	d.c_path = arena_printf(&s->arena, "%s/%s_src.c", d.tmpdir,
 				 d.module_name);
+	int status = 1;
 	FILE *out = fopen(d.c_path, "w");
 	if (!out || fwrite(csrc, 1, clen, out) != clen || fclose(out)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", d.c_path);
 		free(csrc);
-		return 1;
+		goto done;
 	}
 	free(csrc);
 
 	/* Pass 4 */
-	int status = 1;
 	timer_start(&t);
 	if (!s->build_dir) {
 		fprintf(stderr, "stap: error: no kernel build tree for %s: "
@@ -873,12 +892,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 	status = run_module(&d);
 	timer_report(s, &t, 5, "run completed");
 done:
-	if (s->keep_tmpdir) {
+	if (s->keep_tmpdir)
 		fprintf(stderr, "Keeping temporary directory \"%s\"\n", d.tmpdir);
-	} else {
-		char *const rm[] = { "rm", "-rf", (char *)d.tmpdir, NULL };
-		run_command(rm, NULL, true);
-	}
+	tmpdir_guard_end();
 	return status;
 }
 

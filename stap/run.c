@@ -8,10 +8,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "stap/driver.h"
@@ -29,6 +32,57 @@ static const char **module_args(struct session *s)
 				       s->global_settings[i].value);
 	args[s->nglobal_settings] = NULL;
 	return args;
+}
+
+static volatile sig_atomic_t loader_pid;
+
+/* SIGINT, SIGTERM, SIGHUP: the loader ends the run (its end probes run);
+ * ^C of the terminal reaches it too, and once is enough for it. */
+static void forward_signal(int sig)
+{
+	if (loader_pid > 0)
+		kill(loader_pid, sig);
+}
+
+/*
+ * staprun on this host. We wait for it whatever signal comes (it decides
+ * when the run is over and delivers the end probes' output), and it gets
+ * SIGTERM -- a normal stop, the module unloaded -- if we die first.
+ */
+static int run_loader(char *const argv[])
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = forward_signal }, old[3];
+	pid_t parent = getpid();
+	int status;
+
+	sigemptyset(&sa.sa_mask);
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("stap: fork");
+		return 1;
+	}
+	if (pid == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGTERM) || getppid() != parent)
+			_exit(127);
+		execv(argv[0], argv);
+		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	loader_pid = pid;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &sa, &old[i]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			status = -1;
+			break;
+		}
+	loader_pid = 0;
+	for (int i = 0; i < 3; i++)
+		sigaction(sigs[i], &old[i], NULL);
+	return status != -1 && WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : 1;
 }
 
 static int run_local(struct driver *d)
@@ -60,8 +114,7 @@ static int run_local(struct driver *d)
 	for (int i = 0; settings[i]; i++)
 		argv[n++] = (char *)settings[i];
 	argv[n] = NULL;
-	int rc = run_command(argv, NULL, false);
-	return rc == 0 ? 0 : 1;
+	return run_loader(argv);
 }
 
 static int run_vm(struct driver *d)

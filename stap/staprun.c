@@ -472,6 +472,40 @@ static int open_as_user(const char *path, int flags, mode_t mode)
 	return fd;
 }
 
+/* 1 if the module file ends with an appended signature (sign-file's). */
+static int module_is_signed(int fd)
+{
+	static const char magic[] = "~Module signature appended~\n";
+	char tail[sizeof(magic) - 1];
+	off_t end = lseek(fd, 0, SEEK_END);
+
+	return end > (off_t)sizeof(tail) &&
+	       pread(fd, tail, sizeof(tail), end - (off_t)sizeof(tail)) ==
+	       (ssize_t)sizeof(tail) && !memcmp(tail, magic, sizeof(tail));
+}
+
+/*
+ * The kernel refused the module's signature: under enforcement
+ * (module.sig_enforce=1, CONFIG_MODULE_SIG_FORCE, Secure Boot) an unsigned
+ * module, or one signed with a key not in the kernel's keyrings, fails
+ * with EKEYREJECTED; the other key errors come from a broken signature.
+ */
+static void explain_key_error(int fd, int err)
+{
+	if (err != EKEYREJECTED && err != ENOKEY && err != EBADMSG &&
+	    err != ENOPKG && err != EKEYEXPIRED && err != EKEYREVOKED)
+		return;
+	if (fd >= 0 && module_is_signed(fd))
+		fprintf(stderr, "staprun: the module is signed, but the "
+			"kernel does not trust its key: enrol the certificate "
+			"of stap --sign-module (KEYDIR/signing_key.x509) with "
+			"mokutil --import and reboot\n");
+	else
+		fprintf(stderr, "staprun: this kernel loads only signed "
+			"modules: build it with stap --sign-module and enrol "
+			"the key (mokutil --import)\n");
+}
+
 /*
  * Load the module with its parameters: stp_verbose for -v, and the
  * script's NAME=VALUE settings (stap -G) after the module's path.
@@ -525,10 +559,8 @@ static int insert_module(const char *path, char **settings, int nsettings)
 			"free: a smaller script, -s, or with stap's guest "
 			"--vm-memory MB)" : err == EPERM ? " (loading a module "
 			"needs CAP_SYS_MODULE: staprun runs as root, or is "
-			"installed setuid root)" : err == EKEYREJECTED ||
-			err == ENOKEY ? " (this kernel loads only signed "
-			"modules and stap's are not signed: stap --vm runs "
-			"the script in a guest)" : "");
+			"installed setuid root)" : "");
+		explain_key_error(fd, err);
 		if (fd >= 0)
 			close(fd);
 		return -1;

@@ -7,8 +7,9 @@
  *   stapvm [OPTIONS] --stream MODULE.ko [-c CMD]
  *
  * OPTIONS: -r RELEASE, --kernel IMAGE, --staprun PATH (default $STAPRUN),
- * --busybox PATH, --icount, --timeout S, --cpus N, --memory MB, -k (keep
- * the work dir), -v (repeat for more).
+ * --busybox PATH, --icount, --timeout S, --cpus N, --memory MB,
+ * --kernel-args ARGS (more of the guest kernel's command line, e.g.
+ * module.sig_enforce=1), -k (keep the work dir), -v (repeat for more).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,7 +27,8 @@ static void vm_usage(void)
 {
 	fputs("usage: stapvm [-r RELEASE] [--kernel IMAGE] [--staprun PATH]\n"
 	      "              [--busybox PATH] [--icount] [--timeout S]\n"
-	      "              [--cpus N] [--memory MB] [-k] [-v]\n"
+	      "              [--cpus N] [--memory MB] [--kernel-args ARGS]\n"
+	      "              [-k] [-v]\n"
 	      "              [--file PATH]... [--staprun-arg ARG]...\n"
 	      "              (--batch OUTDIR MODULE.ko[,NAME=VALUE...][::CMD]... |\n"
 	      "               --stream MODULE.ko [-c CMD])\n", stderr);
@@ -189,6 +191,9 @@ int main(int argc, char **argv)
 			i++;
 		} else if (!strcmp(a, "--cpus")) {
 			o.cpus = atoi(v);
+			i++;
+		} else if (!strcmp(a, "--kernel-args")) {
+			o.kernel_args = v;	/* appended to the command line */
 			i++;
 		} else if (!strcmp(a, "--memory")) {
 			o.memory_mb = atoi(v);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -60,7 +61,7 @@ struct vm_run {
 	int skipped;			/* jobs skipped after an interrupt */
 	int done;			/* "done" marker seen */
 	int got_dmesg;
-	int ints;			/* host SIGINT/SIGTERM received */
+	int ints;			/* host SIGINT/TERM/HUP received */
 	int ints_sent;			/* INT lines written to the guest */
 	int killed;			/* we SIGKILLed qemu */
 	int timed_out;
@@ -222,18 +223,42 @@ static void vm_cpio_file(struct vm_cpio *c, const char *name,
 	free(data);
 }
 
+/* The module ends with an appended signature (stap --sign-module). */
+static int vm_module_signed(const char *path)
+{
+	static const char magic[] = "~Module signature appended~\n";
+	char tail[sizeof(magic) - 1];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok = 0;
+	off_t end = fd >= 0 ? lseek(fd, 0, SEEK_END) : -1;
+
+	if (end > (off_t)sizeof(tail))
+		ok = pread(fd, tail, sizeof(tail), end - (off_t)sizeof(tail)) ==
+		     (ssize_t)sizeof(tail) && !memcmp(tail, magic, sizeof(tail));
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
 /*
  * A module without its DWARF (objcopy --strip-debug into tmp, a scratch
  * path beside the initramfs): the guest loads it the same (its symbols
  * stay), and the initramfs, which the guest holds twice while unpacking
  * it, is a fifth of the size. The module as built is used when objcopy
- * is missing or fails.
+ * is missing or fails, and for a signed module (the signature covers the
+ * DWARF).
  */
 static void vm_cpio_module(struct vm_cpio *c, const char *name,
 			   const char *host_path, const char *tmp)
 {
 	int status = -1;
-	pid_t pid = fork();
+	pid_t pid;
+
+	if (vm_module_signed(host_path)) {
+		/* objcopy would drop the signature after the ELF image */
+		vm_cpio_file(c, name, host_path, 0644);
+		return;
+	}
+	pid = fork();
 
 	if (pid == 0) {
 		int null = open("/dev/null", O_WRONLY);
@@ -414,7 +439,7 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 {
 	const struct vm_options *o = r->o;
 	const char *qemu = o->qemu ? o->qemu : getenv("STAPVM_QEMU");
-	char *argv[64], *logpath, mem[32], cpus[32];
+	char *argv[64], *logpath, mem[32], cpus[32], append[1024];
 	char chardev[VM_NPORTS][64], serial[VM_NPORTS][32];
 	int guest[VM_NPORTS], n = 0, i, logfd, ncpus;
 
@@ -485,8 +510,10 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 	argv[n++] = "-append";
 	/* cryptomgr.notests: the crypto self-tests took the one vCPU for
 	 * about 0.7 s after boot, slowing whatever ran first */
-	argv[n++] = "console=ttyS0 quiet loglevel=3 panic=-1 rdinit=/init "
-		    "cryptomgr.notests";
+	snprintf(append, sizeof(append), "console=ttyS0 quiet loglevel=3 "
+		 "panic=-1 rdinit=/init cryptomgr.notests%s%s",
+		 o->kernel_args ? " " : "", o->kernel_args ? o->kernel_args : "");
+	argv[n++] = append;
 	for (i = 0; i < VM_NPORTS; i++) {
 		argv[n++] = "-chardev";
 		argv[n++] = chardev[i];
@@ -507,14 +534,26 @@ static int vm_spawn(struct vm_run *r, const char *kernel, const char *initrd)
 			       O_CLOEXEC, 0644) : -1;
 	free(logpath);
 	r->t_spawn = vm_now();
+	pid_t parent = getpid();
 	r->pid = fork();
 	if (r->pid == 0) {
 		sigset_t none;
-		int nul = open("/dev/null", O_RDONLY);
+		int nul;
 
+		/*
+		 * qemu is in a process group of its own, so nothing but
+		 * this reaches it when we die without killing it (SIGKILL):
+		 * the kernel's SIGKILL when the thread that forked it ends
+		 * (our only thread). Had we died before the prctl, the
+		 * parent is init already, and nothing would come.
+		 */
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)
+			_exit(127);
+		nul = open("/dev/null", O_RDONLY);
 		sigemptyset(&none);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		/* keep the terminal's ^C away from qemu: we forward it */
@@ -697,7 +736,7 @@ static void vm_on_signal(int sig)
 /* Relay until qemu has closed every port, then reap it. */
 static int vm_loop(struct vm_run *r)
 {
-	struct sigaction sa, old_int, old_term, old_pipe;
+	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
 	sigset_t block, oldmask, waitmask;
 	double deadline = 0, grace = 0;
 	int status = 0, i;
@@ -708,15 +747,18 @@ static int vm_loop(struct vm_run *r)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &oldmask);
 	vm_signals = 0;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old_pipe);
 	waitmask = oldmask;
 	sigdelset(&waitmask, SIGINT);
 	sigdelset(&waitmask, SIGTERM);
+	sigdelset(&waitmask, SIGHUP);
 
 	if (r->o->timeout_s > 0)
 		deadline = r->t_spawn + r->o->timeout_s;
@@ -801,6 +843,7 @@ static int vm_loop(struct vm_run *r)
 
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+	sigaction(SIGHUP, &old_hup, NULL);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	sigprocmask(SIG_SETMASK, &oldmask, NULL);
 	return status;
@@ -1065,10 +1108,10 @@ char *vm_dmesg_problems(const char *text)
 	return out.p;
 }
 
-int vm_host_can_load_modules(const char **why)
+int vm_host_can_load_modules(const char **why, bool signed_modules)
 {
 	struct utsname u;
-	const char *refusal = target_host_refusal("");
+	const char *refusal = target_host_refusal("", signed_modules);
 
 	if (!refusal && uname(&u))
 		refusal = "uname failed";

@@ -17,11 +17,15 @@
  * with stdin from /dev/null.  Options that make staprun write elsewhere
  * (-o FILE) leave the output inside the guest, where it is lost.
  *
- * The functions here are not thread safe and install SIGINT/SIGTERM/SIGPIPE
- * handlers for the duration of a run (the previous ones are restored).
+ * The functions here are not thread safe and install SIGINT/SIGTERM/SIGHUP/
+ * SIGPIPE handlers for the duration of a run (the previous ones are
+ * restored). Call them from the main thread: qemu is killed when the
+ * thread that started it ends (PR_SET_PDEATHSIG), however it ends.
  */
 #ifndef STAP_VM_H
 #define STAP_VM_H
+
+#include <stdbool.h>
 
 struct vm_options {
 	const char *release;      /* kernel release: image /boot/vmlinuz-<release> */
@@ -41,6 +45,8 @@ struct vm_options {
 				   after starting it (boot included) */
 	int verbose;              /* 1: qemu command line, console, timings on
 				   stderr; 2: also the generated /init */
+	const char *kernel_args;  /* more of the kernel's command line (e.g.
+				   module.sig_enforce=1), or NULL */
 	const char *const *extra_files;	/* host files copied to the guest's
 				   /bin/<basename>, NULL-terminated, or NULL
 				   (programs for -c CMD, as the benchmarks use) */
@@ -61,7 +67,7 @@ struct vm_result {
 
 /*
  * Stream mode: boot, run one job, copy the guest's stdout/stderr live and
- * byte-exact to out_fd/err_fd.  SIGINT/SIGTERM received meanwhile are
+ * byte-exact to out_fd/err_fd.  SIGINT/SIGTERM/SIGHUP received meanwhile are
  * forwarded to the guest's staprun as SIGINT (end probes run); the third
  * one kills qemu.  Returns staprun's exit status; 1 if the guest's dmesg
  * shows kernel problems (each printed on err_fd as "stap: guest kernel:
@@ -93,7 +99,8 @@ const char *vm_last_dmesg(void);
 char *vm_dmesg_problems(const char *text);
 
 /* 1 if the host kernel could load our modules directly (and has a build
- * tree), else 0 and *why (when why is not NULL) says why not. */
-int vm_host_can_load_modules(const char **why);
+ * tree), else 0 and *why (when why is not NULL) says why not; signed
+ * (--sign-module): signature enforcement is no reason. */
+int vm_host_can_load_modules(const char **why, bool signed_modules);
 
 #endif /* STAP_VM_H */

@@ -109,12 +109,13 @@ bool target_has_build_tree(const char *release);
 
 /*
  * Why the running kernel (its /proc and /sys under root: "" for this
- * machine) cannot load our modules, which are not signed: no module
- * support, kernel.modules_disabled, module.sig_enforce, or a kernel
- * lockdown (which refuses unsigned modules); NULL when it can. Static
- * text.
+ * machine) cannot load our modules: no module support,
+ * kernel.modules_disabled, and unless they are signed (stap
+ * --sign-module: the kernel then judges the key when it loads one),
+ * module.sig_enforce or a kernel lockdown (which refuses unsigned
+ * modules); NULL when it can. Static text.
  */
-const char *target_host_refusal(const char *root);
+const char *target_host_refusal(const char *root, bool signed_modules);
 
 /* The build tree of RELEASE by the rule above, malloc'ed, or NULL. */
 char *target_find_build_dir(const char *release);

@@ -551,6 +551,9 @@ releases=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
 	while read -r r; do
 		[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
 	done | sort -V)
+### stap --sign-module on every kernel with headers (no guest)
+. "$tests/sign-module.sh"
+
 vm_reason=
 if [ $use_vm = 0 ]; then
 	vm_reason="--no-vm"
@@ -725,8 +728,8 @@ if [ -x "$tests/differential.sh" ] && wanted differential; then
 	. "$tests/differential.sh"
 fi
 
-### the runtime's own VM test and the VM runner's self-test
-for t in runtime/run-vm.sh vm/selftest.sh; do
+### the runtime's own VM test, the VM runner's self-test, stap's stop paths
+for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh; do
 	name=${t%.sh}
 	wanted "$name" || continue
 	if [ $use_vm = 0 ]; then

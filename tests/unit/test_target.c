@@ -47,20 +47,24 @@ static void test_host_refusal(const char *dir)
 {
 	char *root = xasprintf("%s/host", dir);
 
-	CHECK(strstr(target_host_refusal(root), "no module support"));
+	CHECK(strstr(target_host_refusal(root, false), "no module support"));
 	put(root, "/proc/sys/kernel/modules_disabled", "1\n");
-	CHECK(strstr(target_host_refusal(root), "kernel.modules_disabled"));
+	CHECK(strstr(target_host_refusal(root, false), "kernel.modules_disabled"));
 	put(root, "/proc/sys/kernel/modules_disabled", "0\n");
-	CHECK(target_host_refusal(root) == NULL);
+	CHECK(target_host_refusal(root, false) == NULL);
 	put(root, "/sys/module/module/parameters/sig_enforce", "Y\n");
-	CHECK(strstr(target_host_refusal(root), "module.sig_enforce"));
+	CHECK(strstr(target_host_refusal(root, false), "module.sig_enforce"));
+	CHECK(target_host_refusal(root, true) == NULL);	/* --sign-module */
 	put(root, "/sys/module/module/parameters/sig_enforce", "N\n");
 	put(root, "/sys/kernel/security/lockdown",
 	    "[none] integrity confidentiality\n");
-	CHECK(target_host_refusal(root) == NULL);
+	CHECK(target_host_refusal(root, false) == NULL);
 	put(root, "/sys/kernel/security/lockdown",
 	    "none [integrity] confidentiality\n");
-	CHECK(strstr(target_host_refusal(root), "locked down"));
+	CHECK(strstr(target_host_refusal(root, false), "locked down"));
+	CHECK(target_host_refusal(root, true) == NULL);
+	put(root, "/proc/sys/kernel/modules_disabled", "1\n");
+	CHECK(strstr(target_host_refusal(root, true), "kernel.modules_disabled"));
 	char *rm = xasprintf("rm -rf '%s'", root);
 	CHECK(system(rm) == 0);
 	free(rm);

@@ -1,0 +1,1 @@
+s|/m/[0-9]+/stap_[0-9a-f]+\.ko|MODULE|
