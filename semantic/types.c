@@ -1219,6 +1219,7 @@ void walk_stmt(struct sema *se, struct node *n)
 				sym = add_local(se, n->try.catch_var,
 						n->try.catch_loc);
 			unify_sym(se, sym, TY_STRING, n->try.catch_loc);
+			sym->written = true;	/* the catch assigns it */
 		}
 		walk_stmt(se, n->try.handler);
 		break;

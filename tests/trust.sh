@@ -29,7 +29,7 @@ trust_p4() { # stderr-file stap-args...: the module's path on stdout
 
 trust_script='probe begin { println("trusted"); exit() }'
 
-if wanted trust/; then
+if wanted_group trust/; then
 	name=trust/define-shell
 	if wanted $name; then
 		out=$(STAP_CACHE=$work/trust-cache "$STAP" -p4 \
