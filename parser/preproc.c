@@ -204,14 +204,27 @@ static void expand_arg(struct parse_state *st, struct pp_token *t)
 
 /* ---- conditions ------------------------------------------------------ */
 
-/* The next token of a condition, with arguments expanded. */
+static struct macro *find_macro(struct parse_state *st, const char *name);
+static void expand_macro(struct parse_state *st, struct macro *m,
+			 YYLTYPE use);
+
+/* The next token of a condition, with arguments and macros expanded (as
+ * in SystemTap: %( @_IS_SREG_KERNEL %? ... %) ). */
 static struct pp_token cond_next(struct parse_state *st)
 {
 	for (;;) {
 		struct pp_token t = raw_next(st);
-		if (t.kind != ARGREF)
-			return t;
-		expand_arg(st, &t);
+		struct macro *m;
+
+		if (t.kind == ARGREF) {
+			expand_arg(st, &t);
+			continue;
+		}
+		if (t.kind == AT_MACRO && (m = find_macro(st, t.val.str + 1))) {
+			expand_macro(st, m, t.loc);
+			continue;
+		}
+		return t;
 	}
 }
 

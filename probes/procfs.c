@@ -197,6 +197,34 @@ static const struct family_emit module = {
 static const char *const roots[] = { "procfs", NULL };
 static const char *const probe_types[] = { NULL };
 
+/*
+ * A file has one read probe (its content), as in SystemTap: a second one
+ * is an error at its point ("only one read procfs probe can exist for
+ * procfs path"). Write probes may be several.
+ */
+extern const struct probe_family procfs_family;
+
+static void finish(struct sema *se)
+{
+	const struct program *prog = se->prog;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (dp->family != &procfs_family || procfs_of(dp)->write)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const struct derived_probe *o = prog->probes[j];
+			if (o->family != &procfs_family || procfs_of(o)->write ||
+			    strcmp(procfs_of(o)->path, procfs_of(dp)->path))
+				continue;
+			diag_error(se->s, dp->point->loc, "only one read procfs "
+				   "probe can exist for procfs path \"%s\"",
+				   procfs_of(dp)->path);
+			break;
+		}
+	}
+}
+
 const struct probe_family procfs_family = {
 	.point_size = sizeof(struct procfs_probe),
 	.name = "procfs",
@@ -206,5 +234,6 @@ const struct probe_family procfs_family = {
 	.context = context,
 	.first_claims = true,
 	.context_assign = context_assign,
+	.finish = finish,
 	.module = &module,
 };

@@ -9,6 +9,8 @@
 #include "codegen/emit.h"
 #include "probes/listing.h"
 #include "target/tracepoints.h"
+#include "target/btf.h"
+#include "target/target.h"
 
 
 extern const struct probe_family tracepoint_family;
@@ -526,7 +528,7 @@ static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
 			cg->nlean[b] + 1, indent, k, indent, indent);
 	else
 		fputs(indent, out);
-	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &a);\n", k);
+	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &stp_a);\n", k);
 }
 
 /* Does this tracepoint probe need a callback with the exact prototype? */
@@ -536,6 +538,169 @@ static bool tp_typed(const struct derived_probe *dp)
 	       (dp->body->nctxvars || dp->body->parms);
 }
 
+
+/*
+ * How a typed callback receives a tracepoint's arguments. Its prototype
+ * is the tracepoint's, either as the trace header declares it (which the
+ * module then includes, and whose check_trace_callback_type_NAME checks
+ * it) or, when every argument's type is known to BTF, its own: each
+ * argument as a type of the same size and calling convention (pointers
+ * "const void *", integers and enums "uN"/"sN", aggregates of 1, 2, 4
+ * or 8 bytes as such an integer, other aggregates as a struct of as many
+ * bytes), named stp_pN; an enum BTF does not know (a module's) is 4
+ * bytes, GCC's type for an enum whose values fit an int. Then the module needs no trace header: some
+ * include private headers of their subsystem (bridge, dlm) or use types
+ * only those define (ext4_group_t, enum afs_call_state). Where the
+ * kernel's BTF has the tracepoint's own prototype (btf_trace_NAME, for
+ * every tracepoint of vmlinux), its parameters are those types, checked
+ * against the catalog's count. The callback's own names start with stp_,
+ * which no kernel parameter does.
+ */
+struct tp_abi {
+	const struct tracepoint_info *tp;
+	bool own;		/* own prototype, no trace header */
+	const char *params;	/* own: the parameters after stp_data */
+	const char *blobs;	/* own: struct definitions they need */
+	const char **ref;	/* [arg]: the C expression of argument arg */
+	const char **widen;	/* [arg]: it as an int64_t expression */
+};
+
+/* Argument name's index in tp, or -1. */
+static int tp_arg_index(const struct tracepoint_info *tp, const char *name)
+{
+	for (int i = 0; i < tp->nargs; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return i;
+	return -1;
+}
+
+
+/*
+ * The C type to declare a by-value argument of BTF type id with; NULL
+ * when there is none (a float, void, a type BTF cannot size). *blob: the
+ * size of the struct it needs (0: none).
+ */
+static const char *tp_abi_ctype(struct arena *a, const struct btf *btf,
+				int id, unsigned *blob)
+{
+	struct btf_info in;
+
+	*blob = 0;
+	btf_resolve(btf, id, &in);
+	switch (in.cls) {
+	case BTF_CLASS_PTR: case BTF_CLASS_FUNC_PTR: case BTF_CLASS_ARRAY:
+		return "const void *";
+	case BTF_CLASS_INT: case BTF_CLASS_ENUM:
+	case BTF_CLASS_STRUCT: case BTF_CLASS_UNION:
+		if (in.size == 1 || in.size == 2 || in.size == 4 ||
+		    in.size == 8)
+			return arena_printf(a, "%s%u",
+					    in.is_signed ? "s" : "u",
+					    in.size * 8);
+		if (in.cls == BTF_CLASS_STRUCT || in.cls == BTF_CLASS_UNION) {
+			if (!in.size)
+				return NULL;
+			*blob = in.size;
+			return arena_printf(a, "struct stp_tp_blob_%u",
+					    in.size);
+		}
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* tp's arguments as the callback declares and reads them. */
+static struct tp_abi *tp_abi_of(struct cg *cg, const struct tracepoint_info *tp)
+{
+	struct arena *a = &cg->s->arena;
+	struct tp_abi *abi = arena_alloc(a, sizeof(*abi));
+	const char *err;
+	struct btf *btf = cg->s->target ? target_btf(cg->s->target, &err) : NULL;
+	struct strbuf params = { 0 }, blobs = { 0 };
+	int proto = 0, n = tp->nargs;
+
+	abi->tp = tp;
+	abi->ref = arena_alloc(a, (size_t)(n + 1) * sizeof(*abi->ref));
+	abi->widen = arena_alloc(a, (size_t)(n + 1) * sizeof(*abi->widen));
+	abi->own = btf != NULL;
+	if (btf) {
+		struct btf_info in;
+		char *tn = arena_printf(a, "btf_trace_%s", tp->name);
+		int id = btf_find_type(btf, tn);
+
+		btf_resolve(btf, id, &in);
+		if (id && in.cls == BTF_CLASS_FUNC_PTR) {
+			proto = in.target;
+			/* void *data, then the tracepoint's own */
+			if (btf_proto_param(btf, proto, -1) != n + 1)
+				abi->own = false;
+		}
+	}
+	for (int i = 0; abi->own && i < n; i++) {
+		const char *ct = tp->args[i].c_type, *decl;
+		unsigned blob = 0;
+		int id;
+
+		if (proto)
+			id = btf_proto_param(btf, proto, i + 1);
+		else if (strpbrk(ct, "*["))
+			id = -1;	/* any pointer */
+		else
+			id = btf_find_type(btf, ct);
+		if (id < 0)
+			decl = "const void *";
+		else if (id)
+			decl = tp_abi_ctype(a, btf, id, &blob);
+		else if (!strncmp(ct, "enum ", 5) && !strpbrk(ct + 5, " "))
+			decl = "u32";	/* GCC's enum of int-sized values */
+		else
+			decl = NULL;
+		if (!decl) {
+			abi->own = false;
+			break;
+		}
+		if (blob && !strstr(sb_str(&blobs), decl)) {
+			sb_printf(&blobs, "%s { unsigned char b[%u]; };\n",
+				  decl, blob);
+		}
+		sb_printf(&params, ", %s%sstp_p%d", decl,
+			  decl[strlen(decl) - 1] == '*' ? "" : " ", i);
+		abi->ref[i] = arena_printf(a, "stp_p%d", i);
+		abi->widen[i] = blob ? "0" :
+			arena_printf(a, "(int64_t)stp_p%d", i);
+	}
+	if (abi->own) {
+		abi->params = arena_strdup(a, sb_str(&params));
+		abi->blobs = arena_strdup(a, sb_str(&blobs));
+	} else {
+		for (int i = 0; i < n; i++) {
+			abi->ref[i] = tp->args[i].name;
+			abi->widen[i] = arena_printf(a, "(int64_t)(%s)",
+						     tp->args[i].name);
+		}
+	}
+	sb_free(&params);
+	sb_free(&blobs);
+	return abi;
+}
+
+/* Argument name of abi's tracepoint, as the callback names it. */
+static const char *tp_ref(const struct tp_abi *abi, const char *name)
+{
+	int i = tp_arg_index(abi->tp, name);
+
+	return i < 0 ? name : abi->ref[i];
+}
+
+/* The same widened to an int64_t. */
+static const char *tp_widen(const struct tp_abi *abi,
+			    const struct tracepoint_info *tp, const char *name)
+{
+	int i = tp_arg_index(tp, name);
+
+	return i < 0 ? "0" : abi->widen[i];
+}
 
 /*
  * A body that starts with `if ($ARG != N) next` (the syscall tapset's
@@ -575,43 +740,44 @@ static bool tp_filter(const struct derived_probe *dp,
  * read fault-safe; a fault leaves its address in v[k] and sets bit k of
  * a.faults, and the body raises the error only if it reads v[k].
  */
-static void gen_tp_path(FILE *out, const struct symbol *sym, int k,
-			const char *in)
+static void gen_tp_path(FILE *out, const struct tp_abi *abi,
+			const struct symbol *sym, int k, const char *in)
 {
 	const struct member_path *path = sym->member_path;
 
 	/* stp_ names cannot clash with the tracepoint's arguments; a local
 	 * label, as several probes' values may share one callback */
 	fprintf(out, "%s{\t/* %s */\n%s\t__label__ fault;\n", in, sym->name, in);
-	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in, sym->ctx_root);
+	fprintf(out, "%s\tu64 stp_addr = (u64)(unsigned long)(%s);\n", in,
+		tp_ref(abi, sym->ctx_root));
 	gen_path_steps(out, path, in);
-	fprintf(out, "%s\tv[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\tstp_v[%d] = (int64_t)stp_addr;\n", in, k);
 	fprintf(out, "%s\tif (0) {\n%sfault:\n", in, in);
-	fprintf(out, "%s\t\tv[%d] = (int64_t)stp_addr;\n", in, k);
-	fprintf(out, "%s\t\ta.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
+	fprintf(out, "%s\t\tstp_v[%d] = (int64_t)stp_addr;\n", in, k);
+	fprintf(out, "%s\t\tstp_a.faults |= 1ULL << %d;\n%s\t}\n", in, k, in);
 	fprintf(out, "%s}\n", in);
 }
 
 /* Fill v[] (the body's $x) and all[] (every argument) in a callback. */
 static void gen_tp_values(FILE *out, const struct derived_probe *dp,
-			  const char *indent, bool with_v, bool with_all)
+			  const struct tp_abi *abi, const char *indent,
+			  bool with_v, bool with_all)
 {
 	const struct tracepoint_info *tp = tp_of(dp)->tp;
 	const struct probe_body *b = dp->body;
 
 	if (with_v)
-		fprintf(out, "%sa.faults = 0;\n", indent);
+		fprintf(out, "%sstp_a.faults = 0;\n", indent);
 	for (int k = 0; with_v && k < b->nctxvars; k++)
 		if (b->ctxvars[k]->member_path)
-			gen_tp_path(out, b->ctxvars[k], k, indent);
+			gen_tp_path(out, abi, b->ctxvars[k], k, indent);
 		else
-			fprintf(out, "%sv[%d] = (int64_t)(%s);\n", indent, k,
-				b->ctxvars[k]->name + 1);
+			fprintf(out, "%sstp_v[%d] = %s;\n", indent, k,
+				tp_widen(abi, tp, b->ctxvars[k]->name + 1));
 	for (int a = 0; with_all && a < tp->nargs; a++)
-		fprintf(out, "%sall[%d] = %s%s%s;\n", indent, a,
-			tp_scalar(tp->args[a].c_type) ? "(int64_t)(" : "0",
-			tp_scalar(tp->args[a].c_type) ? tp->args[a].name : "",
-			tp_scalar(tp->args[a].c_type) ? ")" : "");
+		fprintf(out, "%sstp_all[%d] = %s;\n", indent, a,
+			tp_scalar(tp->args[a].c_type) ?
+			tp_widen(abi, tp, tp->args[a].name) : "0");
 }
 
 /*
@@ -622,30 +788,51 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
  * (see tp_filter): the group's first entry registers it, the others are
  * tp_shared. group[i] is the probe's group leader, or -1.
  */
-static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
+static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
+			     struct tp_abi **abis)
 {
 	const struct program *prog = cg->prog;
 	const char **done = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*done));
 	int ndone = 0;
+	struct strbuf blobs = { 0 };
+	bool any = false;
 
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
+		abis[i] = NULL;
 		if (!tp_typed(dp))
 			continue;
+		abis[i] = tp_abi_of(cg, tp_of(dp)->tp);
+		if (!any)
+			fputs("\n/* typed tracepoint callbacks */\n", out);
+		any = true;
+		if (abis[i]->own) {
+			/* each struct once */
+			for (const char *b = abis[i]->blobs; *b; ) {
+				const char *e = strchr(b, '\n') + 1;
+				char *line = arena_strndup(&cg->s->arena, b,
+							   (size_t)(e - b));
+				if (!strstr(sb_str(&blobs), line)) {
+					sb_puts(&blobs, line);
+					fputs(line, out);
+				}
+				b = e;
+			}
+			continue;
+		}
 		bool seen = false;
 		for (int k = 0; k < ndone; k++)
 			seen |= !strcmp(done[k], tp_of(dp)->tp->header);
 		if (seen)
 			continue;
 		done[ndone++] = tp_of(dp)->tp->header;
-		if (ndone == 1)
-			fputs("\n/* typed tracepoint callbacks */\n", out);
 		fputs(tp_of(dp)->decls ? tp_of(dp)->decls : "", out);
 		fprintf(out, "#include %s%s%s\n",
 			tp_of(dp)->tp->header[0] == '/' ? "\"" : "<", tp_of(dp)->tp->header,
 			tp_of(dp)->tp->header[0] == '/' ? "\"" : ">");
 	}
 	free(done);
+	sb_free(&blobs);
 
 	/* dispatch groups: same tracepoint, same filtered argument */
 	const struct symbol **farg = xmalloc((size_t)(prog->nprobes + 1) *
@@ -675,44 +862,53 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 		for (int j = i + 1; group[i] == i && j < prog->nprobes; j++)
 			if (group[j] == i && prog->probes[j]->body->nctxvars > nv)
 				nv = prog->probes[j]->body->nctxvars;
+		const struct tp_abi *abi = abis[i];
 		bool isvoid = !strcmp(tp->proto, "void");
-		fprintf(out, "static void stp_tp_cb_%d(void *data%s%s)\n{\n", i,
-			isvoid ? "" : ", ", isvoid ? "" : tp->proto);
-		fprintf(out, "\tint64_t v[%d], all[%d];\n"
-			"\tstruct stp_tp_args a = { .v = v, .all = all };\n\n",
+		if (abi->own)
+			fprintf(out, "static void stp_tp_cb_%d(void *stp_data%s)"
+				"\n{\n", i, abi->params);
+		else
+			fprintf(out, "static void stp_tp_cb_%d(void *stp_data%s%s)"
+				"\n{\n", i, isvoid ? "" : ", ",
+				isvoid ? "" : tp->proto);
+		fprintf(out, "\tint64_t stp_v[%d], stp_all[%d];\n"
+			"\tstruct stp_tp_args stp_a = { .v = stp_v, "
+			".all = stp_all };\n\n",
 			nv ? nv : 1, tp->nargs ? tp->nargs : 1);
-		fprintf(out, "\tcheck_trace_callback_type_%s(stp_tp_cb_%d);\n",
-			tp->name, i);
+		if (!abi->own)
+			fprintf(out, "\tcheck_trace_callback_type_%s("
+				"stp_tp_cb_%d);\n", tp->name, i);
 		if (group[i] != i) {
 			/* its own callback: the entry is known here, so a
 			 * lean probe's counts compile to immediates */
 			int b = dp->body->index;
-			gen_tp_values(out, dp, "\t", true, true);
+			gen_tp_values(out, dp, abi, "\t", true, true);
 			if (cg->nlean[b] >= 0 && cg->filtered[b] &&
 			    !farg[i]->member_path) {
 				/* the filter here: its `next` is all a
 				 * hit it rejects would do */
-				fprintf(out, "\tif ((int64_t)(%s) != %" PRId64
-					"LL)\n\t\treturn;\n", farg[i]->name + 1,
+				fprintf(out, "\tif (%s != %" PRId64
+					"LL)\n\t\treturn;\n",
+					tp_widen(abi, tp, farg[i]->name + 1),
 					fval[i]);
 				gen_tp_run(cg, out, i, table_index(prog, i), "\t");
 			} else {
 				fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], "
-					"&a);\n", table_index(prog, i));
+					"&stp_a);\n", table_index(prog, i));
 			}
 			fputs("}\n", out);
 			continue;
 		}
-		gen_tp_values(out, dp, "\t", false, true);
+		gen_tp_values(out, dp, abi, "\t", false, true);
 		if (farg[i]->member_path) {
 			/* the key once; a fault matches no case */
-			fputs("\ta.faults = 0;\n", out);
-			gen_tp_path(out, farg[i], farg[i]->index, "\t");
-			fprintf(out, "\tif (!a.faults)\n\tswitch (v[%d]) {\n",
+			fputs("\tstp_a.faults = 0;\n", out);
+			gen_tp_path(out, abi, farg[i], farg[i]->index, "\t");
+			fprintf(out, "\tif (!stp_a.faults)\n\tswitch (stp_v[%d]) {\n",
 				farg[i]->index);
 		} else {
-			fprintf(out, "\tswitch ((int64_t)(%s)) {\n",
-				farg[i]->name + 1);
+			fprintf(out, "\tswitch (%s) {\n",
+				tp_widen(abi, tp, farg[i]->name + 1));
 		}
 		for (int j = i; j < prog->nprobes; j++) {
 			bool emitted = false;
@@ -727,8 +923,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group)
 			for (int k = j; k < prog->nprobes; k++) {
 				if (group[k] != i || fval[k] != fval[j])
 					continue;
-				gen_tp_values(out, prog->probes[k], "\t\t", true,
-					      false);
+				gen_tp_values(out, prog->probes[k], abi, "\t\t",
+					      true, false);
 				gen_tp_run(cg, out, k, table_index(prog, k),
 					   "\t\t");
 			}
@@ -814,8 +1010,12 @@ static void support(struct cg *cg, FILE *out)
 	int *group = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*group));
 	bool parms = false;
 
+	struct tp_abi **abis = xmalloc((size_t)(prog->nprobes + 1) *
+				       sizeof(*abis));
+
 	*family_state(cg, &tracepoint_family) = group;
-	gen_tp_callbacks(cg, out, group);
+	gen_tp_callbacks(cg, out, group, abis);
+	free(abis);
 	for (int i = 0; i < prog->nprobes; i++)
 		parms |= tp_typed(prog->probes[i]) &&
 			 prog->probes[i]->body->parms_modes;

@@ -771,6 +771,21 @@ void btf_resolve(const struct btf *b, int id, struct btf_info *out)
 	resolve(b, id, out, 0);
 }
 
+int btf_proto_param(const struct btf *b, int proto_id, int i)
+{
+	const struct raw_type *t = type_at(b, strip(b, proto_id));
+	const struct raw_param *p;
+
+	if (!t || kind_of(t) != KIND_FUNC_PROTO)
+		return -1;
+	if (i < 0)
+		return (int)vlen_of(t);
+	if ((unsigned)i >= vlen_of(t))
+		return -1;
+	p = (const void *)(t + 1);
+	return (int)p[i].type;
+}
+
 static int find_member(const struct btf *b, int sid, const char *name,
 		       unsigned base, int depth, int *type_id,
 		       unsigned *bit_offset, unsigned *bitfield_size)

@@ -106,6 +106,13 @@ struct btf_info {
 void btf_resolve(const struct btf *b, int id, struct btf_info *out);
 
 /*
+ * Parameter I of the function prototype PROTO_ID (a FUNC_PTR's target):
+ * its type id (0 for a trailing "..."); with I < 0 the parameter count;
+ * -1 when PROTO_ID is no prototype or I is past the last parameter.
+ */
+int btf_proto_param(const struct btf *b, int proto_id, int i);
+
+/*
  * Member NAME of the struct or union STRUCT_ID (typedefs and qualifiers
  * are looked through), searching anonymous struct/union members too.
  * Returns 0 with the member's type id, its bit offset from the start of

@@ -432,6 +432,9 @@ if ls /lib/modules/*/build/Makefile >/dev/null 2>&1 &&
 	fi
 fi
 
+### every tracepoint builds with $$parms on each kernel (tests/tp-sweep.sh)
+. "$tests/tp-sweep.sh"
+
 ### every Example: in the tapsets' doc comments (tests/tapset-examples.sh)
 . "$tests/tapset-examples.sh"
 
