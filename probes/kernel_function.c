@@ -81,11 +81,61 @@ static const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 	return msg;
 }
 
+/* Why variable name of size bytes cannot be read at dp (its DWARF location
+ * there), or NULL when it can. */
+static const char *kf_loc_error(struct sema *se, struct dwloc_file *dw,
+				const struct derived_probe *dp,
+				const char *name, unsigned size)
+{
+	const struct kf_probe *kf = kf_of(dp);
+	struct arena *a = &se->s->arena;
+	struct dwloc loc;
+
+	return kf->statement ?
+	       dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr, name,
+			    size ? size : 8, &loc) :
+	       dwloc_var(dw, a, kf->addr, kf->cu, name, size ? size : 8, &loc);
+}
+
+/*
+ * $x$ or $x$$ (base is $x) when x has no location at any probe of the
+ * body (a value from the caller, DW_OP_GNU_parameter_ref; an entry value
+ * at a statement): SystemTap 4.8 prints "?" for each value it cannot
+ * read, so the text is a constant ("?", "{.a=?, .b=?}"). NULL when some
+ * probe can read it, or it is no variable (the usual errors follow).
+ */
+static const char *kf_pretty_unknown(struct sema *se, const struct node *base,
+				     int depth)
+{
+	struct btf *btf = sema_btf(se);
+	const char *why = NULL, *type = NULL;
+	struct dwloc_file *dw = btf ? kf_dwarf(se, &why) : NULL;
+	const char *name = base->target.name + 1;
+
+	if (!dw || base->kind != N_TARGET || name[0] == '$')
+		return NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		struct btf_info info;
+		if (dp->body != se->body || kf_of(dp)->dropped)
+			continue;
+		type = kf_var_type(dp, name);
+		if (!type || !kf_of(dp)->addr)
+			return NULL;
+		btf_resolve(btf, btf_find_type(btf, type), &info);
+		if (!kf_loc_error(se, dw, dp, name, info.size))
+			return NULL;
+	}
+	int id = type ? btf_find_type(btf, type) : 0;
+	return id ? pretty_unknown(&se->s->arena, btf, id, depth == 2) : NULL;
+}
+
 /*
  * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
  * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
- * variable in DWARF order ("name=?" without a location at the entry,
- * "name={...}" for a struct), of $name (@entry($name) in .return probes);
+ * variable in DWARF order ("name=?" without a location at the probe, as
+ * a parameter whose value only the caller knows, "name={...}" for a
+ * struct), of $name (@entry($name) in .return probes);
  * with a pretty-printing suffix ($$parms$, $$vars$$) "name=%s" of $name$
  * or $name$$.
  */
@@ -121,9 +171,12 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 					NULL;
 		struct dwloc_name *vars;
 		/* a function only in the symbol table has no variables */
-		int nv = !kf_of(dp)->addr ? 0 : dw ? dwloc_names(dw, a, kf_of(dp)->addr,
-							      kf_of(dp)->cu, &vars)
-			 : -1;
+		/* a statement's: its lexical blocks' too, innermost first */
+		const struct kf_probe *kf = kf_of(dp);
+		int nv = !kf->addr ? 0 : !dw ? -1 : kf->statement ?
+			 dwloc_names_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
+					&vars) :
+			 dwloc_names(dw, a, kf->addr, kf->cu, &vars);
 		if (nv < 0 || nprobes > 1) {
 			if (se->report)
 				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
@@ -157,9 +210,22 @@ static enum type infer_kf_dollars(struct sema *se, struct node *n,
 				sb_putc(&fmt, '?');
 				continue;
 			}
+			/* as 4.8: arrays "[...]", structs "{...}" (also
+			 * an anonymous one, which BTF cannot name) */
+			if (info.cls == BTF_CLASS_ARRAY || strchr(type, '[')) {
+				sb_puts(&fmt, "[...]");
+				continue;
+			}
 			if (info.cls == BTF_CLASS_STRUCT ||
-			    info.cls == BTF_CLASS_UNION) {
+			    info.cls == BTF_CLASS_UNION ||
+			    (info.cls == BTF_CLASS_OTHER && !strchr(type, '*') &&
+			     (!strncmp(type, "struct ", 7) ||
+			      !strncmp(type, "union ", 6)))) {
 				sb_puts(&fmt, "{...}");
+				continue;
+			}
+			if (kf_loc_error(se, dw, dp, vars[i].name, info.size)) {
+				sb_putc(&fmt, '?');
 				continue;
 			}
 			sb_puts(&fmt, "%#x");
@@ -237,6 +303,16 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			/* $file$, $file->f_inode$$: the pretty printing of
 			 * the value this family reads */
 			struct node *base = n->target.base;
+			const char *unknown = n->kind == N_TARGET ?
+					      kf_pretty_unknown(se, base, depth) :
+					      NULL;
+			if (unknown) {
+				n->kind = N_STRING;
+				n->str.value = unknown;
+				n->str.len = strlen(unknown);
+				n->sym = NULL;
+				return n->type = TY_STRING;
+			}
 			infer(se, base, TY_LONG);
 			if (!base->sym || (n->sym && n->sym->kind == SYM_TYPED))
 				return n->type = TY_STRING;
@@ -449,9 +525,20 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 	return n->type = TY_LONG;
 }
 
-/* @defined($x) in a kernel.function body: does every function have it? */
+/* @defined($x) in a kernel.function body: does every function have it?
+ * $$vars, $$parms and $$locals always are (a text, maybe empty), $$return
+ * in .return probes; $x$ and $x$$ when $x is. */
 static int kf_defined(struct sema *se, const char *name)
 {
+	const char *base;
+
+	if (pretty_suffix(&se->s->arena, name, &base))
+		name = base;
+	if (!strcmp(name, "$$vars") || !strcmp(name, "$$parms") ||
+	    !strcmp(name, "$$locals"))
+		return 1;
+	if (!strcmp(name, "$$return"))
+		name = "$return";
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != se->body)
@@ -518,11 +605,21 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 	return anchor ? anchor->addr : 0;
 }
 
+/* What in a body needs bodies per point: KF_OWN_DEFINED for @defined(...),
+ * KF_OWN_DOLLARS for $$parms, $$vars, $$locals, $$return (and their
+ * pretty forms) and $x$, whose text is each copy's own variables. */
+enum { KF_OWN_DEFINED = 1, KF_OWN_DOLLARS = 2 };
+
 static void find_defined(struct node *n, void *arg)
 {
-	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
-	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
-		*(bool *)arg = true;
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined"))
+		*(int *)arg |= KF_OWN_DEFINED;
+	if (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2))
+		*(int *)arg |= KF_OWN_DEFINED | KF_OWN_DOLLARS;
+	/* $x$: "?" where x has no location, the value elsewhere */
+	if (n->kind == N_TARGET && n->target.name[1] != '$' &&
+	    n->target.name[strlen(n->target.name) - 1] == '$')
+		*(int *)arg |= KF_OWN_DOLLARS;
 }
 
 /*
@@ -547,10 +644,20 @@ static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
 	return c;
 }
 
+/* Has another point of the probe given body b a derived probe already? */
+static bool kf_body_used(const struct program *prog,
+			 const struct probe_body *b)
+{
+	for (int i = prog->nprobes - 1; i >= 0; i--)
+		if (prog->probes[i]->body == b)
+			return true;
+	return false;
+}
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
-	bool per_point = false;
+	int per_point = 0;
 	struct probe_body *pb = b;
 
 	struct program *prog = se->prog;
@@ -598,11 +705,15 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		return 0;
 	}
 	/* each line's copies share a body: its own one when the body asks
-	 * @defined (the variables differ from line to line) */
+	 * @defined (the variables differ from line to line), and each
+	 * address its own for $$vars (its variables' locations differ) */
 	ast_visit(b->probe->probe.body, find_defined, &per_point);
+	if ((per_point & KF_OWN_DOLLARS) && kf_body_used(prog, b))
+		pb = kf_own_body(se, b);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = sema_clone_derived(se, dp);
-		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
+		if (per_point && i > 0 && ((per_point & KF_OWN_DOLLARS) ||
+		    pts[i].line != pts[i - 1].line ||
 		    strcmp(pts[i].func, pts[i - 1].func) ||
 		    strcmp(pts[i].file, pts[i - 1].file)))
 			pb = kf_own_body(se, b);
@@ -792,9 +903,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
 	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
-	bool per_function = false;
-	if (n > 1)
-		ast_visit(b->probe->probe.body, find_defined, &per_function);
+	int per_function = 0;
+	ast_visit(b->probe->probe.body, find_defined, &per_function);
+	if (n < 2)
+		per_function &= KF_OWN_DOLLARS;
 	bool reads_return = false;
 	if (dp->family == &kernel_return_family)
 		ast_visit(b->probe->probe.body, find_return, &reads_return);
@@ -816,6 +928,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		 * kf_own_body) */
 		struct probe_body *fb = per_function && functions ?
 					kf_own_body(se, b) : b;
+		if (!functions && (per_function & KF_OWN_DOLLARS) &&
+		    kf_body_used(prog, b))
+			fb = kf_own_body(se, b);
 		if (reads_return && !per_function) {
 			struct kf_probe t = *kf_of(dp);
 			kf_ret_type(se, &t.dp, f);
@@ -826,6 +941,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		for (int k = 0; k < pts[i].ninst; k++) {
 			const struct kf_inst *in = pts[i].inst[k];
 			struct derived_probe *d = sema_clone_derived(se, dp);
+			/* $$parms: each inlined copy's own (SystemTap's
+			 * derived probes are per address) */
+			if (k && (per_function & KF_OWN_DOLLARS))
+				fb = kf_own_body(se, b);
 			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
 			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */
