@@ -904,6 +904,34 @@ static bool context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
+/*
+ * -g: `$return = v` in a .return probe sets the value the function
+ * returns (the return register, which the kretprobe or fprobe trampoline
+ * restores from the handler's registers), as in SystemTap.
+ */
+static bool return_assign(struct sema *se, struct node *assign,
+			  enum type *type)
+{
+	struct node *lhs = assign->binary.lhs, *rhs = assign->binary.rhs;
+
+	if (assign->binary.op != OP_ASSIGN || !se->s->guru ||
+	    !body_all_of(se, se->body, &kernel_return_family))
+		return false;
+	if (lhs->kind != N_TARGET || strcmp(lhs->target.name, "$return")) {
+		/* the others are copies taken at the entry (4.8's words) */
+		if (se->report)
+			diag_error(se->s, lhs->loc, "write to target variable "
+				   "not permitted in .return probes");
+		*type = TY_LONG;
+		return true;
+	}
+	expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+	lhs->type = TY_LONG;
+	lhs->sym = NULL;
+	*type = TY_LONG;
+	return true;
+}
+
 static int defined(struct sema *se, struct node *n)
 {
 	return kf_defined(se, n->target.name);
@@ -943,6 +971,17 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 static const char *gen_kf_write(struct cg *cg, struct node *n)
 {
 	const struct symbol *sym = n->binary.lhs->sym;
+	const struct node *lhs = n->binary.lhs;
+
+	if (lhs->kind == N_TARGET && !strcmp(lhs->target.name, "$return") &&
+	    n->binary.op == OP_ASSIGN) {
+		/* -g, a .return probe (pass 2 checked) */
+		const char *r = tmp_long(cg);
+		emit(cg, "int64_t %s = %s;", r, gen_expr(cg, n->binary.rhs));
+		emit(cg, "regs_set_return_value(c->regs, (unsigned long)%s);",
+		     r);
+		return r;
+	}
 
 	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
 		return NULL;
@@ -1230,6 +1269,7 @@ const struct probe_family kernel_return_family = {
 	.derive = derive,
 	.expand = expand_kfunc,
 	.context = context,
+	.context_assign = return_assign,
 	.writable = true,
 	.has_return = true,
 	.defined = defined,
