@@ -92,10 +92,26 @@ static const char *kf_loc_error(struct sema *se, struct dwloc_file *dw,
 /*
  * $x$ or $x$$ (base is $x) when x has no location at any probe of the
  * body (a value from the caller, DW_OP_GNU_parameter_ref; an entry value
- * at a statement): SystemTap 4.8 prints "?" for each value it cannot
+ * at a statement; an inlined copy without it): SystemTap 4.8 prints "?" for each value it cannot
  * read, so the text is a constant ("?", "{.a=?, .b=?}"). NULL when some
  * probe can read it, or it is no variable (the usual errors follow).
  */
+/* The type of variable name in another copy of dp's function, or NULL. */
+static const char *kf_other_copy_type(struct sema *se,
+				      const struct derived_probe *dp,
+				      const char *name)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *d = se->prog->probes[i];
+		const char *type;
+		if (d != dp && is_kf(d) && kf_of(d)->symbol &&
+		    !strcmp(kf_of(d)->symbol, kf_of(dp)->symbol) &&
+		    (type = kf_var_type(d, name)))
+			return type;
+	}
+	return NULL;
+}
+
 const char *kf_pretty_unknown(struct sema *se, const struct node *base,
 				     int depth)
 {
@@ -112,6 +128,13 @@ const char *kf_pretty_unknown(struct sema *se, const struct node *base,
 		if (dp->body != se->body || kf_of(dp)->dropped)
 			continue;
 		type = kf_var_type(dp, name);
+		/* an inlined copy may keep no trace of it: its type is
+		 * another copy's of the function, its value "?" */
+		if (!type && kf_of(dp)->inlined) {
+			type = kf_other_copy_type(se, dp, name);
+			if (type)
+				continue;
+		}
 		if (!type || !kf_of(dp)->addr)
 			return NULL;
 		btf_resolve(btf, btf_find_type(btf, type), &info);
