@@ -20,175 +20,6 @@
 
 
 
-/* The C type of variable name in dp's function (-L's), or NULL. */
-static const char *kf_var_type(const struct derived_probe *dp,
-			       const char *name)
-{
-	const struct kf_probe *kf = kf_of(dp);
-	size_t len = strlen(name);
-
-	for (int i = 0; i < kf->nvars; i++)
-		if (!strncmp(kf->vars[i], name, len) &&
-		    kf->vars[i][len] == ':')
-			return kf->vars[i] + len + 1;
-	return NULL;
-}
-
-/* The debug vmlinux's DWARF, or NULL with *err saying why. */
-static struct dwloc_file *kf_dwarf(struct sema *se, const char **err)
-{
-	if (!se->s->target) {
-		*err = "no kernel debuginfo";
-		return NULL;
-	}
-	return target_dwarf(se->s->target, err);
-}
-
-/* Why dp's function has no variable name: SystemTap's two errors. */
-static const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
-				  const struct derived_probe *dp,
-				  const char *name)
-{
-	const struct kf_probe *kf = kf_of(dp);
-	struct arena *a = &se->s->arena;
-	struct dwloc loc;
-	const char *msg = kf->statement ?
-			  dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
-				       name, 8, &loc) :
-			  dwloc_var(dw, a, kf->addr, kf->cu, name, 8, &loc);
-
-	if (!msg)
-		return arena_printf(a, "the type of '$%s' is not known", name);
-	if (strncmp(msg, "unable to find", 14))
-		return arena_printf(a, "'$%s': %s", name, msg);
-	struct strbuf sb = { 0 };
-	const char *names[64];
-	int n = 0;
-	for (int i = 0; i < kf->nvars; i++) {
-		size_t len = strcspn(kf->vars[i], ":");
-		sb_printf(&sb, "%s$%.*s", i ? ", " : "", (int)len, kf->vars[i]);
-		if (n < 63)
-			names[n++] = arena_strndup(a, kf->vars[i], len);
-	}
-	if (dp->family == &kernel_return_family)
-		names[n++] = "return";	/* a .return probe has $return too */
-	const char *close = suggest(name, names, n);
-	msg = arena_printf(a, "%s in %s (alternatives: %s)%s%s%s", msg,
-			   kf->symbol, kf->nvars ? sb_str(&sb) : "none",
-			   close ? " (did you mean '$" : "", close ? close : "",
-			   close ? "'?)" : "");
-	sb_free(&sb);
-	return msg;
-}
-
-/*
- * $$parms, $$locals, $$vars, $$return of a kernel.function probe: rewritten
- * in place into the sprintf SystemTap 4.8 makes of them, "name=%#x" per
- * variable in DWARF order ("name=?" without a location at the entry,
- * "name={...}" for a struct), of $name (@entry($name) in .return probes);
- * with a pretty-printing suffix ($$parms$, $$vars$$) "name=%s" of $name$
- * or $name$$.
- */
-static enum type infer_kf_dollars(struct sema *se, struct node *n,
-				  const char *name)
-{
-	struct arena *a = &se->s->arena;
-	const struct derived_probe *dp = NULL;
-	int nprobes = 0;
-
-	for (int i = 0; i < se->prog->nprobes; i++)
-		if (se->prog->probes[i]->body == se->body) {
-			dp = se->prog->probes[i];
-			nprobes++;
-		}
-	bool ret = dp && dp->family == &kernel_return_family;
-	const char *full = name;
-	/* $$parms$, $$vars$$: each variable's $name$ (or $name$$) */
-	int depth = pretty_suffix(a, full, &name);
-	int want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ?
-		   2 : !strcmp(name, "$$vars") ? 3 : 0;
-	if (!dp || (!want && (strcmp(name, "$$return") || !ret || depth))) {
-		if (se->report)
-			diag_error(se->s, n->loc, "'%s' of kernel.function probes "
-				   "is not supported yet", full);
-		return n->type = TY_STRING;
-	}
-	struct strbuf fmt = { 0 };
-	struct node *args = NULL;
-	if (want) {
-		const char *why = NULL;
-		struct dwloc_file *dw = sema_btf(se) ? kf_dwarf(se, &why) :
-					NULL;
-		struct dwloc_name *vars;
-		/* a function only in the symbol table has no variables */
-		int nv = !kf_of(dp)->addr ? 0 : dw ? dwloc_names(dw, a, kf_of(dp)->addr,
-							      kf_of(dp)->cu, &vars)
-			 : -1;
-		if (nv < 0 || nprobes > 1) {
-			if (se->report)
-				diag_error(se->s, n->loc, nv < 0 ? "cannot list "
-					   "the variables of %s" : "'%s' of "
-					   "several functions in one body is not "
-					   "supported yet", nv < 0 ? dp->pp :
-					   name);
-			return n->type = TY_STRING;
-		}
-		for (int i = 0; i < nv; i++) {
-			if (!(want & (vars[i].is_param ? 1 : 2)))
-				continue;
-			const char *type = kf_var_type(dp, vars[i].name);
-			struct btf_info info = { .cls = BTF_CLASS_OTHER };
-			if (type)
-				btf_resolve(sema_btf(se), btf_find_type(sema_btf(se), type),
-					    &info);
-			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
-			if (depth && type) {
-				/* as SystemTap 4.8: "name=%s" of $name$ */
-				struct node *v = ast_new(se->s, N_TARGET, n->loc);
-				v->target.name = arena_printf(a, "$%s%s",
-							      vars[i].name,
-							      depth == 2 ?
-							      "$$" : "$");
-				sb_puts(&fmt, "%s");
-				args = ast_append(args, v);
-				continue;
-			}
-			if (!type) {
-				sb_putc(&fmt, '?');
-				continue;
-			}
-			if (info.cls == BTF_CLASS_STRUCT ||
-			    info.cls == BTF_CLASS_UNION) {
-				sb_puts(&fmt, "{...}");
-				continue;
-			}
-			sb_puts(&fmt, "%#x");
-			struct node *v = ast_new(se->s, N_TARGET, n->loc);
-			v->target.name = arena_printf(a, "$%s", vars[i].name);
-			if (ret) {
-				struct node *e = ast_new(se->s, N_ATFUNC, n->loc);
-				e->call.name = "@entry";
-				e->call.args = v;
-				v = e;
-			}
-			args = ast_append(args, v);
-		}
-	} else {
-		struct node *v = ast_new(se->s, N_TARGET, n->loc);
-		v->target.name = "$return";
-		sb_puts(&fmt, "return=%#x");
-		args = v;
-	}
-	struct node *f = ast_new(se->s, N_STRING, n->loc);
-	f->str.value = arena_strdup(a, sb_str(&fmt));
-	f->str.len = fmt.len;
-	sb_free(&fmt);
-	n->kind = N_PRINT;
-	n->print.kind = PRINT_SPRINTF;
-	n->print.args = ast_append(f, args);
-	n->sym = NULL;
-	return infer(se, n, TY_STRING);
-}
 
 /*
  * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
@@ -237,6 +68,16 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			/* $file$, $file->f_inode$$: the pretty printing of
 			 * the value this family reads */
 			struct node *base = n->target.base;
+			const char *unknown = n->kind == N_TARGET ?
+					      kf_pretty_unknown(se, base, depth) :
+					      NULL;
+			if (unknown) {
+				n->kind = N_STRING;
+				n->str.value = unknown;
+				n->str.len = strlen(unknown);
+				n->sym = NULL;
+				return n->type = TY_STRING;
+			}
 			infer(se, base, TY_LONG);
 			if (!base->sym || (n->sym && n->sym->kind == SYM_TYPED))
 				return n->type = TY_STRING;
@@ -449,9 +290,20 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 	return n->type = TY_LONG;
 }
 
-/* @defined($x) in a kernel.function body: does every function have it? */
+/* @defined($x) in a kernel.function body: does every function have it?
+ * $$vars, $$parms and $$locals always are (a text, maybe empty), $$return
+ * in .return probes; $x$ and $x$$ when $x is. */
 static int kf_defined(struct sema *se, const char *name)
 {
+	const char *base;
+
+	if (pretty_suffix(&se->s->arena, name, &base))
+		name = base;
+	if (!strcmp(name, "$$vars") || !strcmp(name, "$$parms") ||
+	    !strcmp(name, "$$locals"))
+		return 1;
+	if (!strcmp(name, "$$return"))
+		name = "$return";
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != se->body)
@@ -518,11 +370,21 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 	return anchor ? anchor->addr : 0;
 }
 
+/* What in a body needs bodies per point: KF_OWN_DEFINED for @defined(...),
+ * KF_OWN_DOLLARS for $$parms, $$vars, $$locals, $$return (and their
+ * pretty forms) and $x$, whose text is each copy's own variables. */
+enum { KF_OWN_DEFINED = 1, KF_OWN_DOLLARS = 2 };
+
 static void find_defined(struct node *n, void *arg)
 {
-	if ((n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")) ||
-	    (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2)))
-		*(bool *)arg = true;
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined"))
+		*(int *)arg |= KF_OWN_DEFINED;
+	if (n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2))
+		*(int *)arg |= KF_OWN_DEFINED | KF_OWN_DOLLARS;
+	/* $x$: "?" where x has no location, the value elsewhere */
+	if (n->kind == N_TARGET && n->target.name[1] != '$' &&
+	    n->target.name[strlen(n->target.name) - 1] == '$')
+		*(int *)arg |= KF_OWN_DOLLARS;
 }
 
 /*
@@ -547,10 +409,20 @@ static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
 	return c;
 }
 
+/* Has another point of the probe given body b a derived probe already? */
+static bool kf_body_used(const struct program *prog,
+			 const struct probe_body *b)
+{
+	for (int i = prog->nprobes - 1; i >= 0; i--)
+		if (prog->probes[i]->body == b)
+			return true;
+	return false;
+}
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
-	bool per_point = false;
+	int per_point = 0;
 	struct probe_body *pb = b;
 
 	struct program *prog = se->prog;
@@ -598,11 +470,15 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		return 0;
 	}
 	/* each line's copies share a body: its own one when the body asks
-	 * @defined (the variables differ from line to line) */
+	 * @defined (the variables differ from line to line), and each
+	 * address its own for $$vars (its variables' locations differ) */
 	ast_visit(b->probe->probe.body, find_defined, &per_point);
+	if ((per_point & KF_OWN_DOLLARS) && kf_body_used(prog, b))
+		pb = kf_own_body(se, b);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = sema_clone_derived(se, dp);
-		if (per_point && i > 0 && (pts[i].line != pts[i - 1].line ||
+		if (per_point && i > 0 && ((per_point & KF_OWN_DOLLARS) ||
+		    pts[i].line != pts[i - 1].line ||
 		    strcmp(pts[i].func, pts[i - 1].func) ||
 		    strcmp(pts[i].file, pts[i - 1].file)))
 			pb = kf_own_body(se, b);
@@ -792,9 +668,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
 	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
-	bool per_function = false;
-	if (n > 1)
-		ast_visit(b->probe->probe.body, find_defined, &per_function);
+	int per_function = 0;
+	ast_visit(b->probe->probe.body, find_defined, &per_function);
+	if (n < 2)
+		per_function &= KF_OWN_DOLLARS;
 	bool reads_return = false;
 	if (dp->family == &kernel_return_family)
 		ast_visit(b->probe->probe.body, find_return, &reads_return);
@@ -816,6 +693,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		 * kf_own_body) */
 		struct probe_body *fb = per_function && functions ?
 					kf_own_body(se, b) : b;
+		if (!functions && (per_function & KF_OWN_DOLLARS) &&
+		    kf_body_used(prog, b))
+			fb = kf_own_body(se, b);
 		if (reads_return && !per_function) {
 			struct kf_probe t = *kf_of(dp);
 			kf_ret_type(se, &t.dp, f);
@@ -826,6 +706,10 @@ static int expand_kfunc(struct sema *se, struct node *point,
 		for (int k = 0; k < pts[i].ninst; k++) {
 			const struct kf_inst *in = pts[i].inst[k];
 			struct derived_probe *d = sema_clone_derived(se, dp);
+			/* $$parms: each inlined copy's own (SystemTap's
+			 * derived probes are per address) */
+			if (k && (per_function & KF_OWN_DOLLARS))
+				fb = kf_own_body(se, b);
 			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
 			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */
@@ -1020,6 +904,34 @@ static bool context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
+/*
+ * -g: `$return = v` in a .return probe sets the value the function
+ * returns (the return register, which the kretprobe or fprobe trampoline
+ * restores from the handler's registers), as in SystemTap.
+ */
+static bool return_assign(struct sema *se, struct node *assign,
+			  enum type *type)
+{
+	struct node *lhs = assign->binary.lhs, *rhs = assign->binary.rhs;
+
+	if (assign->binary.op != OP_ASSIGN || !se->s->guru ||
+	    !body_all_of(se, se->body, &kernel_return_family))
+		return false;
+	if (lhs->kind != N_TARGET || strcmp(lhs->target.name, "$return")) {
+		/* the others are copies taken at the entry (4.8's words) */
+		if (se->report)
+			diag_error(se->s, lhs->loc, "write to target variable "
+				   "not permitted in .return probes");
+		*type = TY_LONG;
+		return true;
+	}
+	expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
+	lhs->type = TY_LONG;
+	lhs->sym = NULL;
+	*type = TY_LONG;
+	return true;
+}
+
 static int defined(struct sema *se, struct node *n)
 {
 	return kf_defined(se, n->target.name);
@@ -1059,6 +971,17 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 static const char *gen_kf_write(struct cg *cg, struct node *n)
 {
 	const struct symbol *sym = n->binary.lhs->sym;
+	const struct node *lhs = n->binary.lhs;
+
+	if (lhs->kind == N_TARGET && !strcmp(lhs->target.name, "$return") &&
+	    n->binary.op == OP_ASSIGN) {
+		/* -g, a .return probe (pass 2 checked) */
+		const char *r = tmp_long(cg);
+		emit(cg, "int64_t %s = %s;", r, gen_expr(cg, n->binary.rhs));
+		emit(cg, "regs_set_return_value(c->regs, (unsigned long)%s);",
+		     r);
+		return r;
+	}
 
 	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
 		return NULL;
@@ -1346,6 +1269,7 @@ const struct probe_family kernel_return_family = {
 	.derive = derive,
 	.expand = expand_kfunc,
 	.context = context,
+	.context_assign = return_assign,
 	.writable = true,
 	.has_return = true,
 	.defined = defined,

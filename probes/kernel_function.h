@@ -101,4 +101,20 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct kf_loc *loc, struct member_path *path,
 			   const struct node **at);
 
+/* kernel_function_dollars.c */
+struct sema;
+/* the C type of variable name in dp's function (-L's), or NULL */
+const char *kf_var_type(const struct derived_probe *dp, const char *name);
+/* the debug vmlinux's DWARF, or NULL with *err saying why */
+struct dwloc_file *kf_dwarf(struct sema *se, const char **err);
+/* why dp's function has no variable name: SystemTap's two errors */
+const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *name);
+/* $x$ of a variable no probe of the body can read: its constant text */
+const char *kf_pretty_unknown(struct sema *se, const struct node *base,
+			      int depth);
+/* $$parms, $$locals, $$vars, $$return (and $$parms$ ...): rewritten */
+enum type infer_kf_dollars(struct sema *se, struct node *n,
+			   const char *name);
+
 #endif /* PROBES_KERNEL_FUNCTION_H */

@@ -309,6 +309,11 @@ static void stp_globals_free(void);
 #ifdef STP_KFUNC_ANCHOR_SYM
 #define STP_MODULE_ANCHOR .kfunc_anchor = (unsigned long)&STP_KFUNC_ANCHOR_SYM, \
 			  .kfunc_anchor_link = STP_KFUNC_ANCHOR_LINK,
+/* a link-time address of the kernel image (a static variable's DWARF
+ * location, DW_OP_addr) where it is now: moved by the KASLR offset */
+#define STP_KERNEL_ADDR(link) ((u64)(link) +				\
+			       (u64)((unsigned long)&STP_KFUNC_ANCHOR_SYM -	\
+				     STP_KFUNC_ANCHOR_LINK))
 #else
 #define STP_MODULE_ANCHOR
 #endif

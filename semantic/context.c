@@ -451,7 +451,9 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 		return false;
 	const char *name;
 	pretty_suffix(&se->s->arena, root->target.name, &name);
-	if (name[1] == '$' || !f->defined(se, root))
+	if (name[1] == '$')	/* $$vars, $$parms$: the family says */
+		return n == root && f->defined(se, root);
+	if (!f->defined(se, root))
 		return false;
 	if (n == root)
 		return true;

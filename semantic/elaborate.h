@@ -54,6 +54,8 @@ struct sema {
 	int niterating;
 	bool aggregating;		/* @op(s): a lock write, not a change */
 	int in_entry;			/* inside @entry(...) */
+	int entry_slots;		/* @entry(...)s kept per thread by
+					 * points.c (__entry_N globals) */
 	int json_functions;		/* @json_print's functions so far */
 	const char *btf_err;		/* why sema_btf() has no BTF (the
 					 * target's string) */
@@ -163,6 +165,8 @@ bool point_error(struct sema *se, struct node *point, struct node *at,
 		 const char *msg);
 /* The point as text (without '?', '!' and its condition). */
 char *point_string(struct sema *se, struct node *point);
+/* Declare global d (an N_GLOBAL) of the program. */
+void declare_global(struct sema *se, struct node *d);
 /* Elaborate one probe declaration (its points, its body). */
 void add_probe_body(struct sema *se, struct node *probe);
 /* Gather the alias declarations of every file, sorted. */

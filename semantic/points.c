@@ -332,6 +332,119 @@ static struct node *block_of(struct sema *se, struct srcloc loc,
 static int add_probe(struct sema *se, struct node *probe, struct node *user,
 		     const char *via);
 
+/* ---- @entry(...) through a .return alias ------------------------------ */
+
+struct entry_nodes {
+	struct node *v[64];
+	int n;
+};
+
+static void find_entry(struct node *n, void *arg)
+{
+	struct entry_nodes *e = arg;
+
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") &&
+	    n->call.args && e->n < 64)
+		e->v[e->n++] = n;
+}
+
+/* In the entry alias, $name is the parameter the alias names name. */
+static void target_to_local(struct node *n, void *arg)
+{
+	(void)arg;
+	if (n->kind == N_TARGET && !n->target.base && n->target.name[1] &&
+	    !strchr(n->target.name + 1, '$')) {
+		const char *name = n->target.name + 1;
+		n->kind = N_VAR;
+		n->var.name = name;
+	}
+}
+
+/* The first statement of a parsed probe body, and that probe. */
+static struct node *parse_probe(struct sema *se, const char *text,
+				struct node **probe)
+{
+	struct ast_file *af = parse_string(se->s, "<entry>", text, true);
+
+	*probe = NULL;
+	ast_foreach(d, af ? af->decls : NULL) {
+		if (d->kind == N_GLOBAL)
+			declare_global(se, d);
+		else if (d->kind == N_PROBE)
+			*probe = d;
+	}
+	return *probe ? (*probe)->probe.body->block.stmts : NULL;
+}
+
+/*
+ * @entry(EXPR) in a probe on alias NAME.return whose probes have no
+ * return of their own (the syscall family on raw_syscalls:sys_exit, a
+ * tracepoint pair): as SystemTap's kretprobe-based aliases keep it, EXPR
+ * is taken when the same thread enters: a probe on alias NAME stores it
+ * in global __entry_K[tid()], and this body takes it out first (a thread
+ * is in one such call at a time, so one slot per thread is nesting-safe;
+ * a return with no entry seen gives 0 or ""). In EXPR, $name is the
+ * entry alias's variable name (its parameter: syscall.read's fd). Done
+ * at the innermost such alias (nd_syscall.read.return is
+ * syscall.read.return's), whose body the probes run.
+ */
+static void entry_through_alias(struct sema *se, const struct alias *a,
+				const struct node *np, struct node *mine,
+				int first_probe)
+{
+	size_t len = strlen(a->key);
+	struct entry_nodes found = { .n = 0 };
+	const struct alias *entry = NULL;
+	bool native = first_probe == se->prog->nprobes;
+
+	if (len < 8 || strcmp(a->key + len - 7, ".return"))
+		return;
+	/* only where np's body is the probes' own (the innermost alias: an
+	 * outer one's body was copied into the inner one's) */
+	for (int i = first_probe; i < se->prog->nprobes; i++)
+		native |= se->prog->probes[i]->family->has_return ||
+			  se->prog->probes[i]->body->probe != np;
+	if (native)
+		return;
+	ast_visit(mine, find_entry, &found);
+	if (!found.n)
+		return;
+	for (int i = 0; i < se->naliases && !entry; i++)
+		if (strlen(se->aliases[i].key) == len - 7 &&
+		    !strncmp(se->aliases[i].key, a->key, len - 7))
+			entry = &se->aliases[i];
+	if (!entry)
+		return;
+	for (int k = 0; k < found.n; k++) {
+		struct node *n = found.v[k], *probe, *st;
+		int slot = se->entry_slots++;
+		char *text = arena_printf(&se->s->arena,
+					  "global __entry_%d\n"
+					  "probe %s { __entry_%d[tid()] = 0 }\n",
+					  slot, entry->key, slot);
+		st = parse_probe(se, text, &probe);
+		if (!st || st->kind != N_EXPR_STMT ||
+		    st->stmt.expr->kind != N_ASSIGN)
+			return;
+		struct node *e = ast_clone(se->s, n->call.args);
+		ast_visit(e, target_to_local, NULL);
+		st->stmt.expr->binary.rhs = e;
+		add_probe(se, probe, probe, "");
+		/* here: the value out of its slot, before the body runs */
+		text = arena_printf(&se->s->arena,
+				    "probe never { __entry_%d_v = __entry_%d[tid()]\n"
+				    "delete __entry_%d[tid()] }\n", slot, slot,
+				    slot);
+		st = parse_probe(se, text, &probe);
+		if (!st)
+			return;
+		if (mine->kind == N_BLOCK)
+			mine->block.stmts = ast_append(st, mine->block.stmts);
+		n->kind = N_VAR;
+		n->var.name = arena_printf(&se->s->arena, "__entry_%d_v", slot);
+	}
+}
+
 /*
  * Expand a point that names aliases: each matching alias becomes a probe
  * of its own whose points are the alias's (plus any suffix of the point)
@@ -408,10 +521,13 @@ static int expand_aliases(struct sema *se, struct node *probe,
 				     (!whole && point_has_wildcard(point));
 			se->expanding[se->nexpanding++] = a->decl;
 			se->optional += quiet;
+			int first_probe = se->prog->nprobes;
 			derived += add_probe(se, np, user, chain);
 			se->optional -= quiet;
 			se->nexpanding--;
 			se->list_name = outer;
+			if (whole)
+				entry_through_alias(se, a, np, mine, first_probe);
 		}
 	}
 	return matched ? derived : -1;

@@ -30,6 +30,7 @@ struct builder {
 	struct arena *a;
 	const struct btf *btf;
 	bool full;			/* '$$' */
+	bool unknown;			/* no value: each conversion is "?" */
 	struct strbuf text;		/* literal text not yet in an item */
 	struct pretty_item *items;
 	int nitems, cap, nargs;
@@ -52,6 +53,11 @@ static void item(struct builder *b, char conv, const struct where *w,
 {
 	struct pretty_item *it;
 
+	if (b->unknown && conv) {
+		put(b, "?");
+		b->nargs++;
+		return;
+	}
 	if (b->nitems == b->cap) {
 		b->cap = b->cap ? 2 * b->cap : 16;
 		b->items = xrealloc(b->items, (size_t)b->cap * sizeof(*b->items));
@@ -85,7 +91,8 @@ static void item(struct builder *b, char conv, const struct where *w,
 static void pointer_item(struct builder *b, const char *conv_text,
 			 char conv, const struct where *w)
 {
-	put(b, conv_text);
+	if (!b->unknown)
+		put(b, conv_text);
 	item(b, conv, w, true, 8, false);
 }
 
@@ -160,7 +167,10 @@ static void recurse(struct builder *b, int type, struct where w, bool top,
 	switch (t.cls) {
 	case BTF_CLASS_INT:
 	case BTF_CLASS_ENUM:
-		if (t.cls == BTF_CLASS_INT && t.is_char && t.size == 1) {
+		if (t.cls == BTF_CLASS_INT && t.is_char && t.size == 1 &&
+		    b->unknown) {
+			put(b, "?");
+		} else if (t.cls == BTF_CLASS_INT && t.is_char && t.size == 1) {
 			put(b, "'");
 			item(b, 'c', &w, true, 1, t.is_signed);
 			put(b, "'");
@@ -256,6 +266,25 @@ const char *pretty_build(struct arena *a, const struct btf *btf, int type,
 	free(b.items);
 	sb_free(&b.text);
 	return NULL;
+}
+
+/*
+ * The text of a value of type type whose location is not known at the
+ * probe: the same shape, each conversion "?" (a pointer to a struct still
+ * lists the struct's members), as SystemTap 4.8 prints a member it cannot
+ * read ("{.flags=?, .mode=?, .resolve=?}").
+ */
+const char *pretty_unknown(struct arena *a, const struct btf *btf, int type,
+			   bool full)
+{
+	struct builder b = { .a = a, .btf = btf, .full = full, .unknown = true };
+	struct where top = { .is_value = true };
+	const char *text;
+
+	recurse(&b, type, top, true, 0);
+	text = arena_strdup(a, sb_str(&b.text));
+	sb_free(&b.text);
+	return text;
 }
 
 /* A pretty item: one conversion straight from a value ("%#x", "%p"). */

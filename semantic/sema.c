@@ -33,48 +33,48 @@
 
 /* ---- driver ----------------------------------------------------------- */
 
+void declare_global(struct sema *se, struct node *d)
+{
+	struct program *prog = se->prog;
+	struct symbol *old = find_global(prog, d->global.name, d->loc.file);
+
+	/* a private name may shadow another file's */
+	if (old && (!d->global.is_private ||
+		    old->decl->loc.file == d->loc.file)) {
+		char where[256];
+		format_loc(se->s, old->loc, where, sizeof(where));
+		diag_error(se->s, d->loc, "global '%s' is already "
+			   "declared at %s", d->global.name, where);
+		return;
+	}
+	struct symbol *sym = new_symbol(se, d->global.name, SYM_GLOBAL, d->loc);
+	sym->decl = d;
+	sym->index = prog->nglobals;
+	/* private globals of one name in two files: the later one's C name
+	 * starts with its index (no script name starts with a digit) */
+	sym->cname = d->global.name;
+	for (int i = 0; i < prog->nglobals; i++)
+		if (!strcmp(prog->globals[i]->name, d->global.name))
+			sym->cname = arena_printf(&se->s->arena, "%d_%s",
+						  sym->index, d->global.name);
+	d->sym = sym;
+	if (d->global.init) {
+		sym->type = d->global.init->kind == N_STRING ? TY_STRING :
+			    TY_LONG;
+		sym->type_loc = d->global.init->loc;
+	}
+	GROW(se, prog->globals, prog->nglobals, prog->globals_cap);
+	prog->globals[prog->nglobals++] = sym;
+}
+
 static void collect_globals(struct sema *se)
 {
 	struct program *prog = se->prog;
 
-	for (int f = 0; f < prog->nfiles; f++) {
-		ast_foreach(d, prog->files[f]->decls) {
-			if (d->kind != N_GLOBAL)
-				continue;
-			struct symbol *old = find_global(prog, d->global.name,
-							 d->loc.file);
-			/* a private name may shadow another file's */
-			if (old && (!d->global.is_private ||
-				    old->decl->loc.file == d->loc.file)) {
-				char where[256];
-				format_loc(se->s, old->loc, where, sizeof(where));
-				diag_error(se->s, d->loc, "global '%s' is already "
-					   "declared at %s", d->global.name, where);
-				continue;
-			}
-			struct symbol *sym = new_symbol(se, d->global.name,
-							SYM_GLOBAL, d->loc);
-			sym->decl = d;
-			sym->index = prog->nglobals;
-			/* private globals of one name in two files: the later
-			 * one's C name starts with its index (no script name
-			 * starts with a digit) */
-			sym->cname = d->global.name;
-			for (int i = 0; i < prog->nglobals; i++)
-				if (!strcmp(prog->globals[i]->name, d->global.name))
-					sym->cname = arena_printf(&se->s->arena, "%d_%s",
-								  sym->index,
-								  d->global.name);
-			d->sym = sym;
-			if (d->global.init) {
-				sym->type = d->global.init->kind == N_STRING ?
-					    TY_STRING : TY_LONG;
-				sym->type_loc = d->global.init->loc;
-			}
-			GROW(se, prog->globals, prog->nglobals, prog->globals_cap);
-			prog->globals[prog->nglobals++] = sym;
-		}
-	}
+	for (int f = 0; f < prog->nfiles; f++)
+		ast_foreach(d, prog->files[f]->decls)
+			if (d->kind == N_GLOBAL)
+				declare_global(se, d);
 }
 
 static void walk_all(struct sema *se)

@@ -133,6 +133,10 @@ struct pretty {
 /* $ (one level) or $$ (full) of a value of type type_id */
 const char *pretty_build(struct arena *a, const struct btf *btf, int type_id,
 			 bool full, struct pretty *out);
+/* the text of $ or $$ of a value of type_id that cannot be read: "?" for
+ * each conversion */
+const char *pretty_unknown(struct arena *a, const struct btf *btf,
+			   int type_id, bool full);
 /* one conversion of the value itself: "%#x" ('x') or "%p" ('p') */
 struct pretty *pretty_value(struct arena *a, char conv);
 bool pretty_equal(const struct pretty *x, const struct pretty *y);

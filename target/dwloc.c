@@ -438,8 +438,15 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 		case DW_OP_nop:
 			break;
 		case DW_OP_addr:
-			x->err = "a location at a fixed address (a global) is "
-				 "not supported yet";
+			/* a link-time address (a static variable): moved by
+			 * the KASLR offset at run time (runtime/probes.h) */
+			push(x, arena_printf(x->a, "STP_KERNEL_ADDR(0x%" PRIx64
+					     "ULL)", op->number));
+			break;
+		case DW_OP_GNU_parameter_ref:
+			/* a caller's argument, known only at its call site
+			 * (SystemTap 4.8's message) */
+			x->err = "no DW_TAG_GNU_call_sites found";
 			break;
 		case DW_OP_implicit_value:
 		case DW_OP_implicit_pointer:
@@ -478,18 +485,38 @@ static int location_at(Dwarf_Attribute *attr, const uint64_t *pcs, int npcs,
 	return 0;
 }
 
-int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
-		uint32_t cu, struct dwloc_name **out)
+/* The function, then its lexical blocks around pc, inwards: how many. */
+static int scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
 {
-	Dwarf_Die fn, child;
-	int n = 0, cap = 0;
-	bool inlined;
+	Dwarf_Die child;
+	int nsc = 0;
 
-	*out = NULL;
-	if (!find_instance(f, cu, addr, &fn, &inlined))
-		return -1;
-	if (dwarf_child(&fn, &child) != 0)
-		return 0;
+	sc[nsc++] = *fn;
+	while (nsc < max && dwarf_child(&sc[nsc - 1], &child) == 0) {
+		bool deeper = false;
+
+		do {
+			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
+			    dwarf_haspc(&child, pc) == 1) {
+				sc[nsc++] = child;
+				deeper = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!deeper)
+			break;
+	}
+	return nsc;
+}
+
+/* Add the named parameters and variables declared directly in scope. */
+static int scope_names(Dwarf_Die *scope, struct arena *a,
+		       struct dwloc_name **out, int n, int *cap)
+{
+	Dwarf_Die child;
+
+	if (dwarf_child(scope, &child) != 0)
+		return n;
 	do {
 		int tag = dwarf_tag(&child);
 		const char *name = die_name(&child);
@@ -497,10 +524,10 @@ int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		if ((tag != DW_TAG_formal_parameter && tag != DW_TAG_variable) ||
 		    !name)
 			continue;
-		if (n == cap) {
+		if (n == *cap) {
 			struct dwloc_name *grown;
-			cap = cap ? 2 * cap : 16;
-			grown = arena_alloc(a, (size_t)cap * sizeof(*grown));
+			*cap = *cap ? 2 * *cap : 16;
+			grown = arena_alloc(a, (size_t)*cap * sizeof(*grown));
 			if (n)
 				memcpy(grown, *out, (size_t)n * sizeof(*grown));
 			*out = grown;
@@ -509,6 +536,35 @@ int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		(*out)[n].is_param = tag == DW_TAG_formal_parameter;
 		n++;
 	} while (dwarf_siblingof(&child, &child) == 0);
+	return n;
+}
+
+int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
+		uint32_t cu, struct dwloc_name **out)
+{
+	Dwarf_Die fn;
+	int cap = 0;
+	bool inlined;
+
+	*out = NULL;
+	if (!find_instance(f, cu, addr, &fn, &inlined))
+		return -1;
+	return scope_names(&fn, a, out, 0, &cap);
+}
+
+int dwloc_names_at(struct dwloc_file *f, struct arena *a, uint64_t entry,
+		   uint32_t cu, uint64_t pc, struct dwloc_name **out)
+{
+	Dwarf_Die fn, sc[64];
+	int n = 0, cap = 0, nsc;
+	bool inlined;
+
+	*out = NULL;
+	if (!find_instance(f, cu, entry, &fn, &inlined))
+		return -1;
+	nsc = scopes_at(&fn, pc, sc, 64);
+	for (int i = nsc - 1; i >= 0; i--)
+		n = scope_names(&sc[i], a, out, n, &cap);
 	return n;
 }
 
@@ -550,6 +606,24 @@ static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 	return false;
 }
 
+/* A variable the compiler folded to a constant (DW_AT_const_value). */
+static const char *const_value(struct arena *a, Dwarf_Attribute *attr,
+			       struct dwloc *out)
+{
+	Dwarf_Sword sv;
+	Dwarf_Word uv;
+
+	out->kind = DWL_VALUE;
+	out->code = "";
+	if (dwarf_formsdata(attr, &sv) == 0)
+		out->expr = arena_printf(a, "((u64)%" PRId64 "LL)", (int64_t)sv);
+	else if (dwarf_formudata(attr, &uv) == 0)
+		out->expr = arena_printf(a, "%" PRIu64 "ULL", (uint64_t)uv);
+	else
+		return "a constant of this form is not supported yet";
+	return NULL;
+}
+
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,
 		      struct dwloc *out)
@@ -571,22 +645,8 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, addr);
-	if (dwarf_attr_integrate(&child, DW_AT_const_value, &attr)) {
-		Dwarf_Sword sv;
-		Dwarf_Word uv;
-
-		out->kind = DWL_VALUE;
-		out->code = "";
-		if (dwarf_formsdata(&attr, &sv) == 0)
-			out->expr = arena_printf(a, "((u64)%" PRId64 "LL)",
-						 (int64_t)sv);
-		else if (dwarf_formudata(&attr, &uv) == 0)
-			out->expr = arena_printf(a, "%" PRIu64 "ULL",
-						 (uint64_t)uv);
-		else
-			return "a constant of this form is not supported yet";
-		return NULL;
-	}
+	if (dwarf_attr_integrate(&child, DW_AT_const_value, &attr))
+		return const_value(a, &attr, out);
 	if (!dwarf_attr_integrate(&child, DW_AT_location, &attr) ||
 	    location_at(&attr, pcs, inlined ? 1 : 4, &ops, &len, &pc) != 1)
 		return arena_printf(a, "not accessible at this address "
@@ -607,35 +667,20 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 	Dwarf_Op *ops;
 	size_t len;
 	uint64_t at;
-	int nsc = 0;
+	int nsc;
 	bool found = false, inlined;
 
 	if (!find_instance(f, cu, entry, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", entry);
-	/* the function, then its lexical blocks around pc, inwards */
-	sc[nsc++] = fn;
-	while (nsc < 64 && dwarf_child(&sc[nsc - 1], &child) == 0) {
-		bool deeper = false;
-
-		do {
-			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
-			    dwarf_haspc(&child, pc) == 1) {
-				sc[nsc++] = child;
-				deeper = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!deeper)
-			break;
-	}
+	nsc = scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)
 		found = find_var_child(&sc[s], name, &child);
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, pc);
 	if (dwarf_attr_integrate(&child, DW_AT_const_value, &attr))
-		return dwloc_var(f, a, entry, cu, name, value_size, out);
+		return const_value(a, &attr, out);	/* in a block too */
 	if (!dwarf_attr_integrate(&child, DW_AT_location, &attr) ||
 	    location_at(&attr, &pc, 1, &ops, &len, &at) != 1)
 		return arena_printf(a, "not accessible at this address "

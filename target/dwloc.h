@@ -80,4 +80,12 @@ struct dwloc_name {
 int dwloc_names(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		uint32_t cu, struct dwloc_name **out);
 
+/*
+ * The same at pc inside that copy (kernel.statement), as SystemTap lists
+ * them: the innermost lexical block around pc first, the function's own
+ * last.
+ */
+int dwloc_names_at(struct dwloc_file *f, struct arena *a, uint64_t entry,
+		   uint32_t cu, uint64_t pc, struct dwloc_name **out);
+
 #endif /* TARGET_DWLOC_H */

@@ -473,6 +473,25 @@ for f in "$tests"/cli/*.args; do
 	check_golden "$name" "${f%.args}.out" "$work/out"
 done
 
+### builds: NAME.args (stap's arguments, run in tests/build) must build at
+### -p4 against each kernel with headers (build/NAME-TAG)
+for f in "$tests"/build/*.args; do
+	[ -f "$f" ] || continue
+	for r in $(ls /lib/modules 2>/dev/null | sort -V); do
+		[ -f "/lib/modules/$r/build/Makefile" ] || continue
+		tag=$(echo "$r" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		name=build/$(basename "$f" .args)-$tag
+		wanted "$name" || continue
+		# shellcheck disable=SC2046
+		if (cd "$tests/build" && set -f &&
+			"$STAP" -p4 -r "$r" $(grep -v "^#" "$f")) >"$work/out" 2>&1; then
+			pass "$name"
+		else
+			fail "$name" "$(grep -m 20 -i error "$work/out")"
+		fi
+	done
+done
+
 ### pass 3: fragments of the generated C (.grep: one fixed string a line)
 for f in "$tests"/p3/*.stp; do
 	name=p3/$(basename "$f" .stp)
