@@ -8,9 +8,24 @@
 #   - flood: one line per system call of `dd bs=1 count=CALLS` (a 1 MiB
 #     ring per CPU); lines delivered, lines lost, and delivered lines/s
 #     from begin to end.
-# Output goes to /dev/null in the guest (staprun -o).
+# Each script's stdout goes to a file in the guest (a tmpfs file, sent to
+# the host after the job); a line counts as delivered when it is there.
+# Lost = lines printed (the script's own counters) - lines delivered; the
+# loader's own loss warning is shown beside it (ours: "WARNING: N output
+# records lost"; 4.8: "WARNING: There were N transport failures", one per
+# failed flush of a probe's print buffer). The counters are also sent with
+# warn() (stderr; in 4.8 the control channel, not the data channel) and
+# read from there when the stdout line does not arrive.
+#
+# The same two scripts also run under SystemTap 4.8 (/usr/bin/stap -p4,
+# its own /usr/bin/staprun and stapio with their shared libraries placed
+# in the guest), in the same guest boots, after ours. 4.8's runtime is a
+# copy of /usr/share/systemtap/runtime with task_work_cancel() renamed to
+# task_work_cancel_func() (as in bench/turnaround.sh); its buffer is its
+# default (16 MiB per CPU, less when the guest is short of memory).
 #   bench/output.sh [RELEASE] [LINES] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
+# NO_STAP48=1 measures ours only.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${STAP_TREE:-$top}
@@ -30,41 +45,97 @@ probe end {
 		printf("%d\n", i)
 	t = gettimeofday_ns() - t0
 	printf("burst ns %d\n", t)
+	warn(sprintf("burst ns %d", t))
 }
 STP
 cat >flood.stp <<'STP'
 global n, t0
 probe begin { t0 = gettimeofday_ns() }
 probe kernel.trace("raw_syscalls:sys_enter") { n++; printf("%d\n", n) }
-probe end { printf("flood hits %d ns %d\n", n, gettimeofday_ns() - t0) }
+probe end {
+	t = gettimeofday_ns() - t0
+	printf("flood hits %d ns %d\n", n, t)
+	warn(sprintf("flood hits %d ns %d", n, t))
+}
 STP
+dd="dd if=/dev/zero of=/dev/null bs=1 count=$calls 2>/dev/null"
+jobs=("o_burst.ko" "o_flood.ko::$dd")
 "$stap" -p4 -r "$release" -m o_burst -DMAXACTION_INTERRUPTIBLE=100000000 \
 	burst.stp >/dev/null
 "$stap" -p4 -r "$release" -m o_flood flood.stp >/dev/null
+
+# SystemTap 4.8: its modules, and its loader with what it needs in the guest
+files=()
+if [ -z "${NO_STAP48:-}" ] && [ -x /usr/bin/stap ] &&
+   [ -x /usr/lib/systemtap/stapio ]; then
+	cp -r /usr/share/systemtap/runtime stp48-runtime
+	sed -i 's/\btask_work_cancel\b/task_work_cancel_func/g' \
+		stp48-runtime/stp_task_work.c
+	if /usr/bin/stap -R "$work/stp48-runtime" -p4 -r "$release" -m o48_burst \
+		-DMAXACTION_INTERRUPTIBLE=100000000 burst.stp >/dev/null 2>stp48.err &&
+	   /usr/bin/stap -R "$work/stp48-runtime" -p4 -r "$release" -m o48_flood \
+		flood.stp >/dev/null 2>>stp48.err; then
+		stp48=1
+	else
+		# e.g. 6.12: 4.8's runtime predates it (mmap_sem, strlcpy, ...)
+		echo "SystemTap 4.8: pass 4 failed for $release:" \
+			"$(grep -m1 'error:' stp48.err || tail -1 stp48.err)"
+	fi
+fi
+if [ -n "${stp48:-}" ]; then
+	for f in /usr/bin/staprun /usr/lib/systemtap/stapio $(
+		ldd /usr/bin/staprun /usr/lib/systemtap/stapio |
+		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(/ { print $1 }' |
+		sort -u); do
+		files+=(--file "$f:$f")
+	done
+	jobs+=("/usr/bin/staprun=>o48_burst.ko" "/usr/bin/staprun=>o48_flood.ko::$dd")
+fi
+
+lps() { # lines ns
+	awk -v l="$1" -v n="${2:-0}" 'BEGIN { if (n > 0) printf "%.0f", l / (n / 1e9); else print "?" }'
+}
+# the figures of job N of batch OUT: "burst" or "flood", then the columns
+figures() { # out n kind
+	local o=$1/$2 ok lost warned ns hits
+	ok=$(grep -c '^[0-9]*$' "$o.stdout" || true)
+	warned=$(sed -n -e 's/^WARNING: \([0-9]*\) output records lost.*/\1/p' \
+		-e 's/^WARNING: There were \([0-9]*\) transport failures.*/\1/p' \
+		"$o.stderr" | paste -sd+ - | bc 2>/dev/null || true)
+	if [ "$3" = burst ]; then
+		ns=$(sed -n 's/^\(WARNING: \)*burst ns \([0-9]*\)$/\2/p' \
+			"$o.stdout" "$o.stderr" | head -1)
+		hits=$lines
+	else
+		read -r hits ns < <(sed -n \
+			's/^\(WARNING: \)*flood hits \([0-9]*\) ns \([0-9]*\)$/\2 \3/p' \
+			"$o.stdout" "$o.stderr") || true
+	fi
+	if [ -z "$ns" ]; then
+		printf '%26s' "failed (rc $(cat "$1/$2.rc"))"
+		return
+	fi
+	lost=$(( ${hits:-0} - ok ))
+	printf '%8s %7s %-5s %8s' "$ok" "$lost" "(${warned:-0})" "$(lps "$ok" "$ns")"
+}
 
 run() { # label vm-options...
 	local label=$1 out=$work/out-$1
 	shift
 	"$tree/stap/stapvm" -r "$release" --staprun "$tree/stap/staprun" \
-		--timeout 900 "$@" --batch "$out" "o_burst.ko" \
-		"o_flood.ko::dd if=/dev/zero of=/dev/null bs=1 count=$calls 2>/dev/null" \
+		--timeout 1500 "$@" "${files[@]}" --batch "$out" "${jobs[@]}" \
 		>/dev/null || true
-	local bns bl fl fhits fns flost blost
-	bns=$(sed -n 's/^burst ns //p' "$out/0.stdout")
-	bl=$(grep -c '^[0-9]*$' "$out/0.stdout" || true)
-	blost=$(sed -n 's/^WARNING: \([0-9]*\) output records lost.*/\1/p' \
-		"$out/0.stderr" | paste -sd+ - | bc 2>/dev/null || true)
-	fl=$(grep -c '^[0-9]*$' "$out/1.stdout" || true)
-	read -r fhits fns < <(sed -n 's/^flood hits \([0-9]*\) ns \([0-9]*\)$/\1 \2/p' "$out/1.stdout") || true
-	flost=$(sed -n 's/^WARNING: \([0-9]*\) output records lost.*/\1/p' \
-		"$out/1.stderr" | paste -sd+ - | bc 2>/dev/null || true)
-	printf '  %-22s end burst: %7s of %s lines, lost %s, %s lines/s\n' \
-		"$label" "$bl" "$lines" "${blost:-0}" \
-		"$(awk -v l="$bl" -v n="${bns:-0}" 'BEGIN { if (n > 0) printf "%.0f", l / (n / 1e9); else print "?" }')"
-	printf '  %-22s flood: %7s of %s lines delivered, lost %s, %s lines/s\n' \
-		"" "$fl" "${fhits:-?}" "${flost:-0}" \
-		"$(awk -v l="$fl" -v n="${fns:-0}" 'BEGIN { if (n > 0) printf "%.0f", l / (n / 1e9); else print "?" }')"
+	echo "$label:"
+	printf '  %-10s %s' "end burst" "$(figures "$out" 0 burst)"
+	[ ${#jobs[@]} = 2 ] || printf '   %s' "$(figures "$out" 2 burst)"
+	printf '\n  %-10s %s' "flood" "$(figures "$out" 1 flood)"
+	[ ${#jobs[@]} = 2 ] || printf '   %s' "$(figures "$out" 3 flood)"
+	printf '\n'
 }
-echo "output transport, $release, end burst $lines lines, flood dd bs=1 count=$calls:"
+echo "output transport, $release, end burst $lines lines, flood dd bs=1 count=$calls"
+echo "(lines delivered, lines lost (the loader's loss warning), delivered lines/s):"
+printf '  %-10s %-26s' "" "ours (1 MiB ring per CPU)"
+[ ${#jobs[@]} = 2 ] || printf '   %s' "SystemTap 4.8"
+printf '\n'
 run "1 vCPU (icount)" --icount
 run "2 vCPUs (TCG)" --cpus 2

@@ -3,13 +3,19 @@
  * stapvm.c - run compiled probe modules in a qemu guest from the command
  * line: batches for the test suite and benchmarks, or one streamed run.
  *
- *   stapvm [OPTIONS] --batch OUTDIR MODULE.ko[,NAME=VALUE...][::CMD]...
+ *   stapvm [OPTIONS] --batch OUTDIR [LOADER=>]MODULE.ko[,NAME=VALUE...][::CMD]...
  *   stapvm [OPTIONS] --stream MODULE.ko [-c CMD]
  *
  * OPTIONS: -r RELEASE, --kernel IMAGE, --staprun PATH (default $STAPRUN),
  * --busybox PATH, --icount, --timeout S, --cpus N, --memory MB,
  * --kernel-args ARGS (more of the guest kernel's command line, e.g.
- * module.sig_enforce=1), -k (keep the work dir), -v (repeat for more).
+ * module.sig_enforce=1), -k (keep the work dir), -v (repeat for more),
+ * --file HOST (into the guest's /bin) or --file HOST:/GUEST (at /GUEST),
+ * --staprun-arg ARG (for every job's loader).
+ *
+ * LOADER=> runs that job with LOADER, a path in the guest (e.g. SystemTap
+ * 4.8's staprun placed with --file), instead of /bin/staprun; it gets the
+ * same arguments.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -29,8 +35,8 @@ static void vm_usage(void)
 	      "              [--busybox PATH] [--icount] [--timeout S]\n"
 	      "              [--cpus N] [--memory MB] [--kernel-args ARGS]\n"
 	      "              [-k] [-v]\n"
-	      "              [--file PATH]... [--staprun-arg ARG]...\n"
-	      "              (--batch OUTDIR MODULE.ko[,NAME=VALUE...][::CMD]... |\n"
+	      "              [--file HOST[:/GUEST]]... [--staprun-arg ARG]...\n"
+	      "              (--batch OUTDIR [LOADER=>]MODULE.ko[,NAME=VALUE...][::CMD]... |\n"
 	      "               --stream MODULE.ko [-c CMD])\n", stderr);
 	exit(1);
 }
@@ -100,6 +106,15 @@ static int vm_batch(const struct vm_options *o, const char *outdir,
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
+		char *arrow = strstr(specs[i], "=>");
+		char *cmdsep = strstr(specs[i], "::");
+
+		/* LOADER=>: this job's loader, a path in the guest */
+		if (arrow && (!cmdsep || arrow < cmdsep)) {
+			*arrow = '\0';
+			jobs[i].loader = specs[i];
+			specs[i] = arrow + 2;
+		}
 		char *sep = strstr(specs[i], "::");
 
 		if (sep) {
@@ -156,7 +171,7 @@ int main(int argc, char **argv)
 {
 	struct vm_options o = { 0 };
 	char workdir[] = "/tmp/stapvm.XXXXXX";
-	const char *files[17] = { NULL }, *sargs[17] = { NULL };
+	const char *files[33] = { NULL }, *sargs[17] = { NULL };
 	int nfiles = 0, nsargs = 0;
 	const char *batch = NULL, *stream = NULL, *cmd = NULL;
 	int i, keep = 0, ret;
@@ -198,8 +213,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--memory")) {
 			o.memory_mb = atoi(v);
 			i++;
-		} else if (!strcmp(a, "--file") && nfiles < 16) {
-			files[nfiles++] = v;	/* into the guest's /bin */
+		} else if (!strcmp(a, "--file") && nfiles < 32) {
+			files[nfiles++] = v;	/* /bin or HOST:/GUEST */
 			o.extra_files = files;
 			i++;
 		} else if (!strcmp(a, "--staprun-arg") && nsargs < 16) {

@@ -355,8 +355,9 @@ static int vm_make_init(struct vm_buf *b, enum vm_mode mode,
 		const char *const *a;
 		char guest[64 + 256];
 
-		err |= vm_buf_printf(b, "run %d %c /bin/staprun", i,
+		err |= vm_buf_printf(b, "run %d %c ", i,
 				     mode == VM_STREAM ? 's' : 'b');
+		err |= vm_buf_quote(b, j->loader ? j->loader : "/bin/staprun");
 		for (a = j->staprun_args; a && *a; a++) {
 			err |= vm_buf_add(b, " ", 1);
 			err |= vm_buf_quote(b, *a);
@@ -377,6 +378,37 @@ static int vm_make_init(struct vm_buf *b, enum vm_mode mode,
 	}
 	err |= vm_buf_add(b, vm_init_tail, sizeof(vm_init_tail) - 1);
 	return err ? -1 : 0;
+}
+
+/*
+ * An extra file: "HOST" into /bin, "HOST:/GUEST" at /GUEST with its parent
+ * directories (the kernel's initramfs unpacker makes none; an entry for a
+ * directory that exists already is ignored).
+ */
+static void vm_cpio_extra(struct vm_cpio *c, const char *spec)
+{
+	const char *colon = strchr(spec, ':');
+	char host[4096], name[4096];
+	char *slash;
+
+	if (!colon) {
+		snprintf(name, sizeof(name), "bin/%s", vm_basename(spec));
+		vm_cpio_file(c, name, spec, 0755);
+		return;
+	}
+	snprintf(host, sizeof(host), "%.*s", (int)(colon - spec), spec);
+	snprintf(name, sizeof(name), "%s", colon + 1 + strspn(colon + 1, "/"));
+	if (colon[1] != '/' || !name[0] || !host[0]) {
+		vm_err("--file %s: want HOST or HOST:/GUEST-PATH", spec);
+		c->err = 2;
+		return;
+	}
+	for (slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		vm_cpio_entry(c, name, S_IFDIR | 0755, 0, 0, NULL, 0);
+		*slash = '/';
+	}
+	vm_cpio_file(c, name, host, 0755);
 }
 
 static int vm_make_initramfs(const struct vm_options *o, const char *out,
@@ -413,11 +445,8 @@ static int vm_make_initramfs(const struct vm_options *o, const char *out,
 	vm_cpio_file(&c, "bin/busybox",
 		     o->busybox ? o->busybox : "/bin/busybox", 0755);
 	vm_cpio_file(&c, "bin/staprun", o->staprun, 0755);
-	for (i = 0; o->extra_files && o->extra_files[i]; i++) {
-		snprintf(name, sizeof(name), "bin/%s",
-			 vm_basename(o->extra_files[i]));
-		vm_cpio_file(&c, name, o->extra_files[i], 0755);
-	}
+	for (i = 0; o->extra_files && o->extra_files[i]; i++)
+		vm_cpio_extra(&c, o->extra_files[i]);
 	for (j = 0; j < njobs; j++) {
 		snprintf(name, sizeof(name), "m/%d", j);
 		vm_cpio_entry(&c, name, S_IFDIR | 0755, 0, 0, NULL, 0);

@@ -14,7 +14,9 @@
  *          that make /init send SIGINT to the running staprun.
  *
  * Each job runs as "staprun [staprun_args] [-c CMD] /m/<N>/<module name>"
- * with stdin from /dev/null.  Options that make staprun write elsewhere
+ * with stdin from /dev/null; staprun is /bin/staprun (o->staprun) unless
+ * the job names another loader in the guest (job->loader, e.g. SystemTap
+ * 4.8's own staprun placed there with extra_files).  Options that make staprun write elsewhere
  * (-o FILE) leave the output inside the guest, where it is lost.
  *
  * The functions here are not thread safe and install SIGINT/SIGTERM/SIGHUP/
@@ -47,9 +49,11 @@ struct vm_options {
 				   stderr; 2: also the generated /init */
 	const char *kernel_args;  /* more of the kernel's command line (e.g.
 				   module.sig_enforce=1), or NULL */
-	const char *const *extra_files;	/* host files copied to the guest's
-				   /bin/<basename>, NULL-terminated, or NULL
-				   (programs for -c CMD, as the benchmarks use) */
+	const char *const *extra_files;	/* host files for the guest,
+				   NULL-terminated, or NULL: "HOST" goes to
+				   /bin/<basename> (programs for -c CMD, as the
+				   benchmarks use), "HOST:/GUEST" to /GUEST
+				   (parent directories made), mode 0755 */
 };
 
 struct vm_job {
@@ -57,6 +61,8 @@ struct vm_job {
 	const char *cmd;                 /* staprun -c CMD, or NULL */
 	const char *const *staprun_args; /* extra args, NULL-terminated, or NULL */
 	const char *const *module_args;  /* NAME=VALUE after the module, or NULL */
+	const char *loader;              /* guest path of the loader, NULL =
+					    /bin/staprun */
 };
 
 struct vm_result {

@@ -79,19 +79,25 @@ else
 	echo "SKIP: stream: 1 MB output (no python3)"
 fi
 
-# 3. batch: three jobs in one boot, -c CMD, exact files, statuses
-"${S[@]}" -v --batch out bytes.ko "args.ko::echo 'a b' \"c\"" big.ko \
-	>b.log 2>&1
+# 3. batch: five jobs in one boot, -c CMD, exact files, statuses; --file
+# into /bin and to a path of its own, and jobs run by those (LOADER=>)
+"${S[@]}" -v --file "$t/fake" --file "$t/fake:/usr/lib/x y/loader2" \
+	--batch out bytes.ko "args.ko::echo 'a b' \"c\"" big.ko \
+	"/usr/lib/x y/loader2=>args.ko::cmd" "/bin/fake=>args.ko" >b.log 2>&1
 rc=$?
 check "batch: exit 0" "$([ $rc = 0 ]; echo $?)" "got $rc"
 n=$(grep -c '^stap: vm: qemu' b.log)
-check "batch: one boot for 3 jobs" "$([ "$n" = 1 ]; echo $?)" "$n boots"
+check "batch: one boot for 5 jobs" "$([ "$n" = 1 ]; echo $?)" "$n boots"
 cmp -s out/0.stdout bytes.exp && cmp -s out/0.stderr bytes.err.exp
 check "batch: job 0 stdout/stderr exact" $?
 [ "$(cat out/0.rc out/1.rc out/2.rc | tr '\n' ' ')" = "3 0 0 " ]
 check "batch: N.rc files" $? "$(cat out/*.rc | tr '\n' ' ')"
 printf '%s\n' /bin/staprun -c "echo 'a b' \"c\"" /m/1/args.ko | cmp -s - out/1.stdout
 check "batch: -c CMD passed verbatim" $?
+printf '%s\n' "/usr/lib/x y/loader2" -c cmd /m/3/args.ko | cmp -s - out/3.stdout &&
+	printf '%s\n' /bin/fake /m/4/args.ko | cmp -s - out/4.stdout
+check "batch: --file HOST:/GUEST and HOST, LOADER=> jobs" $? \
+	"$(cat out/3.stdout out/3.stderr out/4.stdout out/4.stderr | head -c 500)"
 if [ -s big.exp ]; then
 	cmp -s out/2.stdout big.exp
 	check "batch: 1 MB job output exact" $?
