@@ -11,12 +11,18 @@ mkdir -p "$work"
 cd "$top" || exit 1
 [ -f parser/grammar.c ] && [ -f parser/lexer.c ] || make -s parser/grammar.c parser/lexer.c
 bin=$work/stap-asan
+# stap's own sources, as Makefile.am lists them (a new file cannot be missed)
+am_list() { # VARIABLE: its .c files, continuation lines joined
+	sed -n "/^$1 *=/,/[^\\]\$/p" Makefile.am | sed 's/\\$//' |
+		tr ' \t' '\n\n' | grep '\.c$'
+}
+stap_sources=$( { am_list stap_stap_SOURCES; am_list FLAME_SOURCES; } | sort -u)
+[ -n "$stap_sources" ] || { echo "asan: no stap_stap_SOURCES in Makefile.am"; exit 1; }
 if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined -I"$top" -I. \
 	-DPKGDATADIR='"/nonexistent"' -DABS_TOP_SRCDIR="\"$top\"" \
 	-DABS_TOP_BUILDDIR="\"$top\"" -o "$bin" \
-	stap/main.c stap/options.c stap/build.c stap/run.c stap/vm.c \
-	stap/flame.c stap/flame_svg.c \
+	$stap_sources \
 	lib/*.c target/*.c parser/session.c parser/diag.c parser/ast.c parser/parse.c \
 	parser/preproc.c parser/unparse.c parser/grammar.c parser/lexer.c \
 	semantic/*.c codegen/*.c probes/*.c -ldw -lelf 2>"$work/build.log"; then
