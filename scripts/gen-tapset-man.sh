@@ -3,27 +3,29 @@
 #
 # The tapset library's man pages, from its doc comments:
 #
-#   scripts/gen-tapset-man.sh OUTDIR VERSION STAPPROBES_IN TAPSET.stp...
+#   scripts/gen-tapset-man.sh OUTDIR VERSION STAPPROBES_IN TAPSET.stp[m]...
 #
 # writes into OUTDIR
 #   function::NAME.3stap  one page per public function (overloads of a
 #                         name share its page: one synopsis line each)
 #   probe::NAME.3stap     one page per documented probe alias
-#   stapfuncs.3stap       the index of the function pages
+#   macro::NAME.3stap     one page per documented macro (*.stpm)
+#   stapfuncs.3stap       the index of the function and macro pages
 #   stapprobes.3stap      STAPPROBES_IN (hand-written) with its line
 #                         "@ALIASES@" replaced by the index of probe pages
 #
 # A doc comment is SystemTap's kernel-doc form (HACKING.md, "Tapsets"):
 #
 #   /**
-#    * sfunction NAME - summary        (or: probe NAME - summary)
+#    * sfunction NAME - summary        (or: probe NAME, smacro NAME)
 #    * @arg: what it is                 (also "@a, @b: ..." and "@arg :")
 #    *
 #    * Description: paragraphs...
 #    * Context: where the probe fires  (probes)
 #    * Example: ...                    (up to an empty comment line)
 #    */
-#   function NAME:TYPE (ARGS)          (or: probe NAME = POINTS)
+#   function NAME:TYPE (ARGS)          (or: probe NAME = POINTS,
+#                                       @define NAME(ARGS) %( ... %))
 #
 # Names starting with '_' and private functions get no page. Needs only
 # a POSIX shell, awk and sort; the output depends on nothing but the
@@ -31,7 +33,7 @@
 set -eu
 
 if [ $# -lt 3 ]; then
-	echo "usage: $0 OUTDIR VERSION STAPPROBES_IN TAPSET.stp..." >&2
+	echo "usage: $0 OUTDIR VERSION STAPPROBES_IN TAPSET.stp[m]..." >&2
 	exit 2
 fi
 out=$1 version=$2 probes_in=$3
@@ -73,7 +75,7 @@ function start_block() {
 # one content line of a doc comment (comment markers removed)
 function block_line(l,    m, names) {
 	if (kind == "" && name == "") {
-		if (l ~ /^(sfunction|probe)[ \t]+[A-Za-z_0-9.]+[ \t]+-[ \t]/) {
+		if (l ~ /^(sfunction|probe|smacro)[ \t]+[A-Za-z_0-9.]+[ \t]+-[ \t]/) {
 			kind = l; sub(/[ \t].*/, "", kind)
 			name = l; sub(/^[a-z]+[ \t]+/, "", name)
 			sub(/[ \t].*/, "", name)
@@ -92,7 +94,9 @@ function block_line(l,    m, names) {
 	# starred group with a starred class inside: test the prefix)
 	m = index(l, ":")
 	names = substr(l, 1, m - 1)
-	if (m > 1 && names ~ /^@[A-Za-z_0-9]/ && names ~ /^[@A-Za-z_0-9, \t]+$/) {
+	# (not "@cast to @type: ...", prose: words apart with no comma)
+	if (m > 1 && names ~ /^@[A-Za-z_0-9]/ && names ~ /^[@A-Za-z_0-9, \t]+$/ &&
+	    names !~ /[A-Za-z_0-9][ \t]+[@A-Za-z_0-9]/) {
 		gsub(/[@ \t]/, "", names)
 		gsub(/,/, ", ", names)
 		nargs++
@@ -130,11 +134,12 @@ function block_line(l,    m, names) {
 }
 # the block is complete with its declaration: file it under its name
 function end_block(    k, i, n, key) {
-	if (kind != "sfunction" && kind != "probe")
+	if (kind != "sfunction" && kind != "probe" && kind != "smacro")
 		return
 	if (name ~ /^_/ || decl ~ /^private[ \t]/)
 		return
-	key = (kind == "sfunction" ? "function" : "probe") SUBSEP name
+	key = (kind == "sfunction" ? "function" : \
+	       kind == "smacro" ? "macro" : "probe") SUBSEP name
 	if (!(key in nover)) {
 		nover[key] = 0
 		keys[++nkeys] = key
@@ -144,6 +149,11 @@ function end_block(    k, i, n, key) {
 		sub(/^(@__private30[ \t]+)?function[ \t]+/, "", decl)
 		sub(/[ \t]*(%\{|\{).*$/, "", decl)
 		decl = trim(decl)
+	} else if (kind == "smacro") {
+		# "@define NAME(ARGS) %(" is used as "@NAME(ARGS)"
+		sub(/^.*@define[ \t]+/, "", decl)
+		sub(/[ \t]*%\(.*$/, "", decl)
+		decl = "@" trim(decl)
 	} else
 		decl = name
 	# an identical declaration again (the two arms of a %( %? %)):
@@ -182,10 +192,10 @@ function write_page(key,    k, nm, f, sec, n, i, j, seen, an, any, title) {
 	print ".SH SYNOPSIS" > f
 	print ".nf" > f
 	for (n = 1; n <= nover[key]; n++) {
-		if (k[1] == "function")
-			print ".B \"" esc(osyn[key, n]) "\"" > f
-		else
+		if (k[1] == "probe")
 			print ".B \"probe " esc(osyn[key, n]) "\"" > f
+		else
+			print ".B \"" esc(osyn[key, n]) "\"" > f
 	}
 	print ".fi" > f
 	# arguments (values, for a probe): each name once
@@ -197,7 +207,7 @@ function write_page(key,    k, nm, f, sec, n, i, j, seen, an, any, title) {
 				continue
 			seen[key, an] = 1
 			if (!any++)
-				print ".SH " (k[1] == "function" ? "ARGUMENTS" : "VALUES") > f
+				print ".SH " (k[1] == "probe" ? "VALUES" : "ARGUMENTS") > f
 			print ".TP" > f
 			print ".I " esc(an) > f
 			emit_text(f, oatext[key, n, i] == "" ? "(not described)" : oatext[key, n, i])
@@ -247,7 +257,7 @@ function write_page(key,    k, nm, f, sec, n, i, j, seen, an, any, title) {
 				print ".fi" > f
 			}
 	print ".SH SEE ALSO" > f
-	if (k[1] == "function")
+	if (k[1] != "probe")
 		print ".BR stapfuncs (3stap)," > f
 	print ".BR stapprobes (3stap)," > f
 	print ".BR stap (1)" > f
@@ -289,6 +299,10 @@ FNR == 1 { inblock = 0; want_decl = 0 }
 			next
 		if (kind == "sfunction" && decl == "" &&
 		    line !~ /(^|[ \t])function[ \t]/) {
+			want_decl = 0
+			next
+		}
+		if (kind == "smacro" && line !~ /^[ \t]*@define[ \t]/) {
 			want_decl = 0
 			next
 		}
@@ -339,6 +353,20 @@ EOF
 		print ".BR function::" $2 " (3stap)"
 		print s
 	}' "$index"
+	if grep -q '^macro	' "$index"; then
+		cat <<'EOF'
+.SH MACROS
+The library's macro files (*.stpm) define these for every script;
+each expands where it is written, as
+.BI @ NAME ( ARGS ).
+EOF
+		awk -F '	' '$1 == "macro" {
+			s = $3; gsub(/\\/, "\\e", s)
+			print ".TP"
+			print ".BR macro::" $2 " (3stap)"
+			print s
+		}' "$index"
+	fi
 	cat <<'EOF'
 .SH SEE ALSO
 .BR stap (1),

@@ -29,7 +29,8 @@ rm -rf "$gen"
 if ! out=$(sh "$top_srcdir/scripts/gen-tapset-man.sh" "$gen" test \
 	"$man/stapprobes.3stap.in" "$top_srcdir"/tapsets/*.stp \
 	"$top_srcdir"/tapsets/linux/*.stp \
-	"$top_srcdir"/tapsets/linux/x86_64/*.stp 2>&1); then
+	"$top_srcdir"/tapsets/linux/x86_64/*.stp "$top_srcdir"/tapsets/*.stpm \
+	"$top_srcdir"/tapsets/linux/*.stpm 2>&1); then
 	problem "scripts/gen-tapset-man.sh failed: $out"
 fi
 ls "$gen"/function::*.3stap >/dev/null 2>&1 ||
