@@ -29,6 +29,7 @@
 #include "semantic/library.h"
 #include "semantic/semantic.h"
 #include "target/target.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max_size);
@@ -45,22 +46,14 @@ size_t LLVMFuzzerCustomCrossOver(const uint8_t *d1, size_t s1,
 #define FUZZ_RELEASE "6.1.0-56-cloud-amd64"
 #endif
 
-static char *args[] = { "1", "-2", "probe" };
 static struct target *kernel;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session s;
-	char *text = malloc(size + 1);
+	char *text = fuzz_session(&s, data, size);
 	const char *tapsets[] = { FUZZ_TAPSETS };
 
-	memcpy(text, data, size);
-	text[size] = '\0';
-	session_init(&s);
-	s.max_errors = 0;		/* count, but print nothing */
-	s.suppress_warnings = true;
-	s.script_args = args;
-	s.nscript_args = 3;
 	s.guru = size > 0 && data[0] == '#';	/* embedded C now and then */
 	s.release = getenv("FUZZ_RELEASE") ? getenv("FUZZ_RELEASE")
 					   : FUZZ_RELEASE;

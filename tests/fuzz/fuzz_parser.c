@@ -10,23 +10,15 @@
 #include <string.h>
 
 #include "parser/parser.h"
+#include "tests/fuzz/fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char *args[] = { "1", "-2", "probe" };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct session s;
-	char *text = malloc(size + 1);
+	char *text = fuzz_session(&s, data, size);
 
-	memcpy(text, data, size);
-	text[size] = '\0';
-	session_init(&s);
-	s.max_errors = 0;		/* count, but print nothing */
-	s.suppress_warnings = true;
-	s.script_args = args;
-	s.nscript_args = 3;
 	s.release = "6.1.0-56-cloud-amd64";
 	FILE *devnull = fopen("/dev/null", "w");
 	FILE *saved = stderr;
