@@ -107,20 +107,24 @@ char *read_file_max(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-char *read_file(const char *path, size_t *len)
+/* All of f, then f closed; NULL on a read error (errno from the read). */
+static char *read_and_close(FILE *f, size_t *len)
 {
-	FILE *f = fopen(path, "rbe");
-	char *buf;
+	char *buf = read_stream(f, len);
 
-	if (!f)
-		return NULL;
-	buf = read_stream(f, len);
 	if (ferror(f)) {
 		free(buf);
 		buf = NULL;
 	}
 	fclose(f);
 	return buf;
+}
+
+char *read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rbe");
+
+	return f ? read_and_close(f, len) : NULL;
 }
 
 const char *cache_dir(struct arena *a)
@@ -242,13 +246,9 @@ char *read_file_nofollow(const char *path, size_t *len)
 		close(fd);
 		return NULL;
 	}
-	buf = read_stream(f, len);
-	if (ferror(f)) {
-		free(buf);
-		buf = NULL;
+	buf = read_and_close(f, len);
+	if (!buf)
 		errno = EIO;
-	}
-	fclose(f);
 	return buf;
 }
 
