@@ -29,6 +29,18 @@ trust_p4() { # stderr-file stap-args...: the module's path on stdout
 
 trust_script='probe begin { println("trusted"); exit() }'
 
+# name dir want: pass 2 with the cache in dir is refused with exactly want
+cache_refused() {
+	local out rc
+	out=$(STAP_CACHE=$2 "$STAP" -p2 -e 'probe begin {}' 2>&1 >/dev/null)
+	rc=$?
+	if [ $rc = 1 ] && [ "$out" = "$3" ]; then
+		pass "$1"
+	else
+		fail "$1" "rc $rc, stderr: $out"
+	fi
+}
+
 if wanted_group trust/; then
 	name=trust/define-shell
 	if wanted $name; then
@@ -61,14 +73,7 @@ if wanted_group trust/; then
 	if wanted $name; then
 		d=$work/trust-open
 		mkdir -p "$d" && chmod 0775 "$d"
-		out=$(STAP_CACHE=$d "$STAP" -p2 -e 'probe begin {}' 2>&1 >/dev/null)
-		rc=$?
-		want="stap: error: cache directory $d: it is writable by group (mode 0775): they could replace what it holds (STAP_CACHE chooses another)"
-		if [ $rc = 1 ] && [ "$out" = "$want" ]; then
-			pass $name
-		else
-			fail $name "rc $rc, stderr: $out"
-		fi
+		cache_refused $name "$d" "stap: error: cache directory $d: it is writable by group (mode 0775): they could replace what it holds (STAP_CACHE chooses another)"
 	fi
 
 	name=trust/cache-not-owned
@@ -78,14 +83,7 @@ if wanted_group trust/; then
 		if [ "$(id -u)" != 0 ] || ! chown 65534 "$d" 2>/dev/null; then
 			skip $name "needs root to give a directory away"
 		else
-			out=$(STAP_CACHE=$d "$STAP" -p2 -e 'probe begin {}' 2>&1 >/dev/null)
-			rc=$?
-			want="stap: error: cache directory $d: it belongs to uid 65534, not to uid 0: its owner could replace what it holds (STAP_CACHE chooses another)"
-			if [ $rc = 1 ] && [ "$out" = "$want" ]; then
-				pass $name
-			else
-				fail $name "rc $rc, stderr: $out"
-			fi
+			cache_refused $name "$d" "stap: error: cache directory $d: it belongs to uid 65534, not to uid 0: its owner could replace what it holds (STAP_CACHE chooses another)"
 		fi
 	fi
 
