@@ -153,7 +153,8 @@ const struct node *first_stmt(const struct node *n);
 
 /* ---- the module (module.c) ------------------------------------------ */
 
-/* The family of the handler being generated (NULL: a function). */
+/* The family whose context the code being generated reads: the
+ * handler's, or for a function's copy its probe's (NULL: a function). */
 const struct probe_family *scope_family(const struct cg *cg);
 /* Index of probe i in the emitted stp_probes[] (never has no entry). */
 int table_index(const struct program *prog, int i);

@@ -364,11 +364,10 @@ int table_index(const struct program *prog, int i)
 
 const struct probe_family *scope_family(const struct cg *cg)
 {
-	const struct derived_probe *dp;
+	const struct probe_body *b = context_body(cg->scope);
+	const struct derived_probe *dp = b ? body_first_probe(cg->prog, b) :
+					     NULL;
 
-	if (!cg->scope || cg->scope->func)
-		return NULL;
-	dp = body_first_probe(cg->prog, cg->scope);
 	return dp ? dp->family : NULL;
 }
 

@@ -114,6 +114,13 @@ static void report(struct session *s, struct srcloc loc, const char *severity,
 	diag_render(stderr, s, loc, severity, fmt, ap);
 }
 
+/* The session's trail of notes (diag_trail), after an error or warning. */
+static void report_trail(const struct session *s)
+{
+	for (const struct diag_trail *t = s->trail; t; t = t->next)
+		render_fmt(stderr, s, t->loc, "note", "%s", t->text);
+}
+
 /* diag_error and diag_warning show a message once per place: a body
  * copied for each point of a wildcard (syscall.*) would repeat it once per
  * copy, and a repeat counts as nothing new. */
@@ -136,6 +143,7 @@ void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 		va_start(ap, fmt);
 		report(s, loc, "warning", fmt, ap);
 		va_end(ap);
+		report_trail(s);
 		return;
 	}
 	s->nerrors++;
@@ -144,6 +152,7 @@ void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(s, loc, "error", fmt, ap);
 	va_end(ap);
+	report_trail(s);
 	if (s->nerrors == s->max_errors)
 		fprintf(stderr, "stap: too many errors, stopping\n");
 }
@@ -165,6 +174,7 @@ void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(s, loc, s->warnings_as_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);
+	report_trail(s);
 }
 
 void diag_note(struct session *s, struct srcloc loc, const char *fmt, ...)

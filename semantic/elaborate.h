@@ -89,6 +89,29 @@ const char *suggest_function(struct sema *se, const char *name);
 const char *suggest_variable(struct sema *se, struct probe_body *b,
 			     struct symbol *l);
 
+/* A script function for declaration d (sema.c), numbered as the next of
+ * prog->funcs; NULL after a repeated parameter (reported). */
+struct script_func *sema_new_function(struct sema *se, struct node *d);
+
+/* ---- functions reading a probe's context (copies.c) ------------------ */
+
+/* Sets reads_context on the declared functions (before the probes). */
+void sema_mark_context_functions(struct sema *se);
+/* What a call of f (found by name) in the scope being walked runs: f, or
+ * its copy for the scope's probe body. */
+struct script_func *sema_bind_call(struct sema *se, struct script_func *f,
+				   struct node *call);
+/* fn on each node of body and of the context-reading functions it
+ * calls, at any depth, each once. */
+void sema_visit_reached(struct sema *se, struct node *body,
+			void (*fn)(struct node *n, void *arg), void *arg);
+/* The probe body whose context the scope being walked reads (its own,
+ * or the one a function's copy was made for), or NULL. */
+static inline struct probe_body *sema_ctx(const struct sema *se)
+{
+	return context_body(se->body);
+}
+
 /* ---- types (types.c) ------------------------------------------------ */
 
 /* The type of expression n (want: the type the context expects), with
