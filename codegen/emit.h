@@ -52,6 +52,9 @@ struct cg {
 	bool *filtered;			/* [body]: lean past its first
 					 * statement, a filter its probes'
 					 * callbacks check themselves */
+	int *fn_c;			/* [function index]: the function whose
+					 * C a call runs (a copy merged into
+					 * an identical one: module.c) */
 	/* per family: state its emitters keep between hooks */
 	struct family_state {
 		const struct probe_family *family;
