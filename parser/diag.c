@@ -114,11 +114,27 @@ static void report(struct session *s, struct srcloc loc, const char *severity,
 	diag_render(stderr, s, loc, severity, fmt, ap);
 }
 
-/* The session's trail of notes (diag_trail), after an error or warning. */
+/*
+ * The session's trail of notes (diag_trail), after an error or warning:
+ * a long one (a chain of calls 20,000 deep) shows its first notes and its
+ * last (the probe's), and how many it leaves out between them.
+ */
 static void report_trail(const struct session *s)
 {
+	enum { FIRST = 8 };
+	const struct srcloc nowhere = { .file = -1 };
+	int n = 0, i = 0;
+
 	for (const struct diag_trail *t = s->trail; t; t = t->next)
+		n++;
+	for (const struct diag_trail *t = s->trail; t; t = t->next, i++) {
+		if (n > FIRST + 1 && i == FIRST)
+			render_fmt(stderr, s, nowhere, "note", "%d more calls "
+				   "of functions", n - FIRST - 1);
+		if (n > FIRST + 1 && i >= FIRST && t->next)
+			continue;
 		render_fmt(stderr, s, t->loc, "note", "%s", t->text);
+	}
 }
 
 /* diag_error and diag_warning show a message once per place: a body

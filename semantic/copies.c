@@ -17,12 +17,13 @@
  * Invariants: a function reading no context is never copied (no code
  * growth for other scripts); a copied function itself stays unused, so
  * it is never elaborated outside a probe; there is one copy per function
- * and probe body (the body's `copies`); copies are not in the name index
+ * and probe body (found through se->copy_set; the body lists its own in
+ * `copies`); copies are not in the name index
  * (find_func never returns one); each copy keeps the calls that made it
  * (a diag_trail), shown as notes after its messages.
  */
 #include "semantic/elaborate.h"
-#include "lib/strbuf.h"
+#include "lib/hash.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -126,6 +127,47 @@ void sema_mark_context_functions(struct sema *se)
 
 /* ---- the copies --------------------------------------------------------- */
 
+static size_t copy_slot(const struct sema *se, const struct script_func *f,
+			const struct probe_body *ctx)
+{
+	const void *key[2] = { f, ctx };
+	size_t mask = (size_t)se->copy_set_size - 1;
+	size_t h = fnv1a(FNV_OFFSET, key, sizeof(key)) & mask;
+	const struct script_func *c;
+
+	while ((c = se->copy_set[h]) && (c->copy_of != f || c->ctx != ctx))
+		h = (h + 1) & mask;
+	return h;
+}
+
+/* f's copy for probe body ctx, or NULL */
+static struct script_func *find_copy(const struct sema *se,
+				     const struct script_func *f,
+				     const struct probe_body *ctx)
+{
+	return se->copy_set_size ? se->copy_set[copy_slot(se, f, ctx)] : NULL;
+}
+
+static void add_copy(struct sema *se, struct script_func *c)
+{
+	/* at most half full */
+	if (2 * (se->ncopy_set + 1) > se->copy_set_size) {
+		struct script_func **old = se->copy_set;
+		int n = se->copy_set_size;
+
+		se->copy_set_size = n ? 2 * n : 64;
+		se->copy_set = arena_alloc(&se->s->arena,
+					   (size_t)se->copy_set_size *
+					   sizeof(*se->copy_set));
+		for (int i = 0; i < n; i++)
+			if (old[i])
+				se->copy_set[copy_slot(se, old[i]->copy_of,
+						       old[i]->ctx)] = old[i];
+	}
+	se->copy_set[copy_slot(se, c->copy_of, c->ctx)] = c;
+	se->ncopy_set++;
+}
+
 /*
  * The function a call of f in the scope being walked runs: f itself
  * unless f reads a probe's context and the scope has one (a probe body,
@@ -140,9 +182,9 @@ struct script_func *sema_bind_call(struct sema *se, struct script_func *f,
 
 	if (!f->reads_context || f->copy_of || !ctx)
 		return f;
-	for (int i = 0; i < ctx->ncopies; i++)
-		if (ctx->copies[i]->copy_of == f)
-			return ctx->copies[i];
+	struct script_func *known = find_copy(se, f, ctx);
+	if (known)
+		return known;
 
 	struct script_func *c = sema_new_function(se, ast_clone_node(se->s,
 								     f->decl));
@@ -164,6 +206,7 @@ struct script_func *sema_bind_call(struct sema *se, struct script_func *f,
 				       sema_probe_name(se->prog, ctx));
 	}
 	c->trail = t;
+	add_copy(se, c);
 	GROW(se, ctx->copies, ctx->ncopies, ctx->copies_cap);
 	ctx->copies[ctx->ncopies++] = c;
 	GROW(se, se->prog->funcs, se->prog->nfuncs, se->prog->funcs_cap);

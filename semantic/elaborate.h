@@ -57,6 +57,10 @@ struct sema {
 	int entry_slots;		/* @entry(...)s kept per thread by
 					 * points.c (__entry_N globals) */
 	int json_functions;		/* @json_print's functions so far */
+	/* the copies of functions (copies.c), open addressing on (the
+	 * function, its probe body): a lookup per call stays O(1) */
+	struct script_func **copy_set;
+	int copy_set_size, ncopy_set;	/* a power of two, or 0 */
 	const char *btf_err;		/* why sema_btf() has no BTF (the
 					 * target's string) */
 };
