@@ -190,6 +190,8 @@ struct script_func *sema_bind_call(struct sema *se, struct script_func *f,
 								     f->decl));
 	struct diag_trail *t = arena_alloc(a, sizeof(*t));
 
+	if (!c)
+		return f;	/* not reached: f's parameters were checked */
 	c->copy_of = f;
 	c->ctx = ctx;
 	c->reads_context = true;
