@@ -52,6 +52,9 @@ struct cg {
 	bool *filtered;			/* [body]: lean past its first
 					 * statement, a filter its probes'
 					 * callbacks check themselves */
+	int *fn_c;			/* [function index]: the function whose
+					 * C a call runs (a copy merged into
+					 * an identical one: module.c) */
 	/* per family: state its emitters keep between hooks */
 	struct family_state {
 		const struct probe_family *family;
@@ -153,7 +156,8 @@ const struct node *first_stmt(const struct node *n);
 
 /* ---- the module (module.c) ------------------------------------------ */
 
-/* The family of the handler being generated (NULL: a function). */
+/* The family whose context the code being generated reads: the
+ * handler's, or for a function's copy its probe's (NULL: a function). */
 const struct probe_family *scope_family(const struct cg *cg);
 /* Index of probe i in the emitted stp_probes[] (never has no entry). */
 int table_index(const struct program *prog, int i);

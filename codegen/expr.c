@@ -786,8 +786,9 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 
 	ast_foreach(a, n->call.args)
 		vals[i++] = gen_expr(cg, a);
+	int fc = cg->fn_c ? cg->fn_c[f->index] : f->index;
 	const char *ftype = arena_printf(&cg->s->arena,
-					 "struct stp_locals_fn_%d", f->index);
+					 "struct stp_locals_fn_%d", fc);
 	emit(cg, "if (unlikely(c->nesting >= STP_MAXNESTING)) {");
 	emit(cg, "\tstp_error(c, \"MAXNESTING exceeded\", %s);", where(cg, n));
 	emit(cg, "\tgoto %s;", cg->err);
@@ -803,7 +804,7 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 			emit(cg, "f->l_%s = %s;", p->name, vals[i]);
 	}
 	emit(cg, "c->nesting++;");
-	emit(cg, "stp_fn_%d(c);", f->index);
+	emit(cg, "stp_fn_%d(c);", fc);
 	emit(cg, "c->nesting--;");
 	cg->depth--;
 	emit(cg, "}");

@@ -10,6 +10,8 @@
 #include "codegen/emit.h"
 #include "lib/deep.h"
 
+#include <ctype.h>
+
 #include "config.h"
 
 /* ---- module ------------------------------------------------------------ */
@@ -364,11 +366,10 @@ int table_index(const struct program *prog, int i)
 
 const struct probe_family *scope_family(const struct cg *cg)
 {
-	const struct derived_probe *dp;
+	const struct probe_body *b = context_body(cg->scope);
+	const struct derived_probe *dp = b ? body_first_probe(cg->prog, b) :
+					     NULL;
 
-	if (!cg->scope || cg->scope->func)
-		return NULL;
-	dp = body_first_probe(cg->prog, cg->scope);
 	return dp ? dp->family : NULL;
 }
 
@@ -431,6 +432,132 @@ static void (*support_hook(const struct family_emit *e))(struct cg *, FILE *)
 	return e->support;
 }
 
+/* ---- functions, their copies merged ------------------------------------ */
+
+/* One function's frame struct and C function. */
+struct fn_text {
+	char *structs, *body;
+	size_t nstructs, nbody;
+	int merged;			/* copies merged into this one */
+};
+
+static void gen_fn_text(struct cg *cg, int i, struct fn_text *t)
+{
+	FILE *sf, *bf;
+
+	free(t->structs);
+	free(t->body);
+	t->structs = t->body = NULL;
+	sf = open_memstream(&t->structs, &t->nstructs);
+	bf = open_memstream(&t->body, &t->nbody);
+	gen_body(cg, sf, bf, cg->prog->funcs[i]->scope);
+	fclose(sf);
+	fclose(bf);
+}
+
+/* After its first line (the body's comment, which names the probe). */
+static const char *past_comment(const char *body)
+{
+	const char *end = strstr(body, "*/\n");
+
+	return end ? end + 3 : body;
+}
+
+/* Are a (of function ia) and b (of ib) the same C but for those numbers
+ * in their names (..._fn_IA, ..._fn_IB)? */
+static bool same_but_index(const char *a, int ia, const char *b, int ib)
+{
+	char na[24], nb[24];
+	size_t la = (size_t)snprintf(na, sizeof(na), "_fn_%d", ia);
+	size_t lb = (size_t)snprintf(nb, sizeof(nb), "_fn_%d", ib);
+
+	while (*a && *b) {
+		if (!strncmp(a, na, la) && !isdigit((unsigned char)a[la]) &&
+		    !strncmp(b, nb, lb) && !isdigit((unsigned char)b[lb])) {
+			a += la;
+			b += lb;
+			continue;
+		}
+		if (*a++ != *b++)
+			return false;
+	}
+	return *a == *b;
+}
+
+/*
+ * The C of the used functions into texts. The copies of one function
+ * made for several probe bodies (copies.c) often come out as the same C
+ * (the aliases of syscall.* calling one helper that reads $id): a copy
+ * whose frame and body are an earlier copy's but for its own number is
+ * merged into it, cg->fn_c[i] naming the function its calls run. As the
+ * copies' calls of other copies go through fn_c, the kept copies are
+ * made again after a merge, until none is left to merge.
+ */
+static void gen_functions(struct cg *cg, struct fn_text *texts)
+{
+	const struct program *prog = cg->prog;
+	bool changed = true;
+
+	for (int i = 0; i < prog->nfuncs; i++)
+		cg->fn_c[i] = i;
+	for (int round = 0; changed; round++) {
+		changed = false;
+		for (int i = 0; i < prog->nfuncs; i++) {
+			const struct script_func *f = prog->funcs[i];
+			/* other functions never call copies */
+			if (f->used && cg->fn_c[i] == i &&
+			    (!round || f->copy_of))
+				gen_fn_text(cg, i, &texts[i]);
+		}
+		for (int i = 0; i < prog->nfuncs; i++) {
+			const struct script_func *f = prog->funcs[i];
+			if (!f->used || !f->copy_of || cg->fn_c[i] != i)
+				continue;
+			for (int j = 0; j < i; j++) {
+				const struct script_func *g = prog->funcs[j];
+				if (!g->used || g->copy_of != f->copy_of ||
+				    cg->fn_c[j] != j ||
+				    !same_but_index(texts[i].structs, i,
+						    texts[j].structs, j) ||
+				    !same_but_index(past_comment(texts[i].body), i,
+						    past_comment(texts[j].body), j))
+					continue;
+				cg->fn_c[i] = j;
+				texts[j].merged += 1 + texts[i].merged;
+				changed = true;
+				break;
+			}
+		}
+	}
+}
+
+/* The C of the kept functions: their structs, their bodies (a merged
+ * copy's comment says how many probes share it). */
+static void put_functions(struct cg *cg, struct fn_text *texts, FILE *sf,
+			  FILE *bf)
+{
+	const struct program *prog = cg->prog;
+
+	for (int i = 0; i < prog->nfuncs; i++) {
+		struct fn_text *t = &texts[i];
+		if (!prog->funcs[i]->used || cg->fn_c[i] != i)
+			continue;
+		fputs(t->structs, sf);
+		const char *rest = past_comment(t->body);
+		if (t->merged && rest != t->body)
+			fprintf(bf, "%.*s (the copies for %d more probe "
+				"bodies are the same C) */\n%s",
+				(int)(rest - t->body - 4), t->body, t->merged,
+				rest);
+		else
+			fputs(t->body, bf);
+	}
+	for (int i = 0; i < prog->nfuncs; i++) {
+		free(texts[i].structs);
+		free(texts[i].body);
+	}
+}
+
 struct codegen_job {
 	struct session *s;
 	const struct program *prog;
@@ -473,15 +600,19 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	lock_plan_build(&locks, prog);
 	cg.locks = &locks;
 
+	struct fn_text *texts = xmalloc(((size_t)prog->nfuncs + 1) *
+					sizeof(*texts));
+	memset(texts, 0, ((size_t)prog->nfuncs + 1) * sizeof(*texts));
+	cg.fn_c = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*cg.fn_c));
+	gen_functions(&cg, texts);
 	/* __maybe_unused: the optimiser may have dropped every call of a
 	 * side-effect-free library function after pass 2 found it used */
 	for (int i = 0; i < prog->nfuncs; i++)
-		if (prog->funcs[i]->used)
+		if (prog->funcs[i]->used && cg.fn_c[i] == i)
 			fprintf(bf, "static void __maybe_unused stp_fn_%d(struct "
 				"stp_context *c);\n", prog->funcs[i]->index);
-	for (int i = 0; i < prog->nfuncs; i++)
-		if (prog->funcs[i]->used)
-			gen_body(&cg, sf, bf, prog->funcs[i]->scope);
+	put_functions(&cg, texts, sf, bf);
+	free(texts);
 	for (int i = 0; i < prog->nbodies; i++)
 		gen_body(&cg, sf, bf, prog->bodies[i]);
 	fclose(sf);
@@ -531,7 +662,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	for (int i = 0; i < prog->nbodies; i++)
 		fprintf(out, "\tstruct stp_locals_probe_%d p%d;\n", i, i);
 	for (int i = 0; i < prog->nfuncs; i++)
-		if (prog->funcs[i]->used)
+		if (prog->funcs[i]->used && cg.fn_c[i] == i)
 			fprintf(out, "\tstruct stp_locals_fn_%d f%d;\n", i, i);
 	fputs("};\n#undef STP_FRAME_SIZE\n"
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
@@ -597,6 +728,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	for (int i = 0; i < cg.nfamily_states; i++)
 		free(cg.family_states[i].state);
 	free(cg.family_states);
+	free(cg.fn_c);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);
 	return cg.errors;

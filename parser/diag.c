@@ -114,6 +114,29 @@ static void report(struct session *s, struct srcloc loc, const char *severity,
 	diag_render(stderr, s, loc, severity, fmt, ap);
 }
 
+/*
+ * The session's trail of notes (diag_trail), after an error or warning:
+ * a long one (a chain of calls 20,000 deep) shows its first notes and its
+ * last (the probe's), and how many it leaves out between them.
+ */
+static void report_trail(const struct session *s)
+{
+	enum { FIRST = 8 };
+	const struct srcloc nowhere = { .file = -1 };
+	int n = 0, i = 0;
+
+	for (const struct diag_trail *t = s->trail; t; t = t->next)
+		n++;
+	for (const struct diag_trail *t = s->trail; t; t = t->next, i++) {
+		if (n > FIRST + 1 && i == FIRST)
+			render_fmt(stderr, s, nowhere, "note", "%d more calls "
+				   "of functions", n - FIRST - 1);
+		if (n > FIRST + 1 && i >= FIRST && t->next)
+			continue;
+		render_fmt(stderr, s, t->loc, "note", "%s", t->text);
+	}
+}
+
 /* diag_error and diag_warning show a message once per place: a body
  * copied for each point of a wildcard (syscall.*) would repeat it once per
  * copy, and a repeat counts as nothing new. */
@@ -136,6 +159,7 @@ void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 		va_start(ap, fmt);
 		report(s, loc, "warning", fmt, ap);
 		va_end(ap);
+		report_trail(s);
 		return;
 	}
 	s->nerrors++;
@@ -144,6 +168,7 @@ void diag_error(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(s, loc, "error", fmt, ap);
 	va_end(ap);
+	report_trail(s);
 	if (s->nerrors == s->max_errors)
 		fprintf(stderr, "stap: too many errors, stopping\n");
 }
@@ -165,6 +190,7 @@ void diag_warning(struct session *s, struct srcloc loc, const char *fmt, ...)
 	va_start(ap, fmt);
 	report(s, loc, s->warnings_as_errors ? "error" : "warning", fmt, ap);
 	va_end(ap);
+	report_trail(s);
 }
 
 void diag_note(struct session *s, struct srcloc loc, const char *fmt, ...)

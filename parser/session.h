@@ -35,6 +35,17 @@ struct macro_expansion {
 	struct srcloc use;	/* the @NAME token */
 };
 
+/*
+ * A note shown after each error and warning while it is set (a list,
+ * innermost first): pass 2 names the calls that led into a function's
+ * copy for one probe, so a message in the function says for which.
+ */
+struct diag_trail {
+	struct srcloc loc;
+	const char *text;
+	const struct diag_trail *next;
+};
+
 struct define_opt {
 	const char *name, *value;	/* -D NAME[=VALUE] */
 };
@@ -53,6 +64,7 @@ struct session {
 	 * a wildcard (syscall.*) would repeat its message once per copy */
 	uint64_t *shown;
 	int nshown, shown_cap;
+	const struct diag_trail *trail;	/* notes after each message */
 
 	/* options */
 	int last_pass;		/* -pN, 5 by default */

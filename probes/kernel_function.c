@@ -56,7 +56,7 @@ static int kf_pretty_depth(struct sema *se, struct node *n)
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			     bool write)
 {
-	struct probe_body *b = se->body;
+	struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
 	const char *root = context_root(n);
 
@@ -264,6 +264,14 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 				   "the entry");
 		return TY_UNKNOWN;
 	}
+	if (bad && se->body->func) {
+		/* the handler computes it at the entry, outside the function */
+		if (se->report)
+			diag_error(se->s, bad->loc, "@entry(...) of anything but "
+				   "context variables, constants and operators "
+				   "is not supported in a function yet");
+		return TY_UNKNOWN;
+	}
 	se->in_entry++;
 	n->type = infer(se, arg, bad ? TY_LONG : want);
 	se->in_entry--;
@@ -306,7 +314,7 @@ static int kf_defined(struct sema *se, const char *name)
 		name = "$return";
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != se->body)
+		if (dp->body != sema_ctx(se))
 			continue;
 		if (!strcmp(name, "$return") ? dp->family != &kernel_return_family ||
 		    !kf_of(dp)->symbol : !kf_var_type(dp, name + 1))
@@ -372,7 +380,9 @@ static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 
 /* What in a body needs bodies per point: KF_OWN_DEFINED for @defined(...),
  * KF_OWN_DOLLARS for $$parms, $$vars, $$locals, $$return (and their
- * pretty forms) and $x$, whose text is each copy's own variables. */
+ * pretty forms) and $x$, whose text is each copy's own variables; in the
+ * body or in the functions it calls that read the probe's context (each
+ * body gets copies of those: sema_visit_reached). */
 enum { KF_OWN_DEFINED = 1, KF_OWN_DOLLARS = 2 };
 
 static void find_defined(struct node *n, void *arg)
@@ -472,7 +482,7 @@ static int expand_kstatement(struct sema *se, struct node *point,
 	/* each line's copies share a body: its own one when the body asks
 	 * @defined (the variables differ from line to line), and each
 	 * address its own for $$vars (its variables' locations differ) */
-	ast_visit(b->probe->probe.body, find_defined, &per_point);
+	sema_visit_reached(se, b->probe->probe.body, find_defined, &per_point);
 	if ((per_point & KF_OWN_DOLLARS) && kf_body_used(prog, b))
 		pb = kf_own_body(se, b);
 	for (int i = 0; i < n; i++) {
@@ -669,12 +679,14 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	kf_anchor(se, cat);
 	n = kf_catalog_match(cat, &q, &pts);
 	int per_function = 0;
-	ast_visit(b->probe->probe.body, find_defined, &per_function);
+	sema_visit_reached(se, b->probe->probe.body, find_defined,
+			   &per_function);
 	if (n < 2)
 		per_function &= KF_OWN_DOLLARS;
 	bool reads_return = false;
 	if (dp->family == &kernel_return_family)
-		ast_visit(b->probe->probe.body, find_return, &reads_return);
+		sema_visit_reached(se, b->probe->probe.body, find_return,
+				   &reads_return);
 	int functions = 0;
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
@@ -1015,7 +1027,8 @@ static const char *return_cast(const struct cg *cg)
 	for (int i = 0; i < cg->prog->nprobes; i++) {
 		const struct derived_probe *d = cg->prog->probes[i];
 
-		if (d->body != cg->scope || d->family != &kernel_return_family)
+		if (d->body != context_body(cg->scope) ||
+		    d->family != &kernel_return_family)
 			continue;
 		if (first) {
 			size = kf_of(d)->ret_size;

@@ -125,7 +125,7 @@ const char *kf_pretty_unknown(struct sema *se, const struct node *base,
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		struct btf_info info;
-		if (dp->body != se->body || kf_of(dp)->dropped)
+		if (dp->body != sema_ctx(se) || kf_of(dp)->dropped)
 			continue;
 		type = kf_var_type(dp, name);
 		/* an inlined copy may keep no trace of it: its type is
@@ -162,7 +162,7 @@ enum type infer_kf_dollars(struct sema *se, struct node *n,
 	int nprobes = 0;
 
 	for (int i = 0; i < se->prog->nprobes; i++)
-		if (se->prog->probes[i]->body == se->body) {
+		if (se->prog->probes[i]->body == sema_ctx(se)) {
 			dp = se->prog->probes[i];
 			nprobes++;
 		}

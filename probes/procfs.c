@@ -98,7 +98,7 @@ static int derive_procfs(struct sema *se, struct node *point,
 static enum type value(struct sema *se, struct node *n, int op)
 {
 	/* procfs claims a body by its first probe (first_claims) */
-	const struct derived_probe *dp = body_first_probe(se->prog, se->body);
+	const struct derived_probe *dp = body_first_probe(se->prog, sema_ctx(se));
 	const char *root = context_root(n);
 
 	if (!root)

@@ -67,7 +67,7 @@ static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
 {
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != se->body)
+		if (dp->body != sema_ctx(se))
 			continue;
 		const struct tracepoint_info *tp = tp_of(dp)->tp;
 		const struct tp_arg *a = tp->args_ok ? tp_find_arg(tp, name) : NULL;
@@ -105,7 +105,7 @@ static bool tp_check_arg(struct sema *se, struct node *n, const char *name,
 static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 				    int flags)
 {
-	struct probe_body *b = se->body;
+	struct probe_body *b = sema_ctx(se);
 	const char *root = context_root(n);
 	struct arena *a = &se->s->arena;
 
@@ -228,7 +228,7 @@ static void tp_parms_pretty(struct sema *se, int depth)
 		struct derived_probe *dp = se->prog->probes[i];
 		const struct tracepoint_info *tp = tp_of(dp)->tp;
 
-		if (dp->body != se->body || !tp || !tp->args_ok ||
+		if (dp->body != sema_ctx(se) || !tp || !tp->args_ok ||
 		    tp_of(dp)->parms_pretty[depth])
 			continue;
 		tp_of(dp)->parms_pretty[depth] = arena_alloc(a, (size_t)(tp->nargs + 1) *
@@ -426,7 +426,7 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
  */
 static enum type context(struct sema *se, struct node *n, bool addr_of)
 {
-	struct probe_body *b = se->body;
+	struct probe_body *b = sema_ctx(se);
 	const char *name = n->target.name;
 	int depth = 0;
 

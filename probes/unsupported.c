@@ -289,7 +289,7 @@ static enum type infer_perf(struct sema *se, struct node *n)
 		declared = true;
 		for (int j = 0; j < se->prog->nprobes; j++) {
 			const struct derived_probe *dp = se->prog->probes[j];
-			if (dp->body == se->body &&
+			if (dp->body == sema_ctx(se) &&
 			    dp->family == &unsupported_family &&
 			    other_of(dp)->process && other_of(c)->process &&
 			    !strcmp(other_of(dp)->process, other_of(c)->process))
@@ -311,7 +311,7 @@ static enum type infer_perf(struct sema *se, struct node *n)
 static enum type other_context(struct sema *se, struct node *n, int op)
 {
 	/* these families claim a body by its first probe (first_claims) */
-	const struct derived_probe *dp = body_first_probe(se->prog, se->body);
+	const struct derived_probe *dp = body_first_probe(se->prog, sema_ctx(se));
 	enum type type = TY_LONG;
 
 	const char *root = context_root(n);

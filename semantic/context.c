@@ -19,12 +19,13 @@
 
 /* ---- context values, through the body's family ---------------------- */
 
-bool body_all_of(struct sema *se, const struct probe_body *b,
+bool body_all_of(struct sema *se, const struct probe_body *scope,
 		 const struct probe_family *f)
 {
+	const struct probe_body *b = context_body(scope);
 	bool any = false;
 
-	if (b->func)
+	if (!b)
 		return false;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
@@ -38,10 +39,11 @@ bool body_all_of(struct sema *se, const struct probe_body *b,
 }
 
 const struct probe_family *body_family(struct sema *se,
-				       const struct probe_body *b)
+				       const struct probe_body *scope)
 {
-	const struct derived_probe *first = b->func ? NULL :
-		body_first_probe(se->prog, b);
+	const struct probe_body *b = context_body(scope);
+	const struct derived_probe *first = b ? body_first_probe(se->prog, b) :
+					    NULL;
 
 	if (!first || !first->family->context)
 		return NULL;
@@ -100,7 +102,7 @@ int pretty_suffix(struct arena *a, const char *name, const char **base)
 
 static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
 {
-	return dp->body == se->body;
+	return dp->body == sema_ctx(se);
 }
 
 /*
@@ -246,7 +248,7 @@ enum type infer_context_pretty(struct sema *se, struct node *n,
 		struct pretty *p;
 		int type;
 
-		if (dp->body != se->body)
+		if (!body_has_probe(se, dp))
 			continue;
 		type = context_value_type(se, dp, base, PATH_AGGREGATE);
 		if (!type) {
@@ -471,7 +473,7 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 
 enum type infer_target(struct sema *se, struct node *n)
 {
-	struct probe_body *b = se->body;
+	struct probe_body *b = sema_ctx(se);
 	const char *name = n->target.name;
 	int depth = 0;
 	struct node *root = chain_root(n);

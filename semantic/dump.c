@@ -3,7 +3,8 @@
  * The -p2 listing, in SystemTap's layout:
  *   # global embedded code   top-level %{ %} blocks
  *   # globals            name:type [keytypes]
- *   # functions          name:type (argtypes)
+ *   # functions          name:type (argtypes), a copy made for a probe
+ *                        (copies.c) with that probe
  *   # probes             derived point, the user's points, then locals
  */
 #include "semantic/semantic.h"
@@ -36,6 +37,28 @@ const char *sema_signature(struct session *s, const struct script_func *f)
 	const char *r = arena_strdup(&s->arena, sb_str(&sb));
 	sb_free(&sb);
 	return r;
+}
+
+const char *sema_probe_name(const struct program *prog,
+			    const struct probe_body *b)
+{
+	const struct derived_probe *first = body_first_probe(prog, b);
+	struct arena *a = &prog->s->arena;
+	int more = -1;
+
+	if (!first)
+		return "(elided)";
+	for (int i = 0; i < prog->nprobes; i++)
+		more += prog->probes[i]->body == b;
+	if (!b->list_name && !more)
+		return first->pp;
+	if (!b->list_name)
+		return arena_printf(a, "%s (and %d more point%s)", first->pp,
+				    more, more == 1 ? "" : "s");
+	if (!more)
+		return arena_printf(a, "%s (%s)", b->list_name, first->pp);
+	return arena_printf(a, "%s (%s and %d more point%s)", b->list_name,
+			    first->pp, more, more == 1 ? "" : "s");
 }
 
 struct dump_job {
@@ -85,7 +108,11 @@ static void dump_deep(void *arg)
 		const struct script_func *f = prog->funcs[i];
 		if (!f->used)
 			continue;
-		fprintf(out, "%s\n", sema_signature(prog->s, f));
+		fputs(sema_signature(prog->s, f), out);
+		if (f->copy_of)
+			fprintf(out, " /* for probe %s */",
+				sema_probe_name(prog, f->ctx));
+		fputc('\n', out);
 		if (f->scope->nlocals > f->nparams)
 			fputs("  # locals\n", out);
 		for (int l = f->nparams; l < f->scope->nlocals; l++)

@@ -57,6 +57,10 @@ struct sema {
 	int entry_slots;		/* @entry(...)s kept per thread by
 					 * points.c (__entry_N globals) */
 	int json_functions;		/* @json_print's functions so far */
+	/* the copies of functions (copies.c), open addressing on (the
+	 * function, its probe body): a lookup per call stays O(1) */
+	struct script_func **copy_set;
+	int copy_set_size, ncopy_set;	/* a power of two, or 0 */
 	const char *btf_err;		/* why sema_btf() has no BTF (the
 					 * target's string) */
 };
@@ -88,6 +92,29 @@ const char *suggest_function(struct sema *se, const char *name);
 /* a name in scope close to the unassigned local l, or NULL */
 const char *suggest_variable(struct sema *se, struct probe_body *b,
 			     struct symbol *l);
+
+/* A script function for declaration d (sema.c), numbered as the next of
+ * prog->funcs; NULL after a repeated parameter (reported). */
+struct script_func *sema_new_function(struct sema *se, struct node *d);
+
+/* ---- functions reading a probe's context (copies.c) ------------------ */
+
+/* Sets reads_context on the declared functions (before the probes). */
+void sema_mark_context_functions(struct sema *se);
+/* What a call of f (found by name) in the scope being walked runs: f, or
+ * its copy for the scope's probe body. */
+struct script_func *sema_bind_call(struct sema *se, struct script_func *f,
+				   struct node *call);
+/* fn on each node of body and of the context-reading functions it
+ * calls, at any depth, each once. */
+void sema_visit_reached(struct sema *se, struct node *body,
+			void (*fn)(struct node *n, void *arg), void *arg);
+/* The probe body whose context the scope being walked reads (its own,
+ * or the one a function's copy was made for), or NULL. */
+static inline struct probe_body *sema_ctx(const struct sema *se)
+{
+	return context_body(se->body);
+}
 
 /* ---- types (types.c) ------------------------------------------------ */
 

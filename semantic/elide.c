@@ -519,7 +519,8 @@ void sema_elide(struct session *s, struct program *prog)
 	for (int i = 0; i < prog->nfuncs; i++) {
 		struct script_func *f = prog->funcs[i];
 		if (!f->used) {
-			if (!in_library(s, f->decl->loc))
+			/* a function copied for its callers is theirs */
+			if (!in_library(s, f->decl->loc) && !f->ncopies)
 				warn_once(&e, f->decl->loc, "eliding unused "
 					  "function", f->sym->name);
 			continue;
@@ -558,6 +559,10 @@ void sema_elide(struct session *s, struct program *prog)
 					  "that does nothing:",
 					  first_point(s, b->user_probe));
 			b->index = -1;
+			/* its calls went with it: so do the copies made for
+			 * it, which only it (and they) called */
+			for (int k = 0; k < b->ncopies; k++)
+				b->copies[k]->used = false;
 			continue;
 		}
 		prune_locals(b, body, 0);

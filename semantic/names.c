@@ -197,6 +197,9 @@ void index_func(struct sema *se, struct program *prog)
 			struct script_func *g = prog->funcs[i];
 			size_t b = func_bucket(prog, g->sym->name);
 
+			if (g->copy_of)
+				continue;	/* found through their calls */
+
 			g->hash_next = prog->func_hash[b];
 			prog->func_hash[b] = g;
 		}

@@ -8,7 +8,9 @@
  *   3. each probe body is walked (types.c): names bind to globals, locals,
  *      script functions (by name and arity) or built-in functions; a
  *      function becomes "used" (and is walked too) when something used
- *      calls it;
+ *      calls it; a function reading a probe's context ($x ...) is
+ *      copied for each probe body calling it, and the copy walked as
+ *      that body's code (copies.c);
  *   4. types are inferred over the whole program, through parameters and
  *      return values, until nothing changes, then one last walk reports
  *      mismatches and what stayed unknown; each family then checks its
@@ -17,8 +19,8 @@
  *      locks) and the deepest call chain is measured (-1: recursion).
  *
  * Pass 2 only annotates the parsed nodes; the nodes it makes are clones
- * for alias expansions and point conditions, and the rewrites of
- * $$parms-like values into sprintf calls.
+ * for alias expansions, point conditions and functions' copies, and the
+ * rewrites of $$parms-like values into sprintf calls.
  */
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
@@ -86,36 +88,33 @@ static void walk_all(struct sema *se)
 		se->loop_depth = 0;
 		walk_stmt(se, se->body->probe->probe.body);
 	}
-	/* functions become used while walking: the array may grow in use */
+	/* functions become used while walking: the array may grow in use
+	 * (copies.c adds copies too) */
 	for (int i = 0; i < prog->nfuncs; i++) {
 		struct script_func *f = prog->funcs[i];
 		if (!f->used)
 			continue;
 		se->body = f->scope;
 		se->loop_depth = 0;
+		se->s->trail = f->trail;	/* a copy: for which probe */
 		if (!f->embedded)
 			walk_stmt(se, f->decl->func.body);
 		else
 			note_pragmas(se, f->decl->func.body->embedded.code,
 				     f->decl->func.body);
 	}
+	se->s->trail = NULL;
 }
 
-static void collect_function(struct sema *se, struct node *d)
+/*
+ * A script function for declaration d, its parameters as its first
+ * locals, numbered as the next of prog->funcs (which the caller appends
+ * it to); NULL when a parameter is repeated (reported).
+ */
+struct script_func *sema_new_function(struct sema *se, struct node *d)
 {
 	struct program *prog = se->prog;
 	int nparams = ast_list_length(d->func.params);
-	struct script_func *old = find_func(prog, d->func.name, nparams,
-					    d->loc.file);
-
-	if (old && (!d->func.is_private || old->decl->loc.file == d->loc.file)) {
-		char where[256];
-		format_loc(se->s, old->decl->loc, where, sizeof(where));
-		diag_error(se->s, d->loc, "function '%s' with %d parameter%s is "
-			   "already declared at %s", d->func.name, nparams,
-			   nparams == 1 ? "" : "s", where);
-		return;
-	}
 	struct script_func *f = arena_alloc(&se->s->arena, sizeof(*f));
 	struct probe_body *scope = arena_alloc(&se->s->arena, sizeof(*scope));
 	struct symbol *sym = new_symbol(se, d->func.name, SYM_FUNCTION, d->loc);
@@ -154,7 +153,26 @@ static void collect_function(struct sema *se, struct node *d)
 			ps->type_loc = p->loc;
 		}
 	}
-	if (scope->nlocals != nparams)
+	return scope->nlocals == nparams ? f : NULL;
+}
+
+static void collect_function(struct sema *se, struct node *d)
+{
+	struct program *prog = se->prog;
+	int nparams = ast_list_length(d->func.params);
+	struct script_func *old = find_func(prog, d->func.name, nparams,
+					    d->loc.file);
+
+	if (old && (!d->func.is_private || old->decl->loc.file == d->loc.file)) {
+		char where[256];
+		format_loc(se->s, old->decl->loc, where, sizeof(where));
+		diag_error(se->s, d->loc, "function '%s' with %d parameter%s is "
+			   "already declared at %s", d->func.name, nparams,
+			   nparams == 1 ? "" : "s", where);
+		return;
+	}
+	struct script_func *f = sema_new_function(se, d);
+	if (!f)
 		return;
 	GROW(se, prog->funcs, prog->nfuncs, prog->funcs_cap);
 	prog->funcs[prog->nfuncs++] = f;
@@ -502,13 +520,11 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 	prog->nfiles = nfiles;
 	collect_globals(&se);
 	collect_aliases(&se);
+	/* the functions first: a family expanding a point may look at what
+	 * the body calls (copies.c) */
 	for (int f = 0; f < nfiles; f++) {
 		ast_foreach(d, files[f]->decls) {
-			if (d->kind == N_PROBE && d->probe.alias)
-				continue;	/* used through collect_aliases */
-			else if (d->kind == N_PROBE)
-				add_probe_body(&se, d);
-			else if (d->kind == N_FUNCTION)
+			if (d->kind == N_FUNCTION)
 				collect_function(&se, d);
 			else if (d->kind == N_EMBEDDED) {
 				GROW(&se, prog->embeds, prog->nembeds,
@@ -517,6 +533,11 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 			}
 		}
 	}
+	sema_mark_context_functions(&se);
+	for (int f = 0; f < nfiles; f++)
+		ast_foreach(d, files[f]->decls)
+			if (d->kind == N_PROBE && !d->probe.alias)
+				add_probe_body(&se, d);	/* aliases: when used */
 	/* the catalogs expansion needed: the function catalog is large */
 	if (s->target) {
 		target_release_tracepoints(s->target);

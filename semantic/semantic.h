@@ -247,6 +247,9 @@ struct probe_body {
 					 * function) */
 	unsigned parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
 					 * $$parms$$ (2) */
+	/* a probe: the copies of functions made for it (copies.c) */
+	struct script_func **copies;
+	int ncopies, copies_cap;
 };
 
 /* A script function: one overload, identified by name and arity. */
@@ -261,6 +264,19 @@ struct script_func {
 	bool embedded;			/* body is embedded C (N_EMBEDDED):
 					 * STAP_ARG_x / STAP_RETVALUE */
 	struct script_func *hash_next;	/* the next in its func_hash bucket */
+	/*
+	 * A function that reads a probe's context ($x, $$parms, @defined($x),
+	 * @entry ...), itself or through a function it calls, is never
+	 * elaborated as such: each probe body calling it gets a copy of its
+	 * own (copies.c), elaborated as that probe's code. A copy has
+	 * copy_of (the declared function, which then stays unused), ctx
+	 * (the probe body) and trail (the calls that made it, for notes).
+	 */
+	bool reads_context;
+	struct script_func *copy_of;
+	struct probe_body *ctx;
+	const struct diag_trail *trail;
+	int ncopies;			/* copies made of this function */
 };
 
 struct program {
@@ -292,6 +308,16 @@ struct program {
 	} *family_data;
 	int nfamily_data;
 };
+
+/*
+ * The probe body whose context values scope b reads: b itself for a
+ * probe, the calling probe's body for a function's copy, NULL for a
+ * function (which has none).
+ */
+static inline struct probe_body *context_body(const struct probe_body *b)
+{
+	return !b || !b->func ? (struct probe_body *)b : b->func->ctx;
+}
 
 /* The first derived probe of body b, or NULL (a function, or a body
  * whose probes were all dropped). */
@@ -335,6 +361,11 @@ void sema_json_lines(struct strbuf *sb, const struct symbol *g,
 
 /* -p2 listing: globals, functions and probes with their types. */
 void sema_dump(FILE *out, const struct program *prog);
+
+/* The probe body b as messages and -p2 name it: its first point, the
+ * alias it was matched as, how many more points share it. */
+const char *sema_probe_name(const struct program *prog,
+			    const struct probe_body *b);
 
 /* "name:type (arg:type, ...)", as -p2 and --dump-functions print it. */
 const char *sema_signature(struct session *s, const struct script_func *f);

@@ -640,6 +640,8 @@ static enum type infer_call(struct sema *se, struct node *n, enum type want)
 		n->sym->func : find_func(se->prog, n->call.name, nargs_given,
 				     n->loc.file);
 
+	if (f && !n->sym)
+		f = sema_bind_call(se, f, n);	/* a copy, for $x in f */
 	if (f)
 		return infer_script_call(se, n, f, want);
 	if (func_name_exists(se->prog, n->call.name, n->loc.file)) {

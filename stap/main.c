@@ -287,7 +287,8 @@ static int dump_library(struct session *s, int what)
 		lines = xmalloc((size_t)(prog.nfuncs + 1) * sizeof(*lines));
 		for (int i = 0; i < prog.nfuncs; i++) {
 			const struct script_func *fn = prog.funcs[i];
-			if (public_name(fn->sym->name, fn->decl->func.is_private))
+			if (!fn->copy_of &&
+			    public_name(fn->sym->name, fn->decl->func.is_private))
 				lines[n++] = sema_signature(s, fn);
 		}
 	}
