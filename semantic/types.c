@@ -96,7 +96,12 @@ void use_global(struct sema *se, struct symbol *sym, bool write)
 			GROW(se, b->writes, b->nwrites, b->writes_cap);
 			b->writes[b->nwrites++] = sym;
 		}
-		sym->written = true;
+		/* @op(s) takes a writer's lock but reads s: s is not
+		 * assigned (never-assigned globals, sema.c) */
+		if (se->aggregating)
+			sym->read = true;
+		else
+			sym->written = true;
 		se->body->writes_globals = true;
 	} else {
 		sym->read = true;
@@ -1055,8 +1060,11 @@ static void walk_foreach(struct sema *se, struct node *n)
 				   "is not a global array", arr->var.name);
 	} else {
 		arr->sym = sym;
-		/* a statistics array is aggregated into one shared copy */
+		/* a statistics array is aggregated into one shared copy
+		 * (a writer's lock; it is read) */
+		se->aggregating = sym->type == TY_STATS;
 		note_access(se, sym, sym->type == TY_STATS, arr);
+		se->aggregating = false;
 		int nkeys = ast_list_length(n->foreach.keys);
 		if (sym->nkeys && sym->nkeys != nkeys && se->report)
 			diag_error(se->s, n->loc, "foreach has %d keys but "
