@@ -210,6 +210,16 @@ enum type infer_kf_dollars(struct sema *se, struct node *n,
 				btf_resolve(sema_btf(se), btf_find_type(sema_btf(se), type),
 					    &info);
 			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "", vars[i].name);
+			int tag_id = !type && depth && vars[i].tag ?
+				     btf_find_type(sema_btf(se), vars[i].tag) : 0;
+			if (tag_id) {
+				/* a struct with no location here: as 4.8,
+				 * each member "?" */
+				sb_puts(&fmt, pretty_unknown(a, sema_btf(se),
+							     tag_id,
+							     depth == 2));
+				continue;
+			}
 			if (depth && type) {
 				/* as SystemTap 4.8: "name=%s" of $name$ */
 				struct node *v = ast_new(se->s, N_TARGET, n->loc);
@@ -222,7 +232,10 @@ enum type infer_kf_dollars(struct sema *se, struct node *n,
 				continue;
 			}
 			if (!type) {
-				sb_putc(&fmt, '?');
+				/* no location here: as 4.8, a struct still
+				 * shows "{...}", an array "[...]" */
+				sb_puts(&fmt, vars[i].shape == '{' ? "{...}" :
+					vars[i].shape == '[' ? "[...]" : "?");
 				continue;
 			}
 			/* as 4.8: arrays "[...]", structs "{...}" (also

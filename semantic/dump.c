@@ -132,13 +132,15 @@ static void dump_deep(void *arg)
 		const struct derived_probe *dp = prog->probes[i];
 		const struct node *probe = dp->body->user_probe;
 		/* as SystemTap, the point keeps its '?' or '!' mark */
-		fprintf(out, "%s%s /* <- %s", dp->pp, dp->point->point.sufficient ?
-			"!" : dp->point->point.optional ? "?" : "",
-			dp->body->via);
+		fprintf(out, "%s%s", dp->pp, dp->point->point.sufficient ?
+			"!" : dp->point->point.optional ? "?" : "");
+		if (dp->body->cond)
+			fprintf(out, " if (%s)", dp->body->cond);
+		fprintf(out, " /* <- %s", dp->body->via);
 		ast_foreach(p, probe->probe.points) {
 			if (p != probe->probe.points)
 				fputc(',', out);
-			ast_unparse_point(out, p);
+			fputs(sema_point_text(job->prog, p), out);
 		}
 		fputs(" */\n", out);
 		if (dp->body->nlocals)

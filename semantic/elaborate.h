@@ -50,6 +50,8 @@ struct sema {
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
 	const char *list_name;		/* the outermost alias being expanded */
+	const char *cond;		/* the condition of the points being
+					 * expanded, as -p2 names it, or NULL */
 	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
 	int niterating;
 	bool aggregating;		/* @op(s): a lock write, not a change */
@@ -70,7 +72,8 @@ struct sema {
 int edit_distance(const char *a, const char *b);
 /* the candidate closest to name, if close enough; or NULL */
 const char *suggest(const char *name, const char *const *cands, int n);
-struct symbol *find_global(struct program *prog, const char *name, int file);
+struct symbol *find_global(const struct program *prog, const char *name,
+			   int file);
 struct symbol *find_local(struct probe_body *b, const char *name);
 struct symbol *find_param(struct probe_body *b, const char *name);
 /* adds the function just appended to prog->funcs to the name index */

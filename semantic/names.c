@@ -137,7 +137,7 @@ static bool visible_from(const struct node *decl, bool is_private, int file)
 }
 
 /* The global name seen from file: its own private one first. */
-struct symbol *find_global(struct program *prog, const char *name,
+struct symbol *find_global(const struct program *prog, const char *name,
 				  int file)
 {
 	struct symbol *public = NULL;

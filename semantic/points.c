@@ -12,6 +12,7 @@
 #include "semantic/regex.h"
 #include "lib/strbuf.h"
 
+#include <ctype.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -72,6 +73,67 @@ char *point_string(struct sema *se, struct node *point)
 	copy.point.optional = copy.point.sufficient = false;
 	copy.point.cond = NULL;
 	ast_unparse_point(f, &copy);
+	fclose(f);
+	char *s = arena_strdup(&se->s->arena, buf);
+	free(buf);
+	return s;
+}
+
+/* A global's name as SystemTap's pass 2 prints it: __global_NAME, or
+ * __private_FILE_NAME (FILE: the file's name, each byte not a letter or a
+ * digit made '_'). */
+static void systemtap_global_name(struct node *n, void *arg)
+{
+	const struct program *prog = arg;
+	const struct symbol *g;
+
+	if (n->kind != N_VAR ||
+	    !(g = find_global(prog, n->var.name, n->loc.file)))
+		return;
+	if (!g->decl->global.is_private) {
+		n->var.name = arena_printf(&prog->s->arena, "__global_%s",
+					   n->var.name);
+		return;
+	}
+	const struct srcfile *f = session_file(prog->s, g->decl->loc.file);
+	char *file = arena_strdup(&prog->s->arena, f ? f->name : "");
+	for (char *c = file; *c; c++)
+		if (!isalnum((unsigned char)*c))
+			*c = '_';
+	n->var.name = arena_printf(&prog->s->arena, "__private_%s_%s", file,
+				   n->var.name);
+}
+
+const char *sema_point_text(const struct program *prog,
+			    const struct node *point)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct node copy = *point;
+
+	if (point->point.cond) {
+		copy.point.cond = ast_clone(prog->s, point->point.cond);
+		ast_visit(copy.point.cond, systemtap_global_name,
+			  (void *)prog);
+	}
+	ast_unparse_point(f, &copy);
+	fclose(f);
+	char *s = arena_strdup(&prog->s->arena, buf);
+	free(buf);
+	return s;
+}
+
+/* cond as SystemTap prints it in a derived probe's name. */
+static const char *cond_text(struct sema *se, const struct node *cond)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct node *copy = ast_clone(se->s, cond);
+
+	ast_visit(copy, systemtap_global_name, se->prog);
+	ast_unparse_expr(f, copy);
 	fclose(f);
 	char *s = arena_strdup(&se->s->arena, buf);
 	free(buf);
@@ -307,6 +369,7 @@ static char *alias_text(struct sema *se, struct node *name, struct node *decl)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	/* as SystemTap shows it: its conditions name globals as written */
 	ast_unparse_point(f, name);
 	fputs(decl->probe.alias == '+' ? " += " : " = ", f);
 	ast_foreach(p, decl->probe.points) {
@@ -429,7 +492,10 @@ static void entry_through_alias(struct sema *se, const struct alias *a,
 		struct node *e = ast_clone(se->s, n->call.args);
 		ast_visit(e, target_to_local, NULL);
 		st->stmt.expr->binary.rhs = e;
+		const char *cond = se->cond;	/* the store is unguarded */
+		se->cond = NULL;
 		add_probe(se, probe, probe, "");
+		se->cond = cond;
 		/* here: the value out of its slot, before the body runs */
 		text = arena_printf(&se->s->arena,
 				    "probe never { __entry_%d_v = __entry_%d[tid()]\n"
@@ -550,7 +616,9 @@ static void check_cond_var(struct node *n, void *arg)
 
 /*
  * 'point if (cond)': the point becomes a probe of its own whose body
- * starts with 'if (!(cond)) next'.
+ * starts with 'if (!(cond)) next'. Its derived probes are named with
+ * the condition, as SystemTap names them: an alias's point's condition
+ * first, then ' && ' the conditions of the points that named the alias.
  */
 static int add_guarded(struct sema *se, struct node *probe, struct node *point,
 		       struct node *user, const char *via)
@@ -570,7 +638,12 @@ static int add_guarded(struct sema *se, struct node *probe, struct node *point,
 	guard->cond.then = ast_new(se->s, N_NEXT, cond->loc);
 	np->probe.body = block_of(se, probe->loc, guard,
 				  ast_clone(se->s, probe->probe.body), NULL);
-	return add_probe(se, np, user, via);
+	const char *outer = se->cond, *text = cond_text(se, cond);
+	se->cond = outer ? arena_printf(&se->s->arena, "(%s) && (%s)", text,
+					outer) : text;
+	int n = add_probe(se, np, user, via);
+	se->cond = outer;
+	return n;
 }
 
 /* Derive every probe of one probe declaration; returns how many. */
@@ -584,6 +657,7 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 	b->probe = probe;
 	b->user_probe = user;
 	b->via = via;
+	b->cond = se->cond;
 	b->list_name = se->list_name;
 	ast_foreach(point, probe->probe.points) {
 		int n = -1;

@@ -210,6 +210,15 @@ static void warn_never_assigned(struct sema *se, struct probe_body *body,
 			     l->name);
 }
 
+/* Is global g given a value when the module loads (-G NAME=VALUE)? */
+static bool set_at_load(const struct session *s, const struct symbol *g)
+{
+	for (int i = 0; i < s->nglobal_settings; i++)
+		if (!strcmp(s->global_settings[i].name, g->name))
+			return true;
+	return false;
+}
+
 /*
  * Globals a probe touches through the functions it calls, and the depth
  * of the deepest call chain (-1 when some function is recursive).
@@ -325,6 +334,10 @@ static void check_unresolved(struct sema *se)
 		    !(gf && gf->privileged))
 			diag_warning(se->s, g->loc, "global '%s' is never used",
 				     g->name);
+		else if (g->read && !g->written && !(gf && gf->privileged) &&
+			 !g->decl->global.init && !set_at_load(se->s, g))
+			diag_warning(se->s, g->decl->loc, "never-assigned global "
+				     "variable '%s'", g->name);
 		if (g->type == TY_UNKNOWN && (g->read || g->written))
 			diag_error(se->s, g->loc, "unresolved type for global "
 				   "'%s'", g->name);

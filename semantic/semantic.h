@@ -217,6 +217,9 @@ struct probe_body {
 	struct node *user_probe;	/* the script's N_PROBE it came from */
 	const char *via;		/* aliases expanded, innermost first:
 					 * "a = begin <- b += a <- ", or "" */
+	const char *cond;		/* its points' condition as SystemTap
+					 * names it in -p2 ("(a) && (b)" through
+					 * an alias), or NULL */
 	const char *list_name;		/* -l: the outermost alias as matched
 					 * (with any suffix), or NULL */
 	struct script_func *func;	/* NULL for a probe */
@@ -369,6 +372,10 @@ const char *sema_probe_name(const struct program *prog,
 
 /* "name:type (arg:type, ...)", as -p2 and --dump-functions print it. */
 const char *sema_signature(struct session *s, const struct script_func *f);
+/* A probe point as -p2 prints it: its condition's globals named as
+ * SystemTap names them (__global_x). */
+const char *sema_point_text(const struct program *prog,
+			    const struct node *point);
 
 /* --dump-probe-types: every built-in probe point pattern, sorted. */
 void sema_dump_probe_types(FILE *out);

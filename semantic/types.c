@@ -13,6 +13,7 @@
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -96,7 +97,12 @@ void use_global(struct sema *se, struct symbol *sym, bool write)
 			GROW(se, b->writes, b->nwrites, b->writes_cap);
 			b->writes[b->nwrites++] = sym;
 		}
-		sym->written = true;
+		/* @op(s) takes a writer's lock but reads s: s is not
+		 * assigned (never-assigned globals, sema.c) */
+		if (se->aggregating)
+			sym->read = true;
+		else
+			sym->written = true;
 		se->body->writes_globals = true;
 	} else {
 		sym->read = true;
@@ -688,6 +694,30 @@ static enum type infer_call(struct sema *se, struct node *n, enum type want)
 	return n->type = sym->type;
 }
 
+/*
+ * The most buckets a linear histogram may have: SystemTap's
+ * STP_MAX_BUCKETS (runtime/stat.h), 128 unless -D sets it. SystemTap
+ * checks it when the module starts (_stp_stat_calc_buckets: "Number of
+ * buckets must be between 1 and ..."), and the module does not load;
+ * here pass 2 says it at the histogram.
+ */
+static int64_t max_buckets(const struct session *s)
+{
+	int64_t max = 128;
+
+	for (int i = 0; i < s->ndefines; i++) {
+		const char *v = s->defines[i].value;
+		char *end;
+		if (strcmp(s->defines[i].name, "STP_MAX_BUCKETS") || !v)
+			continue;
+		errno = 0;
+		long long m = strtoll(v, &end, 0);
+		if (end != v && !*end && !errno)
+			max = m;
+	}
+	return max;
+}
+
 /* Every histogram of one statistic must have the same shape. */
 static void note_hist(struct sema *se, struct node *n, struct symbol *sym)
 {
@@ -705,13 +735,24 @@ static void note_hist(struct sema *se, struct node *n, struct symbol *sym)
 				   "bound, a high bound and a step");
 			return;
 		}
+		if (p[2] <= 0 || p[1] <= p[0]) {
+			diag_error(se->s, n->loc, "bad @hist_linear range: "
+				   "the step must be positive and low < high");
+			return;
+		}
 		/* hi > lo: their difference fits a u64 (lo may be
 		 * -2^63 now that parameters may be negative) */
-		if (p[2] <= 0 || p[1] <= p[0] ||
-		    ((uint64_t)p[1] - (uint64_t)p[0]) / (uint64_t)p[2] > 1000) {
-			diag_error(se->s, n->loc, "bad @hist_linear range: "
-				   "the step must be positive, low < high, and "
-				   "at most 1000 buckets");
+		uint64_t steps = ((uint64_t)p[1] - (uint64_t)p[0]) /
+				 (uint64_t)p[2];
+		int64_t max = max_buckets(se->s);
+		if (max < 3 || steps > (uint64_t)max - 3) {
+			diag_error(se->s, n->loc, "too many @hist_linear "
+				   "buckets: (HIGH - LOW) / STEP + 3 is %" PRIu64
+				   ", more than STP_MAX_BUCKETS (%" PRId64 "); "
+				   "use a larger step or a narrower range, or "
+				   "raise the limit with -D STP_MAX_BUCKETS=N",
+				   steps > UINT64_MAX - 3 ? UINT64_MAX :
+				   steps + 3, max);
 			return;
 		}
 	} else if (np != 0) {
@@ -1057,8 +1098,11 @@ static void walk_foreach(struct sema *se, struct node *n)
 				   "is not a global array", arr->var.name);
 	} else {
 		arr->sym = sym;
-		/* a statistics array is aggregated into one shared copy */
+		/* a statistics array is aggregated into one shared copy
+		 * (a writer's lock; it is read) */
+		se->aggregating = sym->type == TY_STATS;
 		note_access(se, sym, sym->type == TY_STATS, arr);
+		se->aggregating = false;
 		int nkeys = ast_list_length(n->foreach.keys);
 		if (sym->nkeys && sym->nkeys != nkeys && se->report)
 			diag_error(se->s, n->loc, "foreach has %d keys but "

@@ -698,6 +698,25 @@ static int stap_main(struct session *s, int argc, char **argv)
 			d.use_vm = true;	/* another kernel: run it in a guest */
 	}
 
+	/*
+	 * -x PID names a process of this host; a guest has none of them
+	 * (its own processes are busybox, the loader and -c's command).
+	 * Said before passes 1-4 rather than after the build.
+	 */
+	if (s->target_pid && d.use_vm && s->last_pass >= 5 && !dump &&
+	    !list_spec) {
+		fprintf(stderr, "stap: error: -x %ld: the script would run in a "
+			"qemu guest (%s), which has no process of this host; "
+			"use -c CMD to run CMD in the guest as the target\n",
+			s->target_pid, d.force_vm ? "--vm" :
+			d.host_refusal ? arena_printf(&s->arena, "the host "
+						      "cannot load modules: %s",
+						      d.host_refusal) :
+			arena_printf(&s->arena, "%s is not the running "
+				     "kernel", s->release));
+		return 1;
+	}
+
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';

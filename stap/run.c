@@ -134,10 +134,6 @@ static int run_vm(struct driver *d)
 			"and the loader only (-c runs busybox's commands)\n",
 			d->vm_memory_mb ? d->vm_memory_mb : 512,
 			d->vm_cpus ? d->vm_cpus : 1);
-	if (s->target_pid) {
-		fprintf(stderr, "stap: error: -x PID has no meaning in a guest\n");
-		return 1;
-	}
 	if (s->output_file) {
 		out_fd = open(s->output_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (out_fd < 0) {

@@ -411,6 +411,13 @@ static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
 		case DW_OP_shl: binary(x, "<<", false); break;
 		case DW_OP_shr: binary(x, ">>", false); break;
 		case DW_OP_shra: binary(x, ">>", true); break;
+		/* comparisons: signed, 1 or 0 (a bool computed in place) */
+		case DW_OP_eq: binary(x, "==", true); break;
+		case DW_OP_ne: binary(x, "!=", true); break;
+		case DW_OP_lt: binary(x, "<", true); break;
+		case DW_OP_le: binary(x, "<=", true); break;
+		case DW_OP_gt: binary(x, ">", true); break;
+		case DW_OP_ge: binary(x, ">=", true); break;
 		case DW_OP_neg:
 			push(x, arena_printf(x->a, "(-%s)", pop(x)));
 			break;
@@ -509,6 +516,45 @@ static int scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
 	return nsc;
 }
 
+/* What SystemTap's $$vars shows of a variable of die's type whatever its
+ * location: '{' a struct, union or class, '[' an array, 0 a value; *tag
+ * the C name of a named struct or union ("struct fd"), else NULL. */
+static char type_shape(Dwarf_Die *die, struct arena *a, const char **tag)
+{
+	Dwarf_Attribute at;
+	Dwarf_Die t = *die;
+
+	for (int depth = 0; depth < 64; depth++) {
+		if (!dwarf_attr_integrate(&t, DW_AT_type, &at) ||
+		    !dwarf_formref_die(&at, &t))
+			return 0;
+		switch (dwarf_tag(&t)) {
+		case DW_TAG_typedef:
+		case DW_TAG_const_type:
+		case DW_TAG_volatile_type:
+		case DW_TAG_restrict_type:
+		case DW_TAG_atomic_type:
+			continue;
+		case DW_TAG_structure_type:
+		case DW_TAG_union_type:
+			if (die_name(&t))
+				*tag = arena_printf(a, "%s %s",
+						    dwarf_tag(&t) ==
+						    DW_TAG_union_type ?
+						    "union" : "struct",
+						    die_name(&t));
+			return '{';
+		case DW_TAG_class_type:
+			return '{';
+		case DW_TAG_array_type:
+			return '[';
+		default:
+			return 0;
+		}
+	}
+	return 0;
+}
+
 /* Add the named parameters and variables declared directly in scope. */
 static int scope_names(Dwarf_Die *scope, struct arena *a,
 		       struct dwloc_name **out, int n, int *cap)
@@ -534,6 +580,8 @@ static int scope_names(Dwarf_Die *scope, struct arena *a,
 		}
 		(*out)[n].name = arena_strdup(a, name);
 		(*out)[n].is_param = tag == DW_TAG_formal_parameter;
+		(*out)[n].tag = NULL;
+		(*out)[n].shape = type_shape(&child, a, &(*out)[n].tag);
 		n++;
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return n;

@@ -70,6 +70,10 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 struct dwloc_name {
 	const char *name;
 	bool is_param;
+	char shape;		/* its type: '{' struct, union or class, '['
+				 * array, 0 anything else */
+	const char *tag;	/* a named struct's or union's type:
+				 * "struct fd", or NULL */
 };
 
 /*

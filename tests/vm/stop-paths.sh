@@ -144,7 +144,7 @@ fi
 # -x PID has no meaning in a guest: refused, nothing left behind
 (cd "$t" && TMPDIR=$t/tmp "$stap" --vm -x $$ "$script" >"$t/x.out" 2>"$t/x.err")
 rc=$?
-[ $rc = 1 ] && grep -q -- '-x PID has no meaning in a guest' "$t/x.err" &&
+[ $rc = 1 ] && grep -q -- 'which has no process of this host; use -c CMD' "$t/x.err" &&
 	pass "-x PID in a guest refused" ||
 	fail "-x PID in a guest" "rc $rc: $(cat "$t/x.err")"
 check_gone "-x PID"
