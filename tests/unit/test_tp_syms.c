@@ -4,7 +4,8 @@
  * here (gcc -c), plain and compressed with xz, gzip and zstd, a build
  * link that must not be followed, a module that only uses another's
  * tracepoint; then the cache (written, read back, invalidated by a
- * changed module) and a damaged module (the set unknown, not smaller).
+ * changed module, a symbolic link planted as the cache file) and a
+ * damaged module (the set unknown, not smaller).
  * Without gcc, xz, gzip or zstd the test is skipped.
  */
 #define _GNU_SOURCE
@@ -134,6 +135,16 @@ int main(void)
 	CHECK(load(&s, cache) == 0 && !s.from_cache);
 	CHECK(tp_syms_has(&s, "mod_new") && !tp_syms_has(&s, "mod_plain"));
 	tp_syms_free(&s);
+	/* a symbolic link planted as the cache (to a copy with a name
+	 * added) is not read, and is replaced: its target stays as it was */
+	CHECK(sh("cd %s/cache/R && sed 's/^mod_new$/mod_planted/' "
+		 "tracepoint-symbols.txt >planted && "
+		 "ln -sf planted tracepoint-symbols.txt", dir) == 0);
+	CHECK(load(&s, cache) == 0 && !s.from_cache);
+	CHECK(!tp_syms_has(&s, "mod_planted") && tp_syms_has(&s, "mod_new"));
+	tp_syms_free(&s);
+	CHECK(sh("cd %s/cache/R && test ! -L tracepoint-symbols.txt && "
+		 "grep -qx mod_planted planted", dir) == 0);
 
 	/* a damaged module: the set cannot be told */
 	CHECK(sh("cd %s/lib/modules/R/kernel && head -c 100 fs/x.ko.xz "
