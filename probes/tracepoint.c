@@ -1151,6 +1151,11 @@ static int list(struct session *s, const char *spec, bool with_vars)
 			err ? err : "no target kernel");
 		return 0;
 	}
+	if (s->verbose > 1)
+		fprintf(stderr, "stap: %d tracepoints, %d of the headers' not "
+			"defined by the kernel left out (%s)\n", cat->n,
+			cat->n_dropped, cat->defined_from ? cat->defined_from :
+			"not judged");
 	char *pattern = arena_strndup(&s->arena, spec + plen, len - plen - 2);
 	return list_tracepoints(cat, pattern, with_vars, stdout);
 }

@@ -168,6 +168,36 @@ static bool __maybe_unused stp_sym_lookup(unsigned long addr,
 	return true;
 }
 
+/*
+ * The function that hit the tracepoint whose callback runs the probe: the
+ * first frame past the module's own and past the tracepoint's iterator
+ * (__traceiter_NAME, which the static call reaches when more than one
+ * callback is registered), i.e. the return address in the function whose
+ * trace_NAME() call (inlined there) ran the callbacks. 0 when the stack
+ * ends first, or when the probe has registers (not a tracepoint).
+ */
+static bool stp_stack_tp_caller_frame(void *data, unsigned long addr)
+{
+	struct stp_sym sym;
+
+	if (stp_sym_lookup(addr, &sym) &&
+	    !strncmp(sym.name, "__traceiter_", 12))
+		return true;
+	*(unsigned long *)data = addr;
+	return false;
+}
+
+static unsigned long __maybe_unused
+stp_stack_tp_caller(struct stp_context *c)
+{
+	unsigned long addr = 0;
+
+	if (c->regs)
+		return 0;
+	stp_stack_walk(c, stp_stack_tp_caller_frame, &addr);
+	return addr;
+}
+
 /* SystemTap's symbol formats (runtime/sym.h _STP_SYM_*). */
 enum stp_sym_style {
 	STP_SYM_NAME,	/* symname(): "vfs_read" */

@@ -25,7 +25,7 @@ if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer 
 	$stap_sources \
 	lib/*.c target/*.c parser/session.c parser/diag.c parser/ast.c parser/parse.c \
 	parser/preproc.c parser/unparse.c parser/grammar.c parser/lexer.c \
-	semantic/*.c codegen/*.c probes/*.c -ldw -lelf 2>"$work/build.log"; then
+	semantic/*.c codegen/*.c probes/*.c -ldw -lelf -llzma -lz -lzstd 2>"$work/build.log"; then
 	echo "asan: build failed:"; cat "$work/build.log"; exit 1
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99} UBSAN_OPTIONS=print_stacktrace=1

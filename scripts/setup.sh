@@ -8,12 +8,15 @@ cd "$(dirname "$0")/.."
 # Build tools, libdw, and the test VM: qemu, a static busybox and the two
 # Debian cloud kernels (image + headers) that scripts are compiled for and
 # tested on: 6.1 and 6.12. lz4 and zstd decompress the kernel images
-# (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information.
+# (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information;
+# liblzma, zlib and libzstd decompress the kernel's modules (.ko.xz/.gz/.zst)
+# to read which tracepoints they define.
 # groff-base checks the man pages (the suite's man/pages); python3 and
 # chromium check the flame graphs' SVG (its XML, and its script in a
 # headless browser: tests/run-tests.sh, flame/); jq reads the JSON lines
 # of the e2e tests json_*.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
+	liblzma-dev zlib1g-dev libzstd-dev
 	lz4 zstd groff-base python3 chromium jq
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64

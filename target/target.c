@@ -69,6 +69,7 @@ struct target *target_new(const char *release, const char *build_dir)
 	t->build_vmlinux = arena_printf(a, "/lib/modules/%s/build/vmlinux",
 					release);
 	t->image = arena_printf(a, "/boot/vmlinuz-%s", release);
+	t->modules_dir = arena_printf(a, "/lib/modules/%s", release);
 	if (t->build_dir)
 		t->config_path = arena_printf(a, "%s/.config", t->build_dir);
 	t->cache_dir = cache_dir(a);
@@ -179,6 +180,8 @@ const struct tp_catalog *target_tracepoints(struct target *t,
 
 		t->tps = xmalloc(sizeof(*t->tps));
 		rc = tp_catalog_build(t, t->tps, &e);
+		if (rc == 0)
+			tp_catalog_drop_undefined(t, t->tps);
 		lazy_result(&t->tp_st, rc, e);
 	}
 	return lazy_answer(&t->tp_st, t->tps, err);

@@ -13,6 +13,7 @@
  *                  /usr/lib/debug/lib/modules/R/vmlinux (Debian's -dbg);
  *   build_vmlinux  /lib/modules/R/build/vmlinux (a kernel built here);
  *   image          /boot/vmlinuz-R;
+ *   modules_dir    /lib/modules/R (its modules, compressed or not);
  *   config_path    BUILD/.config, read once by target_config().
  *
  * Memory: a target owns its strings and catalogs; target_free() releases
@@ -45,6 +46,7 @@ struct target {
 					 * "missing ..." messages */
 	const char *build_vmlinux;
 	const char *image;
+	const char *modules_dir;
 	const char *config_path;	/* NULL without a build tree */
 	const char *cache_dir;		/* NULL: caches off */
 

@@ -6,11 +6,14 @@
  * and the source tree it points to), their include spellings, the
  * catalog built from what tp_scan.c reads in each, its cache file, and
  * the queries. The cache key covers the release, the .config and every
- * header's path, size and mtime.
+ * header's path, size and mtime. The cached catalog is every header's;
+ * the tracepoints the kernel does not define are dropped after each load
+ * (tp_catalog_drop_undefined), from a symbol set with a cache of its own.
  */
 #define _GNU_SOURCE
 #include "target/tracepoints.h"
 #include "target/tp_scan.h"
+#include "target/tp_syms.h"
 #include "target/target.h"
 #include "lib/hash.h"
 #include "lib/files.h"
@@ -395,6 +398,47 @@ static void cache_write(const struct tp_catalog *c, const char *cache_dir,
 	}
 	fputs("end\n", f);
 	replace_commit(&r, true);
+}
+
+void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c)
+{
+	struct tp_syms syms;
+	char *why = NULL, *cpath = NULL;
+	int k = 0;
+
+	if (!t->debug_vmlinux) {
+		c->defined_from = arena_printf(&c->arena, "no debug vmlinux "
+					       "(%s): every tracepoint of the "
+					       "headers kept", t->debug_tried);
+		return;
+	}
+	if (t->cache_dir)
+		cpath = xasprintf("%s/%s/tracepoint-symbols.txt",
+				  t->cache_dir, t->release);
+	if (tp_syms_load(t->debug_vmlinux, t->modules_dir, cpath, &syms,
+			 &why) != 0) {
+		c->defined_from = arena_printf(&c->arena, "%s: every "
+					       "tracepoint of the headers kept",
+					       why);
+		free(why);
+		free(cpath);
+		return;
+	}
+	free(cpath);
+	c->n_noargs = 0;
+	for (int i = 0; i < c->n; i++) {
+		if (!tp_syms_has(&syms, c->tps[i].name))
+			continue;
+		c->tps[k] = c->tps[i];
+		c->n_noargs += !c->tps[k].args_ok;
+		k++;
+	}
+	c->n_dropped = c->n - k;
+	c->n = k;
+	c->defined_from = arena_printf(&c->arena, "%s and %d modules%s",
+				       t->debug_vmlinux, syms.n_modules,
+				       syms.from_cache ? " (cached)" : "");
+	tp_syms_free(&syms);
 }
 
 int tp_catalog_load(const char *release, const char *build_dir,

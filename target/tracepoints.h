@@ -16,6 +16,13 @@
  * release and a hash of the headers' paths, sizes and mtimes (and of the
  * .config), and rebuilt when any of them changes.
  *
+ * A header describes a subsystem's tracepoints whether or not the kernel
+ * was built with it, so the catalog then keeps only the tracepoints the
+ * kernel defines: a __tracepoint_NAME symbol in the debug vmlinux or a
+ * module under /lib/modules/RELEASE (tp_syms.h, cached on its own).
+ * Without a debug vmlinux, or when a module cannot be read, nothing is
+ * dropped (defined_from says so).
+ *
  * Memory: everything a catalog holds lives in its own arena (c->arena);
  * tp_catalog_free() releases it at once. The array returned by
  * tp_catalog_match() is malloc'ed and must be free()d by the caller.
@@ -52,11 +59,16 @@ struct tp_catalog {
 	int n_noargs;		/* tracepoints with args_ok == 0 */
 	int n_headers;		/* trace headers scanned */
 	int from_cache;		/* 1 when loaded from the cache file */
+	int n_dropped;		/* tracepoints the kernel does not define */
+	/* Whether tracepoints were judged by the kernel's symbols: "debug
+	 * vmlinux and N modules", or why not ("no debug vmlinux ..."). */
+	const char *defined_from;
 	struct arena arena;	/* owns everything above */
 };
 
 /*
- * Load the catalog for kernel RELEASE. build_dir defaults (NULL) to the
+ * Load the catalog of every tracepoint the headers of kernel RELEASE
+ * declare (none dropped: see tp_catalog_drop_undefined). build_dir defaults (NULL) to the
  * release's build tree (target.h); cache_dir NULL disables the cache (a cache
  * that cannot be written is silently skipped). Returns 0, or -1 with a
  * malloc'ed message in *err.
@@ -65,9 +77,17 @@ int tp_catalog_load(const char *release, const char *build_dir,
 		    const char *cache_dir, struct tp_catalog *out, char **err);
 
 /* The same for a target (its build tree, .config and cache directory):
- * target_tracepoints() is the remembering front end. */
+ * target_tracepoints() is the remembering front end, which also drops
+ * what the kernel does not define. */
 struct target;
 int tp_catalog_build(struct target *t, struct tp_catalog *out, char **err);
+
+/*
+ * Keep only the tracepoints the target's kernel defines (tp_syms.h), in
+ * catalog order; n_dropped counts the others. Sets defined_from; drops
+ * nothing when the kernel's symbols cannot be read.
+ */
+void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c);
 
 /*
  * Match "SYSTEM:NAME" or "NAME" (any system), fnmatch wildcards in both

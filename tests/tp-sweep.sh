@@ -8,7 +8,10 @@
 # system and every one that passes a type by value that the system's
 # earlier ones do not, so each type a callback declares is still built. A system in
 # tests/tp-known-failures (SYSTEM for every kernel, SYSTEM@TAG for one,
-# with the reason) is left out of the module and shown as XFAIL.
+# with the reason) is left out of the module and shown as XFAIL; an entry
+# for a system the kernel does not list fails the test (a stale entry).
+# The listing has only the tracepoints the kernel defines (vmlinux and
+# modules), so subsystems the kernel was built without are never seen.
 
 if ls /lib/modules/*/build/Makefile >/dev/null 2>&1; then
 	for r in $(ls /lib/modules 2>/dev/null | sort -V); do
@@ -50,7 +53,20 @@ if ls /lib/modules/*/build/Makefile >/dev/null 2>&1; then
 					pick = 1
 				}
 			if (pick) print "TP\t" sys ":" tp
+		}
+		END {
+			for (k in why) {
+				s = k
+				if (sub("@" tag "$", "", s) == 0 && k ~ /@/)
+					continue
+				if (!(s in xf))
+					print "STALE\t" k
+			}
 		}' "$work/tps" >"$work/tps.sel"
+		if grep -q '^STALE' "$work/tps.sel"; then
+			fail "tracepoints/build-$tag" "tp-known-failures names systems this kernel does not list:$(awk -F'\t' '$1 == "STALE" { printf " %s", $2 }' "$work/tps.sel")"
+			continue
+		fi
 		nxfail=$(grep -c '^XFAIL' "$work/tps.sel")
 		ntp=$(grep -c '^TP' "$work/tps.sel")
 		nsys=$(awk -F'\t' '$1 == "TP" { sub(/:.*/, "", $2); s[$2] } END { print length(s) }' "$work/tps.sel")

@@ -27,7 +27,7 @@ parser)
 	$cc -g -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=undefined -I"$top" -DPKGDATADIR='""' \
 		-o "$out/fuzz_parser" tests/fuzz/fuzz_parser.c $parser_src \
-		-ldw -lelf
+		-ldw -lelf -llzma -lz -lzstd
 	limits="-timeout=10 -rss_limit_mb=2048" ;;
 compile)
 	# shellcheck disable=SC2086
@@ -35,7 +35,7 @@ compile)
 		-fno-sanitize-recover=undefined -I"$top" -DPKGDATADIR='""' \
 		-DFUZZ_TAPSETS="\"$top/tapsets\"" \
 		-o "$out/fuzz_compile" tests/fuzz/fuzz_compile.c $parser_src \
-		semantic/*.c codegen/*.c probes/*.c -ldw -lelf
+		semantic/*.c codegen/*.c probes/*.c -ldw -lelf -llzma -lz -lzstd
 	# the first input loads the kernel's catalogs (seconds)
 	limits="-timeout=60 -rss_limit_mb=4096" ;;
 *)

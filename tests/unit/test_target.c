@@ -247,6 +247,13 @@ int main(void)
 		      !strcmp(target_config(t, "CONFIG_64BIT"), "y"));
 		CHECK((c = target_tracepoints(t, &err)) && c->n > 1000);
 		CHECK(target_tracepoints(t, &err) == c);
+		/* only what the kernel defines: afs is built neither in nor
+		 * as a module, btrfs is a module, sched in vmlinux */
+		CHECK(c->n_dropped > 100 && c->defined_from &&
+		      strstr(c->defined_from, " modules"));
+		CHECK(!tp_catalog_find(c, "afs", "afs_call"));
+		CHECK(tp_catalog_find(c, "btrfs", "btrfs_sync_fs"));
+		CHECK(tp_catalog_find(c, "sched", "sched_switch"));
 		target_release_tracepoints(t);
 		CHECK(target_tracepoints(t, &err) && !err);
 		CHECK(target_btf(t, &err) && !err);

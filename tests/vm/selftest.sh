@@ -20,7 +20,7 @@ check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
 
 # vm.c asks target/ for a release's kernel image (target/ needs libdw)
 gcc $cflags -I"$top" -o "$t/stapvm" "$top/stap/stapvm.c" "$top/stap/vm.c" \
-	"$top"/lib/*.c "$top"/target/*.c -ldw -lelf ||
+	"$top"/lib/*.c "$top"/target/*.c -ldw -lelf -llzma -lz -lzstd ||
 	{ echo "FAIL: build stapvm"; exit 1; }
 gcc $cflags -static -o "$t/fake" "$here/fake_staprun.c" ||
 	{ echo "FAIL: build fake_staprun"; exit 1; }
