@@ -1060,6 +1060,8 @@ static void fields(struct cg *cg, int i, FILE *out)
 	if (tp_of(dp)->tp)
 		fprintf(out, ", .tp_system = %s",
 			c_string(cg, tp_of(dp)->tp->system, strlen(tp_of(dp)->tp->system)));
+	if (tp_of(dp)->tp && tp_of(dp)->tp->in_module)
+		fputs(", .tp_in_module = true", out);
 	if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
 		fprintf(out, ",\n\t  .tp_shared = true");
 	else if (tp_typed(dp))

@@ -142,6 +142,8 @@ struct stp_probe {
 	bool tp_shared;			/* run by another entry's callback (a
 					 * dispatch on an argument): never
 					 * registered itself */
+	bool tp_in_module;		/* defined by a module, not vmlinux:
+					 * armed while that module is loaded */
 	const struct stp_lock *locks;	/* event probes: the globals' locks
 					 * the handler needs, in order */
 	unsigned int nlocks;

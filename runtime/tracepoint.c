@@ -5,16 +5,28 @@
  * tracepoint's prototype, its arguments as context values), a lean one
  * (STP_TP_LEAN_HIT), or the generic one below. An entry a dispatch
  * callback runs for (tp_shared) registers nothing itself.
+ *
+ * A tracepoint of the vmlinux must exist when the module starts. One a
+ * module defines (tp_in_module, from pass 2's symbol scan) is armed while
+ * that module is loaded: the kernel's tracepoint module notifier reports
+ * the modules already loaded when it is registered, then each one that
+ * comes or goes. A going module's tracepoints are unregistered in the
+ * notifier, before the kernel checks they are quiescent and frees them.
+ * stp_tp_mutex orders the notifier against arming and disarming.
  */
 
 struct stp_tracepoint {
 	const struct stp_probe *p;	/* its table entry */
 	struct tracepoint *tp;		/* the kernel's, once found */
+	struct module *mod;		/* tp's module, NULL: the vmlinux */
 	bool armed;
 };
 
 static struct stp_tracepoint *stp_tps;	/* the table's tracepoint probes */
 static size_t stp_ntps;
+static DEFINE_MUTEX(stp_tp_mutex);	/* tp, mod, armed; stp_tp_stopping */
+static bool stp_tp_stopping;		/* disarming: arm nothing more */
+static bool stp_tp_notified;		/* the module notifier is registered */
 
 /* Generic tracepoint callback: ignores the tracepoint's own arguments. */
 static void stp_tp_generic(void *data)
@@ -30,24 +42,100 @@ static void *stp_tp_func(const struct stp_probe *p)
 static void stp_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	for (size_t i = 0; i < stp_ntps; i++)
-		if (!stp_tps[i].tp && !strcmp(tp->name, stp_tps[i].p->tp_name))
+		if (!stp_tps[i].tp && !stp_tps[i].p->tp_in_module &&
+		    !strcmp(tp->name, stp_tps[i].p->tp_name))
 			stp_tps[i].tp = tp;
 }
+
+/* Register t's callback on its tracepoint (found); under stp_tp_mutex. */
+static int stp_tp_register(struct stp_tracepoint *t)
+{
+	int ret;
+
+	if (t->p->tp_shared)
+		return 0;
+	ret = tracepoint_probe_register(t->tp, stp_tp_func(t->p),
+					(void *)t->p);
+	if (ret) {
+		stp_ctl_stderr("ERROR: probe ", t->p->pp,
+			       ": cannot register tracepoint '",
+			       t->p->tp_name, "'\n", NULL);
+		return ret;
+	}
+	t->armed = true;
+	return 0;
+}
+
+static void stp_tp_unregister(struct stp_tracepoint *t)
+{
+	if (t->armed)
+		tracepoint_probe_unregister(t->tp, stp_tp_func(t->p),
+					    (void *)t->p);
+	t->armed = false;
+}
+
+#ifdef CONFIG_MODULES
+static int stp_tp_module_event(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct module *mod = ((struct tp_module *)data)->mod;
+	size_t i;
+
+	mutex_lock(&stp_tp_mutex);
+	if (val == MODULE_STATE_COMING && !stp_tp_stopping) {
+		for (unsigned int k = 0; k < mod->num_tracepoints; k++) {
+			struct tracepoint *tp =
+				tracepoint_ptr_deref(&mod->tracepoints_ptrs[k]);
+
+			for (i = 0; i < stp_ntps; i++) {
+				struct stp_tracepoint *t = &stp_tps[i];
+
+				if (!t->p->tp_in_module || t->tp ||
+				    strcmp(tp->name, t->p->tp_name))
+					continue;
+				t->tp = tp;
+				t->mod = mod;
+				stp_tp_register(t);
+			}
+		}
+	} else if (val == MODULE_STATE_GOING) {
+		for (i = 0; i < stp_ntps; i++) {
+			struct stp_tracepoint *t = &stp_tps[i];
+
+			if (t->mod != mod)
+				continue;
+			stp_tp_unregister(t);
+			t->tp = NULL;
+			t->mod = NULL;
+		}
+	}
+	mutex_unlock(&stp_tp_mutex);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block stp_tp_module_nb = {
+	.notifier_call = stp_tp_module_event,
+};
+#endif
 
 static void stp_tracepoint_disarm(void)
 {
 	bool unregistered = false;
 
+	mutex_lock(&stp_tp_mutex);
+	stp_tp_stopping = true;
 	for (size_t i = 0; i < stp_ntps; i++) {
-		struct stp_tracepoint *t = &stp_tps[i];
-
-		if (!t->armed)
-			continue;
-		tracepoint_probe_unregister(t->tp, stp_tp_func(t->p),
-					    (void *)t->p);
-		t->armed = false;
-		unregistered = true;
+		unregistered |= stp_tps[i].armed;
+		stp_tp_unregister(&stp_tps[i]);
 	}
+	mutex_unlock(&stp_tp_mutex);
+#ifdef CONFIG_MODULES
+	/* after the unregistering: a module going before this returns is
+	 * still told to the notifier, which now finds nothing armed */
+	if (stp_tp_notified)
+		unregister_tracepoint_module_notifier(&stp_tp_module_nb);
+	stp_tp_notified = false;
+#endif
 	if (unregistered)
 		tracepoint_synchronize_unregister();
 	kfree(stp_tps);
@@ -55,11 +143,11 @@ static void stp_tracepoint_disarm(void)
 	stp_ntps = 0;
 }
 
-/* Every tracepoint the table names must exist: each one missing is
- * reported before any is registered. */
+/* Every vmlinux tracepoint the table names must exist: each one missing
+ * is reported before any is registered. */
 static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n)
 {
-	size_t i, k = 0;
+	size_t i, k = 0, in_module = 0;
 	int ret = 0;
 
 	for (i = 0; i < n; i++)
@@ -69,12 +157,15 @@ static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n)
 	stp_tps = kcalloc(k, sizeof(*stp_tps), GFP_KERNEL);
 	if (!stp_tps)
 		return -ENOMEM;
+	stp_tp_stopping = false;
 	for (i = 0; i < n; i++)
-		if (tab[i].type == STP_PROBE_TRACEPOINT)
+		if (tab[i].type == STP_PROBE_TRACEPOINT) {
+			in_module += tab[i].tp_in_module;
 			stp_tps[stp_ntps++].p = &tab[i];
+		}
 	for_each_kernel_tracepoint(stp_tp_lookup, NULL);
 	for (i = 0; i < stp_ntps; i++) {
-		if (stp_tps[i].tp)
+		if (stp_tps[i].tp || stp_tps[i].p->tp_in_module)
 			continue;
 		stp_ctl_stderr("ERROR: probe ", stp_tps[i].p->pp,
 			       ": no tracepoint named '", stp_tps[i].p->tp_name,
@@ -83,20 +174,20 @@ static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n)
 	}
 	if (ret)
 		return ret;
-	for (i = 0; i < stp_ntps; i++) {
-		struct stp_tracepoint *t = &stp_tps[i];
-
-		if (t->p->tp_shared)
-			continue;
-		ret = tracepoint_probe_register(t->tp, stp_tp_func(t->p),
-						(void *)t->p);
-		if (ret) {
-			stp_ctl_stderr("ERROR: probe ", t->p->pp,
-				       ": cannot register tracepoint '",
-				       t->p->tp_name, "'\n", NULL);
-			return ret;	/* the caller disarms */
-		}
-		t->armed = true;
+	mutex_lock(&stp_tp_mutex);
+	for (i = 0; i < stp_ntps && !ret; i++)
+		if (stp_tps[i].tp)
+			ret = stp_tp_register(&stp_tps[i]);
+	mutex_unlock(&stp_tp_mutex);
+	if (ret)
+		return ret;	/* the caller disarms */
+#ifdef CONFIG_MODULES
+	/* arms the tracepoints of the modules loaded now, then of each
+	 * module as it comes */
+	if (in_module) {
+		ret = register_tracepoint_module_notifier(&stp_tp_module_nb);
+		stp_tp_notified = !ret;
 	}
-	return 0;
+#endif
+	return ret;
 }

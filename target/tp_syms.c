@@ -27,7 +27,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#define TPS_CACHE_MAGIC "stap-tracepoint-symbols 1"
+#define TPS_CACHE_MAGIC "stap-tracepoint-symbols 2"
 #define MAX_MODULE (1UL << 30)	/* decompressed bytes */
 
 /* ------------------------------------------------------------------ */
@@ -352,6 +352,7 @@ static uint64_t key_file(uint64_t key, const char *path,
  *   TPS_CACHE_MAGIC
  *   key <hex>
  *   modules <n>
+ *   core <n>: the first n names are the vmlinux's
  *   NAME (one a line)
  *   end
  */
@@ -373,6 +374,9 @@ static bool cache_read(struct tp_syms *s, const char *path, uint64_t key)
 		goto out;
 	line = strtok_r(NULL, "\n", &save);
 	if (!line || sscanf(line, "modules %d", &s->n_modules) != 1)
+		goto out;
+	line = strtok_r(NULL, "\n", &save);
+	if (!line || sscanf(line, "core %d", &s->n_core) != 1)
 		goto out;
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		if (strcmp(line, "end") == 0) {
@@ -399,8 +403,8 @@ static void cache_write(const struct tp_syms *s, const char *path,
 	free(dir);
 	if (!f)
 		return;
-	fprintf(f, "%s\nkey %016llx\nmodules %d\n", TPS_CACHE_MAGIC,
-		(unsigned long long)key, s->n_modules);
+	fprintf(f, "%s\nkey %016llx\nmodules %d\ncore %d\n", TPS_CACHE_MAGIC,
+		(unsigned long long)key, s->n_modules, s->n_core);
 	for (int i = 0; i < s->names.n; i++)
 		fprintf(f, "%s\n", s->names.s[i]);
 	fputs("end\n", f);
@@ -449,6 +453,7 @@ int tp_syms_load(const char *vmlinux, const char *modules_dir,
 	elf_version(EV_CURRENT);
 	if (vmlinux_symbols(out, vmlinux, why) != 0)
 		goto done;
+	out->n_core = out->names.n;
 	for (int i = 0; i < nmods; i++)
 		if (module_symbols(out, mods[i].path, why) != 0)
 			goto done;
@@ -468,6 +473,11 @@ done:
 bool tp_syms_has(const struct tp_syms *s, const char *name)
 {
 	return intern_find(&s->names, name, strlen(name)) >= 0;
+}
+
+bool tp_syms_in_module(const struct tp_syms *s, const char *name)
+{
+	return intern_find(&s->names, name, strlen(name)) >= s->n_core;
 }
 
 void tp_syms_free(struct tp_syms *s)

@@ -26,6 +26,7 @@
 
 struct tp_syms {
 	struct intern names;	/* NAME of each defined __tracepoint_NAME */
+	int n_core;		/* names[0..n_core) are the vmlinux's */
 	int n_modules;		/* module files read (or when cached: listed) */
 	int from_cache;		/* 1 when loaded from the cache file */
 	struct arena arena;
@@ -44,6 +45,9 @@ int tp_syms_load(const char *vmlinux, const char *modules_dir,
 		 const char *cache_path, struct tp_syms *out, char **why);
 
 bool tp_syms_has(const struct tp_syms *s, const char *name);
+
+/* Whether NAME is defined by a module only, not by the vmlinux. */
+bool tp_syms_in_module(const struct tp_syms *s, const char *name);
 
 void tp_syms_free(struct tp_syms *s);
 

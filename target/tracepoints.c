@@ -430,6 +430,7 @@ void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c)
 		if (!tp_syms_has(&syms, c->tps[i].name))
 			continue;
 		c->tps[k] = c->tps[i];
+		c->tps[k].in_module = tp_syms_in_module(&syms, c->tps[i].name);
 		c->n_noargs += !c->tps[k].args_ok;
 		k++;
 	}

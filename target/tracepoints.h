@@ -51,6 +51,9 @@ struct tracepoint_info {
 	 * include directory. */
 	const char *header;
 	int args_ok;		/* 0: prototype not understood, no args */
+	/* 1: defined by a module only (armed when the module is loaded);
+	 * set by tp_catalog_drop_undefined, 0 when it could not tell */
+	int in_module;
 };
 
 struct tp_catalog {

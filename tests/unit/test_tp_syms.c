@@ -119,6 +119,10 @@ int main(void)
 	CHECK(!tp_syms_has(&s, "mod_used"));
 	CHECK(!tp_syms_has(&s, "behind_link"));
 	CHECK(!tp_syms_has(&s, "other"));
+	/* the vmlinux's own, or a module's only */
+	CHECK(!tp_syms_in_module(&s, "vm_one") && !tp_syms_in_module(&s, "vm_iter"));
+	CHECK(tp_syms_in_module(&s, "mod_plain") && tp_syms_in_module(&s, "mod_zst"));
+	CHECK(!tp_syms_in_module(&s, "other"));
 	tp_syms_free(&s);
 
 	/* the cache: written, read back, rebuilt when a module changes */
@@ -128,6 +132,7 @@ int main(void)
 	CHECK(load(&s, cache) == 0 && s.from_cache);
 	CHECK(s.n_modules == 5);
 	CHECK(tp_syms_has(&s, "mod_zst") && tp_syms_has(&s, "vm_one"));
+	CHECK(tp_syms_in_module(&s, "mod_zst") && !tp_syms_in_module(&s, "vm_one"));
 	CHECK(!tp_syms_has(&s, "mod_used"));
 	tp_syms_free(&s);
 	CHECK(object("lib/modules/R/kernel/plain.ko",
