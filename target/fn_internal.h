@@ -13,9 +13,11 @@
 #include <stdlib.h>
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 #include "target/functions.h"
 #include "lib/intern.h"
+#include "lib/strbuf.h"
 
 /* Changes whenever the cache file's format does (part of its key). */
 #define KF_CACHE_MAGIC "stap-kfuncs 4"
@@ -66,6 +68,37 @@ bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
 bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
 /* Whether location attribute a covers pc. */
 bool kf_located_at(Dwarf_Attribute *a, uint64_t pc);
+
+/* Declaration files read from the line program's header only (fn_files.c):
+ * dwarf_decl_file() without the CU's decoded line table. */
+struct kf_file {
+	const char *name;
+	uint64_t dir;		/* index into dirs */
+};
+
+struct kf_files {
+	const unsigned char *line, *line_str, *str;	/* NULL: libdw reads */
+	size_t nline, nline_str, nstr;
+	/* the table read last: the CU DIE's offset, whether it was read */
+	Dwarf_Off cu_off;
+	bool ok;
+	int version;
+	const char **dirs;	/* DWARF 2-4: [0] is DW_AT_comp_dir or NULL */
+	int ndirs, capdirs;
+	struct kf_file *files;
+	int nfiles, capfiles;
+	struct strbuf name;	/* the name returned last */
+};
+
+/* The bytes of the section named want, when they can be read as they are
+ * (present, not compressed); else *p is NULL. */
+void kf_section(Elf *elf, const char *want, const unsigned char **p,
+		size_t *n);
+
+void kf_files_init(struct kf_files *ff, Elf *elf);
+void kf_files_free(struct kf_files *ff);
+/* dwarf_decl_file(die), the same string; valid until the next call. */
+const char *kf_decl_file(struct kf_files *ff, Dwarf_Die *die);
 
 /* CACHE_DIR/kfuncs-RELEASE.txt, malloc'ed. */
 char *kf_cache_path(const char *cache_dir, const char *release);

@@ -185,6 +185,7 @@ struct builder {
 	struct intern dnames;	/* names of out-of-line DWARF functions */
 	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct kf_types types;	/* type names, interned in strs */
+	struct kf_files files;	/* decl files from the line headers */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -517,7 +518,7 @@ static void add_inst(struct builder *b, int func, uint64_t addr,
 static void decl_of(struct builder *b, Dwarf_Die *cu, Dwarf_Die *f,
 		    int *file, int *line)
 {
-	const char *df = dwarf_decl_file(f);
+	const char *df = kf_decl_file(&b->files, f);
 	Dwarf_Addr lo;
 	Dwarf_Line *l = NULL;
 
@@ -890,6 +891,7 @@ static void builder_free(struct builder *b)
 	intern_free(&b->exported);
 	arena_free(&b->scratch);
 	u64map_free(&b->types.ids);
+	kf_files_free(&b->files);
 	free(b->ldata);
 	free(b->loff);
 	free(b->lslot);
@@ -932,6 +934,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	}
 	if (read_elf(&b, err) != 0)
 		goto out;
+	kf_files_init(&b.files, b.elf);
 	b.dw = dwarf_begin_elf(b.elf, DWARF_C_READ, NULL);
 	if (!b.dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
