@@ -83,12 +83,35 @@ void u64map_free(struct u64map *m)
 /* ------------------------------------------------------------------ */
 /* Type names, spelled as SystemTap's -L spells them */
 
-bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
+Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,
+			       Dwarf_Attribute *a)
+{
+	for (int i = 0;; i++) {
+		if (i == c->n) {
+			Dwarf_Die *last = &c->die[c->n - 1];
+			Dwarf_Attribute r;
+
+			if (c->end || c->n == KF_CHAIN_MAX)
+				return NULL;
+			if ((!dwarf_attr(last, DW_AT_abstract_origin, &r) &&
+			     !dwarf_attr(last, DW_AT_specification, &r)) ||
+			    !dwarf_formref_die(&r, &c->die[c->n])) {
+				c->end = true;
+				return NULL;
+			}
+			c->n++;
+		}
+		if (dwarf_attr(&c->die[i], name, a))
+			return a;
+	}
+}
+
+/* The type a DW_AT_type attribute names (through DW_AT_signature). */
+static bool type_of(Dwarf_Attribute *at, Dwarf_Die *out)
 {
 	Dwarf_Attribute a;
 
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a) ||
-	    !dwarf_formref_die(&a, out))
+	if (!at || !dwarf_formref_die(at, out))
 		return false;
 	if (dwarf_attr(out, DW_AT_signature, &a)) {
 		if (!dwarf_formref_die(&a, out))
@@ -98,6 +121,20 @@ bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
 			return false;
 	}
 	return true;
+}
+
+bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return type_of(dwarf_attr_integrate(die, DW_AT_type, &a), out);
+}
+
+bool kf_chain_type(struct kf_chain *c, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return type_of(kf_chain_attr(c, DW_AT_type, &a), out);
 }
 
 static bool type_decl(struct kf_types *b, Dwarf_Die *t, struct strbuf *o);

@@ -64,6 +64,31 @@ struct kf_types {
 int kf_type_id(struct kf_types *tt, Dwarf_Die *t);
 /* The DIE's type (through DW_AT_signature type units): false if none. */
 bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
+
+/*
+ * dwarf_attr_integrate() for several attributes of one DIE (not a CU's):
+ * the DIEs its DW_AT_abstract_origin / DW_AT_specification references
+ * lead to are resolved once, as libdw follows them (17 at most), instead
+ * of once per attribute.
+ */
+#define KF_CHAIN_MAX 17
+struct kf_chain {
+	Dwarf_Die die[KF_CHAIN_MAX];
+	int n;		/* resolved so far, die[0] the DIE itself */
+	bool end;	/* die[n - 1] references none */
+};
+
+static inline void kf_chain_start(struct kf_chain *c, const Dwarf_Die *die)
+{
+	c->die[0] = *die;
+	c->n = 1;
+	c->end = false;
+}
+
+Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,
+			       Dwarf_Attribute *a);
+/* kf_die_type() of the chain's DIE. */
+bool kf_chain_type(struct kf_chain *c, Dwarf_Die *out);
 /* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
 bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
 /* Whether location attribute a covers pc. */

@@ -208,10 +208,21 @@ struct builder {
 	int nconc, capconc, nabst, capabst, ninl, capinl;
 	uint64_t *entries;	/* sorted entry pcs of the CU's functions */
 	int nentries, capentries;
-	struct u64map abst_at;	/* abstract root offset -> index in abst */
+	struct aroot *roots;	/* the abstract roots by DIE offset */
+	int nroots, caproots;
 	uint32_t *vbuf;
 	int nvbuf, capvbuf;
+	/* "name:type" ids by (name string, type id), before the strings:
+	 * each distinct name pointer gets a number */
+	struct u64map name_no;	/* name pointer -> number + 1 */
+	struct u64map var_of;	/* number << 32 | type id -> vars id + 1 */
+	uint32_t nnames;
 	struct strbuf tmp;
+};
+
+struct aroot {
+	uint64_t off;		/* DIE offset */
+	int abst;		/* index in abst */
 };
 
 struct bfunc {
@@ -440,6 +451,29 @@ static bool cu_entry(const struct builder *b, uint64_t pc)
 }
 
 
+/* The vars id of "name:type" for a name string and a strs id. The same
+ * name at another address is another number, found again by its text. */
+static uint32_t var_id(struct builder *b, const char *name, int tid)
+{
+	uint64_t np = (uint64_t)(uintptr_t)name, key;
+	uint32_t *v = u64map_slot(&b->name_no, np), id;
+
+	if (!v) {
+		u64map_put(&b->name_no, np, ++b->nnames);
+		v = u64map_slot(&b->name_no, np);
+	}
+	key = (uint64_t)(*v - 1) << 32 | (uint32_t)tid;
+	if ((v = u64map_slot(&b->var_of, key)))
+		return *v - 1;
+	sb_reset(&b->tmp);
+	sb_puts(&b->tmp, name);
+	sb_putc(&b->tmp, ':');
+	sb_puts(&b->tmp, b->strs.s[tid]);
+	id = (uint32_t)intern_add(&b->vars, sb_str(&b->tmp), b->tmp.len);
+	u64map_put(&b->var_of, key, id + 1);
+	return id;
+}
+
 /*
  * The variables -L shows for the instance die at pc: its own children
  * that are parameters or variables with a name, a location at pc (or a
@@ -454,30 +488,29 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 		return list_intern(b, NULL, 0);
 	do {
 		int tag = dwarf_tag(&child), tid;
+		struct kf_chain ch;
 		Dwarf_Attribute a;
 		const char *name;
 		Dwarf_Die t;
 
 		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
 			continue;
-		name = dwarf_diename(&child);
+		kf_chain_start(&ch, &child);
+		name = dwarf_formstring(kf_chain_attr(&ch, DW_AT_name, &a));
 		if (!name)
 			continue;
-		if (!dwarf_attr_integrate(&child, DW_AT_const_value, &a)) {
-			if (!dwarf_attr_integrate(&child, DW_AT_location, &a))
+		if (!kf_chain_attr(&ch, DW_AT_const_value, &a)) {
+			if (!kf_chain_attr(&ch, DW_AT_location, &a))
 				continue;
 			if (!kf_located_at(&a, pc) &&
 			    !(b->mfentry && cu_entry(b, pc) &&
 			      kf_located_at(&a, pc + 5)))
 				continue;
 		}
-		if (!kf_die_type(&child, &t) || (tid = kf_type_id(&b->types, &t)) < 0)
+		if (!kf_chain_type(&ch, &t) ||
+		    (tid = kf_type_id(&b->types, &t)) < 0)
 			continue;
-		sb_reset(&b->tmp);
-		sb_printf(&b->tmp, "%s:%s", name, b->strs.s[tid]);
-		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf,
-			 (uint32_t)intern_add(&b->vars, sb_str(&b->tmp),
-					     b->tmp.len));
+		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf, var_id(b, name, tid));
 	} while (dwarf_siblingof(&child, &child) == 0);
 	return list_intern(b, b->vbuf, b->nvbuf);
 }
@@ -559,8 +592,11 @@ static void walk(struct builder *b, Dwarf_Die *parent)
 			if (!dwarf_hasattr(&d, DW_AT_declaration) &&
 			    dwarf_diename(&d)) {
 				if (dwarf_func_inline(&d) != 0) {
-					u64map_put(&b->abst_at, dwarf_dieoffset(&d),
-					       (uint32_t)b->nabst);
+					struct aroot r = { dwarf_dieoffset(&d),
+							   b->nabst };
+
+					VEC_PUSH(b->roots, b->nroots,
+						 b->caproots, r);
 					VEC_PUSH(b->abst, b->nabst,
 						 b->capabst, d);
 				} else {
@@ -590,17 +626,48 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int aroot_cmp(const void *a, const void *b)
+{
+	const struct aroot *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/* The index in abst of the abstract root at DIE offset off, or -1. */
+static int root_at(const struct builder *b, uint64_t off)
+{
+	int lo = 0, hi = b->nroots;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (b->roots[mid].off < off)
+			lo = mid + 1;
+		else if (b->roots[mid].off > off)
+			hi = mid;
+		else
+			return b->roots[mid].abst;
+	}
+	return -1;
+}
+
 static void do_cu(struct builder *b, Dwarf_Die *cu)
 {
 	Dwarf_Attribute a;
 	const char *producer;
 
-	b->nconc = b->nabst = b->ninl = b->nentries = 0;
-	u64map_clear(&b->abst_at);
+	b->nconc = b->nabst = b->ninl = b->nentries = b->nroots = 0;
 	producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
 	b->mfentry = producer && strncmp(producer, "GNU ", 4) == 0 &&
 		     strstr(producer, "-mfentry");
 	walk(b, cu);
+	/* found in DIE order, so by offset: sorting only checks that */
+	for (int i = 1; i < b->nroots; i++)
+		if (b->roots[i - 1].off > b->roots[i].off) {
+			sort_n(b->roots, (size_t)b->nroots, sizeof(*b->roots),
+			       aroot_cmp);
+			break;
+		}
 
 	for (int i = 0; i < b->nconc; i++) {
 		uint64_t pc;
@@ -647,7 +714,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	for (int i = 0; i < b->ninl; i++) {
 		Dwarf_Die *d = &b->inl[i], origin;
 		Dwarf_Attribute oa;
-		uint32_t *ai;
+		int ai;
 		uint64_t pc;
 		int file, line, fi;
 		const char *name;
@@ -655,14 +722,14 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 		if (!dwarf_attr(d, DW_AT_abstract_origin, &oa) ||
 		    !dwarf_formref_die(&oa, &origin))
 			continue;
-		ai = u64map_slot(&b->abst_at, dwarf_dieoffset(&origin));
-		if (!ai || !kf_entry_pc(d, &pc))
+		ai = root_at(b, dwarf_dieoffset(&origin));
+		if (ai < 0 || !kf_entry_pc(d, &pc))
 			continue;
-		name = dwarf_diename(&b->abst[*ai]);
-		decl_of(b, cu, &b->abst[*ai], &file, &line);
+		name = dwarf_diename(&b->abst[ai]);
+		decl_of(b, cu, &b->abst[ai], &file, &line);
 		fi = func_id(b, intern_add(&b->strs, name, strlen(name)), file,
 			     line);
-		set_func_info(b, fi, &b->abst[*ai]);
+		set_func_info(b, fi, &b->abst[ai]);
 		add_inst(b, fi, pc, instance_vars(b, d, pc), KF_INST_INLINE);
 	}
 }
@@ -797,6 +864,64 @@ static int kfunc_cmp(const void *x, const void *y)
 	return r;
 }
 
+/*
+ * Sort the instances by binst_cmp: grouped by function (a stable counting
+ * sort), then a group out of order sorted on its own. The DWARF copies
+ * were found CU by CU, out-of-line ones first, so only a symbol-table
+ * function's copies (by symbol index) can need it.
+ */
+static void sort_insts(struct builder *b)
+{
+	int *start = calloc((size_t)b->nfuncs + 1, sizeof(*start));
+	struct binst *out = xmalloc(((size_t)b->ninsts + 1) * sizeof(*out));
+
+	if (!start)
+		fatal("out of memory");
+	for (int i = 0; i < b->ninsts; i++) {
+		b->insts[i].seq = i;
+		start[b->insts[i].func + 1]++;
+	}
+	for (int f = 0; f < b->nfuncs; f++)
+		start[f + 1] += start[f];
+	for (int i = 0; i < b->ninsts; i++)
+		out[start[b->insts[i].func]++] = b->insts[i];
+	free(b->insts);
+	b->insts = out;
+	b->capinsts = b->ninsts + 1;
+	for (int i = 0; i < b->ninsts;) {
+		int j = i + 1;
+		bool sorted = true;
+
+		for (; j < b->ninsts && out[j].func == out[i].func; j++)
+			if (binst_cmp(&out[j - 1], &out[j]) > 0)
+				sorted = false;
+		if (!sorted)
+			qsort(out + i, (size_t)(j - i), sizeof(*out), binst_cmp);
+		i = j;
+	}
+	free(start);
+}
+
+/* Whether an inlined copy at addr is among the n instances f keeps so
+ * far; f has ninline inlined copies in all. Few: a scan of those kept;
+ * many: the map *seen of their addresses (the caller clears it per
+ * function), which this adds addr to. */
+static bool inline_seen(const struct kfunc *f, int n, uint64_t addr,
+			struct u64map *seen, int ninline)
+{
+	if (ninline <= 32) {
+		for (int k = 0; k < n; k++)
+			if ((f->inst[k].flags & KF_INST_INLINE) &&
+			    f->inst[k].addr == addr)
+				return true;
+		return false;
+	}
+	if (u64map_slot(seen, addr))
+		return true;
+	u64map_put(seen, addr, 1);
+	return false;
+}
+
 static void finish(struct builder *b)
 {
 	struct kf_catalog *c = b->c;
@@ -805,22 +930,20 @@ static void finish(struct builder *b)
 	struct u64map seen = { 0 };
 	int *pos = xmalloc(((size_t)b->nfuncs + 1) * sizeof(*pos));
 
-	/* instances grouped by function, discovery order within (qsort is
-	 * not stable: the DIE order is restored by the original index) */
-	for (int i = 0; i < b->ninsts; i++)
-		b->insts[i].seq = i;
-	sort_n(b->insts, (size_t)b->ninsts, sizeof(*b->insts), binst_cmp);
+	/* instances grouped by function, discovery order within */
+	sort_insts(b);
 	all = arena_alloc(ar, ((size_t)b->ninsts + 1) * sizeof(*all));
 	c->funcs = arena_alloc(ar, ((size_t)b->nfuncs + 1) *
 				       sizeof(*c->funcs));
 	c->n = 0;
 	for (int i = 0; i < b->ninsts;) {
-		int j = i, w = 0;
+		int j = i, w = 0, ninline = 0;
 		const struct bfunc *bf = &b->funcs[b->insts[i].func];
 		struct kfunc *f = &c->funcs[c->n++];
 
-		while (j < b->ninsts && b->insts[j].func == b->insts[i].func)
-			j++;
+		for (; j < b->ninsts && b->insts[j].func == b->insts[i].func;
+		     j++)
+			ninline += !!(b->insts[j].in.flags & KF_INST_INLINE);
 		pos[b->insts[i].func] = c->n - 1;
 		f->name = b->strs.s[bf->name];
 		f->file = bf->file >= 0 ? b->strs.s[bf->file] : "";
@@ -828,17 +951,16 @@ static void finish(struct builder *b)
 		f->flags = bf->flags;
 		f->ret_type = bf->ret >= 0 ? b->strs.s[bf->ret] : NULL;
 		f->inst = all + i;
-		u64map_clear(&seen);
+		if (ninline > 32)
+			u64map_clear(&seen);
 		for (int k = i; k < j; k++) {
 			const struct kf_inst *in = &b->insts[k].in;
 
 			/* one inlined copy per entry pc (a copy can be
 			 * seen twice, SystemTap keeps one) */
-			if (in->flags & KF_INST_INLINE) {
-				if (u64map_slot(&seen, in->addr))
-					continue;
-				u64map_put(&seen, in->addr, 1);
-			}
+			if ((in->flags & KF_INST_INLINE) &&
+			    inline_seen(f, w, in->addr, &seen, ninline))
+				continue;
 			f->inst[w++] = *in;
 		}
 		f->ninst = w;
@@ -903,7 +1025,9 @@ static void builder_free(struct builder *b)
 	free(b->abst);
 	free(b->inl);
 	free(b->entries);
-	u64map_free(&b->abst_at);
+	free(b->roots);
+	u64map_free(&b->name_no);
+	u64map_free(&b->var_of);
 	free(b->vbuf);
 	sb_free(&b->tmp);
 }
