@@ -9,7 +9,7 @@
 static void intern_grow(struct intern *t)
 {
 	size_t ns = t->nslot ? 2 * t->nslot : 1024;
-	uint32_t *slot = calloc(ns, sizeof(*slot));
+	uint64_t *slot = calloc(ns, sizeof(*slot));
 
 	if (!slot)
 		fatal("out of memory");
@@ -18,7 +18,7 @@ static void intern_grow(struct intern *t)
 
 		while (slot[h])
 			h = (h + 1) & (ns - 1);
-		slot[h] = (uint32_t)i + 1;
+		slot[h] = (uint64_t)t->hash[i] << 32 | ((uint32_t)i + 1);
 	}
 	free(t->slot);
 	t->slot = slot;
@@ -33,10 +33,12 @@ static size_t lookup(const struct intern *t, const char *s, size_t n,
 	size_t i;
 
 	for (i = h & (t->nslot - 1); t->slot[i]; i = (i + 1) & (t->nslot - 1)) {
-		uint32_t id = t->slot[i] - 1;
-		const char *c = t->s[id];
+		const char *c;
 
-		if (t->hash[id] == h && strncmp(c, s, n) == 0 && c[n] == '\0')
+		if (t->slot[i] >> 32 != h)
+			continue;
+		c = t->s[(uint32_t)t->slot[i] - 1];
+		if (strncmp(c, s, n) == 0 && c[n] == '\0')
 			break;
 	}
 	return i;
@@ -49,7 +51,7 @@ int intern_find(const struct intern *t, const char *s, size_t n)
 	if (!t->nslot)
 		return -1;
 	i = lookup(t, s, n, (uint32_t)fnv1a(FNV_OFFSET, s, n));
-	return (int)t->slot[i] - 1;
+	return (int)(uint32_t)t->slot[i] - 1;
 }
 
 int intern_add(struct intern *t, const char *s, size_t n)
@@ -62,7 +64,7 @@ int intern_add(struct intern *t, const char *s, size_t n)
 		intern_grow(t);
 	i = lookup(t, s, n, h);
 	if (t->slot[i])
-		return (int)t->slot[i] - 1;
+		return (int)(uint32_t)t->slot[i] - 1;
 	if (t->n >= t->cap) {
 		t->cap = t->cap ? 2 * t->cap : 64;
 		t->s = xrealloc(t->s, (size_t)t->cap * sizeof(*t->s));
@@ -70,7 +72,7 @@ int intern_add(struct intern *t, const char *s, size_t n)
 	}
 	t->s[t->n] = arena_strndup(t->arena, s, n);
 	t->hash[t->n] = h;
-	t->slot[i] = (uint32_t)++t->n;
+	t->slot[i] = (uint64_t)h << 32 | (uint32_t)++t->n;
 	return t->n - 1;
 }
 
