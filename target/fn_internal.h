@@ -40,10 +40,15 @@ static inline void sort_n(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
-/* uint64 -> uint32 map (open addressing); the key UINT64_MAX is reserved (empty slot). */
+/* uint64 -> uint32 map (open addressing); the key UINT64_MAX is reserved
+ * (empty slot). A slot holds key and value together: one cache line. */
+struct u64slot {
+	uint64_t key;
+	uint32_t val;
+};
+
 struct u64map {
-	uint64_t *key;
-	uint32_t *val;
+	struct u64slot *slot;
 	size_t n, nslot;
 };
 
@@ -66,6 +71,23 @@ int kf_type_id(struct kf_types *tt, Dwarf_Die *t);
 bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
 
 /*
+ * libdw's abbreviation of each DIE code of one CU, for DIEs the catalog
+ * reads by the million: libdw finds a DIE's abbreviation in a hash table
+ * under a rwlock (a sixth of a cold build) and keeps it in
+ * Dwarf_Die.abbrev, looking it up only while that is NULL. kf_abbrev()
+ * fills it with the one libdw found for the same code in the same CU,
+ * which is what libdw's lookup returns, so nothing else changes.
+ */
+#define KF_ABBREV_CODES 1024
+struct kf_abbrevs {
+	Dwarf_CU *cu;		/* whose codes of[] holds */
+	Dwarf_Abbrev *of[KF_ABBREV_CODES];
+};
+
+/* Fill die->abbrev (t NULL: leave it to libdw). */
+void kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die);
+
+/*
  * dwarf_attr_integrate() for several attributes of one DIE (not a CU's):
  * the DIEs its DW_AT_abstract_origin / DW_AT_specification references
  * lead to are resolved once, as libdw follows them (17 at most), instead
@@ -76,13 +98,16 @@ struct kf_chain {
 	Dwarf_Die die[KF_CHAIN_MAX];
 	int n;		/* resolved so far, die[0] the DIE itself */
 	bool end;	/* die[n - 1] references none */
+	struct kf_abbrevs *ab;	/* for the DIEs it resolves, or NULL */
 };
 
-static inline void kf_chain_start(struct kf_chain *c, const Dwarf_Die *die)
+static inline void kf_chain_start(struct kf_chain *c, const Dwarf_Die *die,
+				  struct kf_abbrevs *ab)
 {
 	c->die[0] = *die;
 	c->n = 1;
 	c->end = false;
+	c->ab = ab;
 }
 
 Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,

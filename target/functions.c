@@ -192,6 +192,7 @@ struct builder {
 	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct kf_types types;	/* type names, interned in strs */
 	struct kf_files files;	/* decl files from the line headers */
+	struct kf_abbrevs abbrevs;	/* the current CU's DIE codes */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -218,17 +219,29 @@ struct builder {
 	int nroots, caproots;
 	uint32_t *vbuf;
 	int nvbuf, capvbuf;
-	/* "name:type" ids by (name string, type id), before the strings:
-	 * each distinct name pointer gets a number */
-	struct u64map name_no;	/* name pointer -> number + 1 */
-	struct u64map var_of;	/* number << 32 | type id -> vars id + 1 */
+	/* "name:type" ids by (name string, type id), before the strings */
+	const char *img;	/* the file image, when under 2^31 bytes */
+	size_t nimg;
+	struct u64map name_no;	/* other name pointers -> number + 1 */
+	struct u64map var_of;	/* name key << 32 | type id -> vars id + 1 */
 	uint32_t nnames;
+	struct u64map origin_at;	/* DIE offset -> ovars index + 1 */
+	struct origin_var *ovars;
+	int novars, capovars;
 	struct strbuf tmp;
+};
+
+struct origin_var {
+	const char *name;	/* NULL: none */
+	int tid;		/* strs id of its type name, -1: none */
+	bool has_const;		/* a DW_AT_const_value */
+	uint32_t var;		/* vars id, UINT32_MAX until used */
 };
 
 struct aroot {
 	uint64_t off;		/* DIE offset */
 	int abst;		/* index in abst */
+	int func;		/* its function, -1 until an inlined copy */
 };
 
 struct bfunc {
@@ -457,18 +470,27 @@ static bool cu_entry(const struct builder *b, uint64_t pc)
 }
 
 
-/* The vars id of "name:type" for a name string and a strs id. The same
- * name at another address is another number, found again by its text. */
+/*
+ * The vars id of "name:type" for a name string and a strs id. A name is
+ * known by where it is: its offset in the file image (below 2^31), else
+ * a number of its own from 2^31 up. The same name at another place is
+ * another key, whose string is then found in vars by its text.
+ */
 static uint32_t var_id(struct builder *b, const char *name, int tid)
 {
 	uint64_t np = (uint64_t)(uintptr_t)name, key;
-	uint32_t *v = u64map_slot(&b->name_no, np), id;
+	uint32_t *v, id;
 
-	if (!v) {
-		u64map_put(&b->name_no, np, ++b->nnames);
-		v = u64map_slot(&b->name_no, np);
+	if (name >= b->img && (size_t)(name - b->img) < b->nimg) {
+		key = (uint64_t)(name - b->img);
+	} else {
+		if (!(v = u64map_slot(&b->name_no, np))) {
+			u64map_put(&b->name_no, np, ++b->nnames);
+			v = u64map_slot(&b->name_no, np);
+		}
+		key = (1ULL << 31) + *v - 1;
 	}
-	key = (uint64_t)(*v - 1) << 32 | (uint32_t)tid;
+	key = key << 32 | (uint32_t)tid;
 	if ((v = u64map_slot(&b->var_of, key)))
 		return *v - 1;
 	sb_reset(&b->tmp);
@@ -485,6 +507,41 @@ static uint32_t var_id(struct builder *b, const char *name, int tid)
  * that are parameters or variables with a name, a location at pc (or a
  * constant value) and a type that has a name.
  */
+static bool located(const struct builder *b, Dwarf_Attribute *a,
+		    uint64_t pc)
+{
+	return kf_located_at(a, pc) ||
+	       (b->mfentry && cu_entry(b, pc) && kf_located_at(a, pc + 5));
+}
+
+/*
+ * The name, constant and type of a variable whose own DIE has none of
+ * them, only a DW_AT_abstract_origin (the variables of inlined and
+ * concrete copies): taken from the origin at DIE offset off, resolved at
+ * its first variable and kept (through that variable's chain; every
+ * other such variable's chain is the same past its own DIE).
+ */
+static struct origin_var *origin_var(struct builder *b, Dwarf_Die *var,
+				     uint64_t off)
+{
+	uint32_t *v = u64map_slot(&b->origin_at, off);
+	struct origin_var o = { NULL, -1, false, UINT32_MAX };
+	struct kf_chain ch;
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+
+	if (v)
+		return &b->ovars[*v - 1];
+	kf_chain_start(&ch, var, &b->abbrevs);
+	o.name = dwarf_formstring(kf_chain_attr(&ch, DW_AT_name, &a));
+	o.has_const = kf_chain_attr(&ch, DW_AT_const_value, &a) != NULL;
+	if (kf_chain_type(&ch, &t))
+		o.tid = kf_type_id(&b->types, &t);
+	VEC_PUSH(b->ovars, b->novars, b->capovars, o);
+	u64map_put(&b->origin_at, off, (uint32_t)b->novars);
+	return &b->ovars[b->novars - 1];
+}
+
 static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 {
 	Dwarf_Die child;
@@ -493,26 +550,40 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 	if (dwarf_child(die, &child) != 0)
 		return list_intern(b, NULL, 0);
 	do {
-		int tag = dwarf_tag(&child), tid;
+		int tag, tid;
 		struct kf_chain ch;
-		Dwarf_Attribute a;
+		struct origin_var *o;
+		Dwarf_Attribute a, loc;
 		const char *name;
 		Dwarf_Die t;
 
+		kf_abbrev(&b->abbrevs, &child);
+		tag = dwarf_tag(&child);
 		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
 			continue;
-		kf_chain_start(&ch, &child);
+		if (dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+		    !dwarf_hasattr(&child, DW_AT_name) &&
+		    !dwarf_hasattr(&child, DW_AT_type) &&
+		    !dwarf_hasattr(&child, DW_AT_const_value) &&
+		    dwarf_attr(&child, DW_AT_location, &loc) &&
+		    dwarf_formref_die(&a, &t)) {
+			o = origin_var(b, &child, dwarf_dieoffset(&t));
+			if (!o->name || (!o->has_const && !located(b, &loc, pc)) ||
+			    o->tid < 0)
+				continue;
+			if (o->var == UINT32_MAX)
+				o->var = var_id(b, o->name, o->tid);
+			VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf, o->var);
+			continue;
+		}
+		kf_chain_start(&ch, &child, &b->abbrevs);
 		name = dwarf_formstring(kf_chain_attr(&ch, DW_AT_name, &a));
 		if (!name)
 			continue;
-		if (!kf_chain_attr(&ch, DW_AT_const_value, &a)) {
-			if (!kf_chain_attr(&ch, DW_AT_location, &a))
-				continue;
-			if (!kf_located_at(&a, pc) &&
-			    !(b->mfentry && cu_entry(b, pc) &&
-			      kf_located_at(&a, pc + 5)))
-				continue;
-		}
+		if (!kf_chain_attr(&ch, DW_AT_const_value, &a) &&
+		    (!kf_chain_attr(&ch, DW_AT_location, &a) ||
+		     !located(b, &a, pc)))
+			continue;
 		if (!kf_chain_type(&ch, &t) ||
 		    (tid = kf_type_id(&b->types, &t)) < 0)
 			continue;
@@ -593,13 +664,14 @@ static void walk(struct builder *b, Dwarf_Die *parent)
 	if (dwarf_child(parent, &d) != 0)
 		return;
 	do {
+		kf_abbrev(&b->abbrevs, &d);
 		switch (dwarf_tag(&d)) {
 		case DW_TAG_subprogram:
 			if (!dwarf_hasattr(&d, DW_AT_declaration) &&
 			    dwarf_diename(&d)) {
 				if (dwarf_func_inline(&d) != 0) {
 					struct aroot r = { dwarf_dieoffset(&d),
-							   b->nabst };
+							   b->nabst, -1 };
 
 					VEC_PUSH(b->roots, b->nroots,
 						 b->caproots, r);
@@ -639,8 +711,8 @@ static int aroot_cmp(const void *a, const void *b)
 	return (x->off > y->off) - (x->off < y->off);
 }
 
-/* The index in abst of the abstract root at DIE offset off, or -1. */
-static int root_at(const struct builder *b, uint64_t off)
+/* The abstract root at DIE offset off, or NULL. */
+static struct aroot *root_at(const struct builder *b, uint64_t off)
 {
 	int lo = 0, hi = b->nroots;
 
@@ -652,9 +724,9 @@ static int root_at(const struct builder *b, uint64_t off)
 		else if (b->roots[mid].off > off)
 			hi = mid;
 		else
-			return b->roots[mid].abst;
+			return &b->roots[mid];
 	}
-	return -1;
+	return NULL;
 }
 
 static void do_cu(struct builder *b, Dwarf_Die *cu)
@@ -663,6 +735,11 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	const char *producer;
 
 	b->nconc = b->nabst = b->ninl = b->nentries = b->nroots = 0;
+	/* DIE offsets: type names and origins are the CU's own, so their
+	 * maps start afresh (small, and cheap to look up in) */
+	u64map_free(&b->types.ids);
+	u64map_free(&b->origin_at);
+	b->novars = 0;
 	producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
 	b->mfentry = producer && strncmp(producer, "GNU ", 4) == 0 &&
 		     strstr(producer, "-mfentry");
@@ -718,25 +795,31 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 
 	/* inlined copies, under their abstract origin in this CU */
 	for (int i = 0; i < b->ninl; i++) {
-		Dwarf_Die *d = &b->inl[i], origin;
+		Dwarf_Die *d = &b->inl[i], origin, *root;
 		Dwarf_Attribute oa;
-		int ai;
+		struct aroot *r;
 		uint64_t pc;
-		int file, line, fi;
+		int file, line;
 		const char *name;
 
 		if (!dwarf_attr(d, DW_AT_abstract_origin, &oa) ||
 		    !dwarf_formref_die(&oa, &origin))
 			continue;
-		ai = root_at(b, dwarf_dieoffset(&origin));
-		if (ai < 0 || !kf_entry_pc(d, &pc))
+		r = root_at(b, dwarf_dieoffset(&origin));
+		if (!r || !kf_entry_pc(d, &pc))
 			continue;
-		name = dwarf_diename(&b->abst[ai]);
-		decl_of(b, cu, &b->abst[ai], &file, &line);
-		fi = func_id(b, intern_add(&b->strs, name, strlen(name)), file,
-			     line);
-		set_func_info(b, fi, &b->abst[ai]);
-		add_inst(b, fi, pc, instance_vars(b, d, pc), KF_INST_INLINE);
+		/* the same for every copy of the root */
+		if (r->func < 0) {
+			root = &b->abst[r->abst];
+			name = dwarf_diename(root);
+			decl_of(b, cu, root, &file, &line);
+			r->func = func_id(b, intern_add(&b->strs, name,
+							strlen(name)),
+					  file, line);
+			set_func_info(b, r->func, root);
+		}
+		add_inst(b, r->func, pc, instance_vars(b, d, pc),
+			 KF_INST_INLINE);
 	}
 }
 
@@ -1034,6 +1117,8 @@ static void builder_free(struct builder *b)
 	free(b->roots);
 	u64map_free(&b->name_no);
 	u64map_free(&b->var_of);
+	u64map_free(&b->origin_at);
+	free(b->ovars);
 	free(b->vbuf);
 	sb_free(&b->tmp);
 }
@@ -1154,6 +1239,9 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	if (read_elf(&b, err) != 0)
 		goto out;
 	kf_files_init(&b.files, b.elf);
+	b.img = elf_rawfile(b.elf, &b.nimg);
+	if (!b.img || b.nimg >= (size_t)1 << 31)
+		b.nimg = 0;
 	b.dw = dwarf_begin_elf(b.elf, DWARF_C_READ, NULL);
 	if (!b.dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
