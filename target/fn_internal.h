@@ -119,6 +119,21 @@ bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
 /* Whether location attribute a covers pc. */
 bool kf_located_at(Dwarf_Attribute *a, uint64_t pc);
 
+/* kf_located_at() without libdw's cache of parsed expressions, for the
+ * catalog's build (fn_loc.c): the same answers. */
+struct kf_locs {
+	const unsigned char *info, *lists;	/* NULL: libdw reads */
+	size_t ninfo, nlists;
+	/* the CU asked about last */
+	Dwarf_CU *cu;
+	bool fast;		/* read here, not by libdw */
+	int asz, osz;
+	uint64_t base;
+};
+
+void kf_locs_init(struct kf_locs *l, Elf *elf);
+bool kf_locs_at(struct kf_locs *l, Dwarf_Attribute *a, uint64_t pc);
+
 /* Declaration files read from the line program's header only (fn_files.c):
  * dwarf_decl_file() without the CU's decoded line table. */
 struct kf_file {

@@ -193,6 +193,7 @@ struct builder {
 	struct kf_types types;	/* type names, interned in strs */
 	struct kf_files files;	/* decl files from the line headers */
 	struct kf_abbrevs abbrevs;	/* the current CU's DIE codes */
+	struct kf_locs locs;	/* locations at a pc */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -507,11 +508,11 @@ static uint32_t var_id(struct builder *b, const char *name, int tid)
  * that are parameters or variables with a name, a location at pc (or a
  * constant value) and a type that has a name.
  */
-static bool located(const struct builder *b, Dwarf_Attribute *a,
-		    uint64_t pc)
+static bool located(struct builder *b, Dwarf_Attribute *a, uint64_t pc)
 {
-	return kf_located_at(a, pc) ||
-	       (b->mfentry && cu_entry(b, pc) && kf_located_at(a, pc + 5));
+	return kf_locs_at(&b->locs, a, pc) ||
+	       (b->mfentry && cu_entry(b, pc) &&
+		kf_locs_at(&b->locs, a, pc + 5));
 }
 
 /*
@@ -1239,6 +1240,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	if (read_elf(&b, err) != 0)
 		goto out;
 	kf_files_init(&b.files, b.elf);
+	kf_locs_init(&b.locs, b.elf);
 	b.img = elf_rawfile(b.elf, &b.nimg);
 	if (!b.img || b.nimg >= (size_t)1 << 31)
 		b.nimg = 0;
