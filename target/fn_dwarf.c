@@ -82,33 +82,37 @@ void u64map_free(struct u64map *m)
 /* ------------------------------------------------------------------ */
 /* Type names, spelled as SystemTap's -L spells them */
 
-void kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die)
+unsigned int kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die)
 {
 	const unsigned char *p = die->addr;
 	unsigned int code;
 
-	if (!t || die->abbrev)
-		return;
+	if (!t)
+		return 0;
 	if (die->cu != t->cu) {
 		memset(t->of, 0, sizeof(t->of));
+		memset(t->user, 0, sizeof(t->user));
 		t->cu = die->cu;
 	}
 	/* the DIE's code, a ULEB128 of one or two bytes here */
 	code = p[0];
 	if (code & 0x80) {
 		if (p[1] & 0x80)
-			return;
+			return 0;
 		code = (code & 0x7f) | (unsigned int)p[1] << 7;
 	}
 	if (code == 0 || code >= KF_ABBREV_CODES)
-		return;
+		return 0;
 	if (t->of[code]) {
-		die->abbrev = t->of[code];
-		return;
+		if (!die->abbrev)
+			die->abbrev = t->of[code];
+		return code;
 	}
 	/* libdw's own lookup, which it keeps in die->abbrev */
-	if (dwarf_tag(die) != DW_TAG_invalid)
-		t->of[code] = die->abbrev;
+	if (dwarf_tag(die) == DW_TAG_invalid)
+		return 0;
+	t->of[code] = die->abbrev;
+	return code;
 }
 
 Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,

@@ -82,10 +82,13 @@ bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
 struct kf_abbrevs {
 	Dwarf_CU *cu;		/* whose codes of[] holds */
 	Dwarf_Abbrev *of[KF_ABBREV_CODES];
+	/* a byte per code for the caller, zeroed with of[] */
+	unsigned char user[KF_ABBREV_CODES];
 };
 
-/* Fill die->abbrev (t NULL: leave it to libdw). */
-void kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die);
+/* Fill die->abbrev (t NULL: leave it to libdw). Returns the DIE's code
+ * when of[] and user[] hold it, else 0. */
+unsigned int kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die);
 
 /*
  * dwarf_attr_integrate() for several attributes of one DIE (not a CU's):

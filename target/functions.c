@@ -348,6 +348,7 @@ static int read_elf(struct builder *b, char **err)
 		uint64_t ni_addr = 0;
 
 		struct intern seen = { .arena = &b->scratch };
+		int nseen;
 
 		for (size_t i = 1; d && i < n; i++) {
 			GElf_Sym s;
@@ -362,8 +363,9 @@ static int read_elf(struct builder *b, char **err)
 				continue;
 			/* .exported: the first symbol of a name decides */
 			len = strlen(name);
-			if (intern_find(&seen, name, len) < 0) {
-				intern_add(&seen, name, len);
+			nseen = seen.n;
+			intern_add(&seen, name, len);
+			if (seen.n > nseen) {
 				if (GELF_ST_TYPE(s.st_info) == STT_FUNC &&
 				    GELF_ST_BIND(s.st_info) != STB_LOCAL)
 					intern_add(&b->exported, name, len);
@@ -543,6 +545,11 @@ static struct origin_var *origin_var(struct builder *b, Dwarf_Die *var,
 	return &b->ovars[b->novars - 1];
 }
 
+/* kf_abbrevs.user[] of a variable's code */
+#define VF_KNOWN	0x01	/* set */
+#define VF_ORIGIN	0x02	/* an origin and a location, no name, type,
+				 * constant: see origin_var() */
+
 static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 {
 	Dwarf_Die child;
@@ -552,20 +559,32 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 		return list_intern(b, NULL, 0);
 	do {
 		int tag, tid;
+		unsigned int code, fl;
 		struct kf_chain ch;
 		struct origin_var *o;
 		Dwarf_Attribute a, loc;
 		const char *name;
 		Dwarf_Die t;
 
-		kf_abbrev(&b->abbrevs, &child);
+		code = kf_abbrev(&b->abbrevs, &child);
 		tag = dwarf_tag(&child);
 		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
 			continue;
-		if (dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
-		    !dwarf_hasattr(&child, DW_AT_name) &&
-		    !dwarf_hasattr(&child, DW_AT_type) &&
-		    !dwarf_hasattr(&child, DW_AT_const_value) &&
+		/* which attributes a DIE has is its abbreviation's */
+		fl = code ? b->abbrevs.user[code] : 0;
+		if (!fl) {
+			fl = VF_KNOWN;
+			if (dwarf_hasattr(&child, DW_AT_abstract_origin) &&
+			    !dwarf_hasattr(&child, DW_AT_name) &&
+			    !dwarf_hasattr(&child, DW_AT_type) &&
+			    !dwarf_hasattr(&child, DW_AT_const_value) &&
+			    dwarf_hasattr(&child, DW_AT_location))
+				fl |= VF_ORIGIN;
+			if (code)
+				b->abbrevs.user[code] = (unsigned char)fl;
+		}
+		if ((fl & VF_ORIGIN) &&
+		    dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
 		    dwarf_attr(&child, DW_AT_location, &loc) &&
 		    dwarf_formref_die(&a, &t)) {
 			o = origin_var(b, &child, dwarf_dieoffset(&t));
