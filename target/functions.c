@@ -214,6 +214,11 @@ struct builder {
 	bool mfentry;
 	Dwarf_Die *conc, *abst, *inl;
 	int nconc, capconc, nabst, capabst, ninl, capinl;
+	/* the first of conc[i]'s and inl[i]'s variables in kids, or -1 */
+	int *conc_kid, *inl_kid;
+	int nconc_kid, capconc_kid, ninl_kid, capinl_kid;
+	struct kid *kids;
+	int nkids, capkids;
 	uint64_t *entries;	/* sorted entry pcs of the CU's functions */
 	int nentries, capentries;
 	struct aroot *roots;	/* the abstract roots by DIE offset */
@@ -230,6 +235,13 @@ struct builder {
 	struct origin_var *ovars;
 	int novars, capovars;
 	struct strbuf tmp;
+};
+
+/* A parameter or variable DIE of a copy, and the copy's next one. */
+struct kid {
+	Dwarf_Die die;
+	unsigned int code;	/* kf_abbrev()'s, 0 if none */
+	int next;		/* index in kids, -1 at the end */
 };
 
 struct origin_var {
@@ -550,26 +562,21 @@ static struct origin_var *origin_var(struct builder *b, Dwarf_Die *var,
 #define VF_ORIGIN	0x02	/* an origin and a location, no name, type,
 				 * constant: see origin_var() */
 
-static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
+/* The variables of the instance whose first parameter or variable is
+ * kids[k] (walk() collected them, in DIE order). */
+static uint32_t instance_vars(struct builder *b, int k, uint64_t pc)
 {
-	Dwarf_Die child;
-
 	b->nvbuf = 0;
-	if (dwarf_child(die, &child) != 0)
-		return list_intern(b, NULL, 0);
-	do {
-		int tag, tid;
-		unsigned int code, fl;
+	for (; k >= 0; k = b->kids[k].next) {
+		Dwarf_Die child = b->kids[k].die;
+		unsigned int code = b->kids[k].code, fl;
+		int tid;
 		struct kf_chain ch;
 		struct origin_var *o;
 		Dwarf_Attribute a, loc;
 		const char *name;
 		Dwarf_Die t;
 
-		code = kf_abbrev(&b->abbrevs, &child);
-		tag = dwarf_tag(&child);
-		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
-			continue;
 		/* which attributes a DIE has is its abbreviation's */
 		fl = code ? b->abbrevs.user[code] : 0;
 		if (!fl) {
@@ -608,7 +615,7 @@ static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
 		    (tid = kf_type_id(&b->types, &t)) < 0)
 			continue;
 		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf, var_id(b, name, tid));
-	} while (dwarf_siblingof(&child, &child) == 0);
+	}
 	return list_intern(b, b->vbuf, b->nvbuf);
 }
 
@@ -676,17 +683,23 @@ static void set_func_info(struct builder *b, int fi, Dwarf_Die *die)
 		f->ret = kf_type_id(&b->types, &t);
 }
 
-/* Collect the CU's functions and inlined copies (dwarf_getfuncs' walk). */
-static void walk(struct builder *b, Dwarf_Die *parent)
+/* Collect the CU's functions and inlined copies (dwarf_getfuncs' walk),
+ * and the parameters and variables of each copy: parent is conc[owner /
+ * 2] (even owner) or inl[owner / 2] (odd), or no copy (-1). */
+static void walk(struct builder *b, Dwarf_Die *parent, int owner)
 {
 	Dwarf_Die d;
+	int head = -1, tail = -1, i;
 
 	if (dwarf_child(parent, &d) != 0)
-		return;
+		goto out;
 	do {
-		kf_abbrev(&b->abbrevs, &d);
-		switch (dwarf_tag(&d)) {
+		unsigned int code = kf_abbrev(&b->abbrevs, &d);
+		int tag = dwarf_tag(&d);
+
+		switch (tag) {
 		case DW_TAG_subprogram:
+			i = -1;
 			if (!dwarf_hasattr(&d, DW_AT_declaration) &&
 			    dwarf_diename(&d)) {
 				if (dwarf_func_inline(&d) != 0) {
@@ -698,23 +711,44 @@ static void walk(struct builder *b, Dwarf_Die *parent)
 					VEC_PUSH(b->abst, b->nabst,
 						 b->capabst, d);
 				} else {
+					i = 2 * b->nconc;
 					VEC_PUSH(b->conc, b->nconc,
 						 b->capconc, d);
+					VEC_PUSH(b->conc_kid, b->nconc_kid,
+						 b->capconc_kid, -1);
 				}
 			}
-			walk(b, &d);
+			walk(b, &d, i);
 			break;
 		case DW_TAG_inlined_subroutine:
+			i = 2 * b->ninl + 1;
 			VEC_PUSH(b->inl, b->ninl, b->capinl, d);
-			walk(b, &d);
+			VEC_PUSH(b->inl_kid, b->ninl_kid, b->capinl_kid, -1);
+			walk(b, &d, i);
 			break;
 		case DW_TAG_lexical_block:
-			walk(b, &d);
+			walk(b, &d, -1);
+			break;
+		case DW_TAG_formal_parameter:
+		case DW_TAG_variable:
+			if (owner >= 0) {
+				struct kid k = { d, code, -1 };
+
+				VEC_PUSH(b->kids, b->nkids, b->capkids, k);
+				if (tail >= 0)
+					b->kids[tail].next = b->nkids - 1;
+				else
+					head = b->nkids - 1;
+				tail = b->nkids - 1;
+			}
 			break;
 		default:
 			break;
 		}
 	} while (dwarf_siblingof(&d, &d) == 0);
+out:
+	if (owner >= 0)
+		(owner & 1 ? b->inl_kid : b->conc_kid)[owner / 2] = head;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -755,6 +789,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	const char *producer;
 
 	b->nconc = b->nabst = b->ninl = b->nentries = b->nroots = 0;
+	b->nconc_kid = b->ninl_kid = b->nkids = 0;
 	/* DIE offsets: type names and origins are the CU's own, so their
 	 * maps start afresh (small, and cheap to look up in) */
 	u64map_free(&b->types.ids);
@@ -763,7 +798,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 	producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
 	b->mfentry = producer && strncmp(producer, "GNU ", 4) == 0 &&
 		     strstr(producer, "-mfentry");
-	walk(b, cu);
+	walk(b, cu, -1);
 	/* found in DIE order, so by offset: sorting only checks that */
 	for (int i = 1; i < b->nroots; i++)
 		if (b->roots[i - 1].off > b->roots[i].off) {
@@ -810,7 +845,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 		s = sym_at(b, pc);
 		if (s && strstr(s->name, ".part."))
 			flags |= KF_INST_PART;
-		add_inst(b, fi, pc, instance_vars(b, f, pc), flags);
+		add_inst(b, fi, pc, instance_vars(b, b->conc_kid[i], pc), flags);
 	}
 
 	/* inlined copies, under their abstract origin in this CU */
@@ -838,7 +873,7 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 					  file, line);
 			set_func_info(b, r->func, root);
 		}
-		add_inst(b, r->func, pc, instance_vars(b, d, pc),
+		add_inst(b, r->func, pc, instance_vars(b, b->inl_kid[i], pc),
 			 KF_INST_INLINE);
 	}
 }
@@ -1133,6 +1168,9 @@ static void builder_free(struct builder *b)
 	free(b->conc);
 	free(b->abst);
 	free(b->inl);
+	free(b->conc_kid);
+	free(b->inl_kid);
+	free(b->kids);
 	free(b->entries);
 	free(b->roots);
 	u64map_free(&b->name_no);
