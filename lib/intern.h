@@ -2,7 +2,10 @@
 /*
  * String interning: each distinct string gets a dense id (0, 1, 2, ... in
  * the order first seen), so catalogs store small integers and compare
- * strings by id. Open addressing; a slot holds id + 1, 0 is empty.
+ * strings by id. Open addressing, at most half full; a slot holds the
+ * string's hash (FNV-1a, low 32 bits) above id + 1 (0 is empty): a probe
+ * compares bytes only when the hashes are equal, and growing never
+ * hashes again.
  *
  * Memory: the strings are copied into the caller's arena (they outlive
  * the table); intern_free() releases the table's own arrays only.
@@ -17,8 +20,9 @@
 
 struct intern {
 	const char **s;		/* s[id]: the string, in arena */
+	uint32_t *hash;		/* hash[id]: its hash (low 32 bits) */
 	int n, cap;
-	uint32_t *slot;
+	uint64_t *slot;		/* hash << 32 | (id + 1) */
 	size_t nslot;		/* a power of two */
 	struct arena *arena;	/* set by the caller before first use */
 };

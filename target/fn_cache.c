@@ -7,6 +7,7 @@
 #include "target/fn_internal.h"
 #include "lib/arena.h"
 #include "lib/files.h"
+#include "lib/strbuf.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -196,38 +197,101 @@ out:
 	return ok;
 }
 
+/* Numbers as printf's %u, %d and %x would write them (the writer's hot
+ * loop: one formatted call per number was a tenth of a cold build). */
+static void put_u(struct strbuf *o, uint64_t v, unsigned base)
+{
+	char d[24];
+	int n = sizeof(d);
+
+	do {
+		d[--n] = "0123456789abcdef"[v % base];
+		v /= base;
+	} while (v);
+	sb_append(o, d + n, sizeof(d) - (size_t)n);
+}
+
+/* Write o out once it is large; false on a failed write. */
+static bool flush(struct strbuf *o, FILE *f, size_t above)
+{
+	bool ok = true;
+
+	if (o->len > above) {
+		ok = fwrite(o->data, 1, o->len, f) == o->len;
+		sb_reset(o);
+	}
+	return ok;
+}
+
+static void put_d(struct strbuf *o, int v)
+{
+	if (v < 0)
+		sb_putc(o, '-');
+	put_u(o, v < 0 ? -(uint64_t)v : (uint64_t)v, 10);
+}
+
 void kf_cache_write(const struct kf_catalog *c, const char *cache_dir,
 			const char *path, uint64_t key)
 {
 	struct replace_file r;
 	FILE *f = replace_open(&r, cache_dir, path);
+	struct strbuf o = { 0 };
+	bool ok = true;
 
 	if (!f)
 		return;
 	fprintf(f, "%s\nkey %016" PRIx64 "\ncounts %d %d %d %d\n",
 		KF_CACHE_MAGIC, key, c->ncus, c->nvars, c->nlists, c->n);
-	for (int i = 0; i < c->nvars; i++)
-		fprintf(f, "%s\n", c->vars[i]);
+	for (int i = 0; i < c->nvars; i++) {
+		ok &= flush(&o, f, 1 << 16);
+		sb_puts(&o, c->vars[i]);
+		sb_putc(&o, '\n');
+	}
 	for (int i = 0; i < c->nlists; i++) {
-		fprintf(f, "%u", c->lists[i][0]);
-		for (uint32_t k = 1; k <= c->lists[i][0]; k++)
-			fprintf(f, " %u", c->lists[i][k]);
-		fputc('\n', f);
+		ok &= flush(&o, f, 1 << 16);
+		put_u(&o, c->lists[i][0], 10);
+		for (uint32_t k = 1; k <= c->lists[i][0]; k++) {
+			sb_putc(&o, ' ');
+			put_u(&o, c->lists[i][k], 10);
+		}
+		sb_putc(&o, '\n');
 	}
 	for (int i = 0; i < c->n; i++) {
 		const struct kfunc *fn = &c->funcs[i];
 
-		fprintf(f, "%s\t%s\t%d\t%x\t%s\t", fn->name, fn->file,
-			fn->line, fn->flags, fn->ret_type ? fn->ret_type : "");
-		for (int k = 0; k < fn->naliases; k++)
-			fprintf(f, "%s%s", k ? " " : "", fn->aliases[k]);
-		fprintf(f, "\t%d", fn->ninst);
-		for (int k = 0; k < fn->ninst; k++)
-			fprintf(f, "\t%" PRIx64 " %u %u %x", fn->inst[k].addr,
-				fn->inst[k].cu, fn->inst[k].vars,
-				fn->inst[k].flags);
-		fputc('\n', f);
+		ok &= flush(&o, f, 1 << 16);
+		sb_puts(&o, fn->name);
+		sb_putc(&o, '\t');
+		sb_puts(&o, fn->file);
+		sb_putc(&o, '\t');
+		put_d(&o, fn->line);
+		sb_putc(&o, '\t');
+		put_u(&o, fn->flags, 16);
+		sb_putc(&o, '\t');
+		if (fn->ret_type)
+			sb_puts(&o, fn->ret_type);
+		sb_putc(&o, '\t');
+		for (int k = 0; k < fn->naliases; k++) {
+			if (k)
+				sb_putc(&o, ' ');
+			sb_puts(&o, fn->aliases[k]);
+		}
+		sb_putc(&o, '\t');
+		put_d(&o, fn->ninst);
+		for (int k = 0; k < fn->ninst; k++) {
+			sb_putc(&o, '\t');
+			put_u(&o, fn->inst[k].addr, 16);
+			sb_putc(&o, ' ');
+			put_u(&o, fn->inst[k].cu, 10);
+			sb_putc(&o, ' ');
+			put_u(&o, fn->inst[k].vars, 10);
+			sb_putc(&o, ' ');
+			put_u(&o, fn->inst[k].flags, 16);
+		}
+		sb_putc(&o, '\n');
 	}
-	fputs("end\n", f);
-	replace_commit(&r, true);
+	sb_puts(&o, "end\n");
+	ok &= flush(&o, f, 0);
+	sb_free(&o);
+	replace_commit(&r, ok);
 }

@@ -21,14 +21,13 @@ static void u64map_grow(struct u64map *m)
 	struct u64map g = { 0 };
 
 	g.nslot = m->nslot ? 2 * m->nslot : 256;
-	g.key = xmalloc(g.nslot * sizeof(*g.key));
-	g.val = xmalloc(g.nslot * sizeof(*g.val));
-	memset(g.key, 0xff, g.nslot * sizeof(*g.key));
+	g.slot = xmalloc(g.nslot * sizeof(*g.slot));
+	for (size_t i = 0; i < g.nslot; i++)
+		g.slot[i].key = UINT64_MAX;
 	for (size_t i = 0; i < m->nslot; i++)
-		if (m->key[i] != UINT64_MAX)
-			u64map_put(&g, m->key[i], m->val[i]);
-	free(m->key);
-	free(m->val);
+		if (m->slot[i].key != UINT64_MAX)
+			u64map_put(&g, m->slot[i].key, m->slot[i].val);
+	free(m->slot);
 	*m = g;
 }
 
@@ -38,10 +37,10 @@ uint32_t *u64map_slot(const struct u64map *m, uint64_t k)
 
 	if (!m->nslot)
 		return NULL;
-	for (h = mix64(k) & (m->nslot - 1); m->key[h] != UINT64_MAX;
+	for (h = mix64(k) & (m->nslot - 1); m->slot[h].key != UINT64_MAX;
 	     h = (h + 1) & (m->nslot - 1))
-		if (m->key[h] == k)
-			return &m->val[h];
+		if (m->slot[h].key == k)
+			return &m->slot[h].val;
 	return NULL;
 }
 
@@ -56,26 +55,26 @@ void u64map_put(struct u64map *m, uint64_t k, uint32_t v)
 	}
 	if ((m->n + 1) * 2 > m->nslot)
 		u64map_grow(m);
-	for (h = mix64(k) & (m->nslot - 1); m->key[h] != UINT64_MAX;
+	for (h = mix64(k) & (m->nslot - 1); m->slot[h].key != UINT64_MAX;
 	     h = (h + 1) & (m->nslot - 1))
 		;
-	m->key[h] = k;
-	m->val[h] = v;
+	m->slot[h].key = k;
+	m->slot[h].val = v;
 	m->n++;
 }
 
 void u64map_clear(struct u64map *m)
 {
 	if (m->n) {
-		memset(m->key, 0xff, m->nslot * sizeof(*m->key));
+		for (size_t i = 0; i < m->nslot; i++)
+			m->slot[i].key = UINT64_MAX;
 		m->n = 0;
 	}
 }
 
 void u64map_free(struct u64map *m)
 {
-	free(m->key);
-	free(m->val);
+	free(m->slot);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -83,13 +82,71 @@ void u64map_free(struct u64map *m)
 /* ------------------------------------------------------------------ */
 /* Type names, spelled as SystemTap's -L spells them */
 
-bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
+unsigned int kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die)
+{
+	const unsigned char *p = die->addr;
+	unsigned int code;
+
+	if (!t)
+		return 0;
+	if (die->cu != t->cu) {
+		memset(t->of, 0, sizeof(t->of));
+		memset(t->user, 0, sizeof(t->user));
+		t->cu = die->cu;
+	}
+	/* the DIE's code, a ULEB128 of one or two bytes here */
+	code = p[0];
+	if (code & 0x80) {
+		if (p[1] & 0x80)
+			return 0;
+		code = (code & 0x7f) | (unsigned int)p[1] << 7;
+	}
+	if (code == 0 || code >= KF_ABBREV_CODES)
+		return 0;
+	if (t->of[code]) {
+		if (!die->abbrev)
+			die->abbrev = t->of[code];
+		return code;
+	}
+	/* libdw's own lookup, which it keeps in die->abbrev */
+	if (dwarf_tag(die) == DW_TAG_invalid)
+		return 0;
+	t->of[code] = die->abbrev;
+	return code;
+}
+
+Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,
+			       Dwarf_Attribute *a)
+{
+	for (int i = 0;; i++) {
+		if (i == c->n) {
+			Dwarf_Die *last = &c->die[c->n - 1];
+			Dwarf_Attribute r;
+
+			if (c->end || c->n == KF_CHAIN_MAX)
+				return NULL;
+			if ((!dwarf_attr(last, DW_AT_abstract_origin, &r) &&
+			     !dwarf_attr(last, DW_AT_specification, &r)) ||
+			    !dwarf_formref_die(&r, &c->die[c->n])) {
+				c->end = true;
+				return NULL;
+			}
+			kf_abbrev(c->ab, &c->die[c->n++]);
+		}
+		if (dwarf_attr(&c->die[i], name, a))
+			return a;
+	}
+}
+
+/* The type a DW_AT_type attribute names (through DW_AT_signature). */
+static bool type_of(Dwarf_Attribute *at, Dwarf_Die *out,
+		    struct kf_abbrevs *ab)
 {
 	Dwarf_Attribute a;
 
-	if (!dwarf_attr_integrate(die, DW_AT_type, &a) ||
-	    !dwarf_formref_die(&a, out))
+	if (!at || !dwarf_formref_die(at, out))
 		return false;
+	kf_abbrev(ab, out);
 	if (dwarf_attr(out, DW_AT_signature, &a)) {
 		if (!dwarf_formref_die(&a, out))
 			return false;
@@ -98,6 +155,20 @@ bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
 			return false;
 	}
 	return true;
+}
+
+bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return type_of(dwarf_attr_integrate(die, DW_AT_type, &a), out, NULL);
+}
+
+bool kf_chain_type(struct kf_chain *c, Dwarf_Die *out)
+{
+	Dwarf_Attribute a;
+
+	return type_of(kf_chain_attr(c, DW_AT_type, &a), out, c->ab);
 }
 
 static bool type_decl(struct kf_types *b, Dwarf_Die *t, struct strbuf *o);

@@ -13,9 +13,11 @@
 #include <stdlib.h>
 
 #include <elfutils/libdw.h>
+#include <libelf.h>
 
 #include "target/functions.h"
 #include "lib/intern.h"
+#include "lib/strbuf.h"
 
 /* Changes whenever the cache file's format does (part of its key). */
 #define KF_CACHE_MAGIC "stap-kfuncs 4"
@@ -38,10 +40,15 @@ static inline void sort_n(void *base, size_t n, size_t size,
 		qsort(base, n, size, cmp);
 }
 
-/* uint64 -> uint32 map (open addressing); the key UINT64_MAX is reserved (empty slot). */
+/* uint64 -> uint32 map (open addressing); the key UINT64_MAX is reserved
+ * (empty slot). A slot holds key and value together: one cache line. */
+struct u64slot {
+	uint64_t key;
+	uint32_t val;
+};
+
 struct u64map {
-	uint64_t *key;
-	uint32_t *val;
+	struct u64slot *slot;
 	size_t n, nslot;
 };
 
@@ -62,10 +69,104 @@ struct kf_types {
 int kf_type_id(struct kf_types *tt, Dwarf_Die *t);
 /* The DIE's type (through DW_AT_signature type units): false if none. */
 bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
+
+/*
+ * libdw's abbreviation of each DIE code of one CU, for DIEs the catalog
+ * reads by the million: libdw finds a DIE's abbreviation in a hash table
+ * under a rwlock (a sixth of a cold build) and keeps it in
+ * Dwarf_Die.abbrev, looking it up only while that is NULL. kf_abbrev()
+ * fills it with the one libdw found for the same code in the same CU,
+ * which is what libdw's lookup returns, so nothing else changes.
+ */
+#define KF_ABBREV_CODES 1024
+struct kf_abbrevs {
+	Dwarf_CU *cu;		/* whose codes of[] holds */
+	Dwarf_Abbrev *of[KF_ABBREV_CODES];
+	/* a byte per code for the caller, zeroed with of[] */
+	unsigned char user[KF_ABBREV_CODES];
+};
+
+/* Fill die->abbrev (t NULL: leave it to libdw). Returns the DIE's code
+ * when of[] and user[] hold it, else 0. */
+unsigned int kf_abbrev(struct kf_abbrevs *t, Dwarf_Die *die);
+
+/*
+ * dwarf_attr_integrate() for several attributes of one DIE (not a CU's):
+ * the DIEs its DW_AT_abstract_origin / DW_AT_specification references
+ * lead to are resolved once, as libdw follows them (17 at most), instead
+ * of once per attribute.
+ */
+#define KF_CHAIN_MAX 17
+struct kf_chain {
+	Dwarf_Die die[KF_CHAIN_MAX];
+	int n;		/* resolved so far, die[0] the DIE itself */
+	bool end;	/* die[n - 1] references none */
+	struct kf_abbrevs *ab;	/* for the DIEs it resolves, or NULL */
+};
+
+static inline void kf_chain_start(struct kf_chain *c, const Dwarf_Die *die,
+				  struct kf_abbrevs *ab)
+{
+	c->die[0] = *die;
+	c->n = 1;
+	c->end = false;
+	c->ab = ab;
+}
+
+Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,
+			       Dwarf_Attribute *a);
+/* kf_die_type() of the chain's DIE. */
+bool kf_chain_type(struct kf_chain *c, Dwarf_Die *out);
 /* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
 bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
 /* Whether location attribute a covers pc. */
 bool kf_located_at(Dwarf_Attribute *a, uint64_t pc);
+
+/* kf_located_at() without libdw's cache of parsed expressions, for the
+ * catalog's build (fn_loc.c): the same answers. */
+struct kf_locs {
+	const unsigned char *info, *lists;	/* NULL: libdw reads */
+	size_t ninfo, nlists;
+	/* the CU asked about last */
+	Dwarf_CU *cu;
+	bool fast;		/* read here, not by libdw */
+	int asz, osz;
+	uint64_t base;
+};
+
+void kf_locs_init(struct kf_locs *l, Elf *elf);
+bool kf_locs_at(struct kf_locs *l, Dwarf_Attribute *a, uint64_t pc);
+
+/* Declaration files read from the line program's header only (fn_files.c):
+ * dwarf_decl_file() without the CU's decoded line table. */
+struct kf_file {
+	const char *name;
+	uint64_t dir;		/* index into dirs */
+};
+
+struct kf_files {
+	const unsigned char *line, *line_str, *str;	/* NULL: libdw reads */
+	size_t nline, nline_str, nstr;
+	/* the table read last: the CU DIE's offset, whether it was read */
+	Dwarf_Off cu_off;
+	bool ok;
+	int version;
+	const char **dirs;	/* DWARF 2-4: [0] is DW_AT_comp_dir or NULL */
+	int ndirs, capdirs;
+	struct kf_file *files;
+	int nfiles, capfiles;
+	struct strbuf name;	/* the name returned last */
+};
+
+/* The bytes of the section named want, when they can be read as they are
+ * (present, not compressed); else *p is NULL. */
+void kf_section(Elf *elf, const char *want, const unsigned char **p,
+		size_t *n);
+
+void kf_files_init(struct kf_files *ff, Elf *elf);
+void kf_files_free(struct kf_files *ff);
+/* dwarf_decl_file(die), the same string; valid until the next call. */
+const char *kf_decl_file(struct kf_files *ff, Dwarf_Die *die);
 
 /* CACHE_DIR/kfuncs-RELEASE.txt, malloc'ed. */
 char *kf_cache_path(const char *cache_dir, const char *release);

@@ -23,6 +23,11 @@
  * functions (not entry points), whether a name is a global FUNC symbol
  * (.exported), and the functions that have no DWARF at all.
  *
+ * Memory: the debug vmlinux is mmapped by libelf and read once, front to
+ * back; the pages behind the walk are released as it goes (see "Reading
+ * the DWARF once"), and the declaration files come from the line
+ * programs' headers (fn_files.c), not libdw's decoded line tables.
+ *
  * Invariants: funcs[] is sorted by (name, file, line) and unique on it;
  * each function's instances are in discovery order (CU, then out-of-line
  * before inline, then DIE order); lists[0] is the empty list.
@@ -48,6 +53,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -185,6 +191,9 @@ struct builder {
 	struct intern dnames;	/* names of out-of-line DWARF functions */
 	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct kf_types types;	/* type names, interned in strs */
+	struct kf_files files;	/* decl files from the line headers */
+	struct kf_abbrevs abbrevs;	/* the current CU's DIE codes */
+	struct kf_locs locs;	/* locations at a pc */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -205,12 +214,47 @@ struct builder {
 	bool mfentry;
 	Dwarf_Die *conc, *abst, *inl;
 	int nconc, capconc, nabst, capabst, ninl, capinl;
+	/* the first of conc[i]'s and inl[i]'s variables in kids, or -1 */
+	int *conc_kid, *inl_kid;
+	int nconc_kid, capconc_kid, ninl_kid, capinl_kid;
+	struct kid *kids;
+	int nkids, capkids;
 	uint64_t *entries;	/* sorted entry pcs of the CU's functions */
 	int nentries, capentries;
-	struct u64map abst_at;	/* abstract root offset -> index in abst */
+	struct aroot *roots;	/* the abstract roots by DIE offset */
+	int nroots, caproots;
 	uint32_t *vbuf;
 	int nvbuf, capvbuf;
+	/* "name:type" ids by (name string, type id), before the strings */
+	const char *img;	/* the file image, when under 2^31 bytes */
+	size_t nimg;
+	struct u64map name_no;	/* other name pointers -> number + 1 */
+	struct u64map var_of;	/* name key << 32 | type id -> vars id + 1 */
+	uint32_t nnames;
+	struct u64map origin_at;	/* DIE offset -> ovars index + 1 */
+	struct origin_var *ovars;
+	int novars, capovars;
 	struct strbuf tmp;
+};
+
+/* A parameter or variable DIE of a copy, and the copy's next one. */
+struct kid {
+	Dwarf_Die die;
+	unsigned int code;	/* kf_abbrev()'s, 0 if none */
+	int next;		/* index in kids, -1 at the end */
+};
+
+struct origin_var {
+	const char *name;	/* NULL: none */
+	int tid;		/* strs id of its type name, -1: none */
+	bool has_const;		/* a DW_AT_const_value */
+	uint32_t var;		/* vars id, UINT32_MAX until used */
+};
+
+struct aroot {
+	uint64_t off;		/* DIE offset */
+	int abst;		/* index in abst */
+	int func;		/* its function, -1 until an inlined copy */
 };
 
 struct bfunc {
@@ -316,6 +360,7 @@ static int read_elf(struct builder *b, char **err)
 		uint64_t ni_addr = 0;
 
 		struct intern seen = { .arena = &b->scratch };
+		int nseen;
 
 		for (size_t i = 1; d && i < n; i++) {
 			GElf_Sym s;
@@ -330,8 +375,9 @@ static int read_elf(struct builder *b, char **err)
 				continue;
 			/* .exported: the first symbol of a name decides */
 			len = strlen(name);
-			if (intern_find(&seen, name, len) < 0) {
-				intern_add(&seen, name, len);
+			nseen = seen.n;
+			intern_add(&seen, name, len);
+			if (seen.n > nseen) {
 				if (GELF_ST_TYPE(s.st_info) == STT_FUNC &&
 				    GELF_ST_BIND(s.st_info) != STB_LOCAL)
 					intern_add(&b->exported, name, len);
@@ -440,44 +486,136 @@ static bool cu_entry(const struct builder *b, uint64_t pc)
 
 
 /*
+ * The vars id of "name:type" for a name string and a strs id. A name is
+ * known by where it is: its offset in the file image (below 2^31), else
+ * a number of its own from 2^31 up. The same name at another place is
+ * another key, whose string is then found in vars by its text.
+ */
+static uint32_t var_id(struct builder *b, const char *name, int tid)
+{
+	uint64_t np = (uint64_t)(uintptr_t)name, key;
+	uint32_t *v, id;
+
+	if (name >= b->img && (size_t)(name - b->img) < b->nimg) {
+		key = (uint64_t)(name - b->img);
+	} else {
+		if (!(v = u64map_slot(&b->name_no, np))) {
+			u64map_put(&b->name_no, np, ++b->nnames);
+			v = u64map_slot(&b->name_no, np);
+		}
+		key = (1ULL << 31) + *v - 1;
+	}
+	key = key << 32 | (uint32_t)tid;
+	if ((v = u64map_slot(&b->var_of, key)))
+		return *v - 1;
+	sb_reset(&b->tmp);
+	sb_puts(&b->tmp, name);
+	sb_putc(&b->tmp, ':');
+	sb_puts(&b->tmp, b->strs.s[tid]);
+	id = (uint32_t)intern_add(&b->vars, sb_str(&b->tmp), b->tmp.len);
+	u64map_put(&b->var_of, key, id + 1);
+	return id;
+}
+
+/*
  * The variables -L shows for the instance die at pc: its own children
  * that are parameters or variables with a name, a location at pc (or a
  * constant value) and a type that has a name.
  */
-static uint32_t instance_vars(struct builder *b, Dwarf_Die *die, uint64_t pc)
+static bool located(struct builder *b, Dwarf_Attribute *a, uint64_t pc)
 {
-	Dwarf_Die child;
+	return kf_locs_at(&b->locs, a, pc) ||
+	       (b->mfentry && cu_entry(b, pc) &&
+		kf_locs_at(&b->locs, a, pc + 5));
+}
 
+/*
+ * The name, constant and type of a variable whose own DIE has none of
+ * them, only a DW_AT_abstract_origin (the variables of inlined and
+ * concrete copies): taken from the origin at DIE offset off, resolved at
+ * its first variable and kept (through that variable's chain; every
+ * other such variable's chain is the same past its own DIE).
+ */
+static struct origin_var *origin_var(struct builder *b, Dwarf_Die *var,
+				     uint64_t off)
+{
+	uint32_t *v = u64map_slot(&b->origin_at, off);
+	struct origin_var o = { NULL, -1, false, UINT32_MAX };
+	struct kf_chain ch;
+	Dwarf_Attribute a;
+	Dwarf_Die t;
+
+	if (v)
+		return &b->ovars[*v - 1];
+	kf_chain_start(&ch, var, &b->abbrevs);
+	o.name = dwarf_formstring(kf_chain_attr(&ch, DW_AT_name, &a));
+	o.has_const = kf_chain_attr(&ch, DW_AT_const_value, &a) != NULL;
+	if (kf_chain_type(&ch, &t))
+		o.tid = kf_type_id(&b->types, &t);
+	VEC_PUSH(b->ovars, b->novars, b->capovars, o);
+	u64map_put(&b->origin_at, off, (uint32_t)b->novars);
+	return &b->ovars[b->novars - 1];
+}
+
+/* kf_abbrevs.user[] of a variable's code */
+#define VF_KNOWN	0x01	/* set */
+#define VF_ORIGIN	0x02	/* an origin and a location, no name, type,
+				 * constant: see origin_var() */
+
+/* The variables of the instance whose first parameter or variable is
+ * kids[k] (walk() collected them, in DIE order). */
+static uint32_t instance_vars(struct builder *b, int k, uint64_t pc)
+{
 	b->nvbuf = 0;
-	if (dwarf_child(die, &child) != 0)
-		return list_intern(b, NULL, 0);
-	do {
-		int tag = dwarf_tag(&child), tid;
-		Dwarf_Attribute a;
+	for (; k >= 0; k = b->kids[k].next) {
+		Dwarf_Die child = b->kids[k].die;
+		unsigned int code = b->kids[k].code, fl;
+		int tid;
+		struct kf_chain ch;
+		struct origin_var *o;
+		Dwarf_Attribute a, loc;
 		const char *name;
 		Dwarf_Die t;
 
-		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
+		/* which attributes a DIE has is its abbreviation's */
+		fl = code ? b->abbrevs.user[code] : 0;
+		if (!fl) {
+			fl = VF_KNOWN;
+			if (dwarf_hasattr(&child, DW_AT_abstract_origin) &&
+			    !dwarf_hasattr(&child, DW_AT_name) &&
+			    !dwarf_hasattr(&child, DW_AT_type) &&
+			    !dwarf_hasattr(&child, DW_AT_const_value) &&
+			    dwarf_hasattr(&child, DW_AT_location))
+				fl |= VF_ORIGIN;
+			if (code)
+				b->abbrevs.user[code] = (unsigned char)fl;
+		}
+		if ((fl & VF_ORIGIN) &&
+		    dwarf_attr(&child, DW_AT_abstract_origin, &a) &&
+		    dwarf_attr(&child, DW_AT_location, &loc) &&
+		    dwarf_formref_die(&a, &t)) {
+			o = origin_var(b, &child, dwarf_dieoffset(&t));
+			if (!o->name || (!o->has_const && !located(b, &loc, pc)) ||
+			    o->tid < 0)
+				continue;
+			if (o->var == UINT32_MAX)
+				o->var = var_id(b, o->name, o->tid);
+			VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf, o->var);
 			continue;
-		name = dwarf_diename(&child);
+		}
+		kf_chain_start(&ch, &child, &b->abbrevs);
+		name = dwarf_formstring(kf_chain_attr(&ch, DW_AT_name, &a));
 		if (!name)
 			continue;
-		if (!dwarf_attr_integrate(&child, DW_AT_const_value, &a)) {
-			if (!dwarf_attr_integrate(&child, DW_AT_location, &a))
-				continue;
-			if (!kf_located_at(&a, pc) &&
-			    !(b->mfentry && cu_entry(b, pc) &&
-			      kf_located_at(&a, pc + 5)))
-				continue;
-		}
-		if (!kf_die_type(&child, &t) || (tid = kf_type_id(&b->types, &t)) < 0)
+		if (!kf_chain_attr(&ch, DW_AT_const_value, &a) &&
+		    (!kf_chain_attr(&ch, DW_AT_location, &a) ||
+		     !located(b, &a, pc)))
 			continue;
-		sb_reset(&b->tmp);
-		sb_printf(&b->tmp, "%s:%s", name, b->strs.s[tid]);
-		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf,
-			 (uint32_t)intern_add(&b->vars, sb_str(&b->tmp),
-					     b->tmp.len));
-	} while (dwarf_siblingof(&child, &child) == 0);
+		if (!kf_chain_type(&ch, &t) ||
+		    (tid = kf_type_id(&b->types, &t)) < 0)
+			continue;
+		VEC_PUSH(b->vbuf, b->nvbuf, b->capvbuf, var_id(b, name, tid));
+	}
 	return list_intern(b, b->vbuf, b->nvbuf);
 }
 
@@ -517,7 +655,7 @@ static void add_inst(struct builder *b, int func, uint64_t addr,
 static void decl_of(struct builder *b, Dwarf_Die *cu, Dwarf_Die *f,
 		    int *file, int *line)
 {
-	const char *df = dwarf_decl_file(f);
+	const char *df = kf_decl_file(&b->files, f);
 	Dwarf_Addr lo;
 	Dwarf_Line *l = NULL;
 
@@ -545,41 +683,72 @@ static void set_func_info(struct builder *b, int fi, Dwarf_Die *die)
 		f->ret = kf_type_id(&b->types, &t);
 }
 
-/* Collect the CU's functions and inlined copies (dwarf_getfuncs' walk). */
-static void walk(struct builder *b, Dwarf_Die *parent)
+/* Collect the CU's functions and inlined copies (dwarf_getfuncs' walk),
+ * and the parameters and variables of each copy: parent is conc[owner /
+ * 2] (even owner) or inl[owner / 2] (odd), or no copy (-1). */
+static void walk(struct builder *b, Dwarf_Die *parent, int owner)
 {
 	Dwarf_Die d;
+	int head = -1, tail = -1, i;
 
 	if (dwarf_child(parent, &d) != 0)
-		return;
+		goto out;
 	do {
-		switch (dwarf_tag(&d)) {
+		unsigned int code = kf_abbrev(&b->abbrevs, &d);
+		int tag = dwarf_tag(&d);
+
+		switch (tag) {
 		case DW_TAG_subprogram:
+			i = -1;
 			if (!dwarf_hasattr(&d, DW_AT_declaration) &&
 			    dwarf_diename(&d)) {
 				if (dwarf_func_inline(&d) != 0) {
-					u64map_put(&b->abst_at, dwarf_dieoffset(&d),
-					       (uint32_t)b->nabst);
+					struct aroot r = { dwarf_dieoffset(&d),
+							   b->nabst, -1 };
+
+					VEC_PUSH(b->roots, b->nroots,
+						 b->caproots, r);
 					VEC_PUSH(b->abst, b->nabst,
 						 b->capabst, d);
 				} else {
+					i = 2 * b->nconc;
 					VEC_PUSH(b->conc, b->nconc,
 						 b->capconc, d);
+					VEC_PUSH(b->conc_kid, b->nconc_kid,
+						 b->capconc_kid, -1);
 				}
 			}
-			walk(b, &d);
+			walk(b, &d, i);
 			break;
 		case DW_TAG_inlined_subroutine:
+			i = 2 * b->ninl + 1;
 			VEC_PUSH(b->inl, b->ninl, b->capinl, d);
-			walk(b, &d);
+			VEC_PUSH(b->inl_kid, b->ninl_kid, b->capinl_kid, -1);
+			walk(b, &d, i);
 			break;
 		case DW_TAG_lexical_block:
-			walk(b, &d);
+			walk(b, &d, -1);
+			break;
+		case DW_TAG_formal_parameter:
+		case DW_TAG_variable:
+			if (owner >= 0) {
+				struct kid k = { d, code, -1 };
+
+				VEC_PUSH(b->kids, b->nkids, b->capkids, k);
+				if (tail >= 0)
+					b->kids[tail].next = b->nkids - 1;
+				else
+					head = b->nkids - 1;
+				tail = b->nkids - 1;
+			}
 			break;
 		default:
 			break;
 		}
 	} while (dwarf_siblingof(&d, &d) == 0);
+out:
+	if (owner >= 0)
+		(owner & 1 ? b->inl_kid : b->conc_kid)[owner / 2] = head;
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -589,17 +758,54 @@ static int u64_cmp(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+static int aroot_cmp(const void *a, const void *b)
+{
+	const struct aroot *x = a, *y = b;
+
+	return (x->off > y->off) - (x->off < y->off);
+}
+
+/* The abstract root at DIE offset off, or NULL. */
+static struct aroot *root_at(const struct builder *b, uint64_t off)
+{
+	int lo = 0, hi = b->nroots;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2;
+
+		if (b->roots[mid].off < off)
+			lo = mid + 1;
+		else if (b->roots[mid].off > off)
+			hi = mid;
+		else
+			return &b->roots[mid];
+	}
+	return NULL;
+}
+
 static void do_cu(struct builder *b, Dwarf_Die *cu)
 {
 	Dwarf_Attribute a;
 	const char *producer;
 
-	b->nconc = b->nabst = b->ninl = b->nentries = 0;
-	u64map_clear(&b->abst_at);
+	b->nconc = b->nabst = b->ninl = b->nentries = b->nroots = 0;
+	b->nconc_kid = b->ninl_kid = b->nkids = 0;
+	/* DIE offsets: type names and origins are the CU's own, so their
+	 * maps start afresh (small, and cheap to look up in) */
+	u64map_free(&b->types.ids);
+	u64map_free(&b->origin_at);
+	b->novars = 0;
 	producer = dwarf_formstring(dwarf_attr(cu, DW_AT_producer, &a));
 	b->mfentry = producer && strncmp(producer, "GNU ", 4) == 0 &&
 		     strstr(producer, "-mfentry");
-	walk(b, cu);
+	walk(b, cu, -1);
+	/* found in DIE order, so by offset: sorting only checks that */
+	for (int i = 1; i < b->nroots; i++)
+		if (b->roots[i - 1].off > b->roots[i].off) {
+			sort_n(b->roots, (size_t)b->nroots, sizeof(*b->roots),
+			       aroot_cmp);
+			break;
+		}
 
 	for (int i = 0; i < b->nconc; i++) {
 		uint64_t pc;
@@ -639,30 +845,36 @@ static void do_cu(struct builder *b, Dwarf_Die *cu)
 		s = sym_at(b, pc);
 		if (s && strstr(s->name, ".part."))
 			flags |= KF_INST_PART;
-		add_inst(b, fi, pc, instance_vars(b, f, pc), flags);
+		add_inst(b, fi, pc, instance_vars(b, b->conc_kid[i], pc), flags);
 	}
 
 	/* inlined copies, under their abstract origin in this CU */
 	for (int i = 0; i < b->ninl; i++) {
-		Dwarf_Die *d = &b->inl[i], origin;
+		Dwarf_Die *d = &b->inl[i], origin, *root;
 		Dwarf_Attribute oa;
-		uint32_t *ai;
+		struct aroot *r;
 		uint64_t pc;
-		int file, line, fi;
+		int file, line;
 		const char *name;
 
 		if (!dwarf_attr(d, DW_AT_abstract_origin, &oa) ||
 		    !dwarf_formref_die(&oa, &origin))
 			continue;
-		ai = u64map_slot(&b->abst_at, dwarf_dieoffset(&origin));
-		if (!ai || !kf_entry_pc(d, &pc))
+		r = root_at(b, dwarf_dieoffset(&origin));
+		if (!r || !kf_entry_pc(d, &pc))
 			continue;
-		name = dwarf_diename(&b->abst[*ai]);
-		decl_of(b, cu, &b->abst[*ai], &file, &line);
-		fi = func_id(b, intern_add(&b->strs, name, strlen(name)), file,
-			     line);
-		set_func_info(b, fi, &b->abst[*ai]);
-		add_inst(b, fi, pc, instance_vars(b, d, pc), KF_INST_INLINE);
+		/* the same for every copy of the root */
+		if (r->func < 0) {
+			root = &b->abst[r->abst];
+			name = dwarf_diename(root);
+			decl_of(b, cu, root, &file, &line);
+			r->func = func_id(b, intern_add(&b->strs, name,
+							strlen(name)),
+					  file, line);
+			set_func_info(b, r->func, root);
+		}
+		add_inst(b, r->func, pc, instance_vars(b, b->inl_kid[i], pc),
+			 KF_INST_INLINE);
 	}
 }
 
@@ -796,6 +1008,64 @@ static int kfunc_cmp(const void *x, const void *y)
 	return r;
 }
 
+/*
+ * Sort the instances by binst_cmp: grouped by function (a stable counting
+ * sort), then a group out of order sorted on its own. The DWARF copies
+ * were found CU by CU, out-of-line ones first, so only a symbol-table
+ * function's copies (by symbol index) can need it.
+ */
+static void sort_insts(struct builder *b)
+{
+	int *start = calloc((size_t)b->nfuncs + 1, sizeof(*start));
+	struct binst *out = xmalloc(((size_t)b->ninsts + 1) * sizeof(*out));
+
+	if (!start)
+		fatal("out of memory");
+	for (int i = 0; i < b->ninsts; i++) {
+		b->insts[i].seq = i;
+		start[b->insts[i].func + 1]++;
+	}
+	for (int f = 0; f < b->nfuncs; f++)
+		start[f + 1] += start[f];
+	for (int i = 0; i < b->ninsts; i++)
+		out[start[b->insts[i].func]++] = b->insts[i];
+	free(b->insts);
+	b->insts = out;
+	b->capinsts = b->ninsts + 1;
+	for (int i = 0; i < b->ninsts;) {
+		int j = i + 1;
+		bool sorted = true;
+
+		for (; j < b->ninsts && out[j].func == out[i].func; j++)
+			if (binst_cmp(&out[j - 1], &out[j]) > 0)
+				sorted = false;
+		if (!sorted)
+			qsort(out + i, (size_t)(j - i), sizeof(*out), binst_cmp);
+		i = j;
+	}
+	free(start);
+}
+
+/* Whether an inlined copy at addr is among the n instances f keeps so
+ * far; f has ninline inlined copies in all. Few: a scan of those kept;
+ * many: the map *seen of their addresses (the caller clears it per
+ * function), which this adds addr to. */
+static bool inline_seen(const struct kfunc *f, int n, uint64_t addr,
+			struct u64map *seen, int ninline)
+{
+	if (ninline <= 32) {
+		for (int k = 0; k < n; k++)
+			if ((f->inst[k].flags & KF_INST_INLINE) &&
+			    f->inst[k].addr == addr)
+				return true;
+		return false;
+	}
+	if (u64map_slot(seen, addr))
+		return true;
+	u64map_put(seen, addr, 1);
+	return false;
+}
+
 static void finish(struct builder *b)
 {
 	struct kf_catalog *c = b->c;
@@ -804,22 +1074,20 @@ static void finish(struct builder *b)
 	struct u64map seen = { 0 };
 	int *pos = xmalloc(((size_t)b->nfuncs + 1) * sizeof(*pos));
 
-	/* instances grouped by function, discovery order within (qsort is
-	 * not stable: the DIE order is restored by the original index) */
-	for (int i = 0; i < b->ninsts; i++)
-		b->insts[i].seq = i;
-	sort_n(b->insts, (size_t)b->ninsts, sizeof(*b->insts), binst_cmp);
+	/* instances grouped by function, discovery order within */
+	sort_insts(b);
 	all = arena_alloc(ar, ((size_t)b->ninsts + 1) * sizeof(*all));
 	c->funcs = arena_alloc(ar, ((size_t)b->nfuncs + 1) *
 				       sizeof(*c->funcs));
 	c->n = 0;
 	for (int i = 0; i < b->ninsts;) {
-		int j = i, w = 0;
+		int j = i, w = 0, ninline = 0;
 		const struct bfunc *bf = &b->funcs[b->insts[i].func];
 		struct kfunc *f = &c->funcs[c->n++];
 
-		while (j < b->ninsts && b->insts[j].func == b->insts[i].func)
-			j++;
+		for (; j < b->ninsts && b->insts[j].func == b->insts[i].func;
+		     j++)
+			ninline += !!(b->insts[j].in.flags & KF_INST_INLINE);
 		pos[b->insts[i].func] = c->n - 1;
 		f->name = b->strs.s[bf->name];
 		f->file = bf->file >= 0 ? b->strs.s[bf->file] : "";
@@ -827,17 +1095,16 @@ static void finish(struct builder *b)
 		f->flags = bf->flags;
 		f->ret_type = bf->ret >= 0 ? b->strs.s[bf->ret] : NULL;
 		f->inst = all + i;
-		u64map_clear(&seen);
+		if (ninline > 32)
+			u64map_clear(&seen);
 		for (int k = i; k < j; k++) {
 			const struct kf_inst *in = &b->insts[k].in;
 
 			/* one inlined copy per entry pc (a copy can be
 			 * seen twice, SystemTap keeps one) */
-			if (in->flags & KF_INST_INLINE) {
-				if (u64map_slot(&seen, in->addr))
-					continue;
-				u64map_put(&seen, in->addr, 1);
-			}
+			if ((in->flags & KF_INST_INLINE) &&
+			    inline_seen(f, w, in->addr, &seen, ninline))
+				continue;
 			f->inst[w++] = *in;
 		}
 		f->ninst = w;
@@ -890,6 +1157,7 @@ static void builder_free(struct builder *b)
 	intern_free(&b->exported);
 	arena_free(&b->scratch);
 	u64map_free(&b->types.ids);
+	kf_files_free(&b->files);
 	free(b->ldata);
 	free(b->loff);
 	free(b->lslot);
@@ -900,15 +1168,111 @@ static void builder_free(struct builder *b)
 	free(b->conc);
 	free(b->abst);
 	free(b->inl);
+	free(b->conc_kid);
+	free(b->inl_kid);
+	free(b->kids);
 	free(b->entries);
-	u64map_free(&b->abst_at);
+	free(b->roots);
+	u64map_free(&b->name_no);
+	u64map_free(&b->var_of);
+	u64map_free(&b->origin_at);
+	free(b->ovars);
 	free(b->vbuf);
 	sb_free(&b->tmp);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading the DWARF once: its pages are let go behind the walk */
+
+/*
+ * The build reads .debug_info from start to end, and each CU's
+ * abbreviations and location and range lists about in the same order, so
+ * a page behind the walk is seldom read again (when it is, it faults back
+ * in from the page cache). Kept resident, those sections would add their
+ * size to the peak RSS (about 200 MB on 6.1). Every DROP_STEP bytes of
+ * .debug_info, the pages before the next CU and the list and
+ * abbreviation sections' pages are released with MADV_DONTNEED: only in a
+ * read-only private mapping of a file (libelf's mmap of the vmlinux),
+ * never in memory libelf read the file into, which DONTNEED would zero.
+ */
+#define DROP_STEP ((size_t)8 << 20)
+
+struct dropper {
+	const unsigned char *p[6];	/* p[0]: .debug_info */
+	size_t n[6];
+	int nsec;
+	uintptr_t done;			/* .debug_info released below */
+	size_t page;
+};
+
+/* Whether [p, p + n) lies in one read-only private file mapping. */
+static bool file_mapped(const unsigned char *p, size_t n)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	bool ok = false;
+
+	if (!f)
+		return false;
+	while (!ok && fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi, ino;
+		char perm[8];
+
+		if (sscanf(line, "%lx-%lx %7s %*x %*x:%*x %lu", &lo, &hi, perm,
+			   &ino) == 4 && (uintptr_t)p >= lo &&
+		    (uintptr_t)p + n <= hi)
+			ok = ino != 0 && perm[0] == 'r' && perm[1] == '-' &&
+			     perm[3] == 'p';
+	}
+	fclose(f);
+	return ok;
+}
+
+static void dropper_init(struct dropper *d, Elf *elf)
+{
+	static const char *const names[] = {
+		".debug_info", ".debug_abbrev", ".debug_loclists",
+		".debug_rnglists", ".debug_loc", ".debug_ranges",
+	};
+
+	memset(d, 0, sizeof(*d));
+	d->page = (size_t)sysconf(_SC_PAGESIZE);
+	for (int i = 0; i < 6; i++) {
+		kf_section(elf, names[i], &d->p[d->nsec], &d->n[d->nsec]);
+		if (d->p[d->nsec] && file_mapped(d->p[d->nsec], d->n[d->nsec]))
+			d->nsec++;
+		else if (i == 0)
+			return;		/* nothing to walk behind */
+	}
+	d->done = (uintptr_t)d->p[0];
+}
+
+/* Release the whole pages in [lo, hi). */
+static void drop_pages(const struct dropper *d, uintptr_t lo, uintptr_t hi)
+{
+	lo = (lo + d->page - 1) & ~(uintptr_t)(d->page - 1);
+	hi &= ~(uintptr_t)(d->page - 1);
+	if (hi > lo)
+		madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* The walk is at .debug_info offset off: release what lies behind. */
+static void drop_behind(struct dropper *d, size_t off)
+{
+	uintptr_t at = (uintptr_t)d->p[0] + off;
+
+	if (!d->nsec || at < d->done + DROP_STEP)
+		return;
+	drop_pages(d, d->done, at);
+	d->done = at & ~(uintptr_t)(d->page - 1);
+	for (int i = 1; i < d->nsec; i++)
+		drop_pages(d, (uintptr_t)d->p[i], (uintptr_t)d->p[i] + d->n[i]);
 }
 
 static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 {
 	struct builder b = { .c = c };
+	struct dropper drop;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	int fd, rc = -1;
@@ -932,6 +1296,11 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	}
 	if (read_elf(&b, err) != 0)
 		goto out;
+	kf_files_init(&b.files, b.elf);
+	kf_locs_init(&b.locs, b.elf);
+	b.img = elf_rawfile(b.elf, &b.nimg);
+	if (!b.img || b.nimg >= (size_t)1 << 31)
+		b.nimg = 0;
 	b.dw = dwarf_begin_elf(b.elf, DWARF_C_READ, NULL);
 	if (!b.dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
@@ -939,6 +1308,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 		goto out;
 	}
 	list_intern(&b, NULL, 0);	/* lists[0]: empty */
+	dropper_init(&drop, b.elf);
 	while (dwarf_nextcu(b.dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
 
@@ -947,6 +1317,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 			do_cu(&b, &cu);
 		b.cu++;
 		off = next;
+		drop_behind(&drop, off);
 	}
 	c->ncus = (int)b.cu;
 	add_symtab(&b);
