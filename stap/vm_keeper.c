@@ -6,7 +6,7 @@
  * after its idle time or as soon as a job leaves it in doubt.
  *
  * The guest's side (keeper_init below, after vm.c's vm_init_base): the
- * modules come on a raw transfer disk (DIR/xfer.img, 256 MiB, sparse),
+ * modules come on a raw transfer disk (xfer.img, 256 MiB, sparse),
  * the guest's /dev/nvme0n1: the serial line brings about 14 KB/s into
  * a TCG guest (a 170 KB module took 12 s), the kernels have no 9p, and
  * virtiofs would need virtiofsd and, on 6.1, modules; NVMe is built into
@@ -57,7 +57,7 @@
 
 #define KEEP_BOOT_MAX 180	/* s from qemu's start to "ready" */
 #define KEEP_STEP_MAX 60	/* s for each step of handing over a job */
-#define KEEP_ORPHAN_S 10	/* s a job whose client went may still run */
+#define KEEP_ORPHAN_S 30	/* s a job whose client went may still run */
 #define KEEP_DOWN_S 10		/* s for the guest to power off */
 #define KEEP_CHUNK 65536
 #define KEEP_TAIL 8192		/* console bytes kept for a failure */
@@ -91,17 +91,26 @@ static const char keeper_init[] =
 	"\tsend dmesg - /tmp/dmesg\n"
 	"\tsay rc $1 $rc\n"
 	"}\n"
+	/*
+	 * The reader of ttyS3 must get no SIGCHLD while it reads: ash's
+	 * read starts its line again after EINTR, and what it had read of
+	 * the line is lost. So it is not PID 1 and has no child of its own
+	 * running: each job is forked twice, and its end reaches PID 1.
+	 */
+	"agent() {\n"
+	"\twhile read -r c a <&5; do\n"
+	"\t\tcase $c in\n"
+	"\t\tJOB) rm -f /tmp/intr; (job $a &);;\n"
+	"\t\tINT) : >/tmp/intr; [ -s /tmp/pid ] && kill -INT \"$(cat /tmp/pid)\";;\n"
+	"\t\tQUIT) break;;\n"
+	"\t\tesac\n"
+	"\tdone\n"
+	"\tdrain 1 2 3\n"
+	"\tpoweroff -f\n"
+	"}\n"
+	"agent &\n"
 	"say ready\n"
-	"while read -r c a <&5; do\n"
-	"\tcase $c in\n"
-	"\tJOB) rm -f /tmp/intr; job $a &;;\n"
-	"\tINT) : >/tmp/intr; [ -s /tmp/pid ] && kill -INT \"$(cat /tmp/pid)\";;\n"
-	"\tQUIT) break;;\n"
-	"\tesac\n"
-	"done\n"
-	"drain 1 2 3\n"
-	"poweroff -f\n"
-	"sleep 5\n";
+	"while :; do wait; sleep 1; done\n";
 
 enum phase {
 	P_IDLE,		/* no job (maybe a client sending one) */
@@ -114,6 +123,7 @@ struct keeper {
 	struct vm_options o;
 	const char *dir;
 	int lfd, dirfd, cfd, consfd, diskfd;
+	int rundirfd;			/* guest-PID: this keeper's files */
 	dev_t sock_dev;
 	ino_t sock_ino;
 	pid_t pid;
@@ -151,7 +161,8 @@ static void klog(struct keeper *k, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%8.3f ", k->t_spawn ? vm_now() - k->t_spawn : 0.0);
+	fprintf(stderr, "%d %8.3f ", (int)getpid(),
+		k->t_spawn ? vm_now() - k->t_spawn : 0.0);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
@@ -160,7 +171,7 @@ static void klog(struct keeper *k, const char *fmt, ...)
 }
 
 /* fds 3 (the socket) and 4 (the directory) only; 0 /dev/null; 1 and 2
- * keeper.log. */
+ * keeper.log (appended to: an old keeper may still be powering off). */
 static void keeper_fds(int *lfd, int *dirfd)
 {
 	int l = fcntl(*lfd, F_DUPFD, 64), d = fcntl(*dirfd, F_DUPFD, 64);
@@ -175,8 +186,11 @@ static void keeper_fds(int *lfd, int *dirfd)
 	*dirfd = 4;
 	fcntl(3, F_SETFD, FD_CLOEXEC);
 	fcntl(4, F_SETFD, FD_CLOEXEC);
-	log = openat(4, "keeper.log", O_WRONLY | O_CREAT | O_TRUNC |
+	/* one log for the directory's keepers, each line with its pid */
+	log = openat(4, "keeper.log", O_WRONLY | O_CREAT | O_APPEND |
 		     O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (log >= 0 && lseek(log, 0, SEEK_END) > (1 << 20))
+		ftruncate(log, 0);
 	dup2(log >= 0 ? log : nul, 1);
 	dup2(log >= 0 ? log : nul, 2);
 	if (log > 2)
@@ -632,10 +646,10 @@ static int boot(struct keeper *k)
 	char initrd[4096], kernel[4096], disk[4096];
 	int ret = -1;
 
-	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", k->dir);
-	snprintf(disk, sizeof(disk), "%s/xfer.img", k->dir);
-	k->diskfd = openat(k->dirfd, "xfer.img", O_RDWR | O_CREAT | O_TRUNC |
-			   O_NOFOLLOW | O_CLOEXEC, 0600);
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", k->o.workdir);
+	snprintf(disk, sizeof(disk), "%s/xfer.img", k->o.workdir);
+	k->diskfd = open(disk, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW |
+			 O_CLOEXEC, 0600);
 	if (k->diskfd < 0 || ftruncate(k->diskfd, (off_t)KEEP_DISK_SIZE)) {
 		klog(k, "%s: %s", disk, strerror(errno));
 		goto out;
@@ -645,8 +659,8 @@ static int boot(struct keeper *k)
 	    vm_buf_add(&init, keeper_init, sizeof(keeper_init) - 1) ||
 	    vm_write_initramfs(&k->o, initrd, init.p, init.len, NULL, 0))
 		goto out;
-	k->consfd = openat(k->dirfd, "console.log", O_WRONLY | O_CREAT |
-			   O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+	k->consfd = openat(k->rundirfd, "console.log", O_WRONLY | O_CREAT |
+			   O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 	k->t_spawn = vm_now();
 	k->pid = vm_spawn_qemu(&k->o, kernel, initrd, k->fd, disk);
 	if (k->pid < 0)
@@ -811,6 +825,18 @@ void vm_keeper_main(const struct vm_options *o, const char *dir, int lfd,
 	umask(077);
 	if (fchdir(dirfd) == 0)
 		setenv("TMPDIR", dir, 1);
+	/*
+	 * This guest's files (initramfs, transfer disk, console, qemu's
+	 * log) in guest-PID: the keeper of the guest before may still be
+	 * powering off beside it. The last logs stay in the directory.
+	 */
+	char run[64], path[4200];
+	snprintf(run, sizeof(run), "guest-%d", (int)getpid());
+	snprintf(path, sizeof(path), "%s/%s", dir, run);
+	mkdirat(dirfd, run, 0700);
+	k.rundirfd = openat(dirfd, run, O_PATH | O_DIRECTORY | O_NOFOLLOW |
+			    O_CLOEXEC);
+	k.o.workdir = path;
 	if (fstatat(dirfd, "sock", &st, AT_SYMLINK_NOFOLLOW) == 0) {
 		k.sock_dev = st.st_dev;
 		k.sock_ino = st.st_ino;
@@ -846,7 +872,10 @@ void vm_keeper_main(const struct vm_options *o, const char *dir, int lfd,
 	}
 	stop_listening(&k);
 	client_close(&k);
-	unlinkat(dirfd, "initramfs.cpio", 0);
-	unlinkat(dirfd, "xfer.img", 0);
+	unlinkat(k.rundirfd, "initramfs.cpio", 0);
+	unlinkat(k.rundirfd, "xfer.img", 0);
+	renameat(k.rundirfd, "console.log", dirfd, "console.log");
+	renameat(k.rundirfd, "qemu.log", dirfd, "qemu.log");
+	unlinkat(dirfd, run, AT_REMOVEDIR);
 	_exit(0);
 }

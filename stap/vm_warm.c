@@ -185,8 +185,13 @@ static int open_guest_dir(const struct vm_keep *k, const char *name,
 	struct stat st;
 	int fd;
 
-	if (cache_dir_check(k->dir, why, n))
+	if (cache_dir_check(k->dir, why, n)) {
+		char *w = strdup(why);
+
+		snprintf(why, n, "%s: %s", k->dir, w ? w : "");
+		free(w);
 		return -1;
+	}
 	if (asprintf(path, "%s/%s", k->dir, name) < 0) {
 		snprintf(why, n, "out of memory");
 		return -1;

@@ -12,7 +12,10 @@
  * user's and private (cache_dir_check); it holds sock, lock (a client
  * holds flock(LOCK_EX) on it from before connecting until its job is
  * over: one job at a time, and the keeper ends only when it can take the
- * lock itself), keeper.log, console.log, qemu.log and the initramfs.
+ * lock itself), keeper.log (every keeper's, by pid), the last guest's
+ * console.log and qemu.log, and guest-PID/ with a running guest's files
+ * (initramfs, transfer disk, logs): the keeper of a guest in doubt may
+ * still be powering it off while the next one boots.
  *
  * Frames on the socket: a type byte, the payload's length (4 bytes, host
  * order: both ends are this machine) and the payload.

@@ -21,11 +21,15 @@
 #   - stap killed (SIGKILL) in the middle of a job: the guest ends the job
 #     and serves the next run
 #   - --sign-module: the signed module runs
+#   - STAP_VM_DIR writable by others: refused as the cache directory is
+#     (the run boots a throwaway guest and says why)
 #   - --vm-keep=2: the guest powers off 2 s after its last job (no qemu
 #     of the test left)
 # Every guest of the test is killed at the end.
 # Prints PASS/FAIL per check; exits 1 if any check failed, 77 to skip.
-# Usage: tests/vm/warm.sh (STAP=path/to/stap to test another build)
+# Usage: tests/vm/warm.sh (STAP=path/to/stap to test another build;
+# WARM_RELEASES="R..." for some kernels only; WARM_KEEP_LOGS=FILE to keep
+# the guests' keeper.log there)
 
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +56,7 @@ cleanup() {
 	rm -rf "$t"
 }
 trap cleanup EXIT
+[ -n "${WARM_KEEP_LOGS:-}" ] && trap 'cat "$t"/vm/*/keeper.log >"$WARM_KEEP_LOGS" 2>/dev/null; cleanup' EXIT
 
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1${2:+ ($2)}"; fails=$((fails + 1)); }
@@ -241,7 +246,16 @@ probe timer.s(100) { println("tick") } probe end { println("end ran") }' \
 		check signed 0 "one s" "stap: made the module signing key"
 		reused signed 2
 
-		# 9. the idle time: powered off 2 s after the last job
+		# 9. a directory others may write is refused, as the cache is:
+		# the run boots a throwaway guest
+		mkdir -m 0777 "$t/open" && chmod 0777 "$t/open"
+		STAP_VM_DIR=$t/open run refused -e 'probe begin { printf("one %s\n", @1) exit() }' r
+		check refused 0 "one r" "stap: cannot keep a warm guest: $t/open: it is writable by group and others (mode 0777): they could replace what it holds: booting a guest of this run's own"
+		[ -z "$(ls -A "$t/open")" ] &&
+			pass "$rel: refused: nothing kept there" ||
+			fail "$rel: refused: $(ls -A "$t/open")"
+
+		# 10. the idle time: powered off 2 s after the last job
 		run idle --vm-keep=2 -e 'probe begin { printf("one %s\n", @1) exit() }' i
 		check idle 0 "one i"
 		if wait_for '[ -z "$(ours)" ]' 300; then
