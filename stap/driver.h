@@ -23,6 +23,8 @@ struct driver {
 					 * (NULL: it can) */
 	int vm_memory_mb;		/* --vm-memory, 0: the default */
 	int vm_cpus;			/* --vm-cpus, 0: the default */
+	bool vm_keep;			/* --vm-keep[=SECONDS]: a warm guest */
+	int vm_keep_s;			/* its idle seconds */
 	const char *flame_svg;		/* --flame: the SVG to write */
 	const char *runtime_opt;	/* -R DIR */
 	const char *tmpdir_opt;		/* --tmpdir=DIR */

@@ -214,7 +214,7 @@ enum {
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
 	OPT_SIGN_MODULE,
-	OPT_VP,
+	OPT_VP, OPT_VM_KEEP,
 };
 
 /* Print sorted unique lines; frees nothing (arena strings). */
@@ -335,6 +335,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		{ "graph", required_argument, NULL, OPT_GRAPH },
 		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
+		{ "vm-keep", optional_argument, NULL, OPT_VM_KEEP },
 		{ "flame", required_argument, NULL, OPT_FLAME },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "tmpdir", required_argument, NULL, OPT_TMPDIR },
@@ -557,6 +558,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 			break;
 		case OPT_VM_CPUS:
 			d.vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
+			break;
+		case OPT_VM_KEEP:
+			/* a guest kept: pass 5 in a guest, as with --vm */
+			d.force_vm = true;
+			d.vm_keep_s = optarg ? (int)number_arg("--vm-keep",
+					optarg, 0, 86400) : 60;
+			d.vm_keep = true;
 			break;
 		case OPT_FLAME:
 			d.flame_svg = optarg;

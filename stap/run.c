@@ -172,7 +172,25 @@ static int run_vm(struct driver *d)
 		.staprun_args = nargs ? args : NULL,
 		.module_args = module_args(s),
 	};
-	int rc = vm_run_stream(&o, &job, out_fd, 2);
+	int rc;
+	/* warm guests live in STAP_VM_DIR, else CACHE/vm */
+	const char *keep_dir = getenv("STAP_VM_DIR");
+	if ((!keep_dir || !*keep_dir) && s->cache_dir)
+		keep_dir = arena_printf(&s->arena, "%s/vm", s->cache_dir);
+	if (d->vm_keep && keep_dir && *keep_dir) {
+		struct vm_keep keep = {
+			.dir = keep_dir,
+			.idle_s = d->vm_keep_s,
+			.verbose = s->verbose > 0,
+		};
+		rc = vm_run_warm(&o, &job, &keep, out_fd, 2);
+	} else {
+		if (d->vm_keep)
+			fprintf(stderr, "stap: no directory to keep a guest "
+				"in (no cache directory, STAP_VM_DIR unset): "
+				"booting one for this run\n");
+		rc = vm_run_stream(&o, &job, out_fd, 2);
+	}
 	if (out_fd != 1)
 		close(out_fd);
 	return rc == 0 ? 0 : 1;

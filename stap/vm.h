@@ -95,6 +95,31 @@ int vm_run_batch(const struct vm_options *o, const struct vm_job *jobs,
 		 int njobs, struct vm_result *results);
 void vm_results_free(struct vm_result *results, int njobs);
 
+/*
+ * A warm guest (stap --vm-keep; stap/vm_warm.c, stap/vm_keeper.c): as
+ * vm_run_stream, but the guest is one kept up between runs of the same
+ * shape (o's kernel, release, memory, CPUs, kernel arguments, loader,
+ * busybox, qemu): booted by the first run, powered off by itself
+ * idle_s seconds after its last job (0: right after this one), or at
+ * once when a job leaves it in doubt (the module still loaded, a kernel
+ * problem in dmesg, a job that would not end). Its socket and files are
+ * in dir/RELEASE-KEY; dir is made private (0700) and must be the user's
+ * own and not writable by others. The module travels over the control
+ * port; the guest's dmesg of each job is checked as vm_run_stream checks
+ * its own. When another run has the warm guest, or dir is refused, this
+ * run boots a throwaway guest (vm_run_stream; a line on stderr says
+ * why). o->workdir is this run's scratch directory. verbose: a line on
+ * stderr saying whether the guest was booted or reused.
+ */
+struct vm_keep {
+	const char *dir;
+	int idle_s;
+	int verbose;
+};
+
+int vm_run_warm(const struct vm_options *o, const struct vm_job *job,
+		const struct vm_keep *k, int out_fd, int err_fd);
+
 /* The guest's dmesg from the last run ("" if not fetched); owned by vm.c. */
 const char *vm_last_dmesg(void);
 
