@@ -85,9 +85,11 @@ static long piece_bound(const struct fmt_piece *pc)
 	}
 }
 
+/* No flags, width or precision (a '*' field is one, set at run time). */
 static bool plain(const struct fmt_piece *pc)
 {
-	return !pc->flags && pc->width < 0 && pc->prec < 0;
+	return !pc->flags && pc->width < 0 && pc->prec < 0 &&
+	       !pc->width_star && !pc->prec_star;
 }
 
 /* fmts[p], made the first time a piece needs its struct stp_fmt. */
