@@ -65,30 +65,12 @@ jobs=("o_burst.ko" "o_flood.ko::$dd")
 "$stap" -p4 -r "$release" -m o_flood flood.stp >/dev/null
 
 # SystemTap 4.8: its modules, and its loader with what it needs in the guest
+. "$top/bench/stap48.sh"
 files=()
-if [ -z "${NO_STAP48:-}" ] && [ -x /usr/bin/stap ] &&
-   [ -x /usr/lib/systemtap/stapio ]; then
-	cp -r /usr/share/systemtap/runtime stp48-runtime
-	sed -i 's/\btask_work_cancel\b/task_work_cancel_func/g' \
-		stp48-runtime/stp_task_work.c
-	if /usr/bin/stap -R "$work/stp48-runtime" -p4 -r "$release" -m o48_burst \
-		-DMAXACTION_INTERRUPTIBLE=100000000 burst.stp >/dev/null 2>stp48.err &&
-	   /usr/bin/stap -R "$work/stp48-runtime" -p4 -r "$release" -m o48_flood \
-		flood.stp >/dev/null 2>>stp48.err; then
-		stp48=1
-	else
-		# e.g. 6.12: 4.8's runtime predates it (mmap_sem, strlcpy, ...)
-		echo "SystemTap 4.8: pass 4 failed for $release:" \
-			"$(grep -m1 'error:' stp48.err || tail -1 stp48.err)"
-	fi
-fi
-if [ -n "${stp48:-}" ]; then
-	for f in /usr/bin/staprun /usr/lib/systemtap/stapio $(
-		ldd /usr/bin/staprun /usr/lib/systemtap/stapio |
-		awk '$2 == "=>" && $3 ~ /^\// { print $3 } $1 ~ /^\// && $2 ~ /^\(/ { print $1 }' |
-		sort -u); do
-		files+=(--file "$f:$f")
-	done
+if stap48_init "$work" &&
+   stap48_build "$release" o48_burst burst.stp -DMAXACTION_INTERRUPTIBLE=100000000 &&
+   stap48_build "$release" o48_flood flood.stp; then
+	files=("${stap48_files[@]}")
 	jobs+=("/usr/bin/staprun=>o48_burst.ko" "/usr/bin/staprun=>o48_flood.ko::$dd")
 fi
 

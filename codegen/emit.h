@@ -144,6 +144,18 @@ void gen_path_steps(FILE *out, const struct member_path *path, const char *in);
  * raise the read fault the body would have met. */
 void fault_check(struct cg *cg, const struct node *n, int slot);
 
+/* ---- printf's fast path (print.c) ------------------------------------ */
+struct fmt_piece;
+/* A struct stp_fmt initialiser for a printf piece. */
+const char *fmt_init(struct cg *cg, const struct fmt_piece *p);
+/*
+ * The np pieces of a format into the probe's print buffer: args[p] is the
+ * C value of conversion p, fmts[p] the name of its struct stp_fmt when
+ * one was made already, else NULL (made when needed).
+ */
+void gen_print_pieces(struct cg *cg, const struct fmt_piece *pieces, int np,
+		      const char **fmts, const char **args);
+
 /* ---- statements and handlers (stmt.c) -------------------------------- */
 
 void gen_stmt(struct cg *cg, struct node *n);

@@ -613,28 +613,6 @@ static const char *gen_ternary(struct cg *cg, struct node *n)
 	return t;
 }
 
-/* A struct stp_fmt initialiser for a printf piece. */
-static const char *fmt_init(struct cg *cg, const struct fmt_piece *p)
-{
-	struct strbuf sb = { 0 };
-
-	sb_printf(&sb, "{ .conv = '%c', .flags = 0", p->conv);
-	if (p->flags & FMT_LEFT)
-		sb_puts(&sb, " | STP_FMT_LEFT");
-	if (p->flags & FMT_PLUS)
-		sb_puts(&sb, " | STP_FMT_PLUS");
-	if (p->flags & FMT_SPACE)
-		sb_puts(&sb, " | STP_FMT_SPACE");
-	if (p->flags & FMT_ALT)
-		sb_puts(&sb, " | STP_FMT_ALT");
-	if (p->flags & FMT_ZERO)
-		sb_puts(&sb, " | STP_FMT_ZERO");
-	sb_printf(&sb, ", .width = %d, .prec = %d }", p->width, p->prec);
-	const char *r = arena_strdup(&cg->s->arena, sb_str(&sb));
-	sb_free(&sb);
-	return r;
-}
-
 /*
  * The print family writes through one of two sinks: the probe's output
  * (stp_print_*(c, ...)) or a string temporary (stp_sb_*(&sb, ...)).
@@ -677,16 +655,21 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 	ast_foreach(a, fmt->next)
 		vals[i++] = gen_expr(cg, a);
 
-	/* first each conversion's format and value, then the output */
+	/*
+	 * first each conversion's value, and the format of one that must
+	 * have it now ('*' fields, and %m/%M's check), then the output
+	 */
 	const char **fmts = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*fmts));
 	const char **args = arena_alloc(&cg->s->arena, (size_t)(np + 1) * sizeof(*args));
 	int ai = 0;
 	for (int p = 0; p < np; p++) {
 		struct fmt_piece *pc = &pieces[p];
+		fmts[p] = NULL;
+		args[p] = NULL;
 		if (!pc->is_conv)
 			continue;
-		const char *f = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
 		if (pc->width_star || pc->prec_star) {
+			const char *f = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
 			emit(cg, "struct stp_fmt %s = %s;", f, fmt_init(cg, pc));
 			if (pc->width_star)
 				emit(cg, "%s.width = %s < 0 ? -1 : (int)%s;", f,
@@ -694,18 +677,24 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 			if (pc->prec_star)
 				emit(cg, "%s.prec = %s < 0 ? -1 : (int)%s;", f,
 				     vals[ai], vals[ai]), ai++;
-		} else {
-			emit(cg, "static const struct stp_fmt %s = %s;", f,
-			     fmt_init(cg, pc));
+			fmts[p] = f;
 		}
-		fmts[p] = f;
 		args[p] = vals[ai++];
 		/* %m/%M: a read fault is an error before anything is printed */
 		if (pc->conv == 'm' || pc->conv == 'M') {
+			if (!fmts[p]) {
+				fmts[p] = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
+				emit(cg, "static const struct stp_fmt %s = %s;",
+				     fmts[p], fmt_init(cg, pc));
+			}
 			emit(cg, "if (unlikely(stp_mem_check(c, &%s, %s, %s)))",
-			     f, args[p], where(cg, n));
+			     fmts[p], args[p], where(cg, n));
 			emit(cg, "\tgoto %s;", cg->err);
 		}
+	}
+	if (!strcmp(k->prefix, "stp_print")) {
+		gen_print_pieces(cg, pieces, np, fmts, args);
+		return;
 	}
 	for (int p = 0; p < np; p++) {
 		struct fmt_piece *pc = &pieces[p];
@@ -713,10 +702,87 @@ static void gen_printf(struct cg *cg, struct node *n, const struct sink *k)
 			sink_str(cg, k, c_string(cg, pc->text, pc->len));
 			continue;
 		}
+		if (!fmts[p]) {
+			fmts[p] = arena_printf(&cg->s->arena, "f%d", cg->ntemps++);
+			emit(cg, "static const struct stp_fmt %s = %s;", fmts[p],
+			     fmt_init(cg, pc));
+		}
 		const char *fn = pc->conv == 's' ? "string" : "long";
 		emit(cg, "%s_%s(%s, &%s, %s);", k->prefix, fn, k->target,
 		     fmts[p], args[p]);
 	}
+}
+
+/* A piece of print()'s output for gen_print_pieces(). */
+static void value_piece(struct fmt_piece *pc, bool str)
+{
+	pc->is_conv = true;
+	pc->conv = str ? 's' : 'd';
+	pc->width = pc->prec = -1;
+}
+
+/*
+ * print's values (the list from first, each evaluated in order), with the
+ * delimiter d between them when delim is set (printd), then "\n" when
+ * newline.
+ */
+static void print_values(struct cg *cg, const struct sink *k,
+			 struct node *delim, const char *d, struct node *first,
+			 bool newline)
+{
+	int nvals = ast_list_length(first), i = 0;
+	const char **vals = arena_alloc(&cg->s->arena, (size_t)(nvals + 1) * sizeof(*vals));
+	bool hist = false;
+
+	ast_foreach(a, first) {
+		hist |= a->kind == N_HIST;
+		vals[i++] = a->kind == N_HIST ? "0" : gen_expr(cg, a);
+	}
+	if (!hist && !strcmp(k->prefix, "stp_print")) {
+		/* the print buffer's fast path, as printf's */
+		size_t max = 2 * (size_t)nvals + 1;
+		struct fmt_piece *pcs = arena_alloc(&cg->s->arena, max * sizeof(*pcs));
+		const char **fmts = arena_alloc(&cg->s->arena, max * sizeof(*fmts));
+		const char **args = arena_alloc(&cg->s->arena, max * sizeof(*args));
+		int np = 0;
+
+		i = 0;
+		ast_foreach(a, first) {
+			if (i && delim && delim->kind == N_STRING) {
+				pcs[np].text = delim->str.value;
+				pcs[np].len = delim->str.len;
+				pcs[np].width = pcs[np].prec = -1;
+				np++;
+			} else if (i && delim) {
+				value_piece(&pcs[np], true);
+				args[np++] = d;
+			}
+			if (a->kind == N_STRING) {	/* a literal */
+				pcs[np].text = a->str.value;
+				pcs[np].len = a->str.len;
+				pcs[np].width = pcs[np].prec = -1;
+			} else {
+				value_piece(&pcs[np], a->type == TY_STRING);
+			}
+			args[np++] = vals[i++];
+		}
+		if (newline) {
+			pcs[np].text = "\n";
+			pcs[np].len = 1;
+			pcs[np].width = pcs[np].prec = -1;
+			np++;
+		}
+		gen_print_pieces(cg, pcs, np, fmts, args);
+		return;
+	}
+	i = 0;
+	ast_foreach(a, first) {
+		if (i && delim)
+			sink_str(cg, k, d);
+		sink_value(cg, k, a, vals[i++]);
+	}
+	if (newline)
+		sink_str(cg, k, "\"\\n\"");
 }
 
 static const char *gen_print(struct cg *cg, struct node *n)
@@ -743,32 +809,14 @@ static const char *gen_print(struct cg *cg, struct node *n)
 	case PRINT_SPRINTD: case PRINT_SPRINTDLN: {
 		struct node *delim = n->print.args;
 		const char *d = gen_expr(cg, delim);
-		int nvals = ast_list_length(delim->next), i = 0;
-		const char **vals = arena_alloc(&cg->s->arena, (size_t)(nvals + 1) * sizeof(*vals));
-		ast_foreach(a, delim->next)
-			vals[i++] = a->kind == N_HIST ? "0" : gen_expr(cg, a);
-		i = 0;
-		ast_foreach(a, delim->next) {
-			if (i)
-				sink_str(cg, &k, d);
-			sink_value(cg, &k, a, vals[i++]);
-		}
-		if (kind == PRINT_PRINTDLN || kind == PRINT_SPRINTDLN)
-			sink_str(cg, &k, "\"\\n\"");
+		print_values(cg, &k, delim, d, delim->next,
+			     kind == PRINT_PRINTDLN || kind == PRINT_SPRINTDLN);
 		break;
 	}
-	default: {
-		int nvals = ast_list_length(n->print.args), i = 0;
-		const char **vals = arena_alloc(&cg->s->arena, (size_t)(nvals + 1) * sizeof(*vals));
-		ast_foreach(a, n->print.args)
-			vals[i++] = a->kind == N_HIST ? "0" : gen_expr(cg, a);
-		i = 0;
-		ast_foreach(a, n->print.args)
-			sink_value(cg, &k, a, vals[i++]);
-		if (kind == PRINT_PRINTLN || kind == PRINT_SPRINTLN)
-			sink_str(cg, &k, "\"\\n\"");
+	default:
+		print_values(cg, &k, NULL, NULL, n->print.args,
+			     kind == PRINT_PRINTLN || kind == PRINT_SPRINTLN);
 		break;
-	}
 	}
 	return result;
 }

@@ -12,21 +12,33 @@
 struct stp_sink {
 	struct stp_context *c;		/* print buffer target, or NULL */
 	struct stp_strbuf *sb;		/* string target when c is NULL */
+	char *o;			/* or raw memory known to have room */
 };
 
 static void stp_sink_put(struct stp_sink *s, const char *p, size_t n)
 {
 	struct stp_context *c = s->c;
 
-	if (c) {
-		while (n) {
-			size_t room = STP_PRINT_BUF_SIZE - c->plen;
-			size_t k = min(n, room);
+	if (s->o) {
+		memcpy(s->o, p, n);
+		s->o += n;
+	} else if (c) {
+		size_t room = STP_PRINT_BUF_SIZE - c->plen;
 
+		if (likely(n <= room)) {
+			memcpy(c->pbuf + c->plen, p, n);
+			c->plen += n;
+			return;
+		}
+		while (n) {
+			size_t k;
+
+			room = STP_PRINT_BUF_SIZE - c->plen;
 			if (!room) {
 				stp_print_commit(c);
 				continue;
 			}
+			k = min(n, room);
 			memcpy(c->pbuf + c->plen, p, k);
 			c->plen += k;
 			p += k;
@@ -48,6 +60,13 @@ static void stp_sink_fill(struct stp_sink *s, char ch, long n)
 {
 	char chunk[32];
 
+	if (n <= 0)
+		return;
+	if (s->o) {
+		memset(s->o, ch, n);
+		s->o += n;
+		return;
+	}
 	memset(chunk, ch, sizeof(chunk));
 	while (n > 0) {
 		size_t k = min_t(long, n, sizeof(chunk));
@@ -182,7 +201,7 @@ static void stp_fmt_integer(struct stp_sink *s, const struct stp_fmt *f,
 	char sign = 0;
 	unsigned int base = 10;
 	u64 mag = (u64)v;
-	int nd = 0, body, len, pad, i;
+	int nd = 0, body, len, pad;
 	int prec = stp_fmt_clamp(f->prec);
 	u8 fl = f->flags;
 
@@ -222,7 +241,7 @@ static void stp_fmt_integer(struct stp_sink *s, const struct stp_fmt *f,
 	}
 
 	do {
-		digits[nd++] = digset[mag % base];
+		digits[sizeof(digits) - ++nd] = digset[mag % base];
 		mag /= base;
 	} while (mag);
 
@@ -238,8 +257,7 @@ static void stp_fmt_integer(struct stp_sink *s, const struct stp_fmt *f,
 	if (!(fl & STP_FMT_LEFT) && (fl & STP_FMT_ZERO))
 		stp_sink_fill(s, '0', pad);
 	stp_sink_fill(s, '0', body - nd);
-	for (i = nd - 1; i >= 0; i--)
-		stp_sink_put(s, &digits[i], 1);
+	stp_sink_put(s, digits + sizeof(digits) - nd, nd);
 	if (fl & STP_FMT_LEFT)
 		stp_sink_fill(s, ' ', pad);
 }
@@ -285,6 +303,80 @@ static void stp_fmt_string(struct stp_sink *s, const struct stp_fmt *f,
 		stp_sink_put(s, "", 1);
 }
 
+/*
+ * The writers of printf's fast path (print.h): each puts its text at o,
+ * which has room for it, and returns the end.
+ */
+static const u64 stp_pow10[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+static const char stp_digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233"
+	"34353637383940414243444546474849505152535455565758596061626364656667"
+	"6869707172737475767778798081828384858687888990919293949596979899";
+
+/* Digits written backwards from the end, two at a time: no buffer. */
+char *stp_put_udec(char *o, u64 v)
+{
+	/* digits: about log10(2) * bits, then one comparison */
+	int t = (fls64(v | 1) * 1233) >> 12;
+	char *end = o + t + ((v | 1) >= stp_pow10[t]);
+
+	o = end;
+	while (v >= 100) {
+		u64 q = div_u64(v, 100);
+		unsigned int r = v - q * 100;
+
+		o -= 2;
+		o[0] = stp_digit_pairs[2 * r];
+		o[1] = stp_digit_pairs[2 * r + 1];
+		v = q;
+	}
+	if (v >= 10) {
+		o[-2] = stp_digit_pairs[2 * v];
+		o[-1] = stp_digit_pairs[2 * v + 1];
+	} else {
+		o[-1] = '0' + v;
+	}
+	return end;
+}
+
+char *stp_put_dec(char *o, int64_t v)
+{
+	if (v < 0) {
+		*o++ = '-';
+		return stp_put_udec(o, -(u64)v);
+	}
+	return stp_put_udec(o, v);
+}
+
+char *stp_put_hex(char *o, u64 v, int upper)
+{
+	const char *digset = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+	char *end = o + (fls64(v | 1) + 3) / 4;
+
+	o = end;
+	do {
+		*--o = digset[v & 15];
+		v >>= 4;
+	} while (v);
+	return end;
+}
+
+char *stp_put_fmt(char *o, const struct stp_fmt *f, int64_t v)
+{
+	struct stp_sink sk = { .o = o };
+
+	stp_fmt_long(&sk, f, v);
+	return sk.o;
+}
+
 /* Commit the print buffer to this CPU's ring as one record. */
 void stp_print_commit(struct stp_context *c)
 {
@@ -297,6 +389,13 @@ void stp_print_commit(struct stp_context *c)
 void stp_print_flush(struct stp_context *c)
 {
 	stp_print_commit(c);
+}
+
+void stp_print_bytes(struct stp_context *c, const char *s, size_t n)
+{
+	struct stp_sink sk = { .c = c };
+
+	stp_sink_put(&sk, s, n);
 }
 
 void stp_print_str(struct stp_context *c, const char *s)

@@ -22,8 +22,12 @@
  * the record is a control record, or the session wants the loader's
  * attention (exit(), a fatal error), else for a wake-up STP_WAKE_DELAY
  * later (a timer), so a trickle of output costs the reader one read per
- * delay, not one per record.  The hot path costs a full barrier and a
- * load while the reader is busy.
+ * delay, not one per record.  poll() itself reports data only on the
+ * same terms (stp_rings_ready): data below the watermark waits for the
+ * timer, which poll arms, so at most STP_WAKE_DELAY.  The hot path costs
+ * a full barrier and a load while the reader is busy.  A read takes the
+ * records of one ring that come before every other ring's oldest with
+ * one copy.
  */
 
 static struct stp_ring *stp_rings;		/* data, [nr_cpu_ids] */
@@ -39,6 +43,8 @@ static DECLARE_WAIT_QUEUE_HEAD(stp_room_wq);	/* writers waiting for room */
 static atomic_t stp_reader_waiting = ATOMIC_INIT(0);
 static atomic_t stp_wake_urgent = ATOMIC_INIT(0);
 static atomic_t stp_wake_timer_req = ATOMIC_INIT(0);
+static atomic_t stp_data_due = ATOMIC_INIT(0);	/* the timer fired since
+						 * the last read */
 static struct irq_work stp_wake_work;
 static struct timer_list stp_wake_timer;
 static bool stp_wake_ready;
@@ -54,6 +60,7 @@ static void stp_wake_reader_now(void)
 
 static void stp_wake_timer_fn(struct timer_list *t)
 {
+	atomic_set(&stp_data_due, 1);
 	atomic_set(&stp_wake_timer_req, 0);
 	stp_wake_reader_now();
 }
@@ -172,7 +179,7 @@ static int stp_ring_get_user(struct stp_ring *r, u64 pos, char __user *dst,
 
 	if (copy_to_user(dst, r->data + off, first))
 		return -EFAULT;
-	if (copy_to_user(dst + first, r->data, n - first))
+	if (n > first && copy_to_user(dst + first, r->data, n - first))
 		return -EFAULT;
 	return 0;
 }
@@ -239,7 +246,7 @@ void stp_ring_write(struct stp_context *c, u16 type, const char *payload,
 	bool ctl = type != STP_REC_STDOUT || stp_is_control(c->probe);
 	struct stp_ring *r = ctl ? &stp_ctl_rings[c->cpu] : &stp_rings[c->cpu];
 	struct stp_record_hdr hdr;
-	size_t need = sizeof(hdr) + len;
+	size_t need = sizeof(hdr) + len, off;
 	u64 head = r->head;
 
 	if (!stp_ring_fits(r, need) &&
@@ -256,8 +263,15 @@ void stp_ring_write(struct stp_context *c, u16 type, const char *payload,
 	hdr.type = type;
 	hdr.cpu = c->cpu;
 	hdr.timestamp = local_clock();
-	stp_ring_put(r, head, &hdr, sizeof(hdr));
-	stp_ring_put(r, head + sizeof(hdr), payload, len);
+	off = head & (r->size - 1);
+	if (likely(need <= r->size - off)) {
+		/* no wrap: the header's stores and one copy */
+		memcpy(r->data + off, &hdr, sizeof(hdr));
+		memcpy(r->data + off + sizeof(hdr), payload, len);
+	} else {
+		stp_ring_put(r, head, &hdr, sizeof(hdr));
+		stp_ring_put(r, head + sizeof(hdr), payload, len);
+	}
 	smp_store_release(&r->head, head + need);
 	/* the head before the flag; pairs with stp_rings_poll() */
 	smp_mb();
@@ -266,68 +280,129 @@ void stp_ring_write(struct stp_context *c, u16 type, const char *payload,
 				       r->size / 4);
 }
 
-/* The ring whose oldest record is the oldest of all, or NULL. */
-static struct stp_ring *stp_rings_oldest(struct stp_record_hdr *best_hdr)
+/* A ring's oldest record, as the reader compares rings. */
+struct stp_ring_pick {
+	struct stp_ring *ring;		/* NULL: none */
+	unsigned int idx;		/* scan order: data rings by CPU, then
+					 * control rings by CPU */
+	u64 ts;				/* its timestamp */
+};
+
+/* Does a record of ring idx stamped ts come before p's (ties: scan order)? */
+static bool stp_ring_before(u64 ts, unsigned int idx,
+			    const struct stp_ring_pick *p)
 {
-	struct stp_ring *best = NULL;
+	return !p->ring || ts < p->ts || (ts == p->ts && idx < p->idx);
+}
+
+static void stp_ring_hdr(struct stp_ring *r, u64 pos,
+			 struct stp_record_hdr *hdr)
+{
+	size_t off = pos & (r->size - 1);
+
+	if (likely(sizeof(*hdr) <= r->size - off))
+		memcpy(hdr, r->data + off, sizeof(*hdr));
+	else
+		stp_ring_get(r, pos, hdr, sizeof(*hdr));
+}
+
+/*
+ * The ring whose oldest record is the oldest of all (best; ring NULL when
+ * all are empty) and, of the other rings, the one whose oldest record
+ * comes next (next).
+ */
+static void stp_rings_oldest(struct stp_ring_pick *best,
+			     struct stp_ring_pick *next)
+{
 	unsigned int cpu;
 	int set;
 
+	best->ring = NULL;
+	next->ring = NULL;
 	for (set = 0; set < 2; set++) {
 		for_each_possible_cpu(cpu) {
 			struct stp_ring *r = set ? &stp_ctl_rings[cpu] :
 						   &stp_rings[cpu];
+			unsigned int idx = set * nr_cpu_ids + cpu;
 			struct stp_record_hdr hdr;
 			u64 head = smp_load_acquire(&r->head);
 
 			if (head == r->tail)
 				continue;
-			stp_ring_get(r, r->tail, &hdr, sizeof(hdr));
-			if (!best || hdr.timestamp < best_hdr->timestamp) {
-				best = r;
-				*best_hdr = hdr;
+			stp_ring_hdr(r, r->tail, &hdr);
+			if (stp_ring_before(hdr.timestamp, idx, best)) {
+				*next = *best;
+				*best = (struct stp_ring_pick){ r, idx,
+								hdr.timestamp };
+			} else if (stp_ring_before(hdr.timestamp, idx, next)) {
+				*next = (struct stp_ring_pick){ r, idx,
+								hdr.timestamp };
 			}
 		}
 	}
-	return best;
-}
-
-static bool stp_rings_empty(void)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		if (smp_load_acquire(&stp_rings[cpu].head) !=
-			    READ_ONCE(stp_rings[cpu].tail) ||
-		    smp_load_acquire(&stp_ctl_rings[cpu].head) !=
-			    READ_ONCE(stp_ctl_rings[cpu].tail))
-			return false;
-	}
-	return true;
 }
 
 /*
- * poll(): true when there is a record to read.  Otherwise the reader is
- * marked waiting (the caller has queued it on stp_data_wq), and the
- * rings are checked again after a barrier that pairs with the
- * producer's, so a record committed meanwhile is seen here or kicks.
+ * Is there output the reader should take now: a control record, a data
+ * ring past its watermark (a quarter), or data and the timer has fired
+ * since the last read (stp_data_due)?  *data: some data ring holds
+ * records (read later).
+ */
+static bool stp_rings_ready(bool *data)
+{
+	bool due = atomic_read(&stp_data_due);
+	unsigned int cpu;
+
+	*data = false;
+	for_each_possible_cpu(cpu) {
+		struct stp_ring *r = &stp_rings[cpu];
+		struct stp_ring *k = &stp_ctl_rings[cpu];
+		u64 fill = smp_load_acquire(&r->head) - READ_ONCE(r->tail);
+
+		if (smp_load_acquire(&k->head) != READ_ONCE(k->tail))
+			return true;
+		if (fill && (due || fill >= r->size / 4))
+			return true;
+		*data |= fill != 0;
+	}
+	return false;
+}
+
+/*
+ * poll(): true when there is output to take now (stp_rings_ready).
+ * Otherwise the reader is marked waiting (the caller has queued it on
+ * stp_data_wq), and the rings are checked again after a barrier that
+ * pairs with the producer's, so a record committed meanwhile is seen
+ * here or kicks.  Data below the watermark is not ready until the timer
+ * has fired: the reader's own system calls, when a probe prints for
+ * them, leave records every time it reads, and reading them at once
+ * kept it spinning.  Such data arms the timer here, so it waits at most
+ * STP_WAKE_DELAY.
  */
 static bool stp_rings_poll(struct file *file, poll_table *wait)
 {
+	bool data;
+
 	poll_wait(file, &stp_data_wq, wait);
-	if (!stp_rings_empty())
+	if (stp_rings_ready(&data))
 		return true;
 	atomic_set(&stp_reader_waiting, 1);
 	smp_mb();
-	if (stp_rings_empty())
-		return false;
-	atomic_set(&stp_reader_waiting, 0);
-	return true;
+	if (stp_rings_ready(&data)) {
+		atomic_set(&stp_reader_waiting, 0);
+		return true;
+	}
+	if (data)
+		stp_reader_kick(false);
+	return false;
 }
 
 /*
  * Copy whole records to user space, oldest first across all rings, as
  * many as fit in count bytes.  Returns 0 when there is nothing to read.
+ * The records of the ring with the oldest one that come before every
+ * other ring's oldest are copied together: one copy_to_user() (two when
+ * they wrap) for the lot, not one per record.
  */
 static ssize_t stp_rings_read(char __user *ubuf, size_t count)
 {
@@ -335,25 +410,54 @@ static ssize_t stp_rings_read(char __user *ubuf, size_t count)
 	ssize_t ret = 0;
 
 	mutex_lock(&stp_read_mutex);
+	/* what comes after this read waits for the watermark or the timer */
+	atomic_set(&stp_data_due, 0);
 	for (;;) {
-		struct stp_record_hdr hdr;
-		struct stp_ring *best = stp_rings_oldest(&hdr);
-		size_t n;
+		struct stp_ring_pick best, next;
+		struct stp_ring *r;
+		size_t span = 0;
+		bool full = false;
+		u64 head, pos;
 
-		if (!best)
+		stp_rings_oldest(&best, &next);
+		r = best.ring;
+		if (!r)
 			break;
-		n = sizeof(hdr) + hdr.len;
-		if (n > count - done) {
+		head = smp_load_acquire(&r->head);
+		for (pos = r->tail; pos != head;) {
+			struct stp_record_hdr hdr;
+			size_t n;
+
+			stp_ring_hdr(r, pos, &hdr);
+			if (span && !stp_ring_before(hdr.timestamp, best.idx,
+						     &next))
+				break;
+			n = sizeof(hdr) + hdr.len;
+			if (n > count - done - span) {
+				full = true;
+				break;
+			}
+			pos += n;
+			span += n;
+		}
+		if (!span) {
 			if (!done)
 				ret = -EINVAL;
+			else
+				atomic_set(&stp_data_due, 1);
 			break;
 		}
-		if (stp_ring_get_user(best, best->tail, ubuf + done, n)) {
+		if (stp_ring_get_user(r, r->tail, ubuf + done, span)) {
 			ret = -EFAULT;
 			break;
 		}
-		smp_store_release(&best->tail, best->tail + n);
-		done += n;
+		smp_store_release(&r->tail, pos);
+		done += span;
+		if (full) {
+			/* the rest is due now, as what was read */
+			atomic_set(&stp_data_due, 1);
+			break;
+		}
 	}
 	mutex_unlock(&stp_read_mutex);
 	if (done && wq_has_sleeper(&stp_room_wq))

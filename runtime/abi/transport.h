@@ -17,11 +17,14 @@
  *         read                     one status line, see STP_STATUS_FMT
  *   data  read                     whole records (header + payload), oldest
  *                                  first across CPUs; 0 bytes when empty
- *         poll                     POLLIN: records to read (a sleeping
- *                                  reader is woken when a ring passes a
- *                                  quarter, for an ERROR/WARNING or
- *                                  begin/end/error output, else at most
- *                                  10 ms after the first record);
+ *         poll                     POLLIN: records to take now: a ring
+ *                                  past a quarter, an ERROR/WARNING or
+ *                                  begin/end/error output, or any record
+ *                                  once it has waited up to 10 ms (a
+ *                                  sleeping reader is woken then; fewer
+ *                                  records are not reported sooner, so
+ *                                  the records of the reader's own
+ *                                  system calls do not keep it awake);
  *                                  POLLPRI: read the status (exit
  *                                  requested, failed, done)
  *
