@@ -23,14 +23,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stap/driver.h"
+#include "stap/build.h"
 #include "target/target.h"
 #include "lib/files.h"
 #include "lib/hash.h"
 #include "lib/strbuf.h"
 
-/* Run argv; its output goes to log_path (or is discarded when quiet). */
-int run_command(char *const argv[], const char *log_path, bool quiet)
+/*
+ * Run argv in cwd (NULL: ours); its output goes to log_path (appended to
+ * with append; NULL: our own output).
+ */
+int run_command_in(char *const argv[], const char *cwd, const char *log_path,
+		   bool append)
 {
 	pid_t pid = fork();
 
@@ -40,13 +44,17 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 		int fd = -1;
 		setpgid(0, 0);	/* the watchdog's to kill if we die */
 		if (log_path)
-			fd = open(log_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		else if (quiet)
-			fd = open("/dev/null", O_WRONLY);
+			fd = open(log_path, O_WRONLY | O_CREAT |
+				  (append ? O_APPEND : O_TRUNC), 0644);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
 			close(fd);
+		}
+		if (cwd && chdir(cwd) != 0) {
+			fprintf(stderr, "stap: cannot enter %s: %s\n", cwd,
+				strerror(errno));
+			_exit(127);
 		}
 		execvp(argv[0], argv);
 		fprintf(stderr, "stap: cannot run %s: %s\n", argv[0],
@@ -64,13 +72,20 @@ int run_command(char *const argv[], const char *log_path, bool quiet)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* Run argv; its output goes to log_path (or is discarded when quiet). */
+int run_command(char *const argv[], const char *log_path, bool quiet)
+{
+	return run_command_in(argv, NULL, log_path ? log_path :
+			      quiet ? "/dev/null" : NULL, false);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Hash every file of a directory, in name order. */
-static unsigned long long hash_dir(unsigned long long h, const char *dir)
+unsigned long long hash_dir(unsigned long long h, const char *dir)
 {
 	DIR *dp = opendir(dir);
 	char *names[512];
@@ -172,7 +187,7 @@ static int copy_file(const char *from, const char *to)
 }
 
 /* Keep a file of the work directory in the cache, sealed (files.h). */
-static void cache_store(const char *from, const char *to)
+void cache_store(const char *from, const char *to)
 {
 	size_t len;
 	char *data = read_file_nofollow(from, &len);
@@ -187,7 +202,7 @@ static void cache_store(const char *from, const char *to)
  * (NULL otherwise). A file that is there but does not match is refused
  * aloud: something replaced it, and it is made again.
  */
-static char *cache_fetch(struct driver *d, const char *path, const char *what,
+char *cache_fetch(struct driver *d, const char *path, const char *what,
 			 size_t *len)
 {
 	char why[512];
@@ -336,7 +351,7 @@ static char *feature_header(struct driver *d)
 	return text;
 }
 
-static void print_file(const char *path)
+void print_file(const char *path)
 {
 	size_t len;
 	char *text = read_file(path, &len);
@@ -373,108 +388,17 @@ static const char *runtime_object(struct driver *d, const char *flags,
 			    s->target->cache_dir, s->release, h);
 }
 
-int build_module(struct driver *d)
+/* The kbuild path: make -C BUILD M=DIR -jN [-B NAME=VALUE...] modules */
+int kbuild_module(struct driver *d, bool have_rt)
 {
 	struct session *s = d->s;
-	const char *cache = s->target->cache_dir;	/* NULL: none */
-	const char *dir = cache ? arena_printf(&s->arena, "%s/%s", cache,
-					       s->release) : NULL;
-	const char *cached = dir ? arena_printf(&s->arena, "%s/%s.ko", dir,
-						d->module_name) : NULL;
 	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
 				      d->module_name);
-	bool named = s->module_name != NULL;
-	size_t len;
-	char *data;
-
-	/*
-	 * A cached module is used only when it matches its seal; pass 5
-	 * loads a copy in the private work directory, so the file checked
-	 * is the file loaded.
-	 */
-	if (!named && cached &&
-	    (data = cache_fetch(d, cached, "module", &len))) {
-		if (s->verbose)
-			fprintf(stderr, "Pass 4: using cached %s\n", cached);
-		int rc = s->last_pass == 4 ? 0 : write_file_atomic(ko, data, len);
-		free(data);
-		if (rc == 0) {
-			d->ko_path = (char *)(s->last_pass == 4 ? cached : ko);
-			return 0;
-		}
-	}
-
-	/* Kbuild file: the module is the script's object and the runtime's;
-	 * the runtime is found through -I, the kernel's features through
-	 * the header of its feature tests (a copy in the work directory) */
-	char *features = feature_header(d);
-	const char *features_h = arena_printf(&s->arena, "%s/stp_features.h",
-					      d->tmpdir);
-	if (features && write_file_atomic(features_h, features,
-					  strlen(features)) != 0) {
-		fprintf(stderr, "stap: error: cannot write %s\n", features_h);
-		free(features);
-		return -1;
-	}
-	struct strbuf flags = { 0 };
-	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
-		  d->runtime_dir);
-	add_flag_defines(d, &flags);
-	const char *rt_cached = runtime_object(d, sb_str(&flags), features);
-	if (features)
-		sb_printf(&flags, "ccflags-y += -include %s\n", features_h);
-	free(features);
-	const char *rt_shipped = arena_printf(&s->arena,
-					      "%s/stp_runtime.o_shipped",
-					      d->tmpdir);
-	bool have_rt = false;
-	if (rt_cached && (data = cache_fetch(d, rt_cached, "runtime object",
-					     &len))) {
-		have_rt = write_file_atomic(rt_shipped, data, len) == 0;
-		free(data);
-	}
-	if (have_rt) {
-		/* modpost (6.1) reads each object's .cmd for the CRCs of what
-		 * it exports: the runtime exports nothing */
-		const char *cmd = arena_printf(&s->arena,
-					       "%s/.stp_runtime.o.cmd", d->tmpdir);
-		FILE *cf = fopen(cmd, "w");
-		have_rt = cf && fputs("# the cached runtime object\n", cf) >= 0;
-		if (cf && fclose(cf))
-			have_rt = false;
-	}
-	if (!have_rt) {
-		const char *rt_src = arena_printf(&s->arena, "%s/stp_runtime.c",
-						  d->tmpdir);
-		FILE *rf = fopen(rt_src, "w");
-		if (!rf || fputs("#include \"runtime.c\"\n", rf) < 0 ||
-		    fclose(rf)) {
-			fprintf(stderr, "stap: error: cannot write %s\n", rt_src);
-			sb_free(&flags);
-			return -1;
-		}
-	}
-	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
-	FILE *f = fopen(kbuild, "w");
-	if (!f) {
-		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
-		sb_free(&flags);
-		return -1;
-	}
-	fprintf(f, "obj-m := %s.o\n%s-y := %s_src.o stp_runtime.o\n%s",
-		d->module_name, d->module_name, d->module_name, sb_str(&flags));
-	sb_free(&flags);
-	if (fclose(f)) {
-		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
-		return -1;
-	}
-
 	const char *log = arena_printf(&s->arena, "%s/build.log", d->tmpdir);
 	const char *mdir = arena_printf(&s->arena, "M=%s", d->tmpdir);
 	char jobs[32];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(jobs, sizeof(jobs), "-j%ld", ncpu > 0 ? ncpu + 1 : 2);
-	/* make -C BUILD M=DIR -jN [-B NAME=VALUE...] modules */
 	char **argv = arena_alloc(&s->arena, (size_t)(d->nmake_args + 7) *
 				  sizeof(*argv));
 	int argc = 0;
@@ -506,11 +430,151 @@ int build_module(struct driver *d)
 	}
 	if (s->verbose > 1)
 		print_file(log);
+	return 0;
+}
+
+/*
+ * Write the Kbuild file of the kbuild path: the module is the script's
+ * object and the runtime's (the cached object as a "_shipped" file, or
+ * its source).
+ */
+static int kbuild_prepare(struct driver *d, const char *flags,
+			  const char *rt_cached, bool *have_rt)
+{
+	struct session *s = d->s;
+	size_t len;
+	char *data;
+
+	const char *rt_shipped = arena_printf(&s->arena,
+					      "%s/stp_runtime.o_shipped",
+					      d->tmpdir);
+	*have_rt = false;
+	if (rt_cached && (data = cache_fetch(d, rt_cached, "runtime object",
+					     &len))) {
+		*have_rt = write_file_atomic(rt_shipped, data, len) == 0;
+		free(data);
+	}
+	if (*have_rt) {
+		/* modpost (6.1) reads each object's .cmd for the CRCs of what
+		 * it exports: the runtime exports nothing */
+		const char *cmd = arena_printf(&s->arena,
+					       "%s/.stp_runtime.o.cmd", d->tmpdir);
+		FILE *cf = fopen(cmd, "w");
+		*have_rt = cf && fputs("# the cached runtime object\n", cf) >= 0;
+		if (cf && fclose(cf))
+			*have_rt = false;
+	}
+	if (!*have_rt) {
+		const char *rt_src = arena_printf(&s->arena, "%s/stp_runtime.c",
+						  d->tmpdir);
+		FILE *rf = fopen(rt_src, "w");
+		if (!rf || fputs("#include \"runtime.c\"\n", rf) < 0 ||
+		    fclose(rf)) {
+			fprintf(stderr, "stap: error: cannot write %s\n", rt_src);
+			return -1;
+		}
+	}
+	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
+	FILE *f = fopen(kbuild, "w");
+	if (!f || fprintf(f, "obj-m := %s.o\n%s-y := %s_src.o stp_runtime.o\n%s",
+			  d->module_name, d->module_name, d->module_name,
+			  flags) < 0 || fclose(f)) {
+		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
+		return -1;
+	}
+	return 0;
+}
+
+/* Whether the environment asks for kbuild: STAP_KBUILD set, not "0". */
+static bool kbuild_asked(void)
+{
+	const char *v = getenv("STAP_KBUILD");
+
+	return v && *v && strcmp(v, "0");
+}
+
+int build_module(struct driver *d)
+{
+	struct session *s = d->s;
+	const char *cache = s->target->cache_dir;	/* NULL: none */
+	const char *dir = cache ? arena_printf(&s->arena, "%s/%s", cache,
+					       s->release) : NULL;
+	const char *cached = dir ? arena_printf(&s->arena, "%s/%s.ko", dir,
+						d->module_name) : NULL;
+	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
+				      d->module_name);
+	bool named = s->module_name != NULL;
+	size_t len;
+	char *data;
+
+	/*
+	 * A cached module is used only when it matches its seal; pass 5
+	 * loads a copy in the private work directory, so the file checked
+	 * is the file loaded.
+	 */
+	if (!named && cached &&
+	    (data = cache_fetch(d, cached, "module", &len))) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: using cached %s\n", cached);
+		int rc = s->last_pass == 4 ? 0 : write_file_atomic(ko, data, len);
+		free(data);
+		if (rc == 0) {
+			d->ko_path = (char *)(s->last_pass == 4 ? cached : ko);
+			return 0;
+		}
+	}
+
+	/* the flags of both objects: the runtime is found through -I, the
+	 * kernel's features through the header of its feature tests (a copy
+	 * in the work directory) */
+	char *features = feature_header(d);
+	const char *features_h = arena_printf(&s->arena, "%s/stp_features.h",
+					      d->tmpdir);
+	if (features && write_file_atomic(features_h, features,
+					  strlen(features)) != 0) {
+		fprintf(stderr, "stap: error: cannot write %s\n", features_h);
+		free(features);
+		return -1;
+	}
+	struct strbuf flags = { 0 };
+	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
+		  d->runtime_dir);
+	add_flag_defines(d, &flags);
+	const char *rt_cached = runtime_object(d, sb_str(&flags), features);
+	char *common_flags = xstrdup(sb_str(&flags));
+	if (features)
+		sb_printf(&flags, "ccflags-y += -include %s\n", features_h);
+
+	/* the direct path unless asked for kbuild or it cannot be had */
+	char why[1024] = "";
+	int rc = 1;
+	bool have_rt = false;
+	if (kbuild_asked()) {
+		snprintf(why, sizeof(why), "STAP_KBUILD is set");
+	} else {
+		struct recipe *r = direct_recipe(d, common_flags, features != NULL,
+						 why, sizeof(why));
+		if (r)
+			rc = direct_module(d, r, rt_cached, why, sizeof(why));
+	}
+	free(common_flags);
+	free(features);
+	if (rc > 0) {
+		if (s->verbose)
+			fprintf(stderr, "Pass 4: building with kbuild: %s\n",
+				why);
+		rc = kbuild_prepare(d, sb_str(&flags), rt_cached, &have_rt);
+		if (rc == 0)
+			rc = kbuild_module(d, have_rt);
+		if (rc == 0 && !have_rt && rt_cached && make_dirs(dir) == 0)
+			cache_store(arena_printf(&s->arena, "%s/stp_runtime.o",
+						 d->tmpdir), rt_cached);
+	}
+	sb_free(&flags);
+	if (rc != 0)
+		return -1;
 	if (d->sign_module && sign_module_file(d, ko))
 		return -1;
-	if (!have_rt && rt_cached && make_dirs(dir) == 0)
-		cache_store(arena_printf(&s->arena, "%s/stp_runtime.o",
-					 d->tmpdir), rt_cached);
 
 	if (named) {
 		/* -m NAME: the module lands in the current directory */

@@ -730,6 +730,9 @@ if [ ${#e2e[@]} -gt 0 ]; then
 	fi
 fi
 
+### the direct pass 4 against kbuild, built and run in a guest
+. "$tests/directbuild.sh"
+
 ### SystemTap's pass-1 corpus (parseok, parseko, the -p1 round trip)
 . "$tests/corpus.sh"
 

@@ -15,6 +15,10 @@
 #                             is unchanged)
 #   trust/cache-p5-tampered   a tampered cached module is not what pass 5
 #                             loads (the guest runs the rebuilt one)
+#   trust/cache-commands-tampered  kbuild's captured commands (run by the
+#                             shell in pass 4) changed in the cache:
+#                             refused aloud, nothing of the change run,
+#                             captured again
 #   trust/define-shell        -D 'X=$(shell id > FILE)' at -p4: refused with
 #                             SystemTap 4.8's message, nothing run (the
 #                             value would reach the Kbuild file)
@@ -106,6 +110,25 @@ if wanted_group trust/; then
 			pass $name
 		else
 			fail $name "path '$ko2' (first '$ko'), stderr: $(head -c 600 "$work/trust.err")"
+		fi
+	fi
+
+	name=trust/cache-commands-tampered
+	if wanted $name && [ -n "$ko" ]; then
+		cmds=$(ls "$work"/trust-cache/*/kbuild-*.cmds 2>/dev/null | head -1)
+		if [ -z "$cmds" ]; then
+			fail $name "no kbuild-*.cmds in the cache"
+		else
+			sed -i "s|^src |src touch $work/trust-ran; |" "$cmds"
+			ko2=$(trust_p4 "$work/trust.err" -e 'probe begin { println("other"); exit() }')
+			want="stap: warning: the cached kbuild commands $cmds is refused: it does not match its seal $cmds.sum (size and hash); making it again"
+			got=$(cat "$work/trust.err")
+			if [ -n "$ko2" ] && [ "$got" = "$want" ] &&
+			   [ ! -e "$work/trust-ran" ] && ! grep -q trust-ran "$cmds"; then
+				pass $name
+			else
+				fail $name "stderr: $got; ran: $(ls "$work/trust-ran" 2>&1)"
+			fi
 		fi
 	fi
 
