@@ -1156,6 +1156,7 @@ const char *gen_expr(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
 	case N_EMBEDDED:
+		cg->embedded = true;
 		return gen_embedded_expr(cg, n);
 	case N_NUMBER:
 		if (n->num.value == INT64_MIN)
