@@ -391,7 +391,8 @@ static int stp_kf_ftrace_arm(void)
 			lean_hit = NULL;
 		if (!rt->p->lean) {
 			stp_kf_ftrace[g]->all_lean = false;
-			if (rt->p->use & STP_USE_REGS)
+			/* use is only known with the generated hit */
+			if (!rt->p->hit || (rt->p->use & STP_USE_REGS))
 				stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 			lean_hit = NULL;
 		}

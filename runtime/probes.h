@@ -150,7 +150,8 @@ struct stp_probe {
 	unsigned int ncounts;
 	/* an event probe's handler: what it uses (STP_USE_*), and its hit
 	 * with only that set up (generated, STP_PROBE_HIT); NULL: the
-	 * runtime's stp_probe_run_ctx, which sets up everything */
+	 * runtime's stp_probe_run_ctx, which sets up everything (and use
+	 * is taken to be STP_USE_ALL) */
 	unsigned int use;
 	void (*hit)(const struct stp_probe *p, const struct stp_tp_args *args,
 		    struct pt_regs *regs);
