@@ -44,6 +44,12 @@ struct cg {
 	} hist_loops[64];
 	int nhist_loops;
 	int errors;
+	/* the handler being generated: statements it charges, whether it
+	 * loops or has embedded C (stmt.c, expr.c): how much of a context
+	 * its probes' hits set up (module.c) */
+	int nactions;
+	bool looped, embedded;
+	unsigned *use;			/* [body]: its USE_* bits (stmt.c) */
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */
 	const struct lock_plan *locks;	/* also which globals are counters */
@@ -62,6 +68,14 @@ struct cg {
 	} *family_states;
 	int nfamily_states;
 };
+
+/* What a probe body uses of its context: runtime/probes.h's STP_USE_*. */
+enum {
+	USE_ERROR = 1, USE_ACTION = 2, USE_PRINT = 4, USE_CALL = 8,
+	USE_ITER = 16, USE_MATCH = 32, USE_REGS = 64, USE_CTX = 128,
+};
+/* The STP_USE_* expression of body b (stp_free_B decides USE_ACTION). */
+const char *use_expr(struct cg *cg, int b);
 
 /*
  * How one probe family is emitted into the kernel module: pass 3's

@@ -221,8 +221,17 @@ static const char *gen_index_assign(struct cg *cg, struct node *n)
 	const char *k = gen_keys(cg, lhs->index.keys, sym, &wild);
 	const char *v = gen_expr(cg, rhs);
 	if (n->binary.op == OP_AGG) {
-		emit(cg, "if (unlikely(stp_pmap_add(%s, c->cpu, %s, %s))) {",
-		     gref(cg, sym), k, v);
+		/* this CPU's map; long keys inline */
+		bool longs = true;
+		for (int i = 0; i < sym->nkeys; i++)
+			longs &= sym->key_types[i] != TY_STRING;
+		if (longs)
+			emit(cg, "if (unlikely(stp_pmap_add_longs(%s, "
+			     "&stp_gsd_%s, %s, %d, %s))) {", gref(cg, sym),
+			     sym->cname, k, sym->nkeys, v);
+		else
+			emit(cg, "if (unlikely(stp_pmap_add(%s, %s, %s))) {",
+			     gref(cg, sym), k, v);
 		overflow_error(cg, lhs->index.array, sym);
 		emit(cg, "}");
 		return v;
@@ -540,7 +549,8 @@ static const char *gen_assign(struct cg *cg, struct node *n)
 		    !global_ok(cg, lhs, lhs->sym))
 			return "0";
 		const char *v = gen_expr(cg, rhs);
-		emit(cg, "stp_pstat_add(%s, c->cpu, %s);", gref(cg, lhs->sym), v);
+		emit(cg, "stp_pstat_add_this(%s, &stp_gsd_%s, %s);",
+		     gref(cg, lhs->sym), lhs->sym->cname, v);
 		return v;
 	}
 	if (!check_scalar_lvalue(cg, lhs))
@@ -1205,6 +1215,7 @@ const char *gen_expr(struct cg *cg, struct node *n)
 {
 	switch (n->kind) {
 	case N_EMBEDDED:
+		cg->embedded = true;
 		return gen_embedded_expr(cg, n);
 	case N_NUMBER:
 		if (n->num.value == INT64_MIN)

@@ -11,10 +11,18 @@
  * statistic (aggregating every CPU's slot). Then each event probe that
  * touches it, directly or through the functions it calls, takes its
  * rwlock: for writing when it needs it exclusively, for reading when it
- * only reads it or adds to it with `<<<` (that writes this CPU's slot
- * only). A global that event probes only read, or a statistic they only
- * add to, takes no lock at all. Locks are taken in global index order,
- * each by trylock (runtime/probes.c), so probes never deadlock or block.
+ * only reads it or adds to a statistic with `<<<`. A global that event
+ * probes only read takes no lock at all. Locks are taken in global index order, each by trylock
+ * (runtime/probes.c), so probes never deadlock or block.
+ *
+ * A statistic is per CPU: `<<<` writes this CPU's part only. When an
+ * event probe also reads it (aggregates every CPU's part), its lock is
+ * one per CPU instead of an rwlock (DEFINE_PER_CPU): a probe that only
+ * `<<<`s takes this CPU's, one that reads takes every CPU's in CPU
+ * order (runtime/probes.c), for the whole hit as with an rwlock. So a
+ * reader sees no `<<<` in flight and nothing changes while it runs, as
+ * with SystemTap's rwlock, but writers on different CPUs never touch a
+ * shared cache line. A statistic event probes only add to has no lock.
  *
  * A counter is a number that event probes only count with: `n++`, `n--`,
  * `n += e` or `n -= e` as a whole statement (the new value unused), no
@@ -262,6 +270,12 @@ void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 	}
 }
 
+/* Is global g in body b's lock list? */
+static bool lock_listed(const struct lock_plan *lp, int b, int g)
+{
+	return lp->locked[g] && lp->mask[lp->row * b + g];
+}
+
 int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym)
 {
 	if (!lp || !sym || sym->kind != SYM_GLOBAL)
@@ -290,10 +304,15 @@ void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out)
 			fputs("\n/* globals that event probes share: one lock "
 			      "each, taken in this order */\n", out);
 		any = true;
-		fprintf(out, "static rwlock_t stp_glock_%d "
-			"____cacheline_aligned_in_smp = "
-			"__RW_LOCK_UNLOCKED(stp_glock_%d);\t/* %s */\n",
-			g, g, prog->globals[g]->name);
+		if (prog->globals[g]->type == TY_STATS)
+			fprintf(out, "static DEFINE_PER_CPU(atomic_t, "
+				"stp_gplock_%d);\t/* %s: per CPU */\n", g,
+				prog->globals[g]->name);
+		else
+			fprintf(out, "static rwlock_t stp_glock_%d "
+				"____cacheline_aligned_in_smp = "
+				"__RW_LOCK_UNLOCKED(stp_glock_%d);\t/* %s */\n",
+				g, g, prog->globals[g]->name);
 	}
 	for (int b = 0; b < prog->nbodies; b++) {
 		int n = 0;
@@ -301,13 +320,18 @@ void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out)
 			continue;
 		for (int g = 0; g < prog->nglobals; g++) {
 			unsigned char m = lp->mask[lp->row * b + g];
-			if (!lp->locked[g] || !m)
+			if (!lock_listed(lp, b, g))
 				continue;
 			if (!n++)
 				fprintf(out, "static const struct stp_lock "
 					"stp_locks_%d[] = {\n", b);
-			fprintf(out, "\t{ &stp_glock_%d, %s },\n", g,
-				m & ACC_EXCL ? "true" : "false");
+			if (prog->globals[g]->type == TY_STATS)
+				fprintf(out, "\t{ .write = %s, .pcpu = "
+					"&stp_gplock_%d },\n",
+					m & ACC_EXCL ? "true" : "false", g);
+			else
+				fprintf(out, "\t{ &stp_glock_%d, %s },\n", g,
+					m & ACC_EXCL ? "true" : "false");
 		}
 		if (n)
 			fputs("};\n", out);
@@ -323,7 +347,7 @@ void lock_plan_table_fields(const struct lock_plan *lp,
 	if (!is_event(dp))
 		return;
 	for (int g = 0; g < prog->nglobals; g++)
-		n += lp->locked[g] && lp->mask[lp->row * b + g];
+		n += lock_listed(lp, b, g);
 	if (n)
 		fprintf(out, ",\n\t  .locks = stp_locks_%d, .nlocks = %d", b, n);
 }

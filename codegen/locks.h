@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pass 3: the locks event probes take on globals (see locks.c for the
- * design): one rwlock per shared global, a per-handler list in global
- * order, in read or write mode.
+ * design): one rwlock per shared global (a statistic: one lock per CPU),
+ * a per-handler list in global order, in read or write mode.
  */
 #ifndef CODEGEN_LOCKS_H
 #define CODEGEN_LOCKS_H
@@ -30,7 +30,7 @@ int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym);
 /* The global a counter statement (`n++;`, `n += e;`, ...) counts in, when
  * stmt is one: an N_VAR node, or NULL. */
 const struct node *count_target(const struct node *stmt);
-/* The rwlocks and each event handler's stp_lock list (after the globals). */
+/* The locks and each event handler's stp_lock list (after the globals). */
 void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out);
 /* ",\n\t  .locks = ..., .nlocks = N" for dp's probe table entry, or nothing. */
 void lock_plan_table_fields(const struct lock_plan *lp,

@@ -3,7 +3,9 @@
  * Pass 3: the module. The text of one kernel module: the frame union of
  * every handler, the script's globals (runtime objects for arrays and
  * statistics) and their locks, embedded C, the handlers (stmt.c), the
- * lean probes' counts, then each family's own C (struct family_emit:
+ * lean probes' counts, each event body's hit (what its handler uses of a
+ * context, and the fast path with it), then each family's own C (struct
+ * family_emit:
  * callbacks, readers, tables) and the probe table the runtime arms
  * (runtime/probes.h).
  */
@@ -354,6 +356,32 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 
 
+/*
+ * Each event body B's hit: STP_USE_B (what its handler uses of a
+ * context), stp_run_B (the runtime's fast path with the handler and
+ * those bits as constants, inlined where a family's callback calls it:
+ * a tracepoint's, a kernel function's own ftrace function) and
+ * stp_hit_B, the same as a function for the runtime's own callbacks
+ * (stp_probe.hit).
+ */
+static void gen_hits(struct cg *cg, FILE *out)
+{
+	for (int b = 0; b < cg->prog->nbodies; b++) {
+		if (!cg->locks->event_body[b])
+			continue;
+		fprintf(out, "\n/* probe %d's hits set up only what it uses */\n"
+			"#define STP_USE_%d %s\n"
+			"static __always_inline void stp_run_%d(const struct "
+			"stp_probe *p,\n\t\tconst struct stp_tp_args *args, "
+			"struct pt_regs *regs)\n{\n"
+			"\tstp_probe_fast(p, stp_probe_%d, STP_USE_%d,\n"
+			"\t\t       sizeof(struct stp_locals_probe_%d), args, "
+			"regs);\n}\n"
+			"STP_PROBE_HIT(stp_hit_%d, stp_run_%d)\n", b, b,
+			use_expr(cg, b), b, b, b, b, b, b);
+	}
+}
+
 int table_index(const struct program *prog, int i)
 {
 	int k = 0;
@@ -599,6 +627,8 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 
 	lock_plan_build(&locks, prog);
 	cg.locks = &locks;
+	cg.use = xmalloc(((size_t)prog->nbodies + 1) * sizeof(*cg.use));
+	memset(cg.use, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg.use));
 
 	struct fn_text *texts = xmalloc(((size_t)prog->nfuncs + 1) *
 					sizeof(*texts));
@@ -684,6 +714,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	cg.nlean = nlean;
 	cg.filtered = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*cg.filtered));
 	gen_lean_counts(&cg, out);
+	gen_hits(&cg, out);
 	if (prog->nprobes)
 		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
 			table_index(prog, prog->nprobes));
@@ -714,6 +745,9 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 			lock_plan_table_fields(&locks, dp, out);
 		if (nlean[lb] >= 0 && !cg.filtered[lb] && e->lean)
 			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
+		if (e->event)
+			fprintf(out, ",\n\t  .use = STP_USE_%d, .hit = "
+				"stp_hit_%d", lb, lb);
 		if (nlean[lb] >= 0 && e->lean)
 			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
 				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
@@ -725,6 +759,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	lock_plan_free(&locks);
 	free(nlean);
 	free(cg.filtered);
+	free(cg.use);
 	for (int i = 0; i < cg.nfamily_states; i++)
 		free(cg.family_states[i].state);
 	free(cg.family_states);

@@ -8,14 +8,29 @@
  */
 #include "codegen/emit.h"
 
+#include <ctype.h>
+
 /* ---- statements ------------------------------------------------------ */
 
+/*
+ * Charge one statement. A probe body that cannot loop or call has at most
+ * cg->nactions statements: stp_free_B says at compile time whether
+ * MAXACTION can run out (gen_body), and when it cannot the charge is
+ * compiled out, and its hits keep no budget.
+ */
 static void action(struct cg *cg, struct node *n)
 {
+	const char *cond = "";
+
+	cg->nactions++;
+	if (!cg->scope->func)
+		cond = arena_printf(&cg->s->arena, "if (!stp_free_%d) ",
+				    cg->scope->index);
 	if (!strcmp(cg->err, "out"))
-		emit(cg, "STP_ACTION(c, 1, %s);", where(cg, n));
+		emit(cg, "%sSTP_ACTION(c, 1, %s);", cond, where(cg, n));
 	else
-		emit(cg, "STP_ACTION_TO(c, 1, %s, %s);", where(cg, n), cg->err);
+		emit(cg, "%sSTP_ACTION_TO(c, 1, %s, %s);", cond, where(cg, n),
+		     cg->err);
 }
 
 static void gen_block_body(struct cg *cg, struct node *n)
@@ -54,6 +69,7 @@ static void gen_loop(struct cg *cg, struct node *n)
 		cg->depth--;
 		emit(cg, "}");
 	}
+	cg->looped = true;
 	emit(cg, "for (;;) {");
 	cg->depth++;
 	if (n->loop.cond) {
@@ -240,6 +256,7 @@ static void gen_foreach(struct cg *cg, struct node *n)
 	struct node *arr = n->foreach.array;
 	const struct symbol *sym = arr->sym;
 
+	cg->looped = true;
 	if (arr->kind == N_HIST) {
 		gen_hist_foreach(cg, n);
 		return;
@@ -414,6 +431,7 @@ void gen_stmt(struct cg *cg, struct node *n)
 		if (gen_count(cg, n))
 			break;
 		if (n->stmt.expr->kind == N_EMBEDDED) {
+			cg->embedded = true;
 			gen_embedded_stmt(cg, n->stmt.expr);
 			break;
 		}
@@ -485,6 +503,7 @@ void gen_stmt(struct cg *cg, struct node *n)
 		gen_try(cg, n);
 		break;
 	case N_EMBEDDED:
+		cg->embedded = true;
 		gen_embedded_stmt(cg, n);
 		break;
 	default:
@@ -594,6 +613,93 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
  * Writes the frame struct of a probe handler or script function to
  * structs and its C function to bodies.
  */
+/*
+ * What probe body b's hits must set up of a context (STP_USE_*, see
+ * runtime/probes.h), from the C just generated for it (cg->code): a body
+ * that calls a script function or has embedded C uses everything; else
+ * only what its code names. A runtime call given the context may raise
+ * an error, a goto leaves on one; the runtime's printing functions all
+ * have "print" in their names. A body without loops or calls
+ * runs at most cg->nactions statements: stp_free_B, before its handler,
+ * is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
+ * probes) can run out.
+ */
+/* Does the call whose argument list starts at p (t's "(c,") only charge
+ * the budget or raise an error, reading nothing else of the context? */
+static bool error_only_call(const char *t, const char *p)
+{
+	static const char *const names[] = {
+		"STP_ACTION", "STP_ACTION_TO", "stp_error", "stp_map_overflow",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		size_t len = strlen(names[i]);
+		if ((size_t)(p - t) >= len + 1 &&
+		    !strncmp(p - len, names[i], len) &&
+		    !isalnum((unsigned char)p[-len - 1]) && p[-len - 1] != '_')
+			return true;
+	}
+	return false;
+}
+
+static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
+{
+	const char *t = sb_str(&cg->code);
+	bool all = b->ncallees || cg->embedded;
+	bool ctx_call = strstr(t, "(c)") != NULL;
+	unsigned u = 0;
+
+	/* a call given the context, other than a charge or an error's */
+	for (const char *p = strstr(t, "(c,"); p && !ctx_call;
+	     p = strstr(p + 1, "(c,"))
+		ctx_call = !error_only_call(t, p);
+
+	if (all || ctx_call || strstr(t, "goto ") || strstr(t, "last_error"))
+		u |= USE_ERROR;
+	if (all || strstr(t, "print") || strstr(t, "stp_warn"))
+		u |= USE_PRINT;
+	if (all || strstr(t, "nesting") || strstr(t, "c->next"))
+		u |= USE_CALL;
+	if (all || strstr(t, "iter"))
+		u |= USE_ITER;
+	if (all || strstr(t, "stp_re_") || strstr(t, "last_match"))
+		u |= USE_MATCH;
+	if (all || strstr(t, "regs") || b->nctxvars)
+		u |= USE_REGS;
+	if (all || ctx_call || (u & (USE_PRINT | USE_REGS)) || b->nctxvars ||
+	    b->parms_modes || strstr(t, "c->probe") || strstr(t, "c->tp") ||
+	    strstr(t, "c->kf_"))
+		u |= USE_CTX;
+	cg->use[b->index] = u;
+	if (cg->looped || b->ncallees)
+		fprintf(out, "enum { stp_free_%d = 0 };\n", b->index);
+	else
+		fprintf(out, "enum { stp_free_%d = MAXACTION > %d && "
+			"MAXACTION_INTERRUPTIBLE > %d };\n", b->index,
+			cg->nactions, cg->nactions);
+}
+
+const char *use_expr(struct cg *cg, int b)
+{
+	static const char *const names[] = {
+		"STP_USE_ERROR", "STP_USE_ACTION", "STP_USE_PRINT",
+		"STP_USE_CALL", "STP_USE_ITER", "STP_USE_MATCH",
+		"STP_USE_REGS", "STP_USE_CTX",
+	};
+	struct strbuf sb = { 0 };
+	char *r;
+
+	sb_puts(&sb, "(0");
+	for (int i = 0; i < 8; i++)
+		if (cg->use[b] & (1u << i))
+			sb_printf(&sb, " | %s", names[i]);
+	sb_printf(&sb, " | (stp_free_%d ? 0 : STP_USE_ACTION | "
+		  "STP_USE_ERROR))", b);
+	r = arena_printf(&cg->s->arena, "%s", sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
 void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		     const struct probe_body *b)
 {
@@ -613,6 +719,9 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	cg->depth = 1;
 	cg->err = "out";
 	cg->scope = b;
+	cg->nactions = 0;
+	cg->looped = false;
+	cg->embedded = false;
 
 	if (fn) {
 		sb_puts(&cg->frame, "\tu32 iter_base;\n");
@@ -661,6 +770,8 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	else
 		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
 			b->probe->loc.line, b->probe->loc.col);
+	if (!fn)
+		body_use(cg, b, bodies);
 	/* a body only "never" probes derive from has no table entry */
 	bool listed = fn != NULL;
 	for (int i = 0; !listed && i < cg->prog->nprobes; i++)

@@ -1146,14 +1146,43 @@ static bool lean_unfiltered(const struct cg *cg, const struct probe_body *b)
 }
 
 /*
+ * The only entry probe of the program, when it has a handler: the index
+ * of the probe whose ftrace function runs it with no search (STP_KF_HIT;
+ * the runtime uses it when ftrace attaches that one probe), else -1.
+ */
+static int sole_entry_handler(const struct cg *cg)
+{
+	const struct program *prog = cg->prog;
+	int found = -1;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		if (prog->probes[i]->family != &kernel_function_family)
+			continue;
+		if (found >= 0)
+			return -1;
+		found = i;
+	}
+	if (found >= 0 && lean_unfiltered(cg, prog->probes[found]->body))
+		return -1;
+	return found;
+}
+
+/*
  * The context value readers; a lean body's own ftrace function (entry
- * probes), on its first entry probe: the counts compile to immediates.
+ * probes), on its first entry probe: the counts compile to immediates;
+ * the one entry probe's own function when it has a handler.
  */
 static void support(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
+	int sole = sole_entry_handler(cg);
 
 	gen_kf_vals(out, prog);
+	if (sole >= 0)
+		fprintf(out, "STP_KF_HIT(stp_kf_hit_%d, stp_run_%d, "
+			"&stp_probes[%d], STP_USE_%d)\n", sole,
+			prog->probes[sole]->body->index,
+			table_index(prog, sole), prog->probes[sole]->body->index);
 	for (int b = 0; b < prog->nbodies; b++) {
 		if (!lean_unfiltered(cg, prog->bodies[b]))
 			continue;
@@ -1178,6 +1207,9 @@ static void fields(struct cg *cg, int i, FILE *out)
 	if (!ret && lean_unfiltered(cg, b))
 		fprintf(out, ",\n\t  .kf_lean_hit = "
 			"STP_KF_LEAN_REF(stp_kf_lean_%d)", b->index);
+	else if (!ret && sole_entry_handler(cg) == i)
+		fprintf(out, ",\n\t  .kf_hit = STP_KF_LEAN_REF(stp_kf_hit_%d)",
+			i);
 	/* an inlined copy has no symbol to fall back on */
 	if (kf_of(dp)->symbol && !kf_of(dp)->inlined)
 		fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",

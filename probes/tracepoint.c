@@ -528,7 +528,7 @@ static void gen_tp_run(struct cg *cg, FILE *out, int i, int k,
 			cg->nlean[b] + 1, indent, k, indent, indent);
 	else
 		fputs(indent, out);
-	fprintf(out, "stp_probe_run_tp(&stp_probes[%d], &stp_a);\n", k);
+	fprintf(out, "stp_run_%d(&stp_probes[%d], &stp_a, NULL);\n", b, k);
 }
 
 /* Does this tracepoint probe need a callback with the exact prototype? */
@@ -893,8 +893,9 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 					fval[i]);
 				gen_tp_run(cg, out, i, table_index(prog, i), "\t");
 			} else {
-				fprintf(out, "\tstp_probe_run_tp(&stp_probes[%d], "
-					"&stp_a);\n", table_index(prog, i));
+				fprintf(out, "\tstp_run_%d(&stp_probes[%d], "
+					"&stp_a, NULL);\n", b,
+					table_index(prog, i));
 			}
 			fputs("}\n", out);
 			continue;
@@ -1033,6 +1034,17 @@ static void support(struct cg *cg, FILE *out)
 		if (tp_typed(prog->probes[i]) &&
 		    prog->probes[i]->body->parms_modes)
 			gen_tp_parms(cg, out, i);
+	/* an untyped probe with a handler: its own callback, the
+	 * handler inlined */
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		int b = dp->body->index;
+		if (dp->family == &tracepoint_family && !tp_typed(dp) &&
+		    (cg->nlean[b] < 0 || cg->filtered[b]))
+			fprintf(out, "STP_TP_HIT(stp_tp_hit_%d, stp_run_%d, "
+				"&stp_probes[%d])\n", i, b,
+				table_index(prog, i));
+	}
 	for (int b = 0; b < prog->nbodies; b++) {
 		if (cg->nlean[b] < 0 || cg->filtered[b])
 			continue;
@@ -1068,6 +1080,8 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
 	else if (cg->nlean[lb] >= 0 && !cg->filtered[lb])
 		fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d", lb);
+	else
+		fprintf(out, ",\n\t  .tp_callback = stp_tp_hit_%d", i);
 	if (tp_typed(dp) && dp->body->parms_modes) {
 		fputs(",\n\t  .tp_parms = {", out);
 		for (int m = 0; m < 3; m++)

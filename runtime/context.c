@@ -6,6 +6,7 @@
  */
 
 static struct stp_context **stp_contexts;	/* [nr_cpu_ids] */
+DEFINE_PER_CPU(struct stp_context *, stp_ctx);
 
 #define STP_FRAMES_BYTES ((size_t)(STP_MAXNESTING + 1) * STP_FRAME_SIZE)
 #define STP_CONTEXT_BYTES ALIGN(sizeof(struct stp_context), 16)
@@ -35,6 +36,7 @@ int stp_contexts_alloc(void)
 		c->ptype = STP_REC_STDOUT;
 		c->cpu = cpu;
 		stp_contexts[cpu] = c;
+		per_cpu(stp_ctx, cpu) = c;
 	}
 	return 0;
 }
@@ -45,8 +47,10 @@ void stp_contexts_free(void)
 
 	if (!stp_contexts)
 		return;
-	for_each_possible_cpu(cpu)
+	for_each_possible_cpu(cpu) {
+		per_cpu(stp_ctx, cpu) = NULL;
 		vfree(stp_contexts[cpu]);
+	}
 	kfree(stp_contexts);
 	stp_contexts = NULL;
 }
@@ -57,16 +61,12 @@ void stp_contexts_free(void)
  */
 struct stp_context *stp_context_get(void)
 {
-	struct stp_context *c = stp_contexts[smp_processor_id()];
-
-	if (atomic_cmpxchg(&c->busy, 0, 1) != 0)
-		return NULL;
-	return c;
+	return stp_context_enter();
 }
 
 void stp_context_put(struct stp_context *c)
 {
-	atomic_set_release(&c->busy, 0);
+	stp_context_exit(c);
 }
 
 /* Record a runtime error; the first one in a probe hit wins. */

@@ -100,4 +100,31 @@ void stp_contexts_free(void);
 struct stp_context *stp_context_get(void);
 void stp_context_put(struct stp_context *c);
 
+/* This CPU's context (set at load, one per possible CPU). */
+DECLARE_PER_CPU(struct stp_context *, stp_ctx);
+
+/*
+ * Take this CPU's context with preemption off; NULL when a probe on this
+ * CPU owns it already (this hit interrupted it). The busy flag is only
+ * ever taken on its own CPU, and an interrupting hit gives it back before
+ * the interrupted one goes on, so a plain load and store do: no atomic
+ * instruction.
+ */
+static __always_inline struct stp_context *stp_context_enter(void)
+{
+	struct stp_context *c = this_cpu_read(stp_ctx);
+
+	if (atomic_read(&c->busy))
+		return NULL;
+	atomic_set(&c->busy, 1);
+	barrier();
+	return c;
+}
+
+static __always_inline void stp_context_exit(struct stp_context *c)
+{
+	barrier();
+	atomic_set(&c->busy, 0);
+}
+
 #endif /* RUNTIME_CONTEXT_H */

@@ -22,9 +22,12 @@
  *   fentry site at once (ftrace_set_filter_ips); the handler finds the
  *   probes of the hit's ip by a binary search over a table sorted by
  *   address at arm time (several probes on one function run in table
- *   order). The ops asks for the registers (SAVE_REGS) unless every probe
- *   is lean (stp_probe_lean), and guards against recursion itself, once a
- *   handler is to run. A function ftrace refuses (no fentry: notrace,
+ *   order). The ops asks for the registers (SAVE_REGS) only when a
+ *   handler reads them (STP_USE_REGS; lean probes never do), and guards
+ *   against recursion itself, once a handler is to run; an ops that
+ *   serves one probe with a handler calls that probe's own function
+ *   (STP_KF_HIT: the handler inlined, the context's busy flag the
+ *   recursion guard). A function ftrace refuses (no fentry: notrace,
  *   built without -pg, or an inlined copy, STP_KF_INLINE) falls back to
  *   a kprobe, as does a probe that asks (STP_KF_KPROBE).
  * - kprobes and kretprobes are registered one by one (registration has
@@ -247,7 +250,11 @@ static noinline void notrace stp_kf_ftrace_run(struct stp_kfunc_rt **rt,
 				return;
 			}
 		}
-		stp_probe_run_ctx(p, NULL, ftrace_get_regs(fregs), NULL);
+		if (p->hit)
+			p->hit(p, NULL, ftrace_get_regs(fregs));
+		else
+			stp_probe_run_ctx(p, NULL, ftrace_get_regs(fregs),
+					  NULL);
 	}
 	if (bit >= 0)
 		ftrace_test_recursion_unlock(bit);
@@ -384,13 +391,18 @@ static int stp_kf_ftrace_arm(void)
 			lean_hit = NULL;
 		if (!rt->p->lean) {
 			stp_kf_ftrace[g]->all_lean = false;
-			stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
+			/* use is only known with the generated hit */
+			if (!rt->p->hit || (rt->p->use & STP_USE_REGS))
+				stp_kf_ops.flags = FTRACE_OPS_FL_SAVE_REGS;
 			lean_hit = NULL;
 		}
 	}
 	stp_kf_ftrace_one = stp_kf_ftrace[0]->addr == stp_kf_ftrace[g]->addr;
 	if (lean_hit)
 		stp_kf_ops.func = (ftrace_func_t)lean_hit;
+	else if (stp_kf_nftrace == 1 && stp_kf_ftrace[0]->p->kf_hit)
+		/* one probe with a handler: its own function */
+		stp_kf_ops.func = (ftrace_func_t)stp_kf_ftrace[0]->p->kf_hit;
 	ret = register_ftrace_function(&stp_kf_ops);
 	if (ret) {
 		ftrace_free_filter(&stp_kf_ops);

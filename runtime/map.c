@@ -57,14 +57,14 @@ void stp_map_free(struct stp_map *m)
 
 static u32 stp_map_hash(const struct stp_map *m, const union stp_key *k)
 {
-	u32 h = 0x5354;
+	u32 h = STP_MAP_HASH_SEED;
 	int i;
 
 	for (i = 0; i < m->nkeys; i++) {
 		if (m->d->keys[i] == 's')
 			h = jhash(k[i].s, strnlen(k[i].s, MAXSTRINGLEN - 1), h);
 		else
-			h = jhash_2words((u32)k[i].l, (u32)((u64)k[i].l >> 32), h);
+			h = stp_map_hash_long(h, k[i].l);
 	}
 	return h;
 }
@@ -306,6 +306,12 @@ void stp_map_overflow(struct stp_context *c, const struct stp_map_desc *d,
 
 /* Arrays of statistics. */
 
+static inline struct stp_map *stp_pmap_cpu(struct stp_pmap *pm,
+					   unsigned int cpu)
+{
+	return per_cpu_ptr(pm->cpu, cpu);
+}
+
 int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d)
 {
 	unsigned int cpu;
@@ -313,12 +319,12 @@ int stp_pmap_init(struct stp_pmap *pm, const struct stp_map_desc *d)
 
 	memset(pm, 0, sizeof(*pm));
 	pm->d = d;
-	pm->cpu = kcalloc(nr_cpu_ids, sizeof(*pm->cpu), GFP_KERNEL);
+	pm->cpu = alloc_percpu(struct stp_map);
 	pm->scratch = vzalloc(STP_STAT_SIZE(d->stat));
 	if (!pm->cpu || !pm->scratch)
 		goto nomem;
 	for_each_possible_cpu(cpu) {
-		rc = stp_map_init(&pm->cpu[cpu], d, d->max_entries);
+		rc = stp_map_init(stp_pmap_cpu(pm, cpu), d, d->max_entries);
 		if (rc)
 			goto nomem;
 	}
@@ -337,18 +343,18 @@ void stp_pmap_free(struct stp_pmap *pm)
 
 	if (pm->cpu)
 		for_each_possible_cpu(cpu)
-			stp_map_free(&pm->cpu[cpu]);
-	kfree(pm->cpu);
+			stp_map_free(stp_pmap_cpu(pm, cpu));
+	free_percpu(pm->cpu);
 	stp_map_free(&pm->agg);
 	vfree(pm->scratch);
 	pm->cpu = NULL;
 	pm->scratch = NULL;
 }
 
-int stp_pmap_add(struct stp_pmap *pm, unsigned int cpu, const union stp_key *k,
-		 int64_t v)
+/* `<<<` with any keys: this CPU's map (preemption is off). */
+int stp_pmap_add(struct stp_pmap *pm, const union stp_key *k, int64_t v)
 {
-	struct stp_map *m = &pm->cpu[cpu];
+	struct stp_map *m = this_cpu_ptr(pm->cpu);
 	struct stp_map_entry *e = stp_map_add(m, k);
 
 	if (!e)
@@ -368,23 +374,24 @@ stp_pmap_get(struct stp_pmap *pm, const union stp_key *k)
 	pm->scratch_gen++;
 	memset(agg, 0, STP_STAT_SIZE(sd));
 	for_each_possible_cpu(cpu) {
-		struct stp_map_entry *e = stp_map_find(&pm->cpu[cpu], k);
+		struct stp_map *m = stp_pmap_cpu(pm, cpu);
+		struct stp_map_entry *e = stp_map_find(m, k);
 
 		if (e)
-			stp_stat_merge1(sd, agg, stp_map_val(&pm->cpu[cpu], e));
+			stp_stat_merge1(sd, agg, stp_map_val(m, e));
 	}
 	stp_stat_merge_mid(sd, agg);
 	for_each_possible_cpu(cpu) {
-		struct stp_map_entry *e = stp_map_find(&pm->cpu[cpu], k);
+		struct stp_map *m = stp_pmap_cpu(pm, cpu);
+		struct stp_map_entry *e = stp_map_find(m, k);
 
 		if (e)
-			stp_stat_merge2(agg, stp_map_val(&pm->cpu[cpu], e));
+			stp_stat_merge2(agg, stp_map_val(m, e));
 	}
 	stp_stat_merge_end(sd, agg);
 	return agg;
 }
 
-/* Every key aggregated into pm->agg (for foreach); -E2BIG if it overflows. */
 /* The keys of entry e of map m, as a lookup in another map takes them. */
 static void stp_map_entry_keys(struct stp_map *m, struct stp_map_entry *e,
 			       union stp_key *k)
@@ -399,6 +406,7 @@ static void stp_map_entry_keys(struct stp_map *m, struct stp_map_entry *e,
 	}
 }
 
+/* Every key aggregated into pm->agg (for foreach); -E2BIG if it overflows. */
 int stp_pmap_aggregate(struct stp_pmap *pm)
 {
 	const struct stp_stat_desc *sd = pm->d->stat;
@@ -409,7 +417,7 @@ int stp_pmap_aggregate(struct stp_pmap *pm)
 
 	stp_map_clear(agg);
 	for_each_possible_cpu(cpu) {
-		struct stp_map *m = &pm->cpu[cpu];
+		struct stp_map *m = stp_pmap_cpu(pm, cpu);
 
 		list_for_each_entry(e, &m->used, lnode) {
 			stp_map_entry_keys(m, e, k);
@@ -423,7 +431,7 @@ int stp_pmap_aggregate(struct stp_pmap *pm)
 	list_for_each_entry(a, &agg->used, lnode)
 		stp_stat_merge_mid(sd, stp_map_val(agg, a));
 	for_each_possible_cpu(cpu) {
-		struct stp_map *m = &pm->cpu[cpu];
+		struct stp_map *m = stp_pmap_cpu(pm, cpu);
 
 		list_for_each_entry(e, &m->used, lnode) {
 			stp_map_entry_keys(m, e, k);
@@ -444,7 +452,7 @@ bool stp_pmap_exists_match(struct stp_pmap *pm, const union stp_key *k,
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		if (stp_map_exists_match(&pm->cpu[cpu], k, wild))
+		if (stp_map_exists_match(stp_pmap_cpu(pm, cpu), k, wild))
 			return true;
 	return false;
 }
@@ -455,7 +463,7 @@ void stp_pmap_delete_match(struct stp_pmap *pm, const union stp_key *k,
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		stp_map_delete_match(&pm->cpu[cpu], k, wild);
+		stp_map_delete_match(stp_pmap_cpu(pm, cpu), k, wild);
 }
 
 void stp_pmap_clear(struct stp_pmap *pm)
@@ -463,5 +471,5 @@ void stp_pmap_clear(struct stp_pmap *pm)
 	unsigned int cpu;
 
 	for_each_possible_cpu(cpu)
-		stp_map_clear(&pm->cpu[cpu]);
+		stp_map_clear(stp_pmap_cpu(pm, cpu));
 }

@@ -7,7 +7,8 @@
  * (`global a%[N]`) evicts its oldest entry.
  *
  * Arrays of statistics are per CPU (struct stp_pmap): `<<<` touches only
- * the current CPU's map, readers aggregate.
+ * the current CPU's map, readers aggregate (an event probe's locks: its
+ * CPU's part of the statistic, or every CPU's, see probes.h).
  */
 #ifndef RUNTIME_MAP_H
 #define RUNTIME_MAP_H
@@ -57,7 +58,7 @@ struct stp_map {
 /* An array of statistics: a map per CPU plus an aggregate. */
 struct stp_pmap {
 	const struct stp_map_desc *d;
-	struct stp_map *cpu;		/* [nr_cpu_ids] */
+	struct stp_map __percpu *cpu;	/* each CPU's own */
 	struct stp_map agg;		/* filled by stp_pmap_aggregate */
 	struct stp_stat *scratch;	/* one key's aggregate */
 	u32 scratch_gen;		/* stp_pmap_get()s so far: a foreach
@@ -95,8 +96,7 @@ int64_t stp_map_get_long(struct stp_map *m, const union stp_key *k);
 const char *stp_map_get_str(struct stp_map *m, const union stp_key *k);
 void stp_map_overflow(struct stp_context *c, const struct stp_map_desc *d,
 		      const char *where);
-int stp_pmap_add(struct stp_pmap *pm, unsigned int cpu, const union stp_key *k,
-		 int64_t v);
+int stp_pmap_add(struct stp_pmap *pm, const union stp_key *k, int64_t v);
 struct stp_stat *stp_pmap_get(struct stp_pmap *pm, const union stp_key *k);
 int stp_pmap_aggregate(struct stp_pmap *pm);
 bool stp_pmap_exists_match(struct stp_pmap *pm, const union stp_key *k,
@@ -104,6 +104,60 @@ bool stp_pmap_exists_match(struct stp_pmap *pm, const union stp_key *k,
 void stp_pmap_delete_match(struct stp_pmap *pm, const union stp_key *k,
 			   u32 wild);
 void stp_pmap_clear(struct stp_pmap *pm);
+
+/*
+ * The hash of a key: a long mixed in by one multiplication (the high
+ * half of its product with 2^64 / phi), a string by jhash. Inline: the
+ * generated code's `<<<` hashes its long keys itself.
+ */
+#define STP_MAP_HASH_SEED 0x5354u
+
+static __always_inline u32 stp_map_hash_long(u32 h, int64_t v)
+{
+	return (u32)((((u64)v + h) * 0x9e3779b97f4a7c15ULL) >> 32);
+}
+
+/* Where keys start in an entry; keys that are all longs lie in a row,
+ * the value after them (stp_map_init's layout). */
+#define STP_MAP_KEY0 ALIGN(sizeof(struct stp_map_entry), 8)
+
+/*
+ * `<<<` into an array of statistics whose n keys are all longs, from the
+ * generated code (sd its constant descriptor, so only what the statistic
+ * keeps is compiled): this CPU's map (preemption is off), the entry
+ * found inline, or added (stp_map_add) when new. -E2BIG when the map is
+ * full.
+ */
+static __always_inline int stp_pmap_add_longs(struct stp_pmap *pm,
+					      const struct stp_stat_desc *sd,
+					      const union stp_key *k, int n,
+					      int64_t v)
+{
+	struct stp_map *m = this_cpu_ptr(pm->cpu);
+	struct stp_map_entry *e;
+	u32 h = STP_MAP_HASH_SEED;
+	int i;
+
+	for (i = 0; i < n; i++)
+		h = stp_map_hash_long(h, k[i].l);
+	hlist_for_each_entry(e, &m->buckets[h & (m->nbuckets - 1)], hnode) {
+		const int64_t *ek = (const int64_t *)((char *)e + STP_MAP_KEY0);
+
+		if (e->hash != h)
+			continue;
+		for (i = 0; i < n && ek[i] == k[i].l; i++)
+			;
+		if (i == n)
+			goto found;
+	}
+	e = stp_map_add(m, k);
+	if (unlikely(!e))
+		return -E2BIG;
+found:
+	stp_stat_add(sd, (struct stp_stat *)((char *)e + STP_MAP_KEY0 +
+					     n * sizeof(int64_t)), v);
+	return 0;
+}
 
 static inline void *stp_map_val(const struct stp_map *m,
 				struct stp_map_entry *e)

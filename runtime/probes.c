@@ -117,6 +117,8 @@ static void stp_ctl_stderr(const char *first, ...)
 	preempt_disable();
 	c = stp_context_get();
 	if (c) {
+		/* outside any probe: a fast hit leaves its probe set */
+		c->probe = NULL;
 		va_start(ap, first);
 		stp_vstderr(c, first, ap);
 		va_end(ap);
@@ -156,25 +158,69 @@ static bool stp_is_event(const struct stp_probe *p)
  * attempts TRYLOCKDELAY apart; never blocks. On failure release what was
  * taken and return false (the hit is skipped).
  */
-static void stp_locks_release(const struct stp_lock *locks, unsigned int n)
+/*
+ * A statistic's lock, one per CPU: `<<<` (read mode) takes this CPU's,
+ * a reader (write mode) every CPU's in CPU order, all or none. Held by
+ * the probe on this CPU only, so the holder never spins on itself.
+ */
+static bool stp_pcpu_trylock(atomic_t __percpu *pcpu, bool all)
+{
+	unsigned int cpu, k;
+
+	if (!all)
+		return !atomic_xchg_acquire(this_cpu_ptr(pcpu), 1);
+	for_each_possible_cpu(cpu) {
+		if (!atomic_xchg_acquire(per_cpu_ptr(pcpu, cpu), 1))
+			continue;
+		for_each_possible_cpu(k) {
+			if (k == cpu)
+				break;
+			atomic_set_release(per_cpu_ptr(pcpu, k), 0);
+		}
+		return false;
+	}
+	return true;
+}
+
+static void stp_pcpu_unlock(atomic_t __percpu *pcpu, bool all)
+{
+	unsigned int cpu;
+
+	if (!all) {
+		atomic_set_release(this_cpu_ptr(pcpu), 0);
+		return;
+	}
+	for_each_possible_cpu(cpu)
+		atomic_set_release(per_cpu_ptr(pcpu, cpu), 0);
+}
+
+void stp_locks_release(const struct stp_lock *locks, unsigned int n)
 {
 	while (n--) {
-		if (locks[n].write)
+		if (locks[n].pcpu)
+			stp_pcpu_unlock(locks[n].pcpu, locks[n].write);
+		else if (locks[n].write)
 			write_unlock(locks[n].lock);
 		else
 			read_unlock(locks[n].lock);
 	}
 }
 
-static bool stp_locks_take(const struct stp_lock *locks, unsigned int n)
+static bool stp_lock_try(const struct stp_lock *l)
+{
+	if (l->pcpu)
+		return stp_pcpu_trylock(l->pcpu, l->write);
+	return l->write ? write_trylock(l->lock) : read_trylock(l->lock);
+}
+
+bool stp_locks_take(const struct stp_lock *locks, unsigned int n)
 {
 	unsigned int i;
 	int tries;
 
 	for (i = 0; i < n; i++) {
 		for (tries = 0;; tries++) {
-			if (locks[i].write ? write_trylock(locks[i].lock) :
-					     read_trylock(locks[i].lock))
+			if (stp_lock_try(&locks[i]))
 				break;
 			if (tries + 1 >= MAXTRYLOCK) {
 				stp_locks_release(locks, i);
@@ -189,7 +235,7 @@ static bool stp_locks_take(const struct stp_lock *locks, unsigned int n)
 	return true;
 }
 
-static void stp_report_error(struct stp_context *c)
+void stp_report_error(struct stp_context *c)
 {
 	if (c->last_where)
 		stp_stderr(c, "ERROR: ", c->last_error, " near ",
@@ -198,6 +244,25 @@ static void stp_report_error(struct stp_context *c)
 		stp_stderr(c, "ERROR: ", c->last_error, "\n", NULL);
 	if (atomic_inc_return(&stp_errors) > MAXERRORS)
 		stp_fail();
+}
+
+/* More than MAXSKIPPED hits skipped: the error, once, and the session
+ * fails. */
+void stp_skip_check(struct stp_context *c)
+{
+	if (atomic_read(&stp_skipped) > MAXSKIPPED &&
+	    !atomic_xchg(&stp_skip_reported, 1)) {
+		stp_stderr(c, "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n",
+			   NULL);
+		stp_fail();
+	}
+}
+
+/* A hit skipped: its locks were not to be had. */
+void stp_probe_skipped(struct stp_context *c)
+{
+	atomic_inc(&stp_skipped);
+	stp_skip_check(c);
 }
 
 #ifdef STP_TIMING
@@ -247,6 +312,7 @@ static void stp_timing_report(void)
 	c = stp_context_get();
 	if (!c)
 		goto out;
+	c->probe = NULL;
 	stp_print_str(c, "----- probe hit report: \n");
 	for (i = 0; i < stp_nprobes; i++) {
 		const struct stp_probe *p = &stp_probe_tab[i];
@@ -341,12 +407,7 @@ void stp_probe_run_ctx(const struct stp_probe *p,
 	if (c->last_error)
 		stp_report_error(c);
 check:
-	if (atomic_read(&stp_skipped) > MAXSKIPPED &&
-	    !atomic_xchg(&stp_skip_reported, 1)) {
-		stp_stderr(c, "ERROR: Skipped too many probes, check MAXSKIPPED or try again with stap -t for more details.\n",
-			   NULL);
-		stp_fail();
-	}
+	stp_skip_check(c);
 	c->probe = NULL;
 	c->tp = NULL;
 	c->regs = NULL;

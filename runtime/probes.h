@@ -30,12 +30,16 @@ enum stp_probe_type {
 
 /*
  * One lock an event handler takes: the rwlock of a global that event
- * probes share (codegen/locks.c), for writing or reading. A handler's
- * list is in the global order every handler follows.
+ * probes share (codegen/locks.c), for writing or reading; for a
+ * statistic, its per-CPU locks instead (pcpu): `<<<` takes this CPU's
+ * (read mode), a probe that reads the statistic every CPU's (write
+ * mode), so writers on different CPUs never share a lock's cache line.
+ * A handler's list is in the global order every handler follows.
  */
 struct stp_lock {
 	rwlock_t *lock;
 	bool write;
+	atomic_t __percpu *pcpu;	/* a statistic's, instead of lock */
 };
 
 /*
@@ -110,6 +114,25 @@ static __always_inline int stp_tp_read_bits(u64 *out, unsigned long addr,
 	return 0;
 }
 
+/*
+ * What a handler uses of its context (stp_probe.use), as pass 3 finds it
+ * in the C it generates for the body and its functions: a hit sets up
+ * only that (stp_probe_fast). A body that calls a script function, or
+ * has embedded C, uses everything.
+ */
+#define STP_USE_ERROR	0x01		/* may raise an error: last_error
+					 * cleared before, reported after */
+#define STP_USE_ACTION	0x02		/* may run out of MAXACTION */
+#define STP_USE_PRINT	0x04		/* may print: commit the buffer */
+#define STP_USE_CALL	0x08		/* calls functions: nesting, next */
+#define STP_USE_ITER	0x10		/* foreach: iter_top */
+#define STP_USE_MATCH	0x20		/* =~: last_match */
+#define STP_USE_REGS	0x40		/* reads the registers (a kernel
+					 * function's ops saves them) */
+#define STP_USE_CTX	0x80		/* reads probe, tp or regs of the
+					 * context, or calls the runtime */
+#define STP_USE_ALL	0xff
+
 /* One counter statement of a lean probe: stp_counters[slot] += delta. */
 struct stp_count {
 	u32 slot;
@@ -125,6 +148,13 @@ struct stp_probe {
 	bool lean;
 	const struct stp_count *counts;
 	unsigned int ncounts;
+	/* an event probe's handler: what it uses (STP_USE_*), and its hit
+	 * with only that set up (generated, STP_PROBE_HIT); NULL: the
+	 * runtime's stp_probe_run_ctx, which sets up everything (and use
+	 * is taken to be STP_USE_ALL) */
+	unsigned int use;
+	void (*hit)(const struct stp_probe *p, const struct stp_tp_args *args,
+		    struct pt_regs *regs);
 	const char *pp;			/* probe point, for messages */
 	const char *pn;			/* as the script named it: pn() */
 	int64_t priority;		/* begin/end/error order, ascending */
@@ -156,6 +186,9 @@ struct stp_probe {
 	/* KFUNC, lean: an ftrace_ops function that runs this probe's
 	 * counts (STP_KF_LEAN_HIT), for an ops that serves only it */
 	void *kf_lean_hit;
+	/* KFUNC with a handler: an ftrace_ops function that runs it
+	 * (STP_KF_HIT), for an ops that serves only this probe */
+	void *kf_hit;
 	/* KRETFUNC: bytes of kretprobe instance data, and a function run
 	 * at entry with them (values a return probe saves at entry) */
 	size_t kf_data_size;
@@ -213,6 +246,105 @@ static __always_inline void stp_probe_lean(const struct stp_probe *p)
 		this_cpu_add(stp_counters[cn->slot], cn->delta);
 }
 
+/* probes.c: the parts of a hit the fast path leaves out of line */
+bool stp_locks_take(const struct stp_lock *locks, unsigned int n);
+void stp_locks_release(const struct stp_lock *locks, unsigned int n);
+void stp_report_error(struct stp_context *c);
+void stp_skip_check(struct stp_context *c);
+void stp_probe_skipped(struct stp_context *c);
+
+/*
+ * An event probe's hit with its handler's own code (the generated code
+ * passes the handler, its STP_USE_* bits and frame size as constants, so
+ * all of it compiles into the callback): while events are on, take this
+ * CPU's context, set up only what the handler uses, run it, then commit
+ * its output and report its error if it can have any. Preemption is off
+ * (the caller's). With -t (STP_TIMING) every hit is timed by the
+ * runtime's own path.
+ */
+static __always_inline void
+stp_probe_fast(const struct stp_probe *p, void (*handler)(struct stp_context *),
+	       unsigned int use, size_t frame, const struct stp_tp_args *args,
+	       struct pt_regs *regs)
+{
+#ifdef STP_TIMING
+	stp_probe_run_ctx(p, args, regs, NULL);
+#else
+	struct stp_context *c;
+
+	if (!stp_events_on())
+		return;
+	/* stp_context_enter(), without its NULL */
+	c = this_cpu_read(stp_ctx);
+	if (unlikely(atomic_read(&c->busy)))
+		return;		/* inside another probe: dropped, as 4.8 */
+	atomic_set(&c->busy, 1);
+	barrier();
+	if (use & STP_USE_ERROR) {
+		c->last_error = NULL;
+		c->last_where = NULL;
+	}
+	if (use & STP_USE_ACTION)
+		c->actionremaining = MAXACTION;
+	if (use & STP_USE_CALL) {
+		c->nesting = 0;
+		c->next = false;
+	}
+	if (use & STP_USE_ITER)
+		c->iter_top = 0;
+	if (use & STP_USE_MATCH)
+		c->last_match.result = 0;
+	if (use & STP_USE_CTX) {
+		c->probe = p;
+		c->tp = args;
+		c->regs = regs;
+	}
+	if ((use & STP_USE_REGS) && regs && !args && p->kf_vals) {
+		/* a kernel function's entry: its context values now */
+		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
+		c->kf_args.v = c->kf_v;
+		c->kf_args.all = NULL;
+		c->tp = &c->kf_args;
+	}
+	if (p->nlocks && !stp_locks_take(p->locks, p->nlocks)) {
+		c->probe = p;
+		stp_probe_skipped(c);
+		goto put;
+	}
+	if (frame > 1)
+		memset(stp_frame(c, 0), 0, frame);
+	handler(c);
+	if (p->nlocks)
+		stp_locks_release(p->locks, p->nlocks);
+	if ((use & STP_USE_PRINT) && c->plen)
+		stp_print_commit(c);
+	if ((use & STP_USE_ERROR) && unlikely(c->last_error)) {
+		c->probe = p;		/* the record's probe */
+		stp_report_error(c);
+	}
+	if (p->nlocks) {
+		c->probe = p;
+		stp_skip_check(c);
+	}
+put:
+	stp_context_exit(c);
+#endif
+}
+
+/*
+ * A body's hit for the runtime's callbacks (stp_probe.hit): the fast
+ * path with preemption off. The generated code defines one per body.
+ */
+#define STP_PROBE_HIT(name, run)					\
+	static void __maybe_unused notrace name(const struct stp_probe *p,		\
+				 const struct stp_tp_args *args,	\
+				 struct pt_regs *regs)			\
+	{								\
+		preempt_disable_notrace();				\
+		run(p, args, regs);					\
+		preempt_enable_notrace();				\
+	}
+
 /* One hit: a lean probe's counts, else its handler with a context. */
 static __always_inline void stp_probe_hit(const struct stp_probe *p,
 					  const struct stp_tp_args *args,
@@ -220,6 +352,8 @@ static __always_inline void stp_probe_hit(const struct stp_probe *p,
 {
 	if (p->lean)
 		stp_probe_lean(p);
+	else if (p->hit)
+		p->hit(p, args, regs);
 	else
 		stp_probe_run_ctx(p, args, regs, NULL);
 }
@@ -247,6 +381,14 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 	static void name(void *data)					\
 	{								\
 		stp_probe_lean(probe);					\
+	}
+
+/* A tracepoint probe's own callback (generated, one per table entry
+ * with a handler and no typed callback): the fast path, inlined. */
+#define STP_TP_HIT(name, run, probe)					\
+	static void name(void *data)					\
+	{								\
+		run(probe, NULL, NULL);					\
 	}
 
 /* kernel.function (kfunc.c) */
@@ -278,9 +420,27 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 		stp_probe_lean(probe);					\
 	}
 #define STP_KF_LEAN_REF(name) ((void *)(name))
+/*
+ * An entry probe's own ftrace_ops function when the ops serves only it:
+ * no search, its handler inlined, the registers only when it reads them
+ * (the ops saves them only then). ftrace calls it with preemption on;
+ * the context's busy flag is the recursion guard (nothing before it is
+ * traceable).
+ */
+#define STP_KF_HIT(name, run, probe, use)				\
+	static void notrace name(unsigned long ip, unsigned long parent_ip, \
+				 struct ftrace_ops *op,			\
+				 struct ftrace_regs *fregs)		\
+	{								\
+		preempt_disable_notrace();				\
+		run(probe, NULL, ((use) & STP_USE_REGS) ?		\
+		    ftrace_get_regs(fregs) : NULL);			\
+		preempt_enable_notrace();				\
+	}
 #else
 #define STP_KF_LEAN_HIT(name, probe)
 #define STP_KF_LEAN_REF(name) NULL
+#define STP_KF_HIT(name, run, probe, use)
 #endif
 
 void stp_kf_save_entry(const struct stp_probe *p, struct pt_regs *regs,

@@ -54,13 +54,97 @@ enum stp_stat_op {
 	STP_STAT_COUNT, STP_STAT_SUM, STP_STAT_MIN, STP_STAT_MAX, STP_STAT_AVG,
 };
 
-void stp_stat_add(const struct stp_stat_desc *d, struct stp_stat *sd,
-		  int64_t v);
 int64_t stp_stat_value(const struct stp_stat *sd, int op);
+
+static inline int64_t stp_lshift(int64_t v, int n)
+{
+	return (int64_t)((u64)v << n);
+}
+
+static inline int64_t stp_div(int64_t a, int64_t b)
+{
+	return b ? div64_s64(a, b) : 0;
+}
+
+/* Log histogram bucket of v: 64 for 0, 65 + log2(v) above, mirrored below. */
+static inline int stp_log_bucket(int64_t v)
+{
+	u64 mag;
+	int b;
+
+	if (v == 0)
+		return STP_HIST_LOG_BUCKET0;
+	mag = v < 0 ? (u64)0 - (u64)v : (u64)v;
+	b = STP_HIST_LOG_BUCKET0 + fls64(mag);
+	if (b > STP_HIST_LOG_BUCKETS - 1)
+		b = STP_HIST_LOG_BUCKETS;
+	if (v < 0)
+		b = STP_HIST_LOG_BUCKETS - b;
+	return min(b, STP_HIST_LOG_BUCKETS - 1);
+}
+
+/*
+ * Add v to one CPU's statistic. Inline: with d a constant descriptor
+ * (the generated code's), only what the statistic keeps is compiled.
+ */
+static __always_inline void stp_stat_add(const struct stp_stat_desc *d,
+					 struct stp_stat *sd, int64_t v)
+{
+	int64_t sv = stp_lshift(v, d->shift);
+
+	if (sd->count == 0) {
+		sd->count = 1;
+		sd->sum = sd->min = sd->max = v;
+		sd->avg = sv;
+		sd->m2 = 0;
+	} else {
+		sd->count++;
+		sd->sum += v;
+		if (v > sd->max)
+			sd->max = v;
+		if (v < sd->min)
+			sd->min = v;
+		if (d->variance) {
+			/* 32 bits, as SystemTap */
+			int delta = (int)(sv - sd->avg);
+
+			sd->avg += stp_div(delta, sd->count);
+			sd->m2 += (int64_t)delta * (sv - sd->avg);
+			sd->variance = stp_div(sd->m2, sd->count - 1);
+		}
+	}
+	if (d->hist == STP_HIST_LOG) {
+		sd->hist[stp_log_bucket(v)]++;
+	} else if (d->hist == STP_HIST_LINEAR) {
+		int64_t off = v - d->lo;
+		int64_t b;
+
+		if (off < 0)
+			b = 0;
+		else
+			b = (int64_t)div64_u64((u64)off, (u64)d->step) + 1;
+		if (b >= d->nbuckets - 1)
+			b = d->nbuckets - 1;
+		sd->hist[b]++;
+	}
+}
 
 int stp_pstat_init(struct stp_pstat *ps, const struct stp_stat_desc *d);
 void stp_pstat_free(struct stp_pstat *ps);
 void stp_pstat_add(struct stp_pstat *ps, unsigned int cpu, int64_t v);
+
+/*
+ * `<<<` into a scalar statistic from the generated code: this CPU's slot
+ * (preemption is off), d its constant descriptor.
+ */
+static __always_inline void stp_pstat_add_this(struct stp_pstat *ps,
+					       const struct stp_stat_desc *d,
+					       int64_t v)
+{
+	stp_stat_add(d, (struct stp_stat *)(ps->data + (size_t)
+					    smp_processor_id() * ps->stride),
+		     v);
+}
 struct stp_stat *stp_pstat_get(struct stp_pstat *ps);
 void stp_pstat_clear(struct stp_pstat *ps);
 
