@@ -810,32 +810,61 @@ static void vm_on_signal(int sig)
 	vm_signals++;
 }
 
-/* Relay until qemu has closed every port, then reap it. */
-static int vm_loop(struct vm_run *r)
+void vm_signals_catch(struct vm_signals *s, void (*handler)(int))
 {
-	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	sigset_t block, oldmask, waitmask;
-	double deadline = 0, grace = 0;
-	int status = 0, i;
+	struct sigaction sa;
+	sigset_t block;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = vm_on_signal;
+	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &oldmask);
-	vm_signals = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
+	sigprocmask(SIG_BLOCK, &block, &s->oldmask);
+	sigaction(SIGINT, &sa, &s->old_int);
+	sigaction(SIGTERM, &sa, &s->old_term);
+	sigaction(SIGHUP, &sa, &s->old_hup);
 	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, &old_pipe);
-	waitmask = oldmask;
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
+	sigaction(SIGPIPE, &sa, &s->old_pipe);
+	s->waitmask = s->oldmask;
+	sigdelset(&s->waitmask, SIGINT);
+	sigdelset(&s->waitmask, SIGTERM);
+	sigdelset(&s->waitmask, SIGHUP);
+}
+
+void vm_signals_restore(const struct vm_signals *s)
+{
+	sigaction(SIGINT, &s->old_int, NULL);
+	sigaction(SIGTERM, &s->old_term, NULL);
+	sigaction(SIGHUP, &s->old_hup, NULL);
+	sigaction(SIGPIPE, &s->old_pipe, NULL);
+	sigprocmask(SIG_SETMASK, &s->oldmask, NULL);
+}
+
+const char *vm_tail_lines(const char *s, const char *e, int n)
+{
+	const char *p = e;
+	int lines = 0;
+
+	while (p > s && lines <= n)
+		if (*--p == '\n')
+			lines++;
+	if (p > s)
+		p++;
+	return p;
+}
+
+/* Relay until qemu has closed every port, then reap it. */
+static int vm_loop(struct vm_run *r)
+{
+	struct vm_signals sigs;
+	double deadline = 0, grace = 0;
+	int status = 0, i;
+
+	vm_signals = 0;
+	vm_signals_catch(&sigs, vm_on_signal);
 
 	if (r->o->timeout_s > 0)
 		deadline = r->t_spawn + r->o->timeout_s;
@@ -867,7 +896,7 @@ static int vm_loop(struct vm_run *r)
 			ts.tv_nsec = (long)((d - ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
-		if (ppoll(pfd, nfds, tsp, &waitmask) < 0 && errno != EINTR)
+		if (ppoll(pfd, nfds, tsp, &sigs.waitmask) < 0 && errno != EINTR)
 			break;
 
 		while (r->ints < vm_signals) {
@@ -918,11 +947,7 @@ static int vm_loop(struct vm_run *r)
 	}
 	r->pid = 0;
 
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	vm_signals_restore(&sigs);
 	return status;
 }
 
@@ -931,17 +956,11 @@ static void vm_report_tail(struct vm_run *r)
 {
 	const char *s = r->console.p ? r->console.p : "";
 	const char *e = s + r->console.len;
-	const char *p = e;
+	const char *p = vm_tail_lines(s, e, 20);
 	char *qlog;
 	size_t qlog_len = 0;
 	char *path;
-	int lines = 0;
 
-	while (p > s && lines <= 20)
-		if (*--p == '\n')
-			lines++;
-	if (p > s)
-		p++;
 	if (p < e) {
 		fputs("stap: guest console (tail):\n", stderr);
 		for (; p < e; p++)

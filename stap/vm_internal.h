@@ -8,6 +8,7 @@
 #ifndef STAP_VM_INTERNAL_H
 #define STAP_VM_INTERNAL_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -73,5 +74,21 @@ char *vm_module_bytes(const char *host_path, const char *tmp, size_t *len);
  */
 pid_t vm_spawn_qemu(const struct vm_options *o, const char *kernel,
 		    const char *initrd, int fd[VM_NPORTS], const char *disk);
+
+/*
+ * A run's signals: SIGINT, SIGTERM and SIGHUP go to handler, blocked
+ * except inside a wait on s->waitmask (ppoll), so that they interrupt
+ * only the wait; SIGPIPE is ignored. vm_signals_restore() puts back what
+ * was there before.
+ */
+struct vm_signals {
+	struct sigaction old_int, old_term, old_hup, old_pipe;
+	sigset_t oldmask, waitmask;
+};
+void vm_signals_catch(struct vm_signals *s, void (*handler)(int));
+void vm_signals_restore(const struct vm_signals *s);
+
+/* The start of the last (at most) n lines of [s, e). */
+const char *vm_tail_lines(const char *s, const char *e, int n);
 
 #endif /* STAP_VM_INTERNAL_H */

@@ -327,17 +327,12 @@ static void shut_down(struct keeper *k, int hard, const char *why)
 static void fail(struct keeper *k, const char *why)
 {
 	struct vm_buf msg = { 0 };
-	const char *s = k->tail, *e = k->tail + k->tail_len, *p = e;
-	int lines = 0;
+	const char *e = k->tail + k->tail_len;
+	const char *p = vm_tail_lines(k->tail, e, 20);
 
 	if (k->cfd >= 0) {
 		vm_buf_printf(&msg, "stap: the warm guest failed: %s (%s)\n",
 			      why, k->dir);
-		while (p > s && lines <= 20)
-			if (*--p == '\n')
-				lines++;
-		if (p > s)
-			p++;
 		if (p < e) {
 			vm_buf_printf(&msg, "stap: guest console (tail):\n");
 			for (; p < e; p++)

@@ -420,8 +420,7 @@ static int warm_job(const struct vm_options *wo, const struct vm_job *job,
 		    const struct vm_keep *k, const char *dir, int dirfd,
 		    int out_fd, int err_fd, struct vm_buf *dmesg)
 {
-	struct sigaction sa, old_int, old_term, old_hup, old_pipe;
-	sigset_t block, oldmask, waitmask;
+	struct vm_signals sigs;
 	struct vm_buf cmd = { 0 };
 	struct warm_run w = { .k = k, .out_fd = out_fd, .err_fd = err_fd,
 			      .status = -1 };
@@ -453,24 +452,8 @@ static int warm_job(const struct vm_options *wo, const struct vm_job *job,
 		return -1;
 	}
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = warm_on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigprocmask(SIG_BLOCK, &block, &oldmask);
 	warm_signals = 0;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	sa.sa_handler = SIG_IGN;
-	sigaction(SIGPIPE, &sa, &old_pipe);
-	waitmask = oldmask;
-	sigdelset(&waitmask, SIGINT);
-	sigdelset(&waitmask, SIGTERM);
-	sigdelset(&waitmask, SIGHUP);
+	vm_signals_catch(&sigs, warm_on_signal);
 
 	/* a second try only for a keeper found, which went before the job */
 	for (attempt = 0; attempt < 2; attempt++) {
@@ -495,7 +478,7 @@ static int warm_job(const struct vm_options *wo, const struct vm_job *job,
 			close(w.fd);
 			break;
 		}
-		ret = warm_relay(&w, &waitmask);
+		ret = warm_relay(&w, &sigs.waitmask);
 		close(w.fd);
 		if (ret != 1)
 			break;
@@ -512,11 +495,7 @@ static int warm_job(const struct vm_options *wo, const struct vm_job *job,
 	vm_buf_add(dmesg, w.dmesg.p ? w.dmesg.p : "", w.dmesg.len);
 	vm_buf_free(&w.dmesg);
 
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	sigaction(SIGPIPE, &old_pipe, NULL);
-	sigprocmask(SIG_SETMASK, &oldmask, NULL);
+	vm_signals_restore(&sigs);
 	free(mod);
 	vm_buf_free(&cmd);
 	close(lockfd);		/* the next run may have the guest */
