@@ -609,21 +609,6 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
 	      "#undef STAP_NEXT\n}\n", bodies);
 }
 
-/*
- * Writes the frame struct of a probe handler or script function to
- * structs and its C function to bodies.
- */
-/*
- * What probe body b's hits must set up of a context (STP_USE_*, see
- * runtime/probes.h), from the C just generated for it (cg->code): a body
- * that calls a script function or has embedded C uses everything; else
- * only what its code names. A runtime call given the context may raise
- * an error, a goto leaves on one; the runtime's printing functions all
- * have "print" in their names. A body without loops or calls
- * runs at most cg->nactions statements: stp_free_B, before its handler,
- * is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
- * probes) can run out.
- */
 /* Does the call whose argument list starts at p (t's "(c,") only charge
  * the budget or raise an error, reading nothing else of the context? */
 static bool error_only_call(const char *t, const char *p)
@@ -642,6 +627,17 @@ static bool error_only_call(const char *t, const char *p)
 	return false;
 }
 
+/*
+ * What probe body b's hits must set up of a context (STP_USE_*, see
+ * runtime/probes.h), from the C just generated for it (cg->code): a body
+ * that calls a script function or has embedded C uses everything; else
+ * only what its code names. A runtime call given the context may raise
+ * an error, a goto leaves on one; the runtime's printing functions all
+ * have "print" in their names. A body without loops or calls
+ * runs at most cg->nactions statements: stp_free_B, before its handler,
+ * is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
+ * probes) can run out.
+ */
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 {
 	const char *t = sb_str(&cg->code);
@@ -700,6 +696,10 @@ const char *use_expr(struct cg *cg, int b)
 	return r;
 }
 
+/*
+ * Writes the frame struct of a probe handler or script function to
+ * structs and its C function to bodies.
+ */
 void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		     const struct probe_body *b)
 {
