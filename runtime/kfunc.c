@@ -52,7 +52,9 @@
  * one; kf_data_size bytes of instance data and
  * kf_entry, called at entry with them, for probes that save values at
  * entry). Hits the pools could not serve, and hits missed by
- * recursion, count as skipped probes when disarmed.
+ * recursion, count as skipped probes: those counted when the detach
+ * begins (events are off by then; detaching stops a return pool before
+ * it removes the probe, and every hit in between counts as missed).
  *
  * The handler runs through stp_probe_run_regs(): c->regs is the probed
  * function's registers (arguments at entry, the return value at return).
@@ -759,13 +761,38 @@ static void stp_kfunc_disarm(void)
 #endif
 #if STP_KF_HAVE_FPROBE
 	if (stp_kf_fp_registered) {
+		/* the misses before the detach: unregister_fprobe() stops
+		 * the rethook first, then detaches from ftrace, and every hit
+		 * in between counts as missed, although events are off by
+		 * now and the session would drop it anyway */
+		unsigned long missed = READ_ONCE(stp_kf_fp.nmissed);
+
 		/* the ftrace detach and its grace periods, once for all */
 		unregister_fprobe(&stp_kf_fp);
-		atomic_add(stp_kf_fp.nmissed, &stp_skipped);
+		atomic_add(missed, &stp_skipped);
 		stp_kf_fp_registered = false;
 		any = true;
 	}
 #endif
+	/* the misses before the detach, as for the fprobe: a kretprobe's
+	 * rethook is stopped before its kprobe is removed. A missed hit of
+	 * a shared kprobe missed every probe at its address (separate
+	 * kprobes counted one each): the others' share too. */
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i], *r;
+
+		if (rt->how == STP_KF_BY_KPROBE) {
+			unsigned long missed = READ_ONCE(rt->kp.nmissed);
+
+			atomic_add(missed, &stp_skipped);
+			for (r = rt->same; r; r = r->same)
+				atomic_add(missed, &stp_skipped);
+		} else if (rt->how == STP_KF_BY_KRETPROBE) {
+			atomic_add(READ_ONCE(rt->krp.nmissed) +
+				   READ_ONCE(rt->krp.kp.nmissed),
+				   &stp_skipped);
+		}
+	}
 	kps = kvcalloc(stp_nkfuncs, sizeof(*kps), GFP_KERNEL);
 	krps = kvcalloc(stp_nkfuncs, sizeof(*krps), GFP_KERNEL);
 	for (i = 0; i < stp_nkfuncs; i++) {
@@ -790,27 +817,11 @@ static void stp_kfunc_disarm(void)
 		unregister_kretprobes(krps, nkrp);
 	kvfree(kps);
 	kvfree(krps);
-	/* a missed hit of a shared kprobe missed every probe at its
-	 * address (separate kprobes counted one each): the others' share,
-	 * before the chains are cut below */
-	for (i = 0; i < stp_nkfuncs; i++) {
-		struct stp_kfunc_rt *rt = &stp_kfuncs[i], *r;
-
-		if (rt->how == STP_KF_BY_KPROBE)
-			for (r = rt->same; r; r = r->same)
-				atomic_add(rt->kp.nmissed, &stp_skipped);
-	}
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 
-		if (rt->how == STP_KF_BY_KPROBE) {
-			atomic_add(rt->kp.nmissed, &stp_skipped);
-			any = true;
-		} else if (rt->how == STP_KF_BY_KRETPROBE) {
-			atomic_add(rt->krp.nmissed + rt->krp.kp.nmissed,
-				   &stp_skipped);
-			any = true;
-		}
+		any |= rt->how == STP_KF_BY_KPROBE ||
+		       rt->how == STP_KF_BY_KRETPROBE;
 		rt->how = STP_KF_BY_NONE;
 		rt->same = NULL;
 	}
