@@ -12,11 +12,16 @@ cd "$top" || exit 1
 [ -f parser/grammar.c ] && [ -f parser/lexer.c ] || make -s parser/grammar.c parser/lexer.c
 bin=$work/stap-asan
 # stap's own sources, as Makefile.am lists them (a new file cannot be missed)
-am_list() { # VARIABLE: its .c files, continuation lines joined
-	sed -n "/^$1 *=/,/[^\\]\$/p" Makefile.am | sed 's/\\$//' |
-		tr ' \t' '\n\n' | grep '\.c$'
+am_list() { # VARIABLE: its .c files, continuation lines joined, $(VAR)s expanded
+	local w
+	for w in $(sed -n "/^$1 *=/,/[^\\]\$/p" Makefile.am | sed "s/\\\\$//; s/^$1 *=//"); do
+		case $w in
+		'$('*')') am_list "${w:2:${#w}-3}" ;;
+		*.c) echo "$w" ;;
+		esac
+	done
 }
-stap_sources=$( { am_list stap_stap_SOURCES; am_list FLAME_SOURCES; } | sort -u)
+stap_sources=$(am_list stap_stap_SOURCES | sort -u)
 [ -n "$stap_sources" ] || { echo "asan: no stap_stap_SOURCES in Makefile.am"; exit 1; }
 if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined -I"$top" -I. \
