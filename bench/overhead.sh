@@ -7,16 +7,17 @@
 # on that tracepoint: n++ (a counter: a lean probe, no handler run),
 # n += cpu() (a counter, through a handler), c[pid()] <<< 1,
 # printf("%d\n", pid()) with the output written to a file (tmpfs; its
-# lines counted: delivered, and lost as the loader reports it), the same
-# under SystemTap 4.8 (bench/stap48.sh; not on 6.12, where its runtime
-# does not build) in the same boot; also s <<< 1 on
+# lines counted: delivered, and lost as the loader reports it); also s <<< 1 on
 # a scalar statistic and a read of a global only begin writes (neither
 # takes a lock). For kernel.function probes, the floor is a plain module
 # with its own ftrace_ops on __x64_sys_getppid (atomic inc; with and
 # without SAVE_REGS) next to our kernel.function("__x64_sys_getppid")
 # { n++ } (the issue's goal: within 1.5x the floor) and the same probe
-# with a handler, { n += cpu() }. Prints ns per call and the added ns per
-# hit.
+# with a handler, { n += cpu() }. SystemTap 4.8 (bench/stap48.sh; not on
+# 6.12, where its runtime does not build) runs the n++, n += cpu(),
+# c[pid()] <<< 1, printf and both kernel.function scripts in the boot that
+# runs our printf, a row under each of ours. Prints ns per call and the
+# added ns per hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
 set -eu
@@ -70,13 +71,20 @@ vm --batch out1 "b_base.ko::$loop" \
 	"b_base.ko::insmod /bin/kfloor.ko && $loop && rmmod kfloor" \
 	"b_base.ko::insmod /bin/kfloor.ko regs=1 && $loop && rmmod kfloor" \
 	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" >/dev/null
-# printf: the lines go to the job's stdout (a tmpfs file in the guest)
+# printf: the lines go to the job's stdout (a tmpfs file in the guest).
+# SystemTap 4.8 runs the same scripts in this second boot, each module by
+# its own staprun: idx48[SCRIPT] is its job's index in out2
 . "$top/bench/stap48.sh"
 jobs2=("b_printf.ko::$loop")
 files48=()
-if stap48_init "$work" && stap48_build "$release" b48_printf printf.stp; then
-	files48=("${stap48_files[@]}")
-	jobs2+=("/usr/bin/staprun=>b48_printf.ko::$loop")
+declare -A idx48=()
+if stap48_init "$work"; then
+	for s in inc hinc stat kf kfh printf; do
+		stap48_build "$release" "b48_$s" "$s.stp" || continue
+		idx48[$s]=${#jobs2[@]}
+		jobs2+=("/usr/bin/staprun=>b48_$s.ko::$loop")
+	done
+	[ ${#idx48[@]} = 0 ] || files48=("${stap48_files[@]}")
 fi
 vm "${files48[@]}" --batch out2 "${jobs2[@]}" >/dev/null
 
@@ -91,23 +99,31 @@ report() { # label total-ns [floor-ns]
 	printf '  %-36s %+8s ns per hit  (%sx the floor)\n' "$1" \
 		"$(div "$added" "$calls")" "$(div "$added" "${3:-$floor}")"
 }
+report48() { # script [floor-ns]: the row of SystemTap 4.8's module, if built
+	[ -n "${idx48[$1]:-}" ] || return 0
+	report "  the same, SystemTap 4.8" "$(ns "out2/${idx48[$1]}.stdout")" "${2:-$floor}"
+}
 report "floor: atomic inc (plain module)" "$(ns out1/1.stdout)"
 report "n++ on a global (lean)" "$(ns out1/2.stdout)"
+report48 inc
 report "n += cpu() (a handler)" "$(ns out1/11.stdout)"
+report48 hinc
 report "c[pid()] <<< 1" "$(ns out1/3.stdout)"
+report48 stat
 report "s <<< 1 (scalar statistic)" "$(ns out1/6.stdout)"
 report "read of a begin-only global" "$(ns out1/7.stdout)"
 report "syscall.getppid { hits++ }" "$(ns out1/4.stdout)"
 report "syscall.* { hits++ } (one dispatch)" "$(ns out1/5.stdout)"
 report "printf(\"%d\\n\", pid()) to a file" "$(ns out2/0.stdout)"
-[ ${#jobs2[@]} = 1 ] ||
-	report "  the same, SystemTap 4.8" "$(ns out2/1.stdout)"
+report48 printf
 kfloor=$(( $(ns out1/8.stdout) - base ))
 echo "kernel.function probes (the floor: a plain ftrace_ops module):"
 report "floor: atomic inc (ftrace_ops)" "$(ns out1/8.stdout)" "$kfloor"
 report "floor with SAVE_REGS" "$(ns out1/9.stdout)" "$kfloor"
 report "kernel.function(getppid) { n++ }" "$(ns out1/10.stdout)" "$kfloor"
+report48 kf "$kfloor"
 report "  { n += cpu() } (a handler)" "$(ns out1/12.stdout)" "$kfloor"
+report48 kfh "$kfloor"
 # lines: the probe prints one per system call, at least the loops' 3 x CALLS
 printed=$((3 * calls))
 printf_lines() { # job label
@@ -121,4 +137,4 @@ printf_lines() { # job label
 }
 echo "printf output:"
 printf_lines 0 ours
-[ ${#jobs2[@]} = 1 ] || printf_lines 1 "4.8"
+[ -z "${idx48[printf]:-}" ] || printf_lines "${idx48[printf]}" "4.8"
