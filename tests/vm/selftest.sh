@@ -11,11 +11,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 t=$(mktemp -d /tmp/stapvm-selftest.XXXXXX)
 trap 'rm -rf "$t"' EXIT
-fails=0
+. "$here/checks.sh"
 cflags="-std=c11 -O2 -Wall -Wextra -Wshadow -Werror"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1${2:+ ($2)}"; fails=$((fails + 1)); }
 check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
 
 # vm.c asks target/ for a release's kernel image (target/ needs libdw)

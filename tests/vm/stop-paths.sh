@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top_builddir=${top_builddir:-$(cd "$here/../.." && pwd)}
 stap=${STAP:-$top_builddir/stap/stap}
 t=$(mktemp -d /tmp/stap-stop-paths.XXXXXX)
-fails=0
+. "$here/checks.sh"
 
 # anything of ours still running has $t in its command line (qemu's
 # -initrd, kbuild's M=; stap and its watchdog: the script's path)
@@ -28,8 +28,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1${2:+ ($2)}"; fails=$((fails + 1)); }
 
 command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "SKIP: no qemu-system-x86_64"; exit 77; }
@@ -43,15 +41,6 @@ probe end { println("end ran") }
 EOF
 mkdir "$t/tmp"
 
-# wait (up to $2 tenths of a second) until command $1 succeeds
-wait_for() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		eval "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # no process of the run and nothing in TMPDIR, 10 s after stap ended
 check_gone() {

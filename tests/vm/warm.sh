@@ -37,7 +37,7 @@ top_builddir=${top_builddir:-$(cd "$here/../.." && pwd)}
 stap=${STAP:-$top_builddir/stap/stap}
 t=$(mktemp -d /tmp/stap-warm.XXXXXX)
 export STAP_VM_DIR=$t/vm
-fails=0
+. "$here/checks.sh"
 
 # our guests: qemu with $t/vm/ in its command line, and its keeper
 ours() {
@@ -58,8 +58,6 @@ cleanup() {
 trap cleanup EXIT
 [ -n "${WARM_KEEP_LOGS:-}" ] && trap 'cat "$t"/vm/*/keeper.log >"$WARM_KEEP_LOGS" 2>/dev/null; cleanup' EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1${2:+ ($2)}"; fails=$((fails + 1)); }
 
 command -v qemu-system-x86_64 >/dev/null ||
 	{ echo "SKIP: no qemu-system-x86_64"; exit 77; }
@@ -70,15 +68,6 @@ releases=${WARM_RELEASES:-$(ls /boot/vmlinuz-* 2>/dev/null |
 	done | sort -V)}
 [ -n "$releases" ] || { echo "SKIP: no kernel with image and headers"; exit 77; }
 
-# wait (up to $2 tenths of a second) until command $1 succeeds
-wait_for() {
-	local i
-	for ((i = 0; i < $2; i++)); do
-		eval "$1" && return 0
-		sleep 0.1
-	done
-	return 1
-}
 
 # run NAME ARGS...: stap -v --vm-keep ARGS, outputs in $t/NAME.{out,err},
 # status in $t/NAME.rc; the -v lines of the loader and of the passes are
