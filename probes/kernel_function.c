@@ -397,28 +397,6 @@ static void find_defined(struct node *n, void *arg)
 		*(int *)arg |= KF_OWN_DOLLARS;
 }
 
-/*
- * A body of its own for another function of a kernel.function point, when
- * the body asks @defined(...): as in SystemTap, each function's probe is
- * elaborated apart, so @defined($x) is 1 where that function has $x
- * (a shared body folds it to 1 only when all of them do).
- */
-static struct probe_body *kf_own_body(struct sema *se, struct probe_body *b)
-{
-	struct program *prog = se->prog;
-	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
-
-	c->probe = ast_clone_node(se->s, b->probe);
-	c->user_probe = b->user_probe;
-	c->via = b->via;
-	c->list_name = b->list_name;
-	c->per_point = b->per_point = true;
-	c->index = prog->nbodies;
-	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
-	prog->bodies[prog->nbodies++] = c;
-	return c;
-}
-
 /* Has another point of the probe given body b a derived probe already? */
 static bool kf_body_used(const struct program *prog,
 			 const struct probe_body *b)
@@ -484,14 +462,14 @@ static int expand_kstatement(struct sema *se, struct node *point,
 	 * address its own for $$vars (its variables' locations differ) */
 	sema_visit_reached(se, b->probe->probe.body, find_defined, &per_point);
 	if ((per_point & KF_OWN_DOLLARS) && kf_body_used(prog, b))
-		pb = kf_own_body(se, b);
+		pb = sema_own_body(se, b);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = sema_clone_derived(se, dp);
 		if (per_point && i > 0 && ((per_point & KF_OWN_DOLLARS) ||
 		    pts[i].line != pts[i - 1].line ||
 		    strcmp(pts[i].func, pts[i - 1].func) ||
 		    strcmp(pts[i].file, pts[i - 1].file)))
-			pb = kf_own_body(se, b);
+			pb = sema_own_body(se, b);
 		kf_of(d)->addr = pts[i].addr;
 		kf_of(d)->entry_pc = pts[i].entry;
 		kf_of(d)->cu = pts[i].cu;
@@ -575,7 +553,7 @@ static void find_return(struct node *n, void *arg)
 /*
  * Does body b already serve a .return probe whose $return has another
  * size or signedness than d's? Then d's function gets a body of its own
- * (kf_own_body): SystemTap elaborates each function apart, so in
+ * (sema_own_body): SystemTap elaborates each function apart, so in
  * kernel.function("vfs_*").return an int function's -22 is -22 while
  * ssize_t ones share a body; so do the points of a comma list.
  */
@@ -702,17 +680,17 @@ static int expand_kfunc(struct sema *se, struct node *point,
 					  sfx);
 		/* each function's copies share a body: its own one when the
 		 * body asks @defined or reads $return of mixed types (see
-		 * kf_own_body) */
+		 * sema_own_body) */
 		struct probe_body *fb = per_function && functions ?
-					kf_own_body(se, b) : b;
+					sema_own_body(se, b) : b;
 		if (!functions && (per_function & KF_OWN_DOLLARS) &&
 		    kf_body_used(prog, b))
-			fb = kf_own_body(se, b);
+			fb = sema_own_body(se, b);
 		if (reads_return && !per_function) {
 			struct kf_probe t = *kf_of(dp);
 			kf_ret_type(se, &t.dp, f);
 			if (kf_return_differs(prog, b, &t.dp))
-				fb = kf_own_body(se, b);
+				fb = sema_own_body(se, b);
 		}
 		functions++;
 		for (int k = 0; k < pts[i].ninst; k++) {
@@ -721,7 +699,7 @@ static int expand_kfunc(struct sema *se, struct node *point,
 			/* $$parms: each inlined copy's own (SystemTap's
 			 * derived probes are per address) */
 			if (k && (per_function & KF_OWN_DOLLARS))
-				fb = kf_own_body(se, b);
+				fb = sema_own_body(se, b);
 			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
 			kf_ret_type(se, d, f);
 			/* a function only in the symbol table has no DWARF */

@@ -366,6 +366,9 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 		free(m);
 		return 0;
 	}
+	/* @defined($x) is each tracepoint's own answer (SystemTap
+	 * elaborates each apart): a body per tracepoint then */
+	bool own = n > 1 && sema_asks_defined(se, b->probe->probe.body);
 	for (int i = 0; i < n; i++) {
 		struct derived_probe *d = i ? sema_clone_derived(se, dp) : dp;
 		tp_of(d)->tp = copy_tp(se, m[i]);
@@ -378,7 +381,7 @@ static int expand_tracepoint(struct sema *se, struct node *point,
 		tp_of(d)->name = tp_of(d)->tp->name;
 		d->pp = arena_printf(&se->s->arena, "kernel.trace(\"%s:%s\")",
 				     tp_of(d)->system, tp_of(d)->name);
-		d->body = b;
+		d->body = own && i ? sema_own_body(se, b) : b;
 		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 		prog->probes[prog->nprobes++] = d;
 	}

@@ -207,5 +207,12 @@ struct derived_probe *sema_clone_derived(struct sema *se,
 /* Add derived probe dp of body b to the program. */
 void sema_add_derived(struct sema *se, struct derived_probe *dp,
 		      struct probe_body *b);
+/* A copy of body b for another point of its probe, added to the
+ * program's bodies: SystemTap elaborates each derived probe apart, so
+ * what a body decides by its point (@defined, each function's $$vars)
+ * needs a body per point. */
+struct probe_body *sema_own_body(struct sema *se, struct probe_body *b);
+/* Does body (or a context-reading function it calls) ask @defined? */
+bool sema_asks_defined(struct sema *se, struct node *body);
 
 #endif /* SEMANTIC_ELABORATE_H */

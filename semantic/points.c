@@ -284,6 +284,37 @@ void sema_add_derived(struct sema *se, struct derived_probe *dp,
 	se->prog->probes[se->prog->nprobes++] = dp;
 }
 
+struct probe_body *sema_own_body(struct sema *se, struct probe_body *b)
+{
+	struct program *prog = se->prog;
+	struct probe_body *c = arena_alloc(&se->s->arena, sizeof(*c));
+
+	c->probe = ast_clone_node(se->s, b->probe);
+	c->user_probe = b->user_probe;
+	c->via = b->via;
+	c->cond = b->cond;
+	c->list_name = b->list_name;
+	c->per_point = b->per_point = true;
+	c->index = prog->nbodies;
+	GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
+	prog->bodies[prog->nbodies++] = c;
+	return c;
+}
+
+static void find_defined(struct node *n, void *arg)
+{
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined"))
+		*(bool *)arg = true;
+}
+
+bool sema_asks_defined(struct sema *se, struct node *body)
+{
+	bool asks = false;
+
+	sema_visit_reached(se, body, find_defined, &asks);
+	return asks;
+}
+
 static bool same_literal(const struct node *a, const struct node *b)
 {
 	if (!a || !b)
@@ -652,7 +683,7 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 {
 	struct program *prog = se->prog;
 	struct probe_body *b = arena_alloc(&se->s->arena, sizeof(*b));
-	int derived = 0, mine = 0;
+	int derived = 0, mine = 0, asks_defined = -1;
 
 	b->probe = probe;
 	b->user_probe = user;
@@ -674,23 +705,34 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 		}
 		if (n < 0) {
 			struct derived_probe *dp = derive_point(se, point);
+			/* a later point of a comma list decides @defined
+			 * for itself, as an alias's points do */
+			struct probe_body *pb = b;
+			if (dp && mine) {
+				if (asks_defined < 0)
+					asks_defined = sema_asks_defined(se,
+							probe->probe.body);
+				if (asks_defined)
+					pb = sema_own_body(se, b);
+			}
 			n = 0;
 			if (dp && dp->family->expand) {
-				n = dp->family->expand(se, point, dp, b);
+				n = dp->family->expand(se, point, dp, pb);
 			} else if (dp) {
-				sema_add_derived(se, dp, b);
+				sema_add_derived(se, dp, pb);
 				n = 1;
+			}
+			if (n && !mine) {
+				b->index = prog->nbodies;
+				GROW(se, prog->bodies, prog->nbodies,
+				     prog->bodies_cap);
+				prog->bodies[prog->nbodies++] = b;
 			}
 			mine += n;
 		}
 		derived += n;
 		if (n && point->point.sufficient)
 			break;
-	}
-	if (mine) {
-		b->index = prog->nbodies;
-		GROW(se, prog->bodies, prog->nbodies, prog->bodies_cap);
-		prog->bodies[prog->nbodies++] = b;
 	}
 	return derived;
 }
