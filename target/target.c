@@ -6,6 +6,8 @@
 #define _GNU_SOURCE		/* strverscmp */
 #include "target/target.h"
 #include "target/btf.h"
+#include "target/btf_blob.h"
+#include "target/tp_syms.h"
 #include "target/dwloc.h"
 #include "target/functions.h"
 #include "target/tracepoints.h"
@@ -171,6 +173,120 @@ struct btf *target_btf(struct target *t, const char **err)
 	return lazy_answer(&t->btf_st, t->btf, err);
 }
 
+/* "watchdog" of ".../watchdog.ko.xz", in the target's arena. */
+static const char *module_name(struct target *t, const char *path)
+{
+	const char *base = strrchr(path, '/'), *ko;
+
+	base = base ? base + 1 : path;
+	ko = strstr(base, ".ko");
+	return arena_strndup(&t->arena, base, ko ? (size_t)(ko - base) :
+					     strlen(base));
+}
+
+/* Whether file name FN is module NAME's (.ko, compressed or not; '-'
+ * and '_' are the same in module names). */
+static bool module_file_is(const char *fn, const char *name)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.gz",
+					    ".ko.zst" };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n; i++)
+		if (fn[i] != name[i] && !((fn[i] == '-' || fn[i] == '_') &&
+					  (name[i] == '-' || name[i] == '_')))
+			return false;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(fn + n, ends[i]))
+			return true;
+	return false;
+}
+
+/* Module NAME's file under dir (links not followed), malloc'ed; the
+ * release's build and source links are skipped at depth 0. */
+static char *find_module_file(const char *dir, const char *name, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.' ||
+		    (depth == 0 && (!strcmp(e->d_name, "build") ||
+				    !strcmp(e->d_name, "source"))))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR && depth < 16)
+			found = find_module_file(p, name, depth + 1);
+		else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
+			 module_file_is(e->d_name, name))
+			found = xstrdup(p);
+		free(p);
+	}
+	closedir(d);
+	return found;
+}
+
+const char *target_module_file(struct target *t, const char *name)
+{
+	char *f;
+	const char *r;
+
+	if (!*name || strchr(name, '/'))
+		return NULL;
+	f = find_module_file(t->modules_dir, name, 0);
+	r = f ? arena_strdup(&t->arena, f) : NULL;
+	free(f);
+	return r;
+}
+
+int target_module_btf(struct target *t, const char *path, const char **err)
+{
+	struct target_module *m;
+	struct btf *btf;
+	char *why = NULL;
+	uint8_t *blob;
+	size_t len, blen;
+	char *bytes;
+
+	for (int i = 0; i < t->n_mods; i++)
+		if (!strcmp(t->mods[i].path, path)) {
+			*err = t->mods[i].err;
+			return t->mods[i].scope;
+		}
+	VEC_GROW(t->mods, t->n_mods, t->cap_mods);
+	m = &t->mods[t->n_mods++];
+	memset(m, 0, sizeof(*m));
+	m->path = arena_strdup(&t->arena, path);
+	btf = target_btf(t, err);
+	if (!btf) {
+		m->err = arena_strdup(&t->arena, *err);
+		return 0;
+	}
+	bytes = tp_syms_read_module(path, &len, &why);
+	if (bytes && btf_blob_from_elf((const uint8_t *)bytes, len, &blob,
+				       &blen, &why) == 0)
+		m->scope = btf_add_module(btf, module_name(t, path), blob,
+					  blen, &why);
+	else if (bytes) {
+		char *w = why;
+
+		why = xasprintf("%s: %s", path, w);
+		free(w);
+	}
+	free(bytes);
+	if (!m->scope) {
+		m->err = arena_strdup(&t->arena, why ? why : "no BTF");
+		free(why);
+	}
+	*err = m->err;
+	return m->scope;
+}
+
 const struct tp_catalog *target_tracepoints(struct target *t,
 					    const char **err)
 {
@@ -249,6 +365,7 @@ void target_free(struct target *t)
 	target_release_tracepoints(t);
 	if (t->btf)
 		btf_free(t->btf);
+	free(t->mods);
 	free(t->btf_st.err);
 	dwloc_close(t->dw);
 	free(t->dw_st.err);
