@@ -105,7 +105,9 @@ struct dwloc_file *target_dwarf(struct target *t, const char **err);
 /*
  * The types of the module file PATH (a .ko, .ko.xz, .ko.gz or .ko.zst
  * under modules_dir): its .BTF section added to target_btf()'s on the
- * first call (btf_add_module), then the same answer: the module's scope
+ * first call (btf_add_module; the blob is cached as CACHE/RELEASE/btf-NAME
+ * while the module file keeps its size and mtime), then the same answer:
+ * the module's scope
  * for btf_find_type_in(), or 0 with *err (the target's) saying why not.
  */
 int target_module_btf(struct target *t, const char *path, const char **err);

@@ -430,7 +430,8 @@ static char *watchdog_module(const char *release, const char *name)
  * Modules' split BTF added to vmlinux's (target_module_btf): watchdog.ko
  * defines struct watchdog_device, and softdog.ko, split on vmlinux alone,
  * repeats it: two scopes with their own ids, vmlinux's types through
- * both, scope 0 unchanged.
+ * both, scope 0 unchanged; then the same from the cache (CACHE/RELEASE/
+ * btf-NAME).
  */
 static void check_modules(const char *release, const char *dir)
 {
@@ -488,6 +489,27 @@ static void check_modules(const char *release, const char *dir)
 	CHECK(why && strstr(why, "junk"));
 	free(why);
 	CHECK(btf_find_type_in(b, "struct watchdog_device", s2) == w2);
+	/* a second run reads the module's blob from the cache */
+	target_free(t);
+	t = target_new(release, NULL);
+	target_set_cache_dir(t, dir);
+	b = target_btf(t, &err);
+	{
+		char *cached = xasprintf("%s/%s/btf-watchdog", dir, release);
+
+		CHECK(exists(cached));
+		s1 = b ? target_module_btf(t, wd, &err) : 0;
+		CHECK(s1 > 0 && btf_find_type_in(b, "struct watchdog_device",
+						 s1) == w1);
+		unlink(cached);
+		free(cached);
+		cached = xasprintf("%s/%s/btf-softdog", dir, release);
+		unlink(cached);
+		free(cached);
+		cached = xasprintf("%s/%s", dir, release);
+		rmdir(cached);
+		free(cached);
+	}
 out:
 	free(wd);
 	free(sd);
