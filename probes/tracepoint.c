@@ -149,11 +149,10 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 		const struct tp_arg *arg = tp_find_arg(tp_of(dp)->tp, root + 1);
 		struct member_path p;
 		const struct node *at = n;
-		int type = btf_find_type(btf, arg->c_type), end;
-		const char *msg = type ? type_path(a, btf, type, flags, n, &p,
-						   &end, &at) :
-			arena_printf(a, "the kernel's BTF has no type '%s'",
-				     arg->c_type);
+		const char *msg = NULL;
+		int type = sema_ctype_btf(se, dp, arg->c_type, &msg), end;
+		if (type)
+			msg = type_path(a, btf, type, flags, n, &p, &end, &at);
 		if (msg) {
 			if (se->report)
 				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
@@ -196,6 +195,12 @@ static const char *tp_arg_type(const struct derived_probe *dp,
 	return arg ? arg->c_type : NULL;
 }
 
+/* A module's tracepoint: its arguments may be of the module's types. */
+static const char *tp_var_module(const struct derived_probe *dp)
+{
+	return tp_of(dp)->tp ? tp_of(dp)->tp->module : NULL;
+}
+
 /*
  * $prev$, $prev->se$$ on tracepoints: the base value's slot, then its
  * pretty printing, the same in every tracepoint of the body.
@@ -235,7 +240,8 @@ static void tp_parms_pretty(struct sema *se, int depth)
 					      sizeof(*tp_of(dp)->parms_pretty[depth]));
 		for (int k = 0; btf && k < tp->nargs; k++) {
 			int type = tp_scalar(tp->args[k].c_type) ?
-				btf_find_type(btf, tp->args[k].c_type) : 0;
+				sema_ctype_btf(se, dp, tp->args[k].c_type,
+					       NULL) : 0;
 			struct pretty *p;
 
 			if (!type)
@@ -270,6 +276,7 @@ static const struct tracepoint_info *copy_tp(struct sema *se,
 	c->name = arena_strdup(a, t->name);
 	c->proto = t->proto ? arena_strdup(a, t->proto) : NULL;
 	c->header = t->header ? arena_strdup(a, t->header) : NULL;
+	c->module = t->module ? arena_strdup(a, t->module) : NULL;
 	c->args = arena_alloc(a, (size_t)(t->nargs + 1) * sizeof(*c->args));
 	for (int i = 0; i < t->nargs; i++) {
 		c->args[i].name = arena_strdup(a, t->args[i].name);
@@ -1193,6 +1200,7 @@ const struct probe_family tracepoint_family = {
 	.own_context = own_context,
 	.defined = defined,
 	.var_ctype = tp_arg_type,
+	.var_module = tp_var_module,
 	.list_vars = list_vars,
 	.list = list,
 	.module = &module,

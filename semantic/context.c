@@ -63,6 +63,74 @@ struct btf *sema_btf(struct sema *se)
 	return target_btf(se->s->target, &se->btf_err);
 }
 
+/* Whether BTF type id, through pointers and arrays, ends on a type BTF
+ * defines (not a struct it only declares). */
+static bool btf_complete(const struct btf *btf, int id)
+{
+	struct btf_info in;
+
+	btf_resolve(btf, id, &in);
+	for (int hops = 0; hops < 16 && (in.cls == BTF_CLASS_PTR ||
+					 in.cls == BTF_CLASS_ARRAY); hops++)
+		btf_resolve(btf, in.target, &in);
+	return in.cls != BTF_CLASS_OTHER;
+}
+
+/* "watchdog" of a module file's path. */
+static const char *module_of_path(struct arena *a, const char *path)
+{
+	const char *base = strrchr(path, '/'), *ko;
+
+	base = base ? base + 1 : path;
+	ko = strstr(base, ".ko");
+	return ko ? arena_strndup(a, base, (size_t)(ko - base)) : base;
+}
+
+int sema_ctype_btf(struct sema *se, const struct derived_probe *dp,
+		   const char *c_type, const char **why)
+{
+	struct btf *btf = sema_btf(se);
+	const char *mod = dp->family->var_module ?
+			  dp->family->var_module(dp) : NULL;
+	struct arena *a = &se->s->arena;
+	const char *err;
+	int id, scope, mid;
+
+	if (!btf) {
+		if (why)
+			*why = se->btf_err;
+		return 0;
+	}
+	id = btf_find_type(btf, c_type);
+	if (!mod || (id && btf_complete(btf, id)))
+		goto out;
+	/* a type of the module's own: its BTF, added now */
+	scope = target_module_btf(se->s->target, mod, &err);
+	if (!scope) {
+		if (!id && why)
+			*why = arena_printf(a, "the kernel's BTF has no type "
+					    "'%s', and module %s's BTF cannot "
+					    "be read: %s", c_type,
+					    module_of_path(a, mod), err);
+		return id;
+	}
+	mid = btf_find_type_in(btf, c_type, scope);
+	if (mid) {
+		return mid;
+	} else if (!id) {
+		if (why)
+			*why = arena_printf(a, "neither the kernel's BTF nor "
+					    "module %s's has type '%s'",
+					    module_of_path(a, mod), c_type);
+		return 0;
+	}
+out:
+	if (!id && why)
+		*why = arena_printf(a, "the kernel's BTF has no type '%s'",
+				    c_type);
+	return id;
+}
+
 /* A new context value of body b: the next slot of b->ctxvars. */
 struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				       struct node *n, const char *name)
@@ -121,7 +189,7 @@ int context_value_type(struct sema *se, const struct derived_probe *dp,
 	const struct node *at;
 	int type, end;
 
-	if (!c_type || !btf || !(type = btf_find_type(btf, c_type)))
+	if (!c_type || !btf || !(type = sema_ctype_btf(se, dp, c_type, NULL)))
 		return 0;
 	if (n->kind == N_TARGET)
 		return type;
@@ -144,11 +212,31 @@ struct symbol *typed_symbol(struct sema *se, struct node *n,
 	return sym;
 }
 
+/* Type NAME of a @cast in scope (0: vmlinux's types): "struct NAME",
+ * else "union NAME", else NAME as C spells it; 0 when none. */
+static int cast_lookup(struct arena *a, struct btf *btf, const char *name,
+		       int scope)
+{
+	int type;
+
+	if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6) ||
+	    !strncmp(name, "enum ", 5) || strpbrk(name, "*["))
+		return btf_find_type_in(btf, name, scope);
+	if ((type = btf_find_type_in(btf, arena_printf(a, "struct %s", name),
+				     scope)) ||
+	    (type = btf_find_type_in(btf, arena_printf(a, "union %s", name),
+				     scope)))
+		return type;
+	return btf_find_type_in(btf, name, scope);
+}
+
 /*
  * The type of @cast(p, "type"[, "module"]), or 0 (said when report). The
  * module may be "kernel", "kernel<linux/sched.h>" (the header is not
- * needed: BTF has the kernel's types) or a ':'-separated list of
- * alternatives, one of which must be the kernel.
+ * needed: BTF has the kernel's types), a kernel module's name
+ * ("watchdog": its BTF on top of the kernel's), or a ':'-separated list
+ * of alternatives, tried in order; at least one must be the kernel or a
+ * module.
  */
 static int cast_type(struct sema *se, struct node *cast, bool report)
 {
@@ -157,7 +245,8 @@ static int cast_type(struct sema *se, struct node *cast, bool report)
 	struct node *mn = tn ? tn->next : NULL;
 	struct arena *a = &se->s->arena;
 	struct btf *btf;
-	const char *name, *mod;
+	const char *name, *mod, *why = NULL, *missing = NULL;
+	bool kernel_only = true, any = false;
 	int type = 0;
 
 	if (!tn || (mn && mn->next) || tn->kind != N_STRING ||
@@ -169,42 +258,68 @@ static int cast_type(struct sema *se, struct node *cast, bool report)
 		return 0;
 	}
 	mod = mn ? mn->str.value : "kernel";
-	bool kernel = !*mod;
-	for (const char *m = mod; *m && !kernel;) {
-		size_t len = strcspn(m, ":");
-		kernel = (len == 6 && !strncmp(m, "kernel", 6)) ||
-			 (len > 7 && !strncmp(m, "kernel<", 7) &&
-			  m[len - 1] == '>');
-		m += len + (m[len] == ':');
-	}
-	if (!kernel) {
-		if (report)
-			diag_error(se->s, (mn ? mn : cast)->loc, "@cast with the "
-				   "types of '%s' is not supported yet (only the "
-				   "kernel's, from its BTF)", mod);
-		return 0;
-	}
-	btf = sema_btf(se);
-	if (!btf) {
-		if (report)
-			diag_error(se->s, cast->loc, "cannot resolve @cast: %s",
-				   se->btf_err);
-		return 0;
-	}
 	name = tn->str.value;
 	while (*name == ' ')
 		name++;
 	if (!strncmp(name, "class ", 6))
 		name = arena_printf(a, "struct %s", name + 6);
-	if (!strncmp(name, "struct ", 7) || !strncmp(name, "union ", 6) ||
-	    !strncmp(name, "enum ", 5) || strpbrk(name, "*["))
-		type = btf_find_type(btf, name);
-	else if (!(type = btf_find_type(btf, arena_printf(a, "struct %s", name))) &&
-		 !(type = btf_find_type(btf, arena_printf(a, "union %s", name))))
-		type = btf_find_type(btf, name);
-	if (!type && report)
+	btf = sema_btf(se);
+	for (const char *m = mod; !type;) {
+		size_t len = strcspn(m, ":");
+		bool kernel = !*mod || (len == 6 && !strncmp(m, "kernel", 6)) ||
+			      (len > 7 && !strncmp(m, "kernel<", 7) &&
+			       m[len - 1] == '>');
+		const char *file = NULL;
+		int scope = 0;
+
+		if (!kernel && len && se->s->target &&
+		    !memchr(m, '<', len) && !memchr(m, '/', len)) {
+			file = target_module_file(se->s->target,
+						  arena_strndup(a, m, len));
+			if (!file && !missing)
+				missing = arena_strndup(a, m, len);
+		}
+		if ((kernel || file) && !btf) {
+			if (report)
+				diag_error(se->s, cast->loc, "cannot resolve "
+					   "@cast: %s", se->btf_err);
+			return 0;
+		}
+		if (file) {
+			const char *err;
+
+			kernel_only = false;
+			scope = target_module_btf(se->s->target, file, &err);
+			if (!scope)
+				why = arena_printf(a, "module %.*s's BTF cannot "
+						   "be read: %s", (int)len, m,
+						   err);
+		}
+		if (kernel || scope) {
+			any = true;
+			type = cast_lookup(a, btf, name, scope);
+		}
+		if (!m[len])
+			break;
+		m += len + 1;
+	}
+	if (type || !report)
+		return type;
+	if (!any && !why && missing)
+		diag_error(se->s, (mn ? mn : cast)->loc, "@cast: no kernel "
+			   "module '%s' in %s", missing,
+			   se->s->target->modules_dir);
+	else if (!any && !why)
+		diag_error(se->s, (mn ? mn : cast)->loc, "@cast with the "
+			   "types of '%s' is not supported yet (only the "
+			   "kernel's and its modules', from their BTF)", mod);
+	else if (kernel_only)
 		diag_error(se->s, tn->loc, "type definition '%s' not found in "
 			   "the kernel's BTF", tn->str.value);
+	else
+		diag_error(se->s, tn->loc, "type definition '%s' not found in "
+			   "'%s'%s%s", tn->str.value, mod, why ? ": " : "",
+			   why ? why : "");
 	return type;
 }
 

@@ -182,6 +182,16 @@ int context_value_type(struct sema *se, const struct derived_probe *dp,
 		       const struct node *n, int flags);
 /* The target kernel's BTF, or NULL (se->btf_err says why). */
 struct btf *sema_btf(struct sema *se);
+/*
+ * The BTF type of C type c_type in dp's context: vmlinux's, else (vmlinux
+ * has no such type, or only declares the struct it points to) that of
+ * the module whose types dp's family names (var_module), whose BTF is
+ * added then. 0 when neither has it; *why, when not NULL, is then
+ * "the kernel's BTF has no type 'T'" or says why the module's is not
+ * there either (arena).
+ */
+int sema_ctype_btf(struct sema *se, const struct derived_probe *dp,
+		   const char *c_type, const char **why);
 
 /* ---- probe points (points.c) ---------------------------------------- */
 

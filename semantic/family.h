@@ -80,6 +80,9 @@ struct probe_family {
 	 * autocast and member chains through BTF start from it */
 	const char *(*var_ctype)(const struct derived_probe *dp,
 				 const char *name);
+	/* Optional: the module file (its path) whose BTF has the types of
+	 * dp's variables that vmlinux's lacks, or NULL */
+	const char *(*var_module)(const struct derived_probe *dp);
 	/* $return is a context value of this family's bodies */
 	bool has_return;
 	/* Optional: the family's own @-functions (@entry, @perf), wherever

@@ -24,6 +24,7 @@
 #define _GNU_SOURCE
 #include "target/btf.h"
 #include "target/btf_blob.h"
+#include "target/btf_internal.h"
 #include "lib/hash.h"
 #include "target/target.h"
 #include "lib/files.h"
@@ -40,152 +41,6 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-/* ------------------------------------------------------------------ */
-/* The BTF format (include/uapi/linux/btf.h), our own spelling */
-
-#define MAX_DEPTH 64		/* longest chain of type references walked */
-#define POINTER_SIZE 8		/* x86-64 targets only */
-
-enum btf_kind {
-	KIND_UNKNOWN, KIND_INT, KIND_PTR, KIND_ARRAY, KIND_STRUCT, KIND_UNION,
-	KIND_ENUM, KIND_FWD, KIND_TYPEDEF, KIND_VOLATILE, KIND_CONST,
-	KIND_RESTRICT, KIND_FUNC, KIND_FUNC_PROTO, KIND_VAR, KIND_DATASEC,
-	KIND_FLOAT, KIND_DECL_TAG, KIND_TYPE_TAG, KIND_ENUM64, KIND_COUNT
-};
-
-#define INT_SIGNED 1u		/* in the INT record's encoding bits */
-
-struct raw_header {
-	uint16_t magic;
-	uint8_t version;
-	uint8_t flags;
-	uint32_t hdr_len;
-	uint32_t type_off;	/* relative to the end of the header */
-	uint32_t type_len;
-	uint32_t str_off;
-	uint32_t str_len;
-};
-
-struct raw_type {
-	uint32_t name_off;
-	uint32_t info;		/* vlen 0-15, kind 24-28, kind_flag 31 */
-	uint32_t size_or_type;	/* size (INT, ENUM*, STRUCT, UNION, DATASEC,
-				 * FLOAT) or a type id (the others) */
-};
-
-struct raw_array {
-	uint32_t type;
-	uint32_t index_type;
-	uint32_t nelems;
-};
-
-struct raw_member {
-	uint32_t name_off;
-	uint32_t type;
-	uint32_t offset;	/* kind_flag: bitfield size 24-31, offset
-				 * 0-23; else the bit offset */
-};
-
-struct raw_param {
-	uint32_t name_off;
-	uint32_t type;		/* last param with type 0: "..." */
-};
-
-struct raw_secinfo {
-	uint32_t type;
-	uint32_t offset;
-	uint32_t size;
-};
-
-static unsigned kind_of(const struct raw_type *t)
-{
-	return (t->info >> 24) & 0x1f;
-}
-
-static unsigned vlen_of(const struct raw_type *t)
-{
-	return t->info & 0xffff;
-}
-
-static bool kflag_of(const struct raw_type *t)
-{
-	return t->info >> 31;
-}
-
-static uint32_t make_info(unsigned kind, unsigned vlen, bool kflag)
-{
-	return (uint32_t)kind << 24 | vlen | (kflag ? 1u << 31 : 0);
-}
-
-/* Bytes of data after the record, by kind; -1 for a kind we do not know. */
-static long extra_size(const struct raw_type *t)
-{
-	long v = vlen_of(t);
-
-	switch (kind_of(t)) {
-	case KIND_INT: case KIND_VAR: case KIND_DECL_TAG:
-		return 4;
-	case KIND_ARRAY:
-		return (long)sizeof(struct raw_array);
-	case KIND_STRUCT: case KIND_UNION:
-		return v * (long)sizeof(struct raw_member);
-	case KIND_ENUM: case KIND_FUNC_PROTO:
-		return v * 8;
-	case KIND_DATASEC: case KIND_ENUM64:
-		return v * 12;
-	case KIND_PTR: case KIND_FWD: case KIND_TYPEDEF: case KIND_VOLATILE:
-	case KIND_CONST: case KIND_RESTRICT: case KIND_FUNC: case KIND_FLOAT:
-	case KIND_TYPE_TAG:
-		return 0;
-	default:
-		return -1;
-	}
-}
-
-/* The name spaces of C: struct and union tags, enum tags, and ordinary
- * identifiers (typedefs and base types). */
-enum name_space { NS_NONE, NS_STRUCT, NS_UNION, NS_ENUM, NS_ORDINARY };
-
-static enum name_space name_space_of(const struct raw_type *t)
-{
-	switch (kind_of(t)) {
-	case KIND_STRUCT:
-		return NS_STRUCT;
-	case KIND_UNION:
-		return NS_UNION;
-	case KIND_FWD:
-		return kflag_of(t) ? NS_UNION : NS_STRUCT;
-	case KIND_ENUM: case KIND_ENUM64:
-		return NS_ENUM;
-	case KIND_INT: case KIND_TYPEDEF: case KIND_FLOAT:
-		return NS_ORDINARY;
-	default:
-		return NS_NONE;
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* struct btf */
-
-struct btf {
-	uint8_t *blob;		/* the raw BTF, header first (malloc'ed) */
-	size_t blob_len;
-	const char *strs;	/* string section, NUL-terminated at both
-				 * ends */
-	uint32_t strs_len;
-	const struct raw_type **types;	/* by id; [0] NULL: void */
-	int n_types;		/* BTF's and added ones */
-	int n_btf;		/* ids below this are BTF's */
-	int cap_types;
-	uint32_t *names;	/* hash: named type ids, 0 empty */
-	uint32_t names_mask;
-	uint32_t *derived;	/* hash: anonymous derived type ids */
-	uint32_t derived_mask;
-	uint32_t n_derived;
-	int first_added;	/* id of the first added type */
-	char *source;		/* btf_source() */
-};
-
 static const struct raw_type *type_at(const struct btf *b, long id)
 {
 	if (id <= 0 || id >= b->n_types)
@@ -195,7 +50,23 @@ static const struct raw_type *type_at(const struct btf *b, long id)
 
 static const char *str_at(const struct btf *b, uint32_t off)
 {
-	return off < b->strs_len ? b->strs + off : "";
+	if (off < b->strs_len)
+		return b->strs + off;
+	for (int k = 0; k < b->n_mods; k++) {
+		const struct btf_module *m = &b->mods[k];
+
+		if (off >= m->str_base && off - m->str_base < m->strs_len)
+			return m->strs + (off - m->str_base);
+	}
+	return "";
+}
+
+int btf_scope_of(const struct btf *b, int id)
+{
+	for (int k = 0; k < b->n_mods; k++)
+		if (id >= b->mods[k].first && id < b->mods[k].end)
+			return k + 1;
+	return 0;
 }
 
 static const char *type_name_str(const struct btf *b, const struct raw_type *t)
@@ -220,36 +91,53 @@ static bool name_is(const struct btf *b, const struct raw_type *t,
 	return strncmp(nm, s, n) == 0 && nm[n] == '\0';
 }
 
-/* The type named NAME (N bytes) in name space NS, 0 if none. */
+/*
+ * The type named NAME (N bytes) in name space NS, 0 if none: in scope
+ * SCOPE (a module's: its own type, else vmlinux's), vmlinux's for scope 0;
+ * with def_only, a definition, not a forward declaration.
+ */
 static int lookup_name(const struct btf *b, enum name_space ns,
-		       const char *s, size_t n)
+		       const char *s, size_t n, int scope, bool def_only)
 {
 	uint32_t i = name_hash(ns, s, n) & b->names_mask;
+	int found = 0;
 
 	for (; b->names[i]; i = (i + 1) & b->names_mask) {
 		const struct raw_type *t = b->types[b->names[i]];
+		int sc;
 
-		if (name_space_of(t) == ns && name_is(b, t, s, n))
+		if (name_space_of(t) != ns || !name_is(b, t, s, n) ||
+		    (def_only && kind_of(t) == KIND_FWD))
+			continue;
+		sc = b->n_mods ? btf_scope_of(b, (int)b->names[i]) : 0;
+		if (sc == scope)
 			return (int)b->names[i];
+		if (sc == 0)
+			found = (int)b->names[i];
 	}
-	return 0;
+	return found;
 }
 
+/* One entry per scope, name space and name: the first definition, else
+ * the first forward declaration. */
 static void index_name(struct btf *b, int id)
 {
 	const struct raw_type *t = b->types[id];
 	enum name_space ns = name_space_of(t);
 	const char *nm = type_name_str(b, t);
+	int scope;
 	uint32_t i;
 
 	if (ns == NS_NONE || !*nm)
 		return;
+	scope = b->n_mods ? btf_scope_of(b, id) : 0;
 	i = name_hash(ns, nm, strlen(nm)) & b->names_mask;
 	for (; b->names[i]; i = (i + 1) & b->names_mask) {
 		const struct raw_type *o = b->types[b->names[i]];
 
 		if (name_space_of(o) == ns && strcmp(type_name_str(b, o),
-						     nm) == 0) {
+						     nm) == 0 &&
+		    (!b->n_mods || btf_scope_of(b, (int)b->names[i]) == scope)) {
 			/* a definition replaces a forward declaration */
 			if (kind_of(o) == KIND_FWD && kind_of(t) != KIND_FWD)
 				b->names[i] = (uint32_t)id;
@@ -257,6 +145,25 @@ static void index_name(struct btf *b, int id)
 		}
 	}
 	b->names[i] = (uint32_t)id;
+	b->n_names++;
+}
+
+void btf_names_reserve(struct btf *b, uint32_t extra)
+{
+	uint32_t mask = b->names_mask;
+
+	while ((uint64_t)(b->n_names + extra) * 2 > (uint64_t)mask + 1)
+		mask = mask * 2 + 1;
+	if (mask == b->names_mask)
+		return;
+	free(b->names);
+	b->names_mask = mask;
+	b->names = calloc((size_t)mask + 1, sizeof(uint32_t));
+	if (!b->names)
+		fatal("out of memory");
+	b->n_names = 0;
+	for (int id = 1; id < b->n_types; id++)	/* in id order, as before */
+		index_name(b, id);
 }
 
 static bool is_derived_kind(unsigned k)
@@ -337,6 +244,12 @@ static void index_derived(struct btf *b, int id)
 	}
 	b->derived[i] = (uint32_t)id;
 	b->n_derived++;
+}
+
+void btf_index_type(struct btf *b, int id)
+{
+	index_name(b, id);
+	index_derived(b, id);
 }
 
 /* ------------------------------------------------------------------ */
@@ -505,10 +418,8 @@ static int btf_from_blob(uint8_t *blob, size_t len, const char *source,
 	b->derived = calloc((size_t)b->derived_mask + 1, sizeof(uint32_t));
 	if (!b->names || !b->derived)
 		fatal("out of memory");
-	for (int id = 1; id < b->n_types; id++) {
-		index_name(b, id);
-		index_derived(b, id);
-	}
+	for (int id = 1; id < b->n_types; id++)
+		btf_index_type(b, id);
 	*out = b;
 	return 0;
 fail:
@@ -523,7 +434,13 @@ void btf_free(struct btf *b)
 	if (!b)
 		return;
 	for (int id = b->first_added; id < b->n_types; id++)
-		free((void *)b->types[id]);
+		if (!btf_scope_of(b, id))
+			free((void *)b->types[id]);
+	for (int k = 0; k < b->n_mods; k++) {
+		free(b->mods[k].name);
+		free(b->mods[k].blob);
+	}
+	free(b->mods);
 	free(b->types);
 	free(b->names);
 	free(b->derived);
@@ -669,9 +586,10 @@ static int strip(const struct btf *b, int id)
 		case KIND_FWD: {
 			const char *nm = type_name_str(b, t);
 
-			def = lookup_name(b, name_space_of(t), nm, strlen(nm));
-			return def && kind_of(b->types[def]) != KIND_FWD ?
-			       def : id;
+			def = lookup_name(b, name_space_of(t), nm, strlen(nm),
+					  b->n_mods ? btf_scope_of(b, id) : 0,
+					  true);
+			return def ? def : id;
 		}
 		default:
 			return id;
@@ -1124,6 +1042,7 @@ static int find_proto(struct btf *b, int ret, const int *params, int n)
 
 struct type_parser {
 	struct btf *b;
+	int scope;		/* whose names: btf_find_type_in() */
 	const char *p;		/* next character */
 	const char *tok;	/* the current token */
 	size_t len;		/* its length; 0 at the end */
@@ -1224,14 +1143,16 @@ static int parse_specifiers(struct type_parser *ps)
 			next_token(ps);
 			if (!tok_is_word(ps))
 				return -1;
-			base = lookup_name(b, ns, ps->tok, ps->len);
+			base = lookup_name(b, ns, ps->tok, ps->len, ps->scope,
+					   false);
 			if (!base)
 				return -1;
 		} else if (n_unsigned || n_signed || n_short || n_long ||
 			   n_int || n_char) {
 			break;		/* "unsigned x" */
 		} else {
-			base = lookup_name(b, NS_ORDINARY, ps->tok, ps->len);
+			base = lookup_name(b, NS_ORDINARY, ps->tok, ps->len,
+					   ps->scope, false);
 			if (!base)
 				return -1;
 		}
@@ -1257,7 +1178,8 @@ static int parse_specifiers(struct type_parser *ps)
 		else
 			snprintf(name, sizeof(name), "%sint",
 				 n_unsigned ? "unsigned " : "");
-		base = lookup_name(b, NS_ORDINARY, name, strlen(name));
+		base = lookup_name(b, NS_ORDINARY, name, strlen(name),
+				   ps->scope, false);
 		if (!base)
 			return -1;
 	}
@@ -1375,7 +1297,12 @@ static int parse_type(struct type_parser *ps)
 
 int btf_find_type(struct btf *b, const char *c_type)
 {
-	struct type_parser ps = { .b = b, .p = c_type };
+	return btf_find_type_in(b, c_type, 0);
+}
+
+int btf_find_type_in(struct btf *b, const char *c_type, int scope)
+{
+	struct type_parser ps = { .b = b, .p = c_type, .scope = scope };
 	int id;
 
 	next_token(&ps);

@@ -14,8 +14,15 @@
  *   4. /boot/vmlinuz-RELEASE: the compressed vmlinux inside the bzImage
  *      (gzip, xz, lz4 or zstd) is decompressed by the external tool
  *      (gzip -dc, ...) and .BTF is read from the ELF image.
- * Sources 3 and 4 refresh the cache. Only vmlinux's own types are there:
- * types defined in modules (btrfs, sunrpc, ...) are unknown.
+ * Sources 3 and 4 refresh the cache. Only vmlinux's own types are there;
+ * btf_add_module() adds a module's (btrfs, sunrpc, watchdog, ...): its
+ * .BTF section is split BTF on top of vmlinux's, whose types it uses by
+ * id and does not repeat.
+ *
+ * Scopes: every module added is a scope of its own (1, 2, ...), vmlinux
+ * is scope 0. A name is looked up in one scope: a module's own type of
+ * that name, else vmlinux's; scope 0 sees vmlinux's types only, whatever
+ * modules were added. A module's types keep their ids once added.
  *
  * Type ids are BTF's own (0 is void). btf_find_type() may add types BTF
  * does not have ("struct foo const*" when no code in the kernel uses that
@@ -32,6 +39,8 @@
 #define TARGET_BTF_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct btf;
 
@@ -74,6 +83,20 @@ const char *btf_source(const struct btf *b);
  * function prototypes) are found in BTF, else added (see above).
  */
 int btf_find_type(struct btf *b, const char *c_type);
+
+/* The same with the names of SCOPE (btf_add_module's result, or 0). */
+int btf_find_type_in(struct btf *b, const char *c_type, int scope);
+
+/*
+ * Add the split BTF BLOB (LEN bytes, malloc'ed: owned by b afterwards,
+ * freed on failure too) of module NAME ("watchdog"), built on top of the
+ * vmlinux BTF b was loaded from (no module added before matters: each is
+ * on top of vmlinux alone). Returns the module's scope (> 0), or 0 with a
+ * malloc'ed message in *err (a blob that is not split BTF on b's types,
+ * a bad record).
+ */
+int btf_add_module(struct btf *b, const char *name, uint8_t *blob,
+		   size_t len, char **err);
 
 enum btf_class {
 	BTF_CLASS_VOID,

@@ -113,7 +113,7 @@ static int elf_find_section(const uint8_t *img, size_t len, const char *name,
 }
 
 /* Copy IMG's .BTF section into a malloc'ed blob. */
-static int blob_from_elf(const uint8_t *img, size_t len, uint8_t **blob,
+int btf_blob_from_elf(const uint8_t *img, size_t len, uint8_t **blob,
 			 size_t *blob_len, char **why)
 {
 	size_t off, size;
@@ -366,7 +366,7 @@ static int blob_from_bzimage(const uint8_t *img, size_t len, uint8_t **blob,
 		return -1;
 	}
 	/* gzip exits 2 after "trailing garbage ignored": judge the ELF */
-	rc = blob_from_elf(vmlinux, vlen, blob, blob_len, &elf_why);
+	rc = btf_blob_from_elf(vmlinux, vlen, blob, blob_len, &elf_why);
 	if (rc != 0) {
 		diag[strcspn(diag, "\n")] = '\0';
 		if (status != -1 && WIFSIGNALED(status))
@@ -484,7 +484,7 @@ int btf_blob_from_file(const char *path, uint8_t **blob,
 			why = xasprintf("truncated cache file");
 		}
 	} else if (len >= SELFMAG && memcmp(img, ELFMAG, SELFMAG) == 0) {
-		rc = blob_from_elf(img, len, blob, blob_len, &why);
+		rc = btf_blob_from_elf(img, len, blob, blob_len, &why);
 	} else if (is_bzimage(img, len)) {
 		rc = blob_from_bzimage(img, len, blob, blob_len, &why);
 	} else {

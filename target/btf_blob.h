@@ -20,6 +20,11 @@
 int btf_blob_from_file(const char *path, uint8_t **blob, size_t *len,
 		       char **why);
 
+/* The .BTF section of the ELF image IMG (LEN bytes) copied into a
+ * malloc'ed *blob; -1 with a malloc'ed *why when there is none. */
+int btf_blob_from_elf(const uint8_t *img, size_t len, uint8_t **blob,
+		      size_t *blob_len, char **why);
+
 /* The blob cached in PATH while its source file is unchanged: 0 with the
  * malloc'ed blob and source path, else -1. */
 int btf_cache_read(const char *path, uint8_t **blob, size_t *blob_len,

@@ -6,6 +6,8 @@
 #define _GNU_SOURCE		/* strverscmp */
 #include "target/target.h"
 #include "target/btf.h"
+#include "target/btf_blob.h"
+#include "target/tp_syms.h"
 #include "target/dwloc.h"
 #include "target/functions.h"
 #include "target/tracepoints.h"
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* .config: names interned in file order, values by name id. */
@@ -171,6 +174,167 @@ struct btf *target_btf(struct target *t, const char **err)
 	return lazy_answer(&t->btf_st, t->btf, err);
 }
 
+/* "watchdog" of ".../watchdog.ko.xz", in the target's arena. */
+static const char *module_name(struct target *t, const char *path)
+{
+	const char *base = strrchr(path, '/'), *ko;
+
+	base = base ? base + 1 : path;
+	ko = strstr(base, ".ko");
+	return arena_strndup(&t->arena, base, ko ? (size_t)(ko - base) :
+					     strlen(base));
+}
+
+/* Whether file name FN is module NAME's (.ko, compressed or not; '-'
+ * and '_' are the same in module names). */
+static bool module_file_is(const char *fn, const char *name)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.gz",
+					    ".ko.zst" };
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < n; i++)
+		if (fn[i] != name[i] && !((fn[i] == '-' || fn[i] == '_') &&
+					  (name[i] == '-' || name[i] == '_')))
+			return false;
+	for (int i = 0; i < 4; i++)
+		if (!strcmp(fn + n, ends[i]))
+			return true;
+	return false;
+}
+
+/* Module NAME's file under dir (links not followed), malloc'ed; the
+ * release's build and source links are skipped at depth 0. */
+static char *find_module_file(const char *dir, const char *name, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while (!found && (e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.' ||
+		    (depth == 0 && (!strcmp(e->d_name, "build") ||
+				    !strcmp(e->d_name, "source"))))
+			continue;
+		p = xasprintf("%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR && depth < 16)
+			found = find_module_file(p, name, depth + 1);
+		else if ((e->d_type == DT_REG || e->d_type == DT_UNKNOWN) &&
+			 module_file_is(e->d_name, name))
+			found = xstrdup(p);
+		free(p);
+	}
+	closedir(d);
+	return found;
+}
+
+const char *target_module_file(struct target *t, const char *name)
+{
+	char *f;
+	const char *r;
+
+	if (!*name || strchr(name, '/'))
+		return NULL;
+	f = find_module_file(t->modules_dir, name, 0);
+	r = f ? arena_strdup(&t->arena, f) : NULL;
+	free(f);
+	return r;
+}
+
+/*
+ * A module's BTF blob is cached as CACHE/RELEASE/btf-NAME (btf_blob.h's
+ * cache file: the module file's path, size and mtime, then the blob):
+ * decompressing btrfs.ko.xz for its .BTF takes a tenth of a second.
+ */
+static char *module_btf_path(struct target *t, const char *name)
+{
+	return t->cache_dir ? xasprintf("%s/%s/btf-%s", t->cache_dir,
+					t->release, name) : NULL;
+}
+
+static bool module_btf_cached(struct target *t, const char *path,
+			      const char *name, uint8_t **blob, size_t *len)
+{
+	char *cpath = module_btf_path(t, name), *src = NULL;
+	bool ok = cpath && btf_cache_read(cpath, blob, len, &src) == 0;
+
+	if (ok && strcmp(src, path)) {
+		free(*blob);
+		ok = false;
+	}
+	free(src);
+	free(cpath);
+	return ok;
+}
+
+static void module_btf_cache(struct target *t, const char *path,
+			     const char *name, const uint8_t *blob, size_t len)
+{
+	char *cpath = module_btf_path(t, name);
+	char *dir = cpath ? xasprintf("%s/%s", t->cache_dir, t->release) :
+		    NULL;
+	struct stat st;
+
+	if (cpath && stat(path, &st) == 0)
+		btf_cache_write(dir, cpath, path, &st, blob, len);
+	free(dir);
+	free(cpath);
+}
+
+int target_module_btf(struct target *t, const char *path, const char **err)
+{
+	struct target_module *m;
+	struct btf *btf;
+	char *why = NULL;
+	uint8_t *blob;
+	size_t len, blen;
+	const char *name;
+	char *bytes;
+
+	for (int i = 0; i < t->n_mods; i++)
+		if (!strcmp(t->mods[i].path, path)) {
+			*err = t->mods[i].err;
+			return t->mods[i].scope;
+		}
+	VEC_GROW(t->mods, t->n_mods, t->cap_mods);
+	m = &t->mods[t->n_mods++];
+	memset(m, 0, sizeof(*m));
+	m->path = arena_strdup(&t->arena, path);
+	btf = target_btf(t, err);
+	if (!btf) {
+		m->err = arena_strdup(&t->arena, *err);
+		return 0;
+	}
+	name = module_name(t, path);
+	if (module_btf_cached(t, path, name, &blob, &blen)) {
+		m->scope = btf_add_module(btf, name, blob, blen, &why);
+		goto done;
+	}
+	bytes = tp_syms_read_module(path, &len, &why);
+	if (bytes && btf_blob_from_elf((const uint8_t *)bytes, len, &blob,
+				       &blen, &why) == 0) {
+		module_btf_cache(t, path, name, blob, blen);
+		m->scope = btf_add_module(btf, name, blob, blen, &why);
+	} else if (bytes) {
+		char *w = why;
+
+		why = xasprintf("%s: %s", path, w);
+		free(w);
+	}
+	free(bytes);
+done:
+	if (!m->scope) {
+		m->err = arena_strdup(&t->arena, why ? why : "no BTF");
+		free(why);
+	}
+	*err = m->err;
+	return m->scope;
+}
+
 const struct tp_catalog *target_tracepoints(struct target *t,
 					    const char **err)
 {
@@ -249,6 +413,7 @@ void target_free(struct target *t)
 	target_release_tracepoints(t);
 	if (t->btf)
 		btf_free(t->btf);
+	free(t->mods);
 	free(t->btf_st.err);
 	dwloc_close(t->dw);
 	free(t->dw_st.err);

@@ -59,6 +59,16 @@ struct target {
 	struct tp_catalog *tps;
 	struct kf_catalog *kfs;
 	struct dwloc_file *dw;
+	struct target_module *mods;	/* target_module_btf's answers */
+	int n_mods, cap_mods;
+};
+
+/* A module whose BTF was asked for: its scope in the target's BTF, or 0
+ * and why not. */
+struct target_module {
+	const char *path;
+	int scope;
+	const char *err;
 };
 
 /*
@@ -91,6 +101,20 @@ const struct tp_catalog *target_tracepoints(struct target *t,
 					    const char **err);
 const struct kf_catalog *target_functions(struct target *t, const char **err);
 struct dwloc_file *target_dwarf(struct target *t, const char **err);
+
+/*
+ * The types of the module file PATH (a .ko, .ko.xz, .ko.gz or .ko.zst
+ * under modules_dir): its .BTF section added to target_btf()'s on the
+ * first call (btf_add_module; the blob is cached as CACHE/RELEASE/btf-NAME
+ * while the module file keeps its size and mtime), then the same answer:
+ * the module's scope
+ * for btf_find_type_in(), or 0 with *err (the target's) saying why not.
+ */
+int target_module_btf(struct target *t, const char *path, const char **err);
+
+/* The file of module NAME ("watchdog", "nf_tables": '-' and '_' alike)
+ * under modules_dir, or NULL; the target's. */
+const char *target_module_file(struct target *t, const char *name);
 
 /*
  * Free a catalog that is no longer needed (the function catalog is

@@ -27,7 +27,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#define TPS_CACHE_MAGIC "stap-tracepoint-symbols 2"
+#define TPS_CACHE_MAGIC "stap-tracepoint-symbols 3"
 #define MAX_MODULE (1UL << 30)	/* decompressed bytes */
 
 /* ------------------------------------------------------------------ */
@@ -254,12 +254,22 @@ static int vmlinux_symbols(struct tp_syms *s, const char *path, char **why)
 	return rc;
 }
 
+/* Names ids [from, names.n) are PATH's (a module file). */
+static void note_module(struct tp_syms *s, int from, const char *path)
+{
+	const char *p = from < s->names.n ?
+			arena_strdup(&s->arena, path) : NULL;
+
+	for (int id = from; id < s->names.n; id++)
+		VEC_PUSH(s->module, s->n_module, s->cap_module, p);
+}
+
 static int module_symbols(struct tp_syms *s, const char *path, char **why)
 {
 	size_t len;
 	char *bytes = tp_syms_read_module(path, &len, why);
 	Elf *elf;
-	int rc = -1;
+	int rc = -1, from = s->names.n;
 
 	if (!bytes)
 		return -1;
@@ -273,6 +283,7 @@ static int module_symbols(struct tp_syms *s, const char *path, char **why)
 	if (elf)
 		elf_end(elf);
 	free(bytes);
+	note_module(s, from, path);
 	return rc;
 }
 
@@ -353,14 +364,16 @@ static uint64_t key_file(uint64_t key, const char *path,
  *   key <hex>
  *   modules <n>
  *   core <n>: the first n names are the vmlinux's
- *   NAME (one a line)
+ *   NAME (one a line), and before a module's names: @PATH
  *   end
  */
 
 static bool cache_read(struct tp_syms *s, const char *path, uint64_t key)
 {
 	char *text = read_file_nofollow(path, NULL), *line, *save = NULL;
+	const char *mod = NULL;
 	char want[64];
+	int n;
 	bool ok = false;
 
 	if (!text)
@@ -383,8 +396,17 @@ static bool cache_read(struct tp_syms *s, const char *path, uint64_t key)
 			ok = true;
 			break;
 		}
-		intern_add(&s->names, line, strlen(line));
+		if (line[0] == '@') {
+			mod = arena_strdup(&s->arena, line + 1);
+			continue;
+		}
+		n = s->names.n;
+		if (intern_add(&s->names, line, strlen(line)) >= s->n_core &&
+		    s->names.n > n)
+			VEC_PUSH(s->module, s->n_module, s->cap_module, mod);
 	}
+	ok = ok && s->n_module == (s->names.n > s->n_core ?
+				   s->names.n - s->n_core : 0);
 out:
 	free(text);
 	return ok;
@@ -405,8 +427,14 @@ static void cache_write(const struct tp_syms *s, const char *path,
 		return;
 	fprintf(f, "%s\nkey %016llx\nmodules %d\ncore %d\n", TPS_CACHE_MAGIC,
 		(unsigned long long)key, s->n_modules, s->n_core);
-	for (int i = 0; i < s->names.n; i++)
+	for (int i = 0; i < s->names.n; i++) {
+		const char *m = i >= s->n_core ? s->module[i - s->n_core] :
+				NULL;
+
+		if (m && (i == s->n_core || m != s->module[i - s->n_core - 1]))
+			fprintf(f, "@%s\n", m);
 		fprintf(f, "%s\n", s->names.s[i]);
+	}
 	fputs("end\n", f);
 	replace_commit(&r, true);
 }
@@ -415,6 +443,7 @@ static void cache_write(const struct tp_syms *s, const char *path,
 
 static void reset(struct tp_syms *s)
 {
+	free(s->module);
 	intern_free(&s->names);
 	arena_free(&s->arena);
 	memset(s, 0, sizeof(*s));
@@ -480,8 +509,17 @@ bool tp_syms_in_module(const struct tp_syms *s, const char *name)
 	return intern_find(&s->names, name, strlen(name)) >= s->n_core;
 }
 
+const char *tp_syms_module(const struct tp_syms *s, const char *name)
+{
+	int id = intern_find(&s->names, name, strlen(name));
+
+	return id >= s->n_core && id - s->n_core < s->n_module ?
+	       s->module[id - s->n_core] : NULL;
+}
+
 void tp_syms_free(struct tp_syms *s)
 {
+	free(s->module);
 	intern_free(&s->names);
 	arena_free(&s->arena);
 	memset(s, 0, sizeof(*s));

@@ -10,8 +10,10 @@
  *
  * Reading every module takes seconds (6.12's 1,138 .ko.xz decompress to
  * 116 MB), so the set is cached as a text file (CACHE/RELEASE/
- * tracepoint-symbols.txt) keyed by the vmlinux's and each module's path,
- * size and mtime: a warm load stats the files and reads one file.
+ * tracepoint-symbols-v3.txt) keyed by the vmlinux's and each module's path,
+ * size and mtime: a warm load stats the files and reads one file. It
+ * names the module file of each module's tracepoints, whose BTF types
+ * their arguments (target_module_btf).
  *
  * Memory: a set owns its strings (s->arena); tp_syms_free() releases them.
  */
@@ -27,6 +29,9 @@
 struct tp_syms {
 	struct intern names;	/* NAME of each defined __tracepoint_NAME */
 	int n_core;		/* names[0..n_core) are the vmlinux's */
+	const char **module;	/* [id - n_core]: the module file defining
+				 * names.s[id] (the first, in path order) */
+	int n_module, cap_module;
 	int n_modules;		/* module files read (or when cached: listed) */
 	int from_cache;		/* 1 when loaded from the cache file */
 	struct arena arena;
@@ -48,6 +53,10 @@ bool tp_syms_has(const struct tp_syms *s, const char *name);
 
 /* Whether NAME is defined by a module only, not by the vmlinux. */
 bool tp_syms_in_module(const struct tp_syms *s, const char *name);
+
+/* The module file defining NAME ("/lib/modules/R/kernel/drivers/
+ * watchdog/watchdog.ko.xz"), NULL when the vmlinux does or none. */
+const char *tp_syms_module(const struct tp_syms *s, const char *name);
 
 void tp_syms_free(struct tp_syms *s);
 

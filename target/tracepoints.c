@@ -404,6 +404,7 @@ void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c)
 {
 	struct tp_syms syms;
 	char *why = NULL, *cpath = NULL;
+	const char *mod, *last = NULL;
 	int k = 0;
 
 	if (!t->debug_vmlinux) {
@@ -413,7 +414,7 @@ void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c)
 		return;
 	}
 	if (t->cache_dir)
-		cpath = xasprintf("%s/%s/tracepoint-symbols.txt",
+		cpath = xasprintf("%s/%s/tracepoint-symbols-v3.txt",
 				  t->cache_dir, t->release);
 	if (tp_syms_load(t->debug_vmlinux, t->modules_dir, cpath, &syms,
 			 &why) != 0) {
@@ -431,6 +432,13 @@ void tp_catalog_drop_undefined(struct target *t, struct tp_catalog *c)
 			continue;
 		c->tps[k] = c->tps[i];
 		c->tps[k].in_module = tp_syms_in_module(&syms, c->tps[i].name);
+		mod = c->tps[k].in_module ?
+		      tp_syms_module(&syms, c->tps[i].name) : NULL;
+		/* one copy per module file: the catalog is sorted by
+		 * system, whose tracepoints are mostly one module's */
+		if (mod && (!last || strcmp(last, mod)))
+			last = arena_strdup(&c->arena, mod);
+		c->tps[k].module = mod ? last : NULL;
 		c->n_noargs += !c->tps[k].args_ok;
 		k++;
 	}

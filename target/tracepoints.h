@@ -54,6 +54,9 @@ struct tracepoint_info {
 	/* 1: defined by a module only (armed when the module is loaded);
 	 * set by tp_catalog_drop_undefined, 0 when it could not tell */
 	int in_module;
+	/* in_module: the module file defining it, whose BTF types the
+	 * arguments a struct of the module's (target_module_btf) */
+	const char *module;
 };
 
 struct tp_catalog {

@@ -20,7 +20,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/arena.h"
+#include "lib/files.h"
 #include "target/btf.h"
+#include "target/target.h"
 #include "target/tracepoints.h"
 #include "tests/unit/check.h"
 
@@ -406,6 +409,113 @@ static void check_errors(const char *dir)
 	unlink(path);
 }
 
+/* NAME's module file under drivers/watchdog, or NULL. */
+static char *watchdog_module(const char *release, const char *name)
+{
+	static const char *const ends[] = { ".ko", ".ko.xz", ".ko.zst",
+					    ".ko.gz" };
+
+	for (int i = 0; i < 4; i++) {
+		char *p = xasprintf("/lib/modules/%s/kernel/drivers/watchdog/"
+				    "%s%s", release, name, ends[i]);
+
+		if (exists(p))
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+/*
+ * Modules' split BTF added to vmlinux's (target_module_btf): watchdog.ko
+ * defines struct watchdog_device, and softdog.ko, split on vmlinux alone,
+ * repeats it: two scopes with their own ids, vmlinux's types through
+ * both, scope 0 unchanged; then the same from the cache (CACHE/RELEASE/
+ * btf-NAME).
+ */
+static void check_modules(const char *release, const char *dir)
+{
+	struct target *t = target_new(release, NULL);
+	char *wd = watchdog_module(release, "watchdog");
+	char *sd = watchdog_module(release, "softdog");
+	const char *err = NULL;
+	struct btf *b;
+	int s1, s2, w1, w2, ts, mt;
+	unsigned off, bits;
+	char *why = NULL;
+	uint8_t *junk;
+
+	target_set_cache_dir(t, dir);
+	b = target_btf(t, &err);
+	if (!b || !wd || !sd) {
+		printf("  SKIP modules: %s\n", b ? "no watchdog.ko or "
+		       "softdog.ko" : err);
+		goto out;
+	}
+	ts = btf_find_type(b, "struct task_struct");
+	CHECK(btf_find_type(b, "struct watchdog_device") == 0);
+	s1 = target_module_btf(t, wd, &err);
+	s2 = target_module_btf(t, sd, &err);
+	CHECK(s1 > 0 && s2 > 0 && s1 != s2);
+	CHECK(target_module_btf(t, wd, &err) == s1);	/* remembered */
+	w1 = btf_find_type_in(b, "struct watchdog_device", s1);
+	w2 = btf_find_type_in(b, "struct watchdog_device", s2);
+	CHECK(w1 > 0 && w2 > 0 && w1 != w2);
+	CHECK(btf_find_type(b, "struct watchdog_device") == 0);
+	CHECK(btf_find_type_in(b, "struct task_struct", s1) == ts);
+	CHECK(btf_find_type(b, "struct task_struct") == ts);
+	check_name(b, w1, "struct watchdog_device");
+	CHECK(member(b, w1, "timeout", &off, &bits) ==
+	      btf_find_type(b, "unsigned int") && off == 52 * 8);
+	CHECK(member(b, w2, "timeout", &off, &bits) > 0 && off == 52 * 8);
+	mt = member(b, w1, "parent", &off, &bits);
+	check_name(b, mt, "struct device*");
+	mt = member(b, w1, "info", &off, &bits);
+	check_name(b, mt, "struct watchdog_info const*");
+	{
+		struct btf_info in;
+		int p = btf_find_type_in(b, "struct watchdog_device *", s1);
+
+		btf_resolve(b, p, &in);
+		CHECK(in.cls == BTF_CLASS_PTR);
+		btf_resolve(b, in.target, &in);
+		CHECK(in.cls == BTF_CLASS_STRUCT && in.id == w1 &&
+		      in.size >= 56);
+	}
+	/* not split BTF: refused, the scopes as they were */
+	junk = xmalloc(8);
+	memset(junk, 0, 8);
+	CHECK(btf_add_module(b, "junk", junk, 8, &why) == 0);
+	CHECK(why && strstr(why, "junk"));
+	free(why);
+	CHECK(btf_find_type_in(b, "struct watchdog_device", s2) == w2);
+	/* a second run reads the module's blob from the cache */
+	target_free(t);
+	t = target_new(release, NULL);
+	target_set_cache_dir(t, dir);
+	b = target_btf(t, &err);
+	{
+		char *cached = xasprintf("%s/%s/btf-watchdog", dir, release);
+
+		CHECK(exists(cached));
+		s1 = b ? target_module_btf(t, wd, &err) : 0;
+		CHECK(s1 > 0 && btf_find_type_in(b, "struct watchdog_device",
+						 s1) == w1);
+		unlink(cached);
+		free(cached);
+		cached = xasprintf("%s/%s/btf-softdog", dir, release);
+		unlink(cached);
+		free(cached);
+		cached = xasprintf("%s/%s", dir, release);
+		rmdir(cached);
+		free(cached);
+	}
+out:
+	free(wd);
+	free(sd);
+	target_free(t);
+}
+
 static int test_release(const char *release, const char *dir)
 {
 	char vmlinuz[512], dbg[512], cache[1024];
@@ -477,6 +587,7 @@ static int test_release(const char *release, const char *dir)
 	check_members(w);
 	check_spellings(w);
 	check_catalog(w, release);
+	check_modules(release, dir);
 	btf_free(w);
 	btf_free(b);
 

@@ -3,7 +3,7 @@
  * target/tp_syms.c on a made-up kernel: a "vmlinux" and modules compiled
  * here (gcc -c), plain and compressed with xz, gzip and zstd, a build
  * link that must not be followed, a module that only uses another's
- * tracepoint; then the cache (written, read back, invalidated by a
+ * tracepoint; each module tracepoint's module file; then the cache (written, read back, invalidated by a
  * changed module, a symbolic link planted as the cache file) and a
  * damaged module (the set unknown, not smaller).
  * Without gcc, xz, gzip or zstd the test is skipped.
@@ -14,6 +14,7 @@
 #include "lib/arena.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,35 @@ static int load(struct tp_syms *s, const char *cache)
 	return rc;
 }
 
+/* Whether name's module file is the one under lib/modules/R ending in
+ * tail (NULL: the vmlinux's). */
+static bool module_is(const struct tp_syms *s, const char *name,
+		      const char *tail)
+{
+	const char *m = tp_syms_module(s, name);
+	char *want;
+	bool ok;
+
+	if (!tail)
+		return m == NULL;
+	want = xasprintf("%s/lib/modules/R/kernel/%s", dir, tail);
+	ok = m && !strcmp(m, want);
+	free(want);
+	return ok;
+}
+
+/* Each module's tracepoints name their module file. */
+static void check_modules(const struct tp_syms *s)
+{
+	CHECK(module_is(s, "vm_one", NULL));
+	CHECK(module_is(s, "other", NULL));
+	CHECK(module_is(s, "mod_plain", "plain.ko"));
+	CHECK(module_is(s, "mod_xz", "fs/x.ko.xz"));
+	CHECK(module_is(s, "mod_gz", "fs/g.ko.gz"));
+	CHECK(module_is(s, "mod_zst", "fs/z.ko.zst"));
+	CHECK(module_is(s, "mod_two", "fs/x.ko.xz"));
+}
+
 int main(void)
 {
 	struct tp_syms s;
@@ -83,7 +113,8 @@ int main(void)
 	CHECK(object("lib/modules/R/kernel/plain.ko",
 		     "int __tracepoint_mod_plain = 1;") == 0);
 	CHECK(object("lib/modules/R/kernel/fs/x.ko",
-		     "int __tracepoint_mod_xz = 1;") == 0);
+		     "int __tracepoint_mod_xz = 1; "
+		     "int __tracepoint_mod_two = 1;") == 0);
 	CHECK(object("lib/modules/R/kernel/fs/g.ko",
 		     "int __tracepoint_mod_gz = 1;") == 0);
 	CHECK(object("lib/modules/R/kernel/fs/z.ko",
@@ -123,6 +154,7 @@ int main(void)
 	CHECK(!tp_syms_in_module(&s, "vm_one") && !tp_syms_in_module(&s, "vm_iter"));
 	CHECK(tp_syms_in_module(&s, "mod_plain") && tp_syms_in_module(&s, "mod_zst"));
 	CHECK(!tp_syms_in_module(&s, "other"));
+	check_modules(&s);
 	tp_syms_free(&s);
 
 	/* the cache: written, read back, rebuilt when a module changes */
@@ -134,6 +166,7 @@ int main(void)
 	CHECK(tp_syms_has(&s, "mod_zst") && tp_syms_has(&s, "vm_one"));
 	CHECK(tp_syms_in_module(&s, "mod_zst") && !tp_syms_in_module(&s, "vm_one"));
 	CHECK(!tp_syms_has(&s, "mod_used"));
+	check_modules(&s);
 	tp_syms_free(&s);
 	CHECK(object("lib/modules/R/kernel/plain.ko",
 		     "int __tracepoint_mod_new = 1;") == 0);
