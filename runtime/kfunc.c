@@ -910,6 +910,18 @@ static void stp_kfunc_disarm(void)
 
 	if (!stp_nkfuncs)
 		return;
+	for (i = 0; i < stp_nkfuncs; i++) {
+		nk[0] += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
+		nk[1] += stp_kfuncs[i].how == STP_KF_BY_KRETPROBE;
+	}
+	if ((nk[0] || nk[1]) && stp_verbose) {
+		/* what the wait is: their slots are freed after grace periods */
+		len = scnprintf(msg, sizeof(msg), "Pass 5: detaching ");
+		stp_kf_counts(msg, sizeof(msg), &len, nk, stp_kf_probe_kinds,
+			      2);
+		scnprintf(msg + len, sizeof(msg) - len, ".\n");
+		stp_ctl_stderr(msg, NULL);
+	}
 #if STP_KF_HAVE_FTRACE
 	if (stp_kf_ops_registered) {
 		unregister_ftrace_function(&stp_kf_ops);
@@ -951,17 +963,6 @@ static void stp_kfunc_disarm(void)
 				   READ_ONCE(rt->krp.kp.nmissed),
 				   &stp_skipped);
 		}
-	}
-	for (i = 0; i < stp_nkfuncs; i++) {
-		nk[0] += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
-		nk[1] += stp_kfuncs[i].how == STP_KF_BY_KRETPROBE;
-	}
-	if ((nk[0] || nk[1]) && stp_verbose) {
-		len = scnprintf(msg, sizeof(msg), "Pass 5: detaching ");
-		stp_kf_counts(msg, sizeof(msg), &len, nk, stp_kf_probe_kinds,
-			      2);
-		scnprintf(msg + len, sizeof(msg) - len, ".\n");
-		stp_ctl_stderr(msg, NULL);
 	}
 	kps = kvcalloc(stp_nkfuncs, sizeof(*kps), GFP_KERNEL);
 	krps = kvcalloc(stp_nkfuncs, sizeof(*krps), GFP_KERNEL);
@@ -1073,6 +1074,11 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 	if (ret) {
 		stp_ctl_stderr("ERROR: cannot attach kernel functions through ftrace\n",
 			       NULL);
+		/* the kprobes and kretprobes were not registered yet */
+		for (i = 0; i < stp_nkfuncs; i++)
+			if (stp_kfuncs[i].how == STP_KF_BY_KPROBE ||
+			    stp_kfuncs[i].how == STP_KF_BY_KRETPROBE)
+				stp_kfuncs[i].how = STP_KF_BY_NONE;
 		stp_kfunc_disarm();
 		return ret;
 	}
