@@ -30,11 +30,12 @@
  *   recursion guard). A function ftrace refuses (no fentry: notrace,
  *   built without -pg, or an inlined copy, STP_KF_INLINE) falls back to
  *   a kprobe, as does a probe that asks (STP_KF_KPROBE).
- * - kprobes and kretprobes are registered one by one (registration has
- *   no grace period to share, and a refusal names its probe; what each
- *   costs is the kernel's checks of the address, the same in a batch) and
- *   unregistered together (unregister_kprobes/unregister_kretprobes: one
- *   grace period). Probes at one address share one kprobe.
+ * - kprobes and kretprobes are registered one by one, disabled, then
+ *   enabled together (registration has no grace period to share, and a
+ *   refusal names its probe; what each costs is the kernel's checks and
+ *   preparation of the address, the same in a batch: stp_kf_kprobes_arm),
+ *   and unregistered together (unregister_kprobes/unregister_kretprobes:
+ *   one grace period). Probes at one address share one kprobe.
  * A function the kernel refuses is a warning, as in SystemTap ("...
  * registration error"), and the other probes run.
  *
@@ -683,7 +684,10 @@ static bool stp_kf_ftrace_site(unsigned long addr)
 #endif
 }
 
-/* Register a kprobe or kretprobe (rt->how says which); 0 or -errno. */
+/*
+ * Register a kprobe or kretprobe (rt->how says which), disabled (see
+ * stp_kf_kprobes_arm); 0 or -errno.
+ */
 static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 {
 	const struct stp_probe *p = rt->p;
@@ -691,6 +695,7 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 
 	if (rt->how == STP_KF_BY_KRETPROBE) {
 		rt->krp.kp.addr = (kprobe_opcode_t *)rt->addr;
+		rt->krp.kp.flags = KPROBE_FLAG_DISABLED;
 		rt->krp.handler = stp_kfunc_kret_hit;
 		rt->krp.maxactive = stp_kf_maxactive(p);
 		rt->krp.data_size = p->kf_data_size;
@@ -701,11 +706,17 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 		const struct stp_kfunc_rt *r;
 
 		rt->kp.addr = (kprobe_opcode_t *)rt->addr;
+		rt->kp.flags = KPROBE_FLAG_DISABLED;
 		rt->kp.pre_handler = stp_kfunc_kprobe_hit;
-		/* the kernel does not optimise a kprobe with a post handler:
-		 * optimising makes every later registration wait for RCU
-		 * (1.1 s for vfs_*'s 86 inlined copies), at a cost per hit of a
-		 * single-step instead of a jump. Not at an ftrace site, which
+		/* the kernel does not optimise a kprobe with a post handler,
+		 * at a cost per hit of a single-step instead of a jump (and
+		 * most inlined copies cannot be optimised: 2 of vfs_*'s 9
+		 * fsnotify_access copies on 6.1). Optimised, the kprobes of
+		 * inlined copies are unoptimised after the detach, by the
+		 * optimiser, which holds the kprobe mutex through an RCU-tasks
+		 * grace period and the freeing of every detour buffer: the
+		 * module's unload waits for it (ext4_*: 12.2 s from load to
+		 * unload against 12.1 s). Not at an ftrace site, which
 		 * is never optimised, and where 6.1 mishandles one: when a
 		 * kprobe with a post handler leaves an address it shares with
 		 * a kretprobe, the aggregate loses its post handler and is
@@ -741,16 +752,176 @@ static void stp_kfunc_warn(const struct stp_kfunc_rt *rt, int err)
 	stp_ctl_stderr("WARNING: probe ", rt->p->pp, tail, NULL);
 }
 
+/* A kprobe or kretprobe the kernel refused: the probes it was to serve. */
+static void stp_kf_refused(struct stp_kfunc_rt *rt, int err)
+{
+	struct stp_kfunc_rt *r;
+
+	rt->how = STP_KF_BY_NONE;
+	stp_kfunc_warn(rt, err);
+	for (r = rt->same; r; r = r->same) {
+		r->how = STP_KF_BY_NONE;
+		stp_kfunc_warn(r, err);
+	}
+}
+
+/*
+ * "N ONE-or-MANY, N ... and N ..." of the counts n[] that are not 0,
+ * appended to buf at *len.
+ */
+static void stp_kf_counts(char *buf, size_t size, size_t *len,
+			  const size_t *n, const char *const (*what)[2],
+			  size_t nkinds)
+{
+	size_t i, k = 0, left;
+
+	for (i = 0; i < nkinds; i++)
+		k += n[i] != 0;
+	for (i = 0, left = k; i < nkinds; i++) {
+		if (!n[i])
+			continue;
+		*len += scnprintf(buf + *len, size - *len, "%s%zu %s",
+				  left == k ? "" : left == 1 ? " and " : ", ",
+				  n[i], what[i][n[i] != 1]);
+		left--;
+	}
+}
+
+static const char *const stp_kf_probe_kinds[][2] = {
+	{ "kprobe", "kprobes" }, { "kretprobe", "kretprobes" },
+};
+
+/*
+ * Attach the kprobes and kretprobes (how == BY_KPROBE or BY_KRETPROBE).
+ * The kernel registers one address per call: register_kprobes() is the
+ * same loop, and the work is per address (on 6.1 and 6.12 under qemu
+ * -icount, about 4.5 ms for an inlined copy in ext4: two scans of the
+ * kernel's jump labels, each decoding the instruction of every jump
+ * label below the address, 1.3 ms each, one for the address and one for
+ * the optprobe it prepares; the decoding of the whole enclosing function
+ * for the optprobe, 1.2 ms; the decoding from the function's start up
+ * to the address, 0.5 ms). They are registered disabled and enabled
+ * together after: a kprobe the kernel can optimise queues it for the
+ * optimiser as it is armed, and the optimiser holds the kprobe mutex
+ * through an RCU-tasks grace period (85 ms on 6.1) five jiffies after
+ * the first, so registering them armed waited for it every few
+ * registrations (the 31 entries of ext4_* ftrace refuses on 6.1: 611 ms,
+ * most of it waiting); enabled together, the optimiser runs once, after
+ * (130 ms). With -v (stp_verbose) the wait is announced before it
+ * starts, and timed.
+ */
+static void stp_kf_kprobes_arm(void)
+{
+	static const char *const kinds[][2] = {
+		{ "inlined copy", "inlined copies" },
+		{ "statement", "statements" },
+		{ "function entry", "function entries" },
+		{ "return", "returns" },
+	};
+	size_t i, len, nk[2] = { 0 }, nby[ARRAY_SIZE(kinds)] = { 0 };
+	u64 t0 = ktime_get_ns(), us, each;
+	char msg[320];
+	int ret;
+
+	for (i = 0; i < stp_nkfuncs; i++) {
+		const struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+		u32 flags = rt->p->kf_flags;
+
+		if (rt->how == STP_KF_BY_KRETPROBE) {
+			nk[1]++;
+			nby[3]++;
+		} else if (rt->how == STP_KF_BY_KPROBE ||
+			   rt->how == STP_KF_BY_SHARED) {
+			nk[0] += rt->how == STP_KF_BY_KPROBE;
+			nby[flags & STP_KF_INLINE ? 0 :
+			    flags & STP_KF_STMT ? 1 : 2]++;
+		}
+	}
+	if (!nk[0] && !nk[1])
+		return;
+	if (stp_verbose) {
+		len = scnprintf(msg, sizeof(msg), "Pass 5: attaching ");
+		stp_kf_counts(msg, sizeof(msg), &len, nk, stp_kf_probe_kinds,
+			      2);
+		len += scnprintf(msg + len, sizeof(msg) - len, " for ");
+		stp_kf_counts(msg, sizeof(msg), &len, nby, kinds,
+			      ARRAY_SIZE(kinds));
+		scnprintf(msg + len, sizeof(msg) - len,
+			  ", one address at a time (the kernel checks and prepares each).\n");
+		stp_ctl_stderr(msg, NULL);
+	}
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+
+		if (rt->how != STP_KF_BY_KPROBE &&
+		    rt->how != STP_KF_BY_KRETPROBE)
+			continue;
+		ret = stp_kfunc_register(rt);
+		if (ret)
+			stp_kf_refused(rt, ret);
+		cond_resched();
+	}
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+
+		if (rt->how == STP_KF_BY_KPROBE) {
+			ret = enable_kprobe(&rt->kp);
+			if (ret)
+				unregister_kprobe(&rt->kp);
+		} else if (rt->how == STP_KF_BY_KRETPROBE) {
+			ret = enable_kretprobe(&rt->krp);
+			if (ret)
+				unregister_kretprobe(&rt->krp);
+		} else {
+			continue;
+		}
+		if (ret)
+			stp_kf_refused(rt, ret);
+	}
+	if (stp_verbose) {
+		/* the time per address tried, refused ones included */
+		us = (ktime_get_ns() - t0) / NSEC_PER_USEC;
+		each = us / (nk[0] + nk[1]);
+		nk[0] = nk[1] = 0;
+		for (i = 0; i < stp_nkfuncs; i++) {
+			nk[0] += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
+			nk[1] += stp_kfuncs[i].how == STP_KF_BY_KRETPROBE;
+		}
+		len = scnprintf(msg, sizeof(msg), "Pass 5: %s",
+				nk[0] || nk[1] ? "" : "no kprobes");
+		stp_kf_counts(msg, sizeof(msg), &len, nk, stp_kf_probe_kinds,
+			      2);
+		scnprintf(msg + len, sizeof(msg) - len,
+			  " attached in %llu ms (%llu.%llu ms an address).\n",
+			  us / USEC_PER_MSEC, each / USEC_PER_MSEC,
+			  each % USEC_PER_MSEC / 100);
+		stp_ctl_stderr(msg, NULL);
+	}
+}
+
 static void stp_kfunc_disarm(void)
 {
 	struct kretprobe **krps = NULL;
 	struct kprobe **kps = NULL;
-	size_t i, nkp = 0, nkrp = 0;
+	size_t i, len, nkp = 0, nkrp = 0, nk[2] = { 0 };
 	u64 t0 = ktime_get_ns();
 	bool any = false;
+	char msg[96];
 
 	if (!stp_nkfuncs)
 		return;
+	for (i = 0; i < stp_nkfuncs; i++) {
+		nk[0] += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
+		nk[1] += stp_kfuncs[i].how == STP_KF_BY_KRETPROBE;
+	}
+	if ((nk[0] || nk[1]) && stp_verbose) {
+		/* what the wait is: their slots are freed after grace periods */
+		len = scnprintf(msg, sizeof(msg), "Pass 5: detaching ");
+		stp_kf_counts(msg, sizeof(msg), &len, nk, stp_kf_probe_kinds,
+			      2);
+		scnprintf(msg + len, sizeof(msg) - len, ".\n");
+		stp_ctl_stderr(msg, NULL);
+	}
 #if STP_KF_HAVE_FTRACE
 	if (stp_kf_ops_registered) {
 		unregister_ftrace_function(&stp_kf_ops);
@@ -833,8 +1004,6 @@ static void stp_kfunc_disarm(void)
 	stp_kf_fret = NULL;
 	stp_kf_nfret = 0;
 	if (any && stp_verbose) {
-		char msg[96];
-
 		snprintf(msg, sizeof(msg),
 			 "Pass 5: kernel functions detached in %llu ms.\n",
 			 (ktime_get_ns() - t0) / NSEC_PER_MSEC);
@@ -905,27 +1074,16 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 	if (ret) {
 		stp_ctl_stderr("ERROR: cannot attach kernel functions through ftrace\n",
 			       NULL);
+		/* the kprobes and kretprobes were not registered yet */
+		for (i = 0; i < stp_nkfuncs; i++)
+			if (stp_kfuncs[i].how == STP_KF_BY_KPROBE ||
+			    stp_kfuncs[i].how == STP_KF_BY_KRETPROBE)
+				stp_kfuncs[i].how = STP_KF_BY_NONE;
 		stp_kfunc_disarm();
 		return ret;
 	}
 	stp_kf_kprobe_share();
-	for (i = 0; i < stp_nkfuncs; i++) {
-		struct stp_kfunc_rt *rt = &stp_kfuncs[i], *r;
-
-		if (rt->how == STP_KF_BY_KPROBE ||
-		    rt->how == STP_KF_BY_KRETPROBE) {
-			ret = stp_kfunc_register(rt);
-			if (ret) {
-				stp_kfunc_warn(rt, ret);
-				/* the probes it was to serve too */
-				for (r = rt->same; r; r = r->same) {
-					r->how = STP_KF_BY_NONE;
-					stp_kfunc_warn(r, ret);
-				}
-			}
-			cond_resched();
-		}
-	}
+	stp_kf_kprobes_arm();
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 

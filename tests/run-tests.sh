@@ -639,7 +639,7 @@ run_e2e() { # release tag
 
 run_e2e_boot() { # release tag vm-options
 	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
-	local want_rc want_err m path missing gs got
+	local want_rc want_err m path missing gs nv got
 	vm_files=()
 	for f in "${e2e[@]}"; do
 		[ "$(vm_line "$f")" = "$opts" ] || continue
@@ -663,6 +663,11 @@ run_e2e_boot() { # release tag vm-options
 			# -G NAME=VALUE settings are the loader's: ,NAME=VALUE
 			gs=$(script_args "$f" | grep -o -- '-G [^ ]*' |
 				sed 's/^-G //' | paste -sd, -)
+			# -v's are the module's stp_verbose, as stap -v passes
+			# them through the loader
+			nv=$(script_args "$f" | tr ' ' '\n' |
+				sed -n 's/^-\(v\{1,\}\)$/\1/p' | tr -d '\n' | wc -c)
+			[ "$nv" = 0 ] || gs=${gs:+$gs,}stp_verbose=$nv
 			jobs+=("$ko${gs:+,$gs}${cmd:+::$cmd}")
 			built+=("$f")
 		else
