@@ -429,12 +429,22 @@ static void stp_kfunc_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 
+/*
+ * The kernel hands a kprobe's handler the ip past its int3 (an ftrace
+ * based kprobe emulates that too); the handlers see the probe's own
+ * address, as in SystemTap (addr(), register("rip"), the first frame of
+ * a backtrace), and the kernel gets its ip back before it single-steps
+ * or emulates the instruction.
+ */
 static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kfunc_rt *rt = container_of(kp, struct stp_kfunc_rt, kp);
+	unsigned long ip = instruction_pointer(regs);
 
+	instruction_pointer_set(regs, (unsigned long)kp->addr);
 	for (; rt; rt = rt->same)
 		stp_probe_run_regs(rt->p, regs);	/* lean or not */
+	instruction_pointer_set(regs, ip);
 	return 0;
 }
 
