@@ -90,6 +90,10 @@ struct family_emit {
 				 * locks (locks.c) */
 	bool lean;		/* a body of constant counts runs as those
 				 * counts, without a context (module.c) */
+	bool own_hits;		/* its callbacks run stp_run_B themselves:
+				 * the runtime never calls the entry's .hit,
+				 * so a body only its probes run has no
+				 * stp_hit_B (module.c) */
 	/* Optional: dp's callback runs the body's first statement, a
 	 * filter `if (...) next`, itself; its body is lean past it */
 	bool (*filters)(const struct derived_probe *dp);

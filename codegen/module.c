@@ -357,12 +357,29 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 
 /*
+ * Does a probe of body b run through the runtime's callbacks (which call
+ * the entry's .hit)? Not when all its probes' families run stp_run_B
+ * from callbacks of their own (own_hits).
+ */
+static bool runtime_hit(const struct cg *cg, int b)
+{
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct derived_probe *dp = cg->prog->probes[i];
+		if (dp->body->index == b && dp->family->module->event &&
+		    !dp->family->module->own_hits)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Each event body B's hit: STP_USE_B (what its handler uses of a
  * context), stp_run_B (the runtime's fast path with the handler and
  * those bits as constants, inlined where a family's callback calls it:
- * a tracepoint's, a kernel function's own ftrace function) and
- * stp_hit_B, the same as a function for the runtime's own callbacks
- * (stp_probe.hit).
+ * a tracepoint's, a kernel function's own ftrace function) and, for a
+ * body the runtime's own callbacks run, stp_hit_B, the same as a
+ * function (stp_probe.hit). A body only tracepoints run has no
+ * stp_hit_B: syscall.*'s 347 would double the code the compiler makes.
  */
 static void gen_hits(struct cg *cg, FILE *out)
 {
@@ -376,9 +393,10 @@ static void gen_hits(struct cg *cg, FILE *out)
 			"struct pt_regs *regs)\n{\n"
 			"\tstp_probe_fast(p, stp_probe_%d, STP_USE_%d,\n"
 			"\t\t       sizeof(struct stp_locals_probe_%d), args, "
-			"regs);\n}\n"
-			"STP_PROBE_HIT(stp_hit_%d, stp_run_%d)\n", b, b,
-			use_expr(cg, b), b, b, b, b, b, b);
+			"regs);\n}\n", b, b, use_expr(cg, b), b, b, b, b);
+		if (runtime_hit(cg, b))
+			fprintf(out, "STP_PROBE_HIT(stp_hit_%d, stp_run_%d)\n",
+				b, b);
 	}
 }
 
@@ -746,8 +764,9 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 		if (nlean[lb] >= 0 && !cg.filtered[lb] && e->lean)
 			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
 		if (e->event)
-			fprintf(out, ",\n\t  .use = STP_USE_%d, .hit = "
-				"stp_hit_%d", lb, lb);
+			fprintf(out, ",\n\t  .use = STP_USE_%d", lb);
+		if (e->event && runtime_hit(&cg, lb))
+			fprintf(out, ", .hit = stp_hit_%d", lb);
 		if (nlean[lb] >= 0 && e->lean)
 			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
 				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);

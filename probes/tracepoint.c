@@ -1119,6 +1119,7 @@ static const struct family_emit module = {
 	.probe_type = probe_type,
 	.event = true,
 	.lean = true,
+	.own_hits = true,
 	.filters = filters,
 	.support = support,
 	.fields = fields,
