@@ -67,6 +67,11 @@ struct cg {
 		void *state;
 	} *family_states;
 	int nfamily_states;
+	/* the module's C is spread over several translation units
+	 * (module.c): handlers and functions are not static */
+	bool split;
+	bool *called;			/* [function]: some handler's code
+					 * calls it (module.c) */
 };
 
 /* What a probe body uses of its context: runtime/probes.h's STP_USE_*. */

@@ -571,9 +571,9 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
 	fprintf(bodies, "\n/* function %s at %s:%d:%d (embedded C) */\n",
 		fn->sym->name, f ? f->name : "?", b->probe->loc.line,
 		b->probe->loc.col);
-	fprintf(bodies, "static void stp_fn_%d(struct stp_context *c)\n{\n"
+	fprintf(bodies, "%svoid stp_fn_%d(struct stp_context *c)\n{\n"
 		"\tstruct stp_locals_fn_%d *l = stp_frame(c, c->nesting);\n\n",
-		b->index, b->index);
+		cg->split ? "" : "static ", b->index, b->index);
 	fputs(str ? "\tl->ret[0] = '\\0';\n" : "\tl->ret = 0;\n", bodies);
 	fputs("#define CONTEXT c\n#define THIS l\n", bodies);
 	for (i = 0; i < fn->nparams; i++)
@@ -634,8 +634,9 @@ static bool error_only_call(const char *t, const char *p)
  * only what its code names. A runtime call given the context may raise
  * an error, a goto leaves on one; the runtime's printing functions all
  * have "print" in their names. A body without loops or calls
- * runs at most cg->nactions statements: stp_free_B, before its handler,
- * is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
+ * runs at most cg->nactions statements: stp_free_B, after its frame
+ * struct (with the types, which every unit of a split module has), is
+ * whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
  * probes) can run out.
  */
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
@@ -771,15 +772,16 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
 			b->probe->loc.line, b->probe->loc.col);
 	if (!fn)
-		body_use(cg, b, bodies);
+		body_use(cg, b, structs);
 	/* a body only "never" probes derive from has no table entry */
 	bool listed = fn != NULL;
 	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
 		listed = cg->prog->probes[i]->body == b &&
 			 cg->prog->probes[i]->family->module->probe_type(
 				cg->prog->probes[i]);
-	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
-		listed ? "" : "__maybe_unused ", kind, b->index);
+	fprintf(bodies, "%svoid %sstp_%s_%d(struct stp_context *c)\n{\n",
+		cg->split ? "" : "static ", listed ? "" : "__maybe_unused ",
+		kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
 		kind, b->index, fn ? "c->nesting" : "0");
 	fputs(sb_str(&cg->code), bodies);

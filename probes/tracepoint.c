@@ -781,6 +781,31 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 }
 
 /*
+ * In a dispatch group of TP_SHARED_MIN or more probes with handlers
+ * (syscall.*: one per system call), a case sets the probe and one fast
+ * path after the switch runs it, its handler called through the table:
+ * a fast path inlined into each case made 347 copies of it, most of the
+ * compiler's work on syscall.*. A probe shares it when its value is its
+ * own and its body is no lean one run inline (a filtered lean body's
+ * counts stay in its case).
+ */
+#define TP_SHARED_MIN 8
+
+static bool shared_run(const struct cg *cg, const int *group,
+		       const int64_t *fval, int k)
+{
+	const struct program *prog = cg->prog;
+	int b = prog->probes[k]->body->index;
+
+	if (cg->nlean[b] >= 0 && cg->filtered[b])
+		return false;
+	for (int j = 0; j < prog->nprobes; j++)
+		if (j != k && group[j] == group[k] && fval[j] == fval[k])
+			return false;
+	return true;
+}
+
+/*
  * Typed tracepoint callbacks, "void cb(void *data, TP_PROTO)" (checked
  * against the tracepoint by the header's check_trace_callback_type_NAME):
  * they widen the arguments to longs on their stack and run the probe with
@@ -901,6 +926,19 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			continue;
 		}
 		gen_tp_values(out, dp, abi, "\t", false, true);
+		/* many handlers: the fast path once, after the switch */
+		struct strbuf use = { 0 };
+		int nshared = 0;
+		for (int j = i; j < prog->nprobes; j++)
+			if (group[j] == i && shared_run(cg, group, fval, j)) {
+				sb_printf(&use, "%sSTP_USE_%d", nshared % 6 ?
+					  " | " : nshared ? " |\n\t\t\t       " :
+					  "", prog->probes[j]->body->index);
+				nshared++;
+			}
+		bool shared = nshared >= TP_SHARED_MIN;
+		if (shared)
+			fputs("\tconst struct stp_probe *stp_p = NULL;\n\n", out);
 		if (farg[i]->member_path) {
 			/* the key once; a fault matches no case */
 			fputs("\tstp_a.faults = 0;\n", out);
@@ -926,12 +964,23 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 					continue;
 				gen_tp_values(out, prog->probes[k], abi, "\t\t",
 					      true, false);
-				gen_tp_run(cg, out, k, table_index(prog, k),
-					   "\t\t");
+				if (shared && shared_run(cg, group, fval, k))
+					fprintf(out, "\t\tstp_p = &stp_probes[%d];"
+						"\n", table_index(prog, k));
+				else
+					gen_tp_run(cg, out, k,
+						   table_index(prog, k), "\t\t");
 			}
 			fputs("\t\tbreak;\n", out);
 		}
-		fputs("\t}\n}\n", out);
+		fputs("\t}\n", out);
+		if (shared)
+			fprintf(out, "\tif (stp_p)\n\t\tstp_probe_fast(stp_p, "
+				"stp_p->handler,\n\t\t\t       %s,\n\t\t\t       "
+				"stp_p->frame_size, &stp_a, NULL);\n",
+				sb_str(&use));
+		sb_free(&use);
+		fputs("}\n", out);
 	}
 	free(farg);
 	free(fval);
