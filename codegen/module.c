@@ -1005,9 +1005,13 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
 	if (cg.split)
 		gen_shared_decls(&cg, out);
+	s->units_out = cg.split ? units : 0;
 	for (int u = 0; u < units; u++) {
-		if (cg.split)
-			fprintf(out, "\n/* stap: unit %d of %d */\n", u, units);
+		if (cg.split) {
+			fputc('\n', out);
+			s->unit_start[u] = ftell(out);
+			fprintf(out, "/* stap: unit %d of %d */\n", u, units);
+		}
 		if (!u) {
 			gen_embeds(&cg, out);
 			gen_globals(&cg, out);

@@ -95,6 +95,10 @@ struct session {
 	 * many whatever the size (STAP_UNITS) */
 	int units;
 	bool units_forced;
+	/* pass 3's result: the units it wrote (0: one file, no shared
+	 * part) and where each starts in its C, at its "stap: unit" line */
+	int units_out;
+	long unit_start[64];
 	const char *output_file;	/* -o */
 	const char *target_cmd;	/* -c */
 	long target_pid;	/* -x, 0 if none */

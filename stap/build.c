@@ -461,36 +461,34 @@ static int write_part(const char *path, const char *head, const char *c,
 
 /*
  * A split module's C (codegen/module.c) is its shared part, then each
- * unit after a line "/\* stap: unit K of N *\/": the shared part goes
- * to stp_units.h, which each unit's file includes first. c ends in a
- * NUL (and has no other).
+ * unit from the line "/\* stap: unit K of N *\/" where pass 3 says it
+ * starts (s->unit_start): the shared part goes to stp_units.h, which
+ * each unit's file includes first.
  */
 int write_sources(struct driver *d, const char *c, size_t len)
 {
 	struct session *s = d->s;
-	static const char mark[] = "\n/* stap: unit ";
-	const char *end = c + len, *at = strstr(c, mark);
 
 	d->c_path = arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
 				 unit_base(d, 0));
 	d->c_bytes = len;
 	d->nunits = 1;
-	if (!at)
+	if (s->units_out < 1)
 		return write_part(d->c_path, NULL, c, len);
 	if (write_part(arena_printf(&s->arena, "%s/stp_units.h", d->tmpdir),
-		       NULL, c, (size_t)(at + 1 - c)))
+		       NULL, c, (size_t)s->unit_start[0]))
 		return -1;
-	for (int k = 0; at; k++) {
-		const char *from = at + 1;
-		at = strstr(from, mark);
-		const char *to = at ? at + 1 : end;
+	for (int k = 0; k < s->units_out; k++) {
+		size_t from = (size_t)s->unit_start[k];
+		size_t to = k + 1 < s->units_out ?
+			    (size_t)s->unit_start[k + 1] : len;
 		if (write_part(arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
 					    unit_base(d, k)),
-			       "#include \"stp_units.h\"\n", from,
-			       (size_t)(to - from)))
+			       "#include \"stp_units.h\"\n", c + from,
+			       to - from))
 			return -1;
-		d->nunits = k + 1;
 	}
+	d->nunits = s->units_out;
 	return 0;
 }
 

@@ -14,7 +14,8 @@
  * the capture module's MOD.mod.c and comparing it with modpost's, byte
  * for byte; a kernel where they differ keeps kbuild.
  *
- * Per script: compile MOD_src.c, link with the cached runtime object,
+ * Per script: compile MOD_src.c (and a split module's MOD_src1.c ...,
+ * side by side), link with the cached runtime object,
  * check and write MOD.mod.c, compile it, link the .ko, add BTF as
  * kbuild would. Each command runs through /bin/sh in the build tree, as
  * make runs it.

@@ -45,7 +45,7 @@ struct driver {
 };
 
 /* Pass 3's C into d->tmpdir: one file, or a split module's units (pass
- * 3 marks where each starts) and their shared part. 0 on success. */
+ * 3 says where each starts) and their shared part. 0 on success. */
 int write_sources(struct driver *d, const char *c, size_t len);
 /* The CPUs this process may run on (at least 1). */
 int usable_cpus(void);
