@@ -16,7 +16,7 @@
 # without SAVE_REGS) next to our kernel.function("__x64_sys_getppid")
 # { n++ } (the issue's goal: within 1.5x the floor) and the same probe
 # with a handler, { n += cpu() }; syscall.* with { hits++ } (lean: counts
-# in the dispatch's case) and { n += cpu() } (handlers, which a dispatch
+# in the dispatch's case) and { cpus += cpu() } (handlers, which a dispatch
 # of so many probes runs through one fast path). Prints ns per call and
 # the added ns per hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
@@ -53,7 +53,7 @@ echo 'global s; probe kernel.trace("raw_syscalls:sys_enter") { s <<< 1 }' >sstat
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n++ }' >kf.stp
 echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n += cpu() }' >hinc.stp
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n += cpu() }' >kfh.stp
-echo 'global n; probe syscall.* { n += cpu() }' >sysh.stp
+echo 'global cpus; probe syscall.* { cpus += cpu() }' >sysh.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
 for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh; do
@@ -103,7 +103,7 @@ report "s <<< 1 (scalar statistic)" "$(ns out1/6.stdout)"
 report "read of a begin-only global" "$(ns out1/7.stdout)"
 report "syscall.getppid { hits++ }" "$(ns out1/4.stdout)"
 report "syscall.* { hits++ } (one dispatch)" "$(ns out1/5.stdout)"
-report "syscall.* { n += cpu() } (a handler)" "$(ns out1/13.stdout)"
+report "syscall.* { cpus += cpu() } (handlers)" "$(ns out1/13.stdout)"
 report "printf(\"%d\\n\", pid()) to a file" "$(ns out2/0.stdout)"
 [ ${#jobs2[@]} = 1 ] ||
 	report "  the same, SystemTap 4.8" "$(ns out2/1.stdout)"

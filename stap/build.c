@@ -414,9 +414,12 @@ int kbuild_module(struct driver *d, bool have_rt)
 	if (s->verbose) {
 		/* kbuild is silent until it ends: say what the wait is */
 		long kb = (long)(d->c_bytes / 1024);
-		fprintf(stderr, "Pass 4: compiling %ld KB of C%s with the kbuild "
-			"of %s (%s)...\n", kb, have_rt ? "" : " and the runtime "
-			"(once for this kernel and these options)", s->release,
+		char units[32] = "";
+		if (d->nunits > 1)
+			snprintf(units, sizeof(units), " (%d units)", d->nunits);
+		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with the kbuild "
+			"of %s (%s)...\n", kb, units, have_rt ? "" : " and the "
+			"runtime (once for this kernel and these options)", s->release,
 			kb > 1024 ? "a large script: a minute or more" :
 			"a few seconds");
 	}

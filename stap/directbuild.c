@@ -557,8 +557,8 @@ int direct_module(struct driver *d, const struct recipe *r,
 		long kb = (long)(d->c_bytes / 1024);
 		char units[48] = "";
 		if (d->nunits > 1)
-			snprintf(units, sizeof(units), " in %d units, in "
-				 "parallel", d->nunits);
+			snprintf(units, sizeof(units), " (%d units, in "
+				 "parallel)", d->nunits);
 		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with kbuild's "
 			"commands for %s, without make (%s)\n", kb, units,
 			have_rt ? "" : " and the runtime (once for this kernel "
