@@ -49,6 +49,7 @@ struct cg {
 	 * its probes' hits set up (module.c) */
 	int nactions;
 	bool looped, embedded;
+	bool calls;			/* it calls a script function */
 	unsigned *use;			/* [body]: its USE_* bits (stmt.c) */
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */

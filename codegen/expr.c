@@ -863,6 +863,7 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 	}
 	emit(cg, "c->nesting++;");
 	emit(cg, "stp_fn_%d(c);", fc);
+	cg->calls = true;
 	emit(cg, "c->nesting--;");
 	cg->depth--;
 	emit(cg, "}");

@@ -630,10 +630,11 @@ static bool error_only_call(const char *t, const char *p)
 /*
  * What probe body b's hits must set up of a context (STP_USE_*, see
  * runtime/probes.h), from the C just generated for it (cg->code): a body
- * that calls a script function or has embedded C uses everything; else
- * only what its code names. A runtime call given the context may raise
- * an error, a goto leaves on one; the runtime's printing functions all
- * have "print" in their names. A body without loops or calls
+ * that calls a script function (in its C: pass 2 counts the calls the
+ * optimiser then drops, as an alias's unread variables') or has embedded
+ * C uses everything; else only what its code names. A runtime call given
+ * the context may raise an error, a goto leaves on one; the runtime's
+ * printing functions all have "print" in their names. A body without loops or calls
  * runs at most cg->nactions statements: stp_free_B, after its frame
  * struct (with the types, which every unit of a split module has), is
  * whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
@@ -642,7 +643,7 @@ static bool error_only_call(const char *t, const char *p)
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 {
 	const char *t = sb_str(&cg->code);
-	bool all = b->ncallees || cg->embedded;
+	bool all = cg->calls || cg->embedded;
 	bool ctx_call = strstr(t, "(c)") != NULL;
 	unsigned u = 0;
 
@@ -668,7 +669,7 @@ static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 	    strstr(t, "c->kf_"))
 		u |= USE_CTX;
 	cg->use[b->index] = u;
-	if (cg->looped || b->ncallees)
+	if (cg->looped || cg->calls)
 		fprintf(out, "enum { stp_free_%d = 0 };\n", b->index);
 	else
 		fprintf(out, "enum { stp_free_%d = MAXACTION > %d && "
@@ -723,6 +724,7 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	cg->nactions = 0;
 	cg->looped = false;
 	cg->embedded = false;
+	cg->calls = false;
 
 	if (fn) {
 		sb_puts(&cg->frame, "\tu32 iter_base;\n");
