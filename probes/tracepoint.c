@@ -782,14 +782,17 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 
 /*
  * In a dispatch group of TP_SHARED_MIN or more probes with handlers
- * (syscall.*: one per system call), a case sets the probe and one fast
- * path after the switch runs it, its handler called through the table:
- * a fast path inlined into each case made 347 copies of it, most of the
- * compiler's work on syscall.*. A probe shares it when its value is its
+ * (syscall.*: one per system call), a case sets the probe and the kind
+ * of its handler (what it uses of a context: at most TP_SHARED_KINDS
+ * kinds, the last taking the rest), and one fast path per kind after
+ * the switch runs it, the handler called through the table: a fast path
+ * inlined into each case made 347 copies of it, most of the compiler's
+ * work on syscall.*. A probe shares it when its value is its
  * own and its body is no lean one run inline (a filtered lean body's
  * counts stay in its case).
  */
 #define TP_SHARED_MIN 8
+#define TP_SHARED_KINDS 8
 
 static bool shared_run(const struct cg *cg, const int *group,
 		       const int64_t *fval, int k)
@@ -926,19 +929,34 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			continue;
 		}
 		gen_tp_values(out, dp, abi, "\t", false, true);
-		/* many handlers: the fast path once, after the switch */
-		struct strbuf use = { 0 };
-		int nshared = 0;
-		for (int j = i; j < prog->nprobes; j++)
-			if (group[j] == i && shared_run(cg, group, fval, j)) {
-				sb_printf(&use, "%sSTP_USE_%d", nshared % 6 ?
-					  " | " : nshared ? " |\n\t\t\t       " :
-					  "", prog->probes[j]->body->index);
-				nshared++;
-			}
+		/* many handlers: the fast path once per set of what the
+		 * handlers use (their STP_USE_* bits), after the switch */
+		struct strbuf use[TP_SHARED_KINDS] = { { 0 } };
+		unsigned kinds[TP_SHARED_KINDS];
+		int nkinds = 0, nshared = 0, nterms[TP_SHARED_KINDS] = { 0 };
+		int *kind = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*kind));
+		for (int j = i; j < prog->nprobes; j++) {
+			kind[j] = -1;
+			if (group[j] != i || !shared_run(cg, group, fval, j))
+				continue;
+			int b = prog->probes[j]->body->index, k = 0;
+			while (k < nkinds && kinds[k] != cg->use[b])
+				k++;
+			if (k == nkinds && nkinds < TP_SHARED_KINDS)
+				kinds[nkinds++] = cg->use[b];
+			else if (k == nkinds)
+				k--;	/* the last set takes the rest */
+			kind[j] = k;
+			sb_printf(&use[k], "%sSTP_USE_%d", !nterms[k] ? "" :
+				  nterms[k] % 6 ? " | " : " |\n\t\t\t       ",
+				  b);
+			nterms[k]++;
+			nshared++;
+		}
 		bool shared = nshared >= TP_SHARED_MIN;
 		if (shared)
-			fputs("\tconst struct stp_probe *stp_p = NULL;\n\n", out);
+			fputs("\tconst struct stp_probe *stp_p = NULL;\n"
+			      "\tint stp_kind = 0;\n\n", out);
 		if (farg[i]->member_path) {
 			/* the key once; a fault matches no case */
 			fputs("\tstp_a.faults = 0;\n", out);
@@ -964,9 +982,10 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 					continue;
 				gen_tp_values(out, prog->probes[k], abi, "\t\t",
 					      true, false);
-				if (shared && shared_run(cg, group, fval, k))
+				if (shared && kind[k] >= 0)
 					fprintf(out, "\t\tstp_p = &stp_probes[%d];"
-						"\n", table_index(prog, k));
+						"\n\t\tstp_kind = %d;\n",
+						table_index(prog, k), kind[k]);
 				else
 					gen_tp_run(cg, out, k,
 						   table_index(prog, k), "\t\t");
@@ -974,12 +993,15 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			fputs("\t\tbreak;\n", out);
 		}
 		fputs("\t}\n", out);
-		if (shared)
-			fprintf(out, "\tif (stp_p)\n\t\tstp_probe_fast(stp_p, "
-				"stp_p->handler,\n\t\t\t       %s,\n\t\t\t       "
-				"stp_p->frame_size, &stp_a, NULL);\n",
-				sb_str(&use));
-		sb_free(&use);
+		for (int k = 0; shared && k < nkinds; k++)
+			fprintf(out, "\t%sif (stp_p && stp_kind == %d)\n\t\t"
+				"stp_probe_fast(stp_p, stp_p->handler,\n\t\t\t"
+				"       %s,\n\t\t\t       stp_p->frame_size, "
+				"&stp_a, NULL);\n", k ? "else " : "", k,
+				sb_str(&use[k]));
+		for (int k = 0; k < nkinds; k++)
+			sb_free(&use[k]);
+		free(kind);
 		fputs("}\n", out);
 	}
 	free(farg);
