@@ -73,6 +73,8 @@ struct cg {
 	bool split;
 	bool *called;			/* [function]: some handler's code
 					 * calls it (module.c) */
+	bool *src_used;			/* [file]: its name is STP_SRC_N in
+					 * locations (where(), expr.c) */
 };
 
 /* What a probe body uses of its context: runtime/probes.h's STP_USE_*. */

@@ -926,6 +926,8 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 					(size_t)prog->nbodies + 1) *
 				       sizeof(*chunks));
 	cg.called = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*cg.called));
+	cg.src_used = xmalloc(((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
+	memset(cg.src_used, 0, ((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
 	int nchunks = gen_code(&cg, &structs, chunks);
 	find_called(&cg, chunks, nchunks);
 
@@ -987,6 +989,12 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	fputs("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
 	      "#pragma GCC diagnostic ignored \"-Wunused-label\"\n", out);
 	fputs("#include <linux/types.h>\n#include \"defines.h\"\n", out);
+	for (int i = 0; i < s->nfiles; i++) {
+		const struct srcfile *f = session_file(s, i);
+		if (cg.src_used[i] && f)
+			fprintf(out, "#define STP_SRC_%d %s\n", i,
+				c_string(&cg, f->name, strlen(f->name)));
+	}
 	fputs("\n/* each handler's locals and temporaries, in the per-CPU frame */\n", out);
 	fputs(structs ? structs : "", out);
 	fputs("union stp_frame_union {\n\tchar stp_unused;\n", out);
@@ -1040,6 +1048,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	free(nlean);
 	free(cg.filtered);
 	free(cg.called);
+	free(cg.src_used);
 	free(cg.use);
 	for (int i = 0; i < cg.nfamily_states; i++)
 		free(cg.family_states[i].state);
