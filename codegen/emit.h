@@ -75,6 +75,8 @@ struct cg {
 					 * calls it (module.c) */
 	bool *src_used;			/* [file]: its name is STP_SRC_N in
 					 * locations (where(), expr.c) */
+	bool *bare;			/* [body]: its frame has no locals or
+					 * temporaries (stmt.c) */
 };
 
 /* What a probe body uses of its context: runtime/probes.h's STP_USE_*. */

@@ -926,6 +926,8 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 					(size_t)prog->nbodies + 1) *
 				       sizeof(*chunks));
 	cg.called = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*cg.called));
+	cg.bare = xmalloc(((size_t)prog->nbodies + 1) * sizeof(*cg.bare));
+	memset(cg.bare, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg.bare));
 	cg.src_used = xmalloc(((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
 	memset(cg.src_used, 0, ((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
 	int nchunks = gen_code(&cg, &structs, chunks);
@@ -1049,6 +1051,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	free(cg.filtered);
 	free(cg.called);
 	free(cg.src_used);
+	free(cg.bare);
 	free(cg.use);
 	for (int i = 0; i < cg.nfamily_states; i++)
 		free(cg.family_states[i].state);

@@ -762,6 +762,8 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
 	fprintf(structs, "struct stp_locals_%s_%d {\n%s\tchar stp_unused;\n};\n",
 		kind, b->index, sb_str(&cg->frame));
+	if (!fn && cg->bare)
+		cg->bare[b->index] = cg->frame.len == 0;
 	if (fn && fn->copy_of)
 		fprintf(bodies, "\n/* function %s at %s:%d:%d, for probe %s */\n",
 			fn->sym->name, f ? f->name : "?", b->probe->loc.line,

@@ -783,8 +783,9 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 /*
  * In a dispatch group of TP_SHARED_MIN or more probes with handlers
  * (syscall.*: one per system call), a case sets the probe and the kind
- * of its handler (what it uses of a context: at most TP_SHARED_KINDS
- * kinds, the last taking the rest), and one fast path per kind after
+ * of its handler (what it uses of a context, whether it takes locks,
+ * whether its frame is empty: at most TP_SHARED_KINDS kinds, the last
+ * taking the rest), and one fast path per kind after
  * the switch runs it, the handler called through the table: a fast path
  * inlined into each case made 347 copies of it, most of the compiler's
  * work on syscall.*. A probe shares it when its value is its
@@ -793,6 +794,10 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
  */
 #define TP_SHARED_MIN 8
 #define TP_SHARED_KINDS 8
+/* a kind's handlers take no locks; have empty frames (the last kind,
+ * which takes the rest, may mix: then neither) */
+#define KIND_NOLOCKS	0x10000u
+#define KIND_BARE	0x20000u
 
 static bool shared_run(const struct cg *cg, const int *group,
 		       const int64_t *fval, int k)
@@ -940,12 +945,16 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			if (group[j] != i || !shared_run(cg, group, fval, j))
 				continue;
 			int b = prog->probes[j]->body->index, k = 0;
-			while (k < nkinds && kinds[k] != cg->use[b])
+			unsigned key = cg->use[b] |
+				(lock_plan_nlocks(cg->locks, b) ? 0 : KIND_NOLOCKS) |
+				(cg->bare[b] ? KIND_BARE : 0);
+			while (k < nkinds && kinds[k] != key)
 				k++;
 			if (k == nkinds && nkinds < TP_SHARED_KINDS)
-				kinds[nkinds++] = cg->use[b];
+				kinds[nkinds++] = key;
 			else if (k == nkinds)
-				k--;	/* the last set takes the rest */
+				/* the last kind takes the rest */
+				kinds[--k] &= key | ~(KIND_NOLOCKS | KIND_BARE);
 			kind[j] = k;
 			sb_printf(&use[k], "%sSTP_USE_%d", !nterms[k] ? "" :
 				  nterms[k] % 6 ? " | " : " |\n\t\t\t       ",
@@ -996,9 +1005,11 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 		for (int k = 0; shared && k < nkinds; k++)
 			fprintf(out, "\t%sif (stp_p && stp_kind == %d)\n\t\t"
 				"stp_probe_fast(stp_p, stp_p->handler,\n\t\t\t"
-				"       %s,\n\t\t\t       stp_p->frame_size, "
-				"&stp_a, NULL);\n", k ? "else " : "", k,
-				sb_str(&use[k]));
+				"       %s%s,\n\t\t\t       %s, &stp_a, NULL);\n",
+				k ? "else " : "", k, sb_str(&use[k]),
+				kinds[k] & KIND_NOLOCKS ? " |\n\t\t\t       "
+				"STP_USE_NOLOCKS" : "", kinds[k] & KIND_BARE ?
+				"1" : "stp_p->frame_size");
 		for (int k = 0; k < nkinds; k++)
 			sb_free(&use[k]);
 		free(kind);
