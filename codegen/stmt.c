@@ -783,9 +783,13 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		listed = cg->prog->probes[i]->body == b &&
 			 cg->prog->probes[i]->family->module->probe_type(
 				cg->prog->probes[i]);
+	/* a handler is inline: its one callback (tracepoint, ftrace) may
+	 * take it in, as it did when the runtime's stp_hit_B called it too
+	 * (a handler called through the table, or from another unit, is a
+	 * function all the same) */
 	fprintf(bodies, "%svoid %sstp_%s_%d(struct stp_context *c)\n{\n",
-		cg->split ? "" : "static ", listed ? "" : "__maybe_unused ",
-		kind, b->index);
+		cg->split ? "" : fn ? "static " : "static inline ",
+		listed ? "" : "__maybe_unused ", kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
 		kind, b->index, fn ? "c->nesting" : "0");
 	fputs(sb_str(&cg->code), bodies);
