@@ -13,11 +13,13 @@
 # with its own ftrace_ops on __x64_sys_getppid (atomic inc; with and
 # without SAVE_REGS) next to our kernel.function("__x64_sys_getppid")
 # { n++ } (the issue's goal: within 1.5x the floor) and the same probe
-# with a handler, { n += cpu() }. SystemTap 4.8 (bench/stap48.sh; not on
-# 6.12, where its runtime does not build) runs the n++, n += cpu(),
-# c[pid()] <<< 1, printf and both kernel.function scripts in the boot that
-# runs our printf, a row under each of ours. Prints ns per call and the
-# added ns per hit.
+# with a handler, { n += cpu() }; syscall.* with { hits++ } (lean: counts
+# in the dispatch's case) and { cpus += cpu() } (handlers, which a dispatch
+# of so many probes runs through one fast path). SystemTap 4.8
+# (bench/stap48.sh; not on 6.12, where its runtime does not build) runs
+# the n++, n += cpu(), c[pid()] <<< 1, printf and both kernel.function
+# scripts in the boot that runs our printf, a row under each of ours.
+# Prints ns per call and the added ns per hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
 set -eu
@@ -52,9 +54,10 @@ echo 'global s; probe kernel.trace("raw_syscalls:sys_enter") { s <<< 1 }' >sstat
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n++ }' >kf.stp
 echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n += cpu() }' >hinc.stp
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n += cpu() }' >kfh.stp
+echo 'global cpus; probe syscall.* { cpus += cpu() }' >sysh.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
-for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh; do
+for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh; do
 	# -u only where the script would be elided
 	"$stap" -p4 $([ $s = base ] && echo -u) -r "$release" -m "b_$s" "$s.stp" >/dev/null
 done
@@ -70,7 +73,8 @@ vm --batch out1 "b_base.ko::$loop" \
 	"b_sysall.ko::$loop" "b_sstat.ko::$loop" "b_cfg.ko::$loop" \
 	"b_base.ko::insmod /bin/kfloor.ko && $loop && rmmod kfloor" \
 	"b_base.ko::insmod /bin/kfloor.ko regs=1 && $loop && rmmod kfloor" \
-	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" >/dev/null
+	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" \
+	"b_sysh.ko::$loop" >/dev/null
 # printf: the lines go to the job's stdout (a tmpfs file in the guest).
 # SystemTap 4.8 runs the same scripts in this second boot, each module by
 # its own staprun: idx48[SCRIPT] is its job's index in out2
@@ -114,6 +118,7 @@ report "s <<< 1 (scalar statistic)" "$(ns out1/6.stdout)"
 report "read of a begin-only global" "$(ns out1/7.stdout)"
 report "syscall.getppid { hits++ }" "$(ns out1/4.stdout)"
 report "syscall.* { hits++ } (one dispatch)" "$(ns out1/5.stdout)"
+report "syscall.* { cpus += cpu() } (handlers)" "$(ns out1/13.stdout)"
 report "printf(\"%d\\n\", pid()) to a file" "$(ns out2/0.stdout)"
 report48 printf
 kfloor=$(( $(ns out1/8.stdout) - base ))

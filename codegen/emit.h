@@ -49,6 +49,7 @@ struct cg {
 	 * its probes' hits set up (module.c) */
 	int nactions;
 	bool looped, embedded;
+	bool calls;			/* it calls a script function */
 	unsigned *use;			/* [body]: its USE_* bits (stmt.c) */
 	const char *err;		/* where a runtime error jumps */
 	const struct probe_body *scope;	/* the probe or function */
@@ -67,6 +68,15 @@ struct cg {
 		void *state;
 	} *family_states;
 	int nfamily_states;
+	/* the module's C is spread over several translation units
+	 * (module.c): handlers and functions are not static */
+	bool split;
+	bool *called;			/* [function]: some handler's code
+					 * calls it (module.c) */
+	bool *src_used;			/* [file]: its name is STP_SRC_N in
+					 * locations (where(), expr.c) */
+	bool *bare;			/* [body]: its frame has no locals or
+					 * temporaries (stmt.c) */
 };
 
 /* What a probe body uses of its context: runtime/probes.h's STP_USE_*. */
@@ -90,6 +100,10 @@ struct family_emit {
 				 * locks (locks.c) */
 	bool lean;		/* a body of constant counts runs as those
 				 * counts, without a context (module.c) */
+	bool own_hits;		/* its callbacks run stp_run_B themselves:
+				 * the runtime never calls the entry's .hit,
+				 * so a body only its probes run has no
+				 * stp_hit_B (module.c) */
 	/* Optional: dp's callback runs the body's first statement, a
 	 * filter `if (...) next`, itself; its body is lean past it */
 	bool (*filters)(const struct derived_probe *dp);

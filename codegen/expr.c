@@ -73,12 +73,32 @@ const char *c_string(struct cg *cg, const char *s, size_t len)
 	return r;
 }
 
-/* "operator '/' at x.stp:7:36" as a C string literal. */
+/*
+ * "operator '/' at x.stp:7:36" as a C string literal. A long file name (a
+ * tapset's path) is the macro STP_SRC_N, N the file's number, defined
+ * once at the top of the module (module.c): syscall.*'s thousand-odd
+ * locations repeated it.
+ */
+#define SRC_MACRO_MIN 24
+
 const char *where(struct cg *cg, const struct node *n)
 {
 	const char *w = diag_describe_token(cg->s, n->loc);
+	const struct srcfile *f = session_file(cg->s, n->loc.file);
+	const char *at = NULL;
 
-	return c_string(cg, w, strlen(w));
+	if (f && cg->src_used && n->loc.file >= 0 &&
+	    n->loc.file < cg->s->nfiles && strlen(f->name) >= SRC_MACRO_MIN)
+		for (const char *p = strstr(w, f->name); p;
+		     p = strstr(p + 1, f->name))
+			at = p;
+	if (!at)
+		return c_string(cg, w, strlen(w));
+	cg->src_used[n->loc.file] = true;
+	const char *rest = at + strlen(f->name);
+	return arena_printf(&cg->s->arena, "%s STP_SRC_%d %s",
+			    c_string(cg, w, (size_t)(at - w)), n->loc.file,
+			    c_string(cg, rest, strlen(rest)));
 }
 
 const char *var_ref(struct cg *cg, const struct symbol *sym)
@@ -863,6 +883,7 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 	}
 	emit(cg, "c->nesting++;");
 	emit(cg, "stp_fn_%d(c);", fc);
+	cg->calls = true;
 	emit(cg, "c->nesting--;");
 	cg->depth--;
 	emit(cg, "}");

@@ -276,6 +276,15 @@ static bool lock_listed(const struct lock_plan *lp, int b, int g)
 	return lp->locked[g] && lp->mask[lp->row * b + g];
 }
 
+int lock_plan_nlocks(const struct lock_plan *lp, int b)
+{
+	int n = 0;
+
+	for (int g = 0; lp->event_body[b] && g < lp->prog->nglobals; g++)
+		n += lock_listed(lp, b, g);
+	return n;
+}
+
 int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym)
 {
 	if (!lp || !sym || sym->kind != SYM_GLOBAL)

@@ -32,6 +32,8 @@ int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym);
 const struct node *count_target(const struct node *stmt);
 /* The locks and each event handler's stp_lock list (after the globals). */
 void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out);
+/* How many locks body b's hits take. */
+int lock_plan_nlocks(const struct lock_plan *lp, int b);
 /* ",\n\t  .locks = ..., .nlocks = N" for dp's probe table entry, or nothing. */
 void lock_plan_table_fields(const struct lock_plan *lp,
 			    const struct derived_probe *dp, FILE *out);

@@ -61,9 +61,17 @@ static const char *c_int64(char buf[32], int64_t v)
 	return buf;
 }
 
+/* Storage of what the units of a split module share: none (external,
+ * under a module-local name), else static. */
+static const char *storage(const struct cg *cg)
+{
+	return cg->split ? "" : "static ";
+}
+
 static void gen_globals(struct cg *cg, FILE *out)
 {
 	const struct program *prog = cg->prog;
+	const char *st = storage(cg);
 
 	if (prog->nglobals)
 		fputs("\n/* globals */\n", out);
@@ -79,11 +87,11 @@ static void gen_globals(struct cg *cg, FILE *out)
 				(int)(((uint64_t)g->hist_hi - (uint64_t)g->hist_lo) /
 				      (uint64_t)g->hist_step) + 3 : 0;
 			char lo[32], hi[32];
-			fprintf(out, "static const struct stp_stat_desc stp_gsd_%s = "
+			fprintf(out, "%sconst struct stp_stat_desc stp_gsd_%s = "
 				"{ .hist = %s, .variance = %d, .shift = %d, "
 				".lo = %s, .hi = %s, "
 				".step = %" PRId64 "LL, .nbuckets = %d };\n",
-				g->cname, h, g->uses_variance, g->var_shift,
+				st, g->cname, h, g->uses_variance, g->var_shift,
 				c_int64(lo, g->hist_lo), c_int64(hi, g->hist_hi),
 				g->hist_step, nb);
 		}
@@ -93,9 +101,9 @@ static void gen_globals(struct cg *cg, FILE *out)
 				keys[k] = g->key_types[k] == TY_STRING ? 's' : 'l';
 			keys[g->nkeys] = '\0';
 			int64_t max = g->decl ? g->decl->global.max_entries : 0;
-			fprintf(out, "static const struct stp_map_desc stp_gmd_%s = "
+			fprintf(out, "%sconst struct stp_map_desc stp_gmd_%s = "
 				"{ .keys = \"%s\", .vtype = %s, .wrap = %s, "
-				".max_entries = ", g->cname, keys,
+				".max_entries = ", st, g->cname, keys,
 				g->type == TY_STRING ? "STP_VAL_STRING" :
 				g->type == TY_STATS ? "STP_VAL_STAT" : "STP_VAL_LONG",
 				g->decl && g->decl->global.wrap ? "true" : "false");
@@ -106,7 +114,7 @@ static void gen_globals(struct cg *cg, FILE *out)
 			if (g->type == TY_STATS)
 				fprintf(out, ", .stat = &stp_gsd_%s", g->cname);
 			fputs(" };\n", out);
-			fprintf(out, "static struct stp_%s stp_g_%s;\n",
+			fprintf(out, "%sstruct stp_%s stp_g_%s;\n", st,
 				g->type == TY_STATS ? "pmap" : "map", g->cname);
 			continue;
 		}
@@ -116,19 +124,20 @@ static void gen_globals(struct cg *cg, FILE *out)
 				size_t len = init->str.len;
 				if (len > 511)	/* MAXSTRINGLEN - 1 at the default */
 					len = 511;
-				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN] = %s;\n",
-					g->cname, c_string(cg, init->str.value, len));
+				fprintf(out, "%schar stp_g_%s[MAXSTRINGLEN] = %s;\n",
+					st, g->cname, c_string(cg, init->str.value, len));
 			} else {
-				fprintf(out, "static char stp_g_%s[MAXSTRINGLEN];\n",
-					g->cname);
+				fprintf(out, "%schar stp_g_%s[MAXSTRINGLEN];\n",
+					st, g->cname);
 			}
 			break;
 		case TY_STATS:
-			fprintf(out, "static struct stp_pstat stp_g_%s;\n", g->cname);
+			fprintf(out, "%sstruct stp_pstat stp_g_%s;\n", st,
+				g->cname);
 			break;
 		default:
-			fprintf(out, "static int64_t stp_g_%s = %" PRId64 "LL;\n",
-				g->cname, init ? init->num.value : 0);
+			fprintf(out, "%sint64_t stp_g_%s = %" PRId64 "LL;\n",
+				st, g->cname, init ? init->num.value : 0);
 			break;
 		}
 		/* for embedded C that declares it with a pragma (pass 2); of
@@ -357,12 +366,29 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 
 /*
+ * Does a probe of body b run through the runtime's callbacks (which call
+ * the entry's .hit)? Not when all its probes' families run stp_run_B
+ * from callbacks of their own (own_hits).
+ */
+static bool runtime_hit(const struct cg *cg, int b)
+{
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct derived_probe *dp = cg->prog->probes[i];
+		if (dp->body->index == b && dp->family->module->event &&
+		    !dp->family->module->own_hits)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Each event body B's hit: STP_USE_B (what its handler uses of a
  * context), stp_run_B (the runtime's fast path with the handler and
  * those bits as constants, inlined where a family's callback calls it:
- * a tracepoint's, a kernel function's own ftrace function) and
- * stp_hit_B, the same as a function for the runtime's own callbacks
- * (stp_probe.hit).
+ * a tracepoint's, a kernel function's own ftrace function) and, for a
+ * body the runtime's own callbacks run, stp_hit_B, the same as a
+ * function (stp_probe.hit). A body only tracepoints run has no
+ * stp_hit_B: syscall.*'s 347 would double the code the compiler makes.
  */
 static void gen_hits(struct cg *cg, FILE *out)
 {
@@ -376,9 +402,10 @@ static void gen_hits(struct cg *cg, FILE *out)
 			"struct pt_regs *regs)\n{\n"
 			"\tstp_probe_fast(p, stp_probe_%d, STP_USE_%d,\n"
 			"\t\t       sizeof(struct stp_locals_probe_%d), args, "
-			"regs);\n}\n"
-			"STP_PROBE_HIT(stp_hit_%d, stp_run_%d)\n", b, b,
-			use_expr(cg, b), b, b, b, b, b, b);
+			"regs);\n}\n", b, b, use_expr(cg, b), b, b, b, b);
+		if (runtime_hit(cg, b))
+			fprintf(out, "STP_PROBE_HIT(stp_hit_%d, stp_run_%d)\n",
+				b, b);
 	}
 }
 
@@ -559,10 +586,20 @@ static void gen_functions(struct cg *cg, struct fn_text *texts)
 	}
 }
 
+/* One function's or handler's C, and the unit of the module it goes to. */
+struct chunk {
+	char *text;
+	size_t len;
+	bool fixed;		/* embedded C: in unit 0, with the top-level
+				 * %{ %} blocks it may use */
+	int fn;			/* the function's index, -1: a handler */
+	int unit;
+};
+
 /* The C of the kept functions: their structs, their bodies (a merged
- * copy's comment says how many probes share it). */
+ * copy's comment says how many probes share it), a chunk each. */
 static void put_functions(struct cg *cg, struct fn_text *texts, FILE *sf,
-			  FILE *bf)
+			  struct chunk *chunks, int *nchunks)
 {
 	const struct program *prog = cg->prog;
 
@@ -572,6 +609,8 @@ static void put_functions(struct cg *cg, struct fn_text *texts, FILE *sf,
 			continue;
 		fputs(t->structs, sf);
 		const char *rest = past_comment(t->body);
+		struct chunk *c = &chunks[(*nchunks)++];
+		FILE *bf = open_memstream(&c->text, &c->len);
 		if (t->merged && rest != t->body)
 			fprintf(bf, "%.*s (the copies for %d more probe "
 				"bodies are the same C) */\n%s",
@@ -579,11 +618,267 @@ static void put_functions(struct cg *cg, struct fn_text *texts, FILE *sf,
 				rest);
 		else
 			fputs(t->body, bf);
+		fclose(bf);
+		c->fixed = prog->funcs[i]->embedded;
+		c->fn = i;
 	}
 	for (int i = 0; i < prog->nfuncs; i++) {
 		free(texts[i].structs);
 		free(texts[i].body);
 	}
+}
+
+/*
+ * The C of the used functions and of the handlers: their frame structs
+ * (and stp_free_B) into *structs, their code into chunks, functions
+ * first. Returns the number of chunks.
+ */
+static int gen_code(struct cg *cg, char **structs, struct chunk *chunks)
+{
+	const struct program *prog = cg->prog;
+	size_t structs_len = 0;
+	FILE *sf = open_memstream(structs, &structs_len);
+	int n = 0;
+
+	memset(cg->use, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg->use));
+	struct fn_text *texts = xmalloc(((size_t)prog->nfuncs + 1) *
+					sizeof(*texts));
+	memset(texts, 0, ((size_t)prog->nfuncs + 1) * sizeof(*texts));
+	gen_functions(cg, texts);
+	put_functions(cg, texts, sf, chunks, &n);
+	free(texts);
+	for (int i = 0; i < prog->nbodies; i++) {
+		struct chunk *c = &chunks[n++];
+		FILE *bf = open_memstream(&c->text, &c->len);
+		gen_body(cg, sf, bf, prog->bodies[i]);
+		fclose(bf);
+		c->fixed = cg->embedded;
+		c->fn = -1;
+	}
+	fclose(sf);
+	return n;
+}
+
+/*
+ * The functions the handlers call, directly or through other functions:
+ * cg->called[i]. Pass 2 keeps a function some probe's code named, but
+ * the optimiser may have dropped every call (an alias's variable the
+ * probe never reads): such a function's C is left out, which spares the
+ * compiler the 40-odd helpers of syscall.* that `a[name]++` never runs.
+ */
+static void find_called(struct cg *cg, struct chunk *chunks, int n)
+{
+	const struct program *prog = cg->prog;
+	int *work = xmalloc(((size_t)n + 1) * sizeof(*work));
+	int *chunk_of = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*chunk_of));
+	int nwork = 0;
+
+	memset(cg->called, 0, ((size_t)prog->nfuncs + 1) * sizeof(*cg->called));
+	for (int i = 0; i < prog->nfuncs; i++)
+		chunk_of[i] = -1;
+	for (int k = 0; k < n; k++) {
+		if (chunks[k].fn >= 0)
+			chunk_of[chunks[k].fn] = k;
+		else
+			work[nwork++] = k;
+	}
+	while (nwork) {
+		const char *t = chunks[work[--nwork]].text;
+		for (const char *p = strstr(t, "stp_fn_"); p;
+		     p = strstr(p + 1, "stp_fn_")) {
+			char *end;
+			long f = strtol(p + 7, &end, 10);
+			if (end == p + 7 || strncmp(end, "(c);", 4) || f < 0 ||
+			    f >= prog->nfuncs || cg->called[f] ||
+			    chunk_of[f] < 0)
+				continue;
+			cg->called[f] = true;
+			work[nwork++] = chunk_of[f];
+		}
+	}
+	for (int k = 0; k < n; k++)
+		if (chunks[k].fn >= 0 && !cg->called[chunks[k].fn]) {
+			free(chunks[k].text);
+			chunks[k].text = NULL;
+			chunks[k].len = 0;
+		}
+	free(work);
+	free(chunk_of);
+}
+
+static void free_chunks(struct chunk *chunks, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(chunks[i].text);
+}
+
+/*
+ * Into how many translation units the C goes, and which chunk goes
+ * where. One unless the driver gives several (the CPUs pass 4 may use)
+ * and the code that may move is big enough to pay for the kernel
+ * headers each unit parses again (about 0.9 s of CPU): UNIT_MIN bytes
+ * of handlers per unit. Unit 0 has the fixed chunks and the tail (the
+ * hits, the families' callbacks, the probe table), then as many movable
+ * chunks from the start as bring it to its share; the rest go in order,
+ * a share to each other unit.
+ */
+#define UNIT_MIN (96 * 1024)
+
+static int plan_units(const struct cg *cg, struct chunk *chunks, int n,
+		      size_t tail)
+{
+	const struct session *s = cg->s;
+	/* the tail is mostly macros, inline functions a callback may not
+	 * use and the table's data: on syscall.* its text costs the
+	 * compiler a quarter of what handlers' text does */
+	size_t movable = 0, fixed = tail / 4;
+	int units = s->units;
+
+	for (int i = 0; i < n; i++) {
+		if (chunks[i].fixed)
+			fixed += chunks[i].len;
+		else
+			movable += chunks[i].len;
+		chunks[i].unit = 0;
+	}
+	if (!s->units_forced && (size_t)units > movable / UNIT_MIN)
+		units = (int)(movable / UNIT_MIN);
+	if (units < 2 || !movable)
+		return 1;
+	size_t share = (fixed + movable) / (size_t)units, have = fixed;
+	int i = 0, u = 0;
+	for (; i < n; i++) {
+		if (chunks[i].fixed)
+			continue;
+		if (have >= share)
+			break;
+		have += chunks[i].len;
+	}
+	size_t left = 0;
+	for (int k = i; k < n; k++)
+		left += chunks[k].fixed ? 0 : chunks[k].len;
+	if (!left)
+		return 1;
+	share = left / (size_t)(units - 1) + 1;
+	have = 0;
+	u = 1;
+	for (; i < n; i++) {
+		if (chunks[i].fixed)
+			continue;
+		if (have >= share && u < units - 1) {
+			u++;
+			have = 0;
+		}
+		chunks[i].unit = u;
+		have += chunks[i].len;
+	}
+	return u + 1;
+}
+
+/*
+ * A split module's shared names, at the end of the part every unit
+ * includes: the globals and every handler and function, external under
+ * module-local assembler names (MODULE_g_NAME, MODULE_probe_N, ...) that
+ * the runtime's stp_ names and the kernel's cannot clash with.
+ */
+static void gen_shared_decls(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+
+	fputs("\n/* what the units share: external, with module-local "
+	      "names */\n#define STP_SYM(name) __asm__(STP_MODULE_NAME \"_\" "
+	      "#name)\n", out);
+	for (int i = 0; i < prog->nglobals; i++) {
+		const struct symbol *g = prog->globals[i];
+		const char *n = g->cname;
+		if (g->type == TY_STATS)
+			fprintf(out, "extern const struct stp_stat_desc stp_gsd_%s "
+				"STP_SYM(gsd_%s);\n", n, n);
+		if (g->nkeys)
+			fprintf(out, "extern const struct stp_map_desc stp_gmd_%s "
+				"STP_SYM(gmd_%s);\nextern struct stp_%s stp_g_%s "
+				"STP_SYM(g_%s);\n", n, n,
+				g->type == TY_STATS ? "pmap" : "map", n, n);
+		else if (g->type == TY_STRING)
+			fprintf(out, "extern char stp_g_%s[MAXSTRINGLEN] "
+				"STP_SYM(g_%s);\n", n, n);
+		else if (g->type == TY_STATS)
+			fprintf(out, "extern struct stp_pstat stp_g_%s "
+				"STP_SYM(g_%s);\n", n, n);
+		else
+			fprintf(out, "extern int64_t stp_g_%s STP_SYM(g_%s);\n",
+				n, n);
+	}
+	for (int i = 0; i < prog->nfuncs; i++)
+		if (cg->called[i])
+			fprintf(out, "void stp_fn_%d(struct stp_context *c) "
+				"STP_SYM(fn_%d);\n", prog->funcs[i]->index,
+				prog->funcs[i]->index);
+	for (int i = 0; i < prog->nbodies; i++)
+		fprintf(out, "void stp_probe_%d(struct stp_context *c) "
+			"STP_SYM(probe_%d);\n", i, i);
+}
+
+/* The chunks of unit u, in order. */
+static void put_unit(const struct chunk *chunks, int n, int u, FILE *out)
+{
+	for (int i = 0; i < n; i++)
+		if (chunks[i].unit == u && chunks[i].len)
+			fwrite(chunks[i].text, 1, chunks[i].len, out);
+}
+
+/*
+ * The end of unit 0: the lean probes' counts, each event body's hit, the
+ * families' callbacks and tables, the probe table.
+ */
+static void gen_tail(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+
+	gen_lean_counts(cg, out);
+	gen_hits(cg, out);
+	if (prog->nprobes)
+		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
+			table_index(prog, prog->nprobes));
+	each_family(cg, out, support_hook);
+
+	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
+		table_index(prog, prog->nprobes));
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		const struct family_emit *e = dp->family->module;
+		const char *type = e->probe_type(dp);
+		if (!type)
+			continue;	/* never */
+		/* pn(): the alias as the script matched it, else the point */
+		const char *pn = dp->body->list_name ? dp->body->list_name :
+				 dp->pp;
+		int lb = dp->body->index;
+		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n"
+			"\t  .pn = %s,\n", type, lb,
+			c_string(cg, dp->pp, strlen(dp->pp)),
+			c_string(cg, pn, strlen(pn)));
+		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
+			lb);
+		timing_fields(cg, dp, out);
+		if (e->head_fields)
+			e->head_fields(cg, i, out);
+		if (e->event)
+			lock_plan_table_fields(cg->locks, dp, out);
+		if (cg->nlean[lb] >= 0 && !cg->filtered[lb] && e->lean)
+			fprintf(out, ",\n\t  .lean = MAXACTION > %d", cg->nlean[lb]);
+		if (e->event)
+			fprintf(out, ",\n\t  .use = STP_USE_%d", lb);
+		if (e->event && runtime_hit(cg, lb))
+			fprintf(out, ", .hit = stp_hit_%d", lb);
+		if (cg->nlean[lb] >= 0 && e->lean)
+			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
+				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
+		if (e->fields)
+			e->fields(cg, i, out);
+		fputs(" },\n", out);
+	}
+	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
 }
 
 struct codegen_job {
@@ -619,34 +914,44 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 			       const char *module_name, FILE *out)
 {
 	struct cg cg = { .s = s, .prog = prog };
-	char *structs = NULL, *bodies = NULL;
-	size_t structs_len = 0, bodies_len = 0;
-	FILE *sf = open_memstream(&structs, &structs_len);
-	FILE *bf = open_memstream(&bodies, &bodies_len);
+	char *structs = NULL, *tail = NULL;
+	size_t tail_len = 0;
 	struct lock_plan locks;
 
 	lock_plan_build(&locks, prog);
 	cg.locks = &locks;
 	cg.use = xmalloc(((size_t)prog->nbodies + 1) * sizeof(*cg.use));
-	memset(cg.use, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg.use));
-
-	struct fn_text *texts = xmalloc(((size_t)prog->nfuncs + 1) *
-					sizeof(*texts));
-	memset(texts, 0, ((size_t)prog->nfuncs + 1) * sizeof(*texts));
 	cg.fn_c = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*cg.fn_c));
-	gen_functions(&cg, texts);
-	/* __maybe_unused: the optimiser may have dropped every call of a
-	 * side-effect-free library function after pass 2 found it used */
-	for (int i = 0; i < prog->nfuncs; i++)
-		if (prog->funcs[i]->used && cg.fn_c[i] == i)
-			fprintf(bf, "static void __maybe_unused stp_fn_%d(struct "
-				"stp_context *c);\n", prog->funcs[i]->index);
-	put_functions(&cg, texts, sf, bf);
-	free(texts);
-	for (int i = 0; i < prog->nbodies; i++)
-		gen_body(&cg, sf, bf, prog->bodies[i]);
-	fclose(sf);
-	fclose(bf);
+	struct chunk *chunks = xmalloc(((size_t)prog->nfuncs +
+					(size_t)prog->nbodies + 1) *
+				       sizeof(*chunks));
+	cg.called = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*cg.called));
+	cg.bare = xmalloc(((size_t)prog->nbodies + 1) * sizeof(*cg.bare));
+	memset(cg.bare, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg.bare));
+	cg.src_used = xmalloc(((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
+	memset(cg.src_used, 0, ((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
+	int nchunks = gen_code(&cg, &structs, chunks);
+	find_called(&cg, chunks, nchunks);
+
+	/* the tail of unit 0: each body's hit, the families' callbacks and
+	 * tables, the probe table */
+	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
+	cg.nlean = nlean;
+	cg.filtered = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*cg.filtered));
+	FILE *tf = open_memstream(&tail, &tail_len);
+	gen_tail(&cg, tf);
+	fclose(tf);
+
+	/* split: the same C again, with shared names external */
+	int units = s->nerrors ? 1 : plan_units(&cg, chunks, nchunks, tail_len);
+	if (units > 1) {
+		free_chunks(chunks, nchunks);
+		free(structs);
+		cg.split = true;
+		nchunks = gen_code(&cg, &structs, chunks);
+		find_called(&cg, chunks, nchunks);
+		units = plan_units(&cg, chunks, nchunks, tail_len);
+	}
 
 	fprintf(out, "/* Generated by stap " PACKAGE_VERSION ": do not edit. */\n");
 	fprintf(out, "#define STP_MODULE_NAME \"%s\"\n", module_name);
@@ -686,6 +991,12 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	fputs("#pragma GCC diagnostic ignored \"-Wunused-variable\"\n"
 	      "#pragma GCC diagnostic ignored \"-Wunused-label\"\n", out);
 	fputs("#include <linux/types.h>\n#include \"defines.h\"\n", out);
+	for (int i = 0; i < s->nfiles; i++) {
+		const struct srcfile *f = session_file(s, i);
+		if (cg.src_used[i] && f)
+			fprintf(out, "#define STP_SRC_%d %s\n", i,
+				c_string(&cg, f->name, strlen(f->name)));
+	}
 	fputs("\n/* each handler's locals and temporaries, in the per-CPU frame */\n", out);
 	fputs(structs ? structs : "", out);
 	fputs("union stp_frame_union {\n\tchar stp_unused;\n", out);
@@ -702,63 +1013,45 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
-	gen_embeds(&cg, out);
-	gen_globals(&cg, out);
-	if (has_containers(prog))
-		gen_globals_init(prog, out);
-	lock_plan_emit_locks(&locks, out);
-	fputs(bodies ? bodies : "", out);
-	free(structs);
-	free(bodies);
-	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
-	cg.nlean = nlean;
-	cg.filtered = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*cg.filtered));
-	gen_lean_counts(&cg, out);
-	gen_hits(&cg, out);
-	if (prog->nprobes)
-		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
-			table_index(prog, prog->nprobes));
-	each_family(&cg, out, support_hook);
-
-	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
-		table_index(prog, prog->nprobes));
-	for (int i = 0; i < prog->nprobes; i++) {
-		const struct derived_probe *dp = prog->probes[i];
-		const struct family_emit *e = dp->family->module;
-		const char *type = e->probe_type(dp);
-		if (!type)
-			continue;	/* never */
-		/* pn(): the alias as the script matched it, else the point */
-		const char *pn = dp->body->list_name ? dp->body->list_name :
-				 dp->pp;
-		int lb = dp->body->index;
-		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n"
-			"\t  .pn = %s,\n", type, lb,
-			c_string(&cg, dp->pp, strlen(dp->pp)),
-			c_string(&cg, pn, strlen(pn)));
-		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
-			lb);
-		timing_fields(&cg, dp, out);
-		if (e->head_fields)
-			e->head_fields(&cg, i, out);
-		if (e->event)
-			lock_plan_table_fields(&locks, dp, out);
-		if (nlean[lb] >= 0 && !cg.filtered[lb] && e->lean)
-			fprintf(out, ",\n\t  .lean = MAXACTION > %d", nlean[lb]);
-		if (e->event)
-			fprintf(out, ",\n\t  .use = STP_USE_%d, .hit = "
-				"stp_hit_%d", lb, lb);
-		if (nlean[lb] >= 0 && e->lean)
-			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
-				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
-		if (e->fields)
-			e->fields(&cg, i, out);
-		fputs(" },\n", out);
+	if (cg.split)
+		gen_shared_decls(&cg, out);
+	s->units_out = cg.split ? units : 0;
+	for (int u = 0; u < units; u++) {
+		if (cg.split) {
+			fputc('\n', out);
+			s->unit_start[u] = ftell(out);
+			fprintf(out, "/* stap: unit %d of %d */\n", u, units);
+		}
+		if (!u) {
+			gen_embeds(&cg, out);
+			gen_globals(&cg, out);
+			if (has_containers(prog))
+				gen_globals_init(prog, out);
+			lock_plan_emit_locks(&locks, out);
+			/* the functions handlers call (find_called);
+			 * __maybe_unused: the caller may be a handler no
+			 * table entry names */
+			for (int i = 0; !cg.split && i < prog->nfuncs; i++)
+				if (cg.called[i])
+					fprintf(out, "static void __maybe_unused "
+						"stp_fn_%d(struct stp_context "
+						"*c);\n",
+						prog->funcs[i]->index);
+		}
+		put_unit(chunks, nchunks, u, out);
+		if (!u)
+			fwrite(tail, 1, tail_len, out);
 	}
-	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	free(structs);
+	free(tail);
+	free_chunks(chunks, nchunks);
+	free(chunks);
 	lock_plan_free(&locks);
 	free(nlean);
 	free(cg.filtered);
+	free(cg.called);
+	free(cg.src_used);
+	free(cg.bare);
 	free(cg.use);
 	for (int i = 0; i < cg.nfamily_states; i++)
 		free(cg.family_states[i].state);

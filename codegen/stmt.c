@@ -571,9 +571,9 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
 	fprintf(bodies, "\n/* function %s at %s:%d:%d (embedded C) */\n",
 		fn->sym->name, f ? f->name : "?", b->probe->loc.line,
 		b->probe->loc.col);
-	fprintf(bodies, "static void stp_fn_%d(struct stp_context *c)\n{\n"
+	fprintf(bodies, "%svoid stp_fn_%d(struct stp_context *c)\n{\n"
 		"\tstruct stp_locals_fn_%d *l = stp_frame(c, c->nesting);\n\n",
-		b->index, b->index);
+		cg->split ? "" : "static ", b->index, b->index);
 	fputs(str ? "\tl->ret[0] = '\\0';\n" : "\tl->ret = 0;\n", bodies);
 	fputs("#define CONTEXT c\n#define THIS l\n", bodies);
 	for (i = 0; i < fn->nparams; i++)
@@ -630,18 +630,20 @@ static bool error_only_call(const char *t, const char *p)
 /*
  * What probe body b's hits must set up of a context (STP_USE_*, see
  * runtime/probes.h), from the C just generated for it (cg->code): a body
- * that calls a script function or has embedded C uses everything; else
- * only what its code names. A runtime call given the context may raise
- * an error, a goto leaves on one; the runtime's printing functions all
- * have "print" in their names. A body without loops or calls
- * runs at most cg->nactions statements: stp_free_B, before its handler,
- * is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
+ * that calls a script function (in its C: pass 2 counts the calls the
+ * optimiser then drops, as an alias's unread variables') or has embedded
+ * C uses everything; else only what its code names. A runtime call given
+ * the context may raise an error, a goto leaves on one; the runtime's
+ * printing functions all have "print" in their names. A body without loops or calls
+ * runs at most cg->nactions statements: stp_free_B, after its frame
+ * struct (with the types, which every unit of a split module has), is
+ * whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
  * probes) can run out.
  */
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 {
 	const char *t = sb_str(&cg->code);
-	bool all = b->ncallees || cg->embedded;
+	bool all = cg->calls || cg->embedded;
 	bool ctx_call = strstr(t, "(c)") != NULL;
 	unsigned u = 0;
 
@@ -667,7 +669,7 @@ static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 	    strstr(t, "c->kf_"))
 		u |= USE_CTX;
 	cg->use[b->index] = u;
-	if (cg->looped || b->ncallees)
+	if (cg->looped || cg->calls)
 		fprintf(out, "enum { stp_free_%d = 0 };\n", b->index);
 	else
 		fprintf(out, "enum { stp_free_%d = MAXACTION > %d && "
@@ -722,6 +724,7 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	cg->nactions = 0;
 	cg->looped = false;
 	cg->embedded = false;
+	cg->calls = false;
 
 	if (fn) {
 		sb_puts(&cg->frame, "\tu32 iter_base;\n");
@@ -759,6 +762,8 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	const struct srcfile *f = session_file(cg->s, b->probe->loc.file);
 	fprintf(structs, "struct stp_locals_%s_%d {\n%s\tchar stp_unused;\n};\n",
 		kind, b->index, sb_str(&cg->frame));
+	if (!fn && cg->bare)
+		cg->bare[b->index] = cg->frame.len == 0;
 	if (fn && fn->copy_of)
 		fprintf(bodies, "\n/* function %s at %s:%d:%d, for probe %s */\n",
 			fn->sym->name, f ? f->name : "?", b->probe->loc.line,
@@ -771,14 +776,19 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
 			b->probe->loc.line, b->probe->loc.col);
 	if (!fn)
-		body_use(cg, b, bodies);
+		body_use(cg, b, structs);
 	/* a body only "never" probes derive from has no table entry */
 	bool listed = fn != NULL;
 	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
 		listed = cg->prog->probes[i]->body == b &&
 			 cg->prog->probes[i]->family->module->probe_type(
 				cg->prog->probes[i]);
-	fprintf(bodies, "static void %sstp_%s_%d(struct stp_context *c)\n{\n",
+	/* a handler is inline: its one callback (tracepoint, ftrace) may
+	 * take it in, as it did when the runtime's stp_hit_B called it too
+	 * (a handler called through the table, or from another unit, is a
+	 * function all the same) */
+	fprintf(bodies, "%svoid %sstp_%s_%d(struct stp_context *c)\n{\n",
+		cg->split ? "" : fn ? "static " : "static inline ",
 		listed ? "" : "__maybe_unused ", kind, b->index);
 	fprintf(bodies, "\tstruct stp_locals_%s_%d *l = stp_frame(c, %s);\n\n",
 		kind, b->index, fn ? "c->nesting" : "0");

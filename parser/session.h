@@ -90,6 +90,15 @@ struct session {
 	struct target *target;
 	const char *build_dir;
 	const char *module_name;	/* -m, else generated */
+	/* pass 3: translation units a big module's C is spread over, to
+	 * compile in parallel (the CPUs; 0 or 1: one); units_forced: that
+	 * many whatever the size (STAP_UNITS) */
+	int units;
+	bool units_forced;
+	/* pass 3's result: the units it wrote (0: one file, no shared
+	 * part) and where each starts in its C, at its "stap: unit" line */
+	int units_out;
+	long unit_start[64];
 	const char *output_file;	/* -o */
 	const char *target_cmd;	/* -c */
 	long target_pid;	/* -x, 0 if none */

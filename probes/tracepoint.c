@@ -791,6 +791,39 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 }
 
 /*
+ * In a dispatch group of TP_SHARED_MIN or more probes with handlers
+ * (syscall.*: one per system call), a case sets the probe and the kind
+ * of its handler (what it uses of a context, whether it takes locks,
+ * whether its frame is empty: at most TP_SHARED_KINDS kinds, the last
+ * taking the rest), and one fast path per kind after
+ * the switch runs it, the handler called through the table: a fast path
+ * inlined into each case made 347 copies of it, most of the compiler's
+ * work on syscall.*. A probe shares it when its value is its
+ * own and its body is no lean one run inline (a filtered lean body's
+ * counts stay in its case).
+ */
+#define TP_SHARED_MIN 8
+#define TP_SHARED_KINDS 8
+/* a kind's handlers take no locks; have empty frames (the last kind,
+ * which takes the rest, may mix: then neither) */
+#define KIND_NOLOCKS	0x10000u
+#define KIND_BARE	0x20000u
+
+static bool shared_run(const struct cg *cg, const int *group,
+		       const int64_t *fval, int k)
+{
+	const struct program *prog = cg->prog;
+	int b = prog->probes[k]->body->index;
+
+	if (cg->nlean[b] >= 0 && cg->filtered[b])
+		return false;
+	for (int j = 0; j < prog->nprobes; j++)
+		if (j != k && group[j] == group[k] && fval[j] == fval[k])
+			return false;
+	return true;
+}
+
+/*
  * Typed tracepoint callbacks, "void cb(void *data, TP_PROTO)" (checked
  * against the tracepoint by the header's check_trace_callback_type_NAME):
  * they widen the arguments to longs on their stack and run the probe with
@@ -911,6 +944,38 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			continue;
 		}
 		gen_tp_values(out, dp, abi, "\t", false, true);
+		/* many handlers: the fast path once per set of what the
+		 * handlers use (their STP_USE_* bits), after the switch */
+		struct strbuf use[TP_SHARED_KINDS] = { { 0 } };
+		unsigned kinds[TP_SHARED_KINDS];
+		int nkinds = 0, nshared = 0, nterms[TP_SHARED_KINDS] = { 0 };
+		int *kind = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*kind));
+		for (int j = i; j < prog->nprobes; j++) {
+			kind[j] = -1;
+			if (group[j] != i || !shared_run(cg, group, fval, j))
+				continue;
+			int b = prog->probes[j]->body->index, k = 0;
+			unsigned key = cg->use[b] |
+				(lock_plan_nlocks(cg->locks, b) ? 0 : KIND_NOLOCKS) |
+				(cg->bare[b] ? KIND_BARE : 0);
+			while (k < nkinds && kinds[k] != key)
+				k++;
+			if (k == nkinds && nkinds < TP_SHARED_KINDS)
+				kinds[nkinds++] = key;
+			else if (k == nkinds)
+				/* the last kind takes the rest */
+				kinds[--k] &= key | ~(KIND_NOLOCKS | KIND_BARE);
+			kind[j] = k;
+			sb_printf(&use[k], "%sSTP_USE_%d", !nterms[k] ? "" :
+				  nterms[k] % 6 ? " | " : " |\n\t\t\t       ",
+				  b);
+			nterms[k]++;
+			nshared++;
+		}
+		bool shared = nshared >= TP_SHARED_MIN;
+		if (shared)
+			fputs("\tconst struct stp_probe *stp_p = NULL;\n"
+			      "\tint stp_kind = 0;\n\n", out);
 		if (farg[i]->member_path) {
 			/* the key once; a fault matches no case */
 			fputs("\tstp_a.faults = 0;\n", out);
@@ -936,12 +1001,29 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 					continue;
 				gen_tp_values(out, prog->probes[k], abi, "\t\t",
 					      true, false);
-				gen_tp_run(cg, out, k, table_index(prog, k),
-					   "\t\t");
+				if (shared && kind[k] >= 0)
+					fprintf(out, "\t\tstp_p = &stp_probes[%d];"
+						"\n\t\tstp_kind = %d;\n",
+						table_index(prog, k), kind[k]);
+				else
+					gen_tp_run(cg, out, k,
+						   table_index(prog, k), "\t\t");
 			}
 			fputs("\t\tbreak;\n", out);
 		}
-		fputs("\t}\n}\n", out);
+		fputs("\t}\n", out);
+		for (int k = 0; shared && k < nkinds; k++)
+			fprintf(out, "\t%sif (stp_p && stp_kind == %d)\n\t\t"
+				"stp_probe_fast(stp_p, stp_p->handler,\n\t\t\t"
+				"       %s%s,\n\t\t\t       %s, &stp_a, NULL);\n",
+				k ? "else " : "", k, sb_str(&use[k]),
+				kinds[k] & KIND_NOLOCKS ? " |\n\t\t\t       "
+				"STP_USE_NOLOCKS" : "", kinds[k] & KIND_BARE ?
+				"1" : "stp_p->frame_size");
+		for (int k = 0; k < nkinds; k++)
+			sb_free(&use[k]);
+		free(kind);
+		fputs("}\n", out);
 	}
 	free(farg);
 	free(fval);
@@ -1129,6 +1211,7 @@ static const struct family_emit module = {
 	.probe_type = probe_type,
 	.event = true,
 	.lean = true,
+	.own_hits = true,
 	.filters = filters,
 	.support = support,
 	.fields = fields,

@@ -132,6 +132,10 @@ static __always_inline int stp_tp_read_bits(u64 *out, unsigned long addr,
 #define STP_USE_CTX	0x80		/* reads probe, tp or regs of the
 					 * context, or calls the runtime */
 #define STP_USE_ALL	0xff
+#define STP_USE_NOLOCKS	0x100		/* not a use: the entry has no
+					 * locks (a fast path shared by
+					 * several entries, which cannot fold
+					 * p->nlocks, skips them) */
 
 /* One counter statement of a lean probe: stp_counters[slot] += delta. */
 struct stp_count {
@@ -306,7 +310,8 @@ stp_probe_fast(const struct stp_probe *p, void (*handler)(struct stp_context *),
 		c->kf_args.all = NULL;
 		c->tp = &c->kf_args;
 	}
-	if (p->nlocks && !stp_locks_take(p->locks, p->nlocks)) {
+	if (!(use & STP_USE_NOLOCKS) && p->nlocks &&
+	    !stp_locks_take(p->locks, p->nlocks)) {
 		c->probe = p;
 		stp_probe_skipped(c);
 		goto put;
@@ -314,7 +319,7 @@ stp_probe_fast(const struct stp_probe *p, void (*handler)(struct stp_context *),
 	if (frame > 1)
 		memset(stp_frame(c, 0), 0, frame);
 	handler(c);
-	if (p->nlocks)
+	if (!(use & STP_USE_NOLOCKS) && p->nlocks)
 		stp_locks_release(p->locks, p->nlocks);
 	if ((use & STP_USE_PRINT) && c->plen)
 		stp_print_commit(c);
@@ -322,7 +327,7 @@ stp_probe_fast(const struct stp_probe *p, void (*handler)(struct stp_context *),
 		c->probe = p;		/* the record's probe */
 		stp_report_error(c);
 	}
-	if (p->nlocks) {
+	if (!(use & STP_USE_NOLOCKS) && p->nlocks) {
 		c->probe = p;
 		stp_skip_check(c);
 	}

@@ -413,11 +413,13 @@ int kbuild_module(struct driver *d, bool have_rt)
 	argv[argc] = NULL;
 	if (s->verbose) {
 		/* kbuild is silent until it ends: say what the wait is */
-		struct stat st;
-		long kb = stat(d->c_path, &st) == 0 ? (long)(st.st_size / 1024) : 0;
-		fprintf(stderr, "Pass 4: compiling %ld KB of C%s with the kbuild "
-			"of %s (%s)...\n", kb, have_rt ? "" : " and the runtime "
-			"(once for this kernel and these options)", s->release,
+		long kb = (long)(d->c_bytes / 1024);
+		char units[32] = "";
+		if (d->nunits > 1)
+			snprintf(units, sizeof(units), " (%d units)", d->nunits);
+		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with the kbuild "
+			"of %s (%s)...\n", kb, units, have_rt ? "" : " and the "
+			"runtime (once for this kernel and these options)", s->release,
 			kb > 1024 ? "a large script: a minute or more" :
 			"a few seconds");
 	}
@@ -431,6 +433,80 @@ int kbuild_module(struct driver *d, bool have_rt)
 	if (s->verbose > 1)
 		print_file(log);
 	return 0;
+}
+
+int usable_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n > 1 ? (int)(n > 64 ? 64 : n) : 1;
+}
+
+/* "MOD_src" for unit 0, "MOD_srcK" for unit K */
+static const char *unit_base(struct driver *d, int k)
+{
+	return k ? arena_printf(&d->s->arena, "%s_src%d", d->module_name, k) :
+		   arena_printf(&d->s->arena, "%s_src", d->module_name);
+}
+
+static int write_part(const char *path, const char *head, const char *c,
+		      size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f || (head && fputs(head, f) < 0) ||
+	    (len && fwrite(c, 1, len, f) != len) || fclose(f)) {
+		fprintf(stderr, "stap: error: cannot write %s\n", path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A split module's C (codegen/module.c) is its shared part, then each
+ * unit from the line "/\* stap: unit K of N *\/" where pass 3 says it
+ * starts (s->unit_start): the shared part goes to stp_units.h, which
+ * each unit's file includes first.
+ */
+int write_sources(struct driver *d, const char *c, size_t len)
+{
+	struct session *s = d->s;
+
+	d->c_path = arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
+				 unit_base(d, 0));
+	d->c_bytes = len;
+	d->nunits = 1;
+	if (s->units_out < 1)
+		return write_part(d->c_path, NULL, c, len);
+	if (write_part(arena_printf(&s->arena, "%s/stp_units.h", d->tmpdir),
+		       NULL, c, (size_t)s->unit_start[0]))
+		return -1;
+	for (int k = 0; k < s->units_out; k++) {
+		size_t from = (size_t)s->unit_start[k];
+		size_t to = k + 1 < s->units_out ?
+			    (size_t)s->unit_start[k + 1] : len;
+		if (write_part(arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
+					    unit_base(d, k)),
+			       "#include \"stp_units.h\"\n", c + from,
+			       to - from))
+			return -1;
+	}
+	d->nunits = s->units_out;
+	return 0;
+}
+
+/* The objects of the script's units, "MOD_src.o MOD_src1.o ..." (dir/
+ * before each, when dir is not NULL), in the order kbuild links them. */
+const char *unit_objects(struct driver *d, const char *dir, const char *sep)
+{
+	struct strbuf b = { 0 };
+
+	for (int k = 0; k < d->nunits; k++)
+		sb_printf(&b, "%s%s%s%s.o", k ? sep : "", dir ? dir : "",
+			  dir ? "/" : "", unit_base(d, k));
+	const char *r = arena_strdup(&d->s->arena, sb_str(&b));
+	sb_free(&b);
+	return r;
 }
 
 /*
@@ -476,9 +552,9 @@ static int kbuild_prepare(struct driver *d, const char *flags,
 	}
 	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
 	FILE *f = fopen(kbuild, "w");
-	if (!f || fprintf(f, "obj-m := %s.o\n%s-y := %s_src.o stp_runtime.o\n%s",
-			  d->module_name, d->module_name, d->module_name,
-			  flags) < 0 || fclose(f)) {
+	if (!f || fprintf(f, "obj-m := %s.o\n%s-y := %s stp_runtime.o\n%s",
+			  d->module_name, d->module_name,
+			  unit_objects(d, NULL, " "), flags) < 0 || fclose(f)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
 		return -1;
 	}

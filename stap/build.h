@@ -63,6 +63,10 @@ struct recipe *direct_recipe(struct driver *d, const char *ccflags,
 int direct_module(struct driver *d, const struct recipe *r,
 		  const char *rt_cached, char *why, size_t n);
 
+/* build.c: the objects of the script's units, "MOD_src.o MOD_src1.o ..."
+ * (each as dir/NAME when dir is not NULL), joined by sep */
+const char *unit_objects(struct driver *d, const char *dir, const char *sep);
+
 /* modpost.c */
 /* MOD.mod.c for the linked object obj (NULL: errors in err, or
  * *special set: modpost would do more, e.g. exports) */

@@ -14,7 +14,8 @@
  * the capture module's MOD.mod.c and comparing it with modpost's, byte
  * for byte; a kernel where they differ keeps kbuild.
  *
- * Per script: compile MOD_src.c, link with the cached runtime object,
+ * Per script: compile MOD_src.c (and a split module's MOD_src1.c ...,
+ * side by side), link with the cached runtime object,
  * check and write MOD.mod.c, compile it, link the .ko, add BTF as
  * kbuild would. Each command runs through /bin/sh in the build tree, as
  * make runs it.
@@ -553,44 +554,60 @@ int direct_module(struct driver *d, const struct recipe *r,
 		free(data);
 	}
 	if (s->verbose) {
-		struct stat st;
-		long kb = stat(d->c_path, &st) == 0 ? (long)(st.st_size / 1024) : 0;
-		fprintf(stderr, "Pass 4: compiling %ld KB of C%s with kbuild's "
-			"commands for %s, without make (%s)\n", kb,
+		long kb = (long)(d->c_bytes / 1024);
+		char units[48] = "";
+		if (d->nunits > 1)
+			snprintf(units, sizeof(units), " (%d units, in "
+				 "parallel)", d->nunits);
+		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with kbuild's "
+			"commands for %s, without make (%s)\n", kb, units,
 			have_rt ? "" : " and the runtime (once for this kernel "
 			"and these options)", s->release,
 			r->path ? r->path : "captured now");
 	}
-	const char *src_o = arena_printf(A, "%s/%s_src.o", dir, mod);
-	if (have_rt) {
-		if (run_step(d, r, r->src, dir, mod, log) != 0)
-			goto failed;
-	} else {
-		/* the runtime and the script's C side by side, as make -j
-		 * would (one process group, the watchdog's to kill) */
+	/* the units, and the runtime when it is not cached, side by side as
+	 * make -j would (one process group, the watchdog's to kill) */
+	struct strbuf all = { 0 };
+	int njobs = 0;
+	if (!have_rt) {
 		if (write_text(arena_printf(A, "%s/stp_runtime.c", dir),
 			       "#include \"runtime.c\"\n"))
 			goto failed;
 		char *rtc = expand(r, r->rt, dir, mod);
-		char *srcc = expand(r, r->src, dir, mod);
-		struct strbuf both = { 0 };
-		sb_printf(&both, "( %s\n) & stp_rt=$!; ( %s\n); stp_rc=$?; "
-			  "wait $stp_rt && exit $stp_rc; exit 1", rtc, srcc);
+		sb_printf(&all, "( %s\n) & stp_j%d=$!; ", rtc, njobs++);
 		free(rtc);
-		free(srcc);
-		int rc = run_shell(d, xstrdup(sb_str(&both)), log);
-		sb_free(&both);
-		if (rc != 0 || !path_exists(rt))
-			goto failed;
-		if (rt_cached)
-			cache_store(rt, rt_cached);
 	}
-	if (!path_exists(src_o))
+	for (int k = 1; k < d->nunits; k++) {
+		char unit[32];
+		snprintf(unit, sizeof(unit), "@@MOD@@_src%d", k);
+		char *tmpl = replace_all(r->src, "@@MOD@@_src", unit);
+		char *cc = expand(r, tmpl, dir, mod);
+		sb_printf(&all, "( %s\n) & stp_j%d=$!; ", cc, njobs++);
+		free(tmpl);
+		free(cc);
+	}
+	char *srcc = expand(r, r->src, dir, mod);
+	sb_printf(&all, "( %s\n); stp_rc=$?", srcc);
+	free(srcc);
+	for (int j = 0; j < njobs; j++)
+		sb_printf(&all, "; wait $stp_j%d || stp_rc=1", j);
+	sb_puts(&all, "; exit $stp_rc");
+	int rc = run_shell(d, xstrdup(sb_str(&all)), log);
+	sb_free(&all);
+	if (rc != 0 || !path_exists(rt))
 		goto failed;
+	if (!have_rt && rt_cached)
+		cache_store(rt, rt_cached);
+	for (int k = 0; k < d->nunits; k++)
+		if (!path_exists(k ? arena_printf(A, "%s/%s_src%d.o", dir, mod,
+						  k) :
+				 arena_printf(A, "%s/%s_src.o", dir, mod)))
+			goto failed;
 	/* MOD.mod: the objects of the module, as kbuild lists them */
 	const char *obj = arena_printf(A, "%s/%s.o", dir, mod);
 	if (write_text(arena_printf(A, "%s/%s.mod", dir, mod),
-		       arena_printf(A, "%s\n%s\n", src_o, rt)) ||
+		       arena_printf(A, "%s\n%s\n", unit_objects(d, dir, "\n"),
+				    rt)) ||
 	    run_step(d, r, r->link, dir, mod, log) != 0 || !path_exists(obj))
 		goto failed;
 

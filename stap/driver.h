@@ -16,6 +16,10 @@ struct driver {
 	const char *tmpdir;		/* per-run work directory */
 	const char *module_name;
 	const char *c_path;		/* tmpdir/MODULE_src.c */
+	int nunits;			/* translation units: MODULE_src.c,
+					 * then MODULE_src1.c ... (with
+					 * stp_units.h, what they share) */
+	size_t c_bytes;			/* the C's size, all units */
 	char *ko_path;			/* result of pass 4 */
 	bool use_vm;			/* pass 5 in a qemu guest */
 	bool force_vm;			/* --vm */
@@ -40,6 +44,11 @@ struct driver {
 	size_t sign_cert_len;
 };
 
+/* Pass 3's C into d->tmpdir: one file, or a split module's units (pass
+ * 3 says where each starts) and their shared part. 0 on success. */
+int write_sources(struct driver *d, const char *c, size_t len);
+/* The CPUs this process may run on (at least 1). */
+int usable_cpus(void);
 /* Pass 4: build the module (or take it from the cache). 0 on success. */
 int build_module(struct driver *d);
 /* A stable hash of the generated C, release, -D options and runtime. */

@@ -833,7 +833,23 @@ static int stap_main(struct session *s, int argc, char **argv)
 	if (d.sign_module && s->last_pass >= 4 && sign_prepare(&d))
 		return 1;
 
-	/* Pass 3 */
+	/* Pass 3, over as many translation units as pass 4 has CPUs for
+	 * (a big module's; STAP_UNITS=N: N whatever the size) */
+	const char *units = getenv("STAP_UNITS");
+	if (units && *units) {
+		char *end;
+		long nu = strtol(units, &end, 10);
+		if (*end || nu < 1 || nu > 64) {
+			fprintf(stderr, "stap: error: STAP_UNITS=%s: not a "
+				"number of translation units from 1 to 64\n",
+				units);
+			return 1;
+		}
+		s->units = (int)nu;
+		s->units_forced = true;
+	} else {
+		s->units = usable_cpus();
+	}
 	timer_start(&t);
 	char *csrc = NULL;
 	size_t clen = 0;
@@ -889,9 +905,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 	d.c_path = arena_printf(&s->arena, "%s/%s_src.c", d.tmpdir,
 				 d.module_name);
 	int status = 1;
-	FILE *out = fopen(d.c_path, "w");
-	if (!out || fwrite(csrc, 1, clen, out) != clen || fclose(out)) {
-		fprintf(stderr, "stap: error: cannot write %s\n", d.c_path);
+	if (write_sources(&d, csrc, clen) != 0) {
 		free(csrc);
 		goto done;
 	}

@@ -11,6 +11,9 @@
 #                         sections (the work directory's name), the build
 #                         ID and BTF are taken out; the capture's commands
 #                         are reused by a second script (no new capture)
+#   direct/split-TAG      a script big enough to split (syscall.*), in
+#                         three translation units (STAP_UNITS=3), built both
+#                         ways: -v says so, and the same facts as compare
 #   direct/undefined-TAG  a symbol the kernel does not export is a pass-4
 #                         error naming it, as modpost's check would be
 #   direct/run-TAG        both modules run in one guest boot (with a
@@ -25,6 +28,10 @@ probe end {
 	printf("switches %s, reads %s, sum %d avg %d\n", n > 0 ? "yes" : "no",
 	       calls > 0 ? "yes" : "no", @sum(s), @avg(s))
 }'
+
+split_script='global calls
+probe syscall.* { calls[name]++ }
+probe end { printf("read %s\n", calls["read"] > 0 ? "yes" : "no") }'
 
 # the __versions entries of a module: "CRC NAME" a line, in order
 direct_versions() {
@@ -54,6 +61,44 @@ direct_facts() { # ko outdir
 	modinfo "$1" | grep -v '^filename:' >"$2/modinfo"
 	objcopy --strip-debug --remove-section=.note.gnu.build-id \
 		--remove-section=.BTF "$1" "$2/stripped.ko"
+}
+
+# syscall.* in three units, with kbuild and directly: the same module
+direct_split() { # release tag dir
+	local release=$1 tag=$2 d=$3/split f why=
+	wanted "direct/split-$tag" || return 0
+	mkdir -p "$d/kbuild" "$d/direct"
+	if ! (cd "$d/kbuild" && STAP_UNITS=3 STAP_KBUILD=1 STAP_CACHE=$3/cache \
+		"$STAP" -v -r "$release" -p4 -m stp_direct_split \
+		-e "$split_script" >/dev/null 2>"$d/kbuild.err"); then
+		fail "direct/split-$tag" "kbuild: $(tail -20 "$d/kbuild.err")"
+		return
+	fi
+	if ! (cd "$d/direct" && STAP_UNITS=3 STAP_CACHE=$3/cache "$STAP" -v \
+		-r "$release" -p4 -m stp_direct_split -e "$split_script" \
+		>/dev/null 2>"$d/direct.err"); then
+		fail "direct/split-$tag" "direct: $(tail -20 "$d/direct.err")"
+		return
+	fi
+	direct_facts "$d/kbuild/stp_direct_split.ko" "$d/kbuild"
+	direct_facts "$d/direct/stp_direct_split.ko" "$d/direct"
+	if ! grep -q "^Pass 4: compiling .* KB of C (3 units, in parallel) with kbuild's commands for $release, without make" \
+		"$d/direct.err"; then
+		why="-v does not say 3 units: $(grep '^Pass 4' "$d/direct.err")"
+	fi
+	for f in sections versions modinfo; do
+		[ -z "$why" ] || break
+		cmp -s "$d/kbuild/$f" "$d/direct/$f" ||
+			why="$f differ: $(diff "$d/kbuild/$f" "$d/direct/$f" | head -20)"
+	done
+	if [ -z "$why" ] && ! cmp -s "$d/kbuild/stripped.ko" "$d/direct/stripped.ko"; then
+		why="the modules differ beyond debug info, build ID and BTF: $(cmp "$d/kbuild/stripped.ko" "$d/direct/stripped.ko")"
+	fi
+	if [ -n "$why" ]; then
+		fail "direct/split-$tag" "$why"
+	else
+		pass "direct/split-$tag ($(wc -l <"$d/direct/sections") sections)"
+	fi
 }
 
 direct_tests() { # release tag
@@ -107,6 +152,8 @@ direct_tests() { # release tag
 	else
 		pass "direct/compare-$tag ($(wc -l <"$d/direct/versions") __versions, $(wc -l <"$d/direct/sections") sections)"
 	fi
+
+	direct_split "$release" "$tag" "$d"
 
 	# a symbol nobody exports: modpost's "undefined!", as a pass-4 error
 	if (cd "$d/direct" && STAP_CACHE=$d/cache "$STAP" -g -r "$release" -p4 \

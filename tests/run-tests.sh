@@ -116,12 +116,19 @@ script_args() {
 	sed -n 's/^# stap-args: //p' "$1" | head -1
 }
 
-# stap OPTIONS FILE from FILE's folder, with the file's own options: error
-# messages then quote the bare file name.
+# Environment for a test script's stap: a "# stap-env: NAME=VALUE ..."
+# line at its top (STAP_UNITS=3: its C in three translation units).
+script_env() {
+	sed -n 's/^# stap-env: //p' "$1" | head -1
+}
+
+# stap OPTIONS FILE from FILE's folder, with the file's own options and
+# environment: error messages then quote the bare file name.
 stap_here() { # file options...
 	local f=$1
 	shift
-	(cd "$(dirname "$f")" && "$STAP" "$@" $(script_args "$f") "$(basename "$f")")
+	(cd "$(dirname "$f")" && env $(script_env "$f") "$STAP" "$@" \
+		$(script_args "$f") "$(basename "$f")")
 }
 
 # Run jobs in one guest boot with results in OUTDIR. Succeeds when the guest
