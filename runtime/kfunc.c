@@ -236,7 +236,8 @@ static noinline void notrace stp_kf_ftrace_run(struct stp_kfunc_rt **rt,
 					       struct ftrace_regs *fregs)
 {
 	struct stp_kfunc_rt **end = stp_kf_ftrace + stp_kf_nftrace;
-	unsigned long start = (*rt)->addr;
+	unsigned long start = (*rt)->addr, was = 0;
+	struct pt_regs *regs = NULL;
 	int bit = -1;
 
 	for (; rt < end && (*rt)->addr == start; rt++) {
@@ -252,15 +253,18 @@ static noinline void notrace stp_kf_ftrace_run(struct stp_kfunc_rt **rt,
 				atomic_inc(&stp_skipped);
 				return;
 			}
+			regs = ftrace_get_regs(fregs);
+			was = stp_kf_ip_set(regs, ip);
 		}
 		if (p->hit)
-			p->hit(p, NULL, ftrace_get_regs(fregs));
+			p->hit(p, NULL, regs);
 		else
-			stp_probe_run_ctx(p, NULL, ftrace_get_regs(fregs),
-					  NULL);
+			stp_probe_run_ctx(p, NULL, regs, NULL);
 	}
-	if (bit >= 0)
+	if (bit >= 0) {
+		stp_kf_ip_restore(regs, was);
 		ftrace_test_recursion_unlock(bit);
+	}
 }
 
 /*
@@ -429,22 +433,15 @@ static void stp_kfunc_kprobe_post(struct kprobe *kp, struct pt_regs *regs,
 {
 }
 
-/*
- * The kernel hands a kprobe's handler the ip past its int3 (an ftrace
- * based kprobe emulates that too); the handlers see the probe's own
- * address, as in SystemTap (addr(), register("rip"), the first frame of
- * a backtrace), and the kernel gets its ip back before it single-steps
- * or emulates the instruction.
- */
+/* the probe's address as the ip: stp_kf_ip_set */
 static int stp_kfunc_kprobe_hit(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct stp_kfunc_rt *rt = container_of(kp, struct stp_kfunc_rt, kp);
-	unsigned long ip = instruction_pointer(regs);
+	unsigned long was = stp_kf_ip_set(regs, (unsigned long)kp->addr);
 
-	instruction_pointer_set(regs, (unsigned long)kp->addr);
 	for (; rt; rt = rt->same)
 		stp_probe_run_regs(rt->p, regs);	/* lean or not */
-	instruction_pointer_set(regs, ip);
+	stp_kf_ip_restore(regs, was);
 	return 0;
 }
 
@@ -494,9 +491,13 @@ static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct stp_kfunc_rt *rt = stp_kfunc_kret_rt(ri);
+	unsigned long was;
 
-	if (rt)
-		rt->p->kf_entry(rt->p, regs, ri->data);
+	if (!rt)
+		return 0;
+	was = stp_kf_ip_set(regs, (unsigned long)rt->krp.kp.addr);
+	rt->p->kf_entry(rt->p, regs, ri->data);
+	stp_kf_ip_restore(regs, was);
 	return 0;
 }
 
@@ -572,16 +573,18 @@ static int notrace stp_kf_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 				   void *data)
 {
 	struct stp_kfunc_rt **rt, **end = stp_kf_fret + stp_kf_nfret;
-	unsigned long start;
+	unsigned long start, was;
 
 	rt = stp_kf_find(stp_kf_fret, stp_kf_nfret, entry_ip);
 	if (!rt)
 		return 1;		/* not ours: no exit handler */
 	start = (*rt)->addr;
+	was = stp_kf_ip_set(regs, entry_ip);
 	for (; rt < end && (*rt)->addr == start; rt++)
 		if ((*rt)->p->kf_entry)
 			(*rt)->p->kf_entry((*rt)->p, regs,
 					   (char *)data + (*rt)->data_off);
+	stp_kf_ip_restore(regs, was);
 	return 0;
 }
 

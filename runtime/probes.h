@@ -412,6 +412,34 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 #endif
 
 /*
+ * The registers a kernel function's probe hands its handler hold the
+ * probe's address as their ip (ip: the kprobe's address, or the fentry
+ * site ftrace reports), as in SystemTap: the kernel gives ftrace's
+ * callbacks the ip past the fentry call and a kprobe's the ip past its
+ * int3. What stp_kf_ip_set returns goes back with stp_kf_ip_restore
+ * before the callback returns: a changed ip is where ftrace returns to,
+ * and what a kprobe single-steps from.
+ */
+static __always_inline unsigned long stp_kf_ip_set(struct pt_regs *regs,
+						   unsigned long ip)
+{
+	unsigned long was = 0;
+
+	if (regs) {
+		was = instruction_pointer(regs);
+		instruction_pointer_set(regs, ip);
+	}
+	return was;
+}
+
+static __always_inline void stp_kf_ip_restore(struct pt_regs *regs,
+					      unsigned long was)
+{
+	if (regs)
+		instruction_pointer_set(regs, was);
+}
+
+/*
  * A lean entry probe's own ftrace_ops function (the generated code names
  * one per lean body): when every probe of the shared ops is of that body,
  * it is the ops' function, with no search and nothing else per hit.
@@ -437,10 +465,14 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 				 struct ftrace_ops *op,			\
 				 struct ftrace_regs *fregs)		\
 	{								\
+		struct pt_regs *regs = ((use) & STP_USE_REGS) ?		\
+				       ftrace_get_regs(fregs) : NULL;	\
+		unsigned long was = stp_kf_ip_set(regs, ip);		\
+									\
 		preempt_disable_notrace();				\
-		run(probe, NULL, ((use) & STP_USE_REGS) ?		\
-		    ftrace_get_regs(fregs) : NULL);			\
+		run(probe, NULL, regs);					\
 		preempt_enable_notrace();				\
+		stp_kf_ip_restore(regs, was);				\
 	}
 #else
 #define STP_KF_LEAN_HIT(name, probe)
