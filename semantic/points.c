@@ -722,6 +722,10 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 				sema_add_derived(se, dp, pb);
 				n = 1;
 			}
+			/* an optional point that matched nothing: no body */
+			if (!n && pb != b && prog->nbodies &&
+			    prog->bodies[prog->nbodies - 1] == pb)
+				prog->nbodies--;
 			if (n && !mine) {
 				b->index = prog->nbodies;
 				GROW(se, prog->bodies, prog->nbodies,
