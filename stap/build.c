@@ -442,8 +442,7 @@ int usable_cpus(void)
 	return n > 1 ? (int)(n > 64 ? 64 : n) : 1;
 }
 
-/* "MOD_src" for unit 0, "MOD_srcK" for unit K */
-static const char *unit_base(struct driver *d, int k)
+const char *unit_base(struct driver *d, int k)
 {
 	return k ? arena_printf(&d->s->arena, "%s_src%d", d->module_name, k) :
 		   arena_printf(&d->s->arena, "%s_src", d->module_name);
@@ -472,12 +471,11 @@ int write_sources(struct driver *d, const char *c, size_t len)
 {
 	struct session *s = d->s;
 
-	d->c_path = arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
-				 unit_base(d, 0));
 	d->c_bytes = len;
 	d->nunits = 1;
 	if (s->units_out < 1)
-		return write_part(d->c_path, NULL, c, len);
+		return write_part(arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
+					       unit_base(d, 0)), NULL, c, len);
 	if (write_part(arena_printf(&s->arena, "%s/stp_units.h", d->tmpdir),
 		       NULL, c, (size_t)s->unit_start[0]))
 		return -1;

@@ -65,6 +65,8 @@ int direct_module(struct driver *d, const struct recipe *r,
 
 /* build.c: the objects of the script's units, "MOD_src.o MOD_src1.o ..."
  * (each as dir/NAME when dir is not NULL), joined by sep */
+/* The base name of unit K's C and object: "MOD_src", "MOD_src1", ... */
+const char *unit_base(struct driver *d, int k);
 const char *unit_objects(struct driver *d, const char *dir, const char *sep);
 
 /* modpost.c */

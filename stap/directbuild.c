@@ -599,9 +599,8 @@ int direct_module(struct driver *d, const struct recipe *r,
 	if (!have_rt && rt_cached)
 		cache_store(rt, rt_cached);
 	for (int k = 0; k < d->nunits; k++)
-		if (!path_exists(k ? arena_printf(A, "%s/%s_src%d.o", dir, mod,
-						  k) :
-				 arena_printf(A, "%s/%s_src.o", dir, mod)))
+		if (!path_exists(arena_printf(A, "%s/%s.o", dir,
+					      unit_base(d, k))))
 			goto failed;
 	/* MOD.mod: the objects of the module, as kbuild lists them */
 	const char *obj = arena_printf(A, "%s/%s.o", dir, mod);

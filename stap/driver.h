@@ -15,7 +15,6 @@ struct driver {
 	const char *staprun;		/* the loader binary */
 	const char *tmpdir;		/* per-run work directory */
 	const char *module_name;
-	const char *c_path;		/* tmpdir/MODULE_src.c */
 	int nunits;			/* translation units: MODULE_src.c,
 					 * then MODULE_src1.c ... (with
 					 * stp_units.h, what they share) */

@@ -902,8 +902,6 @@ static int stap_main(struct session *s, int argc, char **argv)
 	}
 	/* gcc's own temporary files (kbuild's) go there too, and with it */
 	setenv("TMPDIR", d.tmpdir, 1);
-	d.c_path = arena_printf(&s->arena, "%s/%s_src.c", d.tmpdir,
-				 d.module_name);
 	int status = 1;
 	if (write_sources(&d, csrc, clen) != 0) {
 		free(csrc);
