@@ -6,7 +6,7 @@
  * values.
  */
 #include "probes/probes.h"
-#include "codegen/emit.h"
+#include "module/emit.h"
 
 struct once_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */

@@ -15,7 +15,7 @@
  * the entry); a body has the context of one of them only.
  */
 #include "probes/kernel_function.h"
-#include "codegen/emit.h"
+#include "module/emit.h"
 #include "probes/listing.h"
 
 

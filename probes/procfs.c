@@ -6,7 +6,7 @@
  * read probe sets, or the bytes a write probe got.
  */
 #include "probes/probes.h"
-#include "codegen/emit.h"
+#include "module/emit.h"
 
 struct procfs_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */

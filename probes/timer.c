@@ -5,7 +5,7 @@
  * each, or a tick on every CPU for timer.profile. No context values.
  */
 #include "probes/probes.h"
-#include "codegen/emit.h"
+#include "module/emit.h"
 
 struct timer_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */

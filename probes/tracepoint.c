@@ -6,7 +6,7 @@
  * $$parms, $$vars, $$system, $$name).
  */
 #include "probes/probes.h"
-#include "codegen/emit.h"
+#include "module/emit.h"
 #include "probes/listing.h"
 #include "target/tracepoints.h"
 #include "target/btf.h"

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "codegen/codegen.h"
+#include "module/codegen.h"
 #include "lib/strbuf.h"
 #include "parser/parser.h"
 #include "semantic/library.h"
@@ -27,7 +27,7 @@
 #include "semantic/semantic.h"
 #include "stap/driver.h"
 #include "stap/options.h"
-#include "stap/vm.h"
+#include "vm/vm.h"
 
 static double tv_ms(struct timeval tv)
 {

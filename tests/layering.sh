@@ -1,9 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The source layout's rules (HACKING.md, "Layout"), checked on the tree:
-#   1. includes follow the dependency order
-#        stap -> probes -> codegen -> semantic -> parser -> target -> lib
-#      (a folder includes its own headers and those of folders after it);
+#   1. includes follow the dependency rules: a folder includes its own
+#      headers and those of the folders listed for it below:
+#        stap -> module vm flame probes   (the driver: all of them)
+#        module -> vm semantic            (a backend: no family; its run
+#                                          step may boot the guest)
+#        probes -> semantic               (a family: no backend)
+#        semantic -> parser -> target -> elf -> lib
+#        vm -> target                     (the guest boots a release's kernel)
+#        flame -> lib
+#      each folder also reaching what those reach below semantic;
 #      runtime/ includes no compiler header, and no compiler file includes
 #      runtime/ but its user-space ABI (runtime/abi/);
 #   2. only probes/ names a probe family: no other compiler folder refers
@@ -13,29 +20,56 @@
 # Prints one line per violation; exit status 1 if there is any.
 set -u
 cd "$(dirname "$0")/.."
-order=(stap probes codegen semantic parser target lib)
+dirs=(stap module vm flame probes semantic parser target elf lib)
+declare -A may=(
+	[stap]="module vm flame probes semantic parser target elf lib"
+	[module]="vm semantic parser target elf lib"
+	[probes]="semantic parser target elf lib"
+	[semantic]="parser target elf lib"
+	[parser]="target elf lib"
+	[target]="elf lib"
+	[elf]="lib"
+	[vm]="target elf lib"
+	[flame]="lib"
+	[lib]=""
+)
+# Single includes allowed against the rules, each with its reason:
+# "FILE INCLUDE".
+exceptions=(
+	# issue 24 item 1 moves the families' module emitters (struct
+	# family_emit) out of probes/ into module/; until then these include
+	# pass 3's emitter interface
+	"probes/begin_end.c module/emit.h"
+	"probes/timer.c module/emit.h"
+	"probes/procfs.c module/emit.h"
+	"probes/tracepoint.c module/emit.h"
+	"probes/kernel_function.c module/emit.h"
+	# struct driver moves under the backend interface next
+	"module/build.h stap/driver.h"
+	"module/run.c stap/driver.h"
+	"module/sign.c stap/driver.h"
+	"module/run.c flame/flame.h"
+)
 bad=0
 say() { echo "$*"; bad=1; }
+excepted() { local e; for e in "${exceptions[@]}"; do [ "$e" = "$1 $2" ] && return 0; done; return 1; }
 
-rank() { local i; for i in "${!order[@]}"; do [ "${order[$i]}" = "$1" ] && echo "$i" && return; done; echo -1; }
-
-for dir in "${order[@]}"; do
-	r=$(rank "$dir")
+for dir in "${dirs[@]}"; do
 	for f in "$dir"/*.[chyl]; do
 		[ -e "$f" ] || continue
 		case $f in parser/grammar.[ch]|parser/lexer.c) continue ;; esac
 		while IFS= read -r inc; do
 			top=${inc%%/*}
 			[ "$inc" = "$top" ] && continue	# "config.h" and the like
+			[ "$top" = "$dir" ] && continue
 			if [ "$top" = runtime ]; then
 				[[ $inc == runtime/abi/* ]] ||
 					say "$f: includes $inc (only runtime/abi/ is shared with user space)"
 				continue
 			fi
-			tr=$(rank "$top")
-			if [ "$tr" -lt 0 ]; then
+			if [ -z "${may[$top]+x}" ]; then
 				say "$f: includes $inc, not a compiler folder"
-			elif [ "$tr" -lt "$r" ]; then
+			elif [[ " ${may[$dir]} " != *" $top "* ]] && ! excepted "$f" "$inc"; then
 				say "$f: includes $inc ($dir must not depend on $top)"
 			fi
 		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
@@ -43,17 +77,17 @@ for dir in "${order[@]}"; do
 done
 for f in runtime/*.[ch] runtime/*/*.[ch]; do
 	[ -e "$f" ] || continue
-	grep -n '^#include "\(lib\|parser\|semantic\|codegen\|probes\|target\|stap\)/' "$f" |
+	grep -n '^#include "\(lib\|parser\|semantic\|module\|probes\|target\|elf\|vm\|flame\|stap\)/' "$f" |
 		sed "s|^|$f:|; s|\$| (runtime/ is kernel-only)|" | while IFS= read -r l; do echo "$l"; done | grep . && bad=1
 done
 
 # 2: family objects and per-family data outside probes/
 families=$(sed -n 's/^\t&\([a-z_]*_family\),.*/\1/p' probes/registry.c)
 for fam in $families; do
-	hits=$(grep -rlw "$fam" --include='*.[ch]' stap codegen semantic parser target lib 2>/dev/null)
+	hits=$(grep -rlw "$fam" --include='*.[ch]' stap module vm flame semantic parser target elf lib 2>/dev/null)
 	[ -n "$hits" ] && say "$fam named outside probes/: $hits"
 done
-if grep -rn 'PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap codegen semantic parser target lib; then
+if grep -rn 'PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap module vm flame semantic parser target elf lib 2>/dev/null; then
 	say "a family constant outside probes/"
 fi
 

@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
+#include "module/codegen.h"
 #include "lib/files.h"
 #include "parser/parser.h"
 #include "semantic/library.h"

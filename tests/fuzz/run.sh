@@ -21,6 +21,9 @@ cd "$top"
 parser_src="lib/*.c target/*.c parser/session.c parser/diag.c parser/ast.c
 	parser/parse.c parser/preproc.c parser/unparse.c parser/grammar.c
 	parser/lexer.c"
+# pass 3: the module backend's files in libstap.a (module/ also holds pass 4 and 5)
+pass3_src=$(sed -n '/^libstap_a_SOURCES *=/,/[^\\]$/p' Makefile.am |
+	tr ' \t\\' '\n\n\n' | grep '^module/.*\.c$')
 case $mode in
 parser)
 	# shellcheck disable=SC2086
@@ -35,7 +38,7 @@ compile)
 		-fno-sanitize-recover=undefined -I"$top" -DPKGDATADIR='""' \
 		-DFUZZ_TAPSETS="\"$top/tapsets\"" \
 		-o "$out/fuzz_compile" tests/fuzz/fuzz_compile.c $parser_src \
-		semantic/*.c codegen/*.c probes/*.c -ldw -lelf -llzma -lz -lzstd
+		semantic/*.c $pass3_src probes/*.c -ldw -lelf -llzma -lz -lzstd
 	# the first input loads the kernel's catalogs (seconds)
 	limits="-timeout=60 -rss_limit_mb=4096" ;;
 *)

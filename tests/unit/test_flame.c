@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stap/flame.h"
+#include "flame/flame.h"
 #include "tests/unit/check.h"
 
 #define NEAR(a, b) (fabs((a) - (b)) < 1e-6)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# selftest.sh - checks the qemu VM runner (stap/vm.c, stap/stapvm.c) with a
+# selftest.sh - checks the qemu VM runner (vm/vm.c, vm/stapvm.c) with a
 # stand-in loader (fake_staprun.c).  Prints PASS/FAIL/SKIP per check; exits
 # 1 if any check failed.  Needs gcc (with static libc), qemu-system-x86_64,
 # /bin/busybox (static) and a kernel in /boot.
@@ -17,7 +17,7 @@ cflags="-std=c11 -O2 -Wall -Wextra -Wshadow -Werror"
 check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
 
 # vm.c asks target/ for a release's kernel image (target/ needs libdw)
-gcc $cflags -I"$top" -o "$t/stapvm" "$top/stap/stapvm.c" "$top/stap/vm.c" \
+gcc $cflags -I"$top" -o "$t/stapvm" "$top/vm/stapvm.c" "$top/vm/vm.c" \
 	"$top"/lib/*.c "$top"/target/*.c -ldw -lelf -llzma -lz -lzstd ||
 	{ echo "FAIL: build stapvm"; exit 1; }
 gcc $cflags -static -o "$t/fake" "$here/fake_staprun.c" ||

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stap/flame.h"
+#include "flame/flame.h"
 
 static void usage(FILE *to)
 {

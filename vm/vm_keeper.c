@@ -51,9 +51,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stap/vm.h"
-#include "stap/vm_internal.h"
-#include "stap/vm_warm.h"
+#include "vm/vm.h"
+#include "vm/vm_internal.h"
+#include "vm/vm_warm.h"
 
 #define KEEP_BOOT_MAX 180	/* s from qemu's start to "ready" */
 #define KEEP_STEP_MAX 60	/* s for each step of handing over a job */

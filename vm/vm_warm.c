@@ -26,9 +26,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stap/vm.h"
-#include "stap/vm_internal.h"
-#include "stap/vm_warm.h"
+#include "vm/vm.h"
+#include "vm/vm_internal.h"
+#include "vm/vm_warm.h"
 #include "lib/files.h"
 #include "lib/hash.h"
 

@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stap/build.h"
+#include "module/build.h"
 #include "lib/arena.h"
 #include "lib/files.h"
 #include "lib/hash.h"

@@ -18,7 +18,7 @@
 
 #include <string.h>
 
-#include "stap/flame_internal.h"
+#include "flame/flame_internal.h"
 
 /*
  * The script: hover shows a frame's title in the details line; a click

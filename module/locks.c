@@ -32,8 +32,8 @@
  * first folds every slot into the plain variable; no event probe runs
  * then, and folding changes nothing a script can see.
  */
-#include "codegen/locks.h"
-#include "codegen/emit.h"
+#include "module/locks.h"
+#include "module/emit.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -13,7 +13,7 @@
  * bytes written are the general functions' exactly; only the work per
  * piece differs.
  */
-#include "codegen/emit.h"
+#include "module/emit.h"
 #include "semantic/format.h"
 
 #include <string.h>

@@ -6,7 +6,7 @@
  * function (embedded C ones with SystemTap's STAP_* macros), with its
  * locals and temporaries in a frame struct in the per-CPU context.
  */
-#include "codegen/emit.h"
+#include "module/emit.h"
 
 #include <ctype.h>
 

@@ -26,7 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "stap/vm.h"
+#include "vm/vm.h"
 #include "target/target.h"
 
 static void vm_usage(void)

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stap/flame_internal.h"
+#include "flame/flame_internal.h"
 
 #define TRUNCATED "[truncated]"
 #define FLAME_LIST 4	/* children found by a scan; more: a table */

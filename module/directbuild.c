@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stap/build.h"
+#include "module/build.h"
 #include "target/target.h"
 #include "lib/arena.h"
 #include "lib/files.h"

@@ -10,7 +10,7 @@
 
 #include "lib/arena.h"
 #include "lib/hash.h"
-#include "stap/flame.h"
+#include "flame/flame.h"
 
 /* The fixed parts of the picture, in pixels. */
 #define FLAME_XPAD	10	/* left and right margins */

@@ -18,8 +18,8 @@
 #include <unistd.h>
 
 #include "stap/driver.h"
-#include "stap/flame.h"
-#include "stap/vm.h"
+#include "flame/flame.h"
+#include "vm/vm.h"
 
 /* -G settings as staprun's NAME=VALUE arguments, NULL-terminated. */
 static const char **module_args(struct session *s)

@@ -25,7 +25,7 @@
 
 #include <stddef.h>
 
-#include "stap/vm_internal.h"
+#include "vm/vm_internal.h"
 
 enum {
 	/* client -> keeper, in this order for a job */

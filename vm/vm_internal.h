@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "stap/vm.h"
+#include "vm/vm.h"
 
 #define VM_NPORTS 4
 

@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/codegen.h"
-#include "codegen/locks.h"
+#include "module/codegen.h"
+#include "module/locks.h"
 #include "semantic/family.h"
 #include "lib/strbuf.h"
 

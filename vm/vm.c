@@ -23,8 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "stap/vm.h"
-#include "stap/vm_internal.h"
+#include "vm/vm.h"
+#include "vm/vm_internal.h"
 #include "target/target.h"
 #include "lib/files.h"
 

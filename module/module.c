@@ -9,7 +9,7 @@
  * callbacks, readers, tables) and the probe table the runtime arms
  * (runtime/probes.h).
  */
-#include "codegen/emit.h"
+#include "module/emit.h"
 #include "lib/deep.h"
 
 #include <ctype.h>

@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stap/build.h"
+#include "module/build.h"
 #include "target/target.h"
 #include "lib/files.h"
 #include "lib/hash.h"

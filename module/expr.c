@@ -5,7 +5,7 @@
  * printing, calls, regular expressions, typed values through member
  * chains, and context values (a family's own through its emitters).
  */
-#include "codegen/emit.h"
+#include "module/emit.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
 
