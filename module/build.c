@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "module/build.h"
+#include "lib/guard.h"
 #include "target/target.h"
 #include "lib/files.h"
 #include "lib/hash.h"

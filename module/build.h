@@ -8,7 +8,7 @@
 #ifndef STAP_BUILD_H
 #define STAP_BUILD_H
 
-#include "stap/driver.h"
+#include "semantic/backend.h"
 #include "lib/strbuf.h"
 
 /*
@@ -36,7 +36,32 @@ struct recipe {
 	const char *path;	/* the recipe's cache file, NULL: not cached */
 };
 
+/* Pass 3's C into d->tmpdir: one file, or a split module's units (pass
+ * 3 says where each starts) and their shared part. 0 on success. */
+int write_sources(struct driver *d, const char *c, size_t len);
+
+/* The CPUs this process may run on (at least 1). */
+int usable_cpus(void);
+
+/* Pass 4: build the module (or take it from the cache). 0 on success. */
+int build_module(struct driver *d);
+
+/* A stable hash of the generated C, release, -D options and runtime. */
+unsigned long long build_hash(struct driver *d, const char *c_source,
+			      size_t len);
+
+/* Pass 5 (run.c): load and run the module, here or in a guest (vm/);
+ * returns the script's exit status. */
+int run_module(struct driver *d);
+
+/* --sign-module (sign.c): the key pair in d->sign_keydir, made when
+ * missing, and its certificate read (before build_hash); then the built
+ * module signed in place with the kernel's scripts/sign-file. */
+int sign_prepare(struct driver *d);
+int sign_module_file(struct driver *d, const char *ko);
+
 /* build.c */
+int run_command(char *const argv[], const char *log_path, bool quiet);
 int run_command_in(char *const argv[], const char *cwd, const char *log,
 		   bool append);
 char *cache_fetch(struct driver *d, const char *path, const char *what,

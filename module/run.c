@@ -2,7 +2,8 @@
 /*
  * Pass 5: run the module. On a host that can load modules, staprun runs
  * it here; otherwise (or with --vm) a throwaway qemu guest of the target
- * kernel runs staprun and the output streams back (stap/vm.c).
+ * kernel runs staprun and the output streams back (vm/vm.c). The
+ * driver chose which (d->use_vm).
  */
 #include "config.h"
 
@@ -17,8 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stap/driver.h"
-#include "flame/flame.h"
+#include "module/build.h"
 #include "vm/vm.h"
 
 /* -G settings as staprun's NAME=VALUE arguments, NULL-terminated. */
@@ -196,50 +196,7 @@ static int run_vm(struct driver *d)
 	return rc == 0 ? 0 : 1;
 }
 
-/* --flame: the folded stacks the script wrote, as an SVG. */
-static int render_flame(struct driver *d, const char *folded_path)
-{
-	struct flame_options opt = { .title = d->flame_title };
-	struct flame_result res;
-	FILE *in = fopen(folded_path, "re");
-	FILE *out = in ? fopen(d->flame_svg, "we") : NULL;
-	int rc = in && out ? flame_render(in, out, &opt, &res) : -1;
-
-	if (out && fclose(out) && rc == 0) {
-		snprintf(res.error, sizeof(res.error), "%s", strerror(errno));
-		rc = -1;
-	}
-	if (in)
-		fclose(in);
-	if (!in || !out) {
-		fprintf(stderr, "stap: error: --flame: cannot %s %s: %s\n",
-			in ? "write" : "read", in ? d->flame_svg : folded_path,
-			strerror(errno));
-		return 1;
-	}
-	if (rc) {
-		fprintf(stderr, "stap: error: --flame: %s\n", res.error);
-		return 1;
-	}
-	fprintf(stderr, "stap: flame graph of %llu samples in %lu stacks "
-		"written to %s%s\n", res.samples, res.stacks, d->flame_svg,
-		res.skipped ? " (lines that are not folded stacks skipped)" : "");
-	return 0;
-}
-
 int run_module(struct driver *d)
 {
-	struct session *s = d->s;
-	const char *folded = NULL;
-
-	if (d->flame_svg) {
-		/* the stacks go to -o FILE if given, else a file of ours */
-		folded = s->output_file ? s->output_file :
-			 arena_printf(&s->arena, "%s/flame.folded", d->tmpdir);
-		s->output_file = folded;
-	}
-	int rc = d->use_vm ? run_vm(d) : run_local(d);
-	if (d->flame_svg && render_flame(d, folded))
-		rc = 1;
-	return rc;
+	return d->use_vm ? run_vm(d) : run_local(d);
 }

@@ -28,7 +28,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "stap/driver.h"
+#include "module/build.h"
 #include "target/target.h"
 
 static const char sign_config[] =

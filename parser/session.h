@@ -15,6 +15,8 @@
 #include "lib/arena.h"
 #include "target/target.h"
 
+struct backend;
+
 struct srcfile {
 	const char *name;	/* as shown in messages: path or "<input>" */
 	const char *text;	/* whole file, NUL-terminated */
@@ -117,6 +119,12 @@ struct session {
 	int nlibrary_names;
 	char **script_args;	/* $1.. and @1.. */
 	int nscript_args;
+	/* the backend passes 3-5 use, and every backend built in
+	 * (NULL-terminated): semantic/backend.h. Pass 2 refuses the probes
+	 * the first cannot run, naming one of the others that can; NULL:
+	 * no such check */
+	const struct backend *backend;
+	const struct backend *const *backends;
 };
 
 void session_init(struct session *s);

@@ -22,6 +22,7 @@
  * for alias expansions, point conditions and functions' copies, and the
  * rewrites of $$parms-like values into sprintf calls.
  */
+#include "semantic/backend.h"
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
@@ -570,6 +571,8 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 	for (int f = 0; probe_families[f]; f++)
 		if (probe_families[f]->finish)
 			probe_families[f]->finish(&se);
+	if (s->nerrors == errors_before)
+		backend_check(s, prog);	/* what the chosen backend cannot run */
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	if (s->nerrors == errors_before && !s->all_functions && nfiles)

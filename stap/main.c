@@ -19,13 +19,14 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "module/codegen.h"
+#include "module/backend.h"
+#include "lib/guard.h"
 #include "lib/strbuf.h"
 #include "parser/parser.h"
 #include "semantic/library.h"
 #include "semantic/family.h"
 #include "semantic/semantic.h"
-#include "stap/driver.h"
+#include "semantic/backend.h"
 #include "stap/options.h"
 #include "vm/vm.h"
 
@@ -214,8 +215,32 @@ enum {
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
 	OPT_SIGN_MODULE,
-	OPT_VP, OPT_VM_KEEP,
+	OPT_VP, OPT_VM_KEEP, OPT_RUNTIME, OPT_BPF,
 };
+
+/* The backends built in, the default first. */
+static const struct backend *const backends[] = { &module_backend, NULL };
+
+/*
+ * --runtime=MODE (--bpf: --runtime=bpf): SystemTap's names; NULL, with a
+ * message, for a name this build has no backend of.
+ */
+static const struct backend *backend_named(const char *mode)
+{
+	for (int i = 0; backends[i]; i++)
+		if (!strcmp(backends[i]->name, mode))
+			return backends[i];
+	if (!strcmp(mode, "bpf") || !strcmp(mode, "dyninst"))
+		fprintf(stderr, "stap: error: --runtime=%s unavailable: this "
+			"build has no %s backend yet (--runtime=%s, the "
+			"default, builds a kernel module)\n", mode,
+			strcmp(mode, "bpf") ? mode : "BPF", backends[0]->name);
+	else
+		fprintf(stderr, "stap: error: %s is an invalid argument for "
+			"--runtime (%s is the one this build has)\n", mode,
+			backends[0]->name);
+	return NULL;
+}
 
 /* Print sorted unique lines; frees nothing (arena strings). */
 static void print_sorted(const char **lines, int n)
@@ -318,10 +343,105 @@ static const char *tmp_base(void)
 	return t;
 }
 
+/*
+ * After pass 2: the backend's passes, each stopping the run after -pN or
+ * on its errors. Pass 3 works in memory (-p3 prints its source); passes 4
+ * and 5 in a temporary directory that goes with stap however it ends.
+ */
+static int passes_3_to_5(struct driver *d, struct program *prog,
+			 const char *tmpbase)
+{
+	struct session *s = d->s;
+	const struct backend *b = d->backend;
+	struct pass_timer t;
+
+	d->runtime_dir = d->runtime_opt ? d->runtime_opt :
+			 find_runtime(s, d->exe_dir);
+	if (d->runtime_opt && !path_exists(arena_printf(&s->arena,
+						"%s/runtime.h", d->runtime_opt))) {
+		fprintf(stderr, "stap: error: -R %s: no runtime.h there\n",
+			d->runtime_opt);
+		return 1;
+	}
+	d->staprun = arena_printf(&s->arena, "%s/staprun", d->exe_dir);
+	if (!d->runtime_dir) {
+		fprintf(stderr, "stap: error: cannot find the runtime "
+			"(runtime/runtime.h); set STAP_RUNTIME\n");
+		return 1;
+	}
+	if (b->prepare(d))
+		return 1;
+
+	/* Pass 3 */
+	timer_start(&t);
+	if (b->translate(d, prog)) {
+		fprintf(stderr, "Pass 3: translation failed.\n");
+		return 1;
+	}
+	timer_report(s, &t, 3, b->translated);
+	if (s->last_pass == 3) {
+		fwrite(d->source, 1, d->source_len, stdout);
+		free(d->source);
+		return 0;
+	}
+
+	char *tmpl = arena_printf(&s->arena, "%s/stapXXXXXX", tmpbase);
+	if (d->tmpdir_opt) {
+		/* --tmpdir: a new directory of that name, ours alone */
+		tmpl = (char *)d->tmpdir_opt;
+		if (mkdir(tmpl, 0700)) {
+			fprintf(stderr, "stap: error: --tmpdir %s: %s\n", tmpl,
+				strerror(errno));
+			free(d->source);
+			return 1;
+		}
+	} else if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "stap: error: cannot create a temporary "
+			"directory: %s\n", strerror(errno));
+		free(d->source);
+		return 1;
+	}
+	d->tmpdir = arena_strdup(&s->arena, tmpl);
+	if (tmpdir_guard(d->tmpdir, s->keep_tmpdir)) {
+		fprintf(stderr, "stap: error: cannot start the watchdog of %s: "
+			"%s\n", d->tmpdir, strerror(errno));
+		rmdir(d->tmpdir);
+		free(d->source);
+		return 1;
+	}
+	/* gcc's own temporary files (kbuild's) go there too, and with it */
+	setenv("TMPDIR", d->tmpdir, 1);
+	int status = 1;
+
+	/* Pass 4 */
+	timer_start(&t);
+	if (b->build(d) != 0)
+		goto done;
+	timer_report(s, &t, 4, b->built);
+	if (s->last_pass == 4) {
+		printf("%s\n", d->ko_path);
+		status = 0;
+		goto done;
+	}
+
+	/* Pass 5; --flame renders the folded stacks the script wrote */
+	timer_start(&t);
+	const char *folded = d->flame_svg ? flame_folded_path(d) : NULL;
+	status = b->run(d);
+	if (folded && flame_write(d, folded))
+		status = 1;
+	timer_report(s, &t, 5, "run completed");
+done:
+	if (s->keep_tmpdir)
+		fprintf(stderr, "Keeping temporary directory \"%s\"\n", d->tmpdir);
+	tmpdir_guard_end();
+	return status;
+}
+
 /* Everything but the session's lifetime, so every exit path frees it. */
 static int stap_main(struct session *s, int argc, char **argv)
 {
-	struct driver d = { .s = s };
+	struct driver d = { .s = s, .backend = backends[0] };
 	const char *script = NULL;	/* -e */
 	const char *list_spec = NULL;	/* -l/-L PROBE */
 	bool list_vars = false;
@@ -332,6 +452,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	const char *graph = NULL;	/* --graph: the generated script */
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
+		{ "runtime", required_argument, NULL, OPT_RUNTIME },
+		{ "bpf", no_argument, NULL, OPT_BPF },
 		{ "graph", required_argument, NULL, OPT_GRAPH },
 		{ "vm-memory", required_argument, NULL, OPT_VM_MEMORY },
 		{ "vm-cpus", required_argument, NULL, OPT_VM_CPUS },
@@ -552,6 +674,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 		case OPT_VM:
 			d.force_vm = true;
 			break;
+		case OPT_RUNTIME:
+		case OPT_BPF:
+			d.backend = backend_named(opt == OPT_BPF ? "bpf" :
+						  optarg);
+			if (!d.backend)
+				return 1;
+			break;
 		case OPT_VM_MEMORY:
 			d.vm_memory_mb = (int)number_arg("--vm-memory", optarg,
 							 128, 65536);
@@ -592,6 +721,9 @@ static int stap_main(struct session *s, int argc, char **argv)
 		fprintf(stderr, "stap: error: -c and -x cannot be used together\n");
 		return 1;
 	}
+	/* pass 2 refuses what the backend cannot run */
+	s->backend = d.backend;
+	s->backends = backends;
 	const char *tmpbase = tmp_base();
 	if (!tmpbase)
 		return 1;
@@ -815,127 +947,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
-	d.runtime_dir = d.runtime_opt ? d.runtime_opt : find_runtime(s, d.exe_dir);
-	if (d.runtime_opt && !path_exists(arena_printf(&s->arena,
-						"%s/runtime.h", d.runtime_opt))) {
-		fprintf(stderr, "stap: error: -R %s: no runtime.h there\n",
-			d.runtime_opt);
-		return 1;
-	}
-	d.staprun = arena_printf(&s->arena, "%s/staprun", d.exe_dir);
-	if (!d.runtime_dir) {
-		fprintf(stderr, "stap: error: cannot find the runtime "
-			"(runtime/runtime.h); set STAP_RUNTIME\n");
-		return 1;
-	}
-
-	/* --sign-module: the key, made if needed, is part of the cache key */
-	if (d.sign_module && s->last_pass >= 4 && sign_prepare(&d))
-		return 1;
-
-	/* Pass 3, over as many translation units as pass 4 has CPUs for
-	 * (a big module's; STAP_UNITS=N: N whatever the size) */
-	const char *units = getenv("STAP_UNITS");
-	if (units && *units) {
-		char *end;
-		long nu = strtol(units, &end, 10);
-		if (*end || nu < 1 || nu > 64) {
-			fprintf(stderr, "stap: error: STAP_UNITS=%s: not a "
-				"number of translation units from 1 to 64\n",
-				units);
-			return 1;
-		}
-		s->units = (int)nu;
-		s->units_forced = true;
-	} else {
-		s->units = usable_cpus();
-	}
-	timer_start(&t);
-	char *csrc = NULL;
-	size_t clen = 0;
-	FILE *cf = open_memstream(&csrc, &clen);
-	/* the name depends on the code: generate with a placeholder first */
-	const char *placeholder = "stap_0000000000000000";
-	codegen_module(s, &prog, s->module_name ? s->module_name : placeholder, cf);
-	fclose(cf);
-	if (s->nerrors) {
-		fprintf(stderr, "Pass 3: translation failed.\n");
-		free(csrc);
-		return 1;
-	}
-	if (s->module_name) {
-		d.module_name = s->module_name;
-	} else {
-		unsigned long long h = build_hash(&d, csrc, clen);
-		d.module_name = arena_printf(&s->arena, "stap_%016llx", h);
-		char *p = strstr(csrc, placeholder);
-		if (p)
-			memcpy(p, d.module_name, strlen(placeholder));
-	}
-	timer_report(s, &t, 3, "translated to C");
-	if (s->last_pass == 3) {
-		fwrite(csrc, 1, clen, stdout);
-		free(csrc);
-		return 0;
-	}
-
-	char *tmpl = arena_printf(&s->arena, "%s/stapXXXXXX", tmpbase);
-	if (d.tmpdir_opt) {
-		/* --tmpdir: a new directory of that name, ours alone */
-		tmpl = (char *)d.tmpdir_opt;
-		if (mkdir(tmpl, 0700)) {
-			fprintf(stderr, "stap: error: --tmpdir %s: %s\n", tmpl,
-				strerror(errno));
-			return 1;
-		}
-	} else if (!mkdtemp(tmpl)) {
-		fprintf(stderr, "stap: error: cannot create a temporary "
-			"directory: %s\n", strerror(errno));
-		return 1;
-	}
-	d.tmpdir = arena_strdup(&s->arena, tmpl);
-	if (tmpdir_guard(d.tmpdir, s->keep_tmpdir)) {
-		fprintf(stderr, "stap: error: cannot start the watchdog of %s: "
-			"%s\n", d.tmpdir, strerror(errno));
-		rmdir(d.tmpdir);
-		return 1;
-	}
-	/* gcc's own temporary files (kbuild's) go there too, and with it */
-	setenv("TMPDIR", d.tmpdir, 1);
-	int status = 1;
-	if (write_sources(&d, csrc, clen) != 0) {
-		free(csrc);
-		goto done;
-	}
-	free(csrc);
-
-	/* Pass 4 */
-	timer_start(&t);
-	if (!s->build_dir) {
-		fprintf(stderr, "stap: error: no kernel build tree for %s: "
-			"install linux-headers-%s\n", s->release, s->release);
-		goto done;
-	}
-	if (build_module(&d) != 0) {
-		fprintf(stderr, "Pass 4: compilation failed.\n");
-		goto done;
-	}
-	timer_report(s, &t, 4, "compiled C into a kernel module");
-	if (s->last_pass == 4) {
-		printf("%s\n", d.ko_path);
-		status = 0;
-		goto done;
-	}
-
-	/* Pass 5 */
-	timer_start(&t);
-	status = run_module(&d);
-	timer_report(s, &t, 5, "run completed");
-done:
-	if (s->keep_tmpdir)
-		fprintf(stderr, "Keeping temporary directory \"%s\"\n", d.tmpdir);
-	tmpdir_guard_end();
-	return status;
+	return passes_3_to_5(&d, &prog, tmpbase);
 }
 
 int main(int argc, char **argv)

@@ -14,7 +14,8 @@
 #include <string.h>
 
 #include "semantic/semantic.h"
-#include "stap/driver.h"
+#include "semantic/backend.h"
+#include "flame/flame.h"
 #include "stap/options.h"
 
 void usage(FILE *out)
@@ -359,6 +360,47 @@ void flame_setup(struct session *s, struct driver *d,
 	d->flame_title = s->target_cmd ?
 		arena_printf(&s->arena, "stap --flame -c '%s'", s->target_cmd) :
 		"stap --flame";
+}
+
+const char *flame_folded_path(struct driver *d)
+{
+	struct session *s = d->s;
+
+	/* the stacks go to -o FILE if given, else a file of ours */
+	if (!s->output_file)
+		s->output_file = arena_printf(&s->arena, "%s/flame.folded",
+					      d->tmpdir);
+	return s->output_file;
+}
+
+int flame_write(struct driver *d, const char *folded_path)
+{
+	struct flame_options opt = { .title = d->flame_title };
+	struct flame_result res;
+	FILE *in = fopen(folded_path, "re");
+	FILE *out = in ? fopen(d->flame_svg, "we") : NULL;
+	int rc = in && out ? flame_render(in, out, &opt, &res) : -1;
+
+	if (out && fclose(out) && rc == 0) {
+		snprintf(res.error, sizeof(res.error), "%s", strerror(errno));
+		rc = -1;
+	}
+	if (in)
+		fclose(in);
+	if (!in || !out) {
+		fprintf(stderr, "stap: error: --flame: cannot %s %s: %s\n",
+			in ? "write" : "read", in ? d->flame_svg : folded_path,
+			strerror(errno));
+		return 1;
+	}
+	if (rc) {
+		fprintf(stderr, "stap: error: --flame: %s\n", res.error);
+		return 1;
+	}
+	fprintf(stderr, "stap: flame graph of %llu samples in %lu stacks "
+		"written to %s%s\n", res.samples, res.stacks, d->flame_svg,
+		res.skipped ? " (lines that are not folded stacks skipped)" : "");
+	return 0;
 }
 
 void print_version(const struct session *s)

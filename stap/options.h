@@ -38,4 +38,10 @@ const char *graph_script(struct session *s, const char *pattern);
 void flame_setup(struct session *s, struct driver *d, const char **script,
 		 bool no_file);
 
+/* --flame after pass 4: where the script's folded stacks go (-o FILE, or
+ * a file in the work directory, then made the output file); after pass
+ * 5, rendered into d->flame_svg (0, or 1 with a message). */
+const char *flame_folded_path(struct driver *d);
+int flame_write(struct driver *d, const char *folded_path);
+
 #endif /* STAP_OPTIONS_H */

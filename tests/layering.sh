@@ -44,11 +44,6 @@ exceptions=(
 	"probes/procfs.c module/emit.h"
 	"probes/tracepoint.c module/emit.h"
 	"probes/kernel_function.c module/emit.h"
-	# struct driver moves under the backend interface next
-	"module/build.h stap/driver.h"
-	"module/run.c stap/driver.h"
-	"module/sign.c stap/driver.h"
-	"module/run.c flame/flame.h"
 )
 bad=0
 say() { echo "$*"; bad=1; }

@@ -38,7 +38,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "stap/driver.h"
+#include "lib/guard.h"
 
 static int guard_fd = -1;
 static pid_t guard_pid;

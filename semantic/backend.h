@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A backend turns an elaborated program into something that runs: the
+ * kernel-module backend (module/) today, a BPF one later. Each fills one
+ * struct backend; the driver (stap/) picks one (--runtime) and calls its
+ * steps in pass order, and pass 2 asks it about every derived probe, so a
+ * script it cannot run fails at the probe point, naming a backend that
+ * can. Families (probes/) never see a backend, nor a backend a family.
+ */
+#ifndef SEMANTIC_BACKEND_H
+#define SEMANTIC_BACKEND_H
+
+#include "parser/session.h"
+#include "lib/files.h"
+
+#include <sys/types.h>
+
+struct derived_probe;
+struct program;
+struct backend;
+
+/*
+ * One run of stap, as the driver hands it to the backend's steps: the
+ * paths and options the driver set, then what each step made.
+ */
+struct driver {
+	struct session *s;
+	const struct backend *backend;	/* the one passes 3-5 use */
+	char *source;			/* pass 3's output, source_len bytes
+					 * (malloc'd: -p3 prints it) */
+	size_t source_len;
+	const char *exe_dir;		/* directory of the stap binary */
+	const char *runtime_dir;	/* runtime/ with runtime.h */
+	const char *staprun;		/* the loader binary */
+	const char *tmpdir;		/* per-run work directory */
+	const char *module_name;
+	int nunits;			/* translation units: MODULE_src.c,
+					 * then MODULE_src1.c ... (with
+					 * stp_units.h, what they share) */
+	size_t c_bytes;			/* the C's size, all units */
+	char *ko_path;			/* result of pass 4 */
+	bool use_vm;			/* pass 5 in a qemu guest */
+	bool force_vm;			/* --vm */
+	const char *host_refusal;	/* why the host cannot load modules
+					 * (NULL: it can) */
+	int vm_memory_mb;		/* --vm-memory, 0: the default */
+	int vm_cpus;			/* --vm-cpus, 0: the default */
+	bool vm_keep;			/* --vm-keep[=SECONDS]: a warm guest */
+	int vm_keep_s;			/* its idle seconds */
+	const char *flame_svg;		/* --flame: the SVG to write */
+	const char *runtime_opt;	/* -R DIR */
+	const char *tmpdir_opt;		/* --tmpdir=DIR */
+	bool poison_cache;		/* --poison-cache: rebuild */
+	char **make_args;		/* -B NAME=VALUE, for kbuild's make */
+	int nmake_args;
+	const char *flame_title;	/* its title */
+	bool sign_module;		/* --sign-module[=KEYDIR] */
+	const char *sign_keydir;	/* KEYDIR, NULL: under the cache */
+	const char *sign_key;		/* KEYDIR/signing_key.pem */
+	const char *sign_cert;		/* KEYDIR/signing_key.x509 (DER) */
+	char *sign_cert_data;		/* its bytes, for the cache key */
+	size_t sign_cert_len;
+};
+
+struct backend {
+	const char *name;		/* as --runtime names it: "kernel" */
+	/* Pass 2: why this backend cannot run dp (for the error at its
+	 * point), or NULL: it can. */
+	const char *(*refuses)(const struct derived_probe *dp);
+	/* After pass 2: what pass 3 needs of the options (may fail with a
+	 * message: 0 on success). */
+	int (*prepare)(struct driver *d);
+	/* Pass 3: the program as the backend's source, into d->source; 0
+	 * on success, else errors were reported in the session. */
+	int (*translate)(struct driver *d, struct program *prog);
+	/* Pass 4: d->source, built in d->tmpdir; d->ko_path the result.
+	 * 0 on success, else it said why. */
+	int (*build)(struct driver *d);
+	/* Pass 5: run it (here, or in a guest when d->use_vm); the script's
+	 * exit status. */
+	int (*run)(struct driver *d);
+	/* -v's words for passes 3 and 4: "translated to C" ... */
+	const char *translated, *built;
+};
+
+/*
+ * Pass 2, after the families' last checks: an error at the point of
+ * every derived probe that s->backend refuses, naming another of
+ * s->backends that takes it, if any. Nothing when s->backend is NULL.
+ */
+void backend_check(struct session *s, struct program *prog);
+
+#endif /* SEMANTIC_BACKEND_H */
