@@ -438,18 +438,27 @@ done:
 	return status;
 }
 
-/* Everything but the session's lifetime, so every exit path frees it. */
-static int stap_main(struct session *s, int argc, char **argv)
+/* What the command line asks for besides the session's options and the
+ * run's (struct driver); then the script it names. */
+struct cmdline {
+	const char *script;		/* -e */
+	const char *list_spec;		/* -l/-L PROBE */
+	bool list_vars;
+	int dump;			/* OPT_DUMP_* */
+	const char **extra_scripts;	/* -E */
+	int nextra, extra_cap;
+	long timeout;			/* -T, in ms */
+	const char *graph;		/* --graph: the generated script */
+	char *text;			/* the script's text, len bytes */
+	size_t len;
+	const char *name;		/* its name in messages */
+};
+
+/* The options into s, d and c: -1 to go on, else stap's exit status
+ * (--help, --version, a bad option). */
+static int parse_options(struct session *s, struct driver *d,
+			 struct cmdline *c, int argc, char **argv)
 {
-	struct driver d = { .s = s, .backend = backends[0] };
-	const char *script = NULL;	/* -e */
-	const char *list_spec = NULL;	/* -l/-L PROBE */
-	bool list_vars = false;
-	int dump = 0;			/* OPT_DUMP_* */
-	const char **extra_scripts = NULL;	/* -E */
-	int nextra = 0, extra_cap = 0;
-	long timeout = 0;		/* -T, in ms */
-	const char *graph = NULL;	/* --graph: the generated script */
 	static const struct option longopts[] = {
 		{ "vm", no_argument, NULL, OPT_VM },
 		{ "runtime", required_argument, NULL, OPT_RUNTIME },
@@ -510,18 +519,19 @@ static int stap_main(struct session *s, int argc, char **argv)
 			break;
 		}
 		case 'e':
-			if (script) {
+			if (c->script) {
 				fprintf(stderr, "stap: error: only one -e script "
 					"is allowed\n");
 				return 1;
 			}
-			script = optarg;
+			c->script = optarg;
 			break;
 		case 'W':
 			s->warnings_as_errors = true;
 			break;
 		case 'E':
-			VEC_PUSH(extra_scripts, nextra, extra_cap, optarg);
+			VEC_PUSH(c->extra_scripts, c->nextra, c->extra_cap,
+				 optarg);
 			break;
 		case 'G':
 			if (!global_setting(s, optarg))
@@ -538,7 +548,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 			s->buffer_mb = (int)number_arg("-s", optarg, 1, 4095);
 			break;
 		case 'T':
-			if (!timeout_ms(optarg, &timeout))
+			if (!timeout_ms(optarg, &c->timeout))
 				return 1;
 			break;
 		case 't':
@@ -556,25 +566,25 @@ static int stap_main(struct session *s, int argc, char **argv)
 				"not supported yet\n");
 			return 1;
 		case 'B':
-			if (!add_make_arg(&d, optarg))
+			if (!add_make_arg(d, optarg))
 				return 1;
 			break;
 		case 'R': {
 			/* kbuild runs elsewhere: an absolute path */
 			char *real = realpath(optarg, NULL);
-			d.runtime_opt = real ? arena_strdup(&s->arena, real) : optarg;
+			d->runtime_opt = real ? arena_strdup(&s->arena, real) : optarg;
 			free(real);
 			break;
 		}
 		case OPT_TMPDIR:
-			d.tmpdir_opt = optarg;
+			d->tmpdir_opt = optarg;
 			break;
 		case OPT_SIGN_MODULE:
-			d.sign_module = true;
-			d.sign_keydir = optarg;
+			d->sign_module = true;
+			d->sign_keydir = optarg;
 			break;
 		case OPT_POISON_CACHE:
-			d.poison_cache = true;
+			d->poison_cache = true;
 			break;
 		case OPT_VP:
 			if (!pass_verbosity(s, optarg))
@@ -668,45 +678,45 @@ static int stap_main(struct session *s, int argc, char **argv)
 			break;
 		case 'l':
 		case 'L':
-			list_spec = optarg;
-			list_vars = opt == 'L';
+			c->list_spec = optarg;
+			c->list_vars = opt == 'L';
 			break;
 		case OPT_VM:
-			d.force_vm = true;
+			d->force_vm = true;
 			break;
 		case OPT_RUNTIME:
 		case OPT_BPF:
-			d.backend = backend_named(opt == OPT_BPF ? "bpf" :
+			d->backend = backend_named(opt == OPT_BPF ? "bpf" :
 						  optarg);
-			if (!d.backend)
+			if (!d->backend)
 				return 1;
 			break;
 		case OPT_VM_MEMORY:
-			d.vm_memory_mb = (int)number_arg("--vm-memory", optarg,
+			d->vm_memory_mb = (int)number_arg("--vm-memory", optarg,
 							 128, 65536);
 			break;
 		case OPT_VM_CPUS:
-			d.vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
+			d->vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
 			break;
 		case OPT_VM_KEEP:
 			/* a guest kept: pass 5 in a guest, as with --vm */
-			d.force_vm = true;
-			d.vm_keep_s = optarg ? (int)number_arg("--vm-keep",
+			d->force_vm = true;
+			d->vm_keep_s = optarg ? (int)number_arg("--vm-keep",
 					optarg, 0, 86400) : 60;
-			d.vm_keep = true;
+			d->vm_keep = true;
 			break;
 		case OPT_FLAME:
-			d.flame_svg = optarg;
+			d->flame_svg = optarg;
 			break;
 		case OPT_GRAPH:
-			graph = graph_script(s, optarg);
-			if (!graph)
+			c->graph = graph_script(s, optarg);
+			if (!c->graph)
 				return 1;
 			break;
 		case OPT_DUMP_TYPES:
 		case OPT_DUMP_ALIASES:
 		case OPT_DUMP_FUNCTIONS:
-			dump = opt;
+			c->dump = opt;
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -722,11 +732,14 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	}
 	/* pass 2 refuses what the backend cannot run */
-	s->backend = d.backend;
+	s->backend = d->backend;
 	s->backends = backends;
-	const char *tmpbase = tmp_base();
-	if (!tmpbase)
-		return 1;
+	return -1;
+}
+
+/* The cache directory, checked: 0, or 1 after a message. */
+static int use_cache_dir(struct session *s)
+{
 	/*
 	 * The caches hold what is compiled into and loaded as kernel code:
 	 * only a directory of the user's own that nobody else can write
@@ -747,16 +760,23 @@ static int stap_main(struct session *s, int argc, char **argv)
 	} else if (s->verbose) {
 		fprintf(stderr, "stap: no home directory: caches off\n");
 	}
+	return 0;
+}
 
+/* The script, read whole into c->text (an empty one for -l, -L and the
+ * dumps), and its arguments: 0, or 1 after a message. */
+static int read_script(struct session *s, struct driver *d,
+		       struct cmdline *c, int argc, char **argv)
+{
 	/* The script: -e, a file, or - for stdin; the rest are $1... */
 	const char *file = NULL;
-	if (d.flame_svg)
-		flame_setup(s, &d, &script, optind >= argc);
-	if (graph && !script && optind >= argc)
-		script = graph;		/* the whole script */
-	else if (graph)
-		VEC_PUSH(extra_scripts, nextra, extra_cap, graph);
-	if (!script && !list_spec && !dump) {
+	if (d->flame_svg)
+		flame_setup(s, d, &c->script, optind >= argc);
+	if (c->graph && !c->script && optind >= argc)
+		c->script = c->graph;		/* the whole script */
+	else if (c->graph)
+		VEC_PUSH(c->extra_scripts, c->nextra, c->extra_cap, c->graph);
+	if (!c->script && !c->list_spec && !c->dump) {
 		if (optind >= argc) {
 			fprintf(stderr, "stap: error: no script given (a file, "
 				"-e SCRIPT or -)\n");
@@ -775,44 +795,48 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * script ends with an error instead of eating the memory.
 	 */
 	const size_t script_max = (size_t)64 << 20;
-	char *text;
-	size_t len;
-	const char *name;
-	if (list_spec || dump) {
-		text = xstrdup("");
-		len = 0;
-		name = "<input>";
-	} else if (script) {
-		text = xstrdup(script);
-		len = strlen(text);
-		name = "<input>";
+	if (c->list_spec || c->dump) {
+		c->text = xstrdup("");
+		c->len = 0;
+		c->name = "<input>";
+	} else if (c->script) {
+		c->text = xstrdup(c->script);
+		c->len = strlen(c->text);
+		c->name = "<input>";
 	} else {
 		bool in = strcmp(file, "-") == 0;
 
-		text = in ? read_stream_max(stdin, script_max, &len) :
-			    read_file_max(file, script_max, &len);
-		if (!text && errno == EFBIG) {
+		c->text = in ? read_stream_max(stdin, script_max, &c->len) :
+			    read_file_max(file, script_max, &c->len);
+		if (!c->text && errno == EFBIG) {
 			fprintf(stderr, "stap: error: script '%s' is larger "
 				"than %zu MiB, the limit\n",
 				in ? "<stdin>" : file, script_max >> 20);
 			return 1;
 		}
-		if (!text) {
+		if (!c->text) {
 			fprintf(stderr, "stap: error: cannot read '%s': %s\n",
 				in ? "<stdin>" : file, strerror(errno));
 			return 1;
 		}
-		name = in ? "<input>" : file;
+		c->name = in ? "<input>" : file;
 	}
+	return 0;
+}
 
+/* The target kernel, and whether pass 5 runs in a guest of it: 0, or 1
+ * after a message. */
+static int choose_kernel(struct session *s, struct driver *d,
+			 const struct cmdline *c)
+{
 	/*
 	 * The target kernel (the preprocessor's kernel_v and CONFIG_* need
 	 * it): -r, else the host when it can load modules, else the newest
 	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
 	 * without one.
 	 */
-	bool host_ok = vm_host_can_load_modules(&d.host_refusal,
-						 d.sign_module);
+	bool host_ok = vm_host_can_load_modules(&d->host_refusal,
+						 d->sign_module);
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -831,11 +855,11 @@ static int stap_main(struct session *s, int argc, char **argv)
 		target_set_cache_dir(s->target, s->cache_dir);
 		s->build_dir = s->target->build_dir;
 	}
-	d.use_vm = d.force_vm || !host_ok;
-	if (!d.use_vm && s->release) {
+	d->use_vm = d->force_vm || !host_ok;
+	if (!d->use_vm && s->release) {
 		struct utsname u;
 		if (uname(&u) == 0 && strcmp(u.release, s->release) != 0)
-			d.use_vm = true;	/* another kernel: run it in a guest */
+			d->use_vm = true;	/* another kernel: run it in a guest */
 	}
 
 	/*
@@ -843,19 +867,35 @@ static int stap_main(struct session *s, int argc, char **argv)
 	 * (its own processes are busybox, the loader and -c's command).
 	 * Said before passes 1-4 rather than after the build.
 	 */
-	if (s->target_pid && d.use_vm && s->last_pass >= 5 && !dump &&
-	    !list_spec) {
+	if (s->target_pid && d->use_vm && s->last_pass >= 5 && !c->dump &&
+	    !c->list_spec) {
 		fprintf(stderr, "stap: error: -x %ld: the script would run in a "
 			"qemu guest (%s), which has no process of this host; "
 			"use -c CMD to run CMD in the guest as the target\n",
-			s->target_pid, d.force_vm ? "--vm" :
-			d.host_refusal ? arena_printf(&s->arena, "the host "
+			s->target_pid, d->force_vm ? "--vm" :
+			d->host_refusal ? arena_printf(&s->arena, "the host "
 						      "cannot load modules: %s",
-						      d.host_refusal) :
+						      d->host_refusal) :
 			arena_printf(&s->arena, "%s is not the running "
 				     "kernel", s->release));
 		return 1;
 	}
+	return 0;
+}
+
+/* Everything but the session's lifetime, so every exit path frees it. */
+static int stap_main(struct session *s, int argc, char **argv)
+{
+	struct driver d = { .s = s, .backend = backends[0] };
+	struct cmdline c = { 0 };
+	int rc = parse_options(s, &d, &c, argc, argv);
+
+	if (rc >= 0)
+		return rc;
+	const char *tmpbase = tmp_base();
+	if (!tmpbase || use_cache_dir(s) ||
+	    read_script(s, &d, &c, argc, argv) || choose_kernel(s, &d, &c))
+		return 1;
 
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -863,19 +903,19 @@ static int stap_main(struct session *s, int argc, char **argv)
 	d.exe_dir = dir_of(s, n > 0 ? exe : argv[0]);
 
 	set_tapset_path(s, d.exe_dir);
-	if (dump) {
-		free(text);
+	if (c.dump) {
+		free(c.text);
 		library_load_macros(s);
-		return dump_library(s, dump);
+		return dump_library(s, c.dump);
 	}
-	if (list_spec) {
-		free(text);
+	if (c.list_spec) {
+		free(c.text);
 		library_load_macros(s);
-		if (list_points(s, list_spec, list_vars) > 0)
+		if (list_points(s, c.list_spec, c.list_vars) > 0)
 			return 0;
 		/* SystemTap is silent here; an empty list reads as a hang */
 		fprintf(stderr, "stap: no probe point matches '%s'\n",
-			list_spec);
+			c.list_spec);
 		return 1;
 	}
 
@@ -888,27 +928,27 @@ static int stap_main(struct session *s, int argc, char **argv)
 	struct library lib;
 	library_load(s, &lib, s->cache_dir);
 	/* the script, then each -E script as <input1>, <input2>... */
-	int nfiles = 1 + nextra, nuser = nfiles;
+	int nfiles = 1 + c.nextra, nuser = nfiles;
 	/* library_resolve() grows the array at each power of two */
 	size_t files_cap = 1;
 	while (files_cap < (size_t)nfiles + 1)
 		files_cap <<= 1;
 	struct ast_file **files = arena_alloc(&s->arena, files_cap *
 					      sizeof(*files));
-	int fid = session_add_source(s, name, text, len, false);
-	free(text);
+	int fid = session_add_source(s, c.name, c.text, c.len, false);
+	free(c.text);
 	files[0] = parse_source(s, fid);
 	if (!files[0]->decls && !s->nerrors)
 		diag_error(s, (struct srcloc){ .file = fid, .line = 1, .col = 1 },
 			   "the script has no "
 			   "probes, functions or globals");
-	for (int i = 0; i < nextra; i++) {
+	for (int i = 0; i < c.nextra; i++) {
 		const char *extra_name = arena_printf(&s->arena, "<input%d>", i + 1);
-		fid = session_add_source(s, extra_name, extra_scripts[i],
-					 strlen(extra_scripts[i]), false);
+		fid = session_add_source(s, extra_name, c.extra_scripts[i],
+					 strlen(c.extra_scripts[i]), false);
 		files[1 + i] = parse_source(s, fid);
 	}
-	free(extra_scripts);
+	free(c.extra_scripts);
 	timer_report(s, &t, 1, "parsed user script");
 	if (s->nerrors) {
 		fprintf(stderr, "Pass 1: parse failed.\n");
@@ -920,10 +960,10 @@ static int stap_main(struct session *s, int argc, char **argv)
 			ast_unparse_file(stdout, s, files[i]);
 		return 0;
 	}
-	if (timeout) {
+	if (c.timeout) {
 		/* -T: SystemTap's own way, a probe that ends the script */
 		const char *end_probe = arena_printf(&s->arena,
-			"probe timer.ms(%ld) { exit() }\n", timeout);
+			"probe timer.ms(%ld) { exit() }\n", c.timeout);
 		fid = session_add_source(s, "<timeout>", end_probe,
 					 strlen(end_probe), false);
 		files[nfiles++] = parse_source(s, fid);
