@@ -463,7 +463,7 @@ static int write_part(const char *path, const char *head, const char *c,
 }
 
 /*
- * A split module's C (codegen/module.c) is its shared part, then each
+ * A split module's C (module/module.c) is its shared part, then each
  * unit from the line "/\* stap: unit K of N *\/" where pass 3 says it
  * starts (s->unit_start): the shared part goes to stp_units.h, which
  * each unit's file includes first.

@@ -21,7 +21,9 @@ struct backend;
 
 /*
  * One run of stap, as the driver hands it to the backend's steps: the
- * paths and options the driver set, then what each step made.
+ * paths and options the driver set, then what each step made. Some are
+ * the module backend's own (-m, -B, -R, --sign-module, the units): the
+ * driver reads them since SystemTap's command line has them.
  */
 struct driver {
 	struct session *s;
@@ -65,7 +67,8 @@ struct driver {
 struct backend {
 	const char *name;		/* as --runtime names it: "kernel" */
 	/* Pass 2: why this backend cannot run dp (for the error at its
-	 * point), or NULL: it can. */
+	 * point): its attach kind, or something its body (dp->body) uses;
+	 * NULL: it can. */
 	const char *(*refuses)(const struct derived_probe *dp);
 	/* After pass 2: what pass 3 needs of the options (may fail with a
 	 * message: 0 on success). */

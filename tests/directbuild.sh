@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by run-tests.sh: the direct pass 4 (stap/directbuild.c, kbuild's
+# Sourced by run-tests.sh: the direct pass 4 (module/directbuild.c, kbuild's
 # commands run without make) against kbuild itself (STAP_KBUILD=1), on
 # every kernel with headers, each in a cache of its own:
 #

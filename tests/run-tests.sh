@@ -194,7 +194,7 @@ if wanted man/pages; then
 	fi
 fi
 
-### flame graphs (stap/flame.h through stap/stapflame): NAME.folded gives
+### flame graphs (flame/flame.h through stap/stapflame): NAME.folded gives
 ### an SVG that a real XML parser reads, with exactly the frames of
 ### NAME.expect (x, width, title); a large input renders in time; and in
 ### headless Chromium the script runs, zooms and searches

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Sourced by run-tests.sh: stap --sign-module (stap/sign.c), on the host (a
+# Sourced by run-tests.sh: stap --sign-module (module/sign.c), on the host (a
 # build, no guest; e2e/sig_enforce_* load the modules in a guest booted with
 # module.sig_enforce=1). Each check runs on every kernel with headers, in a
 # cache and key folder of its own:

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_internal.h - what stap/vm.c shares with the warm guest
- * (stap/vm_warm.c, the client of a kept guest; stap/vm_keeper.c, the
+ * vm_internal.h - what vm/vm.c shares with the warm guest
+ * (vm/vm_warm.c, the client of a kept guest; vm/vm_keeper.c, the
  * process that keeps it): buffers, the guest's initramfs and /init
  * pieces, starting qemu. Not for the rest of stap: vm.h is the interface.
  */

@@ -65,7 +65,7 @@
 #define KEEP_DISK_SIZE (256ull << 20)	/* the largest module sent */
 
 static const char keeper_init[] =
-	"# a warm guest: jobs from the host on ttyS3 (stap/vm_keeper.c)\n"
+	"# a warm guest: jobs from the host on ttyS3 (vm/vm_keeper.c)\n"
 	"d=/dev/nvme0n1\n"
 	"i=0; while [ ! -b $d ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n"
 	"[ -b $d ] || say nodisk\n"

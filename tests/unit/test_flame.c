@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The flame graph renderer (stap/flame.h): folded lines into the tree
+ * The flame graph renderer (flame/flame.h): folded lines into the tree
  * (merging, what is malformed, depth and line limits), the geometry of the
  * boxes, and the escaping of the SVG.
  */

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# warm.sh - stap --vm-keep: one guest kept between runs (stap/vm_warm.c,
-# stap/vm_keeper.c), in a directory of the test's own (STAP_VM_DIR). For
+# warm.sh - stap --vm-keep: one guest kept between runs (vm/vm_warm.c,
+# vm/vm_keeper.c), in a directory of the test's own (STAP_VM_DIR). For
 # each kernel with headers (or WARM_RELEASES):
 #   - two scripts in a row through one guest: each one's stdout, stderr
 #     and exit status; the second did not boot (stap -v says "job 2 ...
