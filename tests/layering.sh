@@ -16,7 +16,10 @@
 #   2. only probes/ names a probe family: no other compiler folder refers
 #      to a family object (*_family) or a family's own data;
 #   3. the families are listed once, in probes/registry.c;
-#   4. no hand-written source file is over 1,500 lines.
+#   4. no hand-written source file is over 1,500 lines;
+#   5. a backend is named by its own folder and the driver only (stap/
+#      picks it through struct backend), and no family sees the backend
+#      interface (semantic/backend.h).
 # Prints one line per violation; exit status 1 if there is any.
 set -u
 cd "$(dirname "$0")/.."
@@ -89,6 +92,14 @@ fi
 # 3: the family list is written once
 n=$(grep -l '&[a-z_]*_family,' probes/*.c | grep -vc registry.c)
 [ "$n" = 0 ] || say "the families are listed outside probes/registry.c"
+
+# 5: backends named by their folder and the driver; families blind to them
+for b in $(sed -n 's/^const struct backend \([a-z_]*\) = {.*/\1/p' module/*.c 2>/dev/null); do
+	hits=$(grep -rlw "$b" --include='*.[ch]' probes vm flame semantic parser target elf lib 2>/dev/null)
+	[ -n "$hits" ] && say "$b named outside its backend and stap/: $hits"
+done
+hits=$(grep -l '^#include "semantic/backend.h"' probes/*.[ch] 2>/dev/null)
+[ -n "$hits" ] && say "a family includes semantic/backend.h: $hits"
 
 # 4: file sizes
 for f in $(git ls-files '*.c' '*.h' '*.y' '*.l' 2>/dev/null); do
