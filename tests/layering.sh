@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The source layout's rules (HACKING.md, "Layout"), checked on the tree:
 #   1. includes follow the dependency order
-#        stap -> probes -> codegen -> semantic -> parser -> target -> lib
-#      (a folder includes its own headers and those of folders after it);
+#        stap -> probes -> codegen -> semantic -> parser -> target -> elf -> lib
+#      (a folder includes its own headers and those of folders after it:
+#      elf/, the ELF/DWARF reader, includes only lib/);
 #      runtime/ includes no compiler header, and no compiler file includes
 #      runtime/ but its user-space ABI (runtime/abi/);
 #   2. only probes/ names a probe family: no other compiler folder refers
@@ -13,7 +14,7 @@
 # Prints one line per violation; exit status 1 if there is any.
 set -u
 cd "$(dirname "$0")/.."
-order=(stap probes codegen semantic parser target lib)
+order=(stap probes codegen semantic parser target elf lib)
 bad=0
 say() { echo "$*"; bad=1; }
 
@@ -43,17 +44,17 @@ for dir in "${order[@]}"; do
 done
 for f in runtime/*.[ch] runtime/*/*.[ch]; do
 	[ -e "$f" ] || continue
-	grep -n '^#include "\(lib\|parser\|semantic\|codegen\|probes\|target\|stap\)/' "$f" |
+	grep -n '^#include "\(lib\|elf\|parser\|semantic\|codegen\|probes\|target\|stap\)/' "$f" |
 		sed "s|^|$f:|; s|\$| (runtime/ is kernel-only)|" | while IFS= read -r l; do echo "$l"; done | grep . && bad=1
 done
 
 # 2: family objects and per-family data outside probes/
 families=$(sed -n 's/^\t&\([a-z_]*_family\),.*/\1/p' probes/registry.c)
 for fam in $families; do
-	hits=$(grep -rlw "$fam" --include='*.[ch]' stap codegen semantic parser target lib 2>/dev/null)
+	hits=$(grep -rlw "$fam" --include='*.[ch]' stap codegen semantic parser target elf lib 2>/dev/null)
 	[ -n "$hits" ] && say "$fam named outside probes/: $hits"
 done
-if grep -rn 'PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap codegen semantic parser target lib; then
+if grep -rn 'PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap codegen semantic parser target elf lib; then
 	say "a family constant outside probes/"
 fi
 
