@@ -109,16 +109,16 @@ int elf_file_section(struct elf_file *f, const char *name,
 	}
 	if (sh.sh_type == SHT_NOBITS) {
 		*why = "not in the file";
-		return -1;
+		return -2;
 	}
 	if ((sh.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0) {
 		*why = "cannot decompress it";
-		return -1;
+		return -2;
 	}
 	d = elf_rawdata(scn, NULL);
 	if (!d) {
 		*why = "not in the file";
-		return -1;
+		return -2;
 	}
 	*data = d->d_buf ? d->d_buf : "";
 	*size = d->d_size;

@@ -62,8 +62,9 @@ bool elf_file_has_dwarf(struct elf_file *f);
 
 /*
  * Section name of the file itself: its bytes (decompressed when
- * SHF_COMPRESSED), size and link-time address. 0, or -1 with *why (a
- * static string: "no such section", "not in the file" for SHT_NOBITS).
+ * SHF_COMPRESSED), size and link-time address. 0; -1 when there is no
+ * such section; -2 when its bytes are not in the file (SHT_NOBITS, past
+ * the end, not decompressible). *why (static) says which.
  */
 int elf_file_section(struct elf_file *f, const char *name,
 		     const void **data, size_t *size, uint64_t *addr,
