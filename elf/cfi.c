@@ -96,7 +96,7 @@ int elf_file_cfi_at(struct elf_file *f, uint64_t pc, struct elf_frame *out,
 	if (!f->cfi_done) {
 		f->cfi_done = true;
 		f->eh_cfi = dwarf_getcfi_elf(f->elf);
-		if (f->dw)
+		if (elf_file_dwarf(f))
 			f->debug_cfi = dwarf_getcfi(f->dw);
 	}
 	if (!f->eh_cfi && !f->debug_cfi) {

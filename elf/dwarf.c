@@ -139,7 +139,7 @@ int elf_file_functions(struct elf_file *f,
 	size_t hsize;
 	int r = 0;
 
-	if (!f->dw)
+	if (!elf_file_dwarf(f))
 		return -1;
 	while (!r && dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL,
 				  NULL) == 0) {
@@ -182,7 +182,7 @@ bool elf_file_line_at(struct elf_file *f, uint64_t addr,
 	Dwarf_Die cu;
 	Dwarf_Line *l;
 
-	if (!f->dw || !dwarf_addrdie(f->dw, addr, &cu) ||
+	if (!elf_file_dwarf(f) || !dwarf_addrdie(f->dw, addr, &cu) ||
 	    !(l = dwarf_getsrc_die(&cu, addr)))
 		return false;
 	fill_line(f, l, out);
@@ -215,7 +215,7 @@ int elf_file_lines_of(struct elf_file *f, const char *file, int line,
 	int n = 0, cap = 0;
 
 	*out = NULL;
-	if (!f->dw)
+	if (!elf_file_dwarf(f))
 		return 0;
 	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
 		Dwarf_Die cu;
@@ -473,7 +473,7 @@ enum elf_var_result elf_var_location(struct elf_file *f, uint64_t func,
 	bool found = false;
 	int nsc;
 
-	if (!f->dw || !dwarf_offdie(f->dw, func, &fn))
+	if (!elf_file_dwarf(f) || !dwarf_offdie(f->dw, func, &fn))
 		return ELF_VAR_NONE;
 	nsc = scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)

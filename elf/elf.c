@@ -33,29 +33,40 @@ unsigned elf_file_type(const struct elf_file *f)
 	return gelf_getehdr(f->elf, &eh) ? eh.e_type : ET_NONE;
 }
 
+unsigned elf_file_class(const struct elf_file *f)
+{
+	return (unsigned)gelf_getclass(f->elf);
+}
+
 Elf *elf_file_elf(struct elf_file *f)
 {
 	return f->elf;
 }
 
+static void need_dwarf(struct elf_file *f);
+
 Elf *elf_file_dwarf_elf(struct elf_file *f)
 {
+	need_dwarf(f);
 	return f->debug_elf ? f->debug_elf : f->elf;
 }
 
 Dwarf *elf_file_dwarf(struct elf_file *f)
 {
+	need_dwarf(f);
 	return f->dw;
 }
 
 bool elf_file_has_dwarf(struct elf_file *f)
 {
-	return f->dw != NULL;
+	return elf_file_dwarf(f) != NULL;
 }
 
 const char *elf_file_debug_path(struct elf_file *f)
 {
-	return f->dw ? (f->debug_path ? f->debug_path : f->path) : NULL;
+	if (!elf_file_dwarf(f))
+		return NULL;
+	return f->debug_path ? f->debug_path : f->path;
 }
 
 Elf_Scn *elf_section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
@@ -341,15 +352,26 @@ struct elf_file *elf_file_open(const char *path, const char *debug_root,
 		elf_file_close(f);
 		return NULL;
 	}
-	if (!has_debug_info(f->elf))
-		find_debug_file(f, debug_root ? debug_root : ELF_DEBUG_ROOT);
-	if (elf_file_type(f) == ET_REL) {
-		f->dw = relocated_dwarf(f, &f->dwfl);
-	} else {
-		f->dw = dwarf_begin_elf(elf_file_dwarf_elf(f), DWARF_C_READ,
-					NULL);
-	}
+	f->debug_root = arena_strdup(&f->arena, debug_root ? debug_root :
+				     ELF_DEBUG_ROOT);
 	return f;
+}
+
+/* The debug file and the DWARF, looked for on first use. */
+static void need_dwarf(struct elf_file *f)
+{
+	if (f->dw_done)
+		return;
+	f->dw_done = true;
+	if (!f->debug_root)	/* a memory image */
+		return;
+	if (!has_debug_info(f->elf))
+		find_debug_file(f, f->debug_root);
+	if (elf_file_type(f) == ET_REL)
+		f->dw = relocated_dwarf(f, &f->dwfl);
+	else
+		f->dw = dwarf_begin_elf(f->debug_elf ? f->debug_elf : f->elf,
+					DWARF_C_READ, NULL);
 }
 
 struct elf_file *elf_file_open_memory(const void *img, size_t len,
@@ -423,6 +445,8 @@ static void read_symbols(struct elf_file *f)
 	int cap = 0, capa = 0;
 
 	f->syms_done = true;
+	if (!scn)
+		need_dwarf(f);
 	if (!scn && f->debug_elf && (scn = symtab_of(f->debug_elf,
 						     SHT_SYMTAB)))
 		elf = f->debug_elf;

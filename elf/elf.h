@@ -51,6 +51,8 @@ struct arena *elf_file_arena(struct elf_file *f);
 const char *elf_file_path(const struct elf_file *f);
 /* ET_EXEC, ET_DYN, ET_REL */
 unsigned elf_file_type(const struct elf_file *f);
+/* ELFCLASS64, ELFCLASS32 */
+unsigned elf_file_class(const struct elf_file *f);
 /* The build-id as lower-case hex, or NULL. */
 const char *elf_file_build_id(struct elf_file *f);
 /* The .gnu_debuglink name, or NULL. */

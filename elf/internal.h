@@ -14,7 +14,10 @@ struct elf_file {
 	const char *path;
 	int fd;			/* -1 for a memory image */
 	Elf *elf;
-	/* the separate debug file, when there is one */
+	/* the separate debug file, when there is one, and the DWARF: looked
+	 * for on first use (need_dwarf) */
+	const char *debug_root;	/* NULL for a memory image */
+	bool dw_done;
 	const char *debug_path;
 	int debug_fd;
 	Elf *debug_elf;
