@@ -99,7 +99,7 @@ void elf_raw_section(Elf *elf, const char *want, const unsigned char **p,
 	*n = 0;
 	if (!scn || sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
 		return;
-	d = elf_rawdata(scn, NULL);
+	d = elf_getdata(scn, NULL);
 	if (d && d->d_buf) {
 		*p = d->d_buf;
 		*n = d->d_size;
@@ -135,6 +135,33 @@ int elf_file_section(struct elf_file *f, const char *name,
 	*size = d->d_size;
 	if (addr)
 		*addr = sh.sh_addr;
+	return 0;
+}
+
+int elf_file_sections(struct elf_file *f,
+		      int (*fn)(const struct elf_section *s, void *arg),
+		      void *arg)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(f->elf, &shstrndx) != 0)
+		return -1;
+	while ((scn = elf_nextscn(f->elf, scn))) {
+		GElf_Shdr sh;
+		struct elf_section s;
+		int r;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		s.name = elf_strptr(f->elf, shstrndx, sh.sh_name);
+		s.type = sh.sh_type;
+		s.flags = sh.sh_flags;
+		s.addr = sh.sh_addr;
+		s.size = sh.sh_size;
+		if ((r = fn(&s, arg)))
+			return r;
+	}
 	return 0;
 }
 
@@ -473,7 +500,7 @@ static void read_symbols(struct elf_file *f)
 			.name = name, .addr = s.st_value, .size = s.st_size,
 			.type = GELF_ST_TYPE(s.st_info),
 			.bind = GELF_ST_BIND(s.st_info),
-			.shndx = s.st_shndx }));
+			.shndx = s.st_shndx, .index = (uint32_t)i }));
 		if (s.st_shndx != SHN_UNDEF && s.st_shndx != SHN_ABS &&
 		    (GELF_ST_TYPE(s.st_info) == STT_FUNC ||
 		     GELF_ST_TYPE(s.st_info) == STT_OBJECT))
@@ -481,12 +508,11 @@ static void read_symbols(struct elf_file *f)
 	}
 }
 
-static struct elf_file *sort_file;
-
-static int by_addr_cmp(const void *a, const void *b)
+static int by_addr_cmp(const void *a, const void *b, void *arg)
 {
-	const struct elf_sym *x = &sort_file->syms[*(const int *)a];
-	const struct elf_sym *y = &sort_file->syms[*(const int *)b];
+	const struct elf_file *f = arg;
+	const struct elf_sym *x = &f->syms[*(const int *)a];
+	const struct elf_sym *y = &f->syms[*(const int *)b];
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
@@ -498,14 +524,20 @@ static int by_addr_cmp(const void *a, const void *b)
 
 static void need_symbols(struct elf_file *f)
 {
-	if (f->syms_done)
+	if (!f->syms_done)
+		read_symbols(f);
+}
+
+/* The symbols by address too, for lookups by address. */
+static void need_by_addr(struct elf_file *f)
+{
+	need_symbols(f);
+	if (f->by_addr_done)
 		return;
-	read_symbols(f);
-	sort_file = f;
+	f->by_addr_done = true;
 	if (f->nby_addr > 1)
-		qsort(f->by_addr, (size_t)f->nby_addr, sizeof(int),
-		      by_addr_cmp);
-	sort_file = NULL;
+		qsort_r(f->by_addr, (size_t)f->nby_addr, sizeof(int),
+			by_addr_cmp, f);
 }
 
 int elf_file_symbols(struct elf_file *f,
@@ -540,7 +572,7 @@ bool elf_file_symbol_at(struct elf_file *f, uint64_t addr,
 {
 	int lo = 0, hi;
 
-	need_symbols(f);
+	need_by_addr(f);
 	hi = f->nby_addr;
 	/* the last symbol at or below addr */
 	while (lo < hi) {

@@ -72,6 +72,20 @@ int elf_file_section(struct elf_file *f, const char *name,
 		     const void **data, size_t *size, uint64_t *addr,
 		     const char **why);
 
+struct elf_section {
+	const char *name;
+	unsigned type;		/* SHT_PROGBITS, ... */
+	uint64_t flags;		/* SHF_ALLOC, ... */
+	uint64_t addr, size;
+};
+
+/* Call fn for each section of the file, in header order (fn returning
+ * nonzero stops the walk with that value). Returns it, 0, or -1 when the
+ * section headers cannot be read. */
+int elf_file_sections(struct elf_file *f,
+		      int (*fn)(const struct elf_section *s, void *arg),
+		      void *arg);
+
 /* ------------------------------------------------------------------ */
 /* Symbols and the PLT */
 
@@ -82,6 +96,7 @@ struct elf_sym {
 	unsigned char type;	/* STT_FUNC, STT_OBJECT, ... */
 	unsigned char bind;	/* STB_GLOBAL, STB_LOCAL, STB_WEAK */
 	uint16_t shndx;		/* SHN_UNDEF for an import */
+	uint32_t index;		/* in its symbol table */
 };
 
 /*

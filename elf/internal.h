@@ -32,7 +32,7 @@ struct elf_file {
 	int nsyms;
 	int *by_addr;		/* defined FUNC/OBJECT symbols by address */
 	int nby_addr;
-	bool syms_done;
+	bool syms_done, by_addr_done;
 };
 
 /* The section named name of elf, or NULL. */

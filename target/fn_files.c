@@ -20,43 +20,13 @@
  */
 #define _GNU_SOURCE
 #include "target/fn_internal.h"
+#include "elf/libdw.h"
 #include "lib/arena.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
 #include <string.h>
-
-void kf_section(Elf *elf, const char *want, const unsigned char **p,
-		size_t *n)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	*p = NULL;
-	*n = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, want) != 0)
-			continue;
-		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
-			return;
-		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf) {
-			*p = d->d_buf;
-			*n = d->d_size;
-		}
-		return;
-	}
-}
 
 void kf_files_init(struct kf_files *ff, Elf *elf)
 {
@@ -69,9 +39,9 @@ void kf_files_init(struct kf_files *ff, Elf *elf)
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
 	    *(const unsigned char *)&one != 1)
 		return;
-	kf_section(elf, ".debug_line", &ff->line, &ff->nline);
-	kf_section(elf, ".debug_line_str", &ff->line_str, &ff->nline_str);
-	kf_section(elf, ".debug_str", &ff->str, &ff->nstr);
+	elf_raw_section(elf, ".debug_line", &ff->line, &ff->nline);
+	elf_raw_section(elf, ".debug_line_str", &ff->line_str, &ff->nline_str);
+	elf_raw_section(elf, ".debug_str", &ff->str, &ff->nstr);
 }
 
 void kf_files_free(struct kf_files *ff)

@@ -158,11 +158,6 @@ struct kf_files {
 	struct strbuf name;	/* the name returned last */
 };
 
-/* The bytes of the section named want, when they can be read as they are
- * (present, not compressed); else *p is NULL. */
-void kf_section(Elf *elf, const char *want, const unsigned char **p,
-		size_t *n);
-
 void kf_files_init(struct kf_files *ff, Elf *elf);
 void kf_files_free(struct kf_files *ff);
 /* dwarf_decl_file(die), the same string; valid until the next call. */

@@ -19,6 +19,7 @@
  * the expression (DW_OP_call_ref, DW_OP_implicit_value, ...).
  */
 #include "target/fn_internal.h"
+#include "elf/libdw.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -33,8 +34,8 @@ void kf_locs_init(struct kf_locs *l, Elf *elf)
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
 	    *(const unsigned char *)&one != 1)
 		return;
-	kf_section(elf, ".debug_info", &l->info, &l->ninfo);
-	kf_section(elf, ".debug_loclists", &l->lists, &l->nlists);
+	elf_raw_section(elf, ".debug_info", &l->info, &l->ninfo);
+	elf_raw_section(elf, ".debug_loclists", &l->lists, &l->nlists);
 }
 
 /*
