@@ -244,6 +244,20 @@ enum elf_var_result elf_var_location(struct elf_file *f, uint64_t func,
 const char *elf_loc_text(struct elf_file *f, const struct elf_loc *loc);
 
 /* ------------------------------------------------------------------ */
+/* Types */
+
+/*
+ * The DWARF types of f as BTF records (the format of the kernel's type
+ * table, which target/btf.h reads): split BTF on a base of base_types
+ * types and base_strs bytes of strings, as a kernel module's .BTF is on
+ * vmlinux's, so that btf_add_module() takes a program's types as a scope
+ * of their own. A malloc'ed *blob of *len bytes; -1 and *err without
+ * DWARF.
+ */
+int elf_file_btf(struct elf_file *f, uint32_t base_types, uint32_t base_strs,
+		 uint8_t **blob, size_t *len, char **err);
+
+/* ------------------------------------------------------------------ */
 /* SystemTap SDT notes (.note.stapsdt, from sys/sdt.h) */
 
 enum elf_sdt_kind {

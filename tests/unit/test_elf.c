@@ -20,6 +20,7 @@
 
 #include "elf/arch.h"
 #include "elf/elf.h"
+#include "target/btf.h"
 #include "tests/unit/check.h"
 
 /* Line numbers below are checked: keep the sources' lines in place. */
@@ -53,7 +54,19 @@ static const char prog_c[] =
 	"\t\tSTAP_PROBE2(prog, mark, s, 42);\n"
 	"\tputs(\"done\");\n"
 	"\treturn scale(s, n);\n"
-	"}\n";
+	"}\n"
+	"struct point {\n"				/* 25 */
+	"\tint x;\n"
+	"\tlong y;\n"
+	"\tunsigned flag : 3, wide : 9;\n"
+	"\tstruct point *next;\n"
+	"\tchar name[8];\n"
+	"\tint grid[2][3];\n"
+	"\tenum shade { DARK = -1, LIGHT = 7 } shade;\n"
+	"\tconst char *label;\n"
+	"} origin;\n"
+	"typedef struct point point_t;\n"
+	"point_t *origin_p = &origin;\n";
 
 static char dir[] = "/tmp/stap-test-elf-XXXXXX";
 
@@ -262,6 +275,90 @@ static void check_program(struct elf_file *f)
 	CHECK(elf_file_cfi_at(f, 0x10, &fr, &why) == -1);
 }
 
+/* A member's place and type, through the kernel's type table. */
+static int member(struct btf *b, int id, const char *name, unsigned *bit,
+		  unsigned *bits, struct btf_info *info)
+{
+	int type;
+
+	if (btf_member(b, id, name, &type, bit, bits) != 0)
+		return -1;
+	btf_resolve(b, type, info);
+	return type;
+}
+
+/* The program's DWARF types as a scope of the type table pass 2 uses for
+ * the kernel, on an empty base (a raw BTF file of no types). */
+static void check_types(struct elf_file *f)
+{
+	struct btf *b = NULL;
+	struct btf_info in;
+	char *err = NULL, *base = path_of("base.btf");
+	/* magic, version 1, header 24 bytes, no types, a "" string */
+	static const unsigned char empty[] = {
+		0x9f, 0xeb, 1, 0, 24, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 1, 0, 0, 0, 0,
+	};
+	FILE *out = fopen(base, "w");
+	unsigned bit, bits;
+	int scope, id, t;
+
+	CHECK(out && fwrite(empty, sizeof(empty), 1, out) == 1);
+	if (out)
+		fclose(out);
+	CHECK(btf_load_file(base, &b, &err) == 0);
+	free(base);
+	if (!b) {
+		fprintf(stderr, "base BTF: %s\n", err);
+		free(err);
+		return;
+	}
+	scope = btf_add_elf(b, "prog", f, &err);
+	CHECK(scope > 0);
+	if (!scope) {
+		fprintf(stderr, "btf_add_elf: %s\n", err);
+		free(err);
+		btf_free(b);
+		return;
+	}
+	id = btf_find_type_in(b, "struct point", scope);
+	CHECK(id > 0);
+	btf_resolve(b, id, &in);
+	CHECK(in.cls == BTF_CLASS_STRUCT && in.size == 80);
+	CHECK(btf_find_type_in(b, "struct point", 0) == 0);
+	t = btf_find_type_in(b, "point_t", scope);
+	btf_resolve(b, t, &in);
+	CHECK(t > 0 && in.cls == BTF_CLASS_STRUCT && in.size == 80);
+
+	CHECK(member(b, id, "x", &bit, &bits, &in) > 0 && bit == 0 &&
+	      in.cls == BTF_CLASS_INT && in.size == 4 && in.is_signed);
+	CHECK(member(b, id, "y", &bit, &bits, &in) > 0 && bit == 64 &&
+	      in.size == 8);
+	CHECK(member(b, id, "flag", &bit, &bits, &in) > 0 && bit == 128 &&
+	      bits == 3 && !in.is_signed);
+	CHECK(member(b, id, "wide", &bit, &bits, &in) > 0 && bit == 131 &&
+	      bits == 9);
+	CHECK(member(b, id, "next", &bit, &bits, &in) > 0 && bit == 192 &&
+	      in.cls == BTF_CLASS_PTR);
+	btf_resolve(b, in.target, &in);
+	CHECK(in.cls == BTF_CLASS_STRUCT && in.size == 80);
+	CHECK(member(b, id, "name", &bit, &bits, &in) > 0 && bit == 256 &&
+	      in.cls == BTF_CLASS_ARRAY && in.nelems == 8 && in.is_char);
+	CHECK(member(b, id, "grid", &bit, &bits, &in) > 0 && bit == 320 &&
+	      in.cls == BTF_CLASS_ARRAY && in.nelems == 2 && in.size == 24);
+	btf_resolve(b, in.target, &in);
+	CHECK(in.cls == BTF_CLASS_ARRAY && in.nelems == 3 && in.size == 12);
+	CHECK(member(b, id, "shade", &bit, &bits, &in) > 0 && bit == 512 &&
+	      in.cls == BTF_CLASS_ENUM && in.size == 4 && in.is_signed);
+	CHECK(member(b, id, "label", &bit, &bits, &in) > 0 && bit == 576 &&
+	      in.cls == BTF_CLASS_PTR && in.is_char);
+	CHECK(member(b, id, "nothing", &bit, &bits, &in) == -1);
+	char *name = btf_type_name(b, id);
+	CHECK(name && !strcmp(name, "struct point"));
+	free(name);
+	btf_free(b);
+}
+
 static void check_library(struct elf_file *f)
 {
 	struct elf_sym s;
@@ -341,6 +438,7 @@ int main(void)
 	if (f) {
 		CHECK_STR(elf_file_debug_path(f), p);
 		check_program(f);
+		check_types(f);
 		elf_file_close(f);
 	}
 	free(p);
