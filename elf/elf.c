@@ -335,19 +335,60 @@ static const Dwfl_Callbacks offline_callbacks = {
 	.debuginfo_path = &no_debuginfo_path,
 };
 
-static Dwarf *relocated_dwarf(struct elf_file *f, Dwfl **out)
+static Dwarf *relocated_dwarf(struct elf_file *f)
 {
-	Dwfl *dwfl = dwfl_begin(&offline_callbacks);
-	Dwfl_Module *mod;
 	Dwarf_Addr bias;
 	const char *path = f->debug_path ? f->debug_path : f->path;
 
-	*out = dwfl;
-	if (!dwfl)
+	f->dwfl = dwfl_begin(&offline_callbacks);
+	if (!f->dwfl)
 		return NULL;
-	mod = dwfl_report_offline(dwfl, path, path, -1);
-	dwfl_report_end(dwfl, NULL, NULL);
-	return mod ? dwfl_module_getdwarf(mod, &bias) : NULL;
+	f->mod = dwfl_report_offline(f->dwfl, path, path, -1);
+	dwfl_report_end(f->dwfl, NULL, NULL);
+	return f->mod ? dwfl_module_getdwarf(f->mod, &bias) : NULL;
+}
+
+struct in_section {
+	uint64_t addr;
+	const char *name;
+	uint64_t offset;
+};
+
+static int section_has(const struct elf_section *s, void *arg)
+{
+	struct in_section *w = arg;
+
+	if (!(s->flags & SHF_ALLOC) || w->addr < s->addr ||
+	    w->addr - s->addr >= s->size)
+		return 0;
+	w->name = s->name;
+	w->offset = w->addr - s->addr;
+	return 1;
+}
+
+bool elf_file_section_offset(struct elf_file *f, uint64_t addr,
+			     const char **name, uint64_t *offset)
+{
+	struct in_section w = { .addr = addr };
+
+	if (elf_file_type(f) == ET_REL) {
+		Dwarf_Addr a = addr;
+		int idx;
+
+		if (!elf_file_dwarf(f) || !f->mod ||
+		    (idx = dwfl_module_relocate_address(f->mod, &a)) < 0 ||
+		    !(*name = dwfl_module_relocation_info(f->mod,
+							  (unsigned)idx,
+							  NULL)))
+			return false;
+		*offset = a;
+		return true;
+	}
+	if (elf_file_sections(f, section_has, &w) != 1)
+		return false;
+	*name = w.name;
+	*offset = w.offset;
+	return true;
 }
 
 static struct elf_file *file_new(const char *path)
@@ -395,7 +436,7 @@ static void need_dwarf(struct elf_file *f)
 	if (!has_debug_info(f->elf))
 		find_debug_file(f, f->debug_root);
 	if (elf_file_type(f) == ET_REL)
-		f->dw = relocated_dwarf(f, &f->dwfl);
+		f->dw = relocated_dwarf(f);
 	else
 		f->dw = dwarf_begin_elf(f->debug_elf ? f->debug_elf : f->elf,
 					DWARF_C_READ, NULL);

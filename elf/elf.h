@@ -14,7 +14,11 @@
  * file's, else .dynsym).
  *
  * Addresses are link-time addresses (st_value, DW_AT_low_pc), as the
- * file has them; a caller adds a load bias itself.
+ * file has them; a caller adds a load bias itself. A relocatable file's
+ * (a .ko's) sections all start at 0 in the file: its DWARF is read with
+ * the sections laid out one after another (libdwfl's offline layout),
+ * and elf_file_section_offset() turns such an address into the section
+ * and offset a kernel module's probe is placed by.
  *
  * Memory: every string and array returned lives in the file's arena and
  * stays valid until elf_file_close(). Errors are malloc'ed strings the
@@ -71,6 +75,11 @@ bool elf_file_has_dwarf(struct elf_file *f);
 int elf_file_section(struct elf_file *f, const char *name,
 		     const void **data, size_t *size, uint64_t *addr,
 		     const char **why);
+
+/* The section an address of the DWARF lies in, and its offset there
+ * (see above): true and *name, *offset. */
+bool elf_file_section_offset(struct elf_file *f, uint64_t addr,
+			     const char **name, uint64_t *offset);
 
 struct elf_section {
 	const char *name;

@@ -23,6 +23,7 @@ struct elf_file {
 	Elf *debug_elf;
 	Dwarf *dw;		/* from debug_elf or elf */
 	Dwfl *dwfl;		/* a relocatable file's: owns dw */
+	Dwfl_Module *mod;
 	Dwarf_CFI *eh_cfi, *debug_cfi;
 	bool cfi_done;
 	const char *build_id;	/* hex; "" until read, NULL none */

@@ -5,8 +5,10 @@
  * function, a parameter in a register, a sys/sdt.h mark with a
  * semaphore, and a copy of the program whose DWARF is in a separate
  * file, found once by its build-id under a debug root and once by its
- * .gnu_debuglink. Facts the reader reports are checked against the
- * sources' line numbers and against objdump and nm. No guest, no kernel.
+ * .gnu_debuglink; its types through the kernel's type table (target/btf.h);
+ * the library as a relocatable object, a kernel module's kind. Facts the
+ * reader reports are checked against the sources' line numbers and
+ * objdump. No guest, no kernel.
  * Exit 0 pass, 1 fail, 77 (skip) without gcc or sys/sdt.h.
  */
 #define _GNU_SOURCE
@@ -510,6 +512,32 @@ int main(void)
 	CHECK(elf_file_open("/nonexistent/x", NULL, &err) == NULL && err &&
 	      strstr(err, "cannot open"));
 	free(err);
+
+	/* a relocatable object (a kernel module's kind): its DWARF is
+	 * relocated, its addresses name a section and an offset */
+	if (sh("cd %s && gcc -g -O2 -c -o lib.o lib.c", dir) == 0) {
+		f = elf_file_open(p = path_of("lib.o"), "/nonexistent", &err);
+		CHECK(f && elf_file_type(f) == ET_REL);
+		if (f) {
+			struct found out = { .want = "lib_add" };
+			struct elf_sym s;
+			struct elf_line l;
+			const char *sec;
+			uint64_t off;
+
+			CHECK(elf_file_symbol(f, "lib_add", &s) && s.addr == 0);
+			CHECK(elf_file_functions(f, find_func, &out) == 1);
+			CHECK(out.fn.decl_line == 1 &&
+			      ends_with(out.decl_file, "/lib.c"));
+			CHECK(elf_file_section_offset(f, out.fn.entry_pc, &sec,
+						      &off));
+			CHECK(!strcmp(sec, ".text") && off == s.addr);
+			CHECK(elf_file_line_at(f, out.fn.entry_pc, &l) &&
+			      l.line >= 1 && l.line <= 3);
+			elf_file_close(f);
+		}
+		free(p);
+	}
 
 	free(root);
 	free(id);
