@@ -652,15 +652,13 @@ int elf_file_plt(struct elf_file *f, const struct elf_plt **out)
 	int count = 0;
 	/* .plt.sec (IBT) has a stub per slot; .plt starts with the one
 	 * that calls the resolver */
-	uint64_t first;
+	uint64_t first = 0;
 
 	*out = NULL;
-	if (!plt) {
-		plt = elf_section_named(f->elf, ".plt", &psh);
-		first = psh.sh_addr + 16;
-	} else {
+	if (plt)
 		first = psh.sh_addr;
-	}
+	else if ((plt = elf_section_named(f->elf, ".plt", &psh)))
+		first = psh.sh_addr + 16;
 	if (!rela || !got || !plt || !rsh.sh_entsize ||
 	    !(rd = elf_getdata(rela, NULL)) ||
 	    !(dyn = elf_getscn(f->elf, rsh.sh_link)) ||

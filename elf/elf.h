@@ -131,8 +131,10 @@ struct elf_plt {
 	uint64_t addr;		/* its stub in .plt.sec or .plt */
 };
 
-/* The PLT stubs of a program or shared library, by their GOT slot:
- * the count (0 when there is no PLT), *out in the arena. */
+/* The PLT stubs of a program or shared library, by their GOT slot
+ * (.rela.plt's R_X86_64_JUMP_SLOT entries; the stubs of .plt.sec when
+ * the file has one, else of .plt after its first): the count (0 when
+ * there is no PLT), *out in the arena. .plt.got stubs are not listed. */
 int elf_file_plt(struct elf_file *f, const struct elf_plt **out);
 
 /* ------------------------------------------------------------------ */
