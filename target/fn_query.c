@@ -405,7 +405,7 @@ static const char **stmt_vars(struct kf_types *b, Dwarf_Die *die,
 			if (!dwarf_attr_integrate(&child, DW_AT_const_value,
 						  &a) &&
 			    (!dwarf_attr_integrate(&child, DW_AT_location,
-						   &a) || !kf_located_at(&a, addr)))
+						   &a) || !elf_located_at(&a, addr)))
 				continue;
 			if (!kf_die_type(&child, &t) || (tid = kf_type_id(b, &t)) < 0)
 				continue;

@@ -26,7 +26,7 @@
  * Memory: the debug vmlinux is mmapped by libelf and read once, front to
  * back; the pages behind the walk are released as it goes (see "Reading
  * the DWARF once"), and the declaration files come from the line
- * programs' headers (fn_files.c), not libdw's decoded line tables.
+ * programs' headers (elf/decl_files.c), not libdw's decoded line tables.
  *
  * Invariants: funcs[] is sorted by (name, file, line) and unique on it;
  * each function's instances are in discovery order (CU, then out-of-line
@@ -193,9 +193,9 @@ struct builder {
 	struct intern dnames;	/* names of out-of-line DWARF functions */
 	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct kf_types types;	/* type names, interned in strs */
-	struct kf_files files;	/* decl files from the line headers */
+	struct elf_decl_files files;	/* decl files from the line headers */
 	struct kf_abbrevs abbrevs;	/* the current CU's DIE codes */
-	struct kf_locs locs;	/* locations at a pc */
+	struct elf_loc_cover locs;	/* locations at a pc */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -510,9 +510,9 @@ static uint32_t var_id(struct builder *b, const char *name, int tid)
  */
 static bool located(struct builder *b, Dwarf_Attribute *a, uint64_t pc)
 {
-	return kf_locs_at(&b->locs, a, pc) ||
+	return elf_loc_cover_at(&b->locs, a, pc) ||
 	       (b->mfentry && cu_entry(b, pc) &&
-		kf_locs_at(&b->locs, a, pc + 5));
+		elf_loc_cover_at(&b->locs, a, pc + 5));
 }
 
 /*
@@ -641,7 +641,7 @@ static void add_inst(struct builder *b, int func, uint64_t addr,
 static void decl_of(struct builder *b, Dwarf_Die *cu, Dwarf_Die *f,
 		    int *file, int *line)
 {
-	const char *df = kf_decl_file(&b->files, f);
+	const char *df = elf_decl_file(&b->files, f);
 	Dwarf_Addr lo;
 	Dwarf_Line *l = NULL;
 
@@ -1143,7 +1143,7 @@ static void builder_free(struct builder *b)
 	intern_free(&b->exported);
 	arena_free(&b->scratch);
 	u64map_free(&b->types.ids);
-	kf_files_free(&b->files);
+	elf_decl_files_free(&b->files);
 	free(b->ldata);
 	free(b->loff);
 	free(b->lslot);
@@ -1274,8 +1274,8 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	b.elf = elf_file_elf(b.ef);
 	if (read_elf(&b, err) != 0)
 		goto out;
-	kf_files_init(&b.files, b.elf);
-	kf_locs_init(&b.locs, b.elf);
+	elf_decl_files_init(&b.files, b.elf);
+	elf_loc_cover_init(&b.locs, b.elf);
 	b.img = elf_rawfile(b.elf, &b.nimg);
 	if (!b.img || b.nimg >= (size_t)1 << 31)
 		b.nimg = 0;
