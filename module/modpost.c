@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "module/build.h"
+#include "elf/elf.h"
 #include "lib/arena.h"
 #include "lib/files.h"
 #include "lib/hash.h"
@@ -46,7 +47,7 @@ struct modobj {
 	int nns;
 	const char *special;	/* why modpost would do more: an export,
 				 * a device table (NULL: nothing) */
-	char *data;		/* the object's bytes, owning the names */
+	struct elf_file *ef;	/* the object, owning the names */
 };
 
 static bool starts(const char *s, const char *p)
@@ -105,70 +106,62 @@ static void modobj_free(struct modobj *m)
 	free(m->imp);
 	free(m->slots);
 	free(m->ns);
-	free(m->data);
+	elf_file_close(m->ef);
 }
 
-/* A string of a string table, NULL when it does not lie inside it. */
-static const char *elf_str(const char *data, size_t len, const Elf64_Shdr *sh,
-			   size_t off)
+/* One symbol of the object: an import, or a definition that would make
+ * modpost do more. */
+static int modobj_symbol(const struct elf_sym *s, void *arg)
 {
-	if (sh->sh_offset > len || sh->sh_size > len - sh->sh_offset ||
-	    off >= sh->sh_size)
-		return NULL;
-	const char *s = data + sh->sh_offset + off;
-	if (!memchr(s, 0, sh->sh_size - off))
-		return NULL;
-	return s;
+	struct modobj *m = arg;
+
+	if (s->shndx != SHN_UNDEF) {
+		/* an export (6.1: __ksymtab_, 6.12: __export_symbol_)
+		 * or a device table: modpost writes more */
+		if (starts(s->name, "__ksymtab_") ||
+		    starts(s->name, "__export_symbol_"))
+			m->special = "it exports symbols";
+		else if (starts(s->name, "__mod_") &&
+			 strstr(s->name, "device_table"))
+			m->special = "it has a device table";
+		return 0;
+	}
+	if (s->bind != STB_GLOBAL && s->bind != STB_WEAK)
+		return 0;
+	/* modpost's ignore_undef_symbol(): resolved by MOD.mod.o */
+	if (!strcmp(s->name, "__this_module") ||
+	    !strcmp(s->name, "_GLOBAL_OFFSET_TABLE_"))
+		return 0;
+	imp_add(m, s->name, s->bind == STB_WEAK);
+	return 0;
 }
 
 /* Read the imports, .modinfo and anything modpost would act on. */
 static int modobj_read(struct modobj *m, const char *path, char *why,
 		       size_t n)
 {
+	const void *info;
 	size_t len;
-	char *data = read_file(path, &len);
+	const char *w;
+	char *err = NULL;
 
 	memset(m, 0, sizeof(*m));
-	m->data = data;
-	if (!data) {
+	m->ef = elf_file_open(path, NULL, &err);
+	if (!m->ef) {
 		snprintf(why, n, "cannot read %s", path);
+		free(err);
 		return -1;
 	}
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)data;
-	if (len < sizeof(*eh) || memcmp(eh->e_ident, ELFMAG, SELFMAG) ||
-	    eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_type != ET_REL ||
-	    eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > len) {
+	if (elf_file_type(m->ef) != ET_REL ||
+	    elf_file_class(m->ef) != ELFCLASS64) {
 		snprintf(why, n, "%s is not a 64-bit relocatable ELF object",
 			 path);
 		return -1;
 	}
-	const Elf64_Shdr *sh = (const Elf64_Shdr *)(data + eh->e_shoff);
-	size_t shnum = eh->e_shnum;
-	if (len - eh->e_shoff < sizeof(*sh)) {
-		snprintf(why, n, "%s: no section headers", path);
-		return -1;
-	}
-	if (!shnum)
-		shnum = sh[0].sh_size;
-	size_t shstrndx = eh->e_shstrndx == SHN_XINDEX ? sh[0].sh_link :
-			  eh->e_shstrndx;
-	if (shnum > (len - eh->e_shoff) / sizeof(*sh) || shstrndx >= shnum) {
-		snprintf(why, n, "%s: bad section headers", path);
-		return -1;
-	}
-	const Elf64_Shdr *symtab = NULL;
-	for (size_t i = 0; i < shnum; i++) {
-		const char *name = elf_str(data, len, &sh[shstrndx],
-					   sh[i].sh_name);
-		if (sh[i].sh_type == SHT_SYMTAB)
-			symtab = &sh[i];
-		if (!name || strcmp(name, ".modinfo") ||
-		    sh[i].sh_type == SHT_NOBITS || sh[i].sh_offset > len ||
-		    sh[i].sh_size > len - sh[i].sh_offset)
-			continue;
+	if (elf_file_section(m->ef, ".modinfo", &info, &len, NULL, &w) == 0) {
 		/* key=value strings, NUL-separated (with padding) */
-		const char *p = data + sh[i].sh_offset;
-		const char *end = p + sh[i].sh_size;
+		const char *p = info, *end = p + len;
+
 		while (p < end) {
 			const char *z = memchr(p, 0, (size_t)(end - p));
 			if (!z)
@@ -183,38 +176,9 @@ static int modobj_read(struct modobj *m, const char *path, char *why,
 			p = z + 1;
 		}
 	}
-	if (!symtab || symtab->sh_link >= shnum ||
-	    symtab->sh_entsize != sizeof(Elf64_Sym) ||
-	    symtab->sh_offset > len || symtab->sh_size > len - symtab->sh_offset) {
+	if (elf_file_symbols(m->ef, modobj_symbol, m) < 0) {
 		snprintf(why, n, "%s: no symbol table", path);
 		return -1;
-	}
-	const Elf64_Sym *sym = (const Elf64_Sym *)(data + symtab->sh_offset);
-	size_t nsym = symtab->sh_size / sizeof(*sym);
-	const Elf64_Shdr *strtab = &sh[symtab->sh_link];
-	for (size_t i = 1; i < nsym; i++) {
-		const char *name = elf_str(data, len, strtab, sym[i].st_name);
-		int bind = ELF64_ST_BIND(sym[i].st_info);
-		if (!name || !*name)
-			continue;
-		if (sym[i].st_shndx != SHN_UNDEF) {
-			/* an export (6.1: __ksymtab_, 6.12: __export_symbol_)
-			 * or a device table: modpost writes more */
-			if (starts(name, "__ksymtab_") ||
-			    starts(name, "__export_symbol_"))
-				m->special = "it exports symbols";
-			else if (starts(name, "__mod_") &&
-				 strstr(name, "device_table"))
-				m->special = "it has a device table";
-			continue;
-		}
-		if (bind != STB_GLOBAL && bind != STB_WEAK)
-			continue;
-		/* modpost's ignore_undef_symbol(): resolved by MOD.mod.o */
-		if (!strcmp(name, "__this_module") ||
-		    !strcmp(name, "_GLOBAL_OFFSET_TABLE_"))
-			continue;
-		imp_add(m, name, bind == STB_WEAK);
 	}
 	return 0;
 }

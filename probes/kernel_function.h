@@ -8,7 +8,7 @@
 #define PROBES_KERNEL_FUNCTION_H
 
 #include "probes/probes.h"
-#include "target/dwloc.h"
+#include "module/loc_c.h"
 #include "target/functions.h"
 
 /*

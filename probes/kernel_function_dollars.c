@@ -45,9 +45,9 @@ const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 	struct arena *a = &se->s->arena;
 	struct dwloc loc;
 	const char *msg = kf->statement ?
-			  dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
+			  loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
 				       name, 8, &loc) :
-			  dwloc_var(dw, a, kf->addr, kf->cu, name, 8, &loc);
+			  loc_c_var(dw, a, kf->addr, kf->cu, name, 8, &loc);
 
 	if (!msg)
 		return arena_printf(a, "the type of '$%s' is not known", name);
@@ -84,9 +84,9 @@ static const char *kf_loc_error(struct sema *se, struct dwloc_file *dw,
 	struct dwloc loc;
 
 	return kf->statement ?
-	       dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr, name,
+	       loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr, name,
 			    size ? size : 8, &loc) :
-	       dwloc_var(dw, a, kf->addr, kf->cu, name, size ? size : 8, &loc);
+	       loc_c_var(dw, a, kf->addr, kf->cu, name, size ? size : 8, &loc);
 }
 
 /*

@@ -85,9 +85,9 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 				    c_type);
 	btf_resolve(btf, type, &info);
 	msg = kf->statement ?
-	      dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
+	      loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
 			   root + 1, info.size ? info.size : 8, &loc->loc) :
-	      dwloc_var(dw, a, kf->addr, kf->cu, root + 1,
+	      loc_c_var(dw, a, kf->addr, kf->cu, root + 1,
 			info.size ? info.size : 8, &loc->loc);
 	if (msg)
 		return arena_printf(a, "'%s': %s", root, msg);

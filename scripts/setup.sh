@@ -14,10 +14,12 @@ cd "$(dirname "$0")/.."
 # groff-base checks the man pages (the suite's man/pages); python3 and
 # chromium check the flame graphs' SVG (its XML, and its script in a
 # headless browser: tests/run-tests.sh, flame/); jq reads the JSON lines
-# of the e2e tests json_*.
+# of the e2e tests json_*. systemtap-sdt-dev's sys/sdt.h marks the
+# program the ELF/DWARF reader's unit test builds (tests/unit/test_elf.c);
+# binutils' objcopy splits its debug file.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
 	liblzma-dev zlib1g-dev libzstd-dev
-	lz4 zstd groff-base python3 chromium jq
+	lz4 zstd groff-base python3 chromium jq systemtap-sdt-dev binutils
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
 	linux-headers-6.12-cloud-amd64"

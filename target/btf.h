@@ -98,6 +98,17 @@ int btf_find_type_in(struct btf *b, const char *c_type, int scope);
 int btf_add_module(struct btf *b, const char *name, uint8_t *blob,
 		   size_t len, char **err);
 
+/*
+ * Add the DWARF types of an ELF file (a user program, a library, a
+ * module's debug file: elf/elf.h) as a scope of their own, named name,
+ * converted into the same records as the kernel's (elf_file_btf): pass
+ * 2's member, pretty-printing and @cast code reads them as it reads the
+ * kernel's. The scope, or 0 with a malloc'ed *err.
+ */
+struct elf_file;
+int btf_add_elf(struct btf *b, const char *name, struct elf_file *f,
+		char **err);
+
 enum btf_class {
 	BTF_CLASS_VOID,
 	BTF_CLASS_INT,		/* also _Bool and char */

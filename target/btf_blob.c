@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Where the raw BTF bytes of a kernel come from (see btf.h for the order
- * btf_load tries them): an ELF vmlinux's .BTF section (ELF headers parsed
- * here: no libelf, so libstap.a needs no extra library), a bzImage, whose
- * compressed payload (located by the boot header's payload_offset/
- * payload_length, else by scanning for a compressor's magic) is piped
- * through the decompressor, a raw file (/sys/kernel/btf/vmlinux), and the
+ * btf_load tries them): an ELF vmlinux's .BTF section (read by elf/), a
+ * bzImage, whose compressed payload (located by the boot header's
+ * payload_offset/payload_length, else by scanning for a compressor's
+ * magic) is piped through the decompressor, a raw file (/sys/kernel/btf/vmlinux), and the
  * cache file that keeps a blob with the state of the file it came from.
  * What the bytes mean is btf.c's.
  */
 #define _GNU_SOURCE
 #include "target/btf_blob.h"
+#include "elf/elf.h"
 #include "lib/files.h"
 #include "lib/arena.h"
 #include "lib/strbuf.h"
@@ -51,79 +51,30 @@ struct cache_header {
 /* ------------------------------------------------------------------ */
 /* Finding the blob: ELF, bzImage, decompressors */
 
-/* The section NAME of the ELF image IMG; 0 with its place, or -1 with
- * why not in *why (malloc'ed). */
-static int elf_find_section(const uint8_t *img, size_t len, const char *name,
-			    size_t *off, size_t *size, char **why)
-{
-	Elf64_Ehdr eh;
-	Elf64_Shdr sh, strsh;
-	size_t shnum, shstrndx, nl = strlen(name);
-
-	if (len < sizeof(eh) || memcmp(img, ELFMAG, SELFMAG) != 0) {
-		*why = xasprintf("not an ELF file");
-		return -1;
-	}
-	memcpy(&eh, img, sizeof(eh));
-	if (eh.e_ident[EI_CLASS] != ELFCLASS64 ||
-	    eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-		*why = xasprintf("not a 64-bit little-endian ELF file");
-		return -1;
-	}
-	if (eh.e_shentsize != sizeof(Elf64_Shdr) || eh.e_shoff > len ||
-	    len - eh.e_shoff < sizeof(Elf64_Shdr)) {
-		*why = xasprintf("bad ELF section headers");
-		return -1;
-	}
-	memcpy(&sh, img + eh.e_shoff, sizeof(sh));
-	shnum = eh.e_shnum ? eh.e_shnum : sh.sh_size;
-	shstrndx = eh.e_shstrndx == SHN_XINDEX ? sh.sh_link : eh.e_shstrndx;
-	if (shnum > (len - eh.e_shoff) / sizeof(Elf64_Shdr) ||
-	    shstrndx >= shnum) {
-		*why = xasprintf("bad ELF section headers");
-		return -1;
-	}
-	memcpy(&strsh, img + eh.e_shoff + shstrndx * sizeof(sh), sizeof(sh));
-	if (strsh.sh_offset > len || strsh.sh_size > len - strsh.sh_offset) {
-		*why = xasprintf("bad ELF section name table");
-		return -1;
-	}
-	for (size_t i = 1; i < shnum; i++) {
-		const char *sn;
-
-		memcpy(&sh, img + eh.e_shoff + i * sizeof(sh), sizeof(sh));
-		if (sh.sh_name >= strsh.sh_size ||
-		    strsh.sh_size - sh.sh_name < nl + 1)
-			continue;
-		sn = (const char *)img + strsh.sh_offset + sh.sh_name;
-		if (memcmp(sn, name, nl + 1) != 0)
-			continue;
-		if (sh.sh_type == SHT_NOBITS || sh.sh_offset > len ||
-		    sh.sh_size > len - sh.sh_offset) {
-			*why = xasprintf("section %s is not in the file",
-					  name);
-			return -1;
-		}
-		*off = sh.sh_offset;
-		*size = sh.sh_size;
-		return 0;
-	}
-	*why = xasprintf("no %s section", name);
-	return -1;
-}
-
 /* Copy IMG's .BTF section into a malloc'ed blob. */
 int btf_blob_from_elf(const uint8_t *img, size_t len, uint8_t **blob,
 			 size_t *blob_len, char **why)
 {
-	size_t off, size;
+	struct elf_file *f = elf_file_open_memory(img, len, why);
+	const void *data;
+	const char *w;
+	size_t size;
+	int rc;
 
-	if (elf_find_section(img, len, ".BTF", &off, &size, why) != 0)
+	if (!f)
 		return -1;
-	*blob = xmalloc(size ? size : 1);
-	memcpy(*blob, img + off, size);
-	*blob_len = size;
-	return 0;
+	rc = elf_file_section(f, ".BTF", &data, &size, NULL, &w);
+	if (rc == 0) {
+		*blob = xmalloc(size ? size : 1);
+		memcpy(*blob, data, size);
+		*blob_len = size;
+	} else if (rc == -1) {
+		*why = xasprintf("no .BTF section");
+	} else {
+		*why = xasprintf("section .BTF is not in the file");
+	}
+	elf_file_close(f);
+	return rc ? -1 : 0;
 }
 
 struct codec {

@@ -17,6 +17,7 @@
 #include "target/btf.h"
 #include "target/btf_blob.h"
 #include "target/btf_internal.h"
+#include "elf/elf.h"
 #include "lib/arena.h"
 #include "lib/files.h"
 
@@ -212,4 +213,17 @@ fail:
 	*err = xasprintf("the BTF of module %s: %s", name, why);
 	free(blob);
 	return 0;
+}
+
+int btf_add_elf(struct btf *b, const char *name, struct elf_file *f,
+		char **err)
+{
+	uint8_t *blob;
+	size_t len;
+
+	/* split on vmlinux's types, as a module's .BTF is */
+	if (elf_file_btf(f, (uint32_t)b->n_btf, b->strs_len, &blob, &len,
+			 err) != 0)
+		return 0;
+	return btf_add_module(b, name, blob, len, err);
 }

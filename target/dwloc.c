@@ -1,30 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * DWARF location expressions -> C over the probed function's pt_regs; see
- * dwloc.h. The expression is run symbolically: each stack entry is a C
- * expression (u64), a DW_OP_deref becomes a fault-safe read into a
- * temporary. At the function's entry the canonical frame address is the
- * stack pointer plus the return address, so DW_OP_call_frame_cfa (the
- * usual DW_AT_frame_base) is regs->sp + 8, and DW_OP_entry_value(X) is X.
+ * Kernel function instances and their variables in the debug vmlinux
+ * (see dwloc.h): finding an instance by its catalog's CU number and
+ * entry pc, the scopes around a pc, the variables' names and shapes, and
+ * their locations as elf/ programs. Rendering a program for a machine
+ * (C over pt_regs) is the backend's (module/loc_c.c).
  */
 #define _GNU_SOURCE
 #include "target/dwloc.h"
 
 #include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "lib/strbuf.h"
+#include "elf/libdw.h"
 
 struct dwloc_file {
-	int fd;
-	Elf *elf;
+	struct elf_file *ef;
 	Dwarf *dw;
 	/* the last CU looked up: offsets of CUs by number, as found */
 	Dwarf_Off *cu_off;
@@ -39,16 +32,12 @@ struct dwloc_file *dwloc_open(const char *vmlinux, char **err)
 
 	if (!f)
 		fatal("out of memory");
-	elf_version(EV_CURRENT);
-	f->fd = open(vmlinux, O_RDONLY);
-	if (f->fd < 0) {
-		*err = xasprintf("cannot open %s: %s", vmlinux, strerror(errno));
+	f->ef = elf_file_open(vmlinux, NULL, err);
+	if (!f->ef) {
 		free(f);
 		return NULL;
 	}
-	f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
-	if (f->elf)
-		f->dw = dwarf_begin_elf(f->elf, DWARF_C_READ, NULL);
+	f->dw = elf_file_dwarf(f->ef);
 	if (!f->dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
 				 dwarf_errmsg(-1));
@@ -62,12 +51,7 @@ void dwloc_close(struct dwloc_file *f)
 {
 	if (!f)
 		return;
-	if (f->dw)
-		dwarf_end(f->dw);
-	if (f->elf)
-		elf_end(f->elf);
-	if (f->fd >= 0)
-		close(f->fd);
+	elf_file_close(f->ef);
 	free(f->cu_off);
 	free(f);
 }
@@ -176,304 +160,6 @@ static bool find_instance(struct dwloc_file *f, uint32_t cu, uint64_t addr,
 		return true;
 	*inlined = true;
 	return find_inline(&cud, addr, out, 0);
-}
-
-static const char *const x86_regs[] = {
-	"ax", "dx", "cx", "bx", "si", "di", "bp", "sp",
-	"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
-};
-
-struct xlate {
-	struct arena *a;
-	struct strbuf code;
-	const char *stack[32];
-	int n;
-	int ntemps;
-	const char *err;
-	Dwarf_Attribute *attr;	/* for DW_OP_entry_value's block */
-	Dwarf_Die *func;	/* for DW_OP_fbreg's frame base */
-	uint64_t pc;
-	int depth;
-	bool inlined;		/* not at a function's entry: no CFA */
-	bool stmt;		/* inside the function: no entry values */
-};
-
-static const char *reg_value(struct xlate *x, uint64_t reg)
-{
-	if (reg >= sizeof(x86_regs) / sizeof(x86_regs[0])) {
-		x->err = arena_printf(x->a, "DWARF register %" PRIu64 " is not "
-				      "a general purpose register", reg);
-		return NULL;
-	}
-	return arena_printf(x->a, "((u64)regs->%s)", x86_regs[reg]);
-}
-
-static void push(struct xlate *x, const char *e)
-{
-	if (!e)
-		return;
-	if (x->n == 32) {
-		x->err = "DWARF expression too deep";
-		return;
-	}
-	x->stack[x->n++] = e;
-}
-
-static const char *pop(struct xlate *x)
-{
-	if (!x->n) {
-		x->err = "malformed DWARF expression (stack underflow)";
-		return "0";
-	}
-	return x->stack[--x->n];
-}
-
-static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
-		     struct dwloc *out);
-
-/* The frame base of x->func at x->pc, as an address expression. */
-static const char *frame_base(struct xlate *x)
-{
-	Dwarf_Attribute fa;
-	Dwarf_Op *ops;
-	size_t len;
-	struct dwloc fb;
-	struct xlate sub = { .a = x->a, .func = x->func, .pc = x->pc,
-			     .depth = x->depth + 1, .ntemps = x->ntemps,
-			     .inlined = x->inlined };
-
-	if (x->depth > 2 ||
-	    !dwarf_attr_integrate(x->func, DW_AT_frame_base, &fa) ||
-	    dwarf_getlocation_addr(&fa, x->pc, &ops, &len, 1) != 1) {
-		x->err = "the function has no frame base at this address";
-		return NULL;
-	}
-	sub.attr = &fa;
-	if (translate(&sub, ops, len, &fb) != 0) {
-		x->err = sub.err;
-		sb_free(&sub.code);
-		return NULL;
-	}
-	sb_puts(&x->code, sb_str(&sub.code));
-	x->ntemps = sub.ntemps;
-	sb_free(&sub.code);
-	/* DW_OP_regN as a frame base means that register's value */
-	return fb.expr;
-}
-
-/* A fault-safe read of size bytes at the address on top of the stack. */
-static void deref(struct xlate *x, unsigned size)
-{
-	const char *addr = pop(x);
-	int t = x->ntemps++;
-
-	if (size == 0 || size > 8) {
-		x->err = "DW_OP_deref_size of an unsupported size";
-		return;
-	}
-	sb_printf(&x->code, "u64 stp_dw%d;\n"
-		  "if (stp_tp_read(&stp_dw%d, (unsigned long)%s, %u, 0)) {\n"
-		  "\tstp_addr = %s;\n\tgoto fault;\n}\n", t, t, addr, size,
-		  addr);
-	push(x, arena_printf(x->a, "stp_dw%d", t));
-}
-
-static void binary(struct xlate *x, const char *op, bool is_signed)
-{
-	const char *b = pop(x), *a = pop(x);
-
-	if (is_signed)
-		push(x, arena_printf(x->a, "((u64)((s64)%s %s (s64)%s))", a, op,
-				     b));
-	else
-		push(x, arena_printf(x->a, "(%s %s %s)", a, op, b));
-}
-
-/* DW_OP_entry_value(BLOCK): at the entry, BLOCK's value now. */
-static void entry_value(struct xlate *x, Dwarf_Op *op)
-{
-	Dwarf_Attribute inner;
-	Dwarf_Op *ops;
-	size_t len;
-
-	if (x->stmt) {
-		x->err = "a value from the function's entry "
-			 "(DW_OP_entry_value) is not known at a statement";
-		return;
-	}
-	if (!x->attr || dwarf_getlocation_attr(x->attr, op, &inner) != 0 ||
-	    dwarf_getlocation(&inner, &ops, &len) != 0 || len != 1) {
-		x->err = "unsupported DW_OP_entry_value";
-		return;
-	}
-	if (ops[0].atom >= DW_OP_reg0 && ops[0].atom <= DW_OP_reg31)
-		push(x, reg_value(x, ops[0].atom - DW_OP_reg0));
-	else if (ops[0].atom == DW_OP_regx)
-		push(x, reg_value(x, ops[0].number));
-	else
-		x->err = "unsupported DW_OP_entry_value";
-}
-
-/*
- * Run ops; 0 and *out, or -1 with x->err. A DW_OP_piece ends the
- * translation: pieces are taken only when the first covers the value
- * (the caller checks the size).
- */
-static int translate(struct xlate *x, Dwarf_Op *ops, size_t len,
-		     struct dwloc *out)
-{
-	out->kind = DWL_MEMORY;
-	out->reg = NULL;
-	for (size_t i = 0; i < len && !x->err; i++) {
-		Dwarf_Op *op = &ops[i];
-		uint8_t atom = op->atom;
-
-		if (atom >= DW_OP_lit0 && atom <= DW_OP_lit31) {
-			push(x, arena_printf(x->a, "%uULL", atom - DW_OP_lit0));
-			continue;
-		}
-		if (atom >= DW_OP_reg0 && atom <= DW_OP_reg31) {
-			if (i + 1 < len && ops[i + 1].atom != DW_OP_piece) {
-				x->err = "a register location followed by more "
-					 "operations";
-				break;
-			}
-			out->kind = DWL_REGISTER;
-			out->expr = reg_value(x, atom - DW_OP_reg0);
-			if (out->expr)
-				out->reg = x86_regs[atom - DW_OP_reg0];
-			break;
-		}
-		if (atom >= DW_OP_breg0 && atom <= DW_OP_breg31) {
-			const char *r = reg_value(x, atom - DW_OP_breg0);
-			if (r)
-				push(x, arena_printf(x->a, "(%s + (u64)%" PRId64
-						     "LL)", r, (int64_t)op->number));
-			continue;
-		}
-		switch (atom) {
-		case DW_OP_regx:
-			out->kind = DWL_REGISTER;
-			out->expr = reg_value(x, op->number);
-			if (out->expr)
-				out->reg = x86_regs[op->number];
-			goto done;
-		case DW_OP_bregx: {
-			const char *r = reg_value(x, op->number);
-			if (r)
-				push(x, arena_printf(x->a, "(%s + (u64)%" PRId64
-						     "LL)", r, (int64_t)op->number2));
-			break;
-		}
-		case DW_OP_fbreg: {
-			const char *fb = frame_base(x);
-			if (fb)
-				push(x, arena_printf(x->a, "(%s + (u64)%" PRId64
-						     "LL)", fb, (int64_t)op->number));
-			break;
-		}
-		case DW_OP_call_frame_cfa:
-			/* at the entry: the return address is all that was pushed */
-			if (x->inlined)
-				x->err = "a location on the stack frame of an "
-					 "inlined copy is not supported yet";
-			else
-				push(x, "((u64)regs->sp + 8ULL)");
-			break;
-		case DW_OP_const1u: case DW_OP_const2u: case DW_OP_const4u:
-		case DW_OP_const8u: case DW_OP_constu:
-			push(x, arena_printf(x->a, "%" PRIu64 "ULL", op->number));
-			break;
-		case DW_OP_const1s: case DW_OP_const2s: case DW_OP_const4s:
-		case DW_OP_const8s: case DW_OP_consts:
-			push(x, arena_printf(x->a, "((u64)%" PRId64 "LL)",
-					     (int64_t)op->number));
-			break;
-		case DW_OP_dup:
-			if (x->n)
-				push(x, x->stack[x->n - 1]);
-			else
-				pop(x);
-			break;
-		case DW_OP_drop:
-			pop(x);
-			break;
-		case DW_OP_plus_uconst:
-			push(x, arena_printf(x->a, "(%s + %" PRIu64 "ULL)", pop(x),
-					     op->number));
-			break;
-		case DW_OP_plus: binary(x, "+", false); break;
-		case DW_OP_minus: binary(x, "-", false); break;
-		case DW_OP_mul: binary(x, "*", false); break;
-		case DW_OP_and: binary(x, "&", false); break;
-		case DW_OP_or: binary(x, "|", false); break;
-		case DW_OP_xor: binary(x, "^", false); break;
-		case DW_OP_shl: binary(x, "<<", false); break;
-		case DW_OP_shr: binary(x, ">>", false); break;
-		case DW_OP_shra: binary(x, ">>", true); break;
-		/* comparisons: signed, 1 or 0 (a bool computed in place) */
-		case DW_OP_eq: binary(x, "==", true); break;
-		case DW_OP_ne: binary(x, "!=", true); break;
-		case DW_OP_lt: binary(x, "<", true); break;
-		case DW_OP_le: binary(x, "<=", true); break;
-		case DW_OP_gt: binary(x, ">", true); break;
-		case DW_OP_ge: binary(x, ">=", true); break;
-		case DW_OP_neg:
-			push(x, arena_printf(x->a, "(-%s)", pop(x)));
-			break;
-		case DW_OP_not:
-			push(x, arena_printf(x->a, "(~%s)", pop(x)));
-			break;
-		case DW_OP_deref:
-			deref(x, 8);
-			break;
-		case DW_OP_deref_size:
-			deref(x, (unsigned)op->number);
-			break;
-		case DW_OP_entry_value:
-		case DW_OP_GNU_entry_value:
-			entry_value(x, op);
-			break;
-		case DW_OP_stack_value:
-			out->kind = DWL_VALUE;
-			out->expr = pop(x);
-			if (i + 1 < len && ops[i + 1].atom != DW_OP_piece)
-				x->err = "DW_OP_stack_value before the end";
-			goto done;
-		case DW_OP_piece:
-			goto done;
-		case DW_OP_nop:
-			break;
-		case DW_OP_addr:
-			/* a link-time address (a static variable): moved by
-			 * the KASLR offset at run time (runtime/probes.h) */
-			push(x, arena_printf(x->a, "STP_KERNEL_ADDR(0x%" PRIx64
-					     "ULL)", op->number));
-			break;
-		case DW_OP_GNU_parameter_ref:
-			/* a caller's argument, known only at its call site
-			 * (SystemTap 4.8's message) */
-			x->err = "no DW_TAG_GNU_call_sites found";
-			break;
-		case DW_OP_implicit_value:
-		case DW_OP_implicit_pointer:
-		case DW_OP_GNU_implicit_pointer:
-			x->err = "an implicit value or pointer is not supported "
-				 "yet";
-			break;
-		default:
-			x->err = arena_printf(x->a, "DWARF operation 0x%x is not "
-					      "supported yet", atom);
-			break;
-		}
-	}
-	if (!x->err && out->kind == DWL_MEMORY)
-		out->expr = pop(x);
-done:
-	if (x->err)
-		return -1;
-	out->code = arena_strdup(x->a, sb_str(&x->code));
-	return 0;
 }
 
 /* The location of attr at the first of pcs that has one: 1, 0, -1. */
@@ -616,26 +302,6 @@ int dwloc_names_at(struct dwloc_file *f, struct arena *a, uint64_t entry,
 	return n;
 }
 
-/* A variable's location ops as C in out; NULL, or why not. */
-static const char *translate_var(struct xlate *x, Dwarf_Op *ops, size_t len,
-				 unsigned value_size, struct dwloc *out)
-{
-	int rc = translate(x, ops, len, out);
-
-	sb_free(&x->code);
-	if (rc != 0)
-		return x->err;
-	/* pieces: only a first piece that holds the whole value */
-	for (size_t i = 0; i < len; i++)
-		if (ops[i].atom == DW_OP_piece) {
-			if (ops[i].number < value_size)
-				return "a value split into pieces is not "
-				       "supported yet";
-			break;
-		}
-	return NULL;
-}
-
 /* The parameter or variable NAME declared directly in scope, in *out. */
 static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 {
@@ -654,27 +320,38 @@ static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 	return false;
 }
 
-/* A variable the compiler folded to a constant (DW_AT_const_value). */
+/* A variable the compiler folded to a constant (DW_AT_const_value): the
+ * program pushing it as its value. */
 static const char *const_value(struct arena *a, Dwarf_Attribute *attr,
-			       struct dwloc *out)
+			       struct dwloc_prog *out)
 {
+	struct elf_loc *l = arena_alloc(a, sizeof(*l));
+	struct elf_loc_op *o = arena_alloc(a, 2 * sizeof(*o));
 	Dwarf_Sword sv;
 	Dwarf_Word uv;
 
-	out->kind = DWL_VALUE;
-	out->code = "";
-	if (dwarf_formsdata(attr, &sv) == 0)
-		out->expr = arena_printf(a, "((u64)%" PRId64 "LL)", (int64_t)sv);
-	else if (dwarf_formudata(attr, &uv) == 0)
-		out->expr = arena_printf(a, "%" PRIu64 "ULL", (uint64_t)uv);
-	else
+	o[0].kind = ELF_LOC_CONST;
+	o[0].atom = DW_OP_constu;
+	if (dwarf_formsdata(attr, &sv) == 0) {
+		o[0].value = (uint64_t)sv;
+		o[0].is_signed = true;
+		o[0].atom = DW_OP_consts;
+	} else if (dwarf_formudata(attr, &uv) == 0) {
+		o[0].value = uv;
+	} else {
 		return "a constant of this form is not supported yet";
+	}
+	o[1].kind = ELF_LOC_STACK_VALUE;
+	o[1].atom = DW_OP_stack_value;
+	l->ops = o;
+	l->n = 2;
+	out->loc = l;
+	out->inlined = out->stmt = false;
 	return NULL;
 }
 
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
-		      uint32_t cu, const char *name, unsigned value_size,
-		      struct dwloc *out)
+		      uint32_t cu, const char *name, struct dwloc_prog *out)
 {
 	Dwarf_Die fn, child;
 	Dwarf_Attribute attr;
@@ -700,15 +377,15 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		return arena_printf(a, "not accessible at this address "
 				    "(pc: 0x%" PRIx64 ")", addr);
 
-	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
-			   .inlined = inlined };
-	return translate_var(&x, ops, len, value_size, out);
+	out->loc = elf_loc_from_ops(f->ef, &attr, &fn, pc, ops, len);
+	out->inlined = inlined;
+	out->stmt = false;
+	return NULL;
 }
 
 const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 			 uint64_t entry, uint32_t cu, uint64_t pc,
-			 const char *name, unsigned value_size,
-			 struct dwloc *out)
+			 const char *name, struct dwloc_prog *out)
 {
 	Dwarf_Die fn, sc[64], child;
 	Dwarf_Attribute attr;
@@ -734,7 +411,7 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 		return arena_printf(a, "not accessible at this address "
 				    "(pc: 0x%" PRIx64 ")", pc);
 
-	struct xlate x = { .a = a, .attr = &attr, .func = &fn, .pc = pc,
-			   .inlined = true, .stmt = true };
-	return translate_var(&x, ops, len, value_size, out);
+	out->loc = elf_loc_from_ops(f->ef, &attr, &fn, pc, ops, len);
+	out->inlined = out->stmt = true;
+	return NULL;
 }

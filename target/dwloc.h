@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * DWARF locations of kernel.function context variables ($count in
- * vfs_read), translated at compile time into C that reads them from the
- * probed function's pt_regs (`regs`) and stack at its entry.
+ * vfs_read), as location programs (elf/elf.h) that the backend renders
+ * (module/loc_c.h: C over the probed function's pt_regs).
  *
  * The vmlinux is opened only when a probe body names a context variable.
  * A function is found by its out-of-line copy's entry pc and CU number
@@ -12,7 +12,8 @@
  * stack pointer are the same at all of those, which is where both the
  * ftrace and the kprobe handlers run.
  *
- * Memory: results are strings in the caller's arena.
+ * Memory: names and constants' programs are in the caller's arena, the
+ * programs read from the DWARF in the file's (until dwloc_close()).
  */
 #ifndef TARGET_DWLOC_H
 #define TARGET_DWLOC_H
@@ -20,26 +21,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "elf/elf.h"
 #include "lib/arena.h"
 
 struct dwloc_file;
 
-enum dwloc_kind {
-	DWL_REGISTER,		/* expr is the register's value */
-	DWL_VALUE,		/* expr is the value (DW_OP_stack_value) */
-	DWL_MEMORY,		/* expr is the address of the value */
-};
-
-/*
- * C code over `struct pt_regs *regs`: code (statements, maybe "") runs
- * first and may `goto fault` after storing the faulting address in
- * stp_addr (a u64 in scope); expr is then a u64 expression.
- */
-struct dwloc {
-	enum dwloc_kind kind;
-	const char *code;
-	const char *expr;
-	const char *reg;	/* DWL_REGISTER: its pt_regs member */
+/* Where a variable is: its program, and what the place it holds at
+ * knows. */
+struct dwloc_prog {
+	const struct elf_loc *loc;
+	bool inlined;		/* not at a function's entry: no CFA */
+	bool stmt;		/* inside the function: no entry values */
 };
 
 /* Open the debug vmlinux; NULL and a malloc'ed *err on failure. */
@@ -48,13 +40,11 @@ void dwloc_close(struct dwloc_file *f);
 
 /*
  * The location of variable name (without '$') of the function whose
- * out-of-line copy starts at addr in CU number cu. value_size is the size
- * of the variable's type (a DW_OP_piece as large covers the value).
- * Returns NULL and fills *out, or an error message (in a).
+ * out-of-line copy starts at addr in CU number cu. Returns NULL and fills
+ * *out, or an error message (in a).
  */
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
-		      uint32_t cu, const char *name, unsigned value_size,
-		      struct dwloc *out);
+		      uint32_t cu, const char *name, struct dwloc_prog *out);
 
 /*
  * The same at pc inside that copy (kernel.statement): the innermost
@@ -63,8 +53,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
  */
 const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 			 uint64_t entry, uint32_t cu, uint64_t pc,
-			 const char *name, unsigned value_size,
-			 struct dwloc *out);
+			 const char *name, struct dwloc_prog *out);
 
 /* A variable of a function, in DWARF order (for $$parms, $$locals). */
 struct dwloc_name {

@@ -335,14 +335,6 @@ int kf_type_id(struct kf_types *b, Dwarf_Die *t)
 }
 
 
-bool kf_located_at(Dwarf_Attribute *a, uint64_t pc)
-{
-	Dwarf_Op *expr;
-	size_t len;
-
-	return dwarf_getlocation_addr(a, pc, &expr, &len, 1) == 1 && len > 0;
-}
-
 /* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
 bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc)
 {

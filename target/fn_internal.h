@@ -16,6 +16,7 @@
 #include <libelf.h>
 
 #include "target/functions.h"
+#include "elf/libdw.h"
 #include "lib/intern.h"
 #include "lib/strbuf.h"
 
@@ -119,55 +120,6 @@ Dwarf_Attribute *kf_chain_attr(struct kf_chain *c, unsigned int name,
 bool kf_chain_type(struct kf_chain *c, Dwarf_Die *out);
 /* An entry pc, from DW_AT_entry_pc / low_pc, else the first range. */
 bool kf_entry_pc(Dwarf_Die *die, uint64_t *pc);
-/* Whether location attribute a covers pc. */
-bool kf_located_at(Dwarf_Attribute *a, uint64_t pc);
-
-/* kf_located_at() without libdw's cache of parsed expressions, for the
- * catalog's build (fn_loc.c): the same answers. */
-struct kf_locs {
-	const unsigned char *info, *lists;	/* NULL: libdw reads */
-	size_t ninfo, nlists;
-	/* the CU asked about last */
-	Dwarf_CU *cu;
-	bool fast;		/* read here, not by libdw */
-	int asz, osz;
-	uint64_t base;
-};
-
-void kf_locs_init(struct kf_locs *l, Elf *elf);
-bool kf_locs_at(struct kf_locs *l, Dwarf_Attribute *a, uint64_t pc);
-
-/* Declaration files read from the line program's header only (fn_files.c):
- * dwarf_decl_file() without the CU's decoded line table. */
-struct kf_file {
-	const char *name;
-	uint64_t dir;		/* index into dirs */
-};
-
-struct kf_files {
-	const unsigned char *line, *line_str, *str;	/* NULL: libdw reads */
-	size_t nline, nline_str, nstr;
-	/* the table read last: the CU DIE's offset, whether it was read */
-	Dwarf_Off cu_off;
-	bool ok;
-	int version;
-	const char **dirs;	/* DWARF 2-4: [0] is DW_AT_comp_dir or NULL */
-	int ndirs, capdirs;
-	struct kf_file *files;
-	int nfiles, capfiles;
-	struct strbuf name;	/* the name returned last */
-};
-
-/* The bytes of the section named want, when they can be read as they are
- * (present, not compressed); else *p is NULL. */
-void kf_section(Elf *elf, const char *want, const unsigned char **p,
-		size_t *n);
-
-void kf_files_init(struct kf_files *ff, Elf *elf);
-void kf_files_free(struct kf_files *ff);
-/* dwarf_decl_file(die), the same string; valid until the next call. */
-const char *kf_decl_file(struct kf_files *ff, Dwarf_Die *die);
-
 /* CACHE_DIR/kfuncs-RELEASE.txt, malloc'ed. */
 char *kf_cache_path(const char *cache_dir, const char *release);
 

@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "target/fn_internal.h"
+#include "elf/libdw.h"
 #include "lib/arena.h"
 #include "lib/strbuf.h"
 
@@ -404,7 +405,7 @@ static const char **stmt_vars(struct kf_types *b, Dwarf_Die *die,
 			if (!dwarf_attr_integrate(&child, DW_AT_const_value,
 						  &a) &&
 			    (!dwarf_attr_integrate(&child, DW_AT_location,
-						   &a) || !kf_located_at(&a, addr)))
+						   &a) || !elf_located_at(&a, addr)))
 				continue;
 			if (!kf_die_type(&child, &t) || (tid = kf_type_id(b, &t)) < 0)
 				continue;
@@ -541,7 +542,8 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 			      .guru = guru };
 	struct kf_point *pts = NULL;
 	struct kf_stmt *res = NULL;
-	int nres = 0, capres = 0, npts, fd = -1;
+	int nres = 0, capres = 0, npts;
+	struct elf_file *ef = NULL;
 	Dwarf *dbg = NULL;
 	struct kf_catalog tc = { 0 };
 	struct intern strs = { .arena = &tc.arena };
@@ -580,16 +582,18 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 	if (npts == 0)
 		*err = xstrdup("no function matches");
 	if (npts > 0) {
-		fd = open(vmlinux, O_RDONLY | O_CLOEXEC);
-		dbg = fd >= 0 ? dwarf_begin(fd, DWARF_C_READ) : NULL;
+		char *why = NULL;
+
+		ef = elf_file_open(vmlinux, NULL, &why);
+		free(why);
+		dbg = ef ? elf_file_dwarf(ef) : NULL;
 		if (!dbg) {
 			if (asprintf(err, "cannot read the DWARF of %s",
 				     vmlinux) < 0)
 				fatal("out of memory");
 			kf_points_free(pts, npts);
 			free(copy);
-			if (fd >= 0)
-				close(fd);
+			elf_file_close(ef);
 			return -1;
 		}
 	}
@@ -687,10 +691,7 @@ int kf_statement_points(const struct kf_catalog *c, const char *vmlinux,
 	intern_free(&strs);
 	u64map_free(&b.ids);
 	arena_free(&tc.arena);
-	if (dbg)
-		dwarf_end(dbg);
-	if (fd >= 0)
-		close(fd);
+	elf_file_close(ef);
 	free(copy);
 	if (!nres && !*err)
 		*err = xstrdup(form == SF_ENTRY ? "no debuginfo for the function"

@@ -26,7 +26,7 @@
  * Memory: the debug vmlinux is mmapped by libelf and read once, front to
  * back; the pages behind the walk are released as it goes (see "Reading
  * the DWARF once"), and the declaration files come from the line
- * programs' headers (fn_files.c), not libdw's decoded line tables.
+ * programs' headers (elf/decl_files.c), not libdw's decoded line tables.
  *
  * Invariants: funcs[] is sorted by (name, file, line) and unique on it;
  * each function's instances are in discovery order (CU, then out-of-line
@@ -34,6 +34,7 @@
  */
 #define _GNU_SOURCE
 #include "target/functions.h"
+#include "elf/libdw.h"
 #include "target/fn_internal.h"
 #include "target/target.h"
 #include "lib/hash.h"
@@ -179,10 +180,11 @@ struct ksec {
 struct builder {
 	struct kf_catalog *c;
 	struct arena scratch;	/* names needed only while building */
+	struct elf_file *ef;
 	Elf *elf;
 	Dwarf *dw;
 	struct ksec *secs;
-	int nsecs;
+	int nsecs, capsecs;
 	uint64_t kprobes_start, kprobes_end;
 	struct ksym *syms;	/* FUNC symbols, by address then index */
 	int nsyms;
@@ -191,9 +193,9 @@ struct builder {
 	struct intern dnames;	/* names of out-of-line DWARF functions */
 	struct intern exported;	/* names whose first symbol is a global FUNC */
 	struct kf_types types;	/* type names, interned in strs */
-	struct kf_files files;	/* decl files from the line headers */
+	struct elf_decl_files files;	/* decl files from the line headers */
 	struct kf_abbrevs abbrevs;	/* the current CU's DIE codes */
-	struct kf_locs locs;	/* locations at a pc */
+	struct elf_loc_cover locs;	/* locations at a pc */
 	/* variable lists: data[off[i]] = count, then ids */
 	uint32_t *ldata;
 	size_t nldata, capldata;
@@ -317,102 +319,86 @@ static const struct ksym *sym_at(const struct builder *b, uint64_t addr)
 	return best;
 }
 
+/* A section of vmlinux: an allocated one is text a probe may go in,
+ * unless a blocked section holds it. */
+static int add_section(const struct elf_section *sec, void *arg)
+{
+	struct builder *b = arg;
+	struct ksec *k;
+
+	if (!(sec->flags & SHF_ALLOC))
+		return 0;
+	VEC_GROW(b->secs, b->nsecs, b->capsecs);
+	k = &b->secs[b->nsecs++];
+	k->addr = sec->addr;
+	k->size = sec->size;
+	k->refused = false;
+	for (int i = 0; sec->name && block_sections[i]; i++)
+		if (strncmp(sec->name, block_sections[i],
+			    strlen(block_sections[i])) == 0)
+			k->refused = true;
+	return 0;
+}
+
+struct sym_walk {
+	struct builder *b;
+	struct intern seen;	/* names met so far */
+	uint64_t ni_addr;
+	int cap;
+};
+
+static int add_symbol(const struct elf_sym *s, void *arg)
+{
+	struct sym_walk *w = arg;
+	struct builder *b = w->b;
+	size_t len = strlen(s->name);
+	int nseen = w->seen.n;
+	struct ksym k;
+
+	/* .exported: the first symbol of a name decides */
+	intern_add(&w->seen, s->name, len);
+	if (w->seen.n > nseen && s->type == STT_FUNC && s->bind != STB_LOCAL)
+		intern_add(&b->exported, s->name, len);
+	if (strcmp(s->name, "__kprobes_text_start") == 0)
+		b->kprobes_start = s->addr;
+	else if (strcmp(s->name, "__kprobes_text_end") == 0)
+		b->kprobes_end = s->addr;
+	if (s->type != STT_FUNC || s->shndx == SHN_UNDEF)
+		return 0;
+	if (strcmp(s->name, "sys_ni_syscall") == 0)
+		w->ni_addr = s->addr;
+	k.name = s->name;
+	k.addr = s->addr;
+	k.bind = s->bind;
+	k.index = s->index;
+	VEC_PUSH(b->syms, b->nsyms, w->cap, k);
+	return 0;
+}
+
 static int read_elf(struct builder *b, char **err)
 {
-	size_t shstrndx, nsec = 0;
-	Elf_Scn *scn = NULL;
-	Elf_Scn *symscn = NULL;
-	GElf_Shdr symsh;
-	int cap = 0;
+	struct sym_walk w = { .b = b, .seen = { .arena = &b->scratch } };
 
-	if (elf_getshdrstrndx(b->elf, &shstrndx) != 0) {
+	if (elf_file_sections(b->ef, add_section, b) != 0) {
 		*err = xasprintf("%s", elf_errmsg(-1));
 		return -1;
 	}
-	elf_getshdrnum(b->elf, &nsec);
-	b->secs = xmalloc((nsec + 1) * sizeof(*b->secs));
-	while ((scn = elf_nextscn(b->elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
+	if (elf_file_symbols(b->ef, add_symbol, &w) < 0)
+		return 0;
+	/* cond_syscall()'s weak aliases of sys_ni_syscall are not
+	 * functions of their own */
+	if (w.ni_addr) {
+		int n = 0;
 
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		if (sh.sh_type == SHT_SYMTAB) {
-			symscn = scn;
-			symsh = sh;
-		}
-		if (!(sh.sh_flags & SHF_ALLOC))
-			continue;
-		name = elf_strptr(b->elf, shstrndx, sh.sh_name);
-		b->secs[b->nsecs].addr = sh.sh_addr;
-		b->secs[b->nsecs].size = sh.sh_size;
-		b->secs[b->nsecs].refused = false;
-		for (int i = 0; name && block_sections[i]; i++)
-			if (strncmp(name, block_sections[i],
-				    strlen(block_sections[i])) == 0)
-				b->secs[b->nsecs].refused = true;
-		b->nsecs++;
+		for (int i = 0; i < b->nsyms; i++)
+			if (!(b->syms[i].addr == w.ni_addr &&
+			      b->syms[i].bind == STB_WEAK &&
+			      strcmp(b->syms[i].name, "sys_ni_syscall") != 0))
+				b->syms[n++] = b->syms[i];
+		b->nsyms = n;
 	}
-	if (symscn) {
-		Elf_Data *d = elf_getdata(symscn, NULL);
-		size_t n = symsh.sh_entsize ? symsh.sh_size / symsh.sh_entsize
-					    : 0;
-		uint64_t ni_addr = 0;
-
-		struct intern seen = { .arena = &b->scratch };
-		int nseen;
-
-		for (size_t i = 1; d && i < n; i++) {
-			GElf_Sym s;
-			const char *name;
-			struct ksym k;
-			size_t len;
-
-			if (!gelf_getsym(d, (int)i, &s))
-				continue;
-			name = elf_strptr(b->elf, symsh.sh_link, s.st_name);
-			if (!name || !*name)
-				continue;
-			/* .exported: the first symbol of a name decides */
-			len = strlen(name);
-			nseen = seen.n;
-			intern_add(&seen, name, len);
-			if (seen.n > nseen) {
-				if (GELF_ST_TYPE(s.st_info) == STT_FUNC &&
-				    GELF_ST_BIND(s.st_info) != STB_LOCAL)
-					intern_add(&b->exported, name, len);
-			}
-			if (strcmp(name, "__kprobes_text_start") == 0)
-				b->kprobes_start = s.st_value;
-			else if (strcmp(name, "__kprobes_text_end") == 0)
-				b->kprobes_end = s.st_value;
-			if (GELF_ST_TYPE(s.st_info) != STT_FUNC ||
-			    s.st_shndx == SHN_UNDEF)
-				continue;
-			if (strcmp(name, "sys_ni_syscall") == 0)
-				ni_addr = s.st_value;
-			k.name = name;
-			k.addr = s.st_value;
-			k.bind = GELF_ST_BIND(s.st_info);
-			k.index = (uint32_t)i;
-			VEC_PUSH(b->syms, b->nsyms, cap, k);
-		}
-		/* cond_syscall()'s weak aliases of sys_ni_syscall are not
-		 * functions of their own */
-		if (ni_addr) {
-			int w = 0;
-
-			for (int i = 0; i < b->nsyms; i++)
-				if (!(b->syms[i].addr == ni_addr &&
-				      b->syms[i].bind == STB_WEAK &&
-				      strcmp(b->syms[i].name,
-					     "sys_ni_syscall") != 0))
-					b->syms[w++] = b->syms[i];
-			b->nsyms = w;
-		}
-		sort_n(b->syms, (size_t)b->nsyms, sizeof(*b->syms), sym_cmp);
-		intern_free(&seen);
-	}
+	sort_n(b->syms, (size_t)b->nsyms, sizeof(*b->syms), sym_cmp);
+	intern_free(&w.seen);
 	return 0;
 }
 
@@ -524,9 +510,9 @@ static uint32_t var_id(struct builder *b, const char *name, int tid)
  */
 static bool located(struct builder *b, Dwarf_Attribute *a, uint64_t pc)
 {
-	return kf_locs_at(&b->locs, a, pc) ||
+	return elf_loc_cover_at(&b->locs, a, pc) ||
 	       (b->mfentry && cu_entry(b, pc) &&
-		kf_locs_at(&b->locs, a, pc + 5));
+		elf_loc_cover_at(&b->locs, a, pc + 5));
 }
 
 /*
@@ -655,7 +641,7 @@ static void add_inst(struct builder *b, int func, uint64_t addr,
 static void decl_of(struct builder *b, Dwarf_Die *cu, Dwarf_Die *f,
 		    int *file, int *line)
 {
-	const char *df = kf_decl_file(&b->files, f);
+	const char *df = elf_decl_file(&b->files, f);
 	Dwarf_Addr lo;
 	Dwarf_Line *l = NULL;
 
@@ -1157,7 +1143,7 @@ static void builder_free(struct builder *b)
 	intern_free(&b->exported);
 	arena_free(&b->scratch);
 	u64map_free(&b->types.ids);
-	kf_files_free(&b->files);
+	elf_decl_files_free(&b->files);
 	free(b->ldata);
 	free(b->loff);
 	free(b->lslot);
@@ -1238,7 +1224,7 @@ static void dropper_init(struct dropper *d, Elf *elf)
 	memset(d, 0, sizeof(*d));
 	d->page = (size_t)sysconf(_SC_PAGESIZE);
 	for (int i = 0; i < 6; i++) {
-		kf_section(elf, names[i], &d->p[d->nsec], &d->n[d->nsec]);
+		elf_raw_section(elf, names[i], &d->p[d->nsec], &d->n[d->nsec]);
 		if (d->p[d->nsec] && file_mapped(d->p[d->nsec], d->n[d->nsec]))
 			d->nsec++;
 		else if (i == 0)
@@ -1275,33 +1261,25 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	struct dropper drop;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
-	int fd, rc = -1;
+	int rc = -1;
 
 	b.strs.arena = &c->arena;
 	b.types.strs = &b.strs;
 	b.vars.arena = &c->arena;
 	b.dnames.arena = &b.scratch;
 	b.exported.arena = &b.scratch;
-	elf_version(EV_CURRENT);
-	fd = open(vmlinux, O_RDONLY);
-	if (fd < 0) {
-		*err = xasprintf("cannot open %s: %s", vmlinux,
-				  strerror(errno));
+	b.ef = elf_file_open(vmlinux, NULL, err);
+	if (!b.ef)
 		return -1;
-	}
-	b.elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!b.elf) {
-		*err = xasprintf("%s: %s", vmlinux, elf_errmsg(-1));
-		goto out;
-	}
+	b.elf = elf_file_elf(b.ef);
 	if (read_elf(&b, err) != 0)
 		goto out;
-	kf_files_init(&b.files, b.elf);
-	kf_locs_init(&b.locs, b.elf);
+	elf_decl_files_init(&b.files, b.elf);
+	elf_loc_cover_init(&b.locs, b.elf);
 	b.img = elf_rawfile(b.elf, &b.nimg);
 	if (!b.img || b.nimg >= (size_t)1 << 31)
 		b.nimg = 0;
-	b.dw = dwarf_begin_elf(b.elf, DWARF_C_READ, NULL);
+	b.dw = elf_file_dwarf(b.ef);
 	if (!b.dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
 				  dwarf_errmsg(-1));
@@ -1325,11 +1303,7 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	finish(&b);
 	rc = 0;
 out:
-	if (b.dw)
-		dwarf_end(b.dw);
-	if (b.elf)
-		elf_end(b.elf);
-	close(fd);
+	elf_file_close(b.ef);
 	builder_free(&b);
 	return rc;
 }

@@ -9,14 +9,14 @@
  */
 #define _GNU_SOURCE
 #include "target/tp_syms.h"
+#include "elf/elf.h"
 #include "lib/files.h"
 #include "lib/hash.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
+#include <elf.h>
 #include <lzma.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -187,70 +187,46 @@ char *tp_syms_read_module(const char *path, size_t *len, char **why)
 /* ------------------------------------------------------------------ */
 /* Symbol tables */
 
-/* Add NAME of every defined __tracepoint_NAME / __traceiter_NAME. */
-static int add_symbols(struct tp_syms *s, Elf *elf)
+/* Add NAME of a defined __tracepoint_NAME / __traceiter_NAME. */
+static int add_symbol(const struct elf_sym *sym, void *arg)
 {
 	static const char *const pre[] = { "__tracepoint_", "__traceiter_" };
-	Elf_Scn *scn = NULL;
-	int found = 0;
+	struct tp_syms *s = arg;
+	const char *name = sym->name;
 
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		Elf_Data *d;
+	if (sym->shndx == SHN_UNDEF || name[0] != '_' || name[1] != '_')
+		return 0;
+	for (int k = 0; k < 2; k++) {
+		size_t pl = strlen(pre[k]);
 
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB ||
-		    !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+		if (strncmp(name, pre[k], pl) != 0 || !name[pl])
 			continue;
-		found = 1;
-		for (size_t i = 1; i < sh.sh_size / sh.sh_entsize; i++) {
-			GElf_Sym sym;
-			const char *name;
-			int type;
-
-			if (!gelf_getsym(d, (int)i, &sym) ||
-			    sym.st_shndx == SHN_UNDEF)
-				continue;
-			type = GELF_ST_TYPE(sym.st_info);
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || name[0] != '_' || name[1] != '_')
-				continue;
-			for (int k = 0; k < 2; k++) {
-				size_t pl = strlen(pre[k]);
-
-				if (strncmp(name, pre[k], pl) != 0 || !name[pl])
-					continue;
-				/* the struct tracepoint, or its iterator */
-				if (k == 0 ? type != STT_OBJECT :
-					     type != STT_FUNC)
-					continue;
-				intern_add(&s->names, name + pl,
-					   strlen(name + pl));
-			}
-		}
+		/* the struct tracepoint, or its iterator */
+		if (k == 0 ? sym->type != STT_OBJECT : sym->type != STT_FUNC)
+			continue;
+		intern_add(&s->names, name + pl, strlen(name + pl));
 	}
-	return found;
+	return 0;
+}
+
+/* Add the names of ef's symbol table: false when it has none. */
+static bool add_symbols(struct tp_syms *s, struct elf_file *ef)
+{
+	return elf_file_symbols(ef, add_symbol, s) == 0;
 }
 
 static int vmlinux_symbols(struct tp_syms *s, const char *path, char **why)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	Elf *elf;
+	struct elf_file *ef = elf_file_open(path, NULL, why);
 	int rc = -1;
 
-	if (fd < 0) {
-		*why = xasprintf("cannot open %s: %s", path, strerror(errno));
+	if (!ef)
 		return -1;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf)
-		*why = xasprintf("%s: %s", path, elf_errmsg(-1));
-	else if (!add_symbols(s, elf))
+	if (!add_symbols(s, ef))
 		*why = xasprintf("%s has no symbol table", path);
 	else
 		rc = 0;
-	if (elf)
-		elf_end(elf);
-	close(fd);
+	elf_file_close(ef);
 	return rc;
 }
 
@@ -268,20 +244,21 @@ static int module_symbols(struct tp_syms *s, const char *path, char **why)
 {
 	size_t len;
 	char *bytes = tp_syms_read_module(path, &len, why);
-	Elf *elf;
+	struct elf_file *ef;
+	char *err = NULL;
 	int rc = -1, from = s->names.n;
 
 	if (!bytes)
 		return -1;
-	elf = elf_memory(bytes, len);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
+	ef = elf_file_open_memory(bytes, len, &err);
+	free(err);
+	if (!ef)
 		*why = xasprintf("%s is no ELF file", path);
-	else if (!add_symbols(s, elf))
+	else if (!add_symbols(s, ef))
 		*why = xasprintf("%s has no symbol table", path);
 	else
 		rc = 0;
-	if (elf)
-		elf_end(elf);
+	elf_file_close(ef);
 	free(bytes);
 	note_module(s, from, path);
 	return rc;
@@ -479,7 +456,6 @@ int tp_syms_load(const char *vmlinux, const char *modules_dir,
 		goto done;
 	}
 	reset(out);
-	elf_version(EV_CURRENT);
 	if (vmlinux_symbols(out, vmlinux, why) != 0)
 		goto done;
 	out->n_core = out->names.n;

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "target/dwloc.h"
+#include "module/loc_c.h"
 #include "target/functions.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
@@ -38,7 +38,7 @@ static const char *loc(struct dwloc_file *f, struct arena *a,
 		       const struct kf_inst *in, const char *var,
 		       struct dwloc *out)
 {
-	return dwloc_var(f, a, in->addr, in->cu, var, 8, out);
+	return loc_c_var(f, a, in->addr, in->cu, var, 8, out);
 }
 
 int main(void)

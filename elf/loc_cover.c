@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Whether a variable's location covers a pc, for the catalog's build (see
- * fn_internal.h): kf_located_at() without libdw's cache.
+ * Whether a variable's location covers a pc, for the kernel's function
+ * catalog's build (target/functions.c; see elf/libdw.h):
+ * elf_located_at() without libdw's cache.
  *
  * dwarf_getlocation_addr() parses each location expression it is asked
  * about once and keeps it in a search tree per CU until dwarf_end: for
@@ -18,13 +19,21 @@
  * or big-endian sections, and the operations whose check reaches past
  * the expression (DW_OP_call_ref, DW_OP_implicit_value, ...).
  */
-#include "target/fn_internal.h"
+#include "elf/libdw.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <string.h>
 
-void kf_locs_init(struct kf_locs *l, Elf *elf)
+bool elf_located_at(Dwarf_Attribute *a, uint64_t pc)
+{
+	Dwarf_Op *expr;
+	size_t len;
+
+	return dwarf_getlocation_addr(a, pc, &expr, &len, 1) == 1 && len > 0;
+}
+
+void elf_loc_cover_init(struct elf_loc_cover *l, Elf *elf)
 {
 	const char *ident = elf_getident(elf, NULL);
 	const uint16_t one = 1;
@@ -33,8 +42,8 @@ void kf_locs_init(struct kf_locs *l, Elf *elf)
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
 	    *(const unsigned char *)&one != 1)
 		return;
-	kf_section(elf, ".debug_info", &l->info, &l->ninfo);
-	kf_section(elf, ".debug_loclists", &l->lists, &l->nlists);
+	elf_raw_section(elf, ".debug_info", &l->info, &l->ninfo);
+	elf_raw_section(elf, ".debug_loclists", &l->lists, &l->nlists);
 }
 
 /*
@@ -200,7 +209,7 @@ static int expr_ok(const unsigned char *p, const unsigned char *end,
 }
 
 /* The CU's facts the lists need, read once per CU: false if libdw must. */
-static bool cu_facts(struct kf_locs *l, Dwarf_CU *cu)
+static bool cu_facts(struct elf_loc_cover *l, Dwarf_CU *cu)
 {
 	Dwarf_Half version;
 	uint8_t ut, asz, osz;
@@ -231,7 +240,7 @@ static bool cu_facts(struct kf_locs *l, Dwarf_CU *cu)
 
 /* The list at off in .debug_loclists, as getlocations_addr() walks it
  * for the first entry covering pc. */
-static int list_at(const struct kf_locs *l, uint64_t off, uint64_t pc)
+static int list_at(const struct elf_loc_cover *l, uint64_t off, uint64_t pc)
 {
 	const unsigned char *p = l->lists + off, *end = l->lists + l->nlists;
 	uint64_t base = l->base, lo, hi, len;
@@ -301,22 +310,22 @@ static int list_at(const struct kf_locs *l, uint64_t off, uint64_t pc)
 	}
 }
 
-bool kf_locs_at(struct kf_locs *l, Dwarf_Attribute *a, uint64_t pc)
+bool elf_loc_cover_at(struct elf_loc_cover *l, Dwarf_Attribute *a, uint64_t pc)
 {
 	Dwarf_Block blk;
 	uint64_t off;
 	int r = EXPR_ASK;
 
 	if (!l->info || !cu_facts(l, a->cu))
-		return kf_located_at(a, pc);
+		return elf_located_at(a, pc);
 	if (a->form == DW_FORM_exprloc) {
 		if (dwarf_formblock(a, &blk) != 0)
-			return kf_located_at(a, pc);
+			return elf_located_at(a, pc);
 		if (blk.length == 0)
 			return false;
 		if (blk.data < l->info || blk.data + blk.length > l->info +
 							   l->ninfo)
-			return kf_located_at(a, pc);
+			return elf_located_at(a, pc);
 		r = expr_ok(blk.data, blk.data + blk.length,
 			    l->info + l->ninfo, l->asz);
 	} else if (a->form == DW_FORM_sec_offset && l->lists) {
@@ -324,5 +333,5 @@ bool kf_locs_at(struct kf_locs *l, Dwarf_Attribute *a, uint64_t pc)
 		if (off < l->nlists)
 			r = list_at(l, off, pc);
 	}
-	return r == EXPR_ASK ? kf_located_at(a, pc) : r == EXPR_OK;
+	return r == EXPR_ASK ? elf_located_at(a, pc) : r == EXPR_OK;
 }

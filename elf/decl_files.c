@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Declaration files without the line program (see fn_internal.h).
+ * Declaration files without the line program (see elf/libdw.h).
  *
  * libdw's dwarf_decl_file() (0.188) reaches the CU's file table through
  * dwarf_getsrclines(): it decodes and sorts the CU's whole line program
  * and keeps it until dwarf_end. For the catalog's one pass over all CUs
  * that is 260 MB of line records on 6.1, never used. The file table is
- * in the line program's header, so kf_decl_file() reads only the header
+ * in the line program's header, so elf_decl_file() reads only the header
  * (from the mmapped .debug_line) and spells the name exactly as libdw
  * 0.188 does: an absolute name as is, else DIR "/" NAME with DIR the
  * table's directory (DWARF 5), or for DWARF 2-4 the include directory,
@@ -19,46 +19,16 @@
  * names are libdw's in every case.
  */
 #define _GNU_SOURCE
-#include "target/fn_internal.h"
+#include "elf/libdw.h"
 #include "lib/arena.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <gelf.h>
+#include <stdlib.h>
 #include <string.h>
 
-void kf_section(Elf *elf, const char *want, const unsigned char **p,
-		size_t *n)
-{
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-
-	*p = NULL;
-	*n = 0;
-	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
-		return;
-	while ((scn = elf_nextscn(elf, scn))) {
-		GElf_Shdr sh;
-		const char *name;
-		Elf_Data *d;
-
-		if (!gelf_getshdr(scn, &sh))
-			continue;
-		name = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (!name || strcmp(name, want) != 0)
-			continue;
-		if (sh.sh_type == SHT_NOBITS || (sh.sh_flags & SHF_COMPRESSED))
-			return;
-		d = elf_getdata(scn, NULL);
-		if (d && d->d_buf) {
-			*p = d->d_buf;
-			*n = d->d_size;
-		}
-		return;
-	}
-}
-
-void kf_files_init(struct kf_files *ff, Elf *elf)
+void elf_decl_files_init(struct elf_decl_files *ff, Elf *elf)
 {
 	const char *ident = elf_getident(elf, NULL);
 	const uint16_t one = 1;
@@ -69,12 +39,12 @@ void kf_files_init(struct kf_files *ff, Elf *elf)
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
 	    *(const unsigned char *)&one != 1)
 		return;
-	kf_section(elf, ".debug_line", &ff->line, &ff->nline);
-	kf_section(elf, ".debug_line_str", &ff->line_str, &ff->nline_str);
-	kf_section(elf, ".debug_str", &ff->str, &ff->nstr);
+	elf_raw_section(elf, ".debug_line", &ff->line, &ff->nline);
+	elf_raw_section(elf, ".debug_line_str", &ff->line_str, &ff->nline_str);
+	elf_raw_section(elf, ".debug_str", &ff->str, &ff->nstr);
 }
 
-void kf_files_free(struct kf_files *ff)
+void elf_decl_files_free(struct elf_decl_files *ff)
 {
 	free(ff->dirs);
 	free(ff->files);
@@ -144,7 +114,7 @@ static const char *strsec(const unsigned char *sec, size_t n, uint64_t off)
  * One DWARF 5 entry field of form f: a path (*s), an index (*u), or
  * skipped. False for a form this reader does not handle.
  */
-static bool field(struct kf_files *ff, struct cur *c, unsigned f, int osz,
+static bool field(struct elf_decl_files *ff, struct cur *c, unsigned f, int osz,
 		  const char **s, uint64_t *u)
 {
 	switch (f) {
@@ -191,7 +161,7 @@ static bool field(struct kf_files *ff, struct cur *c, unsigned f, int osz,
 }
 
 /* DWARF 5: a directory or file table (entry formats, then entries). */
-static bool v5_table(struct kf_files *ff, struct cur *c, int osz, bool files)
+static bool v5_table(struct elf_decl_files *ff, struct cur *c, int osz, bool files)
 {
 	unsigned desc[32], form[32];
 	unsigned nf = (unsigned)rd(c, 1);
@@ -229,7 +199,7 @@ static bool v5_table(struct kf_files *ff, struct cur *c, int osz, bool files)
 		if (c->bad || !path)
 			return false;
 		if (files) {
-			struct kf_file f = { path, dir };
+			struct elf_decl_file_name f = { path, dir };
 
 			if (dir >= (uint64_t)ff->ndirs)
 				return false;
@@ -242,9 +212,9 @@ static bool v5_table(struct kf_files *ff, struct cur *c, int osz, bool files)
 }
 
 /* DWARF 2-4: the include directories, then the file entries. */
-static bool v4_tables(struct kf_files *ff, struct cur *c, const char *comp)
+static bool v4_tables(struct elf_decl_files *ff, struct cur *c, const char *comp)
 {
-	struct kf_file none = { "???", 0 };
+	struct elf_decl_file_name none = { "???", 0 };
 
 	VEC_PUSH(ff->dirs, ff->ndirs, ff->capdirs, comp);
 	while (c->p < c->end && *c->p) {
@@ -257,7 +227,7 @@ static bool v4_tables(struct kf_files *ff, struct cur *c, const char *comp)
 	c->p++;
 	VEC_PUSH(ff->files, ff->nfiles, ff->capfiles, none);
 	while (c->p < c->end && *c->p) {
-		struct kf_file f;
+		struct elf_decl_file_name f;
 
 		f.name = cstr(c);
 		f.dir = uleb(c);
@@ -274,7 +244,7 @@ static bool v4_tables(struct kf_files *ff, struct cur *c, const char *comp)
 }
 
 /* Read the file table of the CU whose DIE is cu: false when libdw must. */
-static bool read_table(struct kf_files *ff, Dwarf_Die *cu, int asz)
+static bool read_table(struct elf_decl_files *ff, Dwarf_Die *cu, int asz)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word off;
@@ -324,7 +294,7 @@ static bool read_table(struct kf_files *ff, Dwarf_Die *cu, int asz)
 		    !v5_table(ff, &c, osz, true))
 			return false;
 		if (ff->nfiles == 0) {
-			struct kf_file none = { "???", 0 };
+			struct elf_decl_file_name none = { "???", 0 };
 
 			VEC_PUSH(ff->files, ff->nfiles, ff->capfiles, none);
 		}
@@ -340,14 +310,14 @@ static bool read_table(struct kf_files *ff, Dwarf_Die *cu, int asz)
 	return !c.bad && c.p == hstart + hlen;
 }
 
-const char *kf_decl_file(struct kf_files *ff, Dwarf_Die *die)
+const char *elf_decl_file(struct elf_decl_files *ff, Dwarf_Die *die)
 {
 	Dwarf_Attribute a;
 	Dwarf_Word idx;
 	Dwarf_Die cu;
 	Dwarf_Off off;
 	uint8_t asz, ut;
-	const struct kf_file *f;
+	const struct elf_decl_file_name *f;
 	const char *dir;
 
 	if (!ff->line)
