@@ -22,6 +22,11 @@
 #   trust/define-shell        -D 'X=$(shell id > FILE)' at -p4: refused with
 #                             SystemTap 4.8's message, nothing run (the
 #                             value would reach the Kbuild file)
+#   trust/name-injection-p3   a script (and an -I tapset) whose path holds
+#                             "*/", newlines and #define lines: the -p3 C
+#                             quotes the path (no line of it starts C)
+#   trust/name-injection-run  that script in the guest prints what it says
+#                             (the #define it names would change it)
 #
 # The builds use a private cache in $work (one runtime object build).
 
@@ -45,7 +50,54 @@ cache_refused() {
 	fi
 }
 
+# A path that would close the C comment it is quoted in and define
+# memcpy, which the generated print code calls: "safe" would print "pwnd".
+trust_hostile_dir=$work/$'t*/\n#undef memcpy\n#define memcpy(d, s, n) __builtin_memcpy(d, "pwnd", n)\n'
+trust_hostile_script() {
+	mkdir -p "$trust_hostile_dir/*t" &&
+	printf '%s\n' 'function hostile_word() { return "safe" }' \
+		>"$trust_hostile_dir/*t/*.stp" &&
+	printf '%s\n' 'probe begin { println("safe"); if (hostile_word() != "safe") println("bad"); exit() }' \
+		>"$trust_hostile_dir/*.stp"
+}
+
 if wanted_group trust/; then
+	name=trust/name-injection-p3
+	if wanted $name; then
+		trust_hostile_script
+		"$STAP" -p3 -I "$trust_hostile_dir/*t" "$trust_hostile_dir/*.stp" \
+			>"$work/trust-hostile.c" 2>"$work/trust.err"
+		rc=$?
+		if [ $rc != 0 ]; then
+			fail $name "rc $rc: $(head -c 600 "$work/trust.err")"
+		elif grep -n '^#undef memcpy\|^#define memcpy\|"pwnd"' "$work/trust-hostile.c" >"$work/trust.grep"; then
+			fail $name "the path reached the C raw: $(head -5 "$work/trust.grep")"
+		elif ! grep -qF '/* probe at "'"$work"'/t\052/\n#undef memcpy\n' "$work/trust-hostile.c" ||
+		     ! grep -qF '/* function hostile_word at "'"$work"'/t\052/' "$work/trust-hostile.c"; then
+			fail $name "no quoted path in the probe's and the function's comments: $(grep -a -m3 'probe at\|function hostile_word at' "$work/trust-hostile.c")"
+		else
+			pass $name
+		fi
+	fi
+
+	name=trust/name-injection-run
+	if wanted $name; then
+		if [ $use_vm = 0 ]; then
+			skip $name "--no-vm"
+		else
+			trust_hostile_script
+			out=$(STAP_CACHE=$work/trust-cache timeout 300 "$STAP" \
+				-I "$trust_hostile_dir/*t" "$trust_hostile_dir/*.stp" \
+				2>"$work/trust.err")
+			rc=$?
+			if [ $rc = 0 ] && [ "$out" = safe ]; then
+				pass $name
+			else
+				fail $name "rc $rc, stdout '$out', stderr: $(head -c 600 "$work/trust.err")"
+			fi
+		fi
+	fi
+
 	name=trust/define-shell
 	if wanted $name; then
 		out=$(STAP_CACHE=$work/trust-cache "$STAP" -p4 \
