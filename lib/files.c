@@ -227,20 +227,55 @@ int write_file_atomic(const char *path, const void *data, size_t len)
 	return err ? -1 : 0;
 }
 
+/*
+ * path opened for reading when it is a regular file: O_NONBLOCK, so a
+ * FIFO never blocks the open (nor a device's), then the type checked on
+ * the open descriptor (no window between a check and the open). -1 with
+ * errno EINVAL for anything but a regular file.
+ */
+static int open_regular(int dirfd, const char *path, int flags)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | flags);
+	struct stat st;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+char *read_regular_file_max(const char *path, size_t max, size_t *len)
+{
+	int fd = open_regular(AT_FDCWD, path, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+	char *buf;
+	int err;
+
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	buf = read_stream_max(f, max, len);
+	err = errno;
+	fclose(f);
+	errno = err;
+	return buf;
+}
+
 char *read_file_nofollow(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
+	int fd = open_regular(AT_FDCWD, path, O_NOFOLLOW);
 	FILE *f;
 	char *buf;
 
 	if (fd < 0)
 		return NULL;
-	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		errno = EINVAL;
-		return NULL;
-	}
 	f = fdopen(fd, "rb");
 	if (!f) {
 		close(fd);

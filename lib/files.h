@@ -35,6 +35,23 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 char *read_stream_max(FILE *f, size_t max, size_t *len);
 
 /*
+ * The bound on a script and on each tapset file: read whole before
+ * pass 1, so /dev/zero or an endless pipe ends with an error instead of
+ * eating the memory (SystemTap has no bound). 64 MiB is a hundred times
+ * the whole tapset library.
+ */
+#define SCRIPT_MAX_BYTES ((size_t)64 << 20)
+
+/*
+ * read_file_max() of a regular file only (a symbolic link to one is
+ * followed): a FIFO, a device or a socket is never read, nor does its
+ * open block: NULL with errno EINVAL. For the files of tapset
+ * directories, which stap finds itself (the script named on the command
+ * line may be a pipe: stap <(cmd)).
+ */
+char *read_regular_file_max(const char *path, size_t max, size_t *len);
+
+/*
  * The directory of every cache (modules, catalogs, BTF, the tapset
  * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else HOME/.cache/stap
  * with HOME from the environment or, when unset or empty, the passwd

@@ -636,13 +636,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 	s->script_args = argv + optind;
 	s->nscript_args = argc - optind;
 
-	/*
-	 * A script is read whole before pass 1, so its size is bounded
-	 * (SystemTap has no bound): 64 MiB is a hundred times the whole
-	 * tapset library, and /dev/zero or an endless pipe given as the
-	 * script ends with an error instead of eating the memory.
-	 */
-	const size_t script_max = (size_t)64 << 20;
+	/* a script is read whole before pass 1: SCRIPT_MAX_BYTES bounds it */
+	const size_t script_max = SCRIPT_MAX_BYTES;
 	char *text;
 	size_t len;
 	const char *name;

@@ -11,6 +11,12 @@
 #   robust/functions   20,000 functions pass pass 2
 #   robust/dev-zero, robust/stdin-zero   a script over 64 MiB: an error
 #   robust/directory, robust/stdin-directory   a directory: an error
+#   robust/tapset-fifo     an -I directory holding a FIFO named a.stp: not
+#                          read (no hang at -p1 or -p2; SystemTap 4.8 hangs)
+#   robust/tapset-dev-zero  a.stp -> /dev/zero there: not read (as 4.8),
+#                          the directory's other tapsets still work
+#   robust/tapset-too-big  a regular a.stp over 64 MiB: a warning, not read
+#   robust/script-pipe     the script as a pipe (stap <(cmd)) is still read
 
 # robust_run NAME TIMEOUT WANT_RC STDERR_REGEX STAP_ARGS...: the script is
 # $work/robust.stp (made by the caller), run from $work.
@@ -91,4 +97,30 @@ if wanted_group robust/; then
 	wanted robust/stdin-directory && robust_run robust/stdin-directory 20 1 \
 		"^stap: error: cannot read '<stdin>': Is a directory$" \
 		-p1 - <"$work/robust.d"
+	# hostile files in a tapset directory (only regular files are read)
+	mkdir -p "$work/robust-fifo" "$work/robust-zero" "$work/robust-big"
+	rm -f "$work/robust-fifo/a.stp" "$work/robust-zero/a.stp"
+	mkfifo "$work/robust-fifo/a.stp"
+	ln -s /dev/zero "$work/robust-zero/a.stp"
+	ln -s /dev/zero "$work/robust-zero/z.stpm"
+	echo 'function robust_good() { return 42 }' >"$work/robust-zero/b.stp"
+	truncate -s 65M "$work/robust-big/a.stp"
+	robust_run robust/tapset-fifo 20 0 '' \
+		-I robust-fifo -p1 -e 'probe begin {}'
+	robust_run robust/tapset-fifo-p2 20 0 '' \
+		-I robust-fifo -p2 -e 'probe begin { println(pid()) }'
+	robust_run robust/tapset-dev-zero 20 0 '' \
+		-I robust-zero -p2 -e 'probe begin { println(robust_good()) }'
+	robust_run robust/tapset-too-big 20 0 \
+		"^stap: warning: tapset file 'robust-big/a.stp' is larger than 64 MiB, the limit: not read\$" \
+		-I robust-big -p1 -e 'probe begin {}'
+	if wanted robust/script-pipe; then
+		out=$(cd "$work" && timeout 20 "$STAP" -p1 \
+			<(echo 'probe begin { println("piped") }') 2>&1)
+		if [ $? = 0 ] && grep -q 'println("piped")' <<<"$out"; then
+			pass robust/script-pipe
+		else
+			fail robust/script-pipe "$(head -c 600 <<<"$out")"
+		fi
+	fi
 fi
