@@ -7,6 +7,8 @@
 #   robust/chain-*     long flat chains compile (no stack overflow)
 #   robust/too-deep    a tree deeper than AST_MAX_DEPTH: a clear error
 #   robust/parens      nesting deeper than the parser's stack: a clear error
+#   robust/one-line-deep  the same on one line of 2 MB: the error shows a
+#                      cut of the line (stderr under 1 KB; it was 3 MB)
 #   robust/else-if     a 5,000-arm else-if chain compiles
 #   robust/functions   20,000 functions pass pass 2
 #   robust/dev-zero, robust/stdin-zero   a script over 64 MiB: an error
@@ -71,6 +73,18 @@ if wanted_group robust/; then
 	robust_run robust/parens 60 1 \
 		'^robust\.stp:[0-9]+:[0-9]+: error: nesting too deep for the parser' \
 		-p1 robust.stp
+	awk 'BEGIN { printf "probe begin { x = "
+		for (i = 0; i < 1000000; i++) printf "("
+		printf "1"
+		for (i = 0; i < 1000000; i++) printf ")"
+		print " }" }' >"$work/robust.stp"
+	robust_run robust/one-line-deep 60 1 \
+		'^robust\.stp:1:[0-9]+: error: nesting too deep for the parser' \
+		-p1 robust.stp
+	if wanted robust/one-line-deep &&
+	   [ "$(wc -c <"$work/robust.err")" -gt 1024 ]; then
+		fail robust/one-line-deep-size "$(wc -c <"$work/robust.err") bytes of stderr"
+	fi
 	awk 'BEGIN { print "probe begin {\n\ta = 1\n\tif (a == 0) x = 0"
 		for (i = 1; i < 5000; i++)
 			printf "\telse if (a == %d) x = %d\n", i, i
