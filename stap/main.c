@@ -597,19 +597,26 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 1;
 	/*
 	 * The caches hold what is compiled into and loaded as kernel code:
-	 * only a directory of the user's own that nobody else can write
-	 * (a root user's HOME of another user's is refused).
+	 * only a directory of the user's own on a path nobody else can
+	 * change (a root user's HOME or XDG_CACHE_HOME of another user's,
+	 * or a link of another user's on the way, is refused: lib/files.h).
 	 */
 	s->cache_dir = cache_dir(&s->arena);
 	if (s->cache_dir) {
-		char why[256];
+		char why[4400];
+		char *checked = cache_dir_resolve(s->cache_dir, why,
+						  sizeof(why));
 
-		if (cache_dir_check(s->cache_dir, why, sizeof(why))) {
+		if (!checked) {
 			fprintf(stderr, "stap: error: cache directory %s: %s "
 				"(STAP_CACHE chooses another)\n", s->cache_dir,
 				why);
 			return 1;
 		}
+		/* the path checked, not the one given: a symbolic link
+		 * on the way, changed later, changes nothing */
+		s->cache_dir = arena_strdup(&s->arena, checked);
+		free(checked);
 		if (s->verbose > 1)
 			fprintf(stderr, "stap: caches in %s\n", s->cache_dir);
 	} else if (s->verbose) {
