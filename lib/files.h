@@ -35,6 +35,23 @@ char *read_file_max(const char *path, size_t max, size_t *len);
 char *read_stream_max(FILE *f, size_t max, size_t *len);
 
 /*
+ * The bound on a script and on each tapset file: read whole before
+ * pass 1, so /dev/zero or an endless pipe ends with an error instead of
+ * eating the memory (SystemTap has no bound). 64 MiB is a hundred times
+ * the whole tapset library.
+ */
+#define SCRIPT_MAX_BYTES ((size_t)64 << 20)
+
+/*
+ * read_file_max() of a regular file only (a symbolic link to one is
+ * followed): a FIFO, a device or a socket is never read, nor does its
+ * open block: NULL with errno EINVAL. For the files of tapset
+ * directories, which stap finds itself (the script named on the command
+ * line may be a pipe: stap <(cmd)).
+ */
+char *read_regular_file_max(const char *path, size_t max, size_t *len);
+
+/*
  * The directory of every cache (modules, catalogs, BTF, the tapset
  * index): $STAP_CACHE, else $XDG_CACHE_HOME/stap, else HOME/.cache/stap
  * with HOME from the environment or, when unset or empty, the passwd
@@ -46,11 +63,20 @@ const char *cache_dir(struct arena *a);
 
 /*
  * Make dir (0700, with its missing parents) and check that it may hold
- * what is later loaded or compiled into a kernel: a directory (a
- * symbolic link to one is followed), owned by the effective user, not
- * writable by group or others. 0 when it is; else -1 and why[] says why
- * ("it is writable by group or others (mode 0777)").
+ * what is later loaded or compiled into a kernel: a directory owned by
+ * the effective user, not writable by group or others, on a path nobody
+ * else can change. Every component is checked on its open descriptor
+ * (opened O_NOFOLLOW): each parent owned by the user or root and not
+ * writable by group or others unless sticky (/tmp), each symbolic link
+ * on the way owned by the user or root (its target walked and checked in
+ * turn). cache_dir_resolve returns the path walked, without symbolic
+ * links (malloc'ed): what the caches are then used by, so a link changed
+ * afterwards changes nothing. NULL, or for cache_dir_check -1, when the
+ * directory is refused, and why[] says why ("it is writable by group
+ * (mode 0770): ...", "its path goes through /x/link, a symbolic link of
+ * uid 1000 ...").
  */
+char *cache_dir_resolve(const char *dir, char *why, size_t n);
 int cache_dir_check(const char *dir, char *why, size_t n);
 
 /*

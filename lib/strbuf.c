@@ -57,6 +57,25 @@ void sb_printf(struct strbuf *sb, const char *fmt, ...)
 	va_end(ap);
 }
 
+void sb_c_literal(struct strbuf *sb, const char *s, size_t len,
+		  bool for_comment)
+{
+	sb_putc(sb, '"');
+	for (size_t i = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch == '"' || ch == '\\')
+			sb_printf(sb, "\\%c", ch);
+		else if (ch == '\n')
+			sb_puts(sb, "\\n");
+		else if (ch < 0x20 || ch >= 0x7f || ch == '?' ||
+			 (for_comment && ch == '*'))
+			sb_printf(sb, "\\%03o", ch);
+		else
+			sb_putc(sb, (char)ch);
+	}
+	sb_putc(sb, '"');
+}
+
 const char *sb_str(struct strbuf *sb)
 {
 	return sb->data ? sb->data : "";

@@ -329,8 +329,9 @@ static char *feature_header(struct driver *d)
 	}
 
 	struct strbuf out = { 0 };
-	sb_printf(&out, "/* kernel feature tests (runtime/features) for %s */\n",
-		  s->release);
+	sb_puts(&out, "/* kernel feature tests (runtime/features) for ");
+	sb_c_literal(&out, s->release, strlen(s->release), true);
+	sb_puts(&out, " */\n");
 	for (int i = 0; i < n; i++) {
 		int len = (int)strlen(names[i]) - 2;
 		const char *obj = arena_printf(&s->arena, "%s/%.*s.o", work,

@@ -138,6 +138,7 @@ const char *tmp_long(struct cg *cg);
 const char *tmp_string(struct cg *cg);
 /* A C string literal for bytes (with escapes, safe in any context). */
 const char *c_string(struct cg *cg, const char *s, size_t len);
+const char *c_comment(struct cg *cg, const char *s);
 /* "operator '/' at x.stp:7:36" as a C string literal */
 const char *where(struct cg *cg, const struct node *n);
 const char *gen_expr(struct cg *cg, struct node *n);

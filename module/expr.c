@@ -55,19 +55,19 @@ const char *c_string(struct cg *cg, const char *s, size_t len)
 {
 	struct strbuf sb = { 0 };
 
-	sb_putc(&sb, '"');
-	for (size_t i = 0; i < len; i++) {
-		unsigned char ch = (unsigned char)s[i];
-		if (ch == '"' || ch == '\\')
-			sb_printf(&sb, "\\%c", ch);
-		else if (ch == '\n')
-			sb_puts(&sb, "\\n");
-		else if (ch < 0x20 || ch >= 0x7f || ch == '?')
-			sb_printf(&sb, "\\%03o", ch);	/* '?' avoids trigraphs */
-		else
-			sb_putc(&sb, (char)ch);
-	}
-	sb_putc(&sb, '"');
+	sb_c_literal(&sb, s, len, false);
+	const char *r = arena_strdup(&cg->s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
+/* s quoted for a C comment: a file name or probe point holding "*" "/"
+ * or a newline neither ends the comment nor starts a line of C */
+const char *c_comment(struct cg *cg, const char *s)
+{
+	struct strbuf sb = { 0 };
+
+	sb_c_literal(&sb, s, strlen(s), true);
 	const char *r = arena_strdup(&cg->s->arena, sb_str(&sb));
 	sb_free(&sb);
 	return r;

@@ -35,7 +35,7 @@ static void gen_embeds(struct cg *cg, FILE *out)
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
 		fprintf(out, "\n/* embedded C at %s:%d:%d */\n%s\n",
-			f ? f->name : "?", e->loc.line, e->loc.col,
+			c_comment(cg, f ? f->name : "?"), e->loc.line, e->loc.col,
 			e->embedded.code);
 	}
 	if (cg->prog->nembeds)
@@ -1075,9 +1075,12 @@ void path_steps(struct strbuf *sb, const struct member_path *path,
 	for (int i = 0; i < path->nsteps; i++) {
 		const struct member_step *st = &path->steps[i];
 		unsigned byte = st->bit_offset / 8;
-		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
-			sb_printf(sb, "%s\tstp_addr += %u;\t/* ->%s */\n", in,
-				  byte, st->member);
+		if (st->kind == STEP_MEMBER && st->result != STEP_BITS &&
+		    byte) {
+			sb_printf(sb, "%s\tstp_addr += %u;\t/* ->", in, byte);
+			sb_c_literal(sb, st->member, strlen(st->member), true);
+			sb_puts(sb, " */\n");
+		}
 		if (st->kind == STEP_INDEX && index && st->index_expr)
 			sb_printf(sb, "%s\tstp_addr += (u64)%s * %u;\n", in,
 				  index[i], st->stride);

@@ -92,7 +92,7 @@ int sign_prepare(struct driver *d)
 
 	if (!d->sign_keydir)
 		d->sign_keydir = arena_printf(&s->arena, "%s/signing-key",
-					      cache_dir(&s->arena));
+					      s->cache_dir);
 	d->sign_key = arena_printf(&s->arena, "%s/signing_key.pem",
 				   d->sign_keydir);
 	d->sign_cert = arena_printf(&s->arena, "%s/signing_key.x509",

@@ -569,7 +569,7 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
 	fputs("\tchar stp_unused;\n};\n", structs);
 
 	fprintf(bodies, "\n/* function %s at %s:%d:%d (embedded C) */\n",
-		fn->sym->name, f ? f->name : "?", b->probe->loc.line,
+		fn->sym->name, c_comment(cg, f ? f->name : "?"), b->probe->loc.line,
 		b->probe->loc.col);
 	fprintf(bodies, "%svoid stp_fn_%d(struct stp_context *c)\n{\n"
 		"\tstruct stp_locals_fn_%d *l = stp_frame(c, c->nesting);\n\n",
@@ -766,14 +766,16 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		cg->bare[b->index] = cg->frame.len == 0;
 	if (fn && fn->copy_of)
 		fprintf(bodies, "\n/* function %s at %s:%d:%d, for probe %s */\n",
-			fn->sym->name, f ? f->name : "?", b->probe->loc.line,
-			b->probe->loc.col, sema_probe_name(cg->prog, fn->ctx));
+			fn->sym->name, c_comment(cg, f ? f->name : "?"),
+			b->probe->loc.line, b->probe->loc.col,
+			c_comment(cg, sema_probe_name(cg->prog, fn->ctx)));
 	else if (fn)
 		fprintf(bodies, "\n/* function %s at %s:%d:%d */\n",
-			fn->sym->name, f ? f->name : "?", b->probe->loc.line,
-			b->probe->loc.col);
+			fn->sym->name, c_comment(cg, f ? f->name : "?"),
+			b->probe->loc.line, b->probe->loc.col);
 	else
-		fprintf(bodies, "\n/* probe at %s:%d:%d */\n", f ? f->name : "?",
+		fprintf(bodies, "\n/* probe at %s:%d:%d */\n",
+			c_comment(cg, f ? f->name : "?"),
 			b->probe->loc.line, b->probe->loc.col);
 	if (!fn)
 		body_use(cg, b, structs);

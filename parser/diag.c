@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/arena.h"
@@ -37,17 +38,162 @@ static void render_fmt(FILE *out, const struct session *s, struct srcloc loc,
 		       const char *severity, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 
+/*
+ * Source text is shown as it is, but for the bytes a terminal would act
+ * on: control bytes (a tab is kept: it lines the caret up), DEL and the
+ * C1 controls (UTF-8 C2 80..C2 9F) are shown as \xNN, four columns a
+ * byte. These give a unit's length in bytes and its width in columns
+ * (0 for a UTF-8 continuation byte: the lead byte took the column).
+ */
+static size_t unit_len(const unsigned char *p, size_t n)
+{
+	return n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 1;
+}
+
+static bool escaped(const unsigned char *p, size_t n)
+{
+	return (p[0] < 0x20 && p[0] != '\t') || p[0] == 0x7f ||
+	       unit_len(p, n) == 2;
+}
+
+static size_t unit_width(const unsigned char *p, size_t n)
+{
+	if (escaped(p, n))
+		return 4 * unit_len(p, n);
+	return (p[0] & 0xc0) == 0x80 ? 0 : 1;
+}
+
+/* text[0..n) shown: control bytes as \xNN; a newline too unless keep_nl
+ * (a message of several lines) */
+static void put_shown(FILE *out, const char *text, size_t n, bool keep_nl)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	for (size_t i = 0; i < n;) {
+		size_t len = unit_len(p + i, n - i);
+		if (escaped(p + i, n - i) && !(keep_nl && p[i] == '\n'))
+			for (size_t k = 0; k < len; k++)
+				fprintf(out, "\\x%02x", p[i + k]);
+		else
+			fwrite(p + i, 1, len, out);
+		i += len;
+	}
+}
+
+/* under text[0..n): a tab for a tab, a space a column, so that what
+ * follows sits under the byte after it */
+static void put_padding(FILE *out, const char *text, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	for (size_t i = 0; i < n;) {
+		size_t len = unit_len(p + i, n - i);
+		if (p[i] == '\t')
+			fputc('\t', out);
+		else
+			for (size_t w = unit_width(p + i, n - i); w; w--)
+				fputc(' ', out);
+		i += len;
+	}
+}
+
+/*
+ * The source line [p, p + n) and a caret under byte col - 1. A line wider
+ * than SHOW_COLS columns is cut to SHOW_COLS around the caret (at most
+ * SHOW_BEFORE columns before it), "..." marking each cut: a megabyte on
+ * one line shows as one screen line.
+ */
+enum { SHOW_COLS = 160, SHOW_BEFORE = 60, MESSAGE_MAX = 2000 };
+
+static void render_line(FILE *out, const char *line, size_t n, int col)
+{
+	const unsigned char *p = (const unsigned char *)line;
+	size_t caret = col < 1 ? 0 : (size_t)col - 1 > n ? n : (size_t)col - 1;
+	size_t width = 0, start = 0, end = n;
+
+	for (size_t i = 0; i < n && width <= SHOW_COLS; i++)
+		width += unit_width(p + i, n - i);
+	if (width > SHOW_COLS) {
+		width = 0;
+		start = caret;
+		while (start > 0) {
+			size_t w = unit_width(p + start - 1, n - start + 1);
+			if (width + w > SHOW_BEFORE)
+				break;
+			width += w;
+			start--;
+		}
+		while (start > 0 && start < n && (p[start] & 0xc0) == 0x80)
+			start--;	/* not inside a character */
+		if (start > 0 && p[start - 1] == 0xc2 &&
+		    unit_len(p + start - 1, n - start + 1) == 2)
+			start--;	/* nor inside an escaped C1 */
+		width = 0;
+		end = start;
+		while (end < n) {
+			size_t len = unit_len(p + end, n - end);
+			size_t w = unit_width(p + end, n - end);
+			if (width + w > SHOW_COLS && end > caret)
+				break;
+			width += w;
+			end += len;
+		}
+		while (end < n && (p[end] & 0xc0) == 0x80)
+			end++;
+	}
+	if (start > 0)
+		fputs("...", out);
+	put_shown(out, line + start, end - start, false);
+	fputs(end < n ? "...\n" : "\n", out);
+	if (start > 0)
+		fputs("   ", out);
+	put_padding(out, line + start, caret - start);
+	fputs("^\n", out);
+}
+
+/* a message, escaped as source is (its own newlines kept), a long one cut */
+static void put_message(FILE *out, const char *fmt, va_list ap)
+{
+	char small[512];
+	va_list copy;
+
+	va_copy(copy, ap);
+	int got = vsnprintf(small, sizeof(small), fmt, copy);
+	va_end(copy);
+	if (got < 0)
+		return;
+	size_t len = (size_t)got;
+	char *msg = small;
+	if (len >= sizeof(small)) {
+		msg = malloc(len + 1);
+		if (!msg)
+			return;
+		vsnprintf(msg, len + 1, fmt, ap);
+	}
+	if (len > MESSAGE_MAX) {
+		len = MESSAGE_MAX;
+		while (len > 0 && ((unsigned char)msg[len] & 0xc0) == 0x80)
+			len--;	/* not inside a character */
+	}
+	put_shown(out, msg, len, true);
+	if (len < (size_t)got)
+		fputs("...", out);
+	if (msg != small)
+		free(msg);
+}
+
 void diag_render(FILE *out, const struct session *s, struct srcloc loc,
 		 const char *severity, const char *fmt, va_list ap)
 {
 	const struct srcfile *f = session_file(s, loc.file);
 
-	if (f)
-		fprintf(out, "%s:%d:%d: %s: ", f->name, loc.line, loc.col,
-			severity);
-	else
+	if (f) {
+		put_shown(out, f->name, strlen(f->name), false);
+		fprintf(out, ":%d:%d: %s: ", loc.line, loc.col, severity);
+	} else {
 		fprintf(out, "stap: %s: ", severity);
-	vfprintf(out, fmt, ap);
+	}
+	put_message(out, fmt, ap);
 	fputc('\n', out);
 	if (!f || loc.line < 1)
 		return;
@@ -56,12 +202,7 @@ void diag_render(FILE *out, const struct session *s, struct srcloc loc,
 	if (!p)
 		return;
 	const char *eol = memchr(p, '\n', (size_t)(f->text + f->len - p));
-	size_t n = eol ? (size_t)(eol - p) : strlen(p);
-	fprintf(out, "%.*s\n", (int)n, p);
-	/* Keep tabs so the caret lines up under tab-indented code. */
-	for (int i = 0; i < loc.col - 1 && (size_t)i < n; i++)
-		fputc(p[i] == '\t' ? '\t' : ' ', out);
-	fputs("^\n", out);
+	render_line(out, p, eol ? (size_t)(eol - p) : strlen(p), loc.col);
 
 	/* from a macro: where it was used (and, nested, where that was) */
 	if (loc.expansion > 0 && loc.expansion <= s->nexpansions) {
@@ -213,7 +354,7 @@ void diag_plain_error(struct session *s, const char *fmt, ...)
 		return;
 	va_start(ap, fmt);
 	fputs("stap: error: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	put_message(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
 }

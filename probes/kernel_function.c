@@ -1075,10 +1075,13 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 		const struct probe_body *b = dp->body;
 		if (!is_kf(dp) || !kf_of(dp)->locs || !b->nctxvars)
 			continue;
+		struct strbuf pp = { 0 };
+		sb_c_literal(&pp, dp->pp, strlen(dp->pp), true);
 		fprintf(out, "\n/* context values of %s */\n"
 			"static void stp_kf_vals_%d(struct pt_regs *regs, "
 			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
-			dp->pp, i);
+			sb_str(&pp), i);
+		sb_free(&pp);
 		for (int k = 0; k < b->nctxvars; k++) {
 			const struct symbol *sym = b->ctxvars[k];
 			if (!kf_of(dp)->locs[k])

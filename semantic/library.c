@@ -78,28 +78,11 @@ const char **library_search_dirs(struct session *s, const char *dir, int *n)
 
 /* ---- the on-disk index ------------------------------------------------ */
 
+/* a regular file (never a FIFO or a device planted in a tapset
+ * directory), bounded as a script is */
 static char *read_all(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t cap = 0, n = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (n + 4096 + 1 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			buf = xrealloc(buf, cap);
-		}
-		size_t got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	fclose(f);
-	buf[n] = '\0';
-	*len = n;
-	return buf;
+	return read_regular_file_max(path, SCRIPT_MAX_BYTES, len);
 }
 
 static char *index_path(struct session *s, const char *cache_dir)
@@ -240,6 +223,10 @@ static void parse_lib_file(struct session *s, struct lib_file *f)
 	bool was = s->errors_are_warnings;
 
 	if (!text) {
+		if (errno == EFBIG)
+			fprintf(stderr, "stap: warning: tapset file '%s' is "
+				"larger than %zu MiB, the limit: not read\n",
+				f->path, SCRIPT_MAX_BYTES >> 20);
 		f->bad = true;
 		f->ast = arena_alloc(&s->arena, sizeof(*f->ast));
 		return;
@@ -306,7 +293,10 @@ void library_load(struct session *s, struct library *lib, const char *cache_dir)
 				bool dup = false;
 
 				free(names[i]);
-				if (stat(path, &st))
+				/* only regular files, as SystemTap 4.8: a FIFO
+				 * or a link to /dev/zero named x.stp is not a
+				 * tapset (read_all checks the open file again) */
+				if (stat(path, &st) || !S_ISREG(st.st_mode))
 					continue;
 				for (int j = 0; j < nseen && !dup; j++)
 					dup = (seen[j].dev == st.st_dev &&
@@ -622,7 +612,7 @@ static void load_macro_dir(struct session *s, const char *dir)
 	for (int i = 0; i < n; i++) {
 		char *path = arena_printf(&s->arena, "%s/%s", dir, names[i]);
 		size_t len;
-		char *text = read_file(path, &len);
+		char *text = read_all(path, &len);
 		if (text) {
 			int fid = session_add_source(s, path, text, len, true);
 			parse_macro_file(s, fid);

@@ -742,19 +742,26 @@ static int use_cache_dir(struct session *s)
 {
 	/*
 	 * The caches hold what is compiled into and loaded as kernel code:
-	 * only a directory of the user's own that nobody else can write
-	 * (a root user's HOME of another user's is refused).
+	 * only a directory of the user's own on a path nobody else can
+	 * change (a root user's HOME or XDG_CACHE_HOME of another user's,
+	 * or a link of another user's on the way, is refused: lib/files.h).
 	 */
 	s->cache_dir = cache_dir(&s->arena);
 	if (s->cache_dir) {
-		char why[256];
+		char why[4400];
+		char *checked = cache_dir_resolve(s->cache_dir, why,
+						  sizeof(why));
 
-		if (cache_dir_check(s->cache_dir, why, sizeof(why))) {
+		if (!checked) {
 			fprintf(stderr, "stap: error: cache directory %s: %s "
 				"(STAP_CACHE chooses another)\n", s->cache_dir,
 				why);
 			return 1;
 		}
+		/* the path checked, not the one given: a symbolic link
+		 * on the way, changed later, changes nothing */
+		s->cache_dir = arena_strdup(&s->arena, checked);
+		free(checked);
 		if (s->verbose > 1)
 			fprintf(stderr, "stap: caches in %s\n", s->cache_dir);
 	} else if (s->verbose) {
@@ -788,13 +795,8 @@ static int read_script(struct session *s, struct driver *d,
 	s->script_args = argv + optind;
 	s->nscript_args = argc - optind;
 
-	/*
-	 * A script is read whole before pass 1, so its size is bounded
-	 * (SystemTap has no bound): 64 MiB is a hundred times the whole
-	 * tapset library, and /dev/zero or an endless pipe given as the
-	 * script ends with an error instead of eating the memory.
-	 */
-	const size_t script_max = (size_t)64 << 20;
+	/* a script is read whole before pass 1: SCRIPT_MAX_BYTES bounds it */
+	const size_t script_max = SCRIPT_MAX_BYTES;
 	if (c->list_spec || c->dump) {
 		c->text = xstrdup("");
 		c->len = 0;

@@ -7,10 +7,18 @@
 #   robust/chain-*     long flat chains compile (no stack overflow)
 #   robust/too-deep    a tree deeper than AST_MAX_DEPTH: a clear error
 #   robust/parens      nesting deeper than the parser's stack: a clear error
+#   robust/one-line-deep  the same on one line of 2 MB: the error shows a
+#                      cut of the line (stderr under 1 KB; it was 3 MB)
 #   robust/else-if     a 5,000-arm else-if chain compiles
 #   robust/functions   20,000 functions pass pass 2
 #   robust/dev-zero, robust/stdin-zero   a script over 64 MiB: an error
 #   robust/directory, robust/stdin-directory   a directory: an error
+#   robust/tapset-fifo     an -I directory holding a FIFO named a.stp: not
+#                          read (no hang at -p1 or -p2; SystemTap 4.8 hangs)
+#   robust/tapset-dev-zero  a.stp -> /dev/zero there: not read (as 4.8),
+#                          the directory's other tapsets still work
+#   robust/tapset-too-big  a regular a.stp over 64 MiB: a warning, not read
+#   robust/script-pipe     the script as a pipe (stap <(cmd)) is still read
 
 # robust_run NAME TIMEOUT WANT_RC STDERR_REGEX STAP_ARGS...: the script is
 # $work/robust.stp (made by the caller), run from $work.
@@ -65,6 +73,18 @@ if wanted_group robust/; then
 	robust_run robust/parens 60 1 \
 		'^robust\.stp:[0-9]+:[0-9]+: error: nesting too deep for the parser' \
 		-p1 robust.stp
+	awk 'BEGIN { printf "probe begin { x = "
+		for (i = 0; i < 1000000; i++) printf "("
+		printf "1"
+		for (i = 0; i < 1000000; i++) printf ")"
+		print " }" }' >"$work/robust.stp"
+	robust_run robust/one-line-deep 60 1 \
+		'^robust\.stp:1:[0-9]+: error: nesting too deep for the parser' \
+		-p1 robust.stp
+	if wanted robust/one-line-deep &&
+	   [ "$(wc -c <"$work/robust.err")" -gt 1024 ]; then
+		fail robust/one-line-deep-size "$(wc -c <"$work/robust.err") bytes of stderr"
+	fi
 	awk 'BEGIN { print "probe begin {\n\ta = 1\n\tif (a == 0) x = 0"
 		for (i = 1; i < 5000; i++)
 			printf "\telse if (a == %d) x = %d\n", i, i
@@ -91,4 +111,30 @@ if wanted_group robust/; then
 	wanted robust/stdin-directory && robust_run robust/stdin-directory 20 1 \
 		"^stap: error: cannot read '<stdin>': Is a directory$" \
 		-p1 - <"$work/robust.d"
+	# hostile files in a tapset directory (only regular files are read)
+	mkdir -p "$work/robust-fifo" "$work/robust-zero" "$work/robust-big"
+	rm -f "$work/robust-fifo/a.stp" "$work/robust-zero/a.stp"
+	mkfifo "$work/robust-fifo/a.stp"
+	ln -s /dev/zero "$work/robust-zero/a.stp"
+	ln -s /dev/zero "$work/robust-zero/z.stpm"
+	echo 'function robust_good() { return 42 }' >"$work/robust-zero/b.stp"
+	truncate -s 65M "$work/robust-big/a.stp"
+	robust_run robust/tapset-fifo 20 0 '' \
+		-I robust-fifo -p1 -e 'probe begin {}'
+	robust_run robust/tapset-fifo-p2 20 0 '' \
+		-I robust-fifo -p2 -e 'probe begin { println(pid()) }'
+	robust_run robust/tapset-dev-zero 20 0 '' \
+		-I robust-zero -p2 -e 'probe begin { println(robust_good()) }'
+	robust_run robust/tapset-too-big 20 0 \
+		"^stap: warning: tapset file 'robust-big/a.stp' is larger than 64 MiB, the limit: not read\$" \
+		-I robust-big -p1 -e 'probe begin {}'
+	if wanted robust/script-pipe; then
+		out=$(cd "$work" && timeout 20 "$STAP" -p1 \
+			<(echo 'probe begin { println("piped") }') 2>&1)
+		if [ $? = 0 ] && grep -q 'println("piped")' <<<"$out"; then
+			pass robust/script-pipe
+		else
+			fail robust/script-pipe "$(head -c 600 <<<"$out")"
+		fi
+	fi
 fi

@@ -97,6 +97,84 @@ static void test_caret(void)
 	session_free(&s);
 }
 
+/* what render() writes for one source text, file name and column */
+static char *rendered(const char *name, const char *text, size_t n, int col,
+		      const char *msg)
+{
+	struct session s;
+	char *buf = NULL;
+	size_t len = 0;
+
+	session_init(&s);
+	session_add_source(&s, name, text, n, false);
+	FILE *out = open_memstream(&buf, &len);
+	render(out, &s, (struct srcloc){ .file = 0, .line = 1, .col = col },
+	       "%s", msg);
+	fclose(out);
+	session_free(&s);
+	return buf;
+}
+
+/* control bytes (ESC, BEL, DEL, a C1 CSI) are shown as \xNN, the caret
+ * still under the byte the column names; tabs kept; UTF-8 one column */
+static void test_caret_control(void)
+{
+	const char text[] = "x = \"\x1b[2J\a\x7f\xc2\x9b\" + \t\xc3\xa9 + ?";
+	char *got = rendered("a\x1b]0;t\a.stp", text, sizeof(text) - 1,
+			     (int)sizeof(text) - 1, "bad \x1b[31m\n\tsecond");
+
+	CHECK_STR(got, "a\\x1b]0;t\\x07.stp:1:24: error: bad \\x1b[31m\n"
+		       "\tsecond\n"
+		       "x = \"\\x1b[2J\\x07\\x7f\\xc2\\x9b\" + \t\xc3\xa9 + ?\n"
+		       /* 5 + 4 + 3 + 4 + 4 + 8 + 4 columns, the tab, 4 */
+		       "                                \t    ^\n");
+	free(got);
+}
+
+/* a long line: SHOW_COLS (160) columns around the caret, at most 60
+ * before it, "..." for each cut; the caret under the same byte */
+static void test_caret_long_line(void)
+{
+	enum { N = 100000 };
+	char *text = malloc(N);
+	char want[512];
+
+	for (int i = 0; i < N; i++)
+		text[i] = (char)('a' + i % 26);
+	/* in the middle: cut on both sides */
+	char *got = rendered("<t>", text, N, 50001, "e");
+	snprintf(want, sizeof(want), "<t>:1:50001: error: e\n...%.*s...\n%*s^\n",
+		 160, text + 50000 - 60, 63, "");
+	CHECK_STR(got, want);
+	free(got);
+	/* near the start: no cut before */
+	got = rendered("<t>", text, N, 11, "e");
+	snprintf(want, sizeof(want), "<t>:1:11: error: e\n%.*s...\n%*s^\n",
+		 160, text, 10, "");
+	CHECK_STR(got, want);
+	free(got);
+	/* at the end (past the last byte): no cut after */
+	got = rendered("<t>", text, N, N + 1, "e");
+	snprintf(want, sizeof(want), "<t>:1:%d: error: e\n...%.*s\n%*s^\n",
+		 N + 1, 60, text + N - 60, 63, "");
+	CHECK_STR(got, want);
+	free(got);
+	/* escaped bytes count four columns each */
+	memset(text, '\x1b', N);
+	got = rendered("<t>", text, N, 1001, "e");
+	CHECK(strlen(got) < 1000);
+	CHECK(strstr(got, "\n...\\x1b") && strstr(got, "\\x1b...\n"));
+	CHECK(strstr(got, "\n   " "                                                            ^\n"));
+	free(got);
+	/* a message over 2,000 bytes is cut */
+	memset(text, 'm', N);
+	text[N - 1] = '\0';
+	got = rendered("<t>", "x", 1, 1, text);
+	CHECK(strlen(got) < 2100 && strstr(got, "mmm...\nx\n^\n"));
+	free(got);
+	free(text);
+}
+
 static void test_syntax_error_recovery(void)
 {
 	struct session s;
@@ -170,6 +248,8 @@ int main(void)
 	test_locations();
 	test_numbers_and_strings();
 	test_caret();
+	test_caret_control();
+	test_caret_long_line();
 	test_syntax_error_recovery();
 	test_format();
 	test_round_trip();

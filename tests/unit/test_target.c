@@ -134,6 +134,34 @@ static void test_cache_files(const char *dir)
 	CHECK_STR(why, "it is a symbolic link");
 	CHECK(read_file_nofollow(f, NULL) == NULL && errno == ELOOP);
 
+	/* a sealed file in a directory others may write: refused there */
+	CHECK(unlink(f) == 0 && cache_write_sealed(f, "module", 6) == 0);
+	CHECK(chmod(c, 0777) == 0);
+	CHECK(cache_read_sealed(f, &len, why, sizeof(why)) == NULL);
+	CHECK(strstr(why, "its directory ") && strstr(why, "writable by group and others"));
+	CHECK(chmod(c, 0700) == 0);
+
+	/* the path walked: an own link followed, the result has none; a
+	 * parent others may write (not sticky) refused, sticky accepted */
+	char *link = xasprintf("%s/link", dir), *open_dir = xasprintf("%s/open", dir);
+	char *under = xasprintf("%s/sub", open_dir);
+	CHECK(symlink(c, link) == 0);
+	char *walked = cache_dir_resolve(link, why, sizeof(why));
+	CHECK(walked && !strcmp(walked + strlen(walked) - 6, "/cache") &&
+	      !strstr(walked, "/link"));
+	free(walked);
+	CHECK(mkdir(open_dir, 0777) == 0 && chmod(open_dir, 0777) == 0);
+	CHECK(cache_dir_check(under, why, sizeof(why)) == -1);
+	CHECK(strstr(why, "its parent ") && strstr(why, "writable by group and others (mode 0777)"));
+	CHECK(chmod(open_dir, 01777) == 0);
+	CHECK(cache_dir_check(under, why, sizeof(why)) == 0);
+	rmdir(under);
+	rmdir(open_dir);
+	unlink(link);
+	free(under);
+	free(open_dir);
+	free(link);
+
 	unlink(f);
 	unlink(sum);
 	unlink(victim);
