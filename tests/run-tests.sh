@@ -276,7 +276,7 @@ fi
 # into frame 2 (b: full width, its sibling c hidden) and match c (25%).
 if wanted flame/chromium && [ -x "$STAPFLAME" ]; then
 	if ! command -v chromium >/dev/null; then
-		skip flame/chromium "chromium is not installed (scripts/setup.sh installs it)"
+		skip flame/chromium "chromium is not installed (scripts/setup.sh --test installs it)"
 	else
 		"$STAPFLAME" "$tests/flame/basic.folded" >"$work/chromium.svg"
 		timeout 120 chromium --headless --disable-gpu --no-sandbox \
