@@ -576,6 +576,25 @@ for f in "$tests"/e2e/*.stp; do
 	name=e2e/$(basename "$f" .stp)
 	wanted "$name" && e2e+=("$f")
 done
+# The examples run as e2e tests too: examples/NAME.stp is e2e/example_NAME,
+# with tests/examples/NAME.head (its "# stap-..." and "# ASSERTION:" lines,
+# put before the example) and NAME.out, .check, .sed, .err, .rc there.
+for f in "$top_srcdir"/examples/*.stp; do
+	n=$(basename "$f" .stp)
+	name=e2e/example_$n
+	wanted "$name" || continue
+	if [ ! -f "$tests/examples/$n.head" ]; then
+		fail "$name" "no tests/examples/$n.head: every example is run"
+		continue
+	fi
+	mkdir -p "$work/examples"
+	cat "$tests/examples/$n.head" "$f" >"$work/examples/example_$n.stp"
+	for x in out err rc sed check err.sed; do
+		[ -e "$tests/examples/$n.$x" ] &&
+			ln -s "$tests/examples/$n.$x" "$work/examples/example_$n.$x"
+	done
+	e2e+=("$work/examples/example_$n.stp")
+done
 releases=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
 	while read -r r; do
 		[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
