@@ -151,13 +151,13 @@ static char *vm_path(const char *dir, const char *name)
 	return p;
 }
 
-void vm_output_gone_message(int err)
+void vm_output_gone_message(int fd, int err)
 {
 	/* SystemTap 4.8's stapio says this, then stops as on SIGTERM: the
 	 * end probes run, their output is dropped, the exit status is the
 	 * run's own (0 for a script that did not fail) */
-	fprintf(stderr, "ERROR: Couldn't write to output 1 for cpu 0, "
-		"exiting.: %s\n", strerror(err));
+	fprintf(stderr, "ERROR: Couldn't write to output %d for cpu 0, "
+		"exiting.: %s\n", fd, strerror(err));
 }
 
 int vm_write_all(int fd, const void *p, size_t n)
@@ -799,15 +799,15 @@ static void vm_port_bytes(struct vm_run *r, int port, const char *p,
 
 		if (r->mode != VM_STREAM || *fd < 0 || !vm_write_all(*fd, p, n))
 			break;
-		*fd = -1;	/* e.g. EPIPE: drop the rest */
 		if (port == 1 && !r->out_gone) {
 			/* the output went away (`| head`): stop the run as
 			 * an interrupt does, end probes included */
-			vm_output_gone_message(errno);
+			vm_output_gone_message(*fd, errno);
 			r->out_gone = 1;
 			if (r->running)
 				vm_send_int(r);
 		}
+		*fd = -1;	/* e.g. EPIPE: drop the rest */
 		break;
 	}
 	case 3:
