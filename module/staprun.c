@@ -62,6 +62,7 @@ struct status {
 
 static volatile sig_atomic_t got_signal;
 static volatile sig_atomic_t got_sigchld;
+static bool out_gone;		/* the output failed (a closed pipe) */
 static int verbose;		/* -v: module's stp_verbose; -vv: our log */
 static int out_fd = STDOUT_FILENO;
 static char modname[256];
@@ -156,10 +157,18 @@ static int relay_run(int type, const char *buf, size_t len)
 		write_all(STDERR_FILENO, buf, len);
 		return 0;
 	}
+	if (out_gone)
+		return 0;
 	if (write_all(out_fd, buf, len)) {
-		fprintf(stderr, "staprun: writing output: %s\n",
-			strerror(errno));
-		return -1;
+		/*
+		 * As SystemTap 4.8's stapio (its message too): the run stops
+		 * as on SIGTERM (`stap ... | head` ends), the end probes run
+		 * and what they print is read and dropped, so they never
+		 * wait for a reader; the exit status is the run's own.
+		 */
+		fprintf(stderr, "ERROR: Couldn't write to output %d for cpu 0, "
+			"exiting.: %s\n", out_fd, strerror(errno));
+		out_gone = true;
 	}
 	return 0;
 }
@@ -680,6 +689,7 @@ static pid_t spawn_command(const char *cmd, uint32_t **go, int *exec_err_fd)
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGCHLD, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		while (!__atomic_load_n(*go, __ATOMIC_ACQUIRE))
 			syscall(SYS_futex, *go, FUTEX_WAIT, 0, NULL, NULL, 0);
 		prctl(PR_SET_PDEATHSIG, 0);
@@ -791,6 +801,8 @@ int main(int argc, char **argv)
 	sigaction(SIGHUP, &sa, NULL);
 	sa.sa_handler = on_sigchld;
 	sigaction(SIGCHLD, &sa, NULL);
+	/* a closed output is a write error (EPIPE), handled above */
+	signal(SIGPIPE, SIG_IGN);
 
 	if (insert_module(argv[optind], argv + optind + 1, argc - optind - 1))
 		return 1;
@@ -889,6 +901,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		if ((pfd.revents & POLLIN) && relay_once() < 0)
+			break;
+		if (out_gone)
 			break;
 		if (pfd.revents & (POLLPRI | POLLERR | POLLHUP)) {
 			if (read_status(&st)) {

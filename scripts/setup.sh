@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Install what the project needs from Debian's packages (when missing) and
+# Install what running stap needs from Debian's packages (when missing) and
 # build it. Idempotent: fast when everything is already there.
+#   scripts/setup.sh          what building and running scripts need
+#   scripts/setup.sh --test   and what only the test suite uses (scripts/test.sh)
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -11,18 +13,24 @@ cd "$(dirname "$0")/.."
 # (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information;
 # liblzma, zlib and libzstd decompress the kernel's modules (.ko.xz/.gz/.zst)
 # to read which tracepoints they define.
-# groff-base checks the man pages (the suite's man/pages); python3 and
-# chromium check the flame graphs' SVG (its XML, and its script in a
-# headless browser: tests/run-tests.sh, flame/); jq reads the JSON lines
-# of the e2e tests json_*. systemtap-sdt-dev's sys/sdt.h marks the
-# program the ELF/DWARF reader's unit test builds (tests/unit/test_elf.c);
-# binutils' objcopy splits its debug file.
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
 	liblzma-dev zlib1g-dev libzstd-dev
-	lz4 zstd groff-base python3 chromium jq systemtap-sdt-dev binutils
+	lz4 zstd
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
 	linux-headers-6.12-cloud-amd64"
+# Only the tests: groff-base checks the man pages (the suite's man/pages);
+# python3 and chromium check the flame graphs' SVG (its XML, and its
+# script in a headless browser: tests/run-tests.sh, flame/); jq reads the
+# JSON lines of the e2e tests json_*. systemtap-sdt-dev's sys/sdt.h marks
+# the program the ELF/DWARF reader's unit test builds (tests/unit/test_elf.c);
+# binutils' objcopy splits its debug file.
+test_packages="groff-base python3 chromium jq systemtap-sdt-dev binutils"
+case ${1:-} in
+--test) packages="$packages $test_packages" ;;
+"") ;;
+*) echo "usage: scripts/setup.sh [--test]" >&2; exit 2 ;;
+esac
 
 missing=
 for p in $packages; do

@@ -276,7 +276,7 @@ fi
 # into frame 2 (b: full width, its sibling c hidden) and match c (25%).
 if wanted flame/chromium && [ -x "$STAPFLAME" ]; then
 	if ! command -v chromium >/dev/null; then
-		skip flame/chromium "chromium is not installed (scripts/setup.sh installs it)"
+		skip flame/chromium "chromium is not installed (scripts/setup.sh --test installs it)"
 	else
 		"$STAPFLAME" "$tests/flame/basic.folded" >"$work/chromium.svg"
 		timeout 120 chromium --headless --disable-gpu --no-sandbox \
@@ -576,6 +576,25 @@ for f in "$tests"/e2e/*.stp; do
 	name=e2e/$(basename "$f" .stp)
 	wanted "$name" && e2e+=("$f")
 done
+# The examples run as e2e tests too: examples/NAME.stp is e2e/example_NAME,
+# with tests/examples/NAME.head (its "# stap-..." and "# ASSERTION:" lines,
+# put before the example) and NAME.out, .check, .sed, .err, .rc there.
+for f in "$top_srcdir"/examples/*.stp; do
+	n=$(basename "$f" .stp)
+	name=e2e/example_$n
+	wanted "$name" || continue
+	if [ ! -f "$tests/examples/$n.head" ]; then
+		fail "$name" "no tests/examples/$n.head: every example is run"
+		continue
+	fi
+	mkdir -p "$work/examples"
+	cat "$tests/examples/$n.head" "$f" >"$work/examples/example_$n.stp"
+	for x in out err rc sed check err.sed; do
+		[ -e "$tests/examples/$n.$x" ] &&
+			ln -s "$tests/examples/$n.$x" "$work/examples/example_$n.$x"
+	done
+	e2e+=("$work/examples/example_$n.stp")
+done
 releases=$(ls /boot/vmlinuz-* 2>/dev/null | sed 's|/boot/vmlinuz-||' |
 	while read -r r; do
 		[ -f "/lib/modules/$r/build/Makefile" ] && echo "$r"
@@ -766,7 +785,8 @@ if [ -x "$tests/differential.sh" ] && wanted differential; then
 fi
 
 ### the runtime's own VM test, the VM runner's self-test, stap's stop paths
-for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh vm/warm.sh; do
+for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh vm/warm.sh \
+	vm/pipe-head.sh; do
 	name=${t%.sh}
 	wanted "$name" || continue
 	if [ $use_vm = 0 ]; then

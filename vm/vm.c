@@ -58,6 +58,8 @@ struct vm_run {
 	int got_dmesg;
 	int ints;			/* host SIGINT/TERM/HUP received */
 	int ints_sent;			/* INT lines written to the guest */
+	int out_gone;			/* stdout failed (a closed pipe): one
+					 * INT of its own, as a signal's */
 	int killed;			/* we SIGKILLed qemu */
 	int timed_out;
 	int bad_frame;
@@ -147,6 +149,15 @@ static char *vm_path(const char *dir, const char *name)
 	if (asprintf(&p, "%s/%s", dir, name) < 0)
 		return NULL;
 	return p;
+}
+
+void vm_output_gone_message(int fd, int err)
+{
+	/* SystemTap 4.8's stapio says this, then stops as on SIGTERM: the
+	 * end probes run, their output is dropped, the exit status is the
+	 * run's own (0 for a script that did not fail) */
+	fprintf(stderr, "ERROR: Couldn't write to output %d for cpu 0, "
+		"exiting.: %s\n", fd, strerror(err));
 }
 
 int vm_write_all(int fd, const void *p, size_t n)
@@ -690,8 +701,8 @@ static void vm_control(struct vm_run *r, char *line)
 		r->running = 1;
 		if (r->started == 1)
 			r->t_first_start = vm_now();
-		/* an interrupt that came in during boot */
-		if (r->ints > r->ints_sent)
+		/* an interrupt (or a closed stdout) that came during boot */
+		if (r->ints + r->out_gone > r->ints_sent)
 			vm_send_int(r);
 	} else if (sscanf(line, "rc %d %d", &job, &val) == 2) {
 		r->running = 0;
@@ -786,9 +797,17 @@ static void vm_port_bytes(struct vm_run *r, int port, const char *p,
 	case 2: {
 		int *fd = port == 1 ? &r->out_fd : &r->err_fd;
 
-		if (r->mode == VM_STREAM && *fd >= 0 &&
-		    vm_write_all(*fd, p, n))
-			*fd = -1;	/* e.g. EPIPE: drop the rest */
+		if (r->mode != VM_STREAM || *fd < 0 || !vm_write_all(*fd, p, n))
+			break;
+		if (port == 1 && !r->out_gone) {
+			/* the output went away (`| head`): stop the run as
+			 * an interrupt does, end probes included */
+			vm_output_gone_message(*fd, errno);
+			r->out_gone = 1;
+			if (r->running)
+				vm_send_int(r);
+		}
+		*fd = -1;	/* e.g. EPIPE: drop the rest */
 		break;
 	}
 	case 3:

@@ -32,6 +32,9 @@ void vm_buf_free(struct vm_buf *b);
 void vm_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double vm_now(void);
 int vm_write_all(int fd, const void *p, size_t n);
+/* The message for a run's output fd that failed (errno err: a closed
+ * pipe, `stap ... | head`); the run then stops as on SIGINT. */
+void vm_output_gone_message(int fd, int err);
 const char *vm_basename(const char *p);
 
 /*

@@ -292,6 +292,7 @@ struct warm_run {
 	int started;			/* its 'G' came */
 	int status;			/* -1 until 'S' */
 	int failed;			/* 'F' came */
+	int out_gone;			/* stdout failed: INT sent */
 	struct vm_buf dmesg;
 };
 
@@ -314,8 +315,17 @@ static void warm_frame(struct warm_run *w, int type, const char *p, size_t n)
 	case VMW_OUT:
 	case VMW_ERR:
 		fd = type == VMW_OUT ? &w->out_fd : &w->err_fd;
-		if (*fd >= 0 && vm_write_all(*fd, p, n))
-			*fd = -1;	/* e.g. EPIPE: drop the rest */
+		if (*fd < 0 || !vm_write_all(*fd, p, n))
+			break;
+		if (type == VMW_OUT && !w->out_gone) {
+			/* the output went away (`| head`): stop the job as
+			 * an interrupt does (the keeper holds it until the
+			 * job starts) */
+			vm_output_gone_message(*fd, errno);
+			w->out_gone = 1;
+			vmw_send(w->fd, VMW_INT, NULL, 0);
+		}
+		*fd = -1;	/* e.g. EPIPE: drop the rest */
 		break;
 	case VMW_STARTED:
 		w->started = 1;
