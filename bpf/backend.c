@@ -83,10 +83,10 @@ static int bpf_build(struct driver *d)
 	}
 	fclose(f);
 	char *clang[] = { "clang", "-target", "bpf", "-O2", "-g",
-			  "-D__TARGET_ARCH_x86", "-Wno-unused-value",
+			  "-D__TARGET_ARCH_x86", "-w",
 			  "-I/usr/include/x86_64-linux-gnu", "-c", (char *)c,
 			  "-o", (char *)o, NULL };
-	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-Wno-unused-value",
+	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-w",
 		       (char *)c, "-o", (char *)so, "-lbpf", NULL };
 	if (run_tool(clang, verbose) || run_tool(cc, verbose)) {
 		fprintf(stderr, "stap: error: compiling the BPF program failed "

@@ -58,6 +58,7 @@ struct stp_rt {
 	void *globals;			/* the mmapped .bss: struct stp_globals */
 	void (*print)(const void *rec, unsigned len);
 	void (*exit)(void);
+	void (*error)(unsigned id);	/* a run-time error: stp_errors[id] */
 };
 
 #endif /* BPF_BPF_H */

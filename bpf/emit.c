@@ -32,6 +32,8 @@ struct emitter {
 	int nuniq;			/* unique C names */
 	struct fmt *fmts;
 	int nfmts, fmts_cap;
+	const char **errors;		/* run-time error messages, by id */
+	int nerrors, errors_cap;
 	bool kernel;			/* emitting the BPF half */
 };
 
@@ -104,6 +106,19 @@ static void emit_index_read(struct emitter *e, const struct node *n)
 	}
 }
 
+/* The id of the run-time error "division by 0 near operator '/' at ...". */
+static int error_id(struct emitter *e, const char *what, const struct node *n)
+{
+	const char *msg = arena_printf(&e->s->arena, "%s near %s", what,
+				       diag_describe_token(e->s, n->loc));
+
+	for (int i = 0; i < e->nerrors; i++)
+		if (!strcmp(e->errors[i], msg))
+			return i;
+	VEC_PUSH(e->errors, e->nerrors, e->errors_cap, msg);
+	return e->nerrors - 1;
+}
+
 static const char *c_op(enum op op)
 {
 	switch (op) {
@@ -112,6 +127,7 @@ static const char *c_op(enum op op)
 	case OP_MUL: return "*";
 	case OP_SHL: return "<<";
 	case OP_SHR: return ">>";
+	case OP_LSHR: return ">>";
 	case OP_BAND: return "&";
 	case OP_BOR: return "|";
 	case OP_BXOR: return "^";
@@ -161,8 +177,9 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		} else {
 			fprintf(e->out, "_r%d = _v%d ? *_v%d : 0; ", u, u, u);
 			if (op == OP_DIV || op == OP_MOD)
-				fprintf(e->out, "_r%d = _d%d ? _r%d %s _d%d : 0; ",
-					u, u, u, op == OP_DIV ? "/" : "%", u);
+				fprintf(e->out, "if (!_d%d) ERROR(%d); _r%d = _r%d "
+					"%s _d%d; ", u, error_id(e, "division by 0",
+					rhs), u, u, op == OP_DIV ? "/" : "%", u);
 			else
 				fprintf(e->out, "_r%d = _r%d %s _d%d; ", u, u,
 					c_op(op), u);
@@ -185,7 +202,8 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 	if (op == OP_ASSIGN)
 		fprintf(e->out, "%s = _d%d; })", lv, u);
 	else if (op == OP_DIV || op == OP_MOD)
-		fprintf(e->out, "%s = _d%d ? %s %s _d%d : 0; })", lv, u, lv,
+		fprintf(e->out, "if (!_d%d) ERROR(%d); %s = %s %s _d%d; })", u,
+			error_id(e, "division by 0", rhs), lv, lv,
 			op == OP_DIV ? "/" : "%", u);
 	else
 		fprintf(e->out, "%s = %s %s _d%d; })", lv, lv, c_op(op), u);
@@ -386,15 +404,26 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			emit_expr(e, n->binary.lhs);
 			fprintf(e->out, "), _y%d = (", u);
 			emit_expr(e, n->binary.rhs);
-			fprintf(e->out, "); _y%d ? _x%d %s _y%d : 0; })", u, u,
+			fprintf(e->out, "); if (!_y%d) ERROR(%d); _x%d %s _y%d; })",
+				u, error_id(e, "division by 0", n), u,
 				n->binary.op == OP_DIV ? "/" : "%", u);
 			break;
 		}
+		if (n->binary.op == OP_LSHR) {
+			fputs("((long long)((unsigned long long)(", e->out);
+			emit_expr(e, n->binary.lhs);
+			fputs(") >> ((", e->out);
+			emit_expr(e, n->binary.rhs);
+			fputs(") & 63)))", e->out);
+			break;
+		}
+		/* shifts count modulo 64, as x86 does for the module's C */
+		bool shift = n->binary.op == OP_SHL || n->binary.op == OP_SHR;
 		fputs("((long long)(", e->out);
 		emit_expr(e, n->binary.lhs);
-		fprintf(e->out, ") %s (", c_op(n->binary.op));
+		fprintf(e->out, ") %s (%s", c_op(n->binary.op), shift ? "(" : "");
 		emit_expr(e, n->binary.rhs);
-		fputs("))", e->out);
+		fputs(shift ? ") & 63))" : "))", e->out);
 		break;
 	case N_UNARY:
 		fprintf(e->out, "(%s(", n->unary.op == OP_NEG ? "-" :
@@ -656,6 +685,9 @@ static const char prelude[] =
 "#define EXIT() ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
 "sizeof(*x), 0); if (x) { x->kind = 1; x->id = 0; "
 "bpf_ringbuf_submit(x, 0); } })\n"
+"#define ERROR(i) ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
+"sizeof(*x), 0); if (x) { x->kind = 2; x->id = i; "
+"bpf_ringbuf_submit(x, 0); } return; })\n"
 "#define BODY_PROLOGUE struct stp_scratch *S; { __u32 z = 0; "
 "S = bpf_map_lookup_elem(&stp_scr, &z); if (!S) return; }\n"
 "struct { __uint(type, BPF_MAP_TYPE_RINGBUF); __uint(max_entries, 1 << 20); }"
@@ -665,7 +697,8 @@ static const char prelude[] =
 "#include <string.h>\n#include <time.h>\n#include <unistd.h>\n"
 "#include <sys/prctl.h>\n#include <sys/syscall.h>\n#include <bpf/bpf.h>\n"
 "struct stp_rt { int *map_fds; void *globals; "
-"void (*print)(const void *rec, unsigned len); void (*exit)(void); };\n"
+"void (*print)(const void *rec, unsigned len); void (*exit)(void); "
+"void (*error)(unsigned id); };\n"
 "static struct stp_rt *rt;\n"
 "#define STP_FN static\n"
 "#define G (*(struct stp_globals *)rt->globals)\n"
@@ -684,6 +717,7 @@ static const char prelude[] =
 "#define CPU() ((long long)sched_getcpu())\n"
 "#define NOW_NS() stp_now_ns()\n"
 "#define EXIT() rt->exit()\n"
+"#define ERROR(i) ({ rt->error(i); return; })\n"
 "#define BODY_PROLOGUE\n"
 "int sched_getcpu(void);\n"
 "static char stp_tmp[STP_TMPS][STP_STR];\n"
@@ -844,7 +878,16 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		emit_expr(&e, &str);
 		fprintf(out, ", \"%s\" },\n", e.fmts[i].types);
 	}
-	fprintf(out, "\t{ NULL, NULL } };\nconst int stp_nmaps = %d;\n"
+	fputs("\t{ NULL, NULL } };\nconst char *const stp_errors[] = {\n", out);
+	for (int i = 0; i < e.nerrors; i++) {
+		struct node str = { .kind = N_STRING };
+		str.str.value = e.errors[i];
+		str.str.len = strlen(e.errors[i]);
+		fputs("\t", out);
+		emit_expr(&e, &str);
+		fputs(",\n", out);
+	}
+	fprintf(out, "\tNULL };\nconst int stp_nmaps = %d;\n"
 		"void stp_user_init(struct stp_rt *r)\n{\n\trt = r;\n",
 		prog->nglobals);
 	for (int i = 0; i < prog->nglobals; i++) {
@@ -863,6 +906,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		}
 	}
 	fputs("}\n#endif\n", out);
+	free(e.fmts);
+	free(e.errors);
 	free(kbuf);
 	free(ubuf);
 	free(dbuf);

@@ -30,6 +30,8 @@ struct user_half {
 };
 
 static const struct user_half *loaded;
+static const char *const *error_texts;
+static int nerrors;
 static volatile sig_atomic_t stop_signal;
 static bool exit_requested;
 
@@ -40,6 +42,16 @@ static void on_signal(int sig)
 
 static void request_exit(void)
 {
+	exit_requested = true;
+}
+
+/* A run-time error (division by 0 ...): said, and the run ends without
+ * end probes, as the module backend does. */
+static void run_error(unsigned id)
+{
+	fflush(stdout);
+	fprintf(stderr, "ERROR: %s\n", error_texts[id]);
+	nerrors++;
 	exit_requested = true;
 }
 
@@ -87,6 +99,10 @@ static void print_record(const void *rec, unsigned len)
 
 	if (h->kind == 1) {
 		exit_requested = true;
+		return;
+	}
+	if (h->kind == 2) {
+		run_error(h->id);
 		return;
 	}
 	const char *fmt = loaded->fmts[h->id].fmt;
@@ -197,7 +213,9 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	u.fmts = dlsym(so, "stp_fmts");
 	u.nmaps = dlsym(so, "stp_nmaps");
 	u.init = (void (*)(struct stp_rt *))dlsym(so, "stp_user_init");
-	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init) {
+	error_texts = (const char *const *)dlsym(so, "stp_errors");
+	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init ||
+	    !error_texts) {
 		fprintf(stderr, "stap: error: %s: not a program of this "
 			"backend\n", path);
 		goto out;
@@ -238,7 +256,8 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		goto out;
 	}
 	struct stp_rt rt = { .map_fds = fds, .globals = globals,
-			     .print = print_record, .exit = request_exit };
+			     .print = print_record, .exit = request_exit,
+			     .error = run_error };
 	*(long long *)globals = realtime_offset();
 	u.init(&rt);
 
@@ -310,10 +329,14 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	nlinks = 0;
 	ring_buffer__consume(rb);
 	exit_requested = false;
-	run_list(u.end);
+	if (!nerrors)
+		run_list(u.end);
 	ring_buffer__consume(rb);
 	fflush(stdout);
-	status = attach_failed ? 1 : 0;
+	status = attach_failed || nerrors ? 1 : 0;
+	if (nerrors)
+		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: "
+			"0\n", nerrors);
 	free(fds);
 out:
 	for (int i = 0; i < nlinks; i++)

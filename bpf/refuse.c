@@ -6,6 +6,7 @@
  * here is an error at the probe point naming the module backend, never a
  * wrong result later.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,16 +72,21 @@ struct refusal {
 
 static const char *refuse_node(const struct node *n, bool in_kernel)
 {
+	/* the message, read by backend_check before the next refusal */
+	static char why[256];
+
 	switch (n->kind) {
 	case N_EMBEDDED:
 		return "embedded C";
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
-		return n->sym && n->sym->kind == SYM_FUNCTION ?
-		       "it calls a script or tapset function, which this "
-		       "backend does not translate yet" :
-		       "it calls a function this backend does not have yet";
+		snprintf(why, sizeof(why), n->sym && n->sym->kind ==
+			 SYM_FUNCTION ? "it calls %s(), a script or tapset "
+			 "function, which this backend does not translate yet" :
+			 "it calls %s(), which this backend does not have yet",
+			 n->call.name);
+		return why;
 	case N_TARGET:
 	case N_TMEMBER:
 	case N_TINDEX:
