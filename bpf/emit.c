@@ -566,9 +566,56 @@ static void emit_delete(struct emitter *e, const struct node *x)
 	}
 }
 
+/* Charge one statement against MAXACTION, as the module backend does. */
+static void emit_action(struct emitter *e, const struct node *n)
+{
+	fprintf(e->out, "ACTION(%d);\n", error_id(e, "MAXACTION exceeded", n));
+}
+
+static bool has_action(const struct node *n)
+{
+	if (n->kind == N_NULL_STMT)
+		return false;
+	if (n->kind != N_BLOCK)
+		return true;
+	ast_foreach(st, n->block.stmts)
+		if (has_action(st))
+			return true;
+	return false;
+}
+
 static void emit_stmt(struct emitter *e, const struct node *n)
 {
 	int saved = e->ntmp;
+
+	if (n->kind != N_BLOCK && n->kind != N_NULL_STMT)
+		emit_action(e, n);
+	if ((n->kind == N_WHILE || n->kind == N_FOR) &&
+	    !has_action(n->loop.body)) {
+		/* an empty body still pays per iteration */
+		struct node *body = (struct node *)n->loop.body;
+		fputs(n->kind == N_WHILE ? "while (" : "for (", e->out);
+		if (n->kind == N_FOR) {
+			if (n->loop.init)
+				emit_expr(e, n->loop.init);
+			fputs("; ", e->out);
+		}
+		if (n->loop.cond)
+			emit_expr(e, n->loop.cond);
+		else
+			fputs("1", e->out);
+		if (n->kind == N_FOR) {
+			fputs("; ", e->out);
+			if (n->loop.step)
+				emit_expr(e, n->loop.step);
+		}
+		fputs(") { ", e->out);
+		emit_action(e, n);
+		emit_stmt(e, body);
+		fputs("}\n", e->out);
+		e->ntmp = saved;
+		return;
+	}
 
 	switch (n->kind) {
 	case N_BLOCK:
@@ -644,8 +691,18 @@ static void emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 	e->body = b;
 	e->ntmp = 0;
 	e->out = out;
-	fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n",
-		b->index);
+	bool interruptible = false;
+	for (int j = 0; j < e->prog->nprobes; j++) {
+		enum bpf_place p = bpf_place_of(e->prog->probes[j], NULL, NULL);
+		if (e->prog->probes[j]->body == b && (p == BPF_PLACE_BEGIN ||
+						     p == BPF_PLACE_END))
+			interruptible = true;
+	}
+	/* MAXACTION, and 10 times that for begin and end (the module's
+	 * MAXACTION_INTERRUPTIBLE) */
+	fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
+		"\tlong stp_actions = 0, stp_max_actions = %d;\n", b->index,
+		interruptible ? 10000 : 1000);
 	for (int i = 0; i < b->nlocals; i++) {
 		if (b->locals[i]->type == TY_STRING)
 			fprintf(out, "\tTMP(%d)[0] = 0;\n", i);
@@ -688,6 +745,7 @@ static const char prelude[] =
 "#define ERROR(i) ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
 "sizeof(*x), 0); if (x) { x->kind = 2; x->id = i; "
 "bpf_ringbuf_submit(x, 0); } return; })\n"
+"#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
 "#define BODY_PROLOGUE struct stp_scratch *S; { __u32 z = 0; "
 "S = bpf_map_lookup_elem(&stp_scr, &z); if (!S) return; }\n"
 "struct { __uint(type, BPF_MAP_TYPE_RINGBUF); __uint(max_entries, 1 << 20); }"
@@ -718,6 +776,7 @@ static const char prelude[] =
 "#define NOW_NS() stp_now_ns()\n"
 "#define EXIT() rt->exit()\n"
 "#define ERROR(i) ({ rt->error(i); return; })\n"
+"#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
 "#define BODY_PROLOGUE\n"
 "int sched_getcpu(void);\n"
 "static char stp_tmp[STP_TMPS][STP_STR];\n"
