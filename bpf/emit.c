@@ -588,8 +588,12 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 {
 	int saved = e->ntmp;
 
-	if (n->kind != N_BLOCK && n->kind != N_NULL_STMT)
+	/* a statement with its charge: one C statement, in braces */
+	bool charged = n->kind != N_BLOCK && n->kind != N_NULL_STMT;
+	if (charged) {
+		fputs("{ ", e->out);
 		emit_action(e, n);
+	}
 	if ((n->kind == N_WHILE || n->kind == N_FOR) &&
 	    !has_action(n->loop.body)) {
 		/* an empty body still pays per iteration */
@@ -612,7 +616,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		fputs(") { ", e->out);
 		emit_action(e, n);
 		emit_stmt(e, body);
-		fputs("}\n", e->out);
+		fputs("}\n}\n", e->out);
 		e->ntmp = saved;
 		return;
 	}
@@ -683,6 +687,8 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		diag_error(e->s, n->loc, "the bpf backend cannot translate %s",
 			   ast_kind_name(n->kind));
 	}
+	if (charged)
+		fputs("}\n", e->out);
 	e->ntmp = saved;
 }
 
@@ -908,15 +914,43 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fputs("#else\n", out);
 	fwrite(dbuf, 1, dlen, out);
 	fwrite(ubuf, 1, ulen, out);
-	/* the loader's tables */
+	/* the loader's tables: begin(N) and end(N) in order of N, then
+	 * of the script (the module's order) */
 	static const char *const lists[] = { "begin", "end" };
 	for (int l = 0; l < 2; l++) {
 		fprintf(out, "void (*const stp_%s[])(void) = { ", lists[l]);
-		for (int j = 0; j < prog->nprobes; j++)
-			if (bpf_place_of(prog->probes[j], NULL, NULL) ==
-			    (l ? BPF_PLACE_END : BPF_PLACE_BEGIN))
-				fprintf(out, "stp_b%d, ",
-					prog->probes[j]->body->index);
+		long long lo = 0, hi = 0;
+		for (int round = 0; round < 2; round++)
+			for (int j = 0; j < prog->nprobes; j++) {
+				const char *pp = prog->probes[j]->pp;
+				long long prio = strchr(pp, '(') ?
+					strtoll(strchr(pp, '(') + 1, NULL, 0) : 0;
+				if (bpf_place_of(prog->probes[j], NULL, NULL) !=
+				    (l ? BPF_PLACE_END : BPF_PLACE_BEGIN))
+					continue;
+				if (round == 0) {
+					lo = prio < lo ? prio : lo;
+					hi = prio > hi ? prio : hi;
+				}
+			}
+		/* few distinct priorities in practice: one pass each */
+		for (long long p = lo; p <= hi; p++) {
+			long long next = hi + 1;
+			for (int j = 0; j < prog->nprobes; j++) {
+				const char *pp = prog->probes[j]->pp;
+				long long prio = strchr(pp, '(') ?
+					strtoll(strchr(pp, '(') + 1, NULL, 0) : 0;
+				if (bpf_place_of(prog->probes[j], NULL, NULL) !=
+				    (l ? BPF_PLACE_END : BPF_PLACE_BEGIN))
+					continue;
+				if (prio == p)
+					fprintf(out, "stp_b%d, ",
+						prog->probes[j]->body->index);
+				else if (prio > p && prio < next)
+					next = prio;
+			}
+			p = next - 1;
+		}
 		fputs("NULL };\n", out);
 	}
 	fputs("const struct { unsigned long long ns; void (*fn)(void); } "

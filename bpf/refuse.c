@@ -64,6 +64,33 @@ static bool bpf_knows_call(const struct node *n)
 	return false;
 }
 
+/*
+ * A format the loader prints as the module does: %d %i %u %x %X %o %s %c
+ * with the flags '-' and '0' and a width; '+', ' ', '#', precisions,
+ * stars, %p, %b and %m differ in corner cases from C's printf, so they
+ * are refused (*bad: the conversion) until the loader has them.
+ */
+static bool format_simple(const char *f, char *bad, size_t badlen)
+{
+	for (const char *c = f; *c; c++) {
+		if (*c != '%')
+			continue;
+		const char *start = c++;
+		if (*c == '%')
+			continue;
+		while (*c == '-' || *c == '0')
+			c++;
+		while (*c >= '0' && *c <= '9')
+			c++;
+		if (!*c || !strchr("diuxXosc", *c)) {
+			snprintf(bad, badlen, "%.*s", (int)(c - start + (*c ? 1 : 0)),
+				 start);
+			return false;
+		}
+	}
+	return true;
+}
+
 struct refusal {
 	bool in_kernel;
 	const char *why;
@@ -107,6 +134,16 @@ static const char *refuse_node(const struct node *n, bool in_kernel)
 		if (n->print.kind == PRINT_PRINTF &&
 		    n->print.args->kind != N_STRING)
 			return "printf needs a literal format on this backend";
+		if (n->print.kind == PRINT_PRINTF) {
+			char bad[32];
+			if (!format_simple(n->print.args->str.value, bad,
+					   sizeof(bad))) {
+				snprintf(why, sizeof(why), "the printf "
+					 "conversion %s is not on this backend "
+					 "yet", bad);
+				return why;
+			}
+		}
 		if (n->print.kind != PRINT_PRINTF &&
 		    ast_list_length(n->print.args) != 1)
 			return "print and println take one value on this "
