@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -246,9 +247,15 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	}
 	void *globals = NULL;
 	struct bpf_map *bss = bpf_object__find_map_by_name(obj, "stp.bss");
-	size_t gsize = 0;
-	if (bss)
-		globals = (void *)bpf_map__initial_value(bss, &gsize);
+	size_t gsize = bss ? bpf_map__value_size(bss) : 0;
+	/* the kernel's own copy, shared with the BPF half (libbpf maps it
+	 * so only for skeletons) */
+	if (bss) {
+		globals = mmap(NULL, gsize, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       bpf_map__fd(bss), 0);
+		if (globals == MAP_FAILED)
+			globals = NULL;
+	}
 	if (!globals) {
 		fprintf(stderr, "stap: error: the program's globals are not "
 			"mapped\n");
@@ -338,6 +345,7 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: "
 			"0\n", nerrors);
 	free(fds);
+	munmap(globals, gsize);
 out:
 	for (int i = 0; i < nlinks; i++)
 		bpf_link__destroy(links[i]);

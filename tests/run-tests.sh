@@ -533,9 +533,6 @@ $(cat "$work/err")"
 	check_golden "$name" "${f%.stp}.err" "$work/err"
 done
 
-### the BPF backend, natively on this machine's kernel (tests/bpf.sh)
-. "$tests/bpf.sh"
-
 ### -l/-L of kernel.function: NAME.args (stap's options) on every installed
 # kernel whose debug vmlinux is there. NAME.TAG.out is SystemTap 4.8's own
 # output and NAME.TAG.rc its exit status when not 0, written by
@@ -762,6 +759,9 @@ if wanted asan/corpus; then
 		fail "asan/corpus" "$(tail -30 <<<"$out")"
 	fi
 fi
+
+### the BPF backend, natively on this machine's kernel (tests/bpf.sh)
+. "$tests/bpf.sh"
 
 ### the differential corpus (SystemTap 4.8's exact outputs), if present
 if [ -x "$tests/differential.sh" ] && wanted differential; then
