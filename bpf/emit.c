@@ -119,6 +119,17 @@ static int error_id(struct emitter *e, const char *what, const struct node *n)
 	return e->nerrors - 1;
 }
 
+/* The error when array's map is full (its size limit, or MAXMAPENTRIES). */
+static int overflow_id(struct emitter *e, const struct node *array)
+{
+	const struct symbol *sym = array->sym;
+	long long max = sym->decl && sym->decl->global.max_entries ?
+			sym->decl->global.max_entries : 2048;
+
+	return error_id(e, arena_printf(&e->s->arena, "Array overflow, check "
+			"size limit (%lld)", max), array);
+}
+
 static const char *c_op(enum op op)
 {
 	switch (op) {
@@ -168,12 +179,14 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 			if (op == OP_SUB)
 				fprintf(e->out, "_d%d = -_d%d; ", u, u);
 			fprintf(e->out, "if (_v%d) _r%d = ADD_IN_PLACE(%d, &%s, "
-				"_v%d, _d%d); else { _r%d = _d%d; UPDATE(%d, "
-				"&%s, &_r%d); } ", u, u, sym->index, key, u, u,
-				u, u, sym->index, key, u);
+				"_v%d, _d%d); else { _r%d = _d%d; if (UPDATE(%d, "
+				"&%s, &_r%d)) ERROR(%d); } ", u, u, sym->index,
+				key, u, u, u, u, sym->index, key, u,
+				overflow_id(e, lhs->index.array));
 		} else if (op == OP_ASSIGN) {
-			fprintf(e->out, "_r%d = _d%d; UPDATE(%d, &%s, &_r%d); ",
-				u, u, sym->index, key, u);
+			fprintf(e->out, "_r%d = _d%d; if (UPDATE(%d, &%s, &_r%d)) "
+				"ERROR(%d); ", u, u, sym->index, key, u,
+				overflow_id(e, lhs->index.array));
 		} else {
 			fprintf(e->out, "_r%d = _v%d ? *_v%d : 0; ", u, u, u);
 			if (op == OP_DIV || op == OP_MOD)
@@ -183,8 +196,9 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 			else
 				fprintf(e->out, "_r%d = _r%d %s _d%d; ", u, u,
 					c_op(op), u);
-			fprintf(e->out, "UPDATE(%d, &%s, &_r%d); ", sym->index,
-				key, u);
+			fprintf(e->out, "if (UPDATE(%d, &%s, &_r%d)) ERROR(%d); ",
+				sym->index, key, u,
+				overflow_id(e, lhs->index.array));
 		}
 		fprintf(e->out, "%s_r%d; })", "", u);
 		if (post)
@@ -235,9 +249,9 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 				u, u, sym->index, key, u, u, u, t, t, u, u, t,
 				u);
 		fprintf(e->out, "struct stp_sv _s%d; __builtin_memset(&_s%d, 0, "
-			"sizeof _s%d); STRCPY(_s%d.s, TMP(%d)); UPDATE(%d, &%s, "
-			"&_s%d); TMP(%d); })", u, u, u, u, t, sym->index, key,
-			u, t);
+			"sizeof _s%d); STRCPY(_s%d.s, TMP(%d)); if (UPDATE(%d, &%s, "
+			"&_s%d)) ERROR(%d); TMP(%d); })", u, u, u, u, t,
+			sym->index, key, u, overflow_id(e, lhs->index.array), t);
 		return;
 	}
 	const struct symbol *sym = lhs->sym;
