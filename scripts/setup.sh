@@ -22,7 +22,7 @@ packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
 	lz4 zstd groff-base python3 chromium jq systemtap-sdt-dev binutils
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
-	linux-headers-6.12-cloud-amd64"
+	linux-headers-6.12-cloud-amd64 clang libbpf-dev bpftool bpftrace"
 
 missing=
 for p in $packages; do
