@@ -12,20 +12,23 @@ cd "$(dirname "$0")/.."
 # tested on: 6.1 and 6.12. lz4 and zstd decompress the kernel images
 # (6.1's vmlinuz is lz4, 6.12's zstd) to read their BTF type information;
 # liblzma, zlib and libzstd decompress the kernel's modules (.ko.xz/.gz/.zst)
-# to read which tracepoints they define.
+# to read which tracepoints they define. clang and libbpf build and load
+# the BPF backend's programs (--runtime=bpf).
 packages="gcc make autoconf automake flex bison libc6-dev libdw-dev libelf-dev
 	liblzma-dev zlib1g-dev libzstd-dev
 	lz4 zstd
 	qemu-system-x86 busybox-static linux-image-cloud-amd64
 	linux-headers-cloud-amd64 linux-image-6.12-cloud-amd64
-	linux-headers-6.12-cloud-amd64"
+	linux-headers-6.12-cloud-amd64 clang libbpf-dev"
 # Only the tests: groff-base checks the man pages (the suite's man/pages);
 # python3 and chromium check the flame graphs' SVG (its XML, and its
 # script in a headless browser: tests/run-tests.sh, flame/); jq reads the
 # JSON lines of the e2e tests json_*. systemtap-sdt-dev's sys/sdt.h marks
 # the program the ELF/DWARF reader's unit test builds (tests/unit/test_elf.c);
-# binutils' objcopy splits its debug file.
-test_packages="groff-base python3 chromium jq systemtap-sdt-dev binutils"
+# binutils' objcopy splits its debug file. bpftool checks that a BPF test
+# leaves nothing loaded (tests/bpf.sh); bpftrace is the BPF benches' peer.
+test_packages="groff-base python3 chromium jq systemtap-sdt-dev binutils
+	bpftool bpftrace"
 case ${1:-} in
 --test) packages="$packages $test_packages" ;;
 "") ;;

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "module/backend.h"
+#include "bpf/bpf.h"
 #include "lib/guard.h"
 #include "lib/strbuf.h"
 #include "parser/parser.h"
@@ -219,7 +220,8 @@ enum {
 };
 
 /* The backends built in, the default first. */
-static const struct backend *const backends[] = { &module_backend, NULL };
+static const struct backend *const backends[] = { &module_backend,
+						   &bpf_backend, NULL };
 
 /*
  * --runtime=MODE (--bpf: --runtime=bpf): SystemTap's names; NULL, with a
@@ -230,15 +232,15 @@ static const struct backend *backend_named(const char *mode)
 	for (int i = 0; backends[i]; i++)
 		if (!strcmp(backends[i]->name, mode))
 			return backends[i];
-	if (!strcmp(mode, "bpf") || !strcmp(mode, "dyninst"))
-		fprintf(stderr, "stap: error: --runtime=%s unavailable: this "
-			"build has no %s backend yet (--runtime=%s, the "
-			"default, builds a kernel module)\n", mode,
-			strcmp(mode, "bpf") ? mode : "BPF", backends[0]->name);
+	if (!strcmp(mode, "dyninst"))
+		fprintf(stderr, "stap: error: --runtime=dyninst unavailable: "
+			"this build has no dyninst backend (--runtime=%s, the "
+			"default, builds a kernel module; --runtime=bpf runs "
+			"BPF on the running kernel)\n", backends[0]->name);
 	else
 		fprintf(stderr, "stap: error: %s is an invalid argument for "
-			"--runtime (%s is the one this build has)\n", mode,
-			backends[0]->name);
+			"--runtime (kernel and bpf are the ones this build "
+			"has)\n", mode);
 	return NULL;
 }
 
@@ -858,6 +860,11 @@ static int choose_kernel(struct session *s, struct driver *d,
 		s->build_dir = s->target->build_dir;
 	}
 	d->use_vm = d->force_vm || !host_ok;
+	/* BPF runs on the running kernel itself, never in a guest */
+	if (d->backend == &bpf_backend) {
+		d->use_vm = false;
+		return 0;
+	}
 	if (!d->use_vm && s->release) {
 		struct utsname u;
 		if (uname(&u) == 0 && strcmp(u.release, s->release) != 0)

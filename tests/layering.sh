@@ -3,9 +3,10 @@
 # The source layout's rules (HACKING.md, "Layout"), checked on the tree:
 #   1. includes follow the dependency rules: a folder includes its own
 #      headers and those of the folders listed for it below:
-#        stap -> module vm flame probes   (the driver: all of them)
+#        stap -> module bpf vm flame probes (the driver: all of them)
 #        module -> vm semantic            (a backend: no family; its run
 #                                          step may boot the guest)
+#        bpf -> semantic                  (a backend: runs on the host)
 #        probes -> semantic               (a family: no backend)
 #        semantic -> parser -> target -> elf -> lib
 #        vm -> target                     (the guest boots a release's kernel)
@@ -23,10 +24,11 @@
 # Prints one line per violation; exit status 1 if there is any.
 set -u
 cd "$(dirname "$0")/.."
-dirs=(stap module vm flame probes semantic parser target elf lib)
+dirs=(stap module bpf vm flame probes semantic parser target elf lib)
 declare -A may=(
-	[stap]="module vm flame probes semantic parser target elf lib"
+	[stap]="module bpf vm flame probes semantic parser target elf lib"
 	[module]="vm semantic parser target elf lib"
+	[bpf]="semantic parser target elf lib"
 	[probes]="semantic parser target elf lib"
 	[semantic]="parser target elf lib"
 	[parser]="target elf lib"
@@ -83,10 +85,10 @@ done
 # 2: family objects and per-family data outside probes/
 families=$(sed -n 's/^\t&\([a-z_]*_family\),.*/\1/p' probes/registry.c)
 for fam in $families; do
-	hits=$(grep -rlw "$fam" --include='*.[ch]' stap module vm flame semantic parser target elf lib 2>/dev/null)
+	hits=$(grep -rlw "$fam" --include='*.[ch]' stap module bpf vm flame semantic parser target elf lib 2>/dev/null)
 	[ -n "$hits" ] && say "$fam named outside probes/: $hits"
 done
-if grep -rn 'PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap module vm flame semantic parser target elf lib 2>/dev/null; then
+if grep -rn '\<PF_[A-Z]\|enum probe_kind' --include='*.[ch]' stap module bpf vm flame semantic parser target elf lib 2>/dev/null; then
 	say "a family constant outside probes/"
 fi
 
@@ -95,7 +97,7 @@ n=$(grep -l '&[a-z_]*_family,' probes/*.c | grep -vc registry.c)
 [ "$n" = 0 ] || say "the families are listed outside probes/registry.c"
 
 # 5: backends named by their folder and the driver; families blind to them
-for b in $(sed -n 's/^const struct backend \([a-z_]*\) = {.*/\1/p' module/*.c 2>/dev/null); do
+for b in $(sed -n 's/^const struct backend \([a-z_]*\) = {.*/\1/p' module/*.c bpf/*.c 2>/dev/null); do
 	hits=$(grep -rlw "$b" --include='*.[ch]' probes vm flame semantic parser target elf lib 2>/dev/null)
 	[ -n "$hits" ] && say "$b named outside its backend and stap/: $hits"
 done

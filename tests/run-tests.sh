@@ -779,6 +779,9 @@ if wanted asan/corpus; then
 	fi
 fi
 
+### the BPF backend, natively on this machine's kernel (tests/bpf.sh)
+. "$tests/bpf.sh"
+
 ### the differential corpus (SystemTap 4.8's exact outputs), if present
 if [ -x "$tests/differential.sh" ] && wanted differential; then
 	. "$tests/differential.sh"

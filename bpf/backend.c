@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The BPF backend's steps (--runtime=bpf): refuses (pass 2, refuse.c),
+ * translate (pass 3, emit.c: one C file, two halves), build (pass 4: clang
+ * -target bpf for the kernel half, cc -shared for the loader's) and run
+ * (pass 5, loader.c, on the running kernel: no guest, no module).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf/bpf.h"
+#include "semantic/semantic.h"
+
+static int bpf_prepare(struct driver *d)
+{
+	(void)d;
+	return 0;
+}
+
+static int bpf_translate(struct driver *d, struct program *prog)
+{
+	char *src = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&src, &len);
+
+	if (!f)
+		return 1;
+	int rc = bpf_emit(d->s, prog, f);
+	fclose(f);
+	if (rc) {
+		free(src);
+		return 1;
+	}
+	d->source = src;
+	d->source_len = len;
+	return 0;
+}
+
+/* Run argv, its output to stderr; 0 when it succeeded. */
+static int run_tool(char *const argv[], bool verbose)
+{
+	if (verbose) {
+		fputs("Running", stderr);
+		for (int i = 0; argv[i]; i++)
+			fprintf(stderr, " %s", argv[i]);
+		fputc('\n', stderr);
+	}
+	pid_t pid = fork();
+	if (pid < 0)
+		return 1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		fprintf(stderr, "stap: error: cannot run %s: %s\n", argv[0],
+			strerror(errno));
+		_exit(127);
+	}
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return 1;
+	return !(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+static int bpf_build(struct driver *d)
+{
+	struct session *s = d->s;
+	bool verbose = s->verbose > 1;
+	const char *c = arena_printf(&s->arena, "%s/prog.c", d->tmpdir);
+	const char *o = arena_printf(&s->arena, "%s/prog.bpf.o", d->tmpdir);
+	const char *so = arena_printf(&s->arena, "%s/prog.so", d->tmpdir);
+	FILE *f = fopen(c, "w");
+
+	if (!f || fwrite(d->source, 1, d->source_len, f) != d->source_len) {
+		fprintf(stderr, "stap: error: writing %s: %s\n", c,
+			strerror(errno));
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
+	char *clang[] = { "clang", "-target", "bpf", "-O2", "-g",
+			  "-D__TARGET_ARCH_x86", "-w",
+			  "-I/usr/include/x86_64-linux-gnu", "-c", (char *)c,
+			  "-o", (char *)o, NULL };
+	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-w",
+		       (char *)c, "-o", (char *)so, "-lbpf", NULL };
+	if (run_tool(clang, verbose) || run_tool(cc, verbose)) {
+		fprintf(stderr, "stap: error: compiling the BPF program failed "
+			"(a bug of the bpf backend: please report it)\n");
+		return 1;
+	}
+	d->ko_path = arena_strdup(&s->arena, o);
+	return 0;
+}
+
+static int bpf_run(struct driver *d)
+{
+	return bpf_load_and_run(d->tmpdir, d->s->verbose > 1);
+}
+
+const struct backend bpf_backend = {
+	.name = "bpf",
+	.refuses = bpf_refuses,
+	.prepare = bpf_prepare,
+	.translate = bpf_translate,
+	.build = bpf_build,
+	.run = bpf_run,
+	.translated = "translated to BPF C",
+	.built = "compiled by clang -target bpf",
+};

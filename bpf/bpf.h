@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The BPF backend (--runtime=bpf): pass 3 writes one C file that is
+ * compiled twice, with clang -target bpf for the probes that run in the
+ * kernel (kernel.trace) and with cc -shared for those that need no kernel
+ * context and run in the loader (begin, end, timer.s/ms). Both halves share
+ * the maps and the globals; the loader (loader.c, libbpf) loads the
+ * object, attaches, formats the ring buffer's print records and runs the
+ * loader-side probes.
+ */
+#ifndef BPF_BPF_H
+#define BPF_BPF_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "semantic/backend.h"
+
+struct program;
+struct derived_probe;
+
+extern const struct backend bpf_backend;
+
+/* Where a probe runs on this backend. */
+enum bpf_place {
+	BPF_PLACE_NONE,		/* refused */
+	BPF_PLACE_NEVER,	/* never: nothing to emit */
+	BPF_PLACE_BEGIN,	/* loader, before the events */
+	BPF_PLACE_END,		/* loader, after them */
+	BPF_PLACE_TIMER,	/* loader, every period */
+	BPF_PLACE_TRACE,	/* kernel: a raw tracepoint */
+};
+
+/* What dp is to this backend; *arg: the tracepoint's name or the timer's
+ * period in ns. */
+enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
+			    unsigned long long *period_ns);
+
+/* Pass 2: why dp cannot run on BPF, or NULL. */
+const char *bpf_refuses(const struct derived_probe *dp);
+
+/* Pass 3: the program's C (both halves) to out; 0 or 1 after errors. */
+int bpf_emit(struct session *s, struct program *prog, FILE *out);
+
+/* Pass 5: load DIR/prog.bpf.o and DIR/prog.so, run; the exit status. */
+int bpf_load_and_run(const char *dir, bool verbose);
+
+/* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
+#define BPF_STRLEN 128
+
+/*
+ * The interface the generated user half sees: the loader fills it before
+ * calling stp_user_init. The generated C declares the same struct (emit.c,
+ * bpf_rt_decl): keep the two in step.
+ */
+struct stp_rt {
+	int *map_fds;			/* by array number */
+	void *globals;			/* the mmapped .bss: struct stp_globals */
+	void (*print)(const void *rec, unsigned len);
+	void (*exit)(void);
+	void (*error)(unsigned id);	/* a run-time error: stp_errors[id] */
+};
+
+#endif /* BPF_BPF_H */

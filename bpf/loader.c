@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 5 on the BPF backend: load the kernel half (prog.bpf.o, libbpf),
+ * hand the user half (prog.so) the maps and the globals, run begin, attach
+ * the tracepoints, then poll the ring buffer (formatting print records as
+ * the module backend prints them) and run the timers until exit() or
+ * SIGINT/SIGTERM; then detach, drain, run end and close everything, so
+ * nothing of ours stays loaded.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/mman.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf/bpf.h"
+
+struct user_half {
+	void (*const *begin)(void);
+	void (*const *end)(void);
+	const struct { unsigned long long ns; void (*fn)(void); } *timers;
+	const struct { const char *fmt, *types; } *fmts;
+	const int *nmaps;
+	void (*init)(struct stp_rt *);
+};
+
+static const struct user_half *loaded;
+static const char *const *error_texts;
+static int nerrors;
+static volatile sig_atomic_t stop_signal;
+static bool exit_requested;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void request_exit(void)
+{
+	exit_requested = true;
+}
+
+/* A run-time error (division by 0 ...): said, and the run ends without
+ * end probes, as the module backend does. */
+static void run_error(unsigned id)
+{
+	fflush(stdout);
+	fprintf(stderr, "ERROR: %s\n", error_texts[id]);
+	nerrors++;
+	exit_requested = true;
+}
+
+/* the formats are the script's, checked by pass 2 */
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/* One conversion of a printf format with a long long or string argument. */
+static void print_one(const char *spec, size_t len, char conv,
+		      const void *arg, bool is_string)
+{
+	char f[64];
+
+	if (len > sizeof(f) - 4)
+		len = sizeof(f) - 4;
+	memcpy(f, spec, len - 1);	/* without the conversion */
+	f[len - 1] = 0;
+	if (is_string) {
+		strcat(f, "s");
+		printf(f, (const char *)arg, 0);
+		return;
+	}
+	long long v;
+	memcpy(&v, arg, sizeof(v));
+	if (conv == 'c') {
+		strcat(f, "c");
+		printf(f, (int)v);
+		return;
+	}
+	if (conv == 'i')
+		conv = 'd';
+	size_t n = strlen(f);
+	f[n++] = 'l';
+	f[n++] = 'l';
+	f[n++] = conv;
+	f[n] = 0;
+	printf(f, v);
+}
+
+/* A print record: the format, its arguments after the header. */
+static void print_record(const void *rec, unsigned len)
+{
+	const struct stp_hdr_view { unsigned kind, id; } *h = rec;
+	const char *p = (const char *)rec + sizeof(*h);
+	const char *end = (const char *)rec + len;
+
+	if (h->kind == 1) {
+		exit_requested = true;
+		return;
+	}
+	if (h->kind == 2) {
+		run_error(h->id);
+		return;
+	}
+	const char *fmt = loaded->fmts[h->id].fmt;
+	const char *types = loaded->fmts[h->id].types;
+
+	for (const char *c = fmt; *c; c++) {
+		if (*c != '%') {
+			putchar(*c);
+			continue;
+		}
+		if (c[1] == '%') {
+			putchar('%');
+			c++;
+			continue;
+		}
+		const char *start = c++;
+		while (*c && strchr("-+ #0123456789.", *c))
+			c++;
+		if (!*c)
+			break;
+		char conv = *c;
+		if (!*types || p >= end)
+			continue;
+		bool is_string = *types == 's';
+		size_t size = is_string ? BPF_STRLEN : 8;
+		if (p + size > end)
+			break;
+		if (conv == 's' || is_string) {
+			char s[BPF_STRLEN];
+			memcpy(s, p, size);
+			s[BPF_STRLEN - 1] = 0;
+			if (is_string)
+				print_one(start, (size_t)(c - start + 1), 's', s,
+					  true);
+			else
+				print_one(start, (size_t)(c - start + 1), 'd',
+					  p, false);
+		} else {
+			print_one(start, (size_t)(c - start + 1),
+				  strchr("dixXouc", conv) ? conv : 'd', p,
+				  false);
+		}
+		p += size;
+		types++;
+	}
+}
+
+static int on_ring_record(void *ctx, void *data, size_t len)
+{
+	(void)ctx;
+	print_record(data, (unsigned)len);
+	return 0;
+}
+
+static void run_list(void (*const *list)(void))
+{
+	for (int i = 0; list[i] && !exit_requested; i++)
+		list[i]();
+}
+
+static unsigned long long now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (unsigned long long)t.tv_sec * 1000000000ULL +
+	       (unsigned long long)t.tv_nsec;
+}
+
+static long long realtime_offset(void)
+{
+	struct timespec r, m;
+	clock_gettime(CLOCK_REALTIME, &r);
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	return (r.tv_sec - m.tv_sec) * 1000000000LL + (r.tv_nsec - m.tv_nsec);
+}
+
+static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
+			va_list args)
+{
+	if (level == LIBBPF_WARN)
+		return vfprintf(stderr, fmt, args);
+	return 0;
+}
+
+int bpf_load_and_run(const char *dir, bool verbose)
+{
+	char path[4096];
+	int status = 1;
+	struct bpf_object *obj = NULL;
+	struct ring_buffer *rb = NULL;
+	struct bpf_link *links[256];
+	int nlinks = 0;
+	void *so;
+	struct user_half u;
+
+	if (!verbose)
+		libbpf_set_print(libbpf_quiet);
+	snprintf(path, sizeof(path), "%s/prog.so", dir);
+	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (!so) {
+		fprintf(stderr, "stap: error: loading %s: %s\n", path,
+			dlerror());
+		return 1;
+	}
+	u.begin = (void (*const *)(void))dlsym(so, "stp_begin");
+	u.end = (void (*const *)(void))dlsym(so, "stp_end");
+	u.timers = dlsym(so, "stp_timers");
+	u.fmts = dlsym(so, "stp_fmts");
+	u.nmaps = dlsym(so, "stp_nmaps");
+	u.init = (void (*)(struct stp_rt *))dlsym(so, "stp_user_init");
+	error_texts = (const char *const *)dlsym(so, "stp_errors");
+	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init ||
+	    !error_texts) {
+		fprintf(stderr, "stap: error: %s: not a program of this "
+			"backend\n", path);
+		goto out;
+	}
+	loaded = &u;
+
+	snprintf(path, sizeof(path), "%s/prog.bpf.o", dir);
+	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "stp");
+	obj = bpf_object__open_file(path, &opts);
+	if (!obj) {
+		fprintf(stderr, "stap: error: opening %s: %s\n", path,
+			strerror(errno));
+		goto out;
+	}
+	if (bpf_object__load(obj)) {
+		fprintf(stderr, "stap: error: the kernel refused the BPF "
+			"program: %s (run with -v for the verifier's log)\n",
+			strerror(errno));
+		goto out;
+	}
+
+	int *fds = calloc((size_t)*u.nmaps + 1, sizeof(int));
+	for (int i = 0; i < *u.nmaps; i++) {
+		char name[32];
+		snprintf(name, sizeof(name), "stp_m%d", i);
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, name);
+		fds[i] = m ? bpf_map__fd(m) : -1;
+	}
+	void *globals = NULL;
+	struct bpf_map *bss = bpf_object__find_map_by_name(obj, "stp.bss");
+	size_t gsize = bss ? bpf_map__value_size(bss) : 0;
+	/* the kernel's own copy, shared with the BPF half (libbpf maps it
+	 * so only for skeletons) */
+	if (bss) {
+		globals = mmap(NULL, gsize, PROT_READ | PROT_WRITE, MAP_SHARED,
+			       bpf_map__fd(bss), 0);
+		if (globals == MAP_FAILED)
+			globals = NULL;
+	}
+	if (!globals) {
+		fprintf(stderr, "stap: error: the program's globals are not "
+			"mapped\n");
+		free(fds);
+		goto out;
+	}
+	struct stp_rt rt = { .map_fds = fds, .globals = globals,
+			     .print = print_record, .exit = request_exit,
+			     .error = run_error };
+	*(long long *)globals = realtime_offset();
+	u.init(&rt);
+
+	struct bpf_map *rbmap = bpf_object__find_map_by_name(obj, "stp_rb");
+	rb = ring_buffer__new(bpf_map__fd(rbmap), on_ring_record, NULL, NULL);
+	if (!rb) {
+		fprintf(stderr, "stap: error: the ring buffer: %s\n",
+			strerror(errno));
+		free(fds);
+		goto out;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	run_list(u.begin);
+	fflush(stdout);
+	struct bpf_program *p;
+	bool attach_failed = false;
+	bpf_object__for_each_program(p, obj) {
+		if (exit_requested || nlinks == 256)
+			break;
+		struct bpf_link *l = bpf_program__attach(p);
+		if (!l) {
+			fprintf(stderr, "stap: error: attaching %s: %s\n",
+				bpf_program__section_name(p), strerror(errno));
+			attach_failed = true;
+			exit_requested = true;
+			break;
+		}
+		links[nlinks++] = l;
+	}
+
+	int ntimers = 0;
+	while (u.timers[ntimers].fn)
+		ntimers++;
+	unsigned long long *due = calloc((size_t)ntimers + 1, sizeof(*due));
+	unsigned long long start = now_ns();
+	for (int i = 0; i < ntimers; i++)
+		due[i] = start + u.timers[i].ns;
+	while (!exit_requested && !stop_signal) {
+		unsigned long long now = now_ns(), next = now + 100000000ULL;
+		for (int i = 0; i < ntimers; i++)
+			if (due[i] < next)
+				next = due[i];
+		int ms = next > now ? (int)((next - now + 999999) / 1000000) : 0;
+		int r = ring_buffer__poll(rb, ms);
+		if (r < 0 && r != -EINTR) {
+			fprintf(stderr, "stap: error: reading the ring buffer: "
+				"%s\n", strerror(-r));
+			break;
+		}
+		now = now_ns();
+		for (int i = 0; i < ntimers && !exit_requested; i++)
+			if (due[i] <= now) {
+				ring_buffer__consume(rb);
+				u.timers[i].fn();
+				due[i] += u.timers[i].ns;
+				if (due[i] <= now)
+					due[i] = now + u.timers[i].ns;
+			}
+		fflush(stdout);
+	}
+	free(due);
+	/* detach, print what is left, then end (exit() there ends it) */
+	for (int i = 0; i < nlinks; i++)
+		bpf_link__destroy(links[i]);
+	nlinks = 0;
+	ring_buffer__consume(rb);
+	exit_requested = false;
+	if (!nerrors)
+		run_list(u.end);
+	ring_buffer__consume(rb);
+	fflush(stdout);
+	status = attach_failed || nerrors ? 1 : 0;
+	if (nerrors)
+		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: "
+			"0\n", nerrors);
+	free(fds);
+	munmap(globals, gsize);
+out:
+	for (int i = 0; i < nlinks; i++)
+		bpf_link__destroy(links[i]);
+	ring_buffer__free(rb);
+	bpf_object__close(obj);
+	dlclose(so);
+	return status;
+}

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 2 on the BPF backend: where each derived probe runs (a raw
+ * tracepoint in the kernel, or the loader for begin, end and timers) and
+ * what of its body this first slice cannot translate. Whatever is refused
+ * here is an error at the probe point naming the module backend, never a
+ * wrong result later.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/bpf.h"
+#include "semantic/semantic.h"
+#include "semantic/family.h"
+
+enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
+			    unsigned long long *period_ns)
+{
+	const char *pp = dp->pp;
+
+	if (!strcmp(pp, "begin") || !strncmp(pp, "begin(", 6))
+		return BPF_PLACE_BEGIN;
+	if (!strcmp(pp, "end") || !strncmp(pp, "end(", 4))
+		return BPF_PLACE_END;
+	if (!strcmp(pp, "never"))
+		return BPF_PLACE_NEVER;
+	if (!strncmp(pp, "timer.s(", 8) || !strncmp(pp, "timer.ms(", 9)) {
+		const char *num = strchr(pp, '(') + 1;
+		char *end;
+		unsigned long long v = strtoull(num, &end, 10);
+
+		if (strcmp(end, ")") || v == 0)
+			return BPF_PLACE_NONE;	/* .randomize and the like */
+		if (period_ns)
+			*period_ns = v * (pp[6] == 's' ? 1000000000ULL :
+					  1000000ULL);
+		return BPF_PLACE_TIMER;
+	}
+	if (!strncmp(pp, "kernel.trace(\"", 14)) {
+		const char *name = strchr(pp + 14, ':');
+		const char *end = name ? strchr(name, '"') : NULL;
+
+		if (!end || end[1] != ')' || end[2])
+			return BPF_PLACE_NONE;
+		if (tp)
+			*tp = name + 1;	/* up to the quote */
+		return BPF_PLACE_TRACE;
+	}
+	return BPF_PLACE_NONE;
+}
+
+/* The builtins this slice translates; the tapset's time functions too. */
+static bool bpf_knows_call(const struct node *n)
+{
+	static const char *const known[] = {
+		"exit", "execname", "pid", "tid", "cpu", "gettimeofday_ns",
+		"gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", NULL,
+	};
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(n->call.name, known[i]))
+			return n->sym && (n->sym->kind == SYM_BUILTIN ||
+					  !strncmp(known[i], "gettimeofday", 12));
+	return false;
+}
+
+/*
+ * A format the loader prints as the module does: %d %i %u %x %X %o %s %c
+ * with the flags '-' and '0' and a width; '+', ' ', '#', precisions,
+ * stars, %p, %b and %m differ in corner cases from C's printf, so they
+ * are refused (*bad: the conversion) until the loader has them.
+ */
+static bool format_simple(const char *f, char *bad, size_t badlen)
+{
+	for (const char *c = f; *c; c++) {
+		if (*c != '%')
+			continue;
+		const char *start = c++;
+		if (*c == '%')
+			continue;
+		while (*c == '-' || *c == '0')
+			c++;
+		while (*c >= '0' && *c <= '9')
+			c++;
+		if (!*c || !strchr("diuxXosc", *c)) {
+			snprintf(bad, badlen, "%.*s", (int)(c - start + (*c ? 1 : 0)),
+				 start);
+			return false;
+		}
+	}
+	return true;
+}
+
+struct refusal {
+	bool in_kernel;
+	const char *why;
+	struct session *s;
+};
+
+static const char *refuse_node(const struct node *n, bool in_kernel)
+{
+	/* the message, read by backend_check before the next refusal */
+	static char why[256];
+
+	switch (n->kind) {
+	case N_EMBEDDED:
+		return "embedded C";
+	case N_CALL:
+		if (bpf_knows_call(n))
+			return NULL;
+		snprintf(why, sizeof(why), n->sym && n->sym->kind ==
+			 SYM_FUNCTION ? "it calls %s(), a script or tapset "
+			 "function, which this backend does not translate yet" :
+			 "it calls %s(), which this backend does not have yet",
+			 n->call.name);
+		return why;
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+	case N_ATFUNC:
+		return "context variables ($name, @cast, @defined) are not "
+		       "read on this backend yet";
+	case N_STAT:
+	case N_HIST:
+		return "statistics are not on this backend yet";
+	case N_TRY:
+		return "try/catch is not on this backend yet";
+	case N_PRINT:
+		if (n->print.kind >= PRINT_SPRINT)
+			return "sprint and sprintf are not on this backend yet";
+		if (n->print.kind == PRINT_PRINTD ||
+		    n->print.kind == PRINT_PRINTDLN)
+			return "printd is not on this backend yet";
+		if (n->print.kind == PRINT_PRINTF &&
+		    n->print.args->kind != N_STRING)
+			return "printf needs a literal format on this backend";
+		if (n->print.kind == PRINT_PRINTF) {
+			char bad[32];
+			if (!format_simple(n->print.args->str.value, bad,
+					   sizeof(bad))) {
+				snprintf(why, sizeof(why), "the printf "
+					 "conversion %s is not on this backend "
+					 "yet", bad);
+				return why;
+			}
+		}
+		if (n->print.kind != PRINT_PRINTF &&
+		    ast_list_length(n->print.args) != 1)
+			return "print and println take one value on this "
+			       "backend yet";
+		return NULL;
+	case N_FOREACH:
+		if (in_kernel)
+			return "foreach runs only in begin, end and timer "
+			       "probes on this backend";
+		if (n->foreach.array->kind != N_VAR || n->foreach.slice ||
+		    n->foreach.sort_agg != STAT_NONE)
+			return "this form of foreach is not on this backend yet";
+		return NULL;
+	case N_BINARY:
+		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH)
+			return "regular expressions are not on this backend yet";
+		if (n->binary.op == OP_AGG)
+			return "statistics are not on this backend yet";
+		if (in_kernel && (n->binary.op == OP_CONCAT ||
+				  n->binary.lhs->type == TY_STRING))
+			return "string operators run only in begin, end and "
+			       "timer probes on this backend";
+		return NULL;
+	case N_ASSIGN:
+		if (n->binary.op == OP_AGG)
+			return "statistics are not on this backend yet";
+		if (n->binary.op == OP_CONCAT && in_kernel)
+			return "string operators run only in begin, end and "
+			       "timer probes on this backend";
+		return NULL;
+	case N_DELETE:
+		if (in_kernel && n->stmt.expr->kind == N_VAR &&
+		    n->stmt.expr->sym && n->stmt.expr->sym->nkeys > 0)
+			return "deleting a whole array runs only in begin, end "
+			       "and timer probes on this backend";
+		return NULL;
+	case N_INDEX:
+		ast_foreach(k, n->index.keys)
+			if (k->kind == N_WILDCARD)
+				return "array slices are not on this backend yet";
+		return NULL;
+	case N_VAR:
+		if (n->sym && n->sym->type == TY_STATS)
+			return "statistics are not on this backend yet";
+		return NULL;
+	default:
+		return NULL;
+	}
+}
+
+static void refuse_visit(struct node *n, void *arg)
+{
+	struct refusal *r = arg;
+
+	if (!r->why)
+		r->why = refuse_node(n, r->in_kernel);
+}
+
+const char *bpf_refuses(const struct derived_probe *dp)
+{
+	enum bpf_place place = bpf_place_of(dp, NULL, NULL);
+
+	if (place == BPF_PLACE_NONE)
+		return "this kind of probe point is not on this backend yet "
+		       "(it has begin, end, never, timer.s(N), timer.ms(N) "
+		       "and kernel.trace)";
+	if (place == BPF_PLACE_NEVER || !dp->body)
+		return NULL;
+	struct refusal r = { .in_kernel = place == BPF_PLACE_TRACE };
+	ast_visit(dp->body->probe->probe.body, refuse_visit, &r);
+	return r.why;
+}

@@ -1,0 +1,78 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The BPF backend on this machine's own kernel (no guest): sourced by
+# tests/run-tests.sh, whose pass/fail/skip/wanted/normalized, $STAP,
+# $tests and $work it uses.
+#
+# Each tests/bpf/NAME.stp runs as `stap --runtime=bpf [# stap-args:]
+# NAME.stp` from its folder. It passes when stdout equals NAME.out (after
+# NAME.sed or NAME.check, as in e2e/), the exit status NAME.rc (absent: 0)
+# and stderr NAME.err (absent: empty); then no BPF program, map or link of
+# ours (names stp_*, stp.bss) may be left in the kernel. The whole folder
+# is skipped, visibly, where BPF cannot run: not root, no BTF, no clang,
+# libbpf-dev or bpftool.
+
+bpf_unavailable() {
+	if [ "$(id -u)" != 0 ]; then
+		echo "not root"
+	elif [ ! -r /sys/kernel/btf/vmlinux ]; then
+		echo "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
+	elif ! command -v clang >/dev/null; then
+		echo "no clang: apt-get install clang"
+	elif [ ! -f /usr/include/bpf/libbpf.h ]; then
+		echo "no libbpf: apt-get install libbpf-dev"
+	elif ! command -v bpftool >/dev/null; then
+		echo "no bpftool: apt-get install bpftool"
+	fi
+}
+
+# What of ours is still in the kernel (the kernel frees a closed map a
+# moment later: asked for up to 3 s).
+bpf_leftovers() {
+	local i left
+	for i in 1 2 3 4 5 6; do
+		left=$( (bpftool prog show; bpftool map show;
+			 bpftool link show) 2>/dev/null |
+			grep -E 'name (stp_|stp\.bss)')
+		[ -z "$left" ] && return 0
+		sleep 0.5
+	done
+	echo "$left"
+}
+
+bpf_tests=()
+for f in "$tests"/bpf/*.stp; do
+	wanted "bpf/$(basename "$f" .stp)" && bpf_tests+=("$f")
+done
+why=$(bpf_unavailable)
+if [ ${#bpf_tests[@]} -gt 0 ] && [ -n "$why" ]; then
+	skip "bpf/" "$why"
+	bpf_tests=()
+fi
+for f in "${bpf_tests[@]}"; do
+	name=bpf/$(basename "$f" .stp)
+	base=${f%.stp}
+	stap_here "$f" --runtime=bpf >"$work/out" 2>"$work/err"
+	rc=$?
+	want_rc=0
+	[ -f "$base.rc" ] && want_rc=$(cat "$base.rc")
+	want_out=$base.out
+	[ -f "$want_out" ] || want_out=/dev/null
+	want_err=$base.err
+	[ -f "$want_err" ] || want_err=/dev/null
+	got=$(normalized "$base" "$work/out")
+	if [ $update = 1 ] && [ "$rc" = "$want_rc" ]; then
+		[ -s "$work/out" ] && [ ! -f "$base.sed" ] &&
+			[ ! -f "$base.check" ] && cp "$work/out" "$base.out"
+		[ -s "$work/err" ] && cp "$work/err" "$base.err"
+		pass "$name (updated)"
+	elif why=$(run_differs "$want_rc" "$rc" "$want_out" "$got" \
+			"$want_err" "$work/err"); then
+		fail "$name" "$why"
+	elif left=$(bpf_leftovers); then
+		pass "$name"
+	else
+		fail "$name" "left in the kernel after the run:
+$left"
+	fi
+done
