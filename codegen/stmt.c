@@ -619,9 +619,11 @@ static bool error_only_call(const char *t, const char *p)
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t len = strlen(names[i]);
-		if ((size_t)(p - t) >= len + 1 &&
-		    !strncmp(p - len, names[i], len) &&
-		    !isalnum((unsigned char)p[-len - 1]) && p[-len - 1] != '_')
+		if ((size_t)(p - t) < len + 1)
+			continue;	/* no room for the name and a byte */
+		const char *name = p - len;
+		if (!strncmp(name, names[i], len) &&
+		    !isalnum((unsigned char)name[-1]) && name[-1] != '_')
 			return true;
 	}
 	return false;
