@@ -331,11 +331,12 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 		cg->filtered[b] = false;
 		if (cg->s->timing)
 			continue;	/* -t times every hit: a context each */
-		for (int i = 0; i < prog->nprobes; i++) {
-			const struct derived_probe *dp = prog->probes[i];
+		int nprobes;
+		const struct derived_probe *const *probes =
+			body_probes(prog, body, &nprobes);
+		for (int i = 0; i < nprobes; i++) {
+			const struct derived_probe *dp = probes[i];
 			const struct family_emit *e = dp->family->module;
-			if (dp->body != body)
-				continue;
 			event |= e->lean;
 			filtered &= e->filters && e->filters(dp);
 		}
@@ -372,12 +373,14 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
  */
 static bool runtime_hit(const struct cg *cg, int b)
 {
-	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct derived_probe *dp = cg->prog->probes[i];
-		if (dp->body->index == b && dp->family->module->event &&
-		    !dp->family->module->own_hits)
+	int n;
+	const struct derived_probe *const *probes =
+		body_probes(cg->prog, cg->prog->bodies[b], &n);
+
+	for (int i = 0; i < n; i++)
+		if (probes[i]->family->module->event &&
+		    !probes[i]->family->module->own_hits)
 			return true;
-	}
 	return false;
 }
 
@@ -409,14 +412,24 @@ static void gen_hits(struct cg *cg, FILE *out)
 	}
 }
 
+/* The table entries before probe i (the table leaves out "never"
+ * probes): counted once for the program, as a lookup per probe made
+ * pass 3 quadratic. The counts are a cache: prog is the caller's. */
 int table_index(const struct program *prog, int i)
 {
-	int k = 0;
+	if (!prog->table_slot || prog->table_slots != prog->nprobes + 1) {
+		struct program *p = (struct program *)prog;
+		int *slot = arena_alloc(&p->s->arena, ((size_t)p->nprobes + 1) *
+					sizeof(*slot));
 
-	for (int j = 0; j < i; j++)
-		k += prog->probes[j]->family->module->probe_type(
-			prog->probes[j]) != NULL;
-	return k;
+		for (int j = 0; j < p->nprobes; j++)
+			slot[j + 1] = slot[j] +
+				(p->probes[j]->family->module->probe_type(
+					p->probes[j]) != NULL);
+		p->table_slot = slot;
+		p->table_slots = p->nprobes + 1;
+	}
+	return prog->table_slot[i];
 }
 
 const struct probe_family *scope_family(const struct cg *cg)

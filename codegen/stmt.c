@@ -781,10 +781,11 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		body_use(cg, b, structs);
 	/* a body only "never" probes derive from has no table entry */
 	bool listed = fn != NULL;
-	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
-		listed = cg->prog->probes[i]->body == b &&
-			 cg->prog->probes[i]->family->module->probe_type(
-				cg->prog->probes[i]);
+	int nprobes;
+	const struct derived_probe *const *probes =
+		body_probes(cg->prog, b, &nprobes);
+	for (int i = 0; !listed && i < nprobes; i++)
+		listed = probes[i]->family->module->probe_type(probes[i]);
 	/* a handler is inline: its one callback (tracepoint, ftrace) may
 	 * take it in, as it did when the runtime's stp_hit_B called it too
 	 * (a handler called through the table, or from another unit, is a
