@@ -199,7 +199,10 @@ struct symbol {
 
 /* One probe point of a probe, resolved: what the runtime registers. */
 struct derived_probe {
-	struct node *point;		/* the user's N_PROBE_POINT */
+	struct node *point;		/* the N_PROBE_POINT it is derived
+					 * from (an alias's, through one) */
+	struct node *user_point;	/* the point as the script wrote it,
+					 * which may name aliases */
 	struct probe_body *body;
 	const struct probe_family *family;	/* semantic/family.h */
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
