@@ -201,7 +201,9 @@ static void scope_access(struct access_walk *w, struct node *body,
 	hashset_free(&w->adds);
 	ast_visit(body, note_writes, w);
 	ast_visit(body, note_reads, w);
-	qsort(w->touched, (size_t)w->ntouched, sizeof(*w->touched), int_cmp);
+	if (w->ntouched)	/* touched is NULL until the first */
+		qsort(w->touched, (size_t)w->ntouched, sizeof(*w->touched),
+		      int_cmp);
 	out->n = w->ntouched;
 	out->acc = xmalloc(((size_t)out->n + 1) * sizeof(*out->acc));
 	for (int i = 0; i < w->ntouched; i++) {
