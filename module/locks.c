@@ -34,6 +34,8 @@
  */
 #include "module/locks.h"
 #include "module/emit.h"
+#include "lib/hash.h"
+#include "lib/hashset.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,11 +50,26 @@ enum {
 
 struct access_walk {
 	const struct program *prog;
-	unsigned char *mask;		/* [nglobals] of one scope */
-	const struct node **adds;	/* N_VAR targets of `<<<` and of
-					 * counter statements */
-	int nadds, adds_cap;
+	unsigned char *mask;		/* [nglobals]: scratch, zero between
+					 * scopes */
+	int *touched;			/* the globals mask has bits for */
+	int ntouched, touched_cap;
+	struct hashset adds;		/* N_VAR targets of `<<<` and of
+					 * counter statements (node hashes) */
 };
+
+/* Adds access bits acc to global g of the scope being walked. */
+static void touch(struct access_walk *w, int g, unsigned char acc)
+{
+	if (!w->mask[g])
+		VEC_PUSH(w->touched, w->ntouched, w->touched_cap, g);
+	w->mask[g] |= acc;
+}
+
+static uint64_t node_hash(const struct node *n)
+{
+	return fnv1a(FNV_OFFSET, &n, sizeof(n));
+}
 
 static const struct node *global_target(const struct node *n)
 {
@@ -84,8 +101,8 @@ static void note_pragmas(struct access_walk *w, const struct node *n)
 				if (strlen(sym->name) == len &&
 				    !strncmp(sym->name, p, len) &&
 				    sym->decl->loc.file == n->loc.file)
-					w->mask[sym->index] |= ACC_PRAGMA |
-						(k ? ACC_EXCL : ACC_READ);
+					touch(w, sym->index, ACC_PRAGMA |
+					      (k ? ACC_EXCL : ACC_READ));
 			}
 		}
 }
@@ -109,23 +126,13 @@ const struct node *count_target(const struct node *stmt)
 
 static void note_add(struct access_walk *w, const struct node *t, int acc)
 {
-	if (w->nadds == w->adds_cap) {
-		w->adds_cap = w->adds_cap ? 2 * w->adds_cap : 8;
-		w->adds = realloc(w->adds, (size_t)w->adds_cap *
-				  sizeof(*w->adds));
-		if (!w->adds)
-			abort();
-	}
-	w->adds[w->nadds++] = t;
-	w->mask[t->sym->index] |= acc;
+	hashset_add(&w->adds, node_hash(t));
+	touch(w, t->sym->index, (unsigned char)acc);
 }
 
 static bool noted(const struct access_walk *w, const struct node *n)
 {
-	for (int i = 0; i < w->nadds; i++)
-		if (w->adds[i] == n)
-			return true;
-	return false;
+	return hashset_has(&w->adds, node_hash(n));
 }
 
 /* First pass: the targets of `<<<`, counter statements, what
@@ -165,7 +172,7 @@ static void note_writes(struct node *n, void *arg)
 		return;
 	}
 	if (t)
-		w->mask[t->sym->index] |= ACC_EXCL;
+		touch(w, t->sym->index, ACC_EXCL);
 }
 
 /* Second pass: every other mention reads (a statistic: aggregates). */
@@ -176,18 +183,65 @@ static void note_reads(struct node *n, void *arg)
 	if (n->kind != N_VAR || !n->sym || n->sym->kind != SYM_GLOBAL ||
 	    noted(w, n))
 		return;
-	w->mask[n->sym->index] |= n->sym->type == TY_STATS ? ACC_EXCL :
-				  ACC_READ;
+	touch(w, n->sym->index, n->sym->type == TY_STATS ? ACC_EXCL :
+	      ACC_READ);
 }
 
-static void scope_access(const struct program *prog, struct node *body,
-			 unsigned char *mask)
+static int int_cmp(const void *a, const void *b)
 {
-	struct access_walk w = { .prog = prog, .mask = mask };
+	return *(const int *)a - *(const int *)b;
+}
 
-	ast_visit(body, note_writes, &w);
-	ast_visit(body, note_reads, &w);
-	free(w.adds);
+/* What one scope's own code touches, as its list in global order (the
+ * walk's scratch row is left zero again). */
+static void scope_access(struct access_walk *w, struct node *body,
+			 struct lock_scope *out)
+{
+	w->ntouched = 0;
+	hashset_free(&w->adds);
+	ast_visit(body, note_writes, w);
+	ast_visit(body, note_reads, w);
+	if (w->ntouched)	/* touched is NULL until the first */
+		qsort(w->touched, (size_t)w->ntouched, sizeof(*w->touched),
+		      int_cmp);
+	out->n = w->ntouched;
+	out->acc = xmalloc(((size_t)out->n + 1) * sizeof(*out->acc));
+	for (int i = 0; i < w->ntouched; i++) {
+		int g = w->touched[i];
+
+		out->acc[i] = (struct lock_access){ g, w->mask[g] };
+		w->mask[g] = 0;
+	}
+}
+
+/* s |= c, both in global order; whether s changed. */
+static bool merge_scope(struct lock_scope *s, const struct lock_scope *c)
+{
+	struct lock_access *m;
+	int i = 0, j = 0, n = 0;
+	bool changed = false;
+
+	if (!c->n)
+		return false;
+	m = xmalloc(((size_t)s->n + c->n + 1) * sizeof(*m));
+	while (i < s->n || j < c->n) {
+		if (j == c->n ||
+		    (i < s->n && s->acc[i].global < c->acc[j].global)) {
+			m[n++] = s->acc[i++];
+		} else if (i == s->n || c->acc[j].global < s->acc[i].global) {
+			m[n++] = c->acc[j++];
+			changed = true;
+		} else {
+			m[n] = s->acc[i++];
+			if ((m[n].acc | c->acc[j].acc) != m[n].acc)
+				changed = true;
+			m[n++].acc |= c->acc[j++].acc;
+		}
+	}
+	free(s->acc);
+	s->acc = m;
+	s->n = n;
+	return changed;
 }
 
 /* Does dp run on kernel events (not begin, end or error)? */
@@ -196,92 +250,94 @@ static bool is_event(const struct derived_probe *dp)
 	return dp->family->module->event;
 }
 
+/*
+ * Each scope's accesses are a list in global order (a matrix of scopes by
+ * globals was quadratic: 10,000 written-only globals are 10,000 display
+ * probes), so the plan is linear in the accesses the code makes.
+ */
 void lock_plan_build(struct lock_plan *lp, const struct program *prog)
 {
 	int ng = prog->nglobals, nb = prog->nbodies, nf = prog->nfuncs;
-	size_t row = (size_t)ng + 1;
-	unsigned char *mask = calloc(row * ((size_t)nb + nf + 1), 1);
+	struct access_walk w = { .prog = prog };
+	unsigned char *pragma, *counts, *other;
 	bool changed = true;
 
 	memset(lp, 0, sizeof(*lp));
 	lp->prog = prog;
-	lp->mask = mask;
-	lp->row = row;
-	lp->locked = calloc(row, 1);
-	lp->counter = calloc(row, sizeof(*lp->counter));
+	lp->scope = calloc((size_t)nb + nf + 1, sizeof(*lp->scope));
+	lp->locked = calloc((size_t)ng + 1, 1);
+	lp->counter = calloc((size_t)ng + 1, sizeof(*lp->counter));
 	lp->event_body = calloc((size_t)nb + 1, 1);
-	if (!mask || !lp->locked || !lp->counter || !lp->event_body)
+	w.mask = calloc((size_t)ng + 1, 1);
+	pragma = calloc((size_t)ng + 1, 1);
+	counts = calloc((size_t)ng + 1, 1);
+	other = calloc((size_t)ng + 1, 1);
+	if (!lp->scope || !lp->locked || !lp->counter || !lp->event_body ||
+	    !w.mask || !pragma || !counts || !other)
 		abort();
 	for (int i = 0; i < nb; i++)
-		scope_access(prog, prog->bodies[i]->probe->probe.body,
-			     mask + row * i);
+		scope_access(&w, prog->bodies[i]->probe->probe.body,
+			     &lp->scope[i]);
 	for (int i = 0; i < nf; i++)
 		if (prog->funcs[i]->used)	/* embedded: its pragmas */
-			scope_access(prog, prog->funcs[i]->decl->func.body,
-				     mask + row * (nb + i));
+			scope_access(&w, prog->funcs[i]->decl->func.body,
+				     &lp->scope[nb + i]);
+	hashset_free(&w.adds);
+	free(w.touched);
+	free(w.mask);
 	/* what the functions a scope calls touch, transitively */
 	while (changed) {
 		changed = false;
 		for (int s = 0; s < nb + nf; s++) {
 			const struct probe_body *b = s < nb ? prog->bodies[s] :
 				prog->funcs[s - nb]->scope;
-			unsigned char *m = mask + row * s;
-			for (int c = 0; c < b->ncallees; c++) {
-				const unsigned char *cm =
-					mask + row * (nb + b->callees[c]->index);
-				for (int g = 0; g < ng; g++) {
-					if ((m[g] | cm[g]) != m[g]) {
-						m[g] |= cm[g];
-						changed = true;
-					}
-				}
-			}
+			for (int c = 0; c < b->ncallees; c++)
+				changed |= merge_scope(&lp->scope[s],
+					&lp->scope[nb + b->callees[c]->index]);
 		}
 	}
 	for (int i = 0; i < prog->nprobes; i++)
 		if (is_event(prog->probes[i]))
 			lp->event_body[prog->probes[i]->body->index] = 1;
 	/* counters: events only count, nothing in embedded C */
-	for (int g = 0; g < ng; g++) {
-		bool counts = false, other = false;
-		for (int s = 0; s < nb + nf; s++)
-			other |= (mask[row * s + g] & ACC_PRAGMA) != 0;
-		for (int b = 0; b < nb; b++) {
-			if (!lp->event_body[b])
-				continue;
-			counts |= (mask[row * b + g] & ACC_COUNT) != 0;
-			other |= (mask[row * b + g] & ~ACC_COUNT) != 0;
-		}
-		/* the per-CPU allocator's limit is 32 KiB a block */
-		if (counts && !other && lp->ncounters < 1024)
-			lp->counter[g] = ++lp->ncounters;
-	}
-	/* a global that is no counter: counting it writes it */
-	for (int sc = 0; sc < nb + nf; sc++)
-		for (int g = 0; g < ng; g++)
-			if (!lp->counter[g] && (mask[row * sc + g] & ACC_COUNT))
-				mask[row * sc + g] |= ACC_EXCL;
-	for (int b = 0; b < nb; b++) {
-		if (!lp->event_body[b])
-			continue;
-		for (int g = 0; g < ng; g++)
-			if (mask[row * b + g] & ACC_EXCL)
-				lp->locked[g] = 1;
-	}
-}
+	for (int s = 0; s < nb + nf; s++)
+		for (int k = 0; k < lp->scope[s].n; k++) {
+			const struct lock_access *a = &lp->scope[s].acc[k];
 
-/* Is global g in body b's lock list? */
-static bool lock_listed(const struct lock_plan *lp, int b, int g)
-{
-	return lp->locked[g] && lp->mask[lp->row * b + g];
+			pragma[a->global] |= (a->acc & ACC_PRAGMA) != 0;
+			if (s >= nb || !lp->event_body[s])
+				continue;
+			counts[a->global] |= (a->acc & ACC_COUNT) != 0;
+			other[a->global] |= (a->acc & ~ACC_COUNT) != 0;
+		}
+	for (int g = 0; g < ng; g++)
+		/* the per-CPU allocator's limit is 32 KiB a block */
+		if (counts[g] && !other[g] && !pragma[g] &&
+		    lp->ncounters < 1024)
+			lp->counter[g] = ++lp->ncounters;
+	free(pragma);
+	free(counts);
+	free(other);
+	/* a global that is no counter: counting it writes it */
+	for (int s = 0; s < nb + nf; s++)
+		for (int k = 0; k < lp->scope[s].n; k++) {
+			struct lock_access *a = &lp->scope[s].acc[k];
+
+			if (!lp->counter[a->global] && (a->acc & ACC_COUNT))
+				a->acc |= ACC_EXCL;
+		}
+	for (int b = 0; b < nb; b++)
+		for (int k = 0; lp->event_body[b] && k < lp->scope[b].n; k++)
+			if (lp->scope[b].acc[k].acc & ACC_EXCL)
+				lp->locked[lp->scope[b].acc[k].global] = 1;
 }
 
 int lock_plan_nlocks(const struct lock_plan *lp, int b)
 {
 	int n = 0;
 
-	for (int g = 0; lp->event_body[b] && g < lp->prog->nglobals; g++)
-		n += lock_listed(lp, b, g);
+	for (int k = 0; lp->event_body[b] && k < lp->scope[b].n; k++)
+		n += lp->locked[lp->scope[b].acc[k].global];
 	return n;
 }
 
@@ -294,7 +350,10 @@ int lock_plan_counter(const struct lock_plan *lp, const struct symbol *sym)
 
 void lock_plan_free(struct lock_plan *lp)
 {
-	free(lp->mask);
+	for (int s = 0; lp->scope && s < lp->prog->nbodies + lp->prog->nfuncs;
+	     s++)
+		free(lp->scope[s].acc);
+	free(lp->scope);
 	free(lp->locked);
 	free(lp->counter);
 	free(lp->event_body);
@@ -327,9 +386,10 @@ void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out)
 		int n = 0;
 		if (!lp->event_body[b])
 			continue;
-		for (int g = 0; g < prog->nglobals; g++) {
-			unsigned char m = lp->mask[lp->row * b + g];
-			if (!lock_listed(lp, b, g))
+		for (int k = 0; k < lp->scope[b].n; k++) {
+			int g = lp->scope[b].acc[k].global;
+			unsigned char m = lp->scope[b].acc[k].acc;
+			if (!lp->locked[g])
 				continue;
 			if (!n++)
 				fprintf(out, "static const struct stp_lock "
@@ -350,13 +410,11 @@ void lock_plan_emit_locks(const struct lock_plan *lp, FILE *out)
 void lock_plan_table_fields(const struct lock_plan *lp,
 			    const struct derived_probe *dp, FILE *out)
 {
-	const struct program *prog = lp->prog;
-	int b = dp->body->index, n = 0;
+	int b = dp->body->index, n;
 
 	if (!is_event(dp))
 		return;
-	for (int g = 0; g < prog->nglobals; g++)
-		n += lock_listed(lp, b, g);
+	n = lock_plan_nlocks(lp, b);
 	if (n)
 		fprintf(out, ",\n\t  .locks = stp_locks_%d, .nlocks = %d", b, n);
 }

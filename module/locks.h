@@ -12,10 +12,21 @@
 
 #include "semantic/semantic.h"
 
+/* One global a scope touches, directly or through its callees. */
+struct lock_access {
+	int global;			/* its index */
+	unsigned char acc;		/* access bits (locks.c), never 0 */
+};
+
+struct lock_scope {
+	struct lock_access *acc;	/* in global order */
+	int n;
+};
+
 struct lock_plan {
 	const struct program *prog;
-	unsigned char *mask;		/* [scope * row + global]: access bits */
-	size_t row;
+	struct lock_scope *scope;	/* [body index, then nbodies + function
+					 * index] */
 	unsigned char *locked;		/* [global]: has a lock */
 	int *counter;			/* [global]: 1 + its counter slot, or
 					 * 0: not a counter (see locks.c) */

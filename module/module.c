@@ -11,6 +11,7 @@
  */
 #include "module/emit.h"
 #include "lib/deep.h"
+#include "lib/hash.h"
 
 #include <ctype.h>
 
@@ -288,6 +289,78 @@ static bool lean_stmt(struct cg *cg, const struct node *n,
 
 
 /*
+ * The table entries of each point the script wrote: a wildcard over
+ * aliases (syscall.*) is hundreds of entries, often of one tracepoint,
+ * and its lost output is one warning. Open addressing on the point.
+ */
+struct point_group {
+	struct point_slot {
+		const struct node *point;
+		int first;		/* its first table entry */
+	} *slot;
+	size_t n, cap;			/* cap: a power of two, or 0 */
+};
+
+static size_t point_slot(const struct point_group *g, const struct node *p)
+{
+	size_t i = (size_t)(fnv1a(FNV_OFFSET, &p, sizeof(p)) & (g->cap - 1));
+
+	while (g->slot[i].point && g->slot[i].point != p)
+		i = (i + 1) & (g->cap - 1);
+	return i;
+}
+
+/* The first table entry of point p: k, when this is the first. */
+static int point_group_first(struct point_group *g, const struct node *p,
+			     int k)
+{
+	if (!p)
+		return k;
+	if (2 * (g->n + 1) > g->cap) {
+		struct point_group grown = { .n = g->n };
+
+		grown.cap = g->cap ? 2 * g->cap : 64;
+		grown.slot = xmalloc(grown.cap * sizeof(*grown.slot));
+		memset(grown.slot, 0, grown.cap * sizeof(*grown.slot));
+		for (size_t i = 0; i < g->cap; i++)
+			if (g->slot[i].point)
+				grown.slot[point_slot(&grown,
+					   g->slot[i].point)] = g->slot[i];
+		free(g->slot);
+		*g = grown;
+	}
+	size_t i = point_slot(g, p);
+
+	if (!g->slot[i].point) {
+		g->slot[i] = (struct point_slot){ p, k };
+		g->n++;
+	}
+	return g->slot[i].first;
+}
+
+/*
+ * Whose lost-output warning entry k's losses join (.lost_to, the
+ * point's first entry), and in that one the point as the script wrote
+ * it (.point), which the warning names.
+ */
+static void lost_fields(struct cg *cg, const struct node *point, int k,
+			int first, FILE *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	fprintf(out, ",\n\t  .lost_to = %d", first);
+	if (!point || first != k)
+		return;
+	m = open_memstream(&text, &len);
+	ast_unparse_point(m, point);
+	fclose(m);
+	fprintf(out, ", .point = %s", c_string(cg, text, len));
+	free(text);
+}
+
+/*
  * Where the probe is written ("x.stp:2:1": the lost-output warning and
  * -t's report) and, with -t, what it came from, for the report SystemTap
  * prints ("begin, (x.stp:2:1), hits: 1, ... from: begin, ...").
@@ -331,11 +404,12 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 		cg->filtered[b] = false;
 		if (cg->s->timing)
 			continue;	/* -t times every hit: a context each */
-		for (int i = 0; i < prog->nprobes; i++) {
-			const struct derived_probe *dp = prog->probes[i];
+		int nprobes;
+		const struct derived_probe *const *probes =
+			body_probes(prog, body, &nprobes);
+		for (int i = 0; i < nprobes; i++) {
+			const struct derived_probe *dp = probes[i];
 			const struct family_emit *e = dp->family->module;
-			if (dp->body != body)
-				continue;
 			event |= e->lean;
 			filtered &= e->filters && e->filters(dp);
 		}
@@ -372,12 +446,14 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
  */
 static bool runtime_hit(const struct cg *cg, int b)
 {
-	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct derived_probe *dp = cg->prog->probes[i];
-		if (dp->body->index == b && dp->family->module->event &&
-		    !dp->family->module->own_hits)
+	int n;
+	const struct derived_probe *const *probes =
+		body_probes(cg->prog, cg->prog->bodies[b], &n);
+
+	for (int i = 0; i < n; i++)
+		if (probes[i]->family->module->event &&
+		    !probes[i]->family->module->own_hits)
 			return true;
-	}
 	return false;
 }
 
@@ -409,14 +485,24 @@ static void gen_hits(struct cg *cg, FILE *out)
 	}
 }
 
+/* The table entries before probe i (the table leaves out "never"
+ * probes): counted once for the program, as a lookup per probe made
+ * pass 3 quadratic. The counts are a cache: prog is the caller's. */
 int table_index(const struct program *prog, int i)
 {
-	int k = 0;
+	if (!prog->table_slot || prog->table_slots != prog->nprobes + 1) {
+		struct program *p = (struct program *)prog;
+		int *slot = arena_alloc(&p->s->arena, ((size_t)p->nprobes + 1) *
+					sizeof(*slot));
 
-	for (int j = 0; j < i; j++)
-		k += prog->probes[j]->family->module->probe_type(
-			prog->probes[j]) != NULL;
-	return k;
+		for (int j = 0; j < p->nprobes; j++)
+			slot[j + 1] = slot[j] +
+				(p->probes[j]->family->module->probe_type(
+					p->probes[j]) != NULL);
+		p->table_slot = slot;
+		p->table_slots = p->nprobes + 1;
+	}
+	return prog->table_slot[i];
 }
 
 const struct probe_family *scope_family(const struct cg *cg)
@@ -844,12 +930,14 @@ static void gen_tail(struct cg *cg, FILE *out)
 
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
-	for (int i = 0; i < prog->nprobes; i++) {
+	struct point_group groups = { 0 };
+	for (int i = 0, k = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const struct family_emit *e = dp->family->module;
 		const char *type = e->probe_type(dp);
 		if (!type)
 			continue;	/* never */
+		int first = point_group_first(&groups, dp->user_point, k++);
 		/* pn(): the alias as the script matched it, else the point */
 		const char *pn = dp->body->list_name ? dp->body->list_name :
 				 dp->pp;
@@ -861,6 +949,7 @@ static void gen_tail(struct cg *cg, FILE *out)
 		fprintf(out, "\t  .frame_size = sizeof(struct stp_locals_probe_%d)",
 			lb);
 		timing_fields(cg, dp, out);
+		lost_fields(cg, dp->user_point, k - 1, first, out);
 		if (e->head_fields)
 			e->head_fields(cg, i, out);
 		if (e->event)
@@ -878,6 +967,7 @@ static void gen_tail(struct cg *cg, FILE *out)
 			e->fields(cg, i, out);
 		fputs(" },\n", out);
 	}
+	free(groups.slot);
 	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
 }
 

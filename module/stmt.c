@@ -619,9 +619,11 @@ static bool error_only_call(const char *t, const char *p)
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		size_t len = strlen(names[i]);
-		if ((size_t)(p - t) >= len + 1 &&
-		    !strncmp(p - len, names[i], len) &&
-		    !isalnum((unsigned char)p[-len - 1]) && p[-len - 1] != '_')
+		if ((size_t)(p - t) < len + 1)
+			continue;	/* no room for the name and a byte */
+		const char *name = p - len;
+		if (!strncmp(name, names[i], len) &&
+		    !isalnum((unsigned char)name[-1]) && name[-1] != '_')
 			return true;
 	}
 	return false;
@@ -781,10 +783,11 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		body_use(cg, b, structs);
 	/* a body only "never" probes derive from has no table entry */
 	bool listed = fn != NULL;
-	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
-		listed = cg->prog->probes[i]->body == b &&
-			 cg->prog->probes[i]->family->module->probe_type(
-				cg->prog->probes[i]);
+	int nprobes;
+	const struct derived_probe *const *probes =
+		body_probes(cg->prog, b, &nprobes);
+	for (int i = 0; !listed && i < nprobes; i++)
+		listed = probes[i]->family->module->probe_type(probes[i]);
 	/* a handler is inline: its one callback (tracepoint, ftrace) may
 	 * take it in, as it did when the runtime's stp_hit_B called it too
 	 * (a handler called through the table, or from another unit, is a

@@ -11,6 +11,7 @@
 
 #include "lib/arena.h"
 #include "lib/hash.h"
+#include "lib/hashset.h"
 
 static const char *const keyword_list[] = {
 	"probe", "global", "private", "function", "if", "else", "for",
@@ -18,18 +19,12 @@ static const char *const keyword_list[] = {
 	"continue", "next", "string", "long", "try", "catch",
 };
 
-/* Find the start of 1-based line `line` in text, or NULL. */
-static const char *line_start(const char *text, size_t len, int line)
+/* The start of 1-based line `line` of f, or NULL. */
+static const char *line_start(const struct srcfile *f, int line)
 {
-	const char *p = text, *end = text + len;
-
-	for (int l = 1; l < line; l++) {
-		p = memchr(p, '\n', (size_t)(end - p));
-		if (!p)
-			return NULL;
-		p++;
-	}
-	return p;
+	if (line < 1 || line > f->nlines)
+		return NULL;
+	return f->text + f->lines[line - 1];
 }
 
 static void render_note(FILE *out, const struct session *s,
@@ -198,7 +193,7 @@ void diag_render(FILE *out, const struct session *s, struct srcloc loc,
 	if (!f || loc.line < 1)
 		return;
 
-	const char *p = line_start(f->text, f->len, loc.line);
+	const char *p = line_start(f, loc.line);
 	if (!p)
 		return;
 	const char *eol = memchr(p, '\n', (size_t)(f->text + f->len - p));
@@ -242,11 +237,7 @@ static bool shown_before(struct session *s, struct srcloc loc,
 	uint64_t h = fnv1a(FNV_OFFSET, where, sizeof(where));
 	h = fnv1a(h, severity, strlen(severity));
 	h = fnv1a(h, msg, strlen(msg));
-	for (int i = 0; i < s->nshown; i++)
-		if (s->shown[i] == h)
-			return true;
-	VEC_PUSH(s->shown, s->nshown, s->shown_cap, h);
-	return false;
+	return !hashset_add(&s->shown, h);
 }
 
 static void report(struct session *s, struct srcloc loc, const char *severity,
@@ -363,7 +354,7 @@ static const char *token_text(struct session *s, struct srcloc loc,
 			      bool with_loc)
 {
 	const struct srcfile *f = session_file(s, loc.file);
-	const char *p = f ? line_start(f->text, f->len, loc.line) : NULL;
+	const char *p = f ? line_start(f, loc.line) : NULL;
 
 	if (!p)
 		return "unknown location";

@@ -2,7 +2,9 @@
 /* Pass 1 entry points; see parser.h. */
 #include "parser/parse_internal.h"
 #include "lib/deep.h"
+#include "lib/intern.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* 'return' belongs to functions; SystemTap rejects it in probes in pass 1. */
@@ -87,24 +89,34 @@ static void check_hist(struct node *n, void *arg)
 					   "where expression expected");
 }
 
-/* Checks SystemTap makes while parsing: duplicate globals in one file. */
+/* Checks SystemTap makes while parsing: duplicate globals in one file
+ * (names interned: first[id] is the first declaration of name id). */
 static void validate(struct session *s, struct node *decls)
 {
+	struct arena names = { 0 };
+	struct intern seen = { .arena = &names };
+	struct node **first = NULL;
+	int nfirst = 0, first_cap = 0;
+
 	ast_visit(decls, check_hist, s);
 	ast_foreach(d, decls) {
 		if (d->kind == N_PROBE)
 			check_no_return(s, d->probe.body);
 		if (d->kind != N_GLOBAL)
 			continue;
-		for (struct node *e = decls; e != d; e = e->next)
-			if (e->kind == N_GLOBAL &&
-			    !strcmp(e->global.name, d->global.name)) {
-				diag_error(s, d->loc, "global '%s' is already "
-					   "declared at line %d",
-					   d->global.name, e->loc.line);
-				break;
-			}
+		int id = intern_add(&seen, d->global.name,
+				    strlen(d->global.name));
+		if (id < nfirst) {
+			diag_error(s, d->loc, "global '%s' is already "
+				   "declared at line %d", d->global.name,
+				   first[id]->loc.line);
+			continue;
+		}
+		VEC_PUSH(first, nfirst, first_cap, d);
 	}
+	free(first);
+	intern_free(&seen);
+	arena_free(&names);
 }
 
 /*

@@ -25,10 +25,29 @@ void session_free(struct session *s)
 	s->include_dirs = NULL;
 	free(s->defines);
 	free(s->global_settings);
-	free(s->shown);
+	hashset_free(&s->shown);
 	s->defines = NULL;
 	free(s->expansions);
 	s->expansions = NULL;
+}
+
+/* f->lines: the offset of each line's start (one pass to count them, one
+ * to record them). */
+static void index_lines(struct session *s, struct srcfile *f)
+{
+	const char *end = f->text + f->len, *p;
+	size_t *lines;
+	int n = 1;
+
+	for (p = f->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		n++;
+	lines = arena_alloc(&s->arena, (size_t)n * sizeof(*lines));
+	f->nlines = n;
+	n = 0;
+	lines[n++] = 0;
+	for (p = f->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+		lines[n++] = (size_t)(p + 1 - f->text);
+	f->lines = lines;
 }
 
 int session_add_source(struct session *s, const char *name, const char *text,
@@ -40,6 +59,7 @@ int session_add_source(struct session *s, const char *name, const char *text,
 	f->text = arena_strndup(&s->arena, text, len);
 	f->len = len;
 	f->privileged = privileged;
+	index_lines(s, f);
 	return s->nfiles++;
 }
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "lib/arena.h"
+#include "lib/hashset.h"
 #include "target/target.h"
 
 struct backend;
@@ -22,6 +23,10 @@ struct srcfile {
 	const char *text;	/* whole file, NUL-terminated */
 	size_t len;
 	bool privileged;	/* tapset or guru: embedded C allowed */
+	/* where each line starts: lines[i] is line i + 1's offset, so a
+	 * diagnostic finds its line in O(1) however long the file */
+	const size_t *lines;
+	int nlines;
 };
 
 /* A position in a source file; line and column are 1-based (column in bytes). */
@@ -64,8 +69,7 @@ struct session {
 	int max_errors;		/* stop reporting after this many */
 	/* hashes of the diagnostics shown: a body copied for each point of
 	 * a wildcard (syscall.*) would repeat its message once per copy */
-	uint64_t *shown;
-	int nshown, shown_cap;
+	struct hashset shown;
 	const struct diag_trail *trail;	/* notes after each message */
 
 	/* options */

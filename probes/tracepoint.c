@@ -1137,20 +1137,21 @@ static void support(struct cg *cg, FILE *out)
 				"&stp_probes[%d])\n", i, b,
 				table_index(prog, i));
 	}
-	for (int b = 0; b < prog->nbodies; b++) {
-		if (cg->nlean[b] < 0 || cg->filtered[b])
-			continue;
-		for (int i = 0; i < prog->nprobes; i++) {
-			const struct derived_probe *dp = prog->probes[i];
-			if (dp->body == prog->bodies[b] &&
-			    dp->family == &tracepoint_family && !tp_typed(dp)) {
-				fprintf(out, "STP_TP_LEAN_HIT(stp_tp_lean_%d, "
-					"&stp_probes[%d])\n", b,
-					table_index(prog, i));
-				break;
-			}
-		}
+	/* a lean body's hit: with its first untyped probe's entry */
+	int *first = xmalloc(((size_t)prog->nbodies + 1) * sizeof(*first));
+	for (int b = 0; b < prog->nbodies; b++)
+		first[b] = -1;
+	for (int i = prog->nprobes - 1; i >= 0; i--) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (dp->family == &tracepoint_family && !tp_typed(dp))
+			first[dp->body->index] = i;
 	}
+	for (int b = 0; b < prog->nbodies; b++)
+		if (cg->nlean[b] >= 0 && !cg->filtered[b] && first[b] >= 0)
+			fprintf(out, "STP_TP_LEAN_HIT(stp_tp_lean_%d, "
+				"&stp_probes[%d])\n", b,
+				table_index(prog, first[b]));
+	free(first);
 }
 
 static void fields(struct cg *cg, int i, FILE *out)

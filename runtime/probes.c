@@ -497,8 +497,10 @@ unlock:
 }
 
 /*
- * After the end probes: which probes lost output, one warning each
- * (records lost outside any probe stay in the status line's total).
+ * After the end probes: which probes lost output, one warning per point
+ * the script wrote (its entries' losses summed into its first entry's,
+ * .lost_to; the last readers of the counts, no probe runs now); records
+ * lost outside any probe stay in the status line's total.
  */
 static u64 stp_lost_reported;
 
@@ -511,15 +513,26 @@ static void stp_report_lost(void)
 		const struct stp_probe *p = &stp_probe_tab[i];
 		u64 lost = stp_lost_of(i);
 
+		if (lost && p->lost_to != i && p->lost_to < stp_lost_nprobes) {
+			atomic64_add(lost, &stp_lost_by_probe[p->lost_to]);
+			atomic64_set(&stp_lost_by_probe[i], 0);
+		}
+	}
+	for (i = 0; i < stp_nprobes; i++) {
+		const struct stp_probe *p = &stp_probe_tab[i];
+		const char *point = p->point ? p->point : p->pp;
+		u64 lost = stp_lost_of(i);
+
 		if (!lost)
 			continue;
 		snprintf(n, sizeof(n), "%llu", (unsigned long long)lost);
 		if (p->location)
 			stp_ctl_stderr("WARNING: ", n, " output records lost (",
-				       p->pp, " at ", p->location, ")\n", NULL);
+				       point, " at ", p->location, ")\n",
+				       NULL);
 		else
 			stp_ctl_stderr("WARNING: ", n, " output records lost (",
-				       p->pp, ")\n", NULL);
+				       point, ")\n", NULL);
 		WRITE_ONCE(stp_lost_reported, stp_lost_reported + lost);
 	}
 }

@@ -164,6 +164,11 @@ struct stp_probe {
 	int64_t priority;		/* begin/end/error order, ascending */
 	/* "FILE:LINE:COL" of the probe (lost output, -t), -t: " from: POINT" */
 	const char *location, *derivation;
+	/* lost output is reported once per point the script wrote (a
+	 * wildcard's entries are many): the entry whose warning counts this
+	 * one's losses, and in that entry the point as written */
+	unsigned int lost_to;
+	const char *point;
 	u64 period_ns;			/* STP_PROBE_TIMER: period */
 	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
 	unsigned int timer_flags;	/* STP_TIMER_* */

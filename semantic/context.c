@@ -25,12 +25,14 @@ bool body_all_of(struct sema *se, const struct probe_body *scope,
 	const struct probe_body *b = context_body(scope);
 	bool any = false;
 
+	int n;
+	const struct derived_probe *const *probes;
+
 	if (!b)
 		return false;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body != b)
-			continue;
+	probes = body_probes(se->prog, b, &n);
+	for (int i = 0; i < n; i++) {
+		const struct derived_probe *dp = probes[i];
 		if (dp->family != f || (f->own_context && !f->own_context(dp)))
 			return false;
 		any = true;

@@ -50,6 +50,7 @@ struct sema {
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
 	const char *list_name;		/* the outermost alias being expanded */
+	struct node *user_point;	/* the script's point being expanded */
 	const char *cond;		/* the condition of the points being
 					 * expanded, as -p2 names it, or NULL */
 	struct symbol *iterating[16];	/* arrays of the enclosing foreach'es */
@@ -76,6 +77,10 @@ struct symbol *find_global(const struct program *prog, const char *name,
 			   int file);
 struct symbol *find_local(struct probe_body *b, const char *name);
 struct symbol *find_param(struct probe_body *b, const char *name);
+/* adds the global just appended to prog->globals to the name index */
+void index_global(struct sema *se, struct program *prog);
+/* whether a global declared before g has its name */
+bool global_name_taken(const struct program *prog, const struct symbol *g);
 /* adds the function just appended to prog->funcs to the name index */
 void index_func(struct sema *se, struct program *prog);
 /* the overload of name with nargs parameters visible from file */

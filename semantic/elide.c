@@ -14,11 +14,14 @@
  *   - locals no statement mentions any more leave the frame;
  *   - a probe whose body is left empty goes, with its derived probes;
  *   - functions nothing calls and globals nothing uses are not emitted.
- * Each elision in the user's script is a warning (-w silences them); code
- * from the tapset library is elided quietly, and a body shared by several
+ * Each elision of a statement or probe in the user's script is a warning
+ * (-w silences them); unused functions and globals go quietly, as in
+ * SystemTap 4.8, which warns about neither. Code from the tapset library is elided quietly, and a body shared by several
  * alias expansions warns once per place.
  */
 #include "semantic/semantic.h"
+#include "lib/hash.h"
+#include "lib/hashset.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,8 +30,7 @@
 struct elider {
 	struct session *s;
 	struct program *prog;
-	struct srcloc *warned;		/* places already reported */
-	int nwarned, warned_cap;
+	struct hashset warned;		/* places already reported */
 	/* per function (prog->funcs index): 0 unknown, 1 being decided,
 	 * 2 side-effect free, 3 not */
 	unsigned char *func_purity;
@@ -50,17 +52,10 @@ static void warn_once(struct elider *e, struct srcloc loc, const char *what,
 {
 	if (in_library(e->s, loc))
 		return;
-	for (int i = 0; i < e->nwarned; i++)
-		if (e->warned[i].file == loc.file && e->warned[i].line == loc.line &&
-		    e->warned[i].col == loc.col &&
-		    e->warned[i].expansion == loc.expansion)
-			return;
-	if (e->nwarned == e->warned_cap) {
-		e->warned_cap = e->warned_cap ? e->warned_cap * 2 : 16;
-		e->warned = xrealloc(e->warned, (size_t)e->warned_cap *
-				     sizeof(*e->warned));
-	}
-	e->warned[e->nwarned++] = loc;
+	const int where[] = { loc.file, loc.line, loc.col, loc.expansion };
+
+	if (!hashset_add(&e->warned, fnv1a(FNV_OFFSET, where, sizeof(where))))
+		return;
 	if (name)
 		diag_warning(e->s, loc, "%s '%s'", what, name);
 	else
@@ -495,6 +490,11 @@ static void prune_locals(struct probe_body *b, struct node *body, int nparams)
 	b->nlocals = kept;
 }
 
+static uint64_t ptr_hash(const void *p)
+{
+	return fnv1a(FNV_OFFSET, &p, sizeof(p));
+}
+
 static const char *first_point(struct session *s, const struct node *probe)
 {
 	char *buf = NULL;
@@ -518,13 +518,8 @@ void sema_elide(struct session *s, struct program *prog)
 
 	for (int i = 0; i < prog->nfuncs; i++) {
 		struct script_func *f = prog->funcs[i];
-		if (!f->used) {
-			/* a function copied for its callers is theirs */
-			if (!in_library(s, f->decl->loc) && !f->ncopies)
-				warn_once(&e, f->decl->loc, "eliding unused "
-					  "function", f->sym->name);
-			continue;
-		}
+		if (!f->used)
+			continue;	/* quietly, as SystemTap 4.8 */
 		if (f->embedded)
 			continue;
 		elide_stmt(&e, f->decl->func.body);
@@ -542,14 +537,17 @@ void sema_elide(struct session *s, struct program *prog)
 	}
 	/* a kernel function's own body that does nothing (its @defined
 	 * failed) is no news while another function's does something */
+	struct hashset live = { 0 };	/* probes with a per-point body left */
+	for (int i = 0; i < prog->nbodies; i++)
+		if (!dead[i] && prog->bodies[i]->per_point)
+			hashset_add(&live, ptr_hash(prog->bodies[i]->user_probe));
 	bool *quiet = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*quiet));
 	for (int i = 0; i < prog->nbodies; i++) {
 		const struct probe_body *b = prog->bodies[i];
-		quiet[i] = false;
-		for (int j = 0; b->per_point && j < prog->nbodies; j++)
-			quiet[i] |= !dead[j] && prog->bodies[j]->per_point &&
-				    prog->bodies[j]->user_probe == b->user_probe;
+		quiet[i] = b->per_point &&
+			   hashset_has(&live, ptr_hash(b->user_probe));
 	}
+	hashset_free(&live);
 	for (int i = 0, n = prog->nbodies; i < n; i++) {
 		struct probe_body *b = prog->bodies[i];
 		struct node *body = b->probe->probe.body;
@@ -579,11 +577,11 @@ void sema_elide(struct session *s, struct program *prog)
 	for (int i = 0; i < prog->nglobals; i++) {
 		struct symbol *g = prog->globals[i];
 		if (!g->read && !g->written && !g->used_as_scalar)
-			continue;	/* check_unresolved warned */
+			continue;	/* unused: quietly, as in 4.8 */
 		g->index = nglobals;
 		prog->globals[nglobals++] = g;
 	}
 	prog->nglobals = nglobals;
-	free(e.warned);
+	hashset_free(&e.warned);
 	free(e.func_purity);
 }

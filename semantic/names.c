@@ -136,19 +136,77 @@ static bool visible_from(const struct node *decl, bool is_private, int file)
 	return !is_private || decl->loc.file == file;
 }
 
-/* The global name seen from file: its own private one first. */
+static size_t name_bucket(const char *name, int size)
+{
+	return fnv1a(FNV_OFFSET, name, strlen(name)) & (size_t)(size - 1);
+}
+
+/* The first of the globals named name (the others follow through
+ * hash_next; any name may follow), or NULL. */
+static struct symbol *global_chain(const struct program *prog,
+				   const char *name)
+{
+	if (!prog->global_hash_size)
+		return NULL;
+	return prog->global_hash[name_bucket(name, prog->global_hash_size)];
+}
+
+/*
+ * Index prog->globals[prog->nglobals - 1], just added: as index_func does
+ * for functions, chained into its bucket, the buckets doubled when there
+ * are as many globals as buckets.
+ */
+void index_global(struct sema *se, struct program *prog)
+{
+	struct symbol *g = prog->globals[prog->nglobals - 1];
+
+	if (prog->nglobals > prog->global_hash_size) {
+		int size = prog->global_hash_size ?
+			   2 * prog->global_hash_size : 256;
+
+		prog->global_hash = arena_alloc(&se->s->arena, (size_t)size *
+						sizeof(*prog->global_hash));
+		prog->global_hash_size = size;
+		for (int i = 0; i < prog->nglobals - 1; i++) {
+			struct symbol *o = prog->globals[i];
+			size_t b = name_bucket(o->name, size);
+
+			o->hash_next = prog->global_hash[b];
+			prog->global_hash[b] = o;
+		}
+	}
+	size_t b = name_bucket(g->name, prog->global_hash_size);
+
+	g->hash_next = prog->global_hash[b];
+	prog->global_hash[b] = g;
+}
+
+/* Whether name names another global declared before g (a private one of
+ * another file). */
+bool global_name_taken(const struct program *prog, const struct symbol *g)
+{
+	for (struct symbol *o = global_chain(prog, g->name); o;
+	     o = o->hash_next)
+		if (o != g && o->index < g->index && !strcmp(o->name, g->name))
+			return true;
+	return false;
+}
+
+/* The global name seen from file: its own private one first, else the
+ * public one declared first. Those the optimiser dropped are gone. */
 struct symbol *find_global(const struct program *prog, const char *name,
 				  int file)
 {
 	struct symbol *public = NULL;
 
-	for (int i = 0; i < prog->nglobals; i++) {
-		struct symbol *g = prog->globals[i];
-		if (strcmp(g->name, name))
+	for (struct symbol *g = global_chain(prog, name); g; g = g->hash_next) {
+		if (strcmp(g->name, name) || g->index >= prog->nglobals ||
+		    prog->globals[g->index] != g)
 			continue;
 		if (g->decl->global.is_private && g->decl->loc.file == file)
 			return g;
-		if (!g->decl->global.is_private && !public)
+		if (!g->decl->global.is_private &&
+		    (!public || g->index < public->index))
 			public = g;
 	}
 	return public;
@@ -174,8 +232,7 @@ struct symbol *find_param(struct probe_body *b, const char *name)
 
 static size_t func_bucket(const struct program *prog, const char *name)
 {
-	return fnv1a(FNV_OFFSET, name, strlen(name)) &
-	       (size_t)(prog->func_hash_size - 1);
+	return name_bucket(name, prog->func_hash_size);
 }
 
 /*

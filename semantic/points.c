@@ -692,6 +692,8 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 	b->list_name = se->list_name;
 	ast_foreach(point, probe->probe.points) {
 		int n = -1;
+		if (probe == user)
+			se->user_point = point;
 		if (point->point.cond) {
 			n = add_guarded(se, probe, point, user, via);
 		} else if (!sema_is_family(point->point.comps->comp.name)) {
@@ -705,6 +707,8 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 		}
 		if (n < 0) {
 			struct derived_probe *dp = derive_point(se, point);
+			if (dp)		/* its clones (expand) keep it */
+				dp->user_point = se->user_point;
 			/* a later point of a comma list decides @defined
 			 * for itself, as an alias's points do */
 			struct probe_body *pb = b;

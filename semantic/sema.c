@@ -56,10 +56,6 @@ void declare_global(struct sema *se, struct node *d)
 	/* private globals of one name in two files: the later one's C name
 	 * starts with its index (no script name starts with a digit) */
 	sym->cname = d->global.name;
-	for (int i = 0; i < prog->nglobals; i++)
-		if (!strcmp(prog->globals[i]->name, d->global.name))
-			sym->cname = arena_printf(&se->s->arena, "%d_%s",
-						  sym->index, d->global.name);
 	d->sym = sym;
 	if (d->global.init) {
 		sym->type = d->global.init->kind == N_STRING ? TY_STRING :
@@ -68,6 +64,10 @@ void declare_global(struct sema *se, struct node *d)
 	}
 	GROW(se, prog->globals, prog->nglobals, prog->globals_cap);
 	prog->globals[prog->nglobals++] = sym;
+	index_global(se, prog);
+	if (global_name_taken(prog, sym))
+		sym->cname = arena_printf(&se->s->arena, "%d_%s", sym->index,
+					  d->global.name);
 }
 
 static void collect_globals(struct sema *se)
@@ -331,11 +331,8 @@ static void check_unresolved(struct sema *se)
 	for (int i = 0; i < prog->nglobals; i++) {
 		struct symbol *g = prog->globals[i];
 		const struct srcfile *gf = session_file(se->s, g->loc.file);
-		if (!g->read && !g->written && !g->used_as_scalar &&
-		    !(gf && gf->privileged))
-			diag_warning(se->s, g->loc, "global '%s' is never used",
-				     g->name);
-		else if (g->read && !g->written && !(gf && gf->privileged) &&
+		/* an unused global is dropped quietly (elide.c), as 4.8 does */
+		if (g->read && !g->written && !(gf && gf->privileged) &&
 			 !g->decl->global.init && !set_at_load(se->s, g))
 			diag_warning(se->s, g->decl->loc, "never-assigned global "
 				     "variable '%s'", g->name);
@@ -587,13 +584,68 @@ out:
 	return s->nerrors - errors_before;
 }
 
+/*
+ * Brings body_probes()'s index up to date: the probes appended since, or
+ * all of them again after a compaction. The index is a cache: prog and
+ * its bodies are the caller's, const only in the interface.
+ */
+static void index_probes(struct program *prog)
+{
+	int from = prog->probes_indexed;
+
+	if (from > prog->nprobes ||
+	    (from && prog->probes[from - 1] != prog->last_indexed)) {
+		prog->probes_gen++;
+		from = 0;
+	}
+	for (int i = from; i < prog->nprobes; i++) {
+		struct probe_body *b = prog->probes[i]->body;
+
+		if (b->derived_gen != prog->probes_gen) {
+			b->derived_gen = prog->probes_gen;
+			b->nderived = 0;
+		}
+		if (b->nderived == b->derived_cap) {
+			int cap = b->derived_cap ? 2 * b->derived_cap : 4;
+			const struct derived_probe **d = arena_alloc(
+				&prog->s->arena, (size_t)cap * sizeof(*d));
+
+			if (b->nderived)
+				memcpy(d, b->derived,
+				       (size_t)b->nderived * sizeof(*d));
+			b->derived = d;
+			b->derived_cap = cap;
+		}
+		b->derived[b->nderived++] = prog->probes[i];
+	}
+	prog->probes_indexed = prog->nprobes;
+	prog->last_indexed = prog->nprobes ? prog->probes[prog->nprobes - 1] :
+			     NULL;
+}
+
+const struct derived_probe *const *body_probes(const struct program *prog,
+					       const struct probe_body *b,
+					       int *n)
+{
+	if (prog->probes_indexed != prog->nprobes ||
+	    (prog->nprobes && prog->probes[prog->nprobes - 1] !=
+	     prog->last_indexed))
+		index_probes((struct program *)prog);
+	if (!b || b->derived_gen != prog->probes_gen) {
+		*n = 0;
+		return NULL;
+	}
+	*n = b->nderived;
+	return b->derived;
+}
+
 const struct derived_probe *body_first_probe(const struct program *prog,
 					     const struct probe_body *b)
 {
-	for (int i = 0; i < prog->nprobes; i++)
-		if (prog->probes[i]->body == b)
-			return prog->probes[i];
-	return NULL;
+	int n;
+	const struct derived_probe *const *d = body_probes(prog, b, &n);
+
+	return n ? d[0] : NULL;
 }
 
 void **program_family_data(struct program *prog, const struct probe_family *f)

@@ -154,6 +154,8 @@ struct symbol {
 	enum type key_types[MAX_KEYS];
 	int index;			/* for names in generated C */
 	const char *cname;		/* SYM_GLOBAL: its C name's suffix */
+	struct symbol *hash_next;	/* SYM_GLOBAL: the next in its
+					 * global_hash bucket */
 	bool written, read;
 	bool used_as_scalar;		/* seen without an index */
 	struct srcloc scalar_loc;	/* where first, for the messages */
@@ -197,7 +199,10 @@ struct symbol {
 
 /* One probe point of a probe, resolved: what the runtime registers. */
 struct derived_probe {
-	struct node *point;		/* the user's N_PROBE_POINT */
+	struct node *point;		/* the N_PROBE_POINT it is derived
+					 * from (an alias's, through one) */
+	struct node *user_point;	/* the point as the script wrote it,
+					 * which may name aliases */
 	struct probe_body *body;
 	const struct probe_family *family;	/* semantic/family.h */
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
@@ -229,6 +234,8 @@ struct probe_body {
 	bool reads_globals, writes_globals;	/* transitively, after pass 2 */
 	struct symbol **writes;		/* globals written directly */
 	int nwrites, writes_cap;
+	struct hashset write_set;	/* the same, hashed: a body writing
+					 * 100,000 globals checks each once */
 	struct script_func **callees;	/* functions called directly */
 	int ncallees, callees_cap;
 	/* the callees again, as an open-addressing set (types.c): a body
@@ -253,6 +260,11 @@ struct probe_body {
 	/* a probe: the copies of functions made for it (copies.c) */
 	struct script_func **copies;
 	int ncopies, copies_cap;
+	/* its derived probes in prog->probes order, as body_probes()
+	 * indexes them (valid while derived_gen is the program's) */
+	const struct derived_probe **derived;
+	int nderived, derived_cap;
+	unsigned derived_gen;
 };
 
 /* A script function: one overload, identified by name and arity. */
@@ -300,6 +312,20 @@ struct program {
 	 * made pass 2 quadratic in the number of functions */
 	struct script_func **func_hash;	/* buckets, chained by hash_next */
 	int func_hash_size;		/* a power of two, or 0 */
+	/* globals by name (names.c), for the same reason */
+	struct symbol **global_hash;	/* buckets, chained by hash_next */
+	int global_hash_size;		/* a power of two, or 0 */
+	/* body_probes()'s index: probes[0, probes_indexed) are in their
+	 * bodies' lists; last_indexed, probes[probes_indexed - 1] then,
+	 * tells that a compaction (only ever removing) changed the prefix:
+	 * then the index starts again, in a new generation */
+	int probes_indexed;
+	const struct derived_probe *last_indexed;
+	unsigned probes_gen;
+	/* pass 3's: the probe table entries before each probe
+	 * (table_index(), codegen/module.c), counted once */
+	int *table_slot;
+	int table_slots;		/* nprobes + 1 when counted */
 	int max_nesting;		/* deepest call chain; -1: recursion */
 	int recursive_nesting;		/* with recursion: SystemTap's MAXNESTING */
 	struct node **embeds;		/* top-level %{ %} blocks, in order */
@@ -326,6 +352,12 @@ static inline struct probe_body *context_body(const struct probe_body *b)
  * whose probes were all dropped). */
 const struct derived_probe *body_first_probe(const struct program *prog,
 					     const struct probe_body *b);
+/* Body b's derived probes, in prog->probes order (*n of them): O(1) after
+ * the first call, however many probes the program has. The array is
+ * good until prog->probes changes. */
+const struct derived_probe *const *body_probes(const struct program *prog,
+					       const struct probe_body *b,
+					       int *n);
 
 /* Family f's slot for program-wide data (NULL until it sets one). */
 void **program_family_data(struct program *prog, const struct probe_family *f);
@@ -342,7 +374,8 @@ int sema_run(struct session *s, struct ast_file **files, int nfiles,
 /*
  * The optimiser (elide.c), after type checking and unless -u: drops dead
  * stores, side-effect-free statements, unused locals, probes that do
- * nothing, unused functions and globals; warns about each in user code.
+ * nothing, unused functions and globals; warns about the statements and
+ * probes it drops from user code.
  */
 void sema_elide(struct session *s, struct program *prog);
 

@@ -90,10 +90,11 @@ void use_global(struct sema *se, struct symbol *sym, bool write)
 	struct probe_body *b = se->body;
 
 	if (write) {
-		bool known = false;
-		for (int i = 0; i < b->nwrites && !known; i++)
-			known = b->writes[i] == sym;
-		if (!known) {
+		const struct symbol *key = sym;
+
+		b->write_set.arena = &se->s->arena;	/* freed with it */
+		if (hashset_add(&b->write_set,
+				fnv1a(FNV_OFFSET, &key, sizeof(key)))) {
 			GROW(se, b->writes, b->nwrites, b->writes_cap);
 			b->writes[b->nwrites++] = sym;
 		}
