@@ -61,4 +61,16 @@ struct stp_rt {
 	void (*error)(unsigned id);	/* a run-time error: stp_errors[id] */
 };
 
+/*
+ * The start of the program's globals (.bss, struct stp_globals in the
+ * generated C): what the kernel half tells the loader without the ring
+ * buffer, so a full buffer loses no exit() and no count of what it lost.
+ */
+struct stp_globals_head {
+	long long time_off;		/* CLOCK_REALTIME - ktime, ns */
+	unsigned long long lost;	/* print records the buffer refused */
+	unsigned long long lost_errors;	/* run-time errors it refused */
+	unsigned long long exit;	/* exit() was called */
+};
+
 #endif /* BPF_BPF_H */

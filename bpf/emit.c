@@ -219,6 +219,10 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		fprintf(e->out, "if (!_d%d) ERROR(%d); %s = %s %s _d%d; })", u,
 			error_id(e, "division by 0", rhs), lv, lv,
 			op == OP_DIV ? "/" : "%", u);
+	else if (sym->kind == SYM_GLOBAL && (op == OP_ADD || op == OP_SUB))
+		/* several CPUs may hit it at once: atomic in the kernel */
+		fprintf(e->out, "ADD_GLOBAL(%s, %s_d%d); })", lv,
+			op == OP_SUB ? "-" : "", u);
 	else
 		fprintf(e->out, "%s = %s %s _d%d; })", lv, lv, c_op(op), u);
 	if (post)
@@ -749,10 +753,12 @@ static const char prelude[] =
 "#define UPDATE(i, k, v) bpf_map_update_elem(&stp_m##i, k, v, BPF_ANY)\n"
 "#define DELETE(i, k) bpf_map_delete_elem(&stp_m##i, k)\n"
 "#define ADD_IN_PLACE(i, k, v, d) (__sync_fetch_and_add(v, d) + (d))\n"
+"#define ADD_GLOBAL(lv, d) ({ long long d_ = (d); "
+"__sync_fetch_and_add(&(lv), d_) + d_; })\n"
 "#define STRCPY(d, s) bpf_probe_read_kernel_str(d, STP_STR, s)\n"
 "#define TMP(i) (S->t[i])\n"
 "#define PRINT_BEGIN(T) T *r = bpf_ringbuf_reserve(&stp_rb, sizeof(T), 0); "
-"if (r) {\n"
+"if (!r) __sync_fetch_and_add(&G.stp_lost, 1); else {\n"
 "#define PRINT_END bpf_ringbuf_submit(r, 0); }\n"
 "#define EXECNAME(d) (bpf_get_current_comm(d, 16), (d))\n"
 "#define PID() ((long long)(bpf_get_current_pid_tgid() >> 32))\n"
@@ -760,11 +766,12 @@ static const char prelude[] =
 "#define CPU() ((long long)bpf_get_smp_processor_id())\n"
 "#define NOW_NS() ((long long)bpf_ktime_get_ns() + G.stp_time_off)\n"
 "#define EXIT() ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
-"sizeof(*x), 0); if (x) { x->kind = 1; x->id = 0; "
+"sizeof(*x), 0); G.stp_exit = 1; if (x) { x->kind = 1; x->id = 0; "
 "bpf_ringbuf_submit(x, 0); } })\n"
 "#define ERROR(i) ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
 "sizeof(*x), 0); if (x) { x->kind = 2; x->id = i; "
-"bpf_ringbuf_submit(x, 0); } return; })\n"
+"bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
+"1); return; })\n"
 "#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
 "#define BODY_PROLOGUE struct stp_scratch *S; { __u32 z = 0; "
 "S = bpf_map_lookup_elem(&stp_scr, &z); if (!S) return; }\n"
@@ -785,6 +792,7 @@ static const char prelude[] =
 "#define UPDATE(i, k, v) bpf_map_update_elem(rt->map_fds[i], k, v, BPF_ANY)\n"
 "#define DELETE(i, k) bpf_map_delete_elem(rt->map_fds[i], k)\n"
 "#define ADD_IN_PLACE(i, k, v, d) (*(v) += (d), UPDATE(i, k, v), *(v))\n"
+"#define ADD_GLOBAL(lv, d) ((lv) += (d))\n"
 "#define STRCPY(d, s) stp_strcpy(d, s)\n"
 "#define TMP(i) (stp_tmp[i])\n"
 "#define PRINT_BEGIN(T) T rb_, *r = &rb_; memset(r, 0, sizeof(*r)); {\n"
@@ -869,7 +877,10 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n%s",
 		e.maxtmp > 0 ? e.maxtmp : 1, prelude);
 	/* the globals: scalars in .bss, arrays as hash maps */
-	fputs("struct stp_globals {\n\tlong long stp_time_off;\n", out);
+	/* the loader's fields first (bpf.h, struct stp_globals_head) */
+	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
+	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n",
+	      out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (g->nkeys)

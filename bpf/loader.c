@@ -265,7 +265,8 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	struct stp_rt rt = { .map_fds = fds, .globals = globals,
 			     .print = print_record, .exit = request_exit,
 			     .error = run_error };
-	*(long long *)globals = realtime_offset();
+	struct stp_globals_head *head = globals;
+	head->time_off = realtime_offset();
 	u.init(&rt);
 
 	struct bpf_map *rbmap = bpf_object__find_map_by_name(obj, "stp_rb");
@@ -318,6 +319,8 @@ int bpf_load_and_run(const char *dir, bool verbose)
 				"%s\n", strerror(-r));
 			break;
 		}
+		if (head->exit)		/* its record may have been lost */
+			exit_requested = true;
 		now = now_ns();
 		for (int i = 0; i < ntimers && !exit_requested; i++)
 			if (due[i] <= now) {
@@ -335,11 +338,19 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		bpf_link__destroy(links[i]);
 	nlinks = 0;
 	ring_buffer__consume(rb);
+	if (head->lost_errors) {
+		fprintf(stderr, "ERROR: %llu run-time error records lost\n",
+			head->lost_errors);
+		nerrors += (int)head->lost_errors;
+	}
 	exit_requested = false;
 	if (!nerrors)
 		run_list(u.end);
 	ring_buffer__consume(rb);
 	fflush(stdout);
+	if (head->lost)
+		fprintf(stderr, "WARNING: %llu output records lost\n",
+			head->lost);
 	status = attach_failed || nerrors ? 1 : 0;
 	if (nerrors)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: "

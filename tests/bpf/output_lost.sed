@@ -1,0 +1,1 @@
+/^abcdefghijklmno$/d
