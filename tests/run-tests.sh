@@ -468,8 +468,9 @@ for f in "$tests"/cli/*.args; do
 		mkdir -p "$work/no-tapsets"
 		lib=$work/no-tapsets
 	fi
+	# argv[0] is "stap", as a user types it: getopt's messages name it
 	(cd "$tests/cli" && set -f && SYSTEMTAP_TAPSET=$lib \
-		"$STAP" $(grep -v "^#" "$f")) >"$work/out" 2>&1
+		exec -a stap "$STAP" $(grep -v "^#" "$f")) >"$work/out" 2>&1
 	rc=$?
 	want_rc=0
 	[ -f "${f%.args}.rc" ] && want_rc=$(cat "${f%.args}.rc")
