@@ -284,13 +284,18 @@ static int dump_library(struct session *s, int what)
 			sema_run(s, files, nfiles, &prog);
 		else
 			memset(&prog, 0, sizeof(prog));
-		lines = xmalloc((size_t)(prog.nfuncs + 1) * sizeof(*lines));
+		lines = xmalloc((size_t)(prog.nfuncs + builtin_count() + 1) *
+				sizeof(*lines));
 		for (int i = 0; i < prog.nfuncs; i++) {
 			const struct script_func *fn = prog.funcs[i];
 			if (!fn->copy_of &&
 			    public_name(fn->sym->name, fn->decl->func.is_private))
 				lines[n++] = sema_signature(s, fn);
 		}
+		/* and those the compiler provides, as SystemTap lists its
+		 * own (execname, pid, exit, the string functions, ...) */
+		for (int i = 0; i < builtin_count(); i++)
+			lines[n++] = builtin_signature(s, i);
 	}
 	print_sorted(lines, n);
 	free(lines);
