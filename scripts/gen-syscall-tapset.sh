@@ -19,12 +19,17 @@
 # argument names and C types). A call present in only some of the kernels
 # gets a %( kernel_v ... %) guard.
 #
-# Two hand-written files refine the result:
+# Three hand-written files refine the result:
 #   scripts/syscall-args.txt    argument names and kinds where the prototype
 #                               has none or SystemTap names them otherwise,
 #                               and the version a call appeared or went
 #   scripts/syscall-detail.stp  the body of the most used calls, with
 #                               SystemTap's exact decoding and argstr
+#   scripts/syscall-names48.stp SystemTap 4.8's names that are no x86_64
+#                               call (syscall.pread, umount, compat_*, ...):
+#                               the call each stands for, 64-bit or a
+#                               32-bit task's (uapi/asm/unistd_32.h), and
+#                               its body
 # Every other call gets its arguments by name and an argstr of them.
 #
 # Every alias has the same shape, which the compiler may rely on to
@@ -34,6 +39,9 @@
 #   probe syscall.NAME.return = kernel.trace("raw_syscalls:sys_exit")
 #   { if ($regs->orig_ax != NR) next  ... }
 # (a call that never returns has `.return = never`, as in SystemTap).
+# A 32-bit call of syscall-names48.stp filters on $regs[0]->orig_ax
+# instead, at entry and exit, then tests __sysc_compat(): its own
+# switch, so that no number has two aliases in one switch.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -74,6 +82,10 @@ for d in "$@"; do
 		>"$tmp/calls.$i"
 	# every __NR_ name, for syscall_name()
 	awk -v k=$i '{ print "N", k, $1, $2 }' "$tmp/names.$i" >>"$tmp/calls.$i"
+	# every 32-bit call (a 32-bit task's numbers), for syscall-names48.stp
+	sed -n 's/^#define __NR_\([a-z0-9_]*\) \([0-9]*\)$/\2 \1/p' \
+		"$gen/uapi/asm/unistd_32.h" |
+		awk -v k=$i '{ print "I", k, $1, $2 }' >>"$tmp/calls.$i"
 	# P K ENTRY|PARAMS: the asmlinkage prototypes, joined, the last of
 	# each name winning (the #else branch is the generic one)
 	awk -v k=$i '
@@ -95,6 +107,7 @@ cat "$tmp"/calls.* >"$tmp/all"
 
 awk -v kernels="$tmp/kernels" -v argsfile="$top/scripts/syscall-args.txt" \
     -v detailfile="$top/scripts/syscall-detail.stp" \
+    -v namesfile="$top/scripts/syscall-names48.stp" \
     -v out="$out/syscalls.stp" -v table="$out/syscall_table.stp" \
     -v families="$out/syscall_families.stp" '
 function die(msg) {
@@ -201,6 +214,30 @@ BEGIN {
 		if (cur != "")
 			detail[cur] = detail[cur] line "\n"
 	}
+	# syscall-names48.stp: block b is NAME48[b] = SPEC48[b] { BODY48[b] }
+	nb = 0
+	cur = ""
+	while ((getline line < namesfile) > 0) {
+		if (cur == "" && line ~ /^probe syscall\.[a-z0-9_]+ = [a-z0-9_, ]+ \{$/) {
+			cur = line
+			sub(/^probe syscall\./, "", cur)
+			nb++
+			name48[nb] = substr(cur, 1, index(cur, " ") - 1)
+			spec48[nb] = cur
+			sub(/^[a-z0-9_]+ = /, "", spec48[nb])
+			sub(/ \{$/, "", spec48[nb])
+			body48[nb] = ""
+			continue
+		}
+		if (cur != "" && line == "}") {
+			cur = ""
+			continue
+		}
+		if (cur != "")
+			body48[nb] = body48[nb] line "\n"
+		else if (line ~ /^probe/)
+			die("syscall-names48.stp: cannot read \"" line "\"")
+	}
 }
 
 $1 == "E" {
@@ -215,8 +252,14 @@ $1 == "E" {
 	present[name, k] = 1
 	next
 }
+$1 == "I" {
+	nr32[$4] = $3
+	have["i:" $4, $2] = 1
+	next
+}
 $1 == "N" {
 	allnr[$4] = $3
+	have["n:" $4, $2] = 1
 	if (!($4 in seenname)) {
 		seenname[$4] = 1
 		names[++nnames] = $4
@@ -252,6 +295,102 @@ function guard(name,   k, first, last, n) {
 		return "kernel_v < \"" (name in until ? until[name] : kver[last + 1]) "\""
 	return "kernel_v >= \"" (name in since ? since[name] : kver[first]) \
 	       "\" && kernel_v < \"" (name in until ? until[name] : kver[last + 1]) "\""
+}
+
+# The guard of an alias of syscall-names48.stp on key ("n:CALL" a 64-bit
+# call, "i:CALL" a 32-bit one): "" when every kernel has it.
+function guard48(key,   k, first, last, n) {
+	first = -1; last = -1; n = 0
+	for (k = 0; k < nk; k++)
+		if ((key, k) in have) {
+			if (first < 0)
+				first = k
+			last = k
+			n++
+		}
+	if (n == 0)
+		die("syscall-names48.stp: no kernel has " key)
+	if (n == nk)
+		return ""
+	if (n != last - first + 1)
+		die(key " comes and goes between the kernels")
+	if (first > 0 && last == nk - 1)
+		return "kernel_v >= \"" kver[first] "\""
+	if (first == 0)
+		return "kernel_v < \"" kver[last + 1] "\""
+	return "kernel_v >= \"" kver[first] "\" && kernel_v < \"" kver[last + 1] "\""
+}
+
+# syscall.NAME and .return of block b for one side: a 64-bit call ("n"),
+# a call of a 32-bit task ("i": the compat test, the registers of the
+# 32-bit ABI) or
+# none ("never").
+function alias48(b, side, call,   name, body, nm, g, nr, pre, first, key, ret, ns, sd, si) {
+	name = name48[b]
+	body = body48[b]
+	nm = "\tname = \"" name "\"\n"
+	if (match(body, /^\tname = "[a-z0-9_]+"\n/)) {
+		nm = substr(body, RSTART, RLENGTH)
+		body = substr(body, RLENGTH + 1)
+	}
+	if (side == "never") {
+		print "" > out
+		print "probe syscall." name " = never" > out
+		printf "{\n%s%s}\n", nm, body > out
+		print "probe syscall." name ".return = never" > out
+		printf "{\n%s\tretval = 0\n\tretstr = \"0\"\n}\n", nm > out
+		return
+	}
+	key = side ":" call
+	nr = side == "i" ? nr32[call] : allnr[call]
+	if (nr == "")
+		die("syscall-names48.stp: " name ": no " (side == "i" ? "32-bit " : "") "call " call)
+	g = guard48(key)
+	# the return of a 64-bit call of the block with its own (that of mmap:
+	# an address in hex), for each side
+	ret = "\tretval = $ret\n\tretstr = __sysc_retstr(1, retval)\n"
+	ns = split(spec48[b], sd, /, */)
+	for (si = 1; si <= ns; si++)
+		if ((sd[si] ".return") in hasdetail)
+			ret = detail[sd[si] ".return"]
+	pre = ""
+	if (side == "i") {
+		pre = "\tif (!__sysc_compat()) next\n"
+		gsub(/__sysc_int\(/, "__sysc32_int(", body)
+		gsub(/__sysc_uint\(/, "__sysc32_uint(", body)
+		gsub(/__sysc_arg\(/, "__sysc32_arg(", body)
+	}
+	# the test of a subcall (socketcall, ipc) holds at the exit too
+	first = ""
+	if (match(body, /^\tif \([^\n]*\) next\n/))
+		first = substr(body, RSTART, RLENGTH)
+	print "" > out
+	if (g != "")
+		print "%( " g " %?" > out
+	print "# " name ": " (side == "i" ? "32-bit task: " : "") call " (" nr ")" > out
+	print "probe syscall." name " = kernel.trace(\"raw_syscalls:sys_enter\")" > out
+	# a 32-bit call filters on $regs[0]->orig_ax (the number, as $id
+	# and $regs->orig_ax): the compiler dispatches each filtered argument
+	# with a switch of its own, and in one switch a number two aliases
+	# share (34: pause, and nice of a 32-bit task) would take a copy of
+	# the whole fast path of a handler per alias (a syscall.* build went
+	# from 9 s to 3 minutes)
+	key = side == "i" ? "$regs[0]->orig_ax" : "$id"
+	printf "{\n\tif (%s != %d) next\n%s%s%s}\n", key, nr, pre, nm,
+		body > out
+	print "probe syscall." name ".return = kernel.trace(\"raw_syscalls:sys_exit\")" > out
+	key = side == "i" ? "$regs[0]->orig_ax" : "$regs->orig_ax"
+	printf "{\n\tif (%s != %d) next\n%s%s%s%s}\n", key, nr, pre,
+		first, nm, ret > out
+	if (g != "")
+		print "%)" > out
+	if (g == "")
+		for (k = 0; k < nk; k++)
+			has48[name, k] = 1
+	else
+		for (k = 0; k < nk; k++)
+			if ((key, k) in have)
+				has48[name, k] = 1
 }
 
 function fmt_of(kind) {
@@ -329,8 +468,19 @@ END {
 	print "// (no debuginfo: kprobes), tp_syscall (tracepoints) and dw_syscall (DWARF)." > families
 	print "// Here syscall.NAME needs no debuginfo in the first place, so each of" > families
 	print "// them is syscall.NAME under another name, with the same variables." > families
+	# a 64-bit call that syscall-names48.stp names otherwise (pread64 is
+	# pread in 4.8, mmap is mmap2) has only that name: syscall.* must
+	# not see the call twice
+	for (b = 1; b <= nb; b++) {
+		ns = split(spec48[b], sides, /, */)
+		for (si = 1; si <= ns; si++)
+			if (sides[si] in callnr)
+				renamed[sides[si]] = name48[b]
+	}
 	for (i = 1; i <= ncalls; i++) {
 		name = order[i]
+		if (name in renamed)
+			continue
 		nr = callnr[name]
 		e = entry[name]
 		g = guard(name)
@@ -396,6 +546,59 @@ END {
 		if (g != "")
 			print "%)" > out
 	}
+	# the other names of SystemTap 4.8 (syscall-names48.stp)
+	print "" > out
+	print "// SystemTap 4.8'"'"'s names that are no x86_64 call (scripts/syscall-names48.stp):" > out
+	print "// a 64-bit call under another name, or a call of a 32-bit task." > out
+	for (b = 1; b <= nb; b++) {
+		if (name48[b] in callnr)
+			die("syscall-names48.stp: " name48[b] " is a call of these kernels")
+		ns = split(spec48[b], sides, /, */)
+		for (si = 1; si <= ns; si++) {
+			if (sides[si] == "never") {
+				alias48(b, "never", "")
+				for (k = 0; k < nk; k++)
+					has48[name48[b], k] = 1
+			} else if (sides[si] ~ /^ia32 [a-z0-9_]+$/)
+				alias48(b, "i", substr(sides[si], 6))
+			else if (sides[si] ~ /^[a-z0-9_]+$/)
+				alias48(b, "n", sides[si])
+			else
+				die("syscall-names48.stp: " name48[b] ": cannot read \"" sides[si] "\"")
+		}
+	}
+	# their nd_, tp_ and dw_syscall names, once per name
+	for (b = 1; b <= nb; b++) {
+		name = name48[b]
+		if (name in fam48)
+			continue
+		fam48[name] = 1
+		n = 0
+		for (k = 0; k < nk; k++)
+			if ((name, k) in has48)
+				n++
+		g = ""
+		if (n < nk) {
+			for (k = 0; k < nk && !((name, k) in has48); k++)
+				;
+			g = k > 0 ? "kernel_v >= \"" kver[k] "\"" : ""
+			for (; k < nk && ((name, k) in has48); k++)
+				;
+			if (k < nk)
+				g = (g == "" ? "" : g " && ") "kernel_v < \"" kver[k] "\""
+		}
+		print "" > families
+		if (g != "")
+			print "%( " g " %?" > families
+		for (fi = 1; fi <= 3; fi++) {
+			fam = fi == 1 ? "nd_syscall" : fi == 2 ? "tp_syscall" : "dw_syscall"
+			print "probe " fam "." name " = syscall." name " { }" > families
+			print "probe " fam "." name ".return = syscall." name ".return { }" > families
+		}
+		if (g != "")
+			print "%)" > families
+	}
+
 	for (d in hasdetail) {
 		b = d
 		sub(/\.return$/, "", b)

@@ -29,53 +29,69 @@ static const struct builtin {
 	enum type args[3];
 	const char *c_expr;
 	enum builtin_kind kind;
+	const char *argn[3];	/* SystemTap's parameter names, for
+				 * --dump-functions */
 } builtins[] = {
 	/* the string tapset, implemented in runtime/tapset.c */
-	{ "strlen", TY_LONG, 1, { TY_STRING }, "stp_f_strlen", BI_LONG },
+	{ "strlen", TY_LONG, 1, { TY_STRING }, "stp_f_strlen", BI_LONG,
+	  { "s" } },
 	{ "substr", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
-	  "stp_f_substr", BI_STRING },
+	  "stp_f_substr", BI_STRING, { "str", "start", "length" } },
 	{ "stringat", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_stringat",
-	  BI_LONG },
+	  BI_LONG, { "str", "pos" } },
 	{ "isinstr", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_isinstr",
-	  BI_LONG },
+	  BI_LONG, { "s1", "s2" } },
 	{ "strpos", TY_LONG, 2, { TY_STRING, TY_STRING }, "stp_f_strpos",
-	  BI_LONG },
+	  BI_LONG, { "s1", "s2" } },
 	{ "str_replace", TY_STRING, 3, { TY_STRING, TY_STRING, TY_STRING },
-	  "stp_f_str_replace", BI_STRING },
+	  "stp_f_str_replace", BI_STRING,
+	  { "prnt_str", "srch_str", "rplc_str" } },
 	{ "string_quoted", TY_STRING, 1, { TY_STRING }, "stp_f_string_quoted",
-	  BI_STRING },
+	  BI_STRING, { "str" } },
 	{ "text_str", TY_STRING, 1, { TY_STRING }, "stp_f_text_str",
-	  BI_STRING },
+	  BI_STRING, { "input" } },
 	{ "text_strn", TY_STRING, 3, { TY_STRING, TY_LONG, TY_LONG },
-	  "stp_f_text_strn", BI_STRING },
+	  "stp_f_text_strn", BI_STRING, { "input", "len", "quoted" } },
 	{ "strtol", TY_LONG, 2, { TY_STRING, TY_LONG }, "stp_f_strtol",
-	  BI_LONG },
+	  BI_LONG, { "str", "base" } },
 	{ "tokenize", TY_STRING, 2, { TY_STRING, TY_STRING }, "stp_f_tokenize",
-	  BI_CTX_STRING },
+	  BI_CTX_STRING, { "input", "delim" } },
 	{ "print_char", TY_UNKNOWN, 1, { TY_LONG }, "stp_print_char",
-	  BI_CTX_VOID },
+	  BI_CTX_VOID, { "ch" } },
 	/* conversions: a fault-safe read of a kernel string */
 	{ "kernel_string", TY_STRING, 1, { TY_LONG }, "stp_f_kernel_string",
-	  BI_CTX_STRING },
+	  BI_CTX_STRING, { "addr" } },
 	/* kernel_string(addr, err_msg): err_msg instead of a fault */
 	{ "kernel_string", TY_STRING, 2, { TY_LONG, TY_STRING },
-	  "stp_f_kernel_string_or", BI_CTX_STRING },
-	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL },
-	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL },
+	  "stp_f_kernel_string_or", BI_CTX_STRING, { "addr", "err_msg" } },
+	{ "exit", TY_UNKNOWN, 0, { 0 }, "stp_request_exit(c)", BI_SPECIAL,
+	  { 0 } },
+	{ "execname", TY_STRING, 0, { 0 }, "stp_execname", BI_SPECIAL,
+	  { 0 } },
 	/* the derived probe point: kernel.trace("sched:sched_switch") */
-	{ "pp", TY_STRING, 0, { 0 }, "c->probe->pp", BI_SPECIAL },
+	{ "pp", TY_STRING, 0, { 0 }, "c->probe->pp", BI_SPECIAL,
+	  { 0 } },
 	/* the probe point as the script named it, aliases and wildcards
 	 * expanded: syscall.read (SystemTap's pn.stp) */
-	{ "pn", TY_STRING, 0, { 0 }, "c->probe->pn", BI_SPECIAL },
-	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL },
-	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL },
-	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL },
-	{ "target", TY_LONG, 0, { 0 }, "stp_target()", BI_SPECIAL },
-	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error", BI_SPECIAL },
+	{ "pn", TY_STRING, 0, { 0 }, "c->probe->pn", BI_SPECIAL,
+	  { 0 } },
+	{ "pid", TY_LONG, 0, { 0 }, "stp_pid()", BI_SPECIAL,
+	  { 0 } },
+	{ "tid", TY_LONG, 0, { 0 }, "stp_tid()", BI_SPECIAL,
+	  { 0 } },
+	{ "cpu", TY_LONG, 0, { 0 }, "stp_cpu()", BI_SPECIAL,
+	  { 0 } },
+	{ "target", TY_LONG, 0, { 0 }, "stp_target()", BI_SPECIAL,
+	  { 0 } },
+	{ "error", TY_UNKNOWN, 1, { TY_STRING }, "stp_error", BI_SPECIAL,
+	  { "msg" } },
 	/* the regex tapset: the last =~ match of this context */
-	{ "matched", TY_STRING, 1, { TY_LONG }, "stp_re_matched", BI_SPECIAL },
-	{ "matched_str", TY_STRING, 0, { 0 }, "stp_re_matched", BI_SPECIAL },
-	{ "ngroups", TY_LONG, 0, { 0 }, "stp_re_ngroups", BI_SPECIAL },
+	{ "matched", TY_STRING, 1, { TY_LONG }, "stp_re_matched", BI_SPECIAL,
+	  { "n" } },
+	{ "matched_str", TY_STRING, 0, { 0 }, "stp_re_matched", BI_SPECIAL,
+	  { 0 } },
+	{ "ngroups", TY_LONG, 0, { 0 }, "stp_re_ngroups", BI_SPECIAL,
+	  { 0 } },
 };
 
 
@@ -334,6 +350,27 @@ struct symbol *add_local(struct sema *se, const char *name,
  * other arities, as kernel_string); with none of that arity, the first
  * of the name, for the caller's "takes N arguments" error.
  */
+int builtin_count(void)
+{
+	return (int)(sizeof(builtins) / sizeof(builtins[0]));
+}
+
+/* Builtin i as --dump-functions shows a function: NAME:TYPE (A:TYPE, ...) */
+const char *builtin_signature(struct session *s, int i)
+{
+	const struct builtin *b = &builtins[i];
+	struct strbuf sb = { 0 };
+
+	sb_printf(&sb, "%s:%s (", b->name, type_name(b->ret));
+	for (int a = 0; a < b->nargs; a++)
+		sb_printf(&sb, "%s%s:%s", a ? ", " : "", b->argn[a],
+			  type_name(b->args[a]));
+	sb_putc(&sb, ')');
+	const char *r = arena_strdup(&s->arena, sb_str(&sb));
+	sb_free(&sb);
+	return r;
+}
+
 struct symbol *builtin_symbol(struct sema *se, const char *name,
 				     int nargs)
 {

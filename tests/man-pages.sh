@@ -6,6 +6,7 @@
 #     (scripts/gen-tapset-man.sh), formats with groff -ww without a
 #     warning;
 #   - every "[man X]" tag the sources can print (not tests/) has a page;
+#   - every function stap --dump-functions lists has a function:: page;
 #   - every option "stap --help" lists is in stap(1).
 # Prints the problems found; exit status 0 (none), 1, or 77 when groff is
 # not installed (apt-get install groff-base; scripts/setup.sh does).
@@ -30,12 +31,23 @@ if ! out=$(sh "$top_srcdir/scripts/gen-tapset-man.sh" "$gen" test \
 	"$man/stapprobes.3stap.in" "$top_srcdir"/tapsets/*.stp \
 	"$top_srcdir"/tapsets/linux/*.stp \
 	"$top_srcdir"/tapsets/linux/x86_64/*.stp "$top_srcdir"/tapsets/*.stpm \
-	"$top_srcdir"/tapsets/linux/*.stpm 2>&1); then
+	"$top_srcdir"/tapsets/linux/*.stpm "$man/builtin-functions.stp" 2>&1); then
 	problem "scripts/gen-tapset-man.sh failed: $out"
 fi
 ls "$gen"/function::*.3stap >/dev/null 2>&1 ||
 	problem "no function pages generated"
 [ -s "$gen/stapfuncs.3stap" ] || problem "no stapfuncs.3stap generated"
+# every function stap --dump-functions lists has its page (the builtins'
+# from man/builtin-functions.stp)
+nopage=$("$stap" --dump-functions 2>/dev/null | sed 's/:.*//' | sort -u |
+	while read -r f; do
+		[ -f "$gen/function::$f.3stap" ] || printf ' %s' "$f"
+	done)
+[ -z "$nopage" ] || problem "functions without a man page:$nopage"
+# and the compiler's own that SystemTap 4.8 documents (issue 25)
+for f in execname pid tid target cpu exit kernel_string pp pn strlen; do
+	[ -f "$gen/function::$f.3stap" ] || problem "no page function::$f"
+done
 
 # groff's warnings (-ww: all of them). The hand-written pages one by one,
 # the ~600 generated ones in one run (their warnings name the file).

@@ -19,7 +19,8 @@
 # FILE:LINE<TAB>KIND<TAB>EXPR<TAB>VALUE per example of the tapsets: KIND is
 # str, num, cond, probe, or bad (no known form; EXPR is the whole text).
 tapset_examples() {
-	find "$top_srcdir/tapsets" -name '*.stp' -o -name '*.stpm' | sort | while read -r f; do
+	{ find "$top_srcdir/tapsets" -name '*.stp' -o -name '*.stpm'
+	  echo "$top_srcdir/man/builtin-functions.stp"; } | sort | while read -r f; do
 		awk -v file="${f#"$top_srcdir"/}" '
 		function flush(   t, v) {
 			if (ex == "") return
