@@ -555,12 +555,12 @@ static const char *gen_assign(struct cg *cg, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
 
-	const struct probe_family *f = scope_family(cg);
+	const struct kind_emit *e = scope_emit(cg);
 	const char *done;
 
 	if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
-	     lhs->kind == N_TINDEX) && f && f->module->assign &&
-	    (done = f->module->assign(cg, n)))
+	     lhs->kind == N_TINDEX) && e && e->assign &&
+	    (done = e->assign(cg, n)))
 		return done;
 	if (lhs->kind == N_INDEX && lhs->sym)
 		return gen_index_assign(cg, n);
@@ -1174,7 +1174,7 @@ void fault_check(struct cg *cg, const struct node *n, int slot)
 
 static const char *gen_context(struct cg *cg, struct node *n)
 {
-	const struct probe_family *f = scope_family(cg);
+	const struct kind_emit *e = scope_emit(cg);
 
 	if (n->sym && n->sym->kind == SYM_TYPED)
 		return gen_typed(cg, n, n->sym);
@@ -1196,8 +1196,8 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;
 	}
-	if (f && f->module->context)
-		return f->module->context(cg, n);
+	if (e && e->context)
+		return e->context(cg, n);
 	unsupported(cg, n, ast_kind_name(n->kind));
 	return "0";
 }

@@ -193,7 +193,7 @@ static void scope_access(const struct program *prog, struct node *body,
 /* Does dp run on kernel events (not begin, end or error)? */
 static bool is_event(const struct derived_probe *dp)
 {
-	return dp->family->module->event;
+	return emit_of(dp)->event;
 }
 
 void lock_plan_build(struct lock_plan *lp, const struct program *prog)

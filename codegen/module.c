@@ -333,7 +333,7 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 			continue;	/* -t times every hit: a context each */
 		for (int i = 0; i < prog->nprobes; i++) {
 			const struct derived_probe *dp = prog->probes[i];
-			const struct family_emit *e = dp->family->module;
+			const struct kind_emit *e = emit_of(dp);
 			if (dp->body != body)
 				continue;
 			event |= e->lean;
@@ -374,8 +374,8 @@ static bool runtime_hit(const struct cg *cg, int b)
 {
 	for (int i = 0; i < cg->prog->nprobes; i++) {
 		const struct derived_probe *dp = cg->prog->probes[i];
-		if (dp->body->index == b && dp->family->module->event &&
-		    !dp->family->module->own_hits)
+		if (dp->body->index == b && emit_of(dp)->event &&
+		    !emit_of(dp)->own_hits)
 			return true;
 	}
 	return false;
@@ -414,46 +414,39 @@ int table_index(const struct program *prog, int i)
 	int k = 0;
 
 	for (int j = 0; j < i; j++)
-		k += prog->probes[j]->family->module->probe_type(
+		k += emit_of(prog->probes[j])->probe_type(
 			prog->probes[j]) != NULL;
 	return k;
 }
 
-const struct probe_family *scope_family(const struct cg *cg)
+const struct kind_emit *scope_emit(const struct cg *cg)
 {
 	const struct probe_body *b = context_body(cg->scope);
 	const struct derived_probe *dp = b ? body_first_probe(cg->prog, b) :
 					     NULL;
 
-	return dp ? dp->family : NULL;
+	return dp ? emit_of(dp) : NULL;
 }
 
-void **family_state(struct cg *cg, const struct probe_family *f)
+void **kind_state(struct cg *cg, enum attach_kind kind)
 {
-	for (int i = 0; i < cg->nfamily_states; i++)
-		if (cg->family_states[i].family == f)
-			return &cg->family_states[i].state;
-	cg->family_states = xrealloc(cg->family_states,
-				     (size_t)(cg->nfamily_states + 1) *
-				     sizeof(*cg->family_states));
-	cg->family_states[cg->nfamily_states].family = f;
-	cg->family_states[cg->nfamily_states].state = NULL;
-	return &cg->family_states[cg->nfamily_states++].state;
+	return &cg->kind_states[kind];
 }
 
-/* Call a hook of every family with probes in the program, once each. */
-static void each_family(struct cg *cg, FILE *out,
-			void (*(*hook)(const struct family_emit *))(struct cg *,
-								    FILE *))
+/* Call a hook of every kind with probes in the program, once each, in
+ * the order of their first probes. */
+static void each_kind(struct cg *cg, FILE *out,
+		      void (*(*hook)(const struct kind_emit *))(struct cg *,
+								FILE *))
 {
-	const struct family_emit **seen = xmalloc((size_t)(cg->prog->nprobes + 1) *
-						  sizeof(*seen));
+	const struct kind_emit **seen = xmalloc((size_t)(cg->prog->nprobes + 1) *
+						sizeof(*seen));
 	int nseen = 0;
 
-	/* two families may share one table (kernel.function's entry and
-	 * .return probes): it runs once */
+	/* two kinds may share one emitter (a kernel function's entry and
+	 * return): it runs once */
 	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct family_emit *e = cg->prog->probes[i]->family->module;
+		const struct kind_emit *e = emit_of(cg->prog->probes[i]);
 		bool done = false;
 		for (int k = 0; k < nseen; k++)
 			done |= seen[k] == e;
@@ -467,22 +460,12 @@ static void each_family(struct cg *cg, FILE *out,
 	free(seen);
 }
 
-
-
-
-
-
-
-
-
-
-
-static void (*defines_hook(const struct family_emit *e))(struct cg *, FILE *)
+static void (*defines_hook(const struct kind_emit *e))(struct cg *, FILE *)
 {
 	return e->defines;
 }
 
-static void (*support_hook(const struct family_emit *e))(struct cg *, FILE *)
+static void (*support_hook(const struct kind_emit *e))(struct cg *, FILE *)
 {
 	return e->support;
 }
@@ -840,13 +823,13 @@ static void gen_tail(struct cg *cg, FILE *out)
 	if (prog->nprobes)
 		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
 			table_index(prog, prog->nprobes));
-	each_family(cg, out, support_hook);
+	each_kind(cg, out, support_hook);
 
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		const struct family_emit *e = dp->family->module;
+		const struct kind_emit *e = emit_of(dp);
 		const char *type = e->probe_type(dp);
 		if (!type)
 			continue;	/* never */
@@ -1009,7 +992,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
 	if (locks.ncounters)
 		fprintf(out, "#define STP_NCOUNTERS %d\n", locks.ncounters);
-	each_family(&cg, out, defines_hook);
+	each_kind(&cg, out, defines_hook);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
@@ -1053,9 +1036,8 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	free(cg.src_used);
 	free(cg.bare);
 	free(cg.use);
-	for (int i = 0; i < cg.nfamily_states; i++)
-		free(cg.family_states[i].state);
-	free(cg.family_states);
+	for (int k = 0; k < ATTACH_NKINDS; k++)
+		free(cg.kind_states[k]);
 	free(cg.fn_c);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);

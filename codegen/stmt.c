@@ -753,9 +753,9 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	if (!fn) {
 		/* the body's family: values it computes at a function's
 		 * entry, first (a .return probe's @entry(...)) */
-		const struct probe_family *f = scope_family(cg);
-		if (f && f->module->prologue)
-			f->module->prologue(cg, b);
+		const struct kind_emit *e = scope_emit(cg);
+		if (e && e->prologue)
+			e->prologue(cg, b);
 	}
 	gen_stmt(cg, (struct node *)body);
 
@@ -781,7 +781,7 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	bool listed = fn != NULL;
 	for (int i = 0; !listed && i < cg->prog->nprobes; i++)
 		listed = cg->prog->probes[i]->body == b &&
-			 cg->prog->probes[i]->family->module->probe_type(
+			 emit_of(cg->prog->probes[i])->probe_type(
 				cg->prog->probes[i]);
 	/* a handler is inline: its one callback (tracepoint, ftrace) may
 	 * take it in, as it did when the runtime's stp_hit_B called it too
