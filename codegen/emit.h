@@ -87,8 +87,8 @@ const char *use_expr(struct cg *cg, int b);
 /*
  * How the probes of one attach kind (semantic/attach.h) are emitted into
  * the kernel module: one emitter per kind, in emit_KIND.c, listed in
- * emit_kinds.c. A hook reads the probe's description (dp->attach), never
- * its family.
+ * emit_kinds.c. A hook reads the probe's description (dp->attach) and
+ * the elaborated program, never a family's data.
  */
 struct kind_emit {
 	/* the runtime's probe type of dp ("STP_PROBE_TIMER"), or NULL:
@@ -110,11 +110,17 @@ struct kind_emit {
 	/* Optional: module-level C after the handlers, before the probe
 	 * table (which is declared): callbacks, value readers, tables */
 	void (*support)(struct cg *cg, FILE *out);
-	/* Optional: the kind's fields of probe i's table entry, before
-	 * the runtime's own (locks, lean counts) and after them; each
-	 * starts with ", " */
-	void (*head_fields)(struct cg *cg, int i, FILE *out);
+	/* Optional: the kind's table in the runtime (runtime/KIND.h):
+	 * its entry's type, the table's name in the module, the kind's
+	 * operations; fields writes probe i's entry past its .probe (each
+	 * field starts with ", "). The probe table's entry of the probe
+	 * then points at it (.attach). */
+	const char *table_type, *table_name, *table_ops;
 	void (*fields)(struct cg *cg, int i, FILE *out);
+	/* Optional: the kind's fields of probe i's entry in the probe
+	 * table (struct stp_probe), before the runtime's own (locks, lean
+	 * counts); each starts with ", " */
+	void (*head_fields)(struct cg *cg, int i, FILE *out);
 	/* Optional: the start of a handler of b (values it computes at a
 	 * function's entry) */
 	void (*prologue)(struct cg *cg, const struct probe_body *b);
@@ -128,6 +134,9 @@ struct kind_emit {
 
 /* The emitters, by kind (emit_kinds.c); NULL: no module runs the kind. */
 extern const struct kind_emit *const kind_emitters[ATTACH_NKINDS];
+/* The emitters with a runtime table, in the order the runtime arms
+ * them; NULL-ended (emit_kinds.c) */
+extern const struct kind_emit *const kind_arm_order[];
 /* dp's emitter (a kind without one: no table entry, no hooks) */
 const struct kind_emit *emit_of(const struct derived_probe *dp);
 

@@ -176,8 +176,8 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 
 static const char *probe_type(const struct derived_probe *dp)
 {
-	return dp->attach.kind == ATTACH_KFUNC_RETURN ? "STP_PROBE_KRETFUNC" :
-	       "STP_PROBE_KFUNC";
+	(void)dp;
+	return "STP_PROBE_EVENT";
 }
 
 /* The runtime's KASLR offset: run-time minus link-time address of one
@@ -250,6 +250,17 @@ static void support(struct cg *cg, FILE *out)
 	}
 }
 
+/* The probe table's: the function of the registers that reads the
+ * context values. */
+static void head_fields(struct cg *cg, int i, FILE *out)
+{
+	const struct derived_probe *dp = cg->prog->probes[i];
+
+	if (dp->attach.values && dp->body->nctxvars)
+		fprintf(out, ",\n\t  .vals = stp_kf_vals_%d, .nvals = %d", i,
+			dp->body->nctxvars);
+}
+
 static void fields(struct cg *cg, int i, FILE *out)
 {
 	const struct program *prog = cg->prog;
@@ -258,30 +269,32 @@ static void fields(struct cg *cg, int i, FILE *out)
 	const struct attach_kfunc *kf = &dp->attach.kfunc;
 	bool ret = dp->attach.kind == ATTACH_KFUNC_RETURN;
 	bool vals = dp->attach.values && b->nctxvars;
+	const char *flags = kf->addr && kfunc_anchor(prog) && kf->inlined ?
+			    "STP_KF_INLINE" :
+			    kf->addr && kfunc_anchor(prog) && kf->statement ?
+			    "STP_KF_STMT" : NULL;
 
+	if (ret || flags)
+		fprintf(out, ", .flags = %s%s%s", ret ? "STP_KF_RETURN" : "",
+			ret && flags ? " | " : "", flags ? flags : "");
 	if (!ret && lean_unfiltered(cg, b))
-		fprintf(out, ",\n\t  .kf_lean_hit = "
+		fprintf(out, ",\n\t  .lean_hit = "
 			"STP_KF_LEAN_REF(stp_kf_lean_%d)", b->index);
 	else if (!ret && sole_entry_handler(cg) == i)
-		fprintf(out, ",\n\t  .kf_hit = STP_KF_LEAN_REF(stp_kf_hit_%d)",
+		fprintf(out, ",\n\t  .hit = STP_KF_LEAN_REF(stp_kf_hit_%d)",
 			i);
 	/* an inlined copy has no symbol to fall back on */
 	if (kf->symbol && !kf->inlined)
-		fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
+		fprintf(out, ",\n\t  .symbol = %s, .maxactive = %d",
 			c_string(cg, kf->symbol, strlen(kf->symbol)),
 			(int)kf->maxactive);
 	if (kf->addr && kfunc_anchor(prog))
-		fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
-			kf->addr, kf->inlined ? ", .kf_flags = STP_KF_INLINE" :
-			kf->statement ? ", .kf_flags = STP_KF_STMT" : "");
-	if (vals)
-		fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
-			".kf_nvals = %d", i, b->nctxvars);
+		fprintf(out, ",\n\t  .addr = 0x%" PRIx64 "UL", kf->addr);
 	if (ret && b->nentry_values)
-		fprintf(out, ",\n\t  .kf_nentry = %d", b->nentry_values);
+		fprintf(out, ",\n\t  .nentry = %d", b->nentry_values);
 	if (ret && (vals || b->nentry_values))
-		fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
-			".kf_data_size = sizeof(u64) * (1 + %d)",
+		fprintf(out, ",\n\t  .entry = stp_kf_save_entry, "
+			".data_size = sizeof(u64) * (1 + %d)",
 			(dp->attach.values ? b->nctxvars : 0) +
 			b->nentry_values);
 }
@@ -291,11 +304,11 @@ static void prologue(struct cg *cg, const struct probe_body *b)
 {
 	if (!b->nentry_values)
 		return;
-	emit(cg, "if (c->kf_entry_out) {");
+	emit(cg, "if (c->entry_out) {");
 	cg->depth++;
 	for (int j = 0; j < b->nentry_values; j++) {
 		const char *v = gen_expr(cg, b->entry_values[j]->call.args);
-		emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
+		emit(cg, "c->entry_out[%d] = %s;", j, v);
 	}
 	emit(cg, "goto out;");
 	cg->depth--;
@@ -308,7 +321,7 @@ static const char *context_value(struct cg *cg, struct node *n)
 	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") && n->sym) {
 		/* computed by the handler's prologue at the entry */
 		const char *t = tmp_long(cg);
-		emit(cg, "int64_t %s = c->tp->v[c->probe->kf_nvals + %d];", t,
+		emit(cg, "int64_t %s = c->tp->v[c->probe->nvals + %d];", t,
 		     n->sym->index);
 		return t;
 	}
@@ -331,6 +344,10 @@ const struct kind_emit emit_kfunc = {
 	.lean = true,
 	.defines = defines,
 	.support = support,
+	.head_fields = head_fields,
+	.table_type = "struct stp_kfunc_probe",
+	.table_name = "stp_kfunc_probes",
+	.table_ops = "stp_kfunc_kind",
 	.fields = fields,
 	.prologue = prologue,
 	.context = context_value,

@@ -9,15 +9,15 @@
 static const char *probe_type(const struct derived_probe *dp)
 {
 	(void)dp;
-	return "STP_PROBE_PROCFS";
+	return "STP_PROBE_EVENT";
 }
 
 static void fields(struct cg *cg, int i, FILE *out)
 {
 	const struct attach_procfs *p = &cg->prog->probes[i]->attach.procfs;
 
-	fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
-		".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%" PRIo64,
+	fprintf(out, ",\n\t  .path = %s, .write = %s, "
+		".bufsize = %" PRId64 ", .umask = 0%" PRIo64,
 		c_string(cg, p->path, strlen(p->path)),
 		p->write ? "true" : "false", p->maxsize, (uint64_t)p->umask);
 }
@@ -48,6 +48,9 @@ static const char *value_assign(struct cg *cg, struct node *n)
 const struct kind_emit emit_procfs = {
 	.probe_type = probe_type,
 	.event = true,
+	.table_type = "struct stp_procfs_probe",
+	.table_name = "stp_procfs_probes",
+	.table_ops = "stp_procfs_kind",
 	.fields = fields,
 	.context = value_read,
 	.assign = value_assign,

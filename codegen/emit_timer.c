@@ -9,32 +9,29 @@
 static const char *probe_type(const struct derived_probe *dp)
 {
 	(void)dp;
-	return "STP_PROBE_TIMER";
-}
-
-static void head_fields(struct cg *cg, int i, FILE *out)
-{
-	fprintf(out, ",\n\t  .period_ns = %" PRIu64 "ULL",
-		cg->prog->probes[i]->attach.timer.period_ns);
+	return "STP_PROBE_EVENT";
 }
 
 static void fields(struct cg *cg, int i, FILE *out)
 {
 	const struct attach_timer *t = &cg->prog->probes[i]->attach.timer;
 
+	fprintf(out, ", .period_ns = %" PRIu64 "ULL", t->period_ns);
 	if (t->randomize_ns)
 		fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
 			t->randomize_ns);
 	if (t->jiffies)
-		fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
+		fputs(", .flags = STP_TIMER_JIFFIES", out);
 	if (t->profile)
-		fputs(", .timer_flags = STP_TIMER_PROFILE", out);
+		fputs(", .flags = STP_TIMER_PROFILE", out);
 }
 
 const struct kind_emit emit_timer = {
 	.probe_type = probe_type,
 	.event = true,
 	.lean = true,
-	.head_fields = head_fields,
+	.table_type = "struct stp_timer_probe",
+	.table_name = "stp_timer_probes",
+	.table_ops = "stp_timer_kind",
 	.fields = fields,
 };

@@ -587,7 +587,7 @@ static void gen_tp_parms(struct cg *cg, FILE *out, int i)
 static const char *probe_type(const struct derived_probe *dp)
 {
 	(void)dp;
-	return "STP_PROBE_TRACEPOINT";
+	return "STP_PROBE_EVENT";
 }
 
 /* A probe whose callback checks the body's filter itself (tp_filter). */
@@ -667,23 +667,23 @@ static void fields(struct cg *cg, int i, FILE *out)
 	const struct attach_tracepoint *t = &dp->attach.tracepoint;
 	int lb = dp->body->index;
 
-	fprintf(out, ",\n\t  .tp_name = %s", c_string(cg, t->name,
-							 strlen(t->name)));
+	fprintf(out, ",\n\t  .name = %s", c_string(cg, t->name,
+						      strlen(t->name)));
 	if (t->info)
-		fprintf(out, ", .tp_system = %s", c_string(cg, t->info->system,
+		fprintf(out, ", .system = %s", c_string(cg, t->info->system,
 			strlen(t->info->system)));
 	if (t->info && t->info->in_module)
-		fputs(", .tp_in_module = true", out);
+		fputs(", .in_module = true", out);
 	if (tp_typed(dp) && group[i] >= 0 && group[i] != i)
-		fprintf(out, ",\n\t  .tp_shared = true");
+		fprintf(out, ",\n\t  .shared = true");
 	else if (tp_typed(dp))
-		fprintf(out, ",\n\t  .tp_callback = stp_tp_cb_%d", i);
+		fprintf(out, ",\n\t  .callback = stp_tp_cb_%d", i);
 	else if (cg->nlean[lb] >= 0 && !cg->filtered[lb])
-		fprintf(out, ",\n\t  .tp_callback = stp_tp_lean_%d", lb);
+		fprintf(out, ",\n\t  .callback = stp_tp_lean_%d", lb);
 	else
-		fprintf(out, ",\n\t  .tp_callback = stp_tp_hit_%d", i);
+		fprintf(out, ",\n\t  .callback = stp_tp_hit_%d", i);
 	if (tp_typed(dp) && dp->body->parms_modes) {
-		fputs(",\n\t  .tp_parms = {", out);
+		fputs(",\n\t  .parms = {", out);
 		for (int m = 0; m < 3; m++)
 			if (dp->body->parms_modes & (1u << m))
 				fprintf(out, " [%d] = stp_tp_parms_%d_%d,",
@@ -708,9 +708,9 @@ static const char *context_value(struct cg *cg, struct node *n)
 		return t;
 	}
 	if (!strcmp(name, "$$system"))
-		return "c->probe->tp_system";
+		return "stp_tp_of(c)->system";
 	if (!strcmp(name, "$$name"))
-		return "c->probe->tp_name";
+		return "stp_tp_of(c)->name";
 	unsupported(cg, n, ast_kind_name(n->kind));
 	return "0";
 }
@@ -722,6 +722,9 @@ const struct kind_emit emit_tracepoint = {
 	.own_hits = true,
 	.filters = filters,
 	.support = support,
+	.table_type = "struct stp_tp_probe",
+	.table_name = "stp_tp_probes",
+	.table_ops = "stp_tracepoint_kind",
 	.fields = fields,
 	.context = context_value,
 };

@@ -3,7 +3,7 @@
  * Pass 3: expressions to C (see codegen/emit.h for the scheme): values,
  * arrays and statistics (runtime objects: runtime/map.h, stat.h),
  * printing, calls, regular expressions, typed values through member
- * chains, and context values (a family's own through its emitters).
+ * chains, and context values (a kind's own through its emitter).
  */
 #include "codegen/emit.h"
 #include "semantic/format.h"
@@ -1160,7 +1160,7 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
 /*
  * Context values: a slot the probe's callback filled (c->tp->v[k], with
  * the fault its read met), a folded @defined, a typed value; anything
- * else is the family's ($value, $$parms, $return, @entry, ...).
+ * else is the attach kind's ($value, $$parms, $return, @entry, ...).
  */
 void fault_check(struct cg *cg, const struct node *n, int slot)
 {

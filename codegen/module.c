@@ -4,10 +4,10 @@
  * every handler, the script's globals (runtime objects for arrays and
  * statistics) and their locks, embedded C, the handlers (stmt.c), the
  * lean probes' counts, each event body's hit (what its handler uses of a
- * context, and the fast path with it), then each family's own C (struct
- * family_emit:
- * callbacks, readers, tables) and the probe table the runtime arms
- * (runtime/probes.h).
+ * context, and the fast path with it), then each attach kind's own C
+ * (struct kind_emit, emit_KIND.c: callbacks, readers, tables), the probe
+ * table (runtime/probes.h), each kind's table (runtime/KIND.h) and the
+ * list of them the runtime arms.
  */
 #include "codegen/emit.h"
 #include "lib/deep.h"
@@ -367,7 +367,7 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 /*
  * Does a probe of body b run through the runtime's callbacks (which call
- * the entry's .hit)? Not when all its probes' families run stp_run_B
+ * the entry's .hit)? Not when all its probes' kinds run stp_run_B
  * from callbacks of their own (own_hits).
  */
 static bool runtime_hit(const struct cg *cg, int b)
@@ -384,7 +384,7 @@ static bool runtime_hit(const struct cg *cg, int b)
 /*
  * Each event body B's hit: STP_USE_B (what its handler uses of a
  * context), stp_run_B (the runtime's fast path with the handler and
- * those bits as constants, inlined where a family's callback calls it:
+ * those bits as constants, inlined where a kind's callback calls it:
  * a tracepoint's, a kernel function's own ftrace function) and, for a
  * body the runtime's own callbacks run, stp_hit_B, the same as a
  * function (stp_probe.hit). A body only tracepoints run has no
@@ -701,7 +701,7 @@ static void free_chunks(struct chunk *chunks, int n)
  * and the code that may move is big enough to pay for the kernel
  * headers each unit parses again (about 0.9 s of CPU): UNIT_MIN bytes
  * of handlers per unit. Unit 0 has the fixed chunks and the tail (the
- * hits, the families' callbacks, the probe table), then as many movable
+ * hits, the kinds' callbacks, the probe tables), then as many movable
  * chunks from the start as bring it to its share; the rest go in order,
  * a share to each other unit.
  */
@@ -810,9 +810,55 @@ static void put_unit(const struct chunk *chunks, int n, int u, FILE *out)
 			fwrite(chunks[i].text, 1, chunks[i].len, out);
 }
 
+/* Index of probe i in e's runtime table (i = nprobes: its size). */
+static int kind_table_index(const struct program *prog,
+			    const struct kind_emit *e, int i)
+{
+	int k = 0;
+
+	for (int j = 0; j < i; j++)
+		k += emit_of(prog->probes[j]) == e &&
+		     e->probe_type(prog->probes[j]) != NULL;
+	return k;
+}
+
+/*
+ * Each kind's table (its entries point back at the probe table's) and
+ * the list of them the runtime arms, in kind_arm_order.
+ */
+static void gen_kind_tables(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	struct strbuf list = { 0 };
+
+	for (int k = 0; kind_arm_order[k]; k++) {
+		const struct kind_emit *e = kind_arm_order[k];
+		if (!kind_table_index(prog, e, prog->nprobes))
+			continue;
+		fprintf(out, "\nstatic const %s %s[%d] = {\n", e->table_type,
+			e->table_name, kind_table_index(prog, e, prog->nprobes));
+		for (int i = 0; i < prog->nprobes; i++) {
+			const struct derived_probe *dp = prog->probes[i];
+			if (emit_of(dp) != e || !e->probe_type(dp))
+				continue;
+			fprintf(out, "\t{ .probe = &stp_probes[%d]",
+				table_index(prog, i));
+			if (e->fields)
+				e->fields(cg, i, out);
+			fputs(" },\n", out);
+		}
+		fputs("};\n", out);
+		sb_printf(&list, "\t{ &%s, %s, ARRAY_SIZE(%s) },\n", e->table_ops,
+			  e->table_name, e->table_name);
+	}
+	fprintf(out, "\nstatic const struct stp_kind_table stp_kinds[] = {\n"
+		"%s\t{ NULL }\n};\n", sb_str(&list));
+	sb_free(&list);
+}
+
 /*
  * The end of unit 0: the lean probes' counts, each event body's hit, the
- * families' callbacks and tables, the probe table.
+ * kinds' callbacks, the probe table and each kind's table.
  */
 static void gen_tail(struct cg *cg, FILE *out)
 {
@@ -823,6 +869,13 @@ static void gen_tail(struct cg *cg, FILE *out)
 	if (prog->nprobes)
 		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
 			table_index(prog, prog->nprobes));
+	for (int k = 0; kind_arm_order[k]; k++) {
+		const struct kind_emit *e = kind_arm_order[k];
+		int n = kind_table_index(prog, e, prog->nprobes);
+		if (n)
+			fprintf(out, "static const %s %s[%d];\n", e->table_type,
+				e->table_name, n);
+	}
 	each_kind(cg, out, support_hook);
 
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
@@ -857,11 +910,14 @@ static void gen_tail(struct cg *cg, FILE *out)
 		if (cg->nlean[lb] >= 0 && e->lean)
 			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
 				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
-		if (e->fields)
-			e->fields(cg, i, out);
+		if (e->table_name)
+			fprintf(out, ",\n\t  .attach = &%s[%d]", e->table_name,
+				kind_table_index(prog, e, i));
 		fputs(" },\n", out);
 	}
-	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	fputs("};\n", out);
+	gen_kind_tables(cg, out);
+	fputs("\nSTP_MODULE_PROBES(stp_probes, stp_kinds);\n", out);
 }
 
 struct codegen_job {
@@ -916,7 +972,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	int nchunks = gen_code(&cg, &structs, chunks);
 	find_called(&cg, chunks, nchunks);
 
-	/* the tail of unit 0: each body's hit, the families' callbacks and
+	/* the tail of unit 0: each body's hit, the kinds' callbacks and
 	 * tables, the probe table */
 	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
 	cg.nlean = nlean;

@@ -666,7 +666,7 @@ static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 		u |= USE_REGS;
 	if (all || ctx_call || (u & (USE_PRINT | USE_REGS)) || b->nctxvars ||
 	    b->parms_modes || strstr(t, "c->probe") || strstr(t, "c->tp") ||
-	    strstr(t, "c->kf_"))
+	    strstr(t, "c->entry_out"))
 		u |= USE_CTX;
 	cg->use[b->index] = u;
 	if (cg->looped || cg->calls)
@@ -751,7 +751,7 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		}
 	}
 	if (!fn) {
-		/* the body's family: values it computes at a function's
+		/* the body's kind: values it computes at a function's
 		 * entry, first (a .return probe's @entry(...)) */
 		const struct kind_emit *e = scope_emit(cg);
 		if (e && e->prologue)
