@@ -882,8 +882,8 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 			emit(cg, "f->l_%s = %s;", p->name, vals[i]);
 	}
 	emit(cg, "c->nesting++;");
-	/* the one place a call is written: module.c's find_called finds
-	 * the functions a module needs by this exact text */
+	/* module.c's find_called finds the functions a module needs
+	 * from the program's calls (N_CALL), not from this text */
 	emit(cg, "stp_fn_%d(c);", fc);
 	cg->calls = true;
 	emit(cg, "c->nesting--;");

@@ -648,36 +648,51 @@ static int gen_code(struct cg *cg, char **structs, struct chunk *chunks)
  * the optimiser may have dropped every call (an alias's variable the
  * probe never reads): such a function's C is left out, which spares the
  * compiler the 40-odd helpers of syscall.* that `a[name]++` never runs.
+ * Found on the elaborated program: the calls (N_CALL) of the probe
+ * bodies, then of the functions they reach.
  */
+/* ast_visit: a call of a script function marks the function whose C it
+ * runs (a copy merged into an identical one: fn_c) */
+struct call_walk {
+	const struct cg *cg;
+	const int *chunk_of;		/* [function]: its chunk, or -1 */
+	int *work, nwork;
+};
+
+static void note_call(struct node *n, void *arg)
+{
+	struct call_walk *w = arg;
+	int f;
+
+	if (n->kind != N_CALL || !n->sym || n->sym->kind != SYM_FUNCTION)
+		return;
+	f = w->cg->fn_c[n->sym->func->index];
+	if (f < 0 || f >= w->cg->prog->nfuncs || w->cg->called[f] ||
+	    w->chunk_of[f] < 0)
+		return;
+	w->cg->called[f] = true;
+	w->work[w->nwork++] = f;
+}
+
 static void find_called(struct cg *cg, struct chunk *chunks, int n)
 {
 	const struct program *prog = cg->prog;
-	int *work = xmalloc(((size_t)n + 1) * sizeof(*work));
 	int *chunk_of = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*chunk_of));
-	int nwork = 0;
+	struct call_walk w = { cg, chunk_of, NULL, 0 };
 
+	w.work = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*w.work));
 	memset(cg->called, 0, ((size_t)prog->nfuncs + 1) * sizeof(*cg->called));
 	for (int i = 0; i < prog->nfuncs; i++)
 		chunk_of[i] = -1;
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n; k++)
 		if (chunks[k].fn >= 0)
 			chunk_of[chunks[k].fn] = k;
-		else
-			work[nwork++] = k;
-	}
-	while (nwork) {
-		const char *t = chunks[work[--nwork]].text;
-		for (const char *p = strstr(t, "stp_fn_"); p;
-		     p = strstr(p + 1, "stp_fn_")) {
-			char *end;
-			long f = strtol(p + 7, &end, 10);
-			if (end == p + 7 || strncmp(end, "(c);", 4) || f < 0 ||
-			    f >= prog->nfuncs || cg->called[f] ||
-			    chunk_of[f] < 0)
-				continue;
-			cg->called[f] = true;
-			work[nwork++] = chunk_of[f];
-		}
+	/* the elaborated program's calls, from the probe bodies on */
+	for (int b = 0; b < prog->nbodies; b++)
+		ast_visit(prog->bodies[b]->probe->probe.body, note_call, &w);
+	while (w.nwork) {
+		const struct script_func *f = prog->funcs[w.work[--w.nwork]];
+		ast_visit(f->decl->func.body, note_call, &w);
 	}
 	for (int k = 0; k < n; k++)
 		if (chunks[k].fn >= 0 && !cg->called[chunks[k].fn]) {
@@ -685,7 +700,7 @@ static void find_called(struct cg *cg, struct chunk *chunks, int n)
 			chunks[k].text = NULL;
 			chunks[k].len = 0;
 		}
-	free(work);
+	free(w.work);
 	free(chunk_of);
 }
 
