@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pass 3's own state and services, shared by the files of codegen/ and by
- * the probe families' module emitters (probes/, struct family_emit).
+ * the emitters of the attach kinds (emit_*.c, struct kind_emit).
  *
  * Every expression is evaluated in script order into temporaries: the
  * generator emits the statements that compute it and returns a C
@@ -21,7 +21,7 @@
 
 #include "module/codegen.h"
 #include "module/locks.h"
-#include "semantic/family.h"
+#include "semantic/semantic.h"
 #include "lib/strbuf.h"
 
 struct cg {
@@ -62,12 +62,9 @@ struct cg {
 	int *fn_c;			/* [function index]: the function whose
 					 * C a call runs (a copy merged into
 					 * an identical one: module.c) */
-	/* per family: state its emitters keep between hooks */
-	struct family_state {
-		const struct probe_family *family;
-		void *state;
-	} *family_states;
-	int nfamily_states;
+	/* per attach kind: state its emitter keeps between hooks
+	 * (freed at the end) */
+	void *kind_states[ATTACH_NKINDS];
 	/* the module's C is spread over several translation units
 	 * (module.c): handlers and functions are not static */
 	bool split;
@@ -88,11 +85,12 @@ enum {
 const char *use_expr(struct cg *cg, int b);
 
 /*
- * How one probe family is emitted into the kernel module: pass 3's
- * module backend. Another backend (BPF) adds a table of its own to struct
- * probe_family, beside this one.
+ * How the probes of one attach kind (semantic/attach.h) are emitted into
+ * the kernel module: one emitter per kind, in emit_KIND.c, listed in
+ * emit_kinds.c. A hook reads the probe's description (dp->attach) and
+ * the elaborated program, never a family's data.
  */
-struct family_emit {
+struct kind_emit {
 	/* the runtime's probe type of dp ("STP_PROBE_TIMER"), or NULL:
 	 * no table entry (never) */
 	const char *(*probe_type)(const struct derived_probe *dp);
@@ -112,11 +110,17 @@ struct family_emit {
 	/* Optional: module-level C after the handlers, before the probe
 	 * table (which is declared): callbacks, value readers, tables */
 	void (*support)(struct cg *cg, FILE *out);
-	/* Optional: the family's fields of probe i's table entry, before
-	 * the runtime's own (locks, lean counts) and after them; each
-	 * starts with ", " */
-	void (*head_fields)(struct cg *cg, int i, FILE *out);
+	/* Optional: the kind's table in the runtime (runtime/KIND.h):
+	 * its entry's type, the table's name in the module, the kind's
+	 * operations; fields writes probe i's entry past its .probe (each
+	 * field starts with ", "). The probe table's entry of the probe
+	 * then points at it (.attach). */
+	const char *table_type, *table_name, *table_ops;
 	void (*fields)(struct cg *cg, int i, FILE *out);
+	/* Optional: the kind's fields of probe i's entry in the probe
+	 * table (struct stp_probe), before the runtime's own (locks, lean
+	 * counts); each starts with ", " */
+	void (*head_fields)(struct cg *cg, int i, FILE *out);
 	/* Optional: the start of a handler of b (values it computes at a
 	 * function's entry) */
 	void (*prologue)(struct cg *cg, const struct probe_body *b);
@@ -124,9 +128,17 @@ struct family_emit {
 	 * ($value, $$parms, $return, @entry ...): a C expression */
 	const char *(*context)(struct cg *cg, struct node *n);
 	/* Optional: an assignment to a context value, or NULL when n is
-	 * not one the family writes */
+	 * not one the kind writes */
 	const char *(*assign)(struct cg *cg, struct node *n);
 };
+
+/* The emitters, by kind (emit_kinds.c); NULL: no module runs the kind. */
+extern const struct kind_emit *const kind_emitters[ATTACH_NKINDS];
+/* The emitters with a runtime table, in the order the runtime arms
+ * them; NULL-ended (emit_kinds.c) */
+extern const struct kind_emit *const kind_arm_order[];
+/* dp's emitter (a kind without one: no table entry, no hooks) */
+const struct kind_emit *emit_of(const struct derived_probe *dp);
 
 /* ---- expressions (expr.c) ------------------------------------------- */
 
@@ -197,12 +209,14 @@ const struct node *first_stmt(const struct node *n);
 
 /* ---- the module (module.c) ------------------------------------------ */
 
-/* The family whose context the code being generated reads: the
- * handler's, or for a function's copy its probe's (NULL: a function). */
-const struct probe_family *scope_family(const struct cg *cg);
+/* The emitter of the probes whose context the code being generated
+ * reads: the handler's, or for a function's copy its probe's (NULL: a
+ * function). */
+const struct kind_emit *scope_emit(const struct cg *cg);
 /* Index of probe i in the emitted stp_probes[] (never has no entry). */
 int table_index(const struct program *prog, int i);
-/* The family's state slot in this module (NULL until it sets one). */
-void **family_state(struct cg *cg, const struct probe_family *f);
+/* The kind's state slot in this module (NULL until it sets one; freed
+ * at the end). */
+void **kind_state(struct cg *cg, enum attach_kind kind);
 
 #endif /* CODEGEN_EMIT_H */

@@ -3,7 +3,7 @@
  * Pass 3: expressions to C (see codegen/emit.h for the scheme): values,
  * arrays and statistics (runtime objects: runtime/map.h, stat.h),
  * printing, calls, regular expressions, typed values through member
- * chains, and context values (a family's own through its emitters).
+ * chains, and context values (a kind's own through its emitter).
  */
 #include "module/emit.h"
 #include "semantic/format.h"
@@ -555,12 +555,12 @@ static const char *gen_assign(struct cg *cg, struct node *n)
 {
 	struct node *lhs = n->binary.lhs, *rhs = n->binary.rhs;
 
-	const struct probe_family *f = scope_family(cg);
+	const struct kind_emit *e = scope_emit(cg);
 	const char *done;
 
 	if ((lhs->kind == N_TARGET || lhs->kind == N_TMEMBER ||
-	     lhs->kind == N_TINDEX) && f && f->module->assign &&
-	    (done = f->module->assign(cg, n)))
+	     lhs->kind == N_TINDEX) && e && e->assign &&
+	    (done = e->assign(cg, n)))
 		return done;
 	if (lhs->kind == N_INDEX && lhs->sym)
 		return gen_index_assign(cg, n);
@@ -882,8 +882,8 @@ static const char *gen_script_call(struct cg *cg, struct node *n,
 			emit(cg, "f->l_%s = %s;", p->name, vals[i]);
 	}
 	emit(cg, "c->nesting++;");
-	/* the one place a call is written: module.c's find_called finds
-	 * the functions a module needs by this exact text */
+	/* module.c's find_called finds the functions a module needs
+	 * from the program's calls (N_CALL), not from this text */
 	emit(cg, "stp_fn_%d(c);", fc);
 	cg->calls = true;
 	emit(cg, "c->nesting--;");
@@ -1160,7 +1160,7 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
 /*
  * Context values: a slot the probe's callback filled (c->tp->v[k], with
  * the fault its read met), a folded @defined, a typed value; anything
- * else is the family's ($value, $$parms, $return, @entry, ...).
+ * else is the attach kind's ($value, $$parms, $return, @entry, ...).
  */
 void fault_check(struct cg *cg, const struct node *n, int slot)
 {
@@ -1174,7 +1174,7 @@ void fault_check(struct cg *cg, const struct node *n, int slot)
 
 static const char *gen_context(struct cg *cg, struct node *n)
 {
-	const struct probe_family *f = scope_family(cg);
+	const struct kind_emit *e = scope_emit(cg);
 
 	if (n->sym && n->sym->kind == SYM_TYPED)
 		return gen_typed(cg, n, n->sym);
@@ -1196,8 +1196,8 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;
 	}
-	if (f && f->module->context)
-		return f->module->context(cg, n);
+	if (e && e->context)
+		return e->context(cg, n);
 	unsupported(cg, n, ast_kind_name(n->kind));
 	return "0";
 }

@@ -247,7 +247,7 @@ static bool merge_scope(struct lock_scope *s, const struct lock_scope *c)
 /* Does dp run on kernel events (not begin, end or error)? */
 static bool is_event(const struct derived_probe *dp)
 {
-	return dp->family->module->event;
+	return emit_of(dp)->event;
 }
 
 /*

@@ -4,10 +4,10 @@
  * every handler, the script's globals (runtime objects for arrays and
  * statistics) and their locks, embedded C, the handlers (stmt.c), the
  * lean probes' counts, each event body's hit (what its handler uses of a
- * context, and the fast path with it), then each family's own C (struct
- * family_emit:
- * callbacks, readers, tables) and the probe table the runtime arms
- * (runtime/probes.h).
+ * context, and the fast path with it), then each attach kind's own C
+ * (struct kind_emit, emit_KIND.c: callbacks, readers, tables), the probe
+ * table (runtime/probes.h), each kind's table (runtime/KIND.h) and the
+ * list of them the runtime arms.
  */
 #include "module/emit.h"
 #include "lib/deep.h"
@@ -409,7 +409,7 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 			body_probes(prog, body, &nprobes);
 		for (int i = 0; i < nprobes; i++) {
 			const struct derived_probe *dp = probes[i];
-			const struct family_emit *e = dp->family->module;
+			const struct kind_emit *e = emit_of(dp);
 			event |= e->lean;
 			filtered &= e->filters && e->filters(dp);
 		}
@@ -441,7 +441,7 @@ static void gen_lean_counts(struct cg *cg, FILE *out)
 
 /*
  * Does a probe of body b run through the runtime's callbacks (which call
- * the entry's .hit)? Not when all its probes' families run stp_run_B
+ * the entry's .hit)? Not when all its probes' kinds run stp_run_B
  * from callbacks of their own (own_hits).
  */
 static bool runtime_hit(const struct cg *cg, int b)
@@ -451,8 +451,8 @@ static bool runtime_hit(const struct cg *cg, int b)
 		body_probes(cg->prog, cg->prog->bodies[b], &n);
 
 	for (int i = 0; i < n; i++)
-		if (probes[i]->family->module->event &&
-		    !probes[i]->family->module->own_hits)
+		if (emit_of(probes[i])->event &&
+		    !emit_of(probes[i])->own_hits)
 			return true;
 	return false;
 }
@@ -460,7 +460,7 @@ static bool runtime_hit(const struct cg *cg, int b)
 /*
  * Each event body B's hit: STP_USE_B (what its handler uses of a
  * context), stp_run_B (the runtime's fast path with the handler and
- * those bits as constants, inlined where a family's callback calls it:
+ * those bits as constants, inlined where a kind's callback calls it:
  * a tracepoint's, a kernel function's own ftrace function) and, for a
  * body the runtime's own callbacks run, stp_hit_B, the same as a
  * function (stp_probe.hit). A body only tracepoints run has no
@@ -497,7 +497,7 @@ int table_index(const struct program *prog, int i)
 
 		for (int j = 0; j < p->nprobes; j++)
 			slot[j + 1] = slot[j] +
-				(p->probes[j]->family->module->probe_type(
+				(emit_of(p->probes[j])->probe_type(
 					p->probes[j]) != NULL);
 		p->table_slot = slot;
 		p->table_slots = p->nprobes + 1;
@@ -505,41 +505,34 @@ int table_index(const struct program *prog, int i)
 	return prog->table_slot[i];
 }
 
-const struct probe_family *scope_family(const struct cg *cg)
+const struct kind_emit *scope_emit(const struct cg *cg)
 {
 	const struct probe_body *b = context_body(cg->scope);
 	const struct derived_probe *dp = b ? body_first_probe(cg->prog, b) :
 					     NULL;
 
-	return dp ? dp->family : NULL;
+	return dp ? emit_of(dp) : NULL;
 }
 
-void **family_state(struct cg *cg, const struct probe_family *f)
+void **kind_state(struct cg *cg, enum attach_kind kind)
 {
-	for (int i = 0; i < cg->nfamily_states; i++)
-		if (cg->family_states[i].family == f)
-			return &cg->family_states[i].state;
-	cg->family_states = xrealloc(cg->family_states,
-				     (size_t)(cg->nfamily_states + 1) *
-				     sizeof(*cg->family_states));
-	cg->family_states[cg->nfamily_states].family = f;
-	cg->family_states[cg->nfamily_states].state = NULL;
-	return &cg->family_states[cg->nfamily_states++].state;
+	return &cg->kind_states[kind];
 }
 
-/* Call a hook of every family with probes in the program, once each. */
-static void each_family(struct cg *cg, FILE *out,
-			void (*(*hook)(const struct family_emit *))(struct cg *,
-								    FILE *))
+/* Call a hook of every kind with probes in the program, once each, in
+ * the order of their first probes. */
+static void each_kind(struct cg *cg, FILE *out,
+		      void (*(*hook)(const struct kind_emit *))(struct cg *,
+								FILE *))
 {
-	const struct family_emit **seen = xmalloc((size_t)(cg->prog->nprobes + 1) *
-						  sizeof(*seen));
+	const struct kind_emit **seen = xmalloc((size_t)(cg->prog->nprobes + 1) *
+						sizeof(*seen));
 	int nseen = 0;
 
-	/* two families may share one table (kernel.function's entry and
-	 * .return probes): it runs once */
+	/* two kinds may share one emitter (a kernel function's entry and
+	 * return): it runs once */
 	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct family_emit *e = cg->prog->probes[i]->family->module;
+		const struct kind_emit *e = emit_of(cg->prog->probes[i]);
 		bool done = false;
 		for (int k = 0; k < nseen; k++)
 			done |= seen[k] == e;
@@ -553,22 +546,12 @@ static void each_family(struct cg *cg, FILE *out,
 	free(seen);
 }
 
-
-
-
-
-
-
-
-
-
-
-static void (*defines_hook(const struct family_emit *e))(struct cg *, FILE *)
+static void (*defines_hook(const struct kind_emit *e))(struct cg *, FILE *)
 {
 	return e->defines;
 }
 
-static void (*support_hook(const struct family_emit *e))(struct cg *, FILE *)
+static void (*support_hook(const struct kind_emit *e))(struct cg *, FILE *)
 {
 	return e->support;
 }
@@ -751,36 +734,51 @@ static int gen_code(struct cg *cg, char **structs, struct chunk *chunks)
  * the optimiser may have dropped every call (an alias's variable the
  * probe never reads): such a function's C is left out, which spares the
  * compiler the 40-odd helpers of syscall.* that `a[name]++` never runs.
+ * Found on the elaborated program: the calls (N_CALL) of the probe
+ * bodies, then of the functions they reach.
  */
+/* ast_visit: a call of a script function marks the function whose C it
+ * runs (a copy merged into an identical one: fn_c) */
+struct call_walk {
+	const struct cg *cg;
+	const int *chunk_of;		/* [function]: its chunk, or -1 */
+	int *work, nwork;
+};
+
+static void note_call(struct node *n, void *arg)
+{
+	struct call_walk *w = arg;
+	int f;
+
+	if (n->kind != N_CALL || !n->sym || n->sym->kind != SYM_FUNCTION)
+		return;
+	f = w->cg->fn_c[n->sym->func->index];
+	if (f < 0 || f >= w->cg->prog->nfuncs || w->cg->called[f] ||
+	    w->chunk_of[f] < 0)
+		return;
+	w->cg->called[f] = true;
+	w->work[w->nwork++] = f;
+}
+
 static void find_called(struct cg *cg, struct chunk *chunks, int n)
 {
 	const struct program *prog = cg->prog;
-	int *work = xmalloc(((size_t)n + 1) * sizeof(*work));
 	int *chunk_of = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*chunk_of));
-	int nwork = 0;
+	struct call_walk w = { cg, chunk_of, NULL, 0 };
 
+	w.work = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*w.work));
 	memset(cg->called, 0, ((size_t)prog->nfuncs + 1) * sizeof(*cg->called));
 	for (int i = 0; i < prog->nfuncs; i++)
 		chunk_of[i] = -1;
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n; k++)
 		if (chunks[k].fn >= 0)
 			chunk_of[chunks[k].fn] = k;
-		else
-			work[nwork++] = k;
-	}
-	while (nwork) {
-		const char *t = chunks[work[--nwork]].text;
-		for (const char *p = strstr(t, "stp_fn_"); p;
-		     p = strstr(p + 1, "stp_fn_")) {
-			char *end;
-			long f = strtol(p + 7, &end, 10);
-			if (end == p + 7 || strncmp(end, "(c);", 4) || f < 0 ||
-			    f >= prog->nfuncs || cg->called[f] ||
-			    chunk_of[f] < 0)
-				continue;
-			cg->called[f] = true;
-			work[nwork++] = chunk_of[f];
-		}
+	/* the elaborated program's calls, from the probe bodies on */
+	for (int b = 0; b < prog->nbodies; b++)
+		ast_visit(prog->bodies[b]->probe->probe.body, note_call, &w);
+	while (w.nwork) {
+		const struct script_func *f = prog->funcs[w.work[--w.nwork]];
+		ast_visit(f->decl->func.body, note_call, &w);
 	}
 	for (int k = 0; k < n; k++)
 		if (chunks[k].fn >= 0 && !cg->called[chunks[k].fn]) {
@@ -788,7 +786,7 @@ static void find_called(struct cg *cg, struct chunk *chunks, int n)
 			chunks[k].text = NULL;
 			chunks[k].len = 0;
 		}
-	free(work);
+	free(w.work);
 	free(chunk_of);
 }
 
@@ -804,7 +802,7 @@ static void free_chunks(struct chunk *chunks, int n)
  * and the code that may move is big enough to pay for the kernel
  * headers each unit parses again (about 0.9 s of CPU): UNIT_MIN bytes
  * of handlers per unit. Unit 0 has the fixed chunks and the tail (the
- * hits, the families' callbacks, the probe table), then as many movable
+ * hits, the kinds' callbacks, the probe tables), then as many movable
  * chunks from the start as bring it to its share; the rest go in order,
  * a share to each other unit.
  */
@@ -913,9 +911,55 @@ static void put_unit(const struct chunk *chunks, int n, int u, FILE *out)
 			fwrite(chunks[i].text, 1, chunks[i].len, out);
 }
 
+/* Index of probe i in e's runtime table (i = nprobes: its size). */
+static int kind_table_index(const struct program *prog,
+			    const struct kind_emit *e, int i)
+{
+	int k = 0;
+
+	for (int j = 0; j < i; j++)
+		k += emit_of(prog->probes[j]) == e &&
+		     e->probe_type(prog->probes[j]) != NULL;
+	return k;
+}
+
+/*
+ * Each kind's table (its entries point back at the probe table's) and
+ * the list of them the runtime arms, in kind_arm_order.
+ */
+static void gen_kind_tables(struct cg *cg, FILE *out)
+{
+	const struct program *prog = cg->prog;
+	struct strbuf list = { 0 };
+
+	for (int k = 0; kind_arm_order[k]; k++) {
+		const struct kind_emit *e = kind_arm_order[k];
+		if (!kind_table_index(prog, e, prog->nprobes))
+			continue;
+		fprintf(out, "\nstatic const %s %s[%d] = {\n", e->table_type,
+			e->table_name, kind_table_index(prog, e, prog->nprobes));
+		for (int i = 0; i < prog->nprobes; i++) {
+			const struct derived_probe *dp = prog->probes[i];
+			if (emit_of(dp) != e || !e->probe_type(dp))
+				continue;
+			fprintf(out, "\t{ .probe = &stp_probes[%d]",
+				table_index(prog, i));
+			if (e->fields)
+				e->fields(cg, i, out);
+			fputs(" },\n", out);
+		}
+		fputs("};\n", out);
+		sb_printf(&list, "\t{ &%s, %s, ARRAY_SIZE(%s) },\n", e->table_ops,
+			  e->table_name, e->table_name);
+	}
+	fprintf(out, "\nstatic const struct stp_kind_table stp_kinds[] = {\n"
+		"%s\t{ NULL }\n};\n", sb_str(&list));
+	sb_free(&list);
+}
+
 /*
  * The end of unit 0: the lean probes' counts, each event body's hit, the
- * families' callbacks and tables, the probe table.
+ * kinds' callbacks, the probe table and each kind's table.
  */
 static void gen_tail(struct cg *cg, FILE *out)
 {
@@ -926,14 +970,21 @@ static void gen_tail(struct cg *cg, FILE *out)
 	if (prog->nprobes)
 		fprintf(out, "\nstatic const struct stp_probe stp_probes[%d];\n",
 			table_index(prog, prog->nprobes));
-	each_family(cg, out, support_hook);
+	for (int k = 0; kind_arm_order[k]; k++) {
+		const struct kind_emit *e = kind_arm_order[k];
+		int n = kind_table_index(prog, e, prog->nprobes);
+		if (n)
+			fprintf(out, "static const %s %s[%d];\n", e->table_type,
+				e->table_name, n);
+	}
+	each_kind(cg, out, support_hook);
 
 	fprintf(out, "\nstatic const struct stp_probe stp_probes[%d] = {\n",
 		table_index(prog, prog->nprobes));
 	struct point_group groups = { 0 };
 	for (int i = 0, k = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
-		const struct family_emit *e = dp->family->module;
+		const struct kind_emit *e = emit_of(dp);
 		const char *type = e->probe_type(dp);
 		if (!type)
 			continue;	/* never */
@@ -963,12 +1014,15 @@ static void gen_tail(struct cg *cg, FILE *out)
 		if (cg->nlean[lb] >= 0 && e->lean)
 			fprintf(out, ",\n\t  .counts = stp_counts_%d, .ncounts = "
 				"ARRAY_SIZE(stp_counts_%d) - 1", lb, lb);
-		if (e->fields)
-			e->fields(cg, i, out);
+		if (e->table_name)
+			fprintf(out, ",\n\t  .attach = &%s[%d]", e->table_name,
+				kind_table_index(prog, e, i));
 		fputs(" },\n", out);
 	}
 	free(groups.slot);
-	fputs("};\n\nSTP_MODULE_PROBES(stp_probes);\n", out);
+	fputs("};\n", out);
+	gen_kind_tables(cg, out);
+	fputs("\nSTP_MODULE_PROBES(stp_probes, stp_kinds);\n", out);
 }
 
 struct codegen_job {
@@ -1023,7 +1077,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	int nchunks = gen_code(&cg, &structs, chunks);
 	find_called(&cg, chunks, nchunks);
 
-	/* the tail of unit 0: each body's hit, the families' callbacks and
+	/* the tail of unit 0: each body's hit, the kinds' callbacks and
 	 * tables, the probe table */
 	int *nlean = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*nlean));
 	cg.nlean = nlean;
@@ -1099,7 +1153,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	      "#define STP_FRAME_SIZE sizeof(union stp_frame_union)\n\n", out);
 	if (locks.ncounters)
 		fprintf(out, "#define STP_NCOUNTERS %d\n", locks.ncounters);
-	each_family(&cg, out, defines_hook);
+	each_kind(&cg, out, defines_hook);
 	fputs("#include \"runtime.h\"\n", out);
 	fputs("\nstatic const struct stp_fmt stp_fmt_d __maybe_unused = "
 	      "{ .conv = 'd', .width = -1, .prec = -1 };\n", out);
@@ -1143,9 +1197,8 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	free(cg.src_used);
 	free(cg.bare);
 	free(cg.use);
-	for (int i = 0; i < cg.nfamily_states; i++)
-		free(cg.family_states[i].state);
-	free(cg.family_states);
+	for (int k = 0; k < ATTACH_NKINDS; k++)
+		free(cg.kind_states[k]);
 	free(cg.fn_c);
 	sb_free(&cg.code);
 	sb_free(&cg.frame);

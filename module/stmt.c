@@ -668,7 +668,7 @@ static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 		u |= USE_REGS;
 	if (all || ctx_call || (u & (USE_PRINT | USE_REGS)) || b->nctxvars ||
 	    b->parms_modes || strstr(t, "c->probe") || strstr(t, "c->tp") ||
-	    strstr(t, "c->kf_"))
+	    strstr(t, "c->entry_out"))
 		u |= USE_CTX;
 	cg->use[b->index] = u;
 	if (cg->looped || cg->calls)
@@ -753,11 +753,11 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 		}
 	}
 	if (!fn) {
-		/* the body's family: values it computes at a function's
+		/* the body's kind: values it computes at a function's
 		 * entry, first (a .return probe's @entry(...)) */
-		const struct probe_family *f = scope_family(cg);
-		if (f && f->module->prologue)
-			f->module->prologue(cg, b);
+		const struct kind_emit *e = scope_emit(cg);
+		if (e && e->prologue)
+			e->prologue(cg, b);
 	}
 	gen_stmt(cg, (struct node *)body);
 
@@ -787,7 +787,7 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	const struct derived_probe *const *probes =
 		body_probes(cg->prog, b, &nprobes);
 	for (int i = 0; !listed && i < nprobes; i++)
-		listed = probes[i]->family->module->probe_type(probes[i]);
+		listed = emit_of(probes[i])->probe_type(probes[i]);
 	/* a handler is inline: its one callback (tracepoint, ftrace) may
 	 * take it in, as it did when the runtime's stp_hit_B called it too
 	 * (a handler called through the table, or from another unit, is a

@@ -15,7 +15,6 @@
  * the entry); a body has the context of one of them only.
  */
 #include "probes/kernel_function.h"
-#include "module/emit.h"
 #include "probes/listing.h"
 
 
@@ -347,7 +346,7 @@ static const struct kf_catalog *kf_catalog(struct sema *se,
 
 /*
  * The link-time address of an exported function the runtime finds the
- * KASLR offset with (STP_KFUNC_ANCHOR_SYM); 0 when the catalog has none.
+ * KASLR offset with; 0 when the catalog has none.
  */
 static uint64_t kf_anchor(struct sema *se, const struct kf_catalog *cat)
 {
@@ -952,317 +951,60 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 		sb_printf(out, " $%s", kf->vars[k]);
 }
 
-/* ---- the kernel module ---------------------------------------------- */
+/* ---- the attach description ------------------------------------------ */
 
 /*
- * `$x = v`, `$x->f = v` in a kernel.function probe (-g): the context
- * value is the address to write (a fault computing it is raised first).
+ * What a backend attaches: the function's entry (or statement) or
+ * return, where (symbol, instance address, the program's KASLR anchor),
+ * and each context value of the body as its DWARF location at the probed
+ * address, then the member steps of its chain.
  */
-static const char *gen_kf_write(struct cg *cg, struct node *n)
+static void describe(const struct program *prog, struct derived_probe *dp)
 {
-	const struct symbol *sym = n->binary.lhs->sym;
-	const struct node *lhs = n->binary.lhs;
-
-	if (lhs->kind == N_TARGET && !strcmp(lhs->target.name, "$return") &&
-	    n->binary.op == OP_ASSIGN) {
-		/* -g, a .return probe (pass 2 checked) */
-		const char *r = tmp_long(cg);
-		emit(cg, "int64_t %s = %s;", r, gen_expr(cg, n->binary.rhs));
-		emit(cg, "regs_set_return_value(c->regs, (unsigned long)%s);",
-		     r);
-		return r;
-	}
-
-	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
-		return NULL;
-	const char *v = tmp_long(cg);
-	const char *where_ = where(cg, n->binary.lhs);
-
-	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
-
-	fault_check(cg, n->binary.lhs, sym->index);
-	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
-	     sym->index, v, sym->write_size);
-	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
-	     "(unsigned long long)c->tp->v[%d]);", sym->index);
-	emit(cg, "\tc->last_where = %s;", where_);
-	emit(cg, "\tgoto %s;", cg->err);
-	emit(cg, "}");
-	return v;
-}
-
-/*
- * The C cast that gives $return its type in the handler being generated:
- * an int is the register's low 32 bits, sign-extended (the upper half of
- * the register is not part of it). The functions sharing the handler
- * must agree; otherwise, or for a 64-bit or unknown type, none.
- */
-static const char *return_cast(const struct cg *cg)
-{
-	unsigned size = 0;
-	bool is_signed = false, first = true;
-
-	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct derived_probe *d = cg->prog->probes[i];
-
-		if (d->body != context_body(cg->scope) ||
-		    d->family != &kernel_return_family)
-			continue;
-		if (first) {
-			size = kf_of(d)->ret_size;
-			is_signed = kf_of(d)->ret_signed;
-			first = false;
-		} else if (kf_of(d)->ret_size != size ||
-			   kf_of(d)->ret_signed != is_signed) {
-			return "";
-		}
-	}
-	switch (size) {
-	case 1: return is_signed ? "(s8)" : "(u8)";
-	case 2: return is_signed ? "(s16)" : "(u16)";
-	case 4: return is_signed ? "(s32)" : "(u32)";
-	default: return "";
-	}
-}
-
-/* The root of a kernel.function context value into stp_addr. */
-static void gen_kf_root(FILE *out, const struct kf_loc *l)
-{
-	const struct dwloc *d = &l->loc;
-
-	for (const char *p = d->code; *p;) {	/* indent the statements */
-		size_t n = strcspn(p, "\n");
-		fprintf(out, "\t\t%.*s\n", (int)n, p);
-		p += n + (p[n] == '\n');
-	}
-	if (d->kind == DWL_MEMORY && !l->address) {
-		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
-			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
-			"\t\t\tgoto fault;\n\t\t}\n", d->expr, l->size,
-			l->is_signed, d->expr);
-		return;
-	}
-	if (l->reg_address) {
-		/* a write's target: the handlers load it back */
-		fprintf(out, "\t\tstp_addr = (u64)(unsigned long)&regs->%s;\n",
-			d->reg);
-		return;
-	}
-	if (l->spill) {
-		/* an aggregate in a register: walk its members in a copy */
-		fprintf(out, "\t\tu64 stp_spill = %s;\n\n"
-			"\t\tstp_addr = (u64)(unsigned long)&stp_spill;\n", d->expr);
-		return;
-	}
-	fprintf(out, "\t\tstp_addr = %s;\n", d->expr);
-	if (l->address || l->size >= 8)
-		return;
-	/* a register or computed value: only its low bytes are the value */
-	fprintf(out, "\t\tstp_addr = (u64)(%s)(%s%d)stp_addr;\n",
-		l->is_signed ? "s64" : "u64", l->is_signed ? "s" : "u",
-		(int)l->size * 8);
-}
-
-/*
- * A kernel.function probe's context values: a function of the registers
- * at the probed function's entry (see stp_probe.kf_vals), one block per
- * value, each leaving the faulting address in v[k] and bit k in *faults.
- */
-static void gen_kf_vals(FILE *out, const struct program *prog)
-{
-	for (int i = 0; i < prog->nprobes; i++) {
-		const struct derived_probe *dp = prog->probes[i];
-		const struct probe_body *b = dp->body;
-		if (!is_kf(dp) || !kf_of(dp)->locs || !b->nctxvars)
-			continue;
-		struct strbuf pp = { 0 };
-		sb_c_literal(&pp, dp->pp, strlen(dp->pp), true);
-		fprintf(out, "\n/* context values of %s */\n"
-			"static void stp_kf_vals_%d(struct pt_regs *regs, "
-			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
-			sb_str(&pp), i);
-		sb_free(&pp);
-		for (int k = 0; k < b->nctxvars; k++) {
-			const struct symbol *sym = b->ctxvars[k];
-			if (!kf_of(dp)->locs[k])
-				continue;
-			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
-				"\t\tu64 stp_addr;\n\n", sym->name);
-			gen_kf_root(out, kf_of(dp)->locs[k]);
-			if (sym->member_path)
-				gen_path_steps(out, sym->member_path, "\t");
-			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
-				"\t\tif (0) {\nfault:\n"
-				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
-				"\t\t\t*faults |= 1ULL << %d;\n\t\t}\n\t}\n",
-				k, k, k);
-		}
-		fputs("}\n", out);
-	}
-}
-
-static const char *probe_type(const struct derived_probe *dp)
-{
-	return dp->family == &kernel_return_family ? "STP_PROBE_KRETFUNC" :
-	       "STP_PROBE_KFUNC";
-}
-
-/* The runtime's KASLR offset: run-time minus link-time address of one
- * exported function. */
-static void defines(struct cg *cg, FILE *out)
-{
-	const struct kf_anchor *a = program_family_get(cg->prog,
-						       &kernel_function_family);
-
-	if (a)
-		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
-			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
-			a->sym, a->addr);
-}
-
-/* Is body b lean, its counts run by an ftrace function of its own? */
-static bool lean_unfiltered(const struct cg *cg, const struct probe_body *b)
-{
-	return cg->nlean[b->index] >= 0 && !cg->filtered[b->index];
-}
-
-/*
- * The only entry probe of the program, when it has a handler: the index
- * of the probe whose ftrace function runs it with no search (STP_KF_HIT;
- * the runtime uses it when ftrace attaches that one probe), else -1.
- */
-static int sole_entry_handler(const struct cg *cg)
-{
-	const struct program *prog = cg->prog;
-	int found = -1;
-
-	for (int i = 0; i < prog->nprobes; i++) {
-		if (prog->probes[i]->family != &kernel_function_family)
-			continue;
-		if (found >= 0)
-			return -1;
-		found = i;
-	}
-	if (found >= 0 && lean_unfiltered(cg, prog->probes[found]->body))
-		return -1;
-	return found;
-}
-
-/*
- * The context value readers; a lean body's own ftrace function (entry
- * probes), on its first entry probe: the counts compile to immediates;
- * the one entry probe's own function when it has a handler.
- */
-static void support(struct cg *cg, FILE *out)
-{
-	const struct program *prog = cg->prog;
-	int sole = sole_entry_handler(cg);
-
-	gen_kf_vals(out, prog);
-	if (sole >= 0)
-		fprintf(out, "STP_KF_HIT(stp_kf_hit_%d, stp_run_%d, "
-			"&stp_probes[%d], STP_USE_%d)\n", sole,
-			prog->probes[sole]->body->index,
-			table_index(prog, sole), prog->probes[sole]->body->index);
-	for (int b = 0; b < prog->nbodies; b++) {
-		if (!lean_unfiltered(cg, prog->bodies[b]))
-			continue;
-		for (int i = 0; i < prog->nprobes; i++)
-			if (prog->probes[i]->body == prog->bodies[b] &&
-			    prog->probes[i]->family == &kernel_function_family) {
-				fprintf(out, "STP_KF_LEAN_HIT(stp_kf_lean_%d, "
-					"&stp_probes[%d])\n", b,
-					table_index(prog, i));
-				break;
-			}
-	}
-}
-
-static void fields(struct cg *cg, int i, FILE *out)
-{
-	const struct program *prog = cg->prog;
-	const struct derived_probe *dp = prog->probes[i];
+	const struct kf_probe *kf = kf_of(dp);
+	const struct kf_anchor *anchor = program_family_get(prog,
+						&kernel_function_family);
 	const struct probe_body *b = dp->body;
-	bool ret = dp->family == &kernel_return_family;
+	struct attach *at = &dp->attach;
+	struct attach_kfunc *k = &at->kfunc;
 
-	if (!ret && lean_unfiltered(cg, b))
-		fprintf(out, ",\n\t  .kf_lean_hit = "
-			"STP_KF_LEAN_REF(stp_kf_lean_%d)", b->index);
-	else if (!ret && sole_entry_handler(cg) == i)
-		fprintf(out, ",\n\t  .kf_hit = STP_KF_LEAN_REF(stp_kf_hit_%d)",
-			i);
-	/* an inlined copy has no symbol to fall back on */
-	if (kf_of(dp)->symbol && !kf_of(dp)->inlined)
-		fprintf(out, ",\n\t  .kf_symbol = %s, .kf_maxactive = %d",
-			c_string(cg, kf_of(dp)->symbol, strlen(kf_of(dp)->symbol)),
-			(int)kf_of(dp)->maxactive);
-	if (kf_of(dp)->addr &&
-	    program_family_get(prog, &kernel_function_family))
-		fprintf(out, ",\n\t  .kf_addr = 0x%" PRIx64 "UL%s",
-			kf_of(dp)->addr, kf_of(dp)->inlined ?
-			", .kf_flags = STP_KF_INLINE" :
-			kf_of(dp)->statement ? ", .kf_flags = STP_KF_STMT" : "");
-	if (kf_of(dp)->locs && b->nctxvars)
-		fprintf(out, ",\n\t  .kf_vals = stp_kf_vals_%d, "
-			".kf_nvals = %d", i, b->nctxvars);
-	if (ret && b->nentry_values)
-		fprintf(out, ",\n\t  .kf_nentry = %d", b->nentry_values);
-	if (ret && ((kf_of(dp)->locs && b->nctxvars) || b->nentry_values))
-		fprintf(out, ",\n\t  .kf_entry = stp_kf_save_entry, "
-			".kf_data_size = sizeof(u64) * (1 + %d)",
-			(kf_of(dp)->locs ? b->nctxvars : 0) + b->nentry_values);
-}
-
-/* A .return probe's @entry(...) values, run by the handler at the entry. */
-static void prologue(struct cg *cg, const struct probe_body *b)
-{
-	if (!b->nentry_values)
+	at->kind = dp->family == &kernel_return_family ? ATTACH_KFUNC_RETURN :
+		   ATTACH_KFUNC_ENTRY;
+	k->symbol = kf->symbol;
+	k->addr = kf->addr;
+	k->inlined = kf->inlined;
+	k->statement = kf->statement;
+	k->maxactive = kf->maxactive;
+	k->ret_size = kf->ret_size;
+	k->ret_signed = kf->ret_signed;
+	if (anchor) {
+		k->anchor_sym = anchor->sym;
+		k->anchor_addr = anchor->addr;
+	}
+	if (!kf->locs || !b->nctxvars)
 		return;
-	emit(cg, "if (c->kf_entry_out) {");
-	cg->depth++;
-	for (int j = 0; j < b->nentry_values; j++) {
-		const char *v = gen_expr(cg, b->entry_values[j]->call.args);
-		emit(cg, "c->kf_entry_out[%d] = %s;", j, v);
+	const struct value_recipe **values = arena_alloc(&prog->s->arena,
+		(size_t)b->nctxvars * sizeof(*values));
+	for (int i = 0; i < b->nctxvars; i++) {
+		const struct kf_loc *l = kf->locs[i];
+		struct value_recipe *r;
+		if (!l)
+			continue;
+		r = arena_alloc(&prog->s->arena, sizeof(*r));
+		r->root = ROOT_DWARF;
+		r->dwarf = &l->loc;
+		r->size = l->size;
+		r->is_signed = l->is_signed;
+		r->address = l->address;
+		r->spill = l->spill;
+		r->reg_address = l->reg_address;
+		r->steps = b->ctxvars[i]->member_path;
+		r->space = SPACE_KERNEL;
+		values[i] = r;
 	}
-	emit(cg, "goto out;");
-	cg->depth--;
-	emit(cg, "}");
+	at->values = values;
+	at->nvalues = b->nctxvars;
 }
-
-/* @entry(...) and $return in a .return probe. */
-static const char *context_value(struct cg *cg, struct node *n)
-{
-	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry") && n->sym) {
-		/* computed by the handler's prologue at the entry */
-		const char *t = tmp_long(cg);
-		emit(cg, "int64_t %s = c->tp->v[c->probe->kf_nvals + %d];", t,
-		     n->sym->index);
-		return t;
-	}
-	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
-		return gen_expr(cg, n->call.args);	/* values from the entry */
-	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return")) {
-		/* pass 2 allows it in .return probes only */
-		const char *t = tmp_long(cg);
-		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
-		     t, return_cast(cg));
-		return t;
-	}
-	unsupported(cg, n, ast_kind_name(n->kind));
-	return "0";
-}
-
-static const struct family_emit module = {
-	.probe_type = probe_type,
-	.event = true,
-	.lean = true,
-	.defines = defines,
-	.support = support,
-	.fields = fields,
-	.prologue = prologue,
-	.context = context_value,
-	.assign = gen_kf_write,
-};
 
 static const char *const roots[] = { "kernel", NULL };
 static const char *const probe_types[] = { NULL };
@@ -1283,7 +1025,7 @@ const struct probe_family kernel_function_family = {
 	.finish = finish,
 	.list_vars = list_vars,
 	.list = kernel_function_list,
-	.module = &module,
+	.describe = describe,
 };
 
 /* Derived by kernel_function_family.derive for a .return point. */
@@ -1301,5 +1043,5 @@ const struct probe_family kernel_return_family = {
 	.defined = defined,
 	.var_ctype = kf_var_type,
 	.list_vars = list_vars,
-	.module = &module,
+	.describe = describe,
 };

@@ -6,21 +6,16 @@
  * read probe sets, or the bytes a write probe got.
  */
 #include "probes/probes.h"
-#include "module/emit.h"
 
-struct procfs_probe {
-	struct derived_probe dp;	/* first (family.h, point_size) */
-	const char *path;		/* under /proc/systemtap/MODULE/:
-					 * "command" by default */
-	bool write;			/* .write (else .read) */
-	int64_t maxsize;		/* .read.maxsize(N), or 0 */
-	int64_t umask;			/* .umask(N), else SystemTap's
-					 * default: 0044 read, 0022 write */
-};
-
-static struct procfs_probe *procfs_of(const struct derived_probe *dp)
+/*
+ * The file (its attach description, semantic/attach.h): its path under
+ * /proc/systemtap/MODULE/ ("command" by default), .write (else .read),
+ * .read.maxsize(N) or 0, .umask(N) else SystemTap's default: 0044 read,
+ * 0022 write.
+ */
+static const struct attach_procfs *procfs_of(const struct derived_probe *dp)
 {
-	return (struct procfs_probe *)dp;
+	return &dp->attach.procfs;
 }
 
 /* SystemTap's rules for a procfs file name; NULL when fine. */
@@ -54,41 +49,43 @@ static int derive_procfs(struct sema *se, struct node *point,
 			 struct derived_probe *dp)
 {
 	struct node *c0 = point->point.comps, *c = c0->next;
+	struct attach_procfs *pf = &dp->attach.procfs;
 
+	dp->attach.kind = ATTACH_PROCFS;
 	if (c0->comp.arg && !is_str_arg(c0))
 		return point_error(se, point, c0, "procfs takes a path string: "
 				   "procfs(\"name\")");
-	procfs_of(dp)->umask = -1;
+	pf->umask = -1;
 	if (comp_is(c, "umask")) {
 		if (!is_num_arg(c) || c->comp.arg->num.value < 0 ||
 		    c->comp.arg->num.value > 0777)
 			return point_error(se, point, c, "umask takes a number "
 					   "from 0 to 0777");
-		procfs_of(dp)->umask = c->comp.arg->num.value;
+		pf->umask = c->comp.arg->num.value;
 		c = c->next;
 	}
 	if (!c || (!comp_is(c, "read") && !comp_is(c, "write")) || c->comp.arg)
 		return -1;
-	procfs_of(dp)->write = comp_is(c, "write");
+	pf->write = comp_is(c, "write");
 	/* SystemTap's defaults: a read probe's file is 0400, a write
 	 * probe's 0200, both 0600 (runtime/procfs.c joins the masks) */
-	if (procfs_of(dp)->umask < 0)
-		procfs_of(dp)->umask = procfs_of(dp)->write ? 0022 : 0044;
+	if (pf->umask < 0)
+		pf->umask = pf->write ? 0022 : 0044;
 	c = c->next;
-	if (!procfs_of(dp)->write && comp_is(c, "maxsize")) {
+	if (!pf->write && comp_is(c, "maxsize")) {
 		if (!is_num_arg(c))
 			return point_error(se, point, c, "maxsize needs a number "
 					   "(the largest file content in bytes)");
 		if (c->comp.arg->num.value <= 0)
 			return point_error(se, point, c, "maxsize must be greater "
 					   "than 0");
-		procfs_of(dp)->maxsize = c->comp.arg->num.value;
+		pf->maxsize = c->comp.arg->num.value;
 		c = c->next;
 	}
 	if (c)
 		return -1;
-	procfs_of(dp)->path = c0->comp.arg ? c0->comp.arg->str.value : "command";
-	const char *why = procfs_path_error(procfs_of(dp)->path);
+	pf->path = c0->comp.arg ? c0->comp.arg->str.value : "command";
+	const char *why = procfs_path_error(pf->path);
 	if (why)
 		return point_error(se, point, c0, why);
 	return true;
@@ -144,56 +141,6 @@ static bool context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
-/* ---- the kernel module ---------------------------------------------- */
-
-static const char *probe_type(const struct derived_probe *dp)
-{
-	(void)dp;
-	return "STP_PROBE_PROCFS";
-}
-
-static void fields(struct cg *cg, int i, FILE *out)
-{
-	const struct derived_probe *dp = cg->prog->probes[i];
-
-	fprintf(out, ",\n\t  .procfs_path = %s, .procfs_write = %s, "
-		".procfs_bufsize = %" PRId64 ", .procfs_umask = 0%" PRIo64,
-		c_string(cg, procfs_of(dp)->path, strlen(procfs_of(dp)->path)),
-		procfs_of(dp)->write ? "true" : "false", procfs_of(dp)->maxsize,
-		(uint64_t)procfs_of(dp)->umask);
-}
-
-/* a write probe's $value: the bytes written */
-static const char *value_read(struct cg *cg, struct node *n)
-{
-	const char *t = tmp_string(cg);
-
-	(void)n;	/* pass 2 allows $value alone */
-	emit(cg, "strscpy(%s, stp_procfs_data(c)->buf, MAXSTRINGLEN);", t);
-	return t;
-}
-
-/* a read probe's $value = s / .= s: the file's content */
-static const char *value_assign(struct cg *cg, struct node *n)
-{
-	const char *v;
-
-	if (n->binary.lhs->kind != N_TARGET)
-		return NULL;
-	v = gen_expr(cg, n->binary.rhs);
-	emit(cg, "stp_procfs_set(c, %s, %s);", v,
-	     n->binary.op == OP_CONCAT ? "true" : "false");
-	return v;
-}
-
-static const struct family_emit module = {
-	.probe_type = probe_type,
-	.event = true,
-	.fields = fields,
-	.context = value_read,
-	.assign = value_assign,
-};
-
 static const char *const roots[] = { "procfs", NULL };
 static const char *const probe_types[] = { NULL };
 
@@ -226,7 +173,7 @@ static void finish(struct sema *se)
 }
 
 const struct probe_family procfs_family = {
-	.point_size = sizeof(struct procfs_probe),
+	.point_size = sizeof(struct derived_probe),
 	.name = "procfs",
 	.roots = roots,
 	.probe_types = probe_types,
@@ -235,5 +182,4 @@ const struct probe_family procfs_family = {
 	.first_claims = true,
 	.context_assign = context_assign,
 	.finish = finish,
-	.module = &module,
 };

@@ -5,19 +5,12 @@
  * each, or a tick on every CPU for timer.profile. No context values.
  */
 #include "probes/probes.h"
-#include "module/emit.h"
 
-struct timer_probe {
-	struct derived_probe dp;	/* first (family.h, point_size) */
-	uint64_t period_ns;		/* (jiffies: in jiffies) */
-	uint64_t randomize_ns;		/* +/- up to this, or 0 */
-	bool jiffies;			/* timer.jiffies: the two in jiffies */
-	bool profile;			/* timer.profile: on every CPU */
-};
-
-static struct timer_probe *timer_of(const struct derived_probe *dp)
+/* The point's timer: its attach description (semantic/attach.h). */
+static struct attach_timer *timer_of(struct derived_probe *dp)
 {
-	return (struct timer_probe *)dp;
+	dp->attach.kind = ATTACH_TIMER;
+	return &dp->attach.timer;
 }
 
 static const struct {
@@ -152,46 +145,10 @@ static const char *const probe_types[] = {
 	NULL,
 };
 
-/* ---- the kernel module ---------------------------------------------- */
-
-static const char *probe_type(const struct derived_probe *dp)
-{
-	(void)dp;
-	return "STP_PROBE_TIMER";
-}
-
-static void head_fields(struct cg *cg, int i, FILE *out)
-{
-	fprintf(out, ",\n\t  .period_ns = %" PRIu64 "ULL",
-		timer_of(cg->prog->probes[i])->period_ns);
-}
-
-static void fields(struct cg *cg, int i, FILE *out)
-{
-	const struct derived_probe *dp = cg->prog->probes[i];
-
-	if (timer_of(dp)->randomize_ns)
-		fprintf(out, ", .randomize_ns = %" PRIu64 "ULL",
-			timer_of(dp)->randomize_ns);
-	if (timer_of(dp)->jiffies)
-		fputs(", .timer_flags = STP_TIMER_JIFFIES", out);
-	if (timer_of(dp)->profile)
-		fputs(", .timer_flags = STP_TIMER_PROFILE", out);
-}
-
-static const struct family_emit module = {
-	.probe_type = probe_type,
-	.event = true,
-	.lean = true,
-	.head_fields = head_fields,
-	.fields = fields,
-};
-
 const struct probe_family timer_family = {
-	.point_size = sizeof(struct timer_probe),
+	.point_size = sizeof(struct derived_probe),
 	.name = "timer",
 	.roots = roots,
 	.probe_types = probe_types,
 	.derive = derive,
-	.module = &module,
 };

@@ -11,14 +11,14 @@
 struct stp_probe;
 struct stp_map_entry;
 
-#define STP_KF_MAXVALS 64		/* context values of one probe (faults
+#define STP_MAXVALS 64   		/* context values of one probe (faults
 					 * is a 64-bit mask) */
 
 /*
  * A typed tracepoint callback's arguments, on its stack for the hit:
  * v[k] is the body's context value k ($x in the order pass 2 numbered
  * them), all[i] the tracepoint's i-th argument (for $$parms). Also a
- * kernel function hit's context values (see stp_probe.kf_vals).
+ * hit's context values read from the registers (see stp_probe.vals).
  */
 struct stp_tp_args {
 	const int64_t *v;
@@ -53,13 +53,13 @@ struct stp_context {
 		char error_buffer[MAXSTRINGLEN];
 	};
 	struct stp_re_match last_match;	/* the last =~ (for matched()) */
-	/* a kernel function entry hit's context values (c->tp points at
-	 * kf_args): filled by the probe's kf_vals before the handler */
-	int64_t kf_v[STP_KF_MAXVALS];
-	struct stp_tp_args kf_args;
+	/* a hit's context values read from the registers (c->tp points
+	 * at vals_args): filled by the probe's vals before the handler */
+	int64_t vals[STP_MAXVALS];
+	struct stp_tp_args vals_args;
 	/* non-NULL: a return probe's handler runs at the entry, to store
-	 * its @entry(...) values here (stp_probe.kf_nentry) and leave */
-	int64_t *kf_entry_out;
+	 * its @entry(...) values here and leave */
+	int64_t *entry_out;
 };
 
 static __always_inline void *stp_frame(struct stp_context *c, int depth)

@@ -59,9 +59,9 @@ struct stp_module_desc {
 	unsigned int ncounters;		/* STP_NCOUNTERS */
 	int (*globals_init)(void);	/* its arrays and statistics, or NULL */
 	void (*globals_free)(void);
-	/* the KASLR anchor (kfunc.c): run-time and link-time address of one
-	 * exported function; 0 when the module has no kernel functions */
-	unsigned long kfunc_anchor, kfunc_anchor_link;
+	/* the kernel image's load (KASLR) anchor: run-time and link-time
+	 * address of one exported function; 0 when the module needs none */
+	unsigned long anchor, anchor_link;
 };
 extern const struct stp_module_desc stp_module;
 

@@ -23,21 +23,4 @@ static void stp_session_set_target(int64_t pid);
 static int stp_status_line(char *buf, size_t size);
 static bool stp_session_news(void);
 
-/*
- * Each family's kernel side: arm its probes of the table (on a failure,
- * the session disarms everything) and disarm them (safe when not armed).
- * timer.c, tracepoint.c, kfunc.c, procfs.c; probes.c lists them.
- */
-static int stp_timer_arm(const struct stp_probe *tab, size_t n);
-static void stp_timer_disarm(void);
-static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n);
-static void stp_tracepoint_disarm(void);
-/* kfunc.c: arm (all or none) / disarm / free the kernel function probes */
-static int stp_kfunc_arm(const struct stp_probe *tab, size_t n);
-static void stp_kfunc_disarm(void);
-static void stp_kfunc_free(void);
-/* procfs files of STP_PROBE_PROCFS probes (procfs.c) */
-static int stp_procfs_arm(const struct stp_probe *tab, size_t n);
-static void stp_procfs_disarm(void);
-
 #endif /* RUNTIME_INTERNAL_H */

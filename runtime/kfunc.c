@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel function probes: STP_PROBE_KFUNC (entry, also inlined copies)
- * and STP_PROBE_KRETFUNC (return).
+ * Kernel function probes: entries (also inlined copies and statements)
+ * and returns, the module's table of struct stp_kfunc_probe (kfunc.h).
  *
- * Where: a probe names its function by link-time address (kf_addr, from
+ * Where: a probe names its function by link-time address (addr, from
  * the vmlinux DWARF: also static functions whose name is not unique, and
- * inlined copies) or by symbol (kf_symbol, e.g. "vfs_read"). An address
+ * inlined copies) or by symbol (symbol, e.g. "vfs_read"). An address
  * is moved by the kernel's KASLR offset, found from one exported function
  * whose link-time address the module names before including runtime.h
  * (STP_MODULE_PROBES() puts both in stp_module):
@@ -44,14 +44,14 @@
  * target's headers: 6.12's rethook-based fprobe; kernels since 6.14 pass
  * ftrace_regs, 6.1 has none): one ftrace registration for all, a table
  * by address as for entries, and per call one entry-data record holding,
- * at rt->data_off, each of the function's probes' kf_data_size bytes;
- * its pool is the sum of the probes' kf_maxactive. Functions ftrace
+ * at rt->data_off, each of the function's probes' data_size bytes;
+ * its pool is the sum of the probes' maxactive. Functions ftrace
  * refuses (checked on a filter never registered), or all of them when
  * the fprobe cannot be registered, fall back to kretprobes.
- * A kretprobe has kf_maxactive instances (0: SystemTap's
+ * A kretprobe has maxactive instances (0: SystemTap's
  * default, max(15, 6 * CPUs): tasks asleep in the function each hold
- * one; kf_data_size bytes of instance data and
- * kf_entry, called at entry with them, for probes that save values at
+ * one; data_size bytes of instance data and
+ * entry, called at entry with them, for probes that save values at
  * entry). Hits the pools could not serve, and hits missed by
  * recursion, count as skipped probes: those counted when the detach
  * begins (events are off by then; detaching stops a return pool before
@@ -82,6 +82,7 @@ enum stp_kf_how {
 
 struct stp_kfunc_rt {
 	const struct stp_probe *p;
+	const struct stp_kfunc_probe *k;	/* its kernel function entry */
 	unsigned long addr;		/* resolved entry address */
 	enum stp_kf_how how;		/* registered as */
 	enum stp_kf_how used;		/* the same, kept after disarming */
@@ -115,16 +116,11 @@ static bool stp_kf_fp_registered;
 static struct ftrace_ops stp_kf_check_ops;	/* never registered */
 #endif
 
-static bool stp_is_kfunc(const struct stp_probe *p)
-{
-	return p->type == STP_PROBE_KFUNC || p->type == STP_PROBE_KRETFUNC;
-}
-
 /* The KASLR offset (run-time minus link-time addresses), when known. */
 static bool stp_kfunc_reloc(unsigned long *offset)
 {
-	*offset = stp_module.kfunc_anchor - stp_module.kfunc_anchor_link;
-	return stp_module.kfunc_anchor != 0;
+	*offset = stp_module.anchor - stp_module.anchor_link;
+	return stp_module.anchor != 0;
 }
 
 /*
@@ -165,21 +161,22 @@ static unsigned long stp_kfunc_entry(unsigned long addr)
 	return addr;
 }
 
-static int stp_kfunc_resolve(const struct stp_probe *p, unsigned long *addr)
+static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
+			     unsigned long *addr)
 {
 	unsigned long offset;
 	int ret;
 
-	if (p->kf_addr && stp_kfunc_reloc(&offset)) {
-		*addr = p->kf_addr + offset;
+	if (p->addr && stp_kfunc_reloc(&offset)) {
+		*addr = p->addr + offset;
 		/* an inlined copy's entry pc is no function entry */
-		if (!(p->kf_flags & (STP_KF_INLINE | STP_KF_STMT)))
+		if (!(p->flags & (STP_KF_INLINE | STP_KF_STMT)))
 			*addr = stp_kfunc_entry(*addr);
 		return 0;
 	}
-	if (!p->kf_symbol)
+	if (!p->symbol)
 		return -ENOENT;
-	ret = stp_kfunc_lookup(p->kf_symbol, addr);
+	ret = stp_kfunc_lookup(p->symbol, addr);
 	if (!ret)
 		*addr = stp_kfunc_entry(*addr);
 	return ret;
@@ -386,7 +383,7 @@ static int stp_kf_ftrace_arm(void)
 	}
 	/* the registers only for handlers (a lean probe needs none); all
 	 * probes of one lean body: its own function, no search per hit */
-	lean_hit = stp_kf_ftrace[0]->p->kf_lean_hit;
+	lean_hit = stp_kf_ftrace[0]->k->lean_hit;
 	for (i = 0, g = 0; i < stp_kf_nftrace; i++) {
 		struct stp_kfunc_rt *rt = stp_kf_ftrace[i];
 
@@ -394,7 +391,7 @@ static int stp_kf_ftrace_arm(void)
 			g = i;
 			rt->all_lean = true;
 		}
-		if (rt->p->kf_lean_hit != lean_hit)
+		if (rt->k->lean_hit != lean_hit)
 			lean_hit = NULL;
 		if (!rt->p->lean) {
 			stp_kf_ftrace[g]->all_lean = false;
@@ -407,9 +404,9 @@ static int stp_kf_ftrace_arm(void)
 	stp_kf_ftrace_one = stp_kf_ftrace[0]->addr == stp_kf_ftrace[g]->addr;
 	if (lean_hit)
 		stp_kf_ops.func = (ftrace_func_t)lean_hit;
-	else if (stp_kf_nftrace == 1 && stp_kf_ftrace[0]->p->kf_hit)
+	else if (stp_kf_nftrace == 1 && stp_kf_ftrace[0]->k->hit)
 		/* one probe with a handler: its own function */
-		stp_kf_ops.func = (ftrace_func_t)stp_kf_ftrace[0]->p->kf_hit;
+		stp_kf_ops.func = (ftrace_func_t)stp_kf_ftrace[0]->k->hit;
 	ret = register_ftrace_function(&stp_kf_ops);
 	if (ret) {
 		ftrace_free_filter(&stp_kf_ops);
@@ -496,45 +493,48 @@ static int stp_kfunc_kret_entry(struct kretprobe_instance *ri,
 	if (!rt)
 		return 0;
 	was = stp_kf_ip_set(regs, (unsigned long)rt->krp.kp.addr);
-	rt->p->kf_entry(rt->p, regs, ri->data);
+	rt->k->entry(rt->k, regs, ri->data);
 	stp_kf_ip_restore(regs, was);
 	return 0;
 }
 
 /*
  * A return probe's context values ($param, @entry(...)) are computed at
- * the entry into the kretprobe instance data (kf_data_size bytes, this
- * layout; kf_entry is stp_kf_save_entry): stp_probe.kf_vals (kf_nvals
- * values), then the handler's entry part (kf_nentry values).
+ * the entry into the kretprobe instance data (data_size bytes, this
+ * layout; entry is stp_kf_save_entry): stp_probe.vals (nvals values),
+ * then the handler's entry part (nentry values).
  */
 struct stp_kf_entry_vals {
 	u64 faults;
 	int64_t v[];
 };
 
-void stp_kf_save_entry(const struct stp_probe *p, struct pt_regs *regs,
+void stp_kf_save_entry(const struct stp_kfunc_probe *k, struct pt_regs *regs,
 		       void *data)
 {
+	const struct stp_probe *p = k->probe;
 	struct stp_kf_entry_vals *e = data;
 
 	e->faults = 0;
-	if (p->kf_vals)
-		p->kf_vals(regs, e->v, &e->faults);
-	if (p->kf_nentry) {
+	if (p->vals)
+		p->vals(regs, e->v, &e->faults);
+	if (k->nentry) {
 		/* the handler's entry part computes the @entry(...) values */
 		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
-		int64_t *out = e->v + p->kf_nvals;
+		int64_t *out = e->v + p->nvals;
 
-		memset(out, 0, p->kf_nentry * sizeof(*out));
+		memset(out, 0, k->nentry * sizeof(*out));
 		stp_probe_run_ctx(p, &a, regs, out);
 	}
 }
 
 /* A return probe's hit, with the data its entry saved. */
-static void notrace stp_kf_ret_run(const struct stp_probe *p,
+static void notrace stp_kf_ret_run(const struct stp_kfunc_probe *k,
 				   struct pt_regs *regs, void *data)
 {
-	if (p->kf_entry == stp_kf_save_entry) {
+	const struct stp_probe *p = k->probe;
+
+	if (k->entry == stp_kf_save_entry) {
 		/* the values saved at the entry are the context's */
 		struct stp_kf_entry_vals *e = data;
 		struct stp_tp_args a = { .v = e->v, .faults = e->faults };
@@ -551,21 +551,21 @@ static int stp_kfunc_kret_hit(struct kretprobe_instance *ri,
 	struct stp_kfunc_rt *rt = stp_kfunc_kret_rt(ri);
 
 	if (rt)
-		stp_kf_ret_run(rt->p, regs, ri->data);
+		stp_kf_ret_run(rt->k, regs, ri->data);
 	return 0;
 }
 
 /* SystemTap's default kretprobe pool: tasks asleep in it hold one each. */
-static int stp_kf_maxactive(const struct stp_probe *p)
+static int stp_kf_maxactive(const struct stp_kfunc_probe *k)
 {
-	return p->kf_maxactive ? p->kf_maxactive :
+	return k->maxactive ? k->maxactive :
 	       max(15, 6 * (int)num_possible_cpus());
 }
 
 #if STP_KF_HAVE_FPROBE
 /*
  * The one fprobe of the return probes: its entry data holds, for each
- * probe at the function (in table order), that probe's kf_data_size
+ * probe at the function (in table order), that probe's data_size
  * bytes at rt->data_off; entry_ip is the fentry site, as for stp_kf_ops.
  */
 static int notrace stp_kf_fp_entry(struct fprobe *fp, unsigned long entry_ip,
@@ -581,8 +581,8 @@ static int notrace stp_kf_fp_entry(struct fprobe *fp, unsigned long entry_ip,
 	start = (*rt)->addr;
 	was = stp_kf_ip_set(regs, entry_ip);
 	for (; rt < end && (*rt)->addr == start; rt++)
-		if ((*rt)->p->kf_entry)
-			(*rt)->p->kf_entry((*rt)->p, regs,
+		if ((*rt)->k->entry)
+			(*rt)->k->entry((*rt)->k, regs,
 					   (char *)data + (*rt)->data_off);
 	stp_kf_ip_restore(regs, was);
 	return 0;
@@ -600,7 +600,7 @@ static void notrace stp_kf_fp_exit(struct fprobe *fp, unsigned long entry_ip,
 		return;
 	start = (*rt)->addr;
 	for (; rt < end && (*rt)->addr == start; rt++)
-		stp_kf_ret_run((*rt)->p, regs, (char *)data + (*rt)->data_off);
+		stp_kf_ret_run((*rt)->k, regs, (char *)data + (*rt)->data_off);
 }
 
 /*
@@ -641,9 +641,9 @@ static int stp_kf_fprobe_arm(void)
 			continue;
 		}
 		rt->data_off = group;
-		group += ALIGN(rt->p->kf_data_size, sizeof(u64));
+		group += ALIGN(rt->k->data_size, sizeof(u64));
 		data_size = max(data_size, group);
-		maxactive += stp_kf_maxactive(rt->p);
+		maxactive += stp_kf_maxactive(rt->k);
 		stp_kf_fret[stp_kf_nfret++] = rt;
 	}
 	for (i = 0, g = 0; i < nips; i++)
@@ -703,7 +703,7 @@ static bool stp_kf_ftrace_site(unsigned long addr)
  */
 static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 {
-	const struct stp_probe *p = rt->p;
+	const struct stp_kfunc_probe *p = rt->k;
 	int ret;
 
 	if (rt->how == STP_KF_BY_KRETPROBE) {
@@ -711,8 +711,8 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 		rt->krp.kp.flags = KPROBE_FLAG_DISABLED;
 		rt->krp.handler = stp_kfunc_kret_hit;
 		rt->krp.maxactive = stp_kf_maxactive(p);
-		rt->krp.data_size = p->kf_data_size;
-		if (p->kf_entry)
+		rt->krp.data_size = p->data_size;
+		if (p->entry)
 			rt->krp.entry_handler = stp_kfunc_kret_entry;
 		ret = register_kretprobe(&rt->krp);
 	} else {
@@ -738,7 +738,7 @@ static int stp_kfunc_register(struct stp_kfunc_rt *rt)
 		 * by "kprobes: Skip clearing aggrprobe's post_handler in
 		 * kprobe-on-ftrace case") */
 		for (r = rt; r; r = r->same)
-			if (r->p->kf_flags & (STP_KF_INLINE | STP_KF_STMT))
+			if (r->k->flags & (STP_KF_INLINE | STP_KF_STMT))
 				rt->kp.post_handler = stp_kfunc_kprobe_post;
 		if (rt->kp.post_handler && stp_kf_ftrace_site(rt->addr))
 			rt->kp.post_handler = NULL;
@@ -838,7 +838,7 @@ static void stp_kf_kprobes_arm(void)
 
 	for (i = 0; i < stp_nkfuncs; i++) {
 		const struct stp_kfunc_rt *rt = &stp_kfuncs[i];
-		u32 flags = rt->p->kf_flags;
+		u32 flags = rt->k->flags;
 
 		if (rt->how == STP_KF_BY_KRETPROBE) {
 			nk[1]++;
@@ -1043,27 +1043,27 @@ static void stp_kfunc_free(void)
  * kernel refuses is a warning; -errno only when nothing could be tried
  * (no memory, ftrace itself failing).
  */
-static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
+static int stp_kfunc_arm(const void *table, size_t n)
 {
-	size_t i, k = 0, nby[STP_KF_BY_SHARED + 1] = { 0 };
+	const struct stp_kfunc_probe *tab = table;
+	size_t i, nby[STP_KF_BY_SHARED + 1] = { 0 };
 	u64 t0 = ktime_get_ns();
 	int ret;
 
-	for (i = 0; i < n; i++)
-		k += stp_is_kfunc(&tab[i]);
-	if (!k || stp_kfuncs)
+	if (!n || stp_kfuncs)
 		return 0;
-	stp_kfuncs = kvcalloc(k, sizeof(*stp_kfuncs), GFP_KERNEL);
+	stp_kfuncs = kvcalloc(n, sizeof(*stp_kfuncs), GFP_KERNEL);
 	if (!stp_kfuncs)
 		return -ENOMEM;
-	for (i = 0; i < n; i++)
-		if (stp_is_kfunc(&tab[i]))
-			stp_kfuncs[stp_nkfuncs++].p = &tab[i];
+	for (i = 0; i < n; i++) {
+		stp_kfuncs[stp_nkfuncs].p = tab[i].probe;
+		stp_kfuncs[stp_nkfuncs++].k = &tab[i];
+	}
 
 	/* resolve, and plan how each is attached */
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
-		const struct stp_probe *p = rt->p;
+		const struct stp_kfunc_probe *p = rt->k;
 
 		ret = stp_kfunc_resolve(p, &rt->addr);
 		if (ret) {
@@ -1071,11 +1071,11 @@ static int stp_kfunc_arm(const struct stp_probe *tab, size_t n)
 			stp_kfunc_warn(rt, ret);
 			continue;
 		}
-		if (p->type == STP_PROBE_KRETFUNC)
+		if (p->flags & STP_KF_RETURN)
 			rt->how = STP_KF_HAVE_FPROBE ? STP_KF_BY_FPROBE :
 						       STP_KF_BY_KRETPROBE;
 		else if (STP_KF_HAVE_FTRACE &&
-			 !(p->kf_flags & (STP_KF_KPROBE | STP_KF_INLINE |
+			 !(p->flags & (STP_KF_KPROBE | STP_KF_INLINE |
 					  STP_KF_STMT)))
 			rt->how = STP_KF_BY_FTRACE;
 		else
@@ -1134,3 +1134,11 @@ const char *stp_kfunc_how(const struct stp_probe *p)
 			return names[stp_kfuncs[i].used];
 	return "";
 }
+
+const struct stp_kind_ops stp_kfunc_kind = {
+	.name = "kernel function",
+	.entry_size = sizeof(struct stp_kfunc_probe),
+	.arm = stp_kfunc_arm,
+	.disarm = stp_kfunc_disarm,
+	.free = stp_kfunc_free,
+};

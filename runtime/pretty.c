@@ -82,7 +82,7 @@ fault:
  */
 void stp_tp_parms(struct stp_context *c, char *dst, int mode, char *scratch)
 {
-	const struct stp_tp_parm *p = c->probe->tp_parms[mode];
+	const struct stp_tp_parm *p = stp_tp_of(c)->parms[mode];
 	struct stp_strbuf sb;
 
 	stp_sb_init(&sb, dst);

@@ -2,8 +2,8 @@
 /*
  * The session: probe entry and exit (busy guard, session checks, action
  * budget, globals lock, error reporting), the begin/end/error sequence,
- * and arming the event probes through each family's file (timer.c,
- * tracepoint.c, kfunc.c, procfs.c).
+ * and arming the event probes through the module's list of attach kinds
+ * (each kind's operations and table, in the kind's own file).
  *
  * Phases: LOADED -start-> STARTING (begin probes) -> RUNNING (events
  * armed unless exit() or an error came first) -stop-> STOPPING (events
@@ -147,10 +147,7 @@ static bool stp_probe_allowed(const struct stp_probe *p)
 
 static bool stp_is_event(const struct stp_probe *p)
 {
-	return p->type == STP_PROBE_TIMER ||
-	       p->type == STP_PROBE_TRACEPOINT ||
-	       p->type == STP_PROBE_KFUNC || p->type == STP_PROBE_KRETFUNC ||
-	       p->type == STP_PROBE_PROCFS;
+	return p->type == STP_PROBE_EVENT;
 }
 
 /*
@@ -373,16 +370,16 @@ void stp_probe_run_ctx(const struct stp_probe *p,
 	c->probe = p;
 	c->tp = args;
 	c->regs = regs;
-	c->kf_entry_out = entry_out;
+	c->entry_out = entry_out;
 #ifdef STP_TIMING
 	t0 = get_cycles();
 #endif
-	if (regs && !args && p->kf_vals) {
-		/* a kernel function's entry: its context values now */
-		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
-		c->kf_args.v = c->kf_v;
-		c->kf_args.all = NULL;
-		c->tp = &c->kf_args;
+	if (regs && !args && p->vals) {
+		/* values from the registers at the event: now */
+		p->vals(regs, c->vals, &c->vals_args.faults);
+		c->vals_args.v = c->vals;
+		c->vals_args.all = NULL;
+		c->tp = &c->vals_args;
 	}
 	/* begin/end/error probes never overlap an event probe: no locks */
 	if (event && p->nlocks && !stp_locks_take(p->locks, p->nlocks)) {
@@ -411,7 +408,7 @@ check:
 	c->probe = NULL;
 	c->tp = NULL;
 	c->regs = NULL;
-	c->kf_entry_out = NULL;
+	c->entry_out = NULL;
 put:
 	stp_context_put(c);
 out:
@@ -434,25 +431,31 @@ static void stp_run_type(enum stp_probe_type type)
 }
 
 /*
- * The kernel side of each family whose probes the runtime arms (the
- * compiler's probes/ has the rest): armed in this order, each all or
- * nothing, and disarmed in the same order. Tracepoints come first: a
- * tracepoint this kernel lacks fails the session before anything runs.
+ * The module's attach kinds, each with its table: armed in the module's
+ * order (the compiler puts a kind whose arming can fail for want of what
+ * the kernel has first), each all or nothing, and disarmed in the same
+ * order.
  */
-static const struct stp_family_ops {
-	int (*arm)(const struct stp_probe *tab, size_t n);
-	void (*disarm)(void);
-} stp_family_ops[] = {
-	{ stp_tracepoint_arm, stp_tracepoint_disarm },
-	{ stp_timer_arm, stp_timer_disarm },
-	{ stp_kfunc_arm, stp_kfunc_disarm },
-	{ stp_procfs_arm, stp_procfs_disarm },
-};
+static const struct stp_kind_table *stp_kinds;
+
+const struct stp_kind_ops *stp_probe_kind(const struct stp_probe *p)
+{
+	const char *e = p ? p->attach : NULL;
+
+	for (const struct stp_kind_table *k = stp_kinds; e && k && k->ops;
+	     k++) {
+		const char *t = k->table;
+
+		if (e >= t && e < t + k->n * k->ops->entry_size)
+			return k->ops;
+	}
+	return NULL;
+}
 
 static void stp_disarm(void)
 {
-	for (size_t f = 0; f < ARRAY_SIZE(stp_family_ops); f++)
-		stp_family_ops[f].disarm();
+	for (const struct stp_kind_table *k = stp_kinds; k->ops; k++)
+		k->ops->disarm();
 	/* event handlers run with preemption off: after a grace period none
 	 * is in flight, so end probes touch globals without locks */
 	synchronize_rcu();
@@ -460,8 +463,8 @@ static void stp_disarm(void)
 
 static int stp_arm(void)
 {
-	for (size_t f = 0; f < ARRAY_SIZE(stp_family_ops); f++) {
-		int ret = stp_family_ops[f].arm(stp_probe_tab, stp_nprobes);
+	for (const struct stp_kind_table *k = stp_kinds; k->ops; k++) {
+		int ret = k->ops->arm(k->table, k->n);
 		if (ret) {
 			stp_disarm();
 			return ret;
@@ -603,18 +606,22 @@ static void stp_session_free(void)
 	stp_counters_free();
 	stp_rings_free();
 	stp_contexts_free();
-	stp_kfunc_free();
+	for (const struct stp_kind_table *k = stp_kinds; k->ops; k++)
+		if (k->ops->free)
+			k->ops->free();
 	kfree(stp_order);
 	stp_order = NULL;
 }
 
-int stp_session_init(const struct stp_probe *probes, size_t n)
+int stp_session_init(const struct stp_probe *probes, size_t n,
+		     const struct stp_kind_table *kinds)
 {
 	size_t i, j;
 	int ret;
 
 	stp_probe_tab = probes;
 	stp_nprobes = n;
+	stp_kinds = kinds;
 	stp_order = kcalloc(max_t(size_t, n, 1), sizeof(*stp_order),
 			    GFP_KERNEL);
 	if (!stp_order) {

@@ -2,6 +2,12 @@
 /*
  * The probe table a generated module hands to the runtime, and the
  * STP_MODULE_PROBES() macro that turns it into module init/exit.
+ *
+ * Every probe has an entry in the one table (struct stp_probe: what every
+ * probe has); an event probe also has one in the table of its attach
+ * kind, whose own file under runtime/ (and its header) defines the entry
+ * and arms the table: the module hands the session a list of those
+ * tables (struct stp_kind_table). Nothing here names a kind.
  */
 #ifndef RUNTIME_PROBES_H
 #define RUNTIME_PROBES_H
@@ -10,23 +16,9 @@ enum stp_probe_type {
 	STP_PROBE_BEGIN,		/* runs on "start", by priority */
 	STP_PROBE_END,			/* runs on "stop", by priority */
 	STP_PROBE_ERROR,		/* runs on "stop" after a fatal error */
-	STP_PROBE_TIMER,		/* hrtimer every period_ns (one, or
-					 * one per CPU: STP_TIMER_PROFILE) */
-	STP_PROBE_TRACEPOINT,		/* kernel tracepoint tp_name */
-	STP_PROBE_KFUNC,		/* kernel function entry (kfunc.c) */
-	STP_PROBE_KRETFUNC,		/* kernel function return (kfunc.c) */
-	STP_PROBE_PROCFS,		/* procfs file read/write (procfs.c) */
+	STP_PROBE_EVENT,		/* runs on events while the session
+					 * runs: armed by its kind's table */
 };
-
-/* stp_probe.timer_flags */
-#define STP_TIMER_JIFFIES 0x1		/* period_ns/randomize_ns in jiffies */
-#define STP_TIMER_PROFILE 0x2		/* on every CPU, with the interrupted
-					 * registers (get_irq_regs) */
-
-/* stp_probe.kf_flags */
-#define STP_KF_KPROBE	0x1		/* entry by kprobe, not ftrace */
-#define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at kf_addr */
-#define STP_KF_STMT	0x4		/* kernel.statement: kprobe at kf_addr */
 
 /*
  * One lock an event handler takes: the rwlock of a global that event
@@ -60,37 +52,6 @@ static __always_inline int stp_tp_read(u64 *out, unsigned long addr,
 	default: *out = u.q; break;
 	}
 	return 0;
-}
-
-/*
- * A kernel.function variable written in guru mode ($x = v): size bytes of
- * val at kernel address addr (a register's pt_regs slot, or memory); a
- * user or non-canonical address, or a fault, is -EFAULT and nothing is
- * written. copy_to_kernel_nofault is not exported, so the access is the
- * exception-table one it uses itself.
- */
-static __always_inline int stp_kf_write(unsigned long addr, u64 val,
-					unsigned int size)
-{
-	u8 b = val;
-	u16 h = val;
-	u32 w = val;
-
-	if (addr < TASK_SIZE_MAX + PAGE_SIZE ||
-	    !__is_canonical_address(addr, boot_cpu_data.x86_virt_bits))
-		return -EFAULT;
-	pagefault_disable();
-	switch (size) {
-	case 1: __put_kernel_nofault((void *)addr, &b, u8, fault); break;
-	case 2: __put_kernel_nofault((void *)addr, &h, u16, fault); break;
-	case 4: __put_kernel_nofault((void *)addr, &w, u32, fault); break;
-	default: __put_kernel_nofault((void *)addr, &val, u64, fault); break;
-	}
-	pagefault_enable();
-	return 0;
-fault:
-	pagefault_enable();
-	return -EFAULT;
 }
 
 /* A bitfield: nbits bits from bit shift of the bytes at addr. */
@@ -169,60 +130,20 @@ struct stp_probe {
 	 * one's losses, and in that entry the point as written */
 	unsigned int lost_to;
 	const char *point;
-	u64 period_ns;			/* STP_PROBE_TIMER: period */
-	u64 randomize_ns;		/* STP_PROBE_TIMER: +/- jitter, or 0 */
-	unsigned int timer_flags;	/* STP_TIMER_* */
-	const char *tp_name;		/* STP_PROBE_TRACEPOINT: e.g. "sched_switch" */
-	const char *tp_system;		/* its system ($$system): "sched" */
-	/* $$parms / $$vars, plain, '$' and '$$' (NULL: not used) */
-	const struct stp_tp_parm *tp_parms[STP_PARMS_MODES];
-	void *tp_callback;		/* typed or lean callback, NULL:
-					 * generic */
-	bool tp_shared;			/* run by another entry's callback (a
-					 * dispatch on an argument): never
-					 * registered itself */
-	bool tp_in_module;		/* defined by a module, not vmlinux:
-					 * armed while that module is loaded */
 	const struct stp_lock *locks;	/* event probes: the globals' locks
 					 * the handler needs, in order */
 	unsigned int nlocks;
-	const char *kf_symbol;		/* STP_PROBE_KFUNC/KRETFUNC: the
-					 * function's symbol, or */
-	unsigned long kf_addr;		/* its link-time address (needs
-					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
-	int kf_maxactive;		/* KRETFUNC: instances, 0: max(15, 6 * CPUs) */
-	unsigned int kf_flags;		/* STP_KF_* */
-	/* KFUNC, lean: an ftrace_ops function that runs this probe's
-	 * counts (STP_KF_LEAN_HIT), for an ops that serves only it */
-	void *kf_lean_hit;
-	/* KFUNC with a handler: an ftrace_ops function that runs it
-	 * (STP_KF_HIT), for an ops that serves only this probe */
-	void *kf_hit;
-	/* KRETFUNC: bytes of kretprobe instance data, and a function run
-	 * at entry with them (values a return probe saves at entry) */
-	size_t kf_data_size;
-	void (*kf_entry)(const struct stp_probe *p, struct pt_regs *regs,
-			 void *data);
-	/* KFUNC/KRETFUNC whose body reads context variables ($count,
-	 * $file->f_pos): computes them from the registers at the function's
-	 * entry (v[k] and bit k of *faults, as struct stp_tp_args); for a
-	 * return probe it runs at the entry and the values are kept in the
-	 * kretprobe instance (kf_nvals of them) until the return */
-	void (*kf_vals)(struct pt_regs *regs, int64_t *v, u64 *faults);
-	unsigned int kf_nvals;
-	/* KRETFUNC: @entry(expr) values computed by the handler itself at
-	 * the entry (c->kf_entry_out), kept after the kf_nvals values */
-	unsigned int kf_nentry;
-	const char *procfs_path;	/* STP_PROBE_PROCFS: under
-					 * /proc/systemtap/MODULE/ */
-	bool procfs_write;		/* a .write probe (else .read) */
-	u32 procfs_bufsize;		/* .read.maxsize(N), 0: MAXSTRINGLEN */
-	u16 procfs_umask;		/* .umask(N) */
+	/* an event probe whose body reads context values ($count,
+	 * $file->f_pos) that its kind computes from the registers at the
+	 * event: v[k] and bit k of *faults (as struct stp_tp_args), nvals of
+	 * them; NULL: its kind hands them over itself */
+	void (*vals)(struct pt_regs *regs, int64_t *v, u64 *faults);
+	unsigned int nvals;
+	/* an event probe: its entry in its kind's table (the kind's
+	 * header's struct), for the handler's reads of the kind's own
+	 * values */
+	const void *attach;
 };
-
-/* pretty.c: $$parms in mode 0..2 of the current tracepoint hit */
-void __maybe_unused stp_tp_parms(struct stp_context *c, char *dst, int mode,
-				 char *scratch);
 
 extern atomic_t stp_events_live;
 extern const struct kernel_param_ops stp_param_ops_int64;
@@ -308,12 +229,12 @@ stp_probe_fast(const struct stp_probe *p, void (*handler)(struct stp_context *),
 		c->tp = args;
 		c->regs = regs;
 	}
-	if ((use & STP_USE_REGS) && regs && !args && p->kf_vals) {
-		/* a kernel function's entry: its context values now */
-		p->kf_vals(regs, c->kf_v, &c->kf_args.faults);
-		c->kf_args.v = c->kf_v;
-		c->kf_args.all = NULL;
-		c->tp = &c->kf_args;
+	if ((use & STP_USE_REGS) && regs && !args && p->vals) {
+		/* values from the registers at the event: now */
+		p->vals(regs, c->vals, &c->vals_args.faults);
+		c->vals_args.v = c->vals;
+		c->vals_args.all = NULL;
+		c->tp = &c->vals_args;
 	}
 	if (!(use & STP_USE_NOLOCKS) && p->nlocks &&
 	    !stp_locks_take(p->locks, p->nlocks)) {
@@ -385,120 +306,30 @@ static __always_inline void stp_probe_run_regs(const struct stp_probe *p,
 	stp_probe_hit(p, NULL, regs);
 }
 
-/* kernel.trace (tracepoint.c) */
-/* A lean probe's tracepoint callback (generated, one per lean body). */
-#define STP_TP_LEAN_HIT(name, probe)					\
-	static void name(void *data)					\
-	{								\
-		stp_probe_lean(probe);					\
-	}
-
-/* A tracepoint probe's own callback (generated, one per table entry
- * with a handler and no typed callback): the fast path, inlined. */
-#define STP_TP_HIT(name, run, probe)					\
-	static void name(void *data)					\
-	{								\
-		run(probe, NULL, NULL);					\
-	}
-
-/* kernel.function (kfunc.c) */
-#ifdef CONFIG_DYNAMIC_FTRACE_WITH_REGS
-#define STP_KF_HAVE_FTRACE 1
-#else
-#define STP_KF_HAVE_FTRACE 0
-#endif
-
-/* fprobe with pt_regs handlers: a feature test (runtime/features) */
-#if STP_KF_HAVE_FTRACE && defined(STP_HAVE_FPROBE_PT_REGS)
-#include <linux/fprobe.h>
-#define STP_KF_HAVE_FPROBE 1
-#else
-#define STP_KF_HAVE_FPROBE 0
-#endif
-
 /*
- * The registers a kernel function's probe hands its handler hold the
- * probe's address as their ip (ip: the kprobe's address, or the fentry
- * site ftrace reports), as in SystemTap: the kernel gives ftrace's
- * callbacks the ip past the fentry call and a kprobe's the ip past its
- * int3. What stp_kf_ip_set returns goes back with stp_kf_ip_restore
- * before the callback returns: a changed ip is where ftrace returns to,
- * and what a kprobe single-steps from.
+ * An attach kind's operations (its runtime file): arm the n entries of
+ * its table (on a failure, the session disarms every kind), disarm them
+ * (safe when not armed), and free what outlives a disarm (optional).
  */
-static __always_inline unsigned long stp_kf_ip_set(struct pt_regs *regs,
-						   unsigned long ip)
-{
-	unsigned long was = 0;
-
-	if (regs) {
-		was = instruction_pointer(regs);
-		instruction_pointer_set(regs, ip);
-	}
-	return was;
-}
-
-static __always_inline void stp_kf_ip_restore(struct pt_regs *regs,
-					      unsigned long was)
-{
-	if (regs)
-		instruction_pointer_set(regs, was);
-}
-
-/*
- * A lean entry probe's own ftrace_ops function (the generated code names
- * one per lean body): when every probe of the shared ops is of that body,
- * it is the ops' function, with no search and nothing else per hit.
- */
-#if STP_KF_HAVE_FTRACE
-#define STP_KF_LEAN_HIT(name, probe)					\
-	static void notrace name(unsigned long ip, unsigned long parent_ip, \
-				 struct ftrace_ops *op,			\
-				 struct ftrace_regs *fregs)		\
-	{								\
-		stp_probe_lean(probe);					\
-	}
-#define STP_KF_LEAN_REF(name) ((void *)(name))
-/*
- * An entry probe's own ftrace_ops function when the ops serves only it:
- * no search, its handler inlined, the registers only when it reads them
- * (the ops saves them only then). ftrace calls it with preemption on;
- * the context's busy flag is the recursion guard (nothing before it is
- * traceable).
- */
-#define STP_KF_HIT(name, run, probe, use)				\
-	static void notrace name(unsigned long ip, unsigned long parent_ip, \
-				 struct ftrace_ops *op,			\
-				 struct ftrace_regs *fregs)		\
-	{								\
-		struct pt_regs *regs = ((use) & STP_USE_REGS) ?		\
-				       ftrace_get_regs(fregs) : NULL;	\
-		unsigned long was = stp_kf_ip_set(regs, ip);		\
-									\
-		preempt_disable_notrace();				\
-		run(probe, NULL, regs);					\
-		preempt_enable_notrace();				\
-		stp_kf_ip_restore(regs, was);				\
-	}
-#else
-#define STP_KF_LEAN_HIT(name, probe)
-#define STP_KF_LEAN_REF(name) NULL
-#define STP_KF_HIT(name, run, probe, use)
-#endif
-
-void stp_kf_save_entry(const struct stp_probe *p, struct pt_regs *regs,
-		       void *data);
-const char *stp_kfunc_how(const struct stp_probe *p);
-
-/* procfs probes (procfs.c): the file's text during a read or write probe */
-struct stp_procfs_data {
-	char *buf;			/* NUL-terminated */
-	size_t len, size;
+struct stp_kind_ops {
+	const char *name;		/* for messages */
+	size_t entry_size;		/* of an entry of its table */
+	int (*arm)(const void *table, size_t n);
+	void (*disarm)(void);
+	void (*free)(void);
 };
 
-struct stp_procfs_data *stp_procfs_data(struct stp_context *c);
-void stp_procfs_set(struct stp_context *c, const char *s, bool append);
+/* One kind's table in this module; a list of them ends with ops NULL. */
+struct stp_kind_table {
+	const struct stp_kind_ops *ops;
+	const void *table;
+	size_t n;
+};
 
-int stp_session_init(const struct stp_probe *probes, size_t n);
+int stp_session_init(const struct stp_probe *probes, size_t n,
+		     const struct stp_kind_table *kinds);
+/* The kind whose table has p's entry, or NULL (begin, end, error) */
+const struct stp_kind_ops *stp_probe_kind(const struct stp_probe *p);
 void stp_session_exit(void);
 
 #ifdef STP_HAVE_GLOBALS
@@ -510,17 +341,8 @@ static void stp_globals_free(void);
 #else
 #define STP_MODULE_GLOBALS
 #endif
-#ifdef STP_KFUNC_ANCHOR_SYM
-#define STP_MODULE_ANCHOR .kfunc_anchor = (unsigned long)&STP_KFUNC_ANCHOR_SYM, \
-			  .kfunc_anchor_link = STP_KFUNC_ANCHOR_LINK,
-/* a link-time address of the kernel image (a static variable's DWARF
- * location, DW_OP_addr) where it is now: moved by the KASLR offset */
-#define STP_KERNEL_ADDR(link) ((u64)(link) +				\
-			       (u64)((unsigned long)&STP_KFUNC_ANCHOR_SYM -	\
-				     STP_KFUNC_ANCHOR_LINK))
-#else
-#define STP_MODULE_ANCHOR
-#endif
+/* STP_MODULE_ANCHOR: the fields of stp_module that the kinds' headers
+ * fill in (the kernel image's load offset), or nothing */
 
 /* stp_module: this module's constants, for the runtime object */
 #define STP_MODULE_DESC()						\
@@ -534,12 +356,13 @@ static void stp_globals_free(void);
 		STP_MODULE_ANCHOR					\
 	}
 
-/* The module: its stp_module, and init/exit running the table */
-#define STP_MODULE_PROBES(table)					\
+/* The module: its stp_module, and init/exit running the table and
+ * the kinds' tables */
+#define STP_MODULE_PROBES(table, kinds)					\
 	STP_MODULE_DESC();						\
 	static int __init stp_module_init(void)				\
 	{								\
-		return stp_session_init(table, ARRAY_SIZE(table));	\
+		return stp_session_init(table, ARRAY_SIZE(table), kinds); \
 	}								\
 	static void __exit stp_module_exit(void)			\
 	{								\

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * procfs probes: STP_PROBE_PROCFS, files under /proc/systemtap/MODULE/.
+ * procfs probes: files under /proc/systemtap/MODULE/ (the module's
+ * table of struct stp_procfs_probe, procfs.h).
  *
  * A file has at most one read and one write probe (pass 2 checks). Each
- * open gets its own buffer (procfs_bufsize bytes, allocated in process
+ * open gets its own buffer (bufsize bytes, allocated in process
  * context at open, never in a probe): the first read of that open runs
  * the read probe, whose `$value = s` / `$value .= s` fill the buffer, and
  * later reads page through it. A write copies at most bufsize - 1 (and
@@ -189,19 +190,18 @@ static void stp_procfs_disarm(void)
 	stp_nprocfs_subdirs = 0;
 }
 
-static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
+static int stp_procfs_arm(const void *table, size_t n)
 {
-	size_t i, j, nprobes = 0, nslashes = 0;
+	const struct stp_procfs_probe *tab = table;
+	size_t i, j, nprobes = n, nslashes = 0;
 	struct path top;
 
-	for (i = 0; i < n; i++)
-		if (tab[i].type == STP_PROBE_PROCFS) {
-			const char *p;
+	for (i = 0; i < n; i++) {
+		const char *p;
 
-			nprobes++;
-			for (p = tab[i].procfs_path; *p; p++)
-				nslashes += *p == '/';
-		}
+		for (p = tab[i].path; *p; p++)
+			nslashes += *p == '/';
+	}
 	if (!nprobes)
 		return 0;
 	stp_procfs_files = kcalloc(nprobes, sizeof(*stp_procfs_files),
@@ -230,32 +230,30 @@ static int stp_procfs_arm(const struct stp_probe *tab, size_t n)
 
 	/* one file per path, with its read and write probes */
 	for (i = 0; i < n; i++) {
-		const struct stp_probe *p = &tab[i];
+		const struct stp_procfs_probe *p = &tab[i];
 		struct stp_procfs_file *f = NULL;
 
-		if (p->type != STP_PROBE_PROCFS)
-			continue;
 		for (j = 0; j < stp_nprocfs_files && !f; j++)
-			if (!strcmp(stp_procfs_files[j].path, p->procfs_path))
+			if (!strcmp(stp_procfs_files[j].path, p->path))
 				f = &stp_procfs_files[j];
 		if (!f) {
 			f = &stp_procfs_files[stp_nprocfs_files++];
-			f->path = p->procfs_path;
+			f->path = p->path;
 			f->bufsize = MAXSTRINGLEN;
 		}
-		if (p->procfs_write) {
-			f->write_probe = p;
+		if (p->write) {
+			f->write_probe = p->probe;
 			f->mode |= 0222;
 		} else {
-			f->read_probe = p;
+			f->read_probe = p->probe;
 			f->mode |= 0444;
-			if (p->procfs_bufsize)
-				f->bufsize = p->procfs_bufsize;
+			if (p->bufsize)
+				f->bufsize = p->bufsize;
 		}
 		/* SystemTap's rule: each probe's mask (by default 0044 for
 		 * a read probe, 0022 for a write probe) applies to the
 		 * whole file: 0400, 0200, 0600 without .umask */
-		f->umask |= p->procfs_umask;
+		f->umask |= p->umask;
 	}
 	for (i = 0; i < stp_nprocfs_files; i++) {
 		struct stp_procfs_file *f = &stp_procfs_files[i];
@@ -276,3 +274,10 @@ fail:
 	stp_procfs_disarm();
 	return -ENOMEM;
 }
+
+const struct stp_kind_ops stp_procfs_kind = {
+	.name = "procfs",
+	.entry_size = sizeof(struct stp_procfs_probe),
+	.arm = stp_procfs_arm,
+	.disarm = stp_procfs_disarm,
+};

@@ -62,6 +62,10 @@
 #include "map.h"
 #include "pretty.h"
 #include "probes.h"
+#include "timer.h"
+#include "tracepoint.h"
+#include "kfunc.h"
+#include "procfs.h"
 #include "tapset.h"
 #include "json.h"
 

@@ -15,7 +15,8 @@ struct stp_cpu_timer {
 };
 
 struct stp_timer {
-	const struct stp_probe *p;	/* its table entry */
+	const struct stp_probe *p;	/* its probe */
+	const struct stp_timer_probe *k;	/* its timer's entry */
 	struct hrtimer timer;
 	struct stp_cpu_timer __percpu *cpu_timers; /* STP_TIMER_PROFILE */
 	bool armed;
@@ -25,14 +26,14 @@ static struct stp_timer *stp_timers;	/* the table's timer probes */
 static size_t stp_ntimers;
 
 /* The next period: N +/- up to M (SystemTap's .randomize(M)), in ns. */
-static u64 stp_timer_period(const struct stp_probe *p)
+static u64 stp_timer_period(const struct stp_timer_probe *k)
 {
-	u64 n = p->period_ns;
-	u64 r = p->randomize_ns;
+	u64 n = k->period_ns;
+	u64 r = k->randomize_ns;
 
 	if (r && r <= n)
 		n = n - r + get_random_u64() % (2 * r + 1);
-	if (p->timer_flags & STP_TIMER_JIFFIES)
+	if (k->flags & STP_TIMER_JIFFIES)
 		n = jiffies_to_nsecs((unsigned long)n);
 	return max_t(u64, n, 10000);	/* never spin on a 0 period */
 }
@@ -42,7 +43,7 @@ static enum hrtimer_restart stp_timer_fn(struct hrtimer *t)
 	struct stp_timer *tm = container_of(t, struct stp_timer, timer);
 
 	stp_probe_run(tm->p);
-	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(tm->p)));
+	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(tm->k)));
 	return HRTIMER_RESTART;
 }
 
@@ -52,7 +53,7 @@ static enum hrtimer_restart stp_cpu_timer_fn(struct hrtimer *t)
 	struct stp_cpu_timer *ct = container_of(t, struct stp_cpu_timer, t);
 
 	stp_probe_run_regs(ct->tm->p, get_irq_regs());
-	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(ct->tm->p)));
+	hrtimer_forward_now(t, ns_to_ktime(stp_timer_period(ct->tm->k)));
 	return HRTIMER_RESTART;
 }
 
@@ -62,7 +63,7 @@ static void stp_cpu_timer_start(void *data)
 	struct stp_timer *tm = data;
 
 	hrtimer_start(&this_cpu_ptr(tm->cpu_timers)->t,
-		      ns_to_ktime(stp_timer_period(tm->p)),
+		      ns_to_ktime(stp_timer_period(tm->k)),
 		      HRTIMER_MODE_REL_PINNED);
 }
 
@@ -110,26 +111,24 @@ static void stp_timer_disarm(void)
 	stp_ntimers = 0;
 }
 
-static int stp_timer_arm(const struct stp_probe *tab, size_t n)
+static int stp_timer_arm(const void *table, size_t n)
 {
-	size_t i, k = 0;
+	const struct stp_timer_probe *tab = table;
+	size_t i;
 
-	for (i = 0; i < n; i++)
-		k += tab[i].type == STP_PROBE_TIMER;
-	if (!k)
+	if (!n)
 		return 0;
-	stp_timers = kcalloc(k, sizeof(*stp_timers), GFP_KERNEL);
+	stp_timers = kcalloc(n, sizeof(*stp_timers), GFP_KERNEL);
 	if (!stp_timers)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		struct stp_timer *tm;
 		int ret;
 
-		if (tab[i].type != STP_PROBE_TIMER)
-			continue;
 		tm = &stp_timers[stp_ntimers++];
-		tm->p = &tab[i];
-		if (tm->p->timer_flags & STP_TIMER_PROFILE) {
+		tm->p = tab[i].probe;
+		tm->k = &tab[i];
+		if (tm->k->flags & STP_TIMER_PROFILE) {
 			ret = stp_cpu_timers_arm(tm);
 			if (ret)
 				return ret;	/* the caller disarms */
@@ -138,10 +137,17 @@ static int stp_timer_arm(const struct stp_probe *tab, size_t n)
 				     HRTIMER_MODE_REL);
 			tm->timer.function = stp_timer_fn;
 			hrtimer_start(&tm->timer,
-				      ns_to_ktime(stp_timer_period(tm->p)),
+				      ns_to_ktime(stp_timer_period(tm->k)),
 				      HRTIMER_MODE_REL);
 		}
 		tm->armed = true;
 	}
 	return 0;
 }
+
+const struct stp_kind_ops stp_timer_kind = {
+	.name = "timer",
+	.entry_size = sizeof(struct stp_timer_probe),
+	.arm = stp_timer_arm,
+	.disarm = stp_timer_disarm,
+};

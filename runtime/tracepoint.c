@@ -4,10 +4,10 @@
  * tracepoint of that name: a typed one the compiler generated (the
  * tracepoint's prototype, its arguments as context values), a lean one
  * (STP_TP_LEAN_HIT), or the generic one below. An entry a dispatch
- * callback runs for (tp_shared) registers nothing itself.
+ * callback runs for (shared) registers nothing itself.
  *
  * A tracepoint of the vmlinux must exist when the module starts. One a
- * module defines (tp_in_module, from pass 2's symbol scan) is armed while
+ * module defines (in_module, from pass 2's symbol scan) is armed while
  * that module is loaded: the kernel's tracepoint module notifier reports
  * the modules already loaded when it is registered, then each one that
  * comes or goes. A going module's tracepoints are unregistered in the
@@ -16,13 +16,15 @@
  */
 
 struct stp_tracepoint {
-	const struct stp_probe *p;	/* its table entry */
+	const struct stp_probe *p;	/* its probe */
+	const struct stp_tp_probe *k;	/* its tracepoint's entry */
 	struct tracepoint *tp;		/* the kernel's, once found */
 	struct module *mod;		/* tp's module, NULL: the vmlinux */
 	bool armed;
 };
 
 static struct stp_tracepoint *stp_tps;	/* the table's tracepoint probes */
+
 static size_t stp_ntps;
 static DEFINE_MUTEX(stp_tp_mutex);	/* tp, mod, armed; stp_tp_stopping */
 static bool stp_tp_stopping;		/* disarming: arm nothing more */
@@ -34,16 +36,16 @@ static void stp_tp_generic(void *data)
 	stp_probe_run(data);
 }
 
-static void *stp_tp_func(const struct stp_probe *p)
+static void *stp_tp_func(const struct stp_tp_probe *k)
 {
-	return p->tp_callback ? p->tp_callback : (void *)stp_tp_generic;
+	return k->callback ? k->callback : (void *)stp_tp_generic;
 }
 
 static void stp_tp_lookup(struct tracepoint *tp, void *priv)
 {
 	for (size_t i = 0; i < stp_ntps; i++)
-		if (!stp_tps[i].tp && !stp_tps[i].p->tp_in_module &&
-		    !strcmp(tp->name, stp_tps[i].p->tp_name))
+		if (!stp_tps[i].tp && !stp_tps[i].k->in_module &&
+		    !strcmp(tp->name, stp_tps[i].k->name))
 			stp_tps[i].tp = tp;
 }
 
@@ -52,14 +54,14 @@ static int stp_tp_register(struct stp_tracepoint *t)
 {
 	int ret;
 
-	if (t->p->tp_shared)
+	if (t->k->shared)
 		return 0;
-	ret = tracepoint_probe_register(t->tp, stp_tp_func(t->p),
+	ret = tracepoint_probe_register(t->tp, stp_tp_func(t->k),
 					(void *)t->p);
 	if (ret) {
 		stp_ctl_stderr("ERROR: probe ", t->p->pp,
 			       ": cannot register tracepoint '",
-			       t->p->tp_name, "'\n", NULL);
+			       t->k->name, "'\n", NULL);
 		return ret;
 	}
 	t->armed = true;
@@ -69,7 +71,7 @@ static int stp_tp_register(struct stp_tracepoint *t)
 static void stp_tp_unregister(struct stp_tracepoint *t)
 {
 	if (t->armed)
-		tracepoint_probe_unregister(t->tp, stp_tp_func(t->p),
+		tracepoint_probe_unregister(t->tp, stp_tp_func(t->k),
 					    (void *)t->p);
 	t->armed = false;
 }
@@ -90,8 +92,8 @@ static int stp_tp_module_event(struct notifier_block *nb, unsigned long val,
 			for (i = 0; i < stp_ntps; i++) {
 				struct stp_tracepoint *t = &stp_tps[i];
 
-				if (!t->p->tp_in_module || t->tp ||
-				    strcmp(tp->name, t->p->tp_name))
+				if (!t->k->in_module || t->tp ||
+				    strcmp(tp->name, t->k->name))
 					continue;
 				t->tp = tp;
 				t->mod = mod;
@@ -145,30 +147,29 @@ static void stp_tracepoint_disarm(void)
 
 /* Every vmlinux tracepoint the table names must exist: each one missing
  * is reported before any is registered. */
-static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n)
+static int stp_tracepoint_arm(const void *table, size_t n)
 {
-	size_t i, k = 0, in_module = 0;
+	const struct stp_tp_probe *tab = table;
+	size_t i, in_module = 0;
 	int ret = 0;
 
-	for (i = 0; i < n; i++)
-		k += tab[i].type == STP_PROBE_TRACEPOINT;
-	if (!k)
+	if (!n)
 		return 0;
-	stp_tps = kcalloc(k, sizeof(*stp_tps), GFP_KERNEL);
+	stp_tps = kcalloc(n, sizeof(*stp_tps), GFP_KERNEL);
 	if (!stp_tps)
 		return -ENOMEM;
 	stp_tp_stopping = false;
-	for (i = 0; i < n; i++)
-		if (tab[i].type == STP_PROBE_TRACEPOINT) {
-			in_module += tab[i].tp_in_module;
-			stp_tps[stp_ntps++].p = &tab[i];
-		}
+	for (i = 0; i < n; i++) {
+		in_module += tab[i].in_module;
+		stp_tps[stp_ntps].p = tab[i].probe;
+		stp_tps[stp_ntps++].k = &tab[i];
+	}
 	for_each_kernel_tracepoint(stp_tp_lookup, NULL);
 	for (i = 0; i < stp_ntps; i++) {
-		if (stp_tps[i].tp || stp_tps[i].p->tp_in_module)
+		if (stp_tps[i].tp || stp_tps[i].k->in_module)
 			continue;
 		stp_ctl_stderr("ERROR: probe ", stp_tps[i].p->pp,
-			       ": no tracepoint named '", stp_tps[i].p->tp_name,
+			       ": no tracepoint named '", stp_tps[i].k->name,
 			       "' in this kernel\n", NULL);
 		ret = -ENOENT;
 	}
@@ -191,3 +192,15 @@ static int stp_tracepoint_arm(const struct stp_probe *tab, size_t n)
 #endif
 	return ret;
 }
+
+const struct stp_tp_probe *stp_tp_probe_of(const struct stp_probe *p)
+{
+	return stp_probe_kind(p) == &stp_tracepoint_kind ? p->attach : NULL;
+}
+
+const struct stp_kind_ops stp_tracepoint_kind = {
+	.name = "tracepoint",
+	.entry_size = sizeof(struct stp_tp_probe),
+	.arm = stp_tracepoint_arm,
+	.disarm = stp_tracepoint_disarm,
+};

@@ -8,9 +8,10 @@
  * family is a new file plus one line in the registry.
  *
  * Pass 2's hooks get the elaboration state (struct sema, semantic/
- * elaborate.h). Pass 3's hooks are per backend: `module` is the kernel
- * module's (codegen/emit.h); another backend adds a table of its own
- * beside it, not a second copy of the family.
+ * elaborate.h). A family writes no backend's code: it describes each
+ * derived probe (struct attach, semantic/attach.h: its attach kind, the
+ * kind's fields, a recipe per context value) and a backend emits each
+ * kind its own way.
  */
 #ifndef SEMANTIC_FAMILY_H
 #define SEMANTIC_FAMILY_H
@@ -25,7 +26,7 @@ struct session;
 struct strbuf;
 struct derived_probe;
 struct probe_body;
-struct family_emit;
+struct program;
 
 struct probe_family {
 	/* the size of its derived probes: a struct of the family's file
@@ -101,9 +102,11 @@ struct probe_family {
 	 * printed, or -1 when spec is not one of the family's points */
 	int (*list)(struct session *s, const char *spec, bool with_vars);
 
-	/* pass 3: the kernel module backend (NULL: pass 2 refuses every
-	 * point of this family before pass 3) */
-	const struct family_emit *module;
+	/* Optional: at the end of pass 2 (no errors), fill dp->attach:
+	 * what a backend needs to attach dp and read its context values
+	 * (without it, dp->attach stays as derive left it; ATTACH_NONE:
+	 * pass 2 refused every point of the family before) */
+	void (*describe)(const struct program *prog, struct derived_probe *dp);
 };
 
 /* Every family, in the order their derive hooks are tried; NULL-ended

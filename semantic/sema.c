@@ -580,6 +580,11 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 	if (s->nerrors == errors_before && prog->nprobes == 0 &&
 	    !s->all_functions)
 		diag_plain_error(s, "no probes found");
+	/* what the backends attach: each family describes its probes */
+	for (int i = 0; s->nerrors == errors_before && i < prog->nprobes; i++)
+		if (prog->probes[i]->family->describe)
+			prog->probes[i]->family->describe(prog,
+							  prog->probes[i]);
 out:
 	return s->nerrors - errors_before;
 }

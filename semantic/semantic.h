@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "parser/parser.h"
+#include "semantic/attach.h"
 
 struct probe_family;
 
@@ -206,6 +207,8 @@ struct derived_probe {
 	struct probe_body *body;
 	const struct probe_family *family;	/* semantic/family.h */
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
+	/* what a backend attaches, filled by the family (attach.h) */
+	struct attach attach;
 	/* the family's own data follows: struct derived_probe is the first
 	 * member of a struct of the family's file (family.h, point_size) */
 };

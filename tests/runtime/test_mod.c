@@ -522,6 +522,23 @@ out:
 }
 #endif
 
+/*
+ * The probe table, and each attach kind's table (runtime/KIND.h) for the
+ * event probes, pointing at each other; stp_kinds lists the kinds'
+ * tables for the session to arm.
+ */
+#define EV(kind, k) .type = STP_PROBE_EVENT, .attach = &kind[k]
+#if STP_TEST == 2 || STP_TEST == 4 || STP_TEST == 5 || STP_TEST == 6 || \
+    STP_TEST == 9
+static const struct stp_timer_probe stp_timers_t[1];
+#endif
+#if STP_TEST == 2 || STP_TEST == 5 || STP_TEST == 6 || STP_TEST == 9
+static const struct stp_tp_probe stp_tps_t[1];
+#endif
+#if STP_TEST >= 10 && STP_TEST <= 12
+static const struct stp_kfunc_probe stp_kfuncs_t[];
+#endif
+
 static const struct stp_probe stp_probes[] = {
 #if STP_TEST == 1
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
@@ -542,12 +559,11 @@ static const struct stp_probe stp_probes[] = {
 #elif STP_TEST == 2
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_TIMER, .handler = stp_probe_timer_count,
-	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
+	{ EV(stp_timers_t, 0), .handler = stp_probe_timer_count,
+	  .pp = "timer.ms(100)", .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_tps_t, 0), .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .locks = stp_test_write, .nlocks = 1 },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_counts, .pp = "end" },
 #elif STP_TEST == 3
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_maxaction,
@@ -557,29 +573,26 @@ static const struct stp_probe stp_probes[] = {
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 	{ .type = STP_PROBE_ERROR, .handler = stp_probe_error, .pp = "error" },
 #elif STP_TEST == 4
-	{ .type = STP_PROBE_TIMER, .handler = stp_probe_divzero,
-	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .randomize_ns = 20000000ULL, .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_timers_t, 0), .handler = stp_probe_divzero,
+	  .pp = "timer.ms(100)", .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 5
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_TIMER, .handler = stp_probe_tick,
-	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
-	  .pp = "kernel.trace(\"no_such_tp\")", .tp_name = "no_such_tp",
+	{ EV(stp_timers_t, 0), .handler = stp_probe_tick,
+	  .pp = "timer.ms(100)", .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_tps_t, 0), .handler = stp_probe_tp_switch,
+	  .pp = "kernel.trace(\"no_such_tp\")",
 	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 6
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_TIMER, .handler = stp_probe_tick,
-	  .pp = "timer.ms(100)", .period_ns = 100000000ULL,
-	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
+	{ EV(stp_timers_t, 0), .handler = stp_probe_tick,
+	  .pp = "timer.ms(100)", .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_tps_t, 0), .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .locks = stp_test_read, .nlocks = 1 },
+	  .locks = stp_test_read, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_signal,
 	  .pp = "end" },
 #elif STP_TEST == 7
@@ -594,72 +607,132 @@ static const struct stp_probe stp_probes[] = {
 #elif STP_TEST == 9
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_begin_start,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_TIMER, .handler = stp_probe_hog,
-	  .pp = "timer.ms(5)", .period_ns = 5000000ULL,
-	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_TRACEPOINT, .handler = stp_probe_tp_switch,
+	{ EV(stp_timers_t, 0), .handler = stp_probe_hog,
+	  .pp = "timer.ms(5)", .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_tps_t, 0), .handler = stp_probe_tp_switch,
 	  .pp = "kernel.trace(\"sched:sched_switch\")",
-	  .tp_name = "sched_switch", .locks = stp_test_read, .nlocks = 1 },
+	  .locks = stp_test_read, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end_counts, .pp = "end" },
 	{ .type = STP_PROBE_ERROR, .handler = stp_probe_error, .pp = "error" },
 #elif STP_TEST == 10
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
+	{ EV(stp_kfuncs_t, 0), .handler = stp_probe_kf0,
 	  .pp = "kernel.function(\"stp_kf_traced\")",
-	  .kf_symbol = "stp_kf_traced", .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf1,
+	  .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_kfuncs_t, 1), .handler = stp_probe_kf1,
 	  .pp = "kernel.function(\"stp_kf_traced\").return",
-	  .kf_symbol = "stp_kf_traced", .kf_maxactive = 4,
 	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf2,
+	{ EV(stp_kfuncs_t, 2), .handler = stp_probe_kf2,
 	  .pp = "kernel.function(\"stp_kf_plain\")",
-	  .kf_symbol = "stp_kf_plain", .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf3,
-	  .pp = "kernel.function(\"stp_kf_traced\")",
-	  .kf_symbol = "stp_kf_traced", .kf_flags = STP_KF_KPROBE,
 	  .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	{ EV(stp_kfuncs_t, 3), .handler = stp_probe_kf3,
+	  .pp = "kernel.function(\"stp_kf_traced\")",
+	  .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_kfuncs_t, 4), .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"vfs_read\")",
-	  .kf_symbol = "vfs_read", .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KRETFUNC, .handler = stp_probe_kf5,
+	  .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_kfuncs_t, 5), .handler = stp_probe_kf5,
 	  .pp = "kernel.function(\"vfs_read\").return",
-	  .kf_symbol = "vfs_read", .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf6,
+	  .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_kfuncs_t, 6), .handler = stp_probe_kf6,
 	  .pp = "kernel.function(\"vfs_read@fs/read_write.c\")",
-#ifdef KF_VFS_READ_LINK
-	  .kf_addr = KF_VFS_READ_LINK,
-#else
-	  .kf_symbol = "vfs_read",	/* run-vm.sh found no debug vmlinux */
-#endif
 	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_kf_end, .pp = "end" },
 #elif STP_TEST == 11
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf0,
+	{ EV(stp_kfuncs_t, 0), .handler = stp_probe_kf0,
 	  .pp = "kernel.function(\"stp_kf_traced\")",
-	  .kf_symbol = "stp_kf_traced", .locks = stp_test_write, .nlocks = 1 },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	  .locks = stp_test_write, .nlocks = 1 },
+	{ EV(stp_kfuncs_t, 1), .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"no_such_function\")",
-	  .kf_symbol = "no_such_function", .locks = stp_test_write, .nlocks = 1 },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #elif STP_TEST == 12
 	{ .type = STP_PROBE_BEGIN, .handler = stp_probe_kf_begin,
 	  .pp = "begin" },
-	{ .type = STP_PROBE_KFUNC, .handler = stp_probe_kf4,
+	{ EV(stp_kfuncs_t, 0), .handler = stp_probe_kf4,
 	  .pp = "kernel.function(\"kprobe_int3_handler\")",
-	  .kf_symbol = "kprobe_int3_handler", .locks = stp_test_write, .nlocks = 1 },
+	  .locks = stp_test_write, .nlocks = 1 },
 	{ .type = STP_PROBE_END, .handler = stp_probe_end1, .pp = "end" },
 #endif
 };
+
+#if STP_TEST == 2 || STP_TEST == 5 || STP_TEST == 6 || STP_TEST == 9
+static const struct stp_tp_probe stp_tps_t[1] = {
+	{ .probe = &stp_probes[2],
+#if STP_TEST == 5
+	  .name = "no_such_tp" },
+#else
+	  .name = "sched_switch" },
+#endif
+};
+#endif
+#if STP_TEST == 2 || STP_TEST == 4 || STP_TEST == 5 || STP_TEST == 6 || \
+    STP_TEST == 9
+static const struct stp_timer_probe stp_timers_t[1] = {
+#if STP_TEST == 4
+	{ .probe = &stp_probes[0], .period_ns = 100000000ULL,
+	  .randomize_ns = 20000000ULL },
+#elif STP_TEST == 9
+	{ .probe = &stp_probes[1], .period_ns = 5000000ULL },
+#else
+	{ .probe = &stp_probes[1], .period_ns = 100000000ULL },
+#endif
+};
+#endif
+#if STP_TEST == 10
+static const struct stp_kfunc_probe stp_kfuncs_t[] = {
+	{ .probe = &stp_probes[1], .symbol = "stp_kf_traced" },
+	{ .probe = &stp_probes[2], .symbol = "stp_kf_traced", .maxactive = 4,
+	  .flags = STP_KF_RETURN },
+	{ .probe = &stp_probes[3], .symbol = "stp_kf_plain" },
+	{ .probe = &stp_probes[4], .symbol = "stp_kf_traced",
+	  .flags = STP_KF_KPROBE },
+	{ .probe = &stp_probes[5], .symbol = "vfs_read" },
+	{ .probe = &stp_probes[6], .symbol = "vfs_read",
+	  .flags = STP_KF_RETURN },
+	{ .probe = &stp_probes[7],
+#ifdef KF_VFS_READ_LINK
+	  .addr = KF_VFS_READ_LINK,
+#else
+	  .symbol = "vfs_read",	/* run-vm.sh found no debug vmlinux */
+#endif
+	},
+};
+#elif STP_TEST == 11
+static const struct stp_kfunc_probe stp_kfuncs_t[] = {
+	{ .probe = &stp_probes[1], .symbol = "stp_kf_traced" },
+	{ .probe = &stp_probes[2], .symbol = "no_such_function" },
+};
+#elif STP_TEST == 12
+static const struct stp_kfunc_probe stp_kfuncs_t[] = {
+	{ .probe = &stp_probes[1], .symbol = "kprobe_int3_handler" },
+};
+#endif
+
+static const struct stp_kind_table stp_kinds[] = {
+#if STP_TEST == 2 || STP_TEST == 5 || STP_TEST == 6 || STP_TEST == 9
+	{ &stp_tracepoint_kind, stp_tps_t, ARRAY_SIZE(stp_tps_t) },
+#endif
+#if STP_TEST == 2 || STP_TEST == 4 || STP_TEST == 5 || STP_TEST == 6 || \
+    STP_TEST == 9
+	{ &stp_timer_kind, stp_timers_t, ARRAY_SIZE(stp_timers_t) },
+#endif
+#if STP_TEST >= 10 && STP_TEST <= 12
+	{ &stp_kfunc_kind, stp_kfuncs_t, ARRAY_SIZE(stp_kfuncs_t) },
+#endif
+	{ NULL }
+};
+
 #if STP_TEST >= 10 && STP_TEST <= 12
 /* STP_MODULE_PROBES, plus: no work item left behind at unload */
 STP_MODULE_DESC();
 
 static int __init stp_kf_init(void)
 {
-	return stp_session_init(stp_probes, ARRAY_SIZE(stp_probes));
+	return stp_session_init(stp_probes, ARRAY_SIZE(stp_probes), stp_kinds);
 }
 
 static void __exit stp_kf_exit(void)
@@ -671,5 +744,5 @@ module_init(stp_kf_init);
 module_exit(stp_kf_exit);
 MODULE_LICENSE("GPL");
 #else
-STP_MODULE_PROBES(stp_probes);
+STP_MODULE_PROBES(stp_probes, stp_kinds);
 #endif

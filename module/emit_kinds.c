@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kernel module's emitters, one per attach kind (semantic/attach.h):
+ * the one list of them. A kind nothing produces yet (uprobe, perf,
+ * netfilter, hardware breakpoint) has none.
+ */
+#include "module/emit.h"
+
+extern const struct kind_emit emit_once, emit_timer, emit_procfs,
+	emit_tracepoint, emit_kfunc;
+
+const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
+	[ATTACH_ONCE] = &emit_once,
+	[ATTACH_TIMER] = &emit_timer,
+	[ATTACH_PROCFS] = &emit_procfs,
+	[ATTACH_TRACEPOINT] = &emit_tracepoint,
+	/* entry and return share one emitter: one table of support C */
+	[ATTACH_KFUNC_ENTRY] = &emit_kfunc,
+	[ATTACH_KFUNC_RETURN] = &emit_kfunc,
+};
+
+/* Tracepoints first: one this kernel lacks fails the session before
+ * anything runs. */
+const struct kind_emit *const kind_arm_order[] = {
+	&emit_tracepoint, &emit_timer, &emit_kfunc, &emit_procfs, NULL,
+};
+
+static const char *no_entry(const struct derived_probe *dp)
+{
+	(void)dp;
+	return NULL;
+}
+
+/* a kind without an emitter never reaches pass 3 (pass 2 refuses its
+ * points): no table entry, no hooks */
+static const struct kind_emit emit_none = { .probe_type = no_entry };
+
+const struct kind_emit *emit_of(const struct derived_probe *dp)
+{
+	const struct kind_emit *e = kind_emitters[dp->attach.kind];
+
+	return e ? e : &emit_none;
+}

@@ -1,0 +1,154 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a probe family hands a backend for each derived probe: an attach
+ * description (where and how the probe fires: its kind and the kind's
+ * fields, an optional task filter) and, for each context value its body
+ * reads, a recipe (where the value starts, then member steps). Data only:
+ * a family (probes/) fills these, in its derive/expand hooks or in its
+ * describe hook at the end of pass 2, and never writes C; a backend
+ * (codegen/, the kernel module) has one emitter per kind and never names a
+ * family. Which kernel mechanism serves a kind (ftrace, fprobe, kprobe,
+ * kretprobe, a tracepoint callback) is the backend's choice.
+ */
+#ifndef SEMANTIC_ATTACH_H
+#define SEMANTIC_ATTACH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct member_path;
+struct pretty;
+struct tracepoint_info;
+struct dwloc;
+
+enum attach_kind {
+	ATTACH_NONE,		/* no backend runs it: refused in pass 2 */
+	ATTACH_ONCE,		/* begin, end, error (and never) */
+	ATTACH_TIMER,
+	ATTACH_PROCFS,
+	ATTACH_TRACEPOINT,
+	ATTACH_KFUNC_ENTRY,	/* a kernel function's entry, or a statement */
+	ATTACH_KFUNC_RETURN,	/* a kernel function's return */
+	/* reserved: no family produces these yet, no backend emits them */
+	ATTACH_UPROBE,
+	ATTACH_PERF,
+	ATTACH_NETFILTER,
+	ATTACH_HWBKPT,
+	ATTACH_NKINDS
+};
+
+/* ---- context value recipes ------------------------------------------ */
+
+enum value_root {
+	ROOT_ARG,		/* the event's argument number arg */
+	ROOT_DWARF,		/* a DWARF location (dwarf), at the event */
+	ROOT_RETURN,		/* the function's return value */
+	ROOT_ENTRY,		/* a value saved at the function's entry
+				 * (slot arg) */
+	ROOT_REGISTER,		/* the register named reg */
+	ROOT_CONST,		/* the constant */
+};
+
+/* Whose memory a read of the value (its root or a member step) is in. */
+enum value_space { SPACE_KERNEL, SPACE_USER };
+
+struct value_recipe {
+	enum value_root root;
+	int arg;			/* ROOT_ARG, ROOT_ENTRY */
+	/* ROOT_DWARF: the location, opaque here: the backend renders it
+	 * through one function (codegen: dwarf_root_c) */
+	const struct dwloc *dwarf;
+	const char *reg;		/* ROOT_REGISTER */
+	int64_t constant;		/* ROOT_CONST */
+	/* the root as a long: a scalar of size bytes (8: as is) */
+	unsigned size;
+	bool is_signed;
+	bool address;			/* the value is the root's address
+					 * (an aggregate, or &$var) */
+	bool spill;			/* an aggregate of at most 8 bytes in
+					 * a register: its members are read
+					 * from a copy */
+	bool reg_address;		/* a write's target: the register's
+					 * own slot */
+	/* then the member steps (offsets, derefs, bitfields), or NULL */
+	const struct member_path *steps;
+	enum value_space space;
+};
+
+/* ---- the kinds' fields ------------------------------------------------ */
+
+enum once_when { ONCE_BEGIN, ONCE_END, ONCE_ERROR, ONCE_NEVER };
+
+struct attach_once {
+	enum once_when when;		/* never: checked, then dropped */
+	int64_t priority;		/* begin(N) ...: the order they run */
+};
+
+struct attach_timer {
+	uint64_t period_ns;		/* (jiffies: in jiffies) */
+	uint64_t randomize_ns;		/* +/- up to this, or 0 */
+	bool jiffies;			/* period and randomization in
+					 * jiffies, not an hrtimer */
+	bool profile;			/* a tick on every CPU */
+};
+
+struct attach_procfs {
+	const char *path;		/* under /proc/systemtap/MODULE/ */
+	bool write;			/* a write probe (else a read one) */
+	int64_t maxsize;		/* a read's buffer size, or 0 */
+	int64_t umask;
+};
+
+struct attach_tracepoint {
+	const char *system, *name;	/* as the point names them */
+	/* the argument layout: the catalog entry (system, name, header,
+	 * prototype, arguments and their C types, in a module), or NULL */
+	const struct tracepoint_info *info;
+	/* structs to declare before including the trace header */
+	const char *decls;
+	/* $$parms$ (1) and $$parms$$ (2): per argument, its pretty
+	 * printing, or NULL ("=?") */
+	const struct pretty **parms_pretty[3];
+};
+
+struct attach_kfunc {
+	const char *symbol;		/* the function, or NULL */
+	uint64_t addr;			/* link-time address of the probed
+					 * instance or statement, or 0 */
+	bool inlined;			/* an inlined copy (no symbol) */
+	bool statement;			/* a statement inside the function */
+	int64_t maxactive;		/* return: instances in flight, or 0 */
+	/* return: the value's size (0 unknown, 8 as is), signedness */
+	unsigned ret_size;
+	bool ret_signed;
+	/* the program's anchor for the kernel's load offset (KASLR): an
+	 * exported function and its link-time address; NULL: addresses
+	 * are not used */
+	const char *anchor_sym;
+	uint64_t anchor_addr;
+};
+
+/* Which tasks the probe fires for (unused by today's kinds). */
+struct task_filter {
+	int64_t pid;			/* 0: any */
+	const char *exe;		/* an executable's path, or NULL */
+};
+
+struct attach {
+	enum attach_kind kind;
+	struct task_filter filter;
+	union {
+		struct attach_once once;
+		struct attach_timer timer;
+		struct attach_procfs procfs;
+		struct attach_tracepoint tracepoint;
+		struct attach_kfunc kfunc;
+	};
+	/* values[k]: how context value k of the body (ctxvars[k]) is
+	 * read at this probe, or NULL (none here: the value is never read
+	 * by this probe); nvalues: the body's count, or 0 */
+	const struct value_recipe *const *values;
+	int nvalues;
+};
+
+#endif /* SEMANTIC_ATTACH_H */
