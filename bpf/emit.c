@@ -590,18 +590,6 @@ static void emit_action(struct emitter *e, const struct node *n)
 	fprintf(e->out, "ACTION(%d);\n", error_id(e, "MAXACTION exceeded", n));
 }
 
-static bool has_action(const struct node *n)
-{
-	if (n->kind == N_NULL_STMT)
-		return false;
-	if (n->kind != N_BLOCK)
-		return true;
-	ast_foreach(st, n->block.stmts)
-		if (has_action(st))
-			return true;
-	return false;
-}
-
 static void emit_stmt(struct emitter *e, const struct node *n)
 {
 	int saved = e->ntmp;
@@ -613,7 +601,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		emit_action(e, n);
 	}
 	if ((n->kind == N_WHILE || n->kind == N_FOR) &&
-	    !has_action(n->loop.body)) {
+	    !stmt_charges_action(n->loop.body)) {
 		/* an empty body still pays per iteration */
 		struct node *body = (struct node *)n->loop.body;
 		fputs(n->kind == N_WHILE ? "while (" : "for (", e->out);

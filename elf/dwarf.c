@@ -418,8 +418,7 @@ const struct elf_loc *elf_loc_from_ops(struct elf_file *f,
 	return loc_program(f, attr, func, pc, ops, len, 0);
 }
 
-/* The function, then its lexical blocks around pc, inwards: how many. */
-static int scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
+int elf_scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
 {
 	Dwarf_Die child;
 	int nsc = 0;
@@ -475,7 +474,7 @@ enum elf_var_result elf_var_location(struct elf_file *f, uint64_t func,
 
 	if (!elf_file_dwarf(f) || !dwarf_offdie(f->dw, func, &fn))
 		return ELF_VAR_NONE;
-	nsc = scopes_at(&fn, pc, sc, 64);
+	nsc = elf_scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)
 		found = find_var_child(&sc[s], name, &var);
 	if (!found)

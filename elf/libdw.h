@@ -44,6 +44,10 @@ void elf_raw_section(Elf *elf, const char *want, const unsigned char **p,
 /* Whether location attribute a covers pc. */
 bool elf_located_at(Dwarf_Attribute *a, uint64_t pc);
 
+/* The function fn, then its lexical blocks around pc, inwards, into sc
+ * (at most max): how many. */
+int elf_scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max);
+
 /* elf_located_at() without libdw's cache of parsed expressions, for
  * readers of every variable (loc_cover.c): the same answers. */
 struct elf_loc_cover {

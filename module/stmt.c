@@ -42,18 +42,6 @@ static void gen_block_body(struct cg *cg, struct node *n)
 	emit(cg, "}");
 }
 
-/* Does running this statement charge the action budget? */
-static bool has_action(const struct node *n)
-{
-	if (n->kind == N_NULL_STMT)
-		return false;
-	if (n->kind != N_BLOCK)
-		return true;
-	ast_foreach(st, n->block.stmts)
-		if (has_action(st))
-			return true;
-	return false;
-}
 
 static void gen_loop(struct cg *cg, struct node *n)
 {
@@ -78,7 +66,7 @@ static void gen_loop(struct cg *cg, struct node *n)
 		emit(cg, "\tbreak;");
 	}
 	/* an empty body still pays per iteration: no loop escapes MAXACTION */
-	if (!has_action(n->loop.body))
+	if (!stmt_charges_action(n->loop.body))
 		action(cg, n);
 	cg->loop_break[cg->nloops] = brk;
 	cg->loop_cont[cg->nloops] = cont;
@@ -222,7 +210,7 @@ static void gen_hist_foreach(struct cg *cg, struct node *n)
 		     where(cg, n));
 		emit(cg, "	goto %s;", cg->err);
 	}
-	if (!has_action(n->foreach.body))
+	if (!stmt_charges_action(n->foreach.body))
 		action(cg, n);
 	struct writes w = { key->sym, false };
 	ast_visit(n->foreach.body, note_write, &w);
@@ -340,7 +328,7 @@ static void gen_foreach(struct cg *cg, struct node *n)
 			emit(cg, "%s = *(int64_t *)stp_map_val(%s, %s);", ref,
 			     map, e);
 	}
-	if (!has_action(n->foreach.body))
+	if (!stmt_charges_action(n->foreach.body))
 		action(cg, n);
 	cg->loop_break[cg->nloops] = brk;
 	cg->loop_cont[cg->nloops] = cont;

@@ -678,3 +678,15 @@ void *program_family_get(const struct program *prog,
 			return prog->family_data[i].data;
 	return NULL;
 }
+
+bool stmt_charges_action(const struct node *n)
+{
+	if (n->kind == N_NULL_STMT)
+		return false;
+	if (n->kind != N_BLOCK)
+		return true;
+	ast_foreach(st, n->block.stmts)
+		if (stmt_charges_action(st))
+			return true;
+	return false;
+}

@@ -416,6 +416,10 @@ const char *builtin_signature(struct session *s, int i);
 const char *sema_point_text(const struct program *prog,
 			    const struct node *point);
 
+/* Whether running statement n charges MAXACTION (anything but an empty
+ * statement or a block of those): every backend charges the same. */
+bool stmt_charges_action(const struct node *n);
+
 /* --dump-probe-types: every built-in probe point pattern, sorted. */
 void sema_dump_probe_types(FILE *out);
 

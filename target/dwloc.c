@@ -178,30 +178,6 @@ static int location_at(Dwarf_Attribute *attr, const uint64_t *pcs, int npcs,
 	return 0;
 }
 
-/* The function, then its lexical blocks around pc, inwards: how many. */
-static int scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
-{
-	Dwarf_Die child;
-	int nsc = 0;
-
-	sc[nsc++] = *fn;
-	while (nsc < max && dwarf_child(&sc[nsc - 1], &child) == 0) {
-		bool deeper = false;
-
-		do {
-			if (dwarf_tag(&child) == DW_TAG_lexical_block &&
-			    dwarf_haspc(&child, pc) == 1) {
-				sc[nsc++] = child;
-				deeper = true;
-				break;
-			}
-		} while (dwarf_siblingof(&child, &child) == 0);
-		if (!deeper)
-			break;
-	}
-	return nsc;
-}
-
 /* What SystemTap's $$vars shows of a variable of die's type whatever its
  * location: '{' a struct, union or class, '[' an array, 0 a value; *tag
  * the C name of a named struct or union ("struct fd"), else NULL. */
@@ -296,7 +272,7 @@ int dwloc_names_at(struct dwloc_file *f, struct arena *a, uint64_t entry,
 	*out = NULL;
 	if (!find_instance(f, cu, entry, &fn, &inlined))
 		return -1;
-	nsc = scopes_at(&fn, pc, sc, 64);
+	nsc = elf_scopes_at(&fn, pc, sc, 64);
 	for (int i = nsc - 1; i >= 0; i--)
 		n = scope_names(&sc[i], a, out, n, &cap);
 	return n;
@@ -398,7 +374,7 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 	if (!find_instance(f, cu, entry, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", entry);
-	nsc = scopes_at(&fn, pc, sc, 64);
+	nsc = elf_scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)
 		found = find_var_child(&sc[s], name, &child);
 	if (!found)
