@@ -313,6 +313,8 @@ const char vm_init_base[] =
 	"mkdir -p /etc /host /usr\n"
 	"if mount -t virtiofs -o ro host /host 2>/dev/null; then\n"
 	"\tmount -o bind,ro /host/usr /usr\n"
+	/* the guest's own /lib/modules, writable, as it was before */
+	"\tmount -t tmpfs -o mode=0755 modules /usr/lib/modules\n"
 	"\tfor l in lib lib32 lib64 libx32; do\n"
 	"\t\t[ -L /host/$l ] && ln -s usr/$l /$l\n"
 	"\tdone\n"
