@@ -312,7 +312,15 @@ const char vm_init_base[] =
 	"{ echo '^$'; sed 's/ .*/ /; s/^/^/' /proc/modules; } >/tmp/kmods\n"
 	"mkdir -p /etc /host /usr\n"
 	"if mount -t virtiofs -o ro host /host 2>/dev/null; then\n"
-	"\tmount -o bind,ro /host/usr /usr\n"
+	/* --file HOST:/usr/...: the guest's own /usr files over the host's */
+	"\tif [ -n \"$(ls -A /usr)\" ]; then\n"
+	"\t\tmv /usr /.usr && mkdir /usr\n"
+	"\t\tfor k in /k/ovl/*.ko; do [ -e $k ] && insmod $k; done\n"
+	"\t\tmount -t overlay -o lowerdir=/.usr:/host/usr overlay /usr ||"
+	" { rmdir /usr; mv /.usr /usr; }\n"
+	"\telse\n"
+	"\t\tmount -o bind,ro /host/usr /usr\n"
+	"\tfi\n"
 	/* the guest's own /lib/modules, writable, as it was before */
 	"\tmount -t tmpfs -o mode=0755 modules /usr/lib/modules\n"
 	"\tfor l in lib lib32 lib64 libx32; do\n"
@@ -488,6 +496,7 @@ static void vm_cpio_extra(struct vm_cpio *c, const char *spec)
 struct vm_kmods {
 	char *dep;		/* modules.dep's text */
 	const char *release;
+	const char *dir;	/* "" or a subdirectory of /k, with its '/' */
 	char seen[16][128];	/* relative paths added */
 	int n;
 };
@@ -529,7 +538,8 @@ static void vm_kmod_add(struct vm_cpio *c, struct vm_kmods *k,
 	snprintf(k->seen[k->n], sizeof(k->seen[0]), "%.*s", (int)len, rel);
 	snprintf(host, sizeof(host), "/lib/modules/%s/%.*s", k->release,
 		 (int)len, rel);
-	snprintf(name, sizeof(name), "k/%02d-%s", k->n, vm_basename(k->seen[k->n]));
+	snprintf(name, sizeof(name), "k/%s%02d-%s", k->dir, k->n,
+		 vm_basename(k->seen[k->n]));
 	k->n++;
 	vm_cpio_file(c, name, host, 0644);
 }
@@ -552,8 +562,13 @@ static void vm_cpio_fuse_modules(struct vm_cpio *c,
 	if (!k.dep)
 		return;
 	vm_cpio_entry(c, "k", S_IFDIR | 0755, 0, 0, NULL, 0);
+	k.dir = "";
 	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
 		vm_kmod_add(c, &k, mods[i], strlen(mods[i]), 0);
+	/* overlayfs, loaded only when the guest has /usr files of its own */
+	vm_cpio_entry(c, "k/ovl", S_IFDIR | 0755, 0, 0, NULL, 0);
+	k.dir = "ovl/";
+	vm_kmod_add(c, &k, "kernel/fs/overlayfs/overlay.ko", 30, 0);
 	free(k.dep);
 }
 
