@@ -135,6 +135,7 @@ stap_here() { # file options...
 # ran them all: stapvm's status 2 (it ran them, but the guest's dmesg shows
 # a problem) is left to the callers' dmesg checks.
 vm_files=()	# --file options for the guest (run_e2e sets them)
+vm_cwd=	# the directory stapvm runs in (run_e2e sets it)
 # $vm_opts: more stapvm options for the boot (e2e's "# stap-vm:").
 vm_opts=
 run_batch() { # release outdir log job...
@@ -142,8 +143,9 @@ run_batch() { # release outdir log job...
 	shift 3
 	rm -rf "$out"
 	mkdir -p "$out"
-	"$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
-		"${vm_files[@]}" --timeout 600 $vm_opts --batch "$out" "$@" >"$log" 2>&1
+	# the guest's jobs start in stapvm's directory: e2e's built files
+	(cd "${vm_cwd:-.}" && "$STAPVM" -r "$release" --staprun "$top_builddir/stap/staprun" \
+		"${vm_files[@]}" --timeout 600 $vm_opts --batch "$out" "$@" >"$log" 2>&1)
 	rc=$?
 	[ $rc = 0 ] || [ $rc = 2 ]
 }
@@ -693,11 +695,22 @@ run_e2e() { # release tag
 
 run_e2e_boot() { # release tag vm-options
 	local release=$1 tag=$2 opts=$3 jobs=() built=() f name base i rc
-	local want_rc want_err m path missing gs nv got
+	local want_rc want_err m path missing gs nv got bcmd
 	vm_files=()
+	vm_cwd=$work/e2e-files
+	rm -rf "$vm_cwd"
+	mkdir -p "$vm_cwd"
 	for f in "${e2e[@]}"; do
 		[ "$(vm_line "$f")" = "$opts" ] || continue
 		name=e2e/$tag/$(basename "$f" .stp)
+		# "# stap-build: CMD": run by sh in the script's folder with
+		# $OUT the guest's current directory (the command's ./NAME)
+		bcmd=$(sed -n 's/^# stap-build: //p' "$f" | head -1)
+		if [ -n "$bcmd" ] && ! (cd "$(dirname "$f")" &&
+			OUT=$vm_cwd sh -c "$bcmd") >"$work/build.err" 2>&1; then
+			fail "$name" "stap-build failed: $(cat "$work/build.err")"
+			continue
+		fi
 		# "# stap-guest-module: NAME": the release's module NAME is put
 		# in the guest's /bin as NAME.ko for the script's command
 		missing=
@@ -750,6 +763,7 @@ run_e2e_boot() { # release tag vm-options
 	run_batch "$release" "$work/vm" "$work/vm.log" "${jobs[@]}"
 	rc=$?
 	vm_files=()
+	vm_cwd=
 	if [ $rc != 0 ]; then
 		vm_opts=
 		for f in "${built[@]}"; do

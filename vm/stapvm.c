@@ -11,7 +11,9 @@
  * --kernel-args ARGS (more of the guest kernel's command line, e.g.
  * module.sig_enforce=1), -k (keep the work dir), -v (repeat for more),
  * --file HOST (into the guest's /bin) or --file HOST:/GUEST (at /GUEST),
- * --staprun-arg ARG (for every job's loader).
+ * --staprun-arg ARG (for every job's loader), --no-host-files (the
+ * busybox world alone: without it, as root, the guest mounts this
+ * machine's files read-only over virtio-fs, vm.h's no_host_share).
  *
  * LOADER=> runs that job with LOADER, a path in the guest (e.g. SystemTap
  * 4.8's staprun placed with --file), instead of /bin/staprun; it gets the
@@ -33,6 +35,7 @@ static void vm_usage(void)
 {
 	fputs("usage: stapvm [-r RELEASE] [--kernel IMAGE] [--staprun PATH]\n"
 	      "              [--busybox PATH] [--icount] [--timeout S]\n"
+	      "              [--no-host-files]\n"
 	      "              [--cpus N] [--memory MB] [--kernel-args ARGS]\n"
 	      "              [-k] [-v]\n"
 	      "              [--file HOST[:/GUEST]]... [--staprun-arg ARG]...\n"
@@ -187,6 +190,8 @@ int main(int argc, char **argv)
 			keep = 1;
 		} else if (!strcmp(a, "--icount")) {
 			o.icount = 1;
+		} else if (!strcmp(a, "--no-host-files")) {
+			o.no_host_share = true;
 		} else if (!v) {
 			vm_usage();
 		} else if (!strcmp(a, "-r")) {

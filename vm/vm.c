@@ -309,6 +309,47 @@ const char vm_init_base[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
 	"mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null\n"
+	/*
+	 * This machine's userland, read-only (virtio-fs tag "host", the
+	 * host's / shared by virtiofsd: vm_spawn_qemu): /usr, the merged-
+	 * /usr links, ld.so's cache and the alternatives; /bin and /sbin
+	 * stay the guest's own (busybox, the loader, extra files), behind
+	 * the host's directories in the jobs' PATH (JOBPATH). 6.1 has
+	 * virtio-fs as modules: the initramfs brings them in /k.
+	 */
+	"JOBPATH=$PATH\n"
+	"for k in /k/*.ko; do [ -e $k ] && insmod $k; done\n"
+	/* what was loaded before any job (a job's module left is not) */
+	"{ echo '^$'; sed 's/ .*/ /; s/^/^/' /proc/modules; } >/tmp/kmods\n"
+	"mkdir -p /etc /host /usr\n"
+	"if mount -t virtiofs -o ro host /host 2>/dev/null; then\n"
+	/* --file HOST:/usr/...: the guest's own /usr files over the host's */
+	"\tif [ -n \"$(ls -A /usr)\" ]; then\n"
+	"\t\tmv /usr /.usr && mkdir /usr\n"
+	"\t\tfor k in /k/ovl/*.ko; do [ -e $k ] && insmod $k; done\n"
+	"\t\tmount -t overlay -o lowerdir=/.usr:/host/usr overlay /usr ||"
+	" { rmdir /usr; mv /.usr /usr; }\n"
+	"\telse\n"
+	"\t\tmount -o bind,ro /host/usr /usr\n"
+	"\tfi\n"
+	/* the guest's own /lib/modules, writable, as it was before */
+	"\tmount -t tmpfs -o mode=0755 modules /usr/lib/modules\n"
+	"\tfor l in lib lib32 lib64 libx32; do\n"
+	"\t\t[ -L /host/$l ] && ln -s usr/$l /$l\n"
+	"\tdone\n"
+	"\tfor f in ld.so.cache ld.so.conf ld.so.conf.d alternatives"
+	" localtime; do\n"
+	"\t\t[ -e /host/etc/$f ] && ln -s /host/etc/$f /etc/$f\n"
+	"\tdone\n"
+	"\tJOBPATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin\n"
+	"fi\n"
+	"echo stapvm >/etc/hostname; hostname stapvm\n"
+	"echo 'root:x:0:0:root:/root:/bin/sh' >/etc/passwd\n"
+	"echo 'nobody:x:65534:65534:nobody:/nonexistent:/bin/false' >>/etc/passwd\n"
+	"printf 'root:x:0:\\nnogroup:x:65534:\\n' >/etc/group\n"
+	"printf '127.0.0.1\\tlocalhost\\n127.0.1.1\\tstapvm\\n::1\\tlocalhost\\n' >/etc/hosts\n"
+	"ifconfig lo 127.0.0.1 up 2>/dev/null\n"
+	"export JOBPATH\n"
 	"for p in 1 2 3; do stty -F /dev/ttyS$p raw -echo; done\n"
 	"exec 3>/dev/ttyS1 4>/dev/ttyS2 5<>/dev/ttyS3\n"
 	"say() { echo \"@@STAPVM $*\" >&5; echo \"@@STAPVM $*@@\"; }\n"
@@ -333,12 +374,12 @@ static const char vm_init_head[] =
 	"\trm -f /tmp/pid\n"
 	"\tsay start $i\n"
 	"\tif [ $m = s ]; then\n"
-	"\t\tsh -c 'echo $$ >/tmp/pid; [ -e /tmp/intr ] && exit 130;"
+	"\t\tPATH=$JOBPATH /bin/sh -c 'echo $$ >/tmp/pid; [ -e /tmp/intr ] && exit 130;"
 	" exec \"$@\" </dev/null >&3 2>&4 3>&- 4>&- 5>&-' run \"$@\"\n"
 	"\t\trc=$?\n"
 	"\t\tdrain 1 2\n"
 	"\telse\n"
-	"\t\tsh -c 'echo $$ >/tmp/pid; [ -e /tmp/intr ] && exit 130;"
+	"\t\tPATH=$JOBPATH /bin/sh -c 'echo $$ >/tmp/pid; [ -e /tmp/intr ] && exit 130;"
 	" exec \"$@\" </dev/null >/tmp/o 2>/tmp/e 3>&- 4>&- 5>&-'"
 	" run \"$@\"\n"
 	"\t\trc=$?\n"
@@ -389,12 +430,29 @@ int vm_job_words(struct vm_buf *b, const struct vm_job *j,
 	return err;
 }
 
-static int vm_make_init(struct vm_buf *b, enum vm_mode mode,
+int vm_share_cwd(const struct vm_options *o, struct vm_buf *b)
+{
+	char cwd[4096];
+	int err;
+
+	if (!vm_host_shared(o) || !getcwd(cwd, sizeof(cwd)))
+		return 0;
+	err = vm_buf_add(b, "d=", 2);
+	err |= vm_buf_quote(b, cwd);
+	err |= vm_buf_printf(b, "\n[ \"$d\" != / ] && [ -d \"/host$d\" ] && {"
+			     " mkdir -p \"$d\" 2>/dev/null; mountpoint -q \"$d\" ||"
+			     " mount -o bind,ro \"/host$d\" \"$d\"; cd \"$d\"; }\n");
+	return err;
+}
+
+static int vm_make_init(const struct vm_options *o, struct vm_buf *b,
+			enum vm_mode mode,
 			const struct vm_job *jobs, int njobs)
 {
 	int i, err = vm_buf_add(b, vm_init_base, strlen(vm_init_base));
 
 	err |= vm_buf_add(b, vm_init_head, sizeof(vm_init_head) - 1);
+	err |= vm_share_cwd(o, b);
 	for (i = 0; i < njobs && !err; i++) {
 		char guest[64 + 256];
 
@@ -440,6 +498,91 @@ static void vm_cpio_extra(struct vm_cpio *c, const char *spec)
 	vm_cpio_file(c, name, host, 0755);
 }
 
+/*
+ * 6.1 builds virtio-fs and the virtio PCI transport as modules (6.12 has
+ * them built in): the release's modules that virtiofs and virtio_pci
+ * need, as its modules.dep lists them, go to /k as NN-NAME.ko in an
+ * order /init can load them in (each after what it depends on).
+ */
+struct vm_kmods {
+	char *dep;		/* modules.dep's text */
+	const char *release;
+	const char *dir;	/* "" or a subdirectory of /k, with its '/' */
+	char seen[16][128];	/* relative paths added */
+	int n;
+};
+
+static void vm_kmod_add(struct vm_cpio *c, struct vm_kmods *k,
+			const char *rel, size_t len, int depth)
+{
+	char want[160], host[4096], name[192];
+	const char *line, *deps, *end, *w;
+
+	if (len >= sizeof(k->seen[0]) || depth > 8)
+		return;
+	for (int i = 0; i < k->n; i++)
+		if (!strncmp(k->seen[i], rel, len) && !k->seen[i][len])
+			return;
+	snprintf(want, sizeof(want), "%.*s:", (int)len, rel);
+	for (line = k->dep; line && *line; line = end + (*end == '\n')) {
+		end = line + strcspn(line, "\n");
+		if (!strncmp(line, want, len + 1))
+			break;
+	}
+	if (!line || !*line)
+		return;		/* built in, or not a module here */
+	/* the dependencies last to first, as modprobe loads them */
+	deps = line + len + 1;
+	for (w = end; w > deps;) {
+		const char *e = w;
+
+		while (w > deps && w[-1] == ' ')
+			w--, e--;
+		while (w > deps && w[-1] != ' ')
+			w--;
+		if (e > w)
+			vm_kmod_add(c, k, w, (size_t)(e - w), depth + 1);
+	}
+	if (k->n == (int)(sizeof(k->seen) / sizeof(k->seen[0])) ||
+	    len < 3 || strncmp(rel + len - 3, ".ko", 3))
+		return;		/* compressed modules: not ours to unpack */
+	snprintf(k->seen[k->n], sizeof(k->seen[0]), "%.*s", (int)len, rel);
+	snprintf(host, sizeof(host), "/lib/modules/%s/%.*s", k->release,
+		 (int)len, rel);
+	snprintf(name, sizeof(name), "k/%s%02d-%s", k->dir, k->n,
+		 vm_basename(k->seen[k->n]));
+	k->n++;
+	vm_cpio_file(c, name, host, 0644);
+}
+
+static void vm_cpio_fuse_modules(struct vm_cpio *c,
+				 const struct vm_options *o)
+{
+	static const char *const mods[] = {
+		"kernel/drivers/virtio/virtio_pci.ko",
+		"kernel/fs/fuse/virtiofs.ko",
+	};
+	struct vm_kmods k = { .release = o->release };
+	char path[4096];
+	size_t len;
+
+	if (!o->release)
+		return;
+	snprintf(path, sizeof(path), "/lib/modules/%s/modules.dep", o->release);
+	k.dep = read_file(path, &len);
+	if (!k.dep)
+		return;
+	vm_cpio_entry(c, "k", S_IFDIR | 0755, 0, 0, NULL, 0);
+	k.dir = "";
+	for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++)
+		vm_kmod_add(c, &k, mods[i], strlen(mods[i]), 0);
+	/* overlayfs, loaded only when the guest has /usr files of its own */
+	vm_cpio_entry(c, "k/ovl", S_IFDIR | 0755, 0, 0, NULL, 0);
+	k.dir = "ovl/";
+	vm_kmod_add(c, &k, "kernel/fs/overlayfs/overlay.ko", 30, 0);
+	free(k.dep);
+}
+
 int vm_write_initramfs(const struct vm_options *o, const char *out,
 		       const char *init, size_t init_len,
 		       const struct vm_job *jobs, int njobs)
@@ -469,6 +612,8 @@ int vm_write_initramfs(const struct vm_options *o, const char *out,
 	vm_cpio_file(&c, "bin/staprun", o->staprun, 0755);
 	for (i = 0; o->extra_files && o->extra_files[i]; i++)
 		vm_cpio_extra(&c, o->extra_files[i]);
+	if (vm_host_shared(o))
+		vm_cpio_fuse_modules(&c, o);
 	for (j = 0; j < njobs; j++) {
 		snprintf(name, sizeof(name), "m/%d", j);
 		vm_cpio_entry(&c, name, S_IFDIR | 0755, 0, 0, NULL, 0);
@@ -491,7 +636,7 @@ static int vm_make_initramfs(const struct vm_options *o, const char *out,
 	struct vm_buf init = { 0 };
 	int ret = -1;
 
-	if (vm_make_init(&init, mode, jobs, njobs))
+	if (vm_make_init(o, &init, mode, jobs, njobs))
 		vm_err("out of memory");
 	else
 		ret = vm_write_initramfs(o, out, init.p, init.len, jobs, njobs);
@@ -501,11 +646,80 @@ static int vm_make_initramfs(const struct vm_options *o, const char *out,
 
 /* ---- qemu ---------------------------------------------------------------- */
 
+static const char *vm_virtiofsd(void)
+{
+	const char *d = getenv("STAPVM_VIRTIOFSD");
+
+	return d && *d ? d : "/usr/lib/qemu/virtiofsd";
+}
+
+static int vm_share_socket(const struct vm_options *o, char *buf, size_t n)
+{
+	int len = snprintf(buf, n, "%s/vfs.sock", o->workdir ? o->workdir : ".");
+
+	/* sun_path holds 108 bytes */
+	return len > 0 && (size_t)len < n && len < 100 ? 0 : -1;
+}
+
+bool vm_host_shared(const struct vm_options *o)
+{
+	char sock[128];
+
+	/* virtiofsd wants root (its namespace sandbox, every file readable) */
+	return !o->no_host_share && geteuid() == 0 &&
+	       !access(vm_virtiofsd(), X_OK) &&
+	       !vm_share_socket(o, sock, sizeof(sock));
+}
+
+/*
+ * In qemu's process, before it execs: virtiofsd sharing this machine's /
+ * on sock, as a child that dies with qemu (PR_SET_PDEATHSIG) and leaves
+ * by itself when qemu hangs up. 0 once the socket is there; -1 if the
+ * daemon did not start (the guest then runs without the host's files).
+ */
+static int vm_start_virtiofsd(const char *sock, int logfd)
+{
+	char arg[160];
+	pid_t d;
+
+	unlink(sock);
+	d = fork();
+	if (d < 0)
+		return -1;
+	if (d == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL))
+			_exit(127);
+		snprintf(arg, sizeof(arg), "--socket-path=%s", sock);
+		if (logfd >= 0) {
+			dup2(logfd, 1);
+			dup2(logfd, 2);
+		}
+		execl(vm_virtiofsd(), "virtiofsd", arg, "-o", "source=/",
+		      "-o", "cache=auto", "-o", "sandbox=chroot",
+		      "-o", "log_level=warn",
+		      (char *)NULL);
+		_exit(127);
+	}
+	for (int i = 0; i < 1000; i++) {
+		struct stat st;
+
+		if (!stat(sock, &st) && S_ISSOCK(st.st_mode))
+			return 0;
+		if (waitpid(d, NULL, WNOHANG) == d)
+			return -1;
+		usleep(2000);
+	}
+	kill(d, SIGKILL);
+	return -1;
+}
+
 pid_t vm_spawn_qemu(const struct vm_options *o, const char *kernel,
 		    const char *initrd, int fd[VM_NPORTS], const char *disk)
 {
 	const char *qemu = o->qemu ? o->qemu : getenv("STAPVM_QEMU");
-	char *argv[64], *logpath, mem[32], cpus[32], append[1024];
+	char *argv[80], *logpath, mem[32], cpus[32], append[1024];
+	char sock[128], memobj[96], fsdev[160];
+	bool share = vm_host_shared(o);
 	struct vm_buf drive = { 0 };
 	char chardev[VM_NPORTS][64], serial[VM_NPORTS][32];
 	int guest[VM_NPORTS], n = 0, i, logfd, ncpus;
@@ -598,6 +812,27 @@ pid_t vm_spawn_qemu(const struct vm_options *o, const char *kernel,
 		argv[n++] = "-device";
 		argv[n++] = "nvme,drive=xfer,serial=stapxfer";
 	}
+	/*
+	 * The host's files over virtio-fs: its vhost-user daemon reads the
+	 * guest's memory, so that memory is a shared memfd. These stay
+	 * last on the line: the child drops them if virtiofsd fails.
+	 */
+	int share_at = n;
+	if (share && !vm_share_socket(o, sock, sizeof(sock))) {
+		snprintf(memobj, sizeof(memobj),
+			 "memory-backend-memfd,id=mem,size=%sM,share=on", mem);
+		snprintf(fsdev, sizeof(fsdev), "socket,id=vfs,path=%s", sock);
+		argv[n++] = "-object";
+		argv[n++] = memobj;
+		argv[n++] = "-numa";
+		argv[n++] = "node,memdev=mem";
+		argv[n++] = "-chardev";
+		argv[n++] = fsdev;
+		argv[n++] = "-device";
+		argv[n++] = "vhost-user-fs-pci,chardev=vfs,tag=host";
+	} else {
+		share = false;
+	}
 	argv[n] = NULL;
 
 	if (o->verbose) {
@@ -640,6 +875,11 @@ pid_t vm_spawn_qemu(const struct vm_options *o, const char *kernel,
 		if (logfd >= 0) {
 			dup2(logfd, 1);
 			dup2(logfd, 2);
+		}
+		if (share && vm_start_virtiofsd(sock, logfd)) {
+			fprintf(stderr, "stap: vm: virtiofsd did not start: "
+				"the guest runs without this machine's files\n");
+			argv[share_at] = NULL;
 		}
 		execvp(qemu, argv);
 		fprintf(stderr, "stap: cannot run %s: %s\n", qemu,

@@ -54,6 +54,13 @@ struct vm_options {
 				   /bin/<basename> (programs for -c CMD, as the
 				   benchmarks use), "HOST:/GUEST" to /GUEST
 				   (parent directories made), mode 0755 */
+	bool no_host_share;       /* true: the busybox world only; else (as
+				   root, with virtiofsd) the guest mounts
+				   this machine's / read-only: its /usr
+				   (jobs' PATH searches it first), the
+				   merged-/usr links, ld.so's cache, and
+				   the run's current directory at its own
+				   path, where jobs start */
 };
 
 struct vm_job {

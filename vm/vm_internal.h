@@ -9,6 +9,7 @@
 #define STAP_VM_INTERNAL_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -50,6 +51,16 @@ extern const char vm_init_base[];
  * loader, staprun options, -c CMD, guest_module, module arguments. */
 int vm_job_words(struct vm_buf *b, const struct vm_job *j,
 		 const char *guest_module);
+
+/* Whether the guest gets this machine's userland over virtio-fs (not
+ * o->no_host_share, root, virtiofsd there: $STAPVM_VIRTIOFSD or
+ * /usr/lib/qemu/virtiofsd). */
+bool vm_host_shared(const struct vm_options *o);
+
+/* Shell lines for a job: the caller's current directory, shared
+ * read-only at its own path (mounted once), becomes the job's; nothing
+ * without the host's files. 0, or -1 out of memory. */
+int vm_share_cwd(const struct vm_options *o, struct vm_buf *b);
 
 /* The kernel image to boot: o->kernel_image, else the release's. 0, or
  * -1 with a message. */

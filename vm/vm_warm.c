@@ -454,7 +454,7 @@ static int warm_job(const struct vm_options *wo, const struct vm_job *job,
 	snprintf(tmp, sizeof(tmp), "%s/warm.ko", wo->workdir);
 	mod = vm_module_bytes(job->module, tmp, &mod_len);
 	snprintf(guest, sizeof(guest), "/m/%s", name);
-	if (!mod || vm_buf_add(&cmd, "set -- ", 7) ||
+	if (!mod || vm_share_cwd(wo, &cmd) || vm_buf_add(&cmd, "set -- ", 7) ||
 	    vm_job_words(&cmd, job, guest) || vm_buf_add(&cmd, "\n", 1)) {
 		free(mod);
 		vm_buf_free(&cmd);

@@ -16,9 +16,9 @@ cflags="-std=c11 -O2 -Wall -Wextra -Wshadow -Werror"
 
 check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
 
-# vm.c asks target/ for a release's kernel image (target/ needs libdw)
+# vm.c asks target/ for a release's kernel image (target/ is on elf/)
 gcc $cflags -I"$top" -o "$t/stapvm" "$top/vm/stapvm.c" "$top/vm/vm.c" \
-	"$top"/lib/*.c "$top"/target/*.c -ldw -lelf -llzma -lz -lzstd ||
+	"$top"/lib/*.c "$top"/elf/*.c "$top"/target/*.c -ldw -lelf -llzma -lz -lzstd ||
 	{ echo "FAIL: build stapvm"; exit 1; }
 gcc $cflags -static -o "$t/fake" "$here/fake_staprun.c" ||
 	{ echo "FAIL: build fake_staprun"; exit 1; }

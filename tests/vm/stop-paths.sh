@@ -4,7 +4,7 @@
 # with it. Runs `stap --vm` of a script with a timer.s(100) probe, waits
 # for its begin probe's output, and ends stap with SIGTERM, SIGHUP or
 # SIGKILL; then checks that no process of the run is left (qemu, the
-# watchdog) and TMPDIR is empty, and for SIGTERM/SIGHUP that the end probe
+# watchdog, virtiofsd) and TMPDIR is empty, and for SIGTERM/SIGHUP that the end probe
 # ran, its output arrived and stap exited 0 (SIGINT's behaviour). Also:
 # -k with SIGKILL (the directory kept, the guest gone), SIGKILL in the
 # middle of pass 4 (kbuild), and -x PID in a guest.
@@ -73,6 +73,13 @@ for sig in TERM HUP KILL; do
 		wait $pid
 		check_gone "SIG$sig"
 		continue
+	fi
+	# the guest's view of this machine's files: virtiofsd runs beside
+	# qemu (as root, where it is installed) and must go with it too
+	if [ "$(id -u)" = 0 ] && [ -x /usr/lib/qemu/virtiofsd ]; then
+		pgrep -f "virtiofsd --socket-path=$t/" >/dev/null &&
+			pass "SIG$sig: virtiofsd of the run was running" ||
+			fail "SIG$sig: no virtiofsd of the run" "$(pgrep -af virtiofsd)"
 	fi
 	kill -$sig $pid
 	wait $pid
