@@ -441,7 +441,7 @@ int elf_scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max)
 	return nsc;
 }
 
-static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
+bool elf_find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
 {
 	if (dwarf_child(scope, out) != 0)
 		return false;
@@ -476,7 +476,7 @@ enum elf_var_result elf_var_location(struct elf_file *f, uint64_t func,
 		return ELF_VAR_NONE;
 	nsc = elf_scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)
-		found = find_var_child(&sc[s], name, &var);
+		found = elf_find_var_child(&sc[s], name, &var);
 	if (!found)
 		return ELF_VAR_NONE;
 	if (dwarf_attr_integrate(&var, DW_AT_const_value, &attr)) {

@@ -48,6 +48,9 @@ bool elf_located_at(Dwarf_Attribute *a, uint64_t pc);
  * (at most max): how many. */
 int elf_scopes_at(Dwarf_Die *fn, uint64_t pc, Dwarf_Die *sc, int max);
 
+/* The parameter or variable name declared directly in scope, in *out. */
+bool elf_find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out);
+
 /* elf_located_at() without libdw's cache of parsed expressions, for
  * readers of every variable (loc_cover.c): the same answers. */
 struct elf_loc_cover {

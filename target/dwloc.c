@@ -278,24 +278,6 @@ int dwloc_names_at(struct dwloc_file *f, struct arena *a, uint64_t entry,
 	return n;
 }
 
-/* The parameter or variable NAME declared directly in scope, in *out. */
-static bool find_var_child(Dwarf_Die *scope, const char *name, Dwarf_Die *out)
-{
-	if (dwarf_child(scope, out) != 0)
-		return false;
-	do {
-		int tag = dwarf_tag(out);
-		const char *n;
-
-		if (tag != DW_TAG_formal_parameter && tag != DW_TAG_variable)
-			continue;
-		n = die_name(out);
-		if (n && !strcmp(n, name))
-			return true;
-	} while (dwarf_siblingof(out, out) == 0);
-	return false;
-}
-
 /* A variable the compiler folded to a constant (DW_AT_const_value): the
  * program pushing it as its value. */
 static const char *const_value(struct arena *a, Dwarf_Attribute *attr,
@@ -342,7 +324,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	if (!find_instance(f, cu, addr, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", addr);
-	found = find_var_child(&fn, name, &child);
+	found = elf_find_var_child(&fn, name, &child);
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, addr);
@@ -376,7 +358,7 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 				    "kernel's DWARF", entry);
 	nsc = elf_scopes_at(&fn, pc, sc, 64);
 	for (int s = nsc - 1; s >= 0 && !found; s--)
-		found = find_var_child(&sc[s], name, &child);
+		found = elf_find_var_child(&sc[s], name, &child);
 	if (!found)
 		return arena_printf(a, "unable to find local '%s' near pc "
 				    "0x%" PRIx64, name, pc);
