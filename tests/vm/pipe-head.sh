@@ -22,12 +22,8 @@ export STAP_VM_DIR=$t/vm
 bound=60
 . "$here/checks.sh"
 
-# anything of ours has $t in its command line (qemu's -initrd, the kept
-# guest's directory, the script's path)
-leftovers() { pgrep -f "$t/" | grep -v "^$$\$"; }
 cleanup() {
-	local p
-	for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
+	kill_leftovers
 	rm -rf "$t"
 }
 trap cleanup EXIT

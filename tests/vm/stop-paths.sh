@@ -18,12 +18,8 @@ stap=${STAP:-$top_builddir/stap/stap}
 t=$(mktemp -d /tmp/stap-stop-paths.XXXXXX)
 . "$here/checks.sh"
 
-# anything of ours still running has $t in its command line (qemu's
-# -initrd, kbuild's M=; stap and its watchdog: the script's path)
-leftovers() { pgrep -f "$t/" | grep -v "^$$\$"; }
 cleanup() {
-	local p
-	for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
+	kill_leftovers
 	rm -rf "$t"
 }
 trap cleanup EXIT
@@ -55,7 +51,7 @@ check_gone() {
 	else
 		fail "$what: left in TMPDIR" "$(ls -A "$t/tmp" | head -5)"
 	fi
-	for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
+	kill_leftovers
 	rm -rf "${t:?}"/tmp/*
 }
 
@@ -118,7 +114,7 @@ else
 	kill -9 $pid
 	wait $pid
 fi
-for p in $(leftovers); do kill -9 "$p" 2>/dev/null; done
+kill_leftovers
 rm -rf "${t:?}"/tmp/*
 
 # SIGKILL in pass 4: kbuild (not killed with stap) must not keep the
