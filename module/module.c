@@ -735,7 +735,7 @@ static int gen_code(struct cg *cg, char **structs, struct chunk *chunks)
  * probe never reads): such a function's C is left out, which spares the
  * compiler the 40-odd helpers of syscall.* that `a[name]++` never runs.
  * Found on the elaborated program: the calls (N_CALL) of the probe
- * bodies, then of the functions they reach.
+ * bodies and of their @entry values, then of the functions they reach.
  */
 /* ast_visit: a call of a script function marks the function whose C it
  * runs (a copy merged into an identical one: fn_c) */
@@ -774,8 +774,15 @@ static void find_called(struct cg *cg, struct chunk *chunks, int n)
 		if (chunks[k].fn >= 0)
 			chunk_of[chunks[k].fn] = k;
 	/* the elaborated program's calls, from the probe bodies on */
-	for (int b = 0; b < prog->nbodies; b++)
-		ast_visit(prog->bodies[b]->probe->probe.body, note_call, &w);
+	for (int b = 0; b < prog->nbodies; b++) {
+		const struct probe_body *body = prog->bodies[b];
+
+		ast_visit(body->probe->probe.body, note_call, &w);
+		/* and the @entry values its return probes compute at the
+		 * function's entry */
+		for (int v = 0; v < body->nentry_values; v++)
+			ast_visit(body->entry_values[v], note_call, &w);
+	}
 	while (w.nwork) {
 		const struct script_func *f = prog->funcs[w.work[--w.nwork]];
 		ast_visit(f->decl->func.body, note_call, &w);

@@ -22,17 +22,16 @@ am_list() { # VARIABLE: its .c files, continuation lines joined, $(VAR)s expande
 	done
 }
 stap_sources=$(am_list stap_stap_SOURCES | sort -u)
-# pass 3 (the module backend's part of libstap.a: module/ also holds pass 4 and 5)
-pass3_sources=$(am_list libstap_a_SOURCES | grep "^module/")
+# passes 1-3 (libstap.a: lib/, elf/, target/, parser/, semantic/, probes/
+# and the module backend's pass 3), with the parser bison and flex wrote
+lib_sources=$(am_list libstap_a_SOURCES | sort -u)
 [ -n "$stap_sources" ] || { echo "asan: no stap_stap_SOURCES in Makefile.am"; exit 1; }
 if ! gcc -std=gnu11 -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined -I"$top" -I. \
 	-DPKGDATADIR='"/nonexistent"' -DABS_TOP_SRCDIR="\"$top\"" \
 	-DABS_TOP_BUILDDIR="\"$top\"" -o "$bin" \
-	$stap_sources \
-	lib/*.c target/*.c parser/session.c parser/diag.c parser/ast.c parser/parse.c \
-	parser/preproc.c parser/unparse.c parser/grammar.c parser/lexer.c \
-	semantic/*.c $pass3_sources probes/*.c -ldw -lelf -llzma -lz -lzstd 2>"$work/build.log"; then
+	$stap_sources $lib_sources parser/grammar.c parser/lexer.c \
+	-ldw -lelf -llzma -lz -lzstd -lbpf -ldl 2>"$work/build.log"; then
 	echo "asan: build failed:"; cat "$work/build.log"; exit 1
 fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:exitcode=99} UBSAN_OPTIONS=print_stacktrace=1
