@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Pass 3's own state and services, shared by the files of codegen/ and by
+ * Pass 3's own state and services, shared by the files of module/ and by
  * the emitters of the attach kinds (emit_*.c, struct kind_emit).
  *
  * Every expression is evaluated in script order into temporaries: the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 3: expressions to C (see codegen/emit.h for the scheme): values,
+ * Pass 3: expressions to C (see module/emit.h for the scheme): values,
  * arrays and statistics (runtime objects: runtime/map.h, stat.h),
  * printing, calls, regular expressions, typed values through member
  * chains, and context values (a kind's own through its emitter).

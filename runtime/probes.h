@@ -22,7 +22,7 @@ enum stp_probe_type {
 
 /*
  * One lock an event handler takes: the rwlock of a global that event
- * probes share (codegen/locks.c), for writing or reading; for a
+ * probes share (module/locks.c), for writing or reading; for a
  * statistic, its per-CPU locks instead (pcpu): `<<<` takes this CPU's
  * (read mode), a probe that reads the statistic every CPU's (write
  * mode), so writers on different CPUs never share a lock's cache line.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The runtime object: every runtime file in one translation unit,
- * compiled once per kernel and set of -D options (stap/build.c caches it)
+ * compiled once per kernel and set of -D options (module/build.c caches it)
  * and linked into each module beside the generated code. What differs
  * between modules reaches it through stp_module (probes.h).
  */

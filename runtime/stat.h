@@ -159,7 +159,7 @@ void stp_sb_hist(struct stp_strbuf *sb, const struct stp_stat_desc *d,
 
 /*
  * Counters: globals event probes only count with (`n++;`, `n += e;`, the
- * translator's choice, codegen/locks.c). Each counts into its slot of
+ * translator's choice, module/locks.c). Each counts into its slot of
  * this CPU, stp_counters[k]; stp_counter_fold() adds every CPU's slot k
  * to the variable and clears them, where no event probe can run.
  */

@@ -6,7 +6,7 @@
  * reads, a recipe (where the value starts, then member steps). Data only:
  * a family (probes/) fills these, in its derive/expand hooks or in its
  * describe hook at the end of pass 2, and never writes C; a backend
- * (codegen/, the kernel module) has one emitter per kind and never names a
+ * (module/, the kernel module) has one emitter per kind and never names a
  * family. Which kernel mechanism serves a kind (ftrace, fprobe, kprobe,
  * kretprobe, a tracepoint callback) is the backend's choice.
  */

@@ -3,9 +3,10 @@
  * The probe-family interface. A family (begin/end, timer.*, kernel.trace,
  * kernel.function, ...) lives in one file under probes/ and exports one
  * struct probe_family; probes/registry.c lists them, and that list is the
- * only place the compiler enumerates families. Pass 2 (semantic/) and pass
- * 3 (codegen/) call through these hooks and never name a family, so a new
- * family is a new file plus one line in the registry.
+ * only place the compiler enumerates families. Pass 2 (semantic/) calls
+ * through these hooks and never names a family, and the backends (module/,
+ * bpf/) see only the descriptions below, so a new family is a new file
+ * plus one line in the registry.
  *
  * Pass 2's hooks get the elaboration state (struct sema, semantic/
  * elaborate.h). A family writes no backend's code: it describes each

@@ -326,7 +326,7 @@ struct program {
 	const struct derived_probe *last_indexed;
 	unsigned probes_gen;
 	/* pass 3's: the probe table entries before each probe
-	 * (table_index(), codegen/module.c), counted once */
+	 * (table_index(), module/module.c), counted once */
 	int *table_slot;
 	int table_slots;		/* nprobes + 1 when counted */
 	int max_nesting;		/* deepest call chain; -1: recursion */
