@@ -48,6 +48,20 @@ static int local_slot(struct emitter *e, const struct symbol *sym)
 	return 0;
 }
 
+/* A scalar variable's C lvalue: a global in the globals' struct, a
+ * string local in its temporary, a long local in its C local. */
+static const char *scalar_lvalue(struct emitter *e, const struct symbol *sym,
+				 char *buf, size_t size)
+{
+	if (sym->kind == SYM_GLOBAL)
+		snprintf(buf, size, "G.g%d", sym->index);
+	else if (sym->type == TY_STRING)
+		snprintf(buf, size, "TMP(%d)", local_slot(e, sym));
+	else
+		snprintf(buf, size, "l%d", local_slot(e, sym));
+	return buf;
+}
+
 static int new_tmp(struct emitter *e)
 {
 	int t = e->body->nlocals + e->ntmp++;
@@ -209,10 +223,7 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 	const struct symbol *sym = lhs->sym;
 	char lv[48];
 
-	if (sym->kind == SYM_GLOBAL)
-		snprintf(lv, sizeof(lv), "G.g%d", sym->index);
-	else
-		snprintf(lv, sizeof(lv), "l%d", local_slot(e, sym));
+	scalar_lvalue(e, sym, lv, sizeof(lv));
 	if (op == OP_ASSIGN)
 		fprintf(e->out, "%s = _d%d; })", lv, u);
 	else if (op == OP_DIV || op == OP_MOD)
@@ -261,10 +272,7 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 	const struct symbol *sym = lhs->sym;
 	char lv[48];
 
-	if (sym->kind == SYM_GLOBAL)
-		snprintf(lv, sizeof(lv), "G.g%d", sym->index);
-	else
-		snprintf(lv, sizeof(lv), "TMP(%d)", local_slot(e, sym));
+	scalar_lvalue(e, sym, lv, sizeof(lv));
 	if (op == OP_CONCAT)
 		fprintf(e->out, "stp_strcat(%s, TMP(%d)); %s; })", lv, t, lv);
 	else
@@ -369,13 +377,8 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		fputc('"', e->out);
 		break;
 	case N_VAR: {
-		const struct symbol *sym = n->sym;
-		if (sym->kind == SYM_GLOBAL)
-			fprintf(e->out, "G.g%d", sym->index);
-		else if (sym->type == TY_STRING)
-			fprintf(e->out, "TMP(%d)", local_slot(e, sym));
-		else
-			fprintf(e->out, "l%d", local_slot(e, sym));
+		char lv[48];
+		fputs(scalar_lvalue(e, n->sym, lv, sizeof(lv)), e->out);
 		break;
 	}
 	case N_INDEX:

@@ -405,23 +405,28 @@ char *read_regular_file_max(const char *path, size_t max, size_t *len)
 	return buf;
 }
 
-char *read_file_nofollow(const char *path, size_t *len)
+/* name in the directory dirfd (AT_FDCWD: a path), read whole if it is a
+ * regular file and no symbolic link */
+static char *read_at_nofollow(int dirfd, const char *name, size_t *len)
 {
-	int fd = open_regular(AT_FDCWD, path, O_NOFOLLOW);
-	FILE *f;
+	int fd = open_regular(dirfd, name, O_NOFOLLOW);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
 	char *buf;
 
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "rb");
 	if (!f) {
-		close(fd);
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
 	buf = read_and_close(f, len);
 	if (!buf)
 		errno = EIO;
 	return buf;
+}
+
+char *read_file_nofollow(const char *path, size_t *len)
+{
+	return read_at_nofollow(AT_FDCWD, path, len);
 }
 
 /* The seal's text: a version, the size and the FNV-1a hash. */
@@ -442,23 +447,6 @@ int cache_write_sealed(const char *path, const void *data, size_t len)
 	return rc;
 }
 
-/* read_file_nofollow() of name in the directory dirfd */
-static char *read_at_nofollow(int dirfd, const char *name, size_t *len)
-{
-	int fd = open_regular(dirfd, name, O_NOFOLLOW);
-	FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
-	char *buf;
-
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	buf = read_and_close(f, len);
-	if (!buf)
-		errno = EIO;
-	return buf;
-}
 
 /*
  * The directory of path, opened (O_NOFOLLOW) and checked on its
