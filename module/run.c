@@ -171,6 +171,7 @@ static int run_vm(struct driver *d)
 		.cmd = s->target_cmd,
 		.staprun_args = nargs ? args : NULL,
 		.module_args = module_args(s),
+		.feed_stdin = d->reads_stdin,
 	};
 	int rc;
 	/* warm guests live in STAP_VM_DIR, else CACHE/vm */

@@ -61,6 +61,9 @@ struct vm_run {
 	int out_gone;			/* stdout failed (a closed pipe): one
 					 * INT of its own, as a signal's */
 	int killed;			/* we SIGKILLed qemu */
+	int stdin_open;			/* the host's standard input goes
+					 * to the job (feed_stdin), until its
+					 * end */
 	int timed_out;
 	int bad_frame;
 	double t_spawn, t_first_start, t_last_rc;
@@ -360,22 +363,30 @@ const char vm_init_base[] =
 /* a throwaway guest: runs the staprun jobs (run lines), then powers off */
 static const char vm_init_head[] =
 	"(\n"
+	"\texec 7<&-\n"
 	"\twhile read -r c <&5; do\n"
 	"\t\tcase \"$c\" in INT*)\n"
 	"\t\t\t: >/tmp/intr\n"
 	"\t\t\t[ -s /tmp/pid ] && kill -INT \"$(cat /tmp/pid)\";;\n"
+	/* the host's standard input for a job that reads it (feed_stdin):
+	 * bytes as octal escapes, into the FIFO on fd 6, closed at its
+	 * end (vm_make_init) */
+	"\t\tIN\\ *) printf \"${c#IN }\" >&6 2>/dev/null;;\n"
+	"\t\tEOF) exec 6>&-;;\n"
 	"\t\tesac\n"
 	"\tdone\n"
 	") &\n"
 	/* $1 job, $2 mode (s/b), rest: the staprun command */
 	"run() {\n"
 	"\ti=$1; m=$2; shift 2\n"
+	/* mode i: a stream job whose standard input is the host's (fd 7) */
+	"\tif [ $m = i ]; then exec 8<&7; m=s; else exec 8</dev/null; fi\n"
 	"\tif [ -e /tmp/intr ]; then say skip $i; return; fi\n"
 	"\trm -f /tmp/pid\n"
 	"\tsay start $i\n"
 	"\tif [ $m = s ]; then\n"
 	"\t\tPATH=$JOBPATH /bin/sh -c 'echo $$ >/tmp/pid; [ -e /tmp/intr ] && exit 130;"
-	" exec \"$@\" </dev/null >&3 2>&4 3>&- 4>&- 5>&-' run \"$@\"\n"
+	" exec \"$@\" <&8 >&3 2>&4 3>&- 4>&- 5>&- 7<&- 8<&-' run \"$@\"\n"
 	"\t\trc=$?\n"
 	"\t\tdrain 1 2\n"
 	"\telse\n"
@@ -450,14 +461,26 @@ static int vm_make_init(const struct vm_options *o, struct vm_buf *b,
 			const struct vm_job *jobs, int njobs)
 {
 	int i, err = vm_buf_add(b, vm_init_base, strlen(vm_init_base));
+	bool feed = false;
 
+	for (i = 0; i < njobs; i++)
+		feed |= mode == VM_STREAM && jobs[i].feed_stdin;
+	/* the host's standard input: a FIFO the control loop writes (fd 6,
+	 * its only writer once this shell closes its copy) and the job
+	 * reads (fd 7, open before anything can close the writer) */
+	if (feed)
+		err |= vm_buf_printf(b, "mkfifo /tmp/in; exec 6<>/tmp/in "
+				     "7</tmp/in\n");
 	err |= vm_buf_add(b, vm_init_head, sizeof(vm_init_head) - 1);
+	if (feed)
+		err |= vm_buf_printf(b, "exec 6>&-\n");
 	err |= vm_share_cwd(o, b);
 	for (i = 0; i < njobs && !err; i++) {
 		char guest[64 + 256];
 
 		err |= vm_buf_printf(b, "run %d %c ", i,
-				     mode == VM_STREAM ? 's' : 'b');
+				     mode != VM_STREAM ? 'b' :
+				     jobs[i].feed_stdin ? 'i' : 's');
 		snprintf(guest, sizeof(guest), "/m/%d/%s", i,
 			 vm_basename(jobs[i].module));
 		err |= vm_job_words(b, &jobs[i], guest);
@@ -916,6 +939,35 @@ static void vm_send_int(struct vm_run *r)
 		r->ints_sent++;
 }
 
+/*
+ * A piece of the host's standard input for the job: "IN " and each byte
+ * as an octal escape, which the guest's control loop gives printf (no
+ * byte of it can be taken for a format or end the line); at the end,
+ * "EOF".
+ */
+static void vm_send_stdin(struct vm_run *r)
+{
+	unsigned char in[256];
+	char line[4 + 4 * sizeof(in) + 2];
+	ssize_t n = read(STDIN_FILENO, in, sizeof(in));
+	size_t len = 3;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		r->stdin_open = 0;
+		if (r->fd[3] >= 0)
+			vm_write_all(r->fd[3], "EOF\n", 4);
+		return;
+	}
+	memcpy(line, "IN ", 3);
+	for (ssize_t i = 0; i < n; i++)
+		len += (size_t)sprintf(line + len, "\\%03o", in[i]);
+	line[len++] = '\n';
+	if (r->fd[3] < 0 || vm_write_all(r->fd[3], line, len))
+		r->stdin_open = 0;
+}
+
 static int vm_open_result(struct vm_run *r, int job, int err)
 {
 	const char *path = err ? r->res[job].stderr_path :
@@ -1127,11 +1179,13 @@ static int vm_loop(struct vm_run *r)
 
 	if (r->o->timeout_s > 0)
 		deadline = r->t_spawn + r->o->timeout_s;
+	r->stdin_open = r->mode == VM_STREAM && r->njobs == 1 &&
+			r->jobs[0].feed_stdin;
 	for (;;) {
-		struct pollfd pfd[VM_NPORTS];
+		struct pollfd pfd[VM_NPORTS + 1];
 		struct timespec ts, *tsp = NULL;
 		double now = vm_now(), until = 0;
-		int nfds = 0, port[VM_NPORTS];
+		int nfds = 0, port[VM_NPORTS + 1];
 
 		for (i = 0; i < VM_NPORTS; i++) {
 			if (r->fd[i] < 0)
@@ -1142,6 +1196,13 @@ static int vm_loop(struct vm_run *r)
 		}
 		if (!nfds)
 			break;
+		/* after the job's start: the guest's control loop reads
+		 * its port then (bytes before the port is open are lost) */
+		if (r->stdin_open && r->running && !r->done) {
+			pfd[nfds].fd = STDIN_FILENO;
+			pfd[nfds].events = POLLIN;
+			port[nfds++] = -1;
+		}
 		if (r->done && !grace)
 			grace = now + VM_GRACE_S;
 		if (deadline && !r->killed)
@@ -1181,6 +1242,10 @@ static int vm_loop(struct vm_run *r)
 
 			if (!pfd[i].revents)
 				continue;
+			if (port[i] < 0) {
+				vm_send_stdin(r);
+				continue;
+			}
 			n = read(pfd[i].fd, tmp, sizeof(tmp));
 			if (n < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
