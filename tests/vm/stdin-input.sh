@@ -8,7 +8,9 @@
 # FIFO gives them to the loader; a line fires input.line with its
 # newline, the end of the input ends nothing (the script exits itself).
 # Before: input.line was unknown (pass 2). A script without input.* keeps
-# /dev/null as the job's standard input (-c cat ends at once).
+# /dev/null as the job's standard input (-c cat ends at once). With
+# --vm-keep, such a script boots a throwaway guest (a kept one has no
+# channel for the input) and says so.
 # Prints PASS/FAIL per check; exits 1 if any check failed, 77 to skip.
 # Usage: tests/vm/stdin-input.sh (STAP=path/to/stap to test another build)
 
@@ -63,6 +65,17 @@ for r in $releases; do
 		pass "$r: without input.*, the command's standard input is /dev/null" ||
 		fail "$r: without input.*" "rc $rc: $(tr '\n' '|' <"$t/$r.no.out") $(tail -3 "$t/$r.no.err")"
 done
+# --vm-keep: a kept guest gets no standard input, so such a script boots
+# a throwaway one, and says so
+r=$(echo "$releases" | head -1)
+(cd "$t" && printf 'first line\nsecond\n' | STAP_VM_DIR=$t/vm TMPDIR=$t/tmp \
+	timeout -k 5 $bound "$stap" --vm-keep -r "$r" lines.stp \
+	>"$t/keep.out" 2>"$t/keep.err")
+rc=$?
+[ $rc = 0 ] && [ "$(cat "$t/keep.out")" = "$want" ] &&
+	grep -q "which a kept guest does not get: booting one for this run" "$t/keep.err" &&
+	pass "$r: --vm-keep: a throwaway guest gets the input" ||
+	fail "$r: --vm-keep" "rc $rc: $(tr '\n' '|' <"$t/keep.out") $(tail -3 "$t/keep.err")"
 if wait_for '[ -z "$(leftovers)" ]' 100; then
 	pass "no qemu of the runs left"
 else
