@@ -66,6 +66,7 @@
 #include "tracepoint.h"
 #include "kfunc.h"
 #include "procfs.h"
+#include "perf.h"
 #include "tapset.h"
 #include "json.h"
 
