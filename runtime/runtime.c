@@ -24,4 +24,5 @@
 #include "kfunc.c"
 #include "procfs.c"
 #include "perf.c"
+#include "hwbkpt.c"
 #include "transport.c"

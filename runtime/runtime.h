@@ -67,6 +67,7 @@
 #include "kfunc.h"
 #include "procfs.h"
 #include "perf.h"
+#include "hwbkpt.h"
 #include "tapset.h"
 #include "json.h"
 

@@ -34,7 +34,8 @@ enum attach_kind {
 	ATTACH_PERF,		/* (not reserved) a perf event: sampled,
 				 * or a counter */
 	ATTACH_NETFILTER,
-	ATTACH_HWBKPT,
+	ATTACH_HWBKPT,		/* (not reserved) a hardware breakpoint
+				 * on kernel data */
 	ATTACH_NKINDS
 };
 
@@ -138,6 +139,18 @@ struct attach_perf {
 	const char *counter;
 };
 
+struct attach_hwbkpt {
+	const char *symbol;		/* kernel.data("SYMBOL"), or NULL */
+	uint64_t addr;			/* the symbol's link-time address, or
+					 * kernel.data(ADDRESS) */
+	unsigned length;		/* bytes watched: 1, 2, 4 or 8 */
+	bool rw;			/* .rw: reads and writes; else .write */
+	/* a symbol's anchor for the kernel's load offset (KASLR): an
+	 * exported function and its link-time address */
+	const char *anchor_sym;
+	uint64_t anchor_addr;
+};
+
 /* Which tasks the probe fires for (no kind filters on it yet; pass 2's
  * @perf checks which program a probe names: perf's .process). */
 struct task_filter {
@@ -155,6 +168,7 @@ struct attach {
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
 		struct attach_perf perf;
+		struct attach_hwbkpt hwbkpt;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read
