@@ -9,7 +9,7 @@
 
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
-	perf_family, hwbkpt_family, unsupported_family;
+	perf_family, hwbkpt_family, netfilter_family, unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -19,6 +19,7 @@ const struct probe_family *const probe_families[] = {
 	&procfs_family,
 	&perf_family,
 	&hwbkpt_family,			/* kernel.data */
-	&unsupported_family,		/* process, kprobe, netfilter */
+	&netfilter_family,
+	&unsupported_family,		/* process, kprobe */
 	NULL,
 };

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The families SystemTap has beyond ours: process(...), kprobe.*,
- * kernel.statement(ADDRESS).absolute, netfilter. Their points and context
+ * kernel.statement(ADDRESS).absolute. Their points and context
  * variables are checked as SystemTap checks them, the bodies are
  * elaborated, and then each point is reported as not supported yet: a
  * script that uses them fails at pass 2 for that reason alone.
@@ -117,18 +117,6 @@ static int derive_process(struct sema *se, struct node *point,
 	return unsupported(se, point, dp, "process", ctx);
 }
 
-static bool in_list(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return true;
-	return false;
-}
-
-static const char *const nf_families[] = {
-	"NFPROTO_IPV4", "NFPROTO_IPV6", "NFPROTO_ARP", "NFPROTO_BRIDGE",
-};
-
 /*
  * Points of the families SystemTap has beyond ours, with SystemTap's
  * checks; true/false as derive_point, -1: not one of them (or not a
@@ -177,19 +165,6 @@ static int derive_other(struct sema *se, struct node *point,
 					   ".absolute probes need guru mode (-g)");
 		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
 				   ".absolute", CTX_NONE);
-	}
-	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
-		ast_foreach(c, c1->next)
-			if (comp_is(c, "pf") && is_str_arg(c) &&
-			    !in_list(c->comp.arg->str.value, nf_families,
-				     sizeof(nf_families) / sizeof(nf_families[0])))
-				return point_error(se, point, c, arena_printf(
-						   &se->s->arena, "unsupported "
-						   "netfilter protocol family "
-						   "'%s' (NFPROTO_IPV4, "
-						   "NFPROTO_IPV6, NFPROTO_ARP or "
-						   "NFPROTO_BRIDGE)",
-						   c->comp.arg->str.value));
 	}
 	return -1;
 }
@@ -284,7 +259,7 @@ static void finish(struct sema *se)
 }
 
 static const char *const roots[] = {
-	"process", "kprobe", "netfilter", "kernel", NULL,
+	"process", "kprobe", "kernel", NULL,
 };
 static const char *const probe_types[] = { NULL };
 

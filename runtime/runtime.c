@@ -25,4 +25,5 @@
 #include "procfs.c"
 #include "perf.c"
 #include "hwbkpt.c"
+#include "netfilter.c"
 #include "transport.c"

@@ -68,6 +68,7 @@
 #include "procfs.h"
 #include "perf.h"
 #include "hwbkpt.h"
+#include "netfilter.h"
 #include "tapset.h"
 #include "json.h"
 

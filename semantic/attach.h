@@ -33,7 +33,7 @@ enum attach_kind {
 	ATTACH_UPROBE,
 	ATTACH_PERF,		/* (not reserved) a perf event: sampled,
 				 * or a counter */
-	ATTACH_NETFILTER,
+	ATTACH_NETFILTER,	/* (not reserved) a netfilter hook */
 	ATTACH_HWBKPT,		/* (not reserved) a hardware breakpoint
 				 * on kernel data */
 	ATTACH_NKINDS
@@ -151,6 +151,12 @@ struct attach_hwbkpt {
 	uint64_t anchor_addr;
 };
 
+struct attach_netfilter {
+	/* C expressions: numbers, or with -g a kernel constant as the
+	 * script names it */
+	const char *pf, *hook, *priority;
+};
+
 /* Which tasks the probe fires for (no kind filters on it yet; pass 2's
  * @perf checks which program a probe names: perf's .process). */
 struct task_filter {
@@ -169,6 +175,7 @@ struct attach {
 		struct attach_kfunc kfunc;
 		struct attach_perf perf;
 		struct attach_hwbkpt hwbkpt;
+		struct attach_netfilter netfilter;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read
