@@ -114,6 +114,7 @@ static int derive(struct sema *se, struct node *point,
 	hb->anchor_sym = HWBKPT_ANCHOR;
 	dp->pp = arena_printf(a, "kernel.data(\"%s\").length(1).%s",
 			      hb->symbol, hb->rw ? "rw" : "write");
+	dp->pp_from = point_string(se, point);	/* -l shows it */
 	return true;
 }
 

@@ -64,6 +64,10 @@ static unsigned int stp_nf_hook(void *priv, struct sk_buff *skb,
 	};
 	struct stp_nf_hit *outer;
 
+	if (k->probe->lean) {	/* counts only: no variables, no verdict */
+		stp_probe_lean(k->probe);
+		return NF_ACCEPT;
+	}
 	preempt_disable_notrace();
 	outer = this_cpu_read(stp_nf_cur);
 	this_cpu_write(stp_nf_cur, &hit);
