@@ -136,6 +136,9 @@ struct kind_emit {
 	/* Optional: an assignment to a context value, or NULL when n is
 	 * not one the kind writes */
 	const char *(*assign)(struct cg *cg, struct node *n);
+	/* Optional: an @-function of the kind's that a probe of any kind
+	 * may call (@perf): its C value, or NULL when n is not one */
+	const char *(*at_func)(struct cg *cg, struct node *n);
 };
 
 /* The emitters, by kind (emit_kinds.c); NULL: no module runs the kind. */

@@ -23,4 +23,7 @@
 #include "pretty.c"
 #include "kfunc.c"
 #include "procfs.c"
+#include "perf.c"
+#include "hwbkpt.c"
+#include "netfilter.c"
 #include "transport.c"

@@ -66,6 +66,9 @@
 #include "tracepoint.h"
 #include "kfunc.h"
 #include "procfs.h"
+#include "perf.h"
+#include "hwbkpt.h"
+#include "netfilter.h"
 #include "tapset.h"
 #include "json.h"
 

@@ -31,9 +31,11 @@ enum attach_kind {
 	ATTACH_KFUNC_RETURN,	/* a kernel function's return */
 	/* reserved: no family produces these yet, no backend emits them */
 	ATTACH_UPROBE,
-	ATTACH_PERF,
-	ATTACH_NETFILTER,
-	ATTACH_HWBKPT,
+	ATTACH_PERF,		/* (not reserved) a perf event: sampled,
+				 * or a counter */
+	ATTACH_NETFILTER,	/* (not reserved) a netfilter hook */
+	ATTACH_HWBKPT,		/* (not reserved) a hardware breakpoint
+				 * on kernel data */
 	ATTACH_NKINDS
 };
 
@@ -128,7 +130,35 @@ struct attach_kfunc {
 	uint64_t anchor_addr;
 };
 
-/* Which tasks the probe fires for (unused by today's kinds). */
+struct attach_perf {
+	uint32_t type;			/* perf_event_attr's type and config */
+	uint64_t config;
+	uint64_t sample;		/* the sample period; 0: a counter */
+	bool freq;			/* sample is a frequency (.hz(N)) */
+	/* .counter("NAME"): a counter read by @perf("NAME"), or NULL */
+	const char *counter;
+};
+
+struct attach_hwbkpt {
+	const char *symbol;		/* kernel.data("SYMBOL"), or NULL */
+	uint64_t addr;			/* the symbol's link-time address, or
+					 * kernel.data(ADDRESS) */
+	unsigned length;		/* bytes watched: 1, 2, 4 or 8 */
+	bool rw;			/* .rw: reads and writes; else .write */
+	/* a symbol's anchor for the kernel's load offset (KASLR): an
+	 * exported function and its link-time address */
+	const char *anchor_sym;
+	uint64_t anchor_addr;
+};
+
+struct attach_netfilter {
+	/* C expressions: numbers, or with -g a kernel constant as the
+	 * script names it */
+	const char *pf, *hook, *priority;
+};
+
+/* Which tasks the probe fires for (no kind filters on it yet; pass 2's
+ * @perf checks which program a probe names: perf's .process). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
@@ -143,6 +173,9 @@ struct attach {
 		struct attach_procfs procfs;
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
+		struct attach_perf perf;
+		struct attach_hwbkpt hwbkpt;
+		struct attach_netfilter netfilter;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read
