@@ -167,6 +167,10 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 	unsigned long offset;
 	int ret;
 
+	if (p->flags & STP_KF_ABS) {
+		*addr = p->addr;	/* guru mode: the address as given */
+		return 0;
+	}
 	if (p->addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->addr + offset;
 		/* an inlined copy's entry pc is no function entry */

@@ -12,6 +12,7 @@
 #define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at addr */
 #define STP_KF_STMT	0x4		/* a statement: kprobe at addr */
 #define STP_KF_RETURN	0x8		/* the function's return */
+#define STP_KF_ABS	0x10		/* addr is a run-time address */
 
 struct stp_kfunc_probe;
 

@@ -117,6 +117,8 @@ struct attach_kfunc {
 					 * instance or statement, or 0 */
 	bool inlined;			/* an inlined copy (no symbol) */
 	bool statement;			/* a statement inside the function */
+	bool absolute;			/* addr is a run-time address, as
+					 * is (kprobe.statement(A).absolute) */
 	int64_t maxactive;		/* return: instances in flight, or 0 */
 	/* return: the value's size (0 unknown, 8 as is), signedness */
 	unsigned ret_size;
