@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The families SystemTap has beyond ours: process(...), perf.*, kprobe.*,
- * kernel.statement(ADDRESS).absolute, netfilter. Their points and context
+ * The families SystemTap has beyond ours: process(...), perf.*, netfilter. Their points and context
  * variables are checked as SystemTap checks them, the bodies are
  * elaborated, and then each point is reported as not supported yet: a
  * script that uses them fails at pass 2 for that reason alone.
@@ -207,42 +206,6 @@ static int derive_other(struct sema *se, struct node *point,
 		return derive_process(se, point, dp);
 	if (!strcmp(name, "perf"))
 		return derive_perf(se, point, dp);
-	if (!strcmp(name, "kprobe")) {
-		struct node *c = c1;
-		if (comp_is(c, "module") && is_str_arg(c))
-			c = c->next;
-		if (comp_is(c, "function") && is_str_arg(c)) {
-			c = c->next;
-			bool ret = comp_is(c, "return");
-			if (ret)
-				c = c->next;
-			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
-				c = c->next;
-			if (c)
-				return -1;
-			return unsupported(se, point, dp, "kprobe.function",
-					   CTX_NONE);
-		}
-		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
-		    comp_is(c->next, "absolute") && !c->next->next) {
-			if (!se->s->guru)
-				return point_error(se, point, c0, "kprobe."
-						   "statement(...).absolute "
-						   "probes need guru mode (-g)");
-			return unsupported(se, point, dp, "kprobe.statement",
-					   CTX_NONE);
-		}
-		return -1;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
-	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
-	    !c1->next->next) {
-		if (!se->s->guru)
-			return point_error(se, point, c0, "kernel.statement(...)"
-					   ".absolute probes need guru mode (-g)");
-		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
-				   ".absolute", CTX_NONE);
-	}
 	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
 		ast_foreach(c, c1->next)
 			if (comp_is(c, "pf") && is_str_arg(c) &&
@@ -395,7 +358,7 @@ static void finish(struct sema *se)
 }
 
 static const char *const roots[] = {
-	"process", "perf", "kprobe", "netfilter", "kernel", NULL,
+	"process", "perf", "netfilter", NULL,
 };
 static const char *const probe_types[] = { NULL };
 
