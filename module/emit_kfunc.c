@@ -292,6 +292,9 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fprintf(out, ",\n\t  .symbol = %s, .maxactive = %d",
 			c_string(cg, kf->symbol, strlen(kf->symbol)),
 			(int)kf->maxactive);
+	if (kf->module)
+		fprintf(out, ",\n\t  .module = %s",
+			c_string(cg, kf->module, strlen(kf->module)));
 	if (kf->addr && (kfunc_anchor(prog) || kf->absolute))
 		fprintf(out, ",\n\t  .addr = 0x%" PRIx64 "UL", kf->addr);
 	if (ret && b->nentry_values)

@@ -456,6 +456,7 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 	k->symbol = kp->module ? arena_printf(&prog->s->arena, "%s:%s",
 					      kp->module, kp->symbol) :
 				 kp->symbol;
+	k->module = kp->module;
 	k->maxactive = kp->maxactive;
 }
 

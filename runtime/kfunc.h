@@ -18,12 +18,16 @@ struct stp_kfunc_probe;
 
 struct stp_kfunc_probe {
 	const struct stp_probe *probe;	/* its entry in the probe table */
-	const char *symbol;		/* the function's symbol, or */
+	const char *symbol;		/* the function's symbol ("M:NAME"
+					 * in module M), or */
 	unsigned long addr;		/* its link-time address (needs
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int maxactive;			/* return: instances, 0: max(15,
 					 * 6 * CPUs) */
 	unsigned int flags;		/* STP_KF_* */
+	/* the module whose symbol it is, or NULL: then the probe is a
+	 * kprobe or kretprobe, armed while that module is loaded */
+	const char *module;
 	/* entry, lean: an ftrace_ops function that runs this probe's
 	 * counts (STP_KF_LEAN_HIT), for an ops that serves only it */
 	void *lean_hit;

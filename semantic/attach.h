@@ -113,6 +113,9 @@ struct attach_tracepoint {
 
 struct attach_kfunc {
 	const char *symbol;		/* the function, or NULL */
+	/* the module whose symbol it is ("M:NAME"), or NULL: the probe is
+	 * armed while that module is loaded */
+	const char *module;
 	uint64_t addr;			/* link-time address of the probed
 					 * instance or statement, or 0 */
 	bool inlined;			/* an inlined copy (no symbol) */
