@@ -31,6 +31,8 @@ struct kprobe_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *module;		/* kprobe.module("M"), or NULL */
 	const char *symbol;		/* the function, or NULL (absolute) */
+	uint64_t addr;			/* the kernel's function: its
+					 * link-time address, or 0 */
 	const char *suffix;		/* "", ".call", ".return",
 					 * ".return.maxactive(N)" */
 	bool ret;			/* .return */
@@ -45,10 +47,20 @@ static struct kprobe_probe *kp_of(const struct derived_probe *dp)
 
 /* ---- symbol tables ------------------------------------------------------ */
 
-/* The sorted, unique function names of one ELF file. */
+/* A function symbol: its name and link-time address. */
+struct fn_sym {
+	const char *name;
+	uint64_t addr;
+};
+
+/* The function symbols of one ELF file, sorted by name, one per name
+ * (the lowest address of a name several static functions have). */
 struct fn_names {
-	const char **v;
+	struct fn_sym *v;
 	int n, cap;
+	/* the kernel's: an exported function the runtime finds the KASLR
+	 * offset with, or NULL */
+	const struct fn_sym *anchor;
 	struct sema *se;
 	bool *exec;		/* [section index]: holds code */
 	int nsec, sec_cap;
@@ -82,13 +94,35 @@ static int add_function(const struct elf_sym *sym, void *arg)
 	    !names->exec[sym->shndx])
 		return 0;
 	GROW(names->se, names->v, names->n, names->cap);
-	names->v[names->n++] = arena_strdup(&names->se->s->arena, sym->name);
+	names->v[names->n].name = arena_strdup(&names->se->s->arena,
+					       sym->name);
+	names->v[names->n++].addr = sym->addr;
 	return 0;
 }
 
-static int name_cmp(const void *a, const void *b)
+static int sym_cmp(const void *a, const void *b)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	const struct fn_sym *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->addr > y->addr) - (x->addr < y->addr);
+}
+
+static const struct fn_sym *find_sym(const struct fn_names *names,
+				     const char *name)
+{
+	struct fn_sym key = { .name = name };
+	int lo = 0, hi = names->n;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (strcmp(names->v[mid].name, key.name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < names->n && !strcmp(names->v[lo].name, name) ?
+	       &names->v[lo] : NULL;
 }
 
 /* The function names of an ELF image (a path, or bytes in memory). */
@@ -110,9 +144,9 @@ static struct fn_names *read_functions(struct sema *se, const char *path,
 	elf_file_close(f);
 	if (names->n)
 		qsort(names->v, (size_t)names->n, sizeof(names->v[0]),
-		      name_cmp);
+		      sym_cmp);
 	for (int i = 0; i < names->n; i++)
-		if (!kept || strcmp(names->v[i], names->v[kept - 1]))
+		if (!kept || strcmp(names->v[i].name, names->v[kept - 1].name))
 			names->v[kept++] = names->v[i];
 	names->n = kept;
 	return names;
@@ -143,6 +177,10 @@ static const struct fn_names *kernel_functions(struct sema *se,
 				    vmlinux);
 		return NULL;
 	}
+	/* exported functions every kernel has: _printk since 5.15 */
+	names->anchor = find_sym(names, "_printk");
+	if (!names->anchor)
+		names->anchor = find_sym(names, "printk");
 	*slot = names;
 	return names;
 }
@@ -180,7 +218,7 @@ static const char *similar(struct sema *se, const struct fn_names *names,
 	if (strpbrk(name, "*?[") || !*name)
 		return "";
 	for (int i = 0; i < names->n; i++) {
-		int d = edit_distance(name, names->v[i]);
+		int d = edit_distance(name, names->v[i].name);
 		if (d > limit || (nbest == MAX_SIMILAR && d >= dist[nbest - 1]))
 			continue;
 		int k = nbest < MAX_SIMILAR ? nbest++ : nbest - 1;
@@ -188,7 +226,7 @@ static const char *similar(struct sema *se, const struct fn_names *names,
 			best[k] = best[k - 1];
 			dist[k] = dist[k - 1];
 		}
-		best[k] = names->v[i];
+		best[k] = names->v[i].name;
 		dist[k] = d;
 	}
 	if (!nbest)
@@ -345,11 +383,16 @@ static int expand(struct sema *se, struct node *point,
 		return 1;
 	}
 	for (int i = 0; i < names->n; i++) {
-		if (fnmatch(kp->symbol, names->v[i], 0))
+		const struct fn_sym *f = &names->v[i];
+		if (fnmatch(kp->symbol, f->name, 0))
 			continue;
 		struct derived_probe *d = sema_clone_derived(se, dp);
-		kp_of(d)->symbol = names->v[i];
-		d->pp = point_of(se, kp, names->v[i]);
+		kp_of(d)->symbol = f->name;
+		/* the kernel's functions by address, moved by the KASLR
+		 * offset when armed: no lookup per function then */
+		if (!kp->module && names->anchor)
+			kp_of(d)->addr = f->addr;
+		d->pp = point_of(se, kp, f->name);
 		sema_add_derived(se, d, b);
 		derived++;
 	}
@@ -458,6 +501,13 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 				 kp->symbol;
 	k->module = kp->module;
 	k->maxactive = kp->maxactive;
+	const struct fn_names *kernel = program_family_get(prog,
+							   &kprobe_family);
+	if (kp->addr && kernel && kernel->anchor) {
+		k->addr = kp->addr;
+		k->anchor_sym = kernel->anchor->name;
+		k->anchor_addr = kernel->anchor->addr;
+	}
 }
 
 static const char *const roots[] = { "kprobe", "kernel", NULL };
