@@ -6,9 +6,12 @@
  * .absolute: SystemTap's probes without debuginfo. A function is named by
  * its symbol (no DWARF: no $variables; the argument functions int_arg(),
  * pointer_arg()... and returnval() read the registers), so these are
- * kernel function entries and returns (ATTACH_KFUNC_ENTRY/RETURN) by
- * symbol; the backend resolves the symbol when it arms the probe, and a
- * symbol the kernel refuses is a warning then, as for kernel.function.
+ * kernel function entries and returns (ATTACH_KFUNC_ENTRY/RETURN): a
+ * kernel function by its symbol and its link-time address with the KASLR
+ * anchor, as kernel.function (the backend moves the address when it arms
+ * the probe: no lookup per symbol); a module's by "M:NAME", resolved
+ * while M is loaded (the kind's module field). A function the kernel
+ * refuses is a warning when armed, as for kernel.function.
  *
  * Wildcards, as SystemTap 4.8 takes them: a pattern in kprobe.function
  * is matched against the kernel's function symbols (the symbol table of
