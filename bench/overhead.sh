@@ -24,6 +24,11 @@
 # Prints ns per call and the added ns per hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
+# ROWS="sysall sysh ..." runs only those scripts (names below: inc, hinc,
+# stat, sstat, cfg, printf, sysone, sysall, sysh, kf, kfh, kp) and the
+# baseline, in one boot, and prints their added ns per hit; with
+# BEFORE="DIR..." each also built and run by the tree in each DIR (its own
+# stap, its own staprun) in the same boot: a change's before and after.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${STAP_TREE:-$top}
@@ -60,6 +65,32 @@ echo 'global cpus; probe syscall.* { cpus += cpu() }' >sysh.stp
 echo 'global n; probe kprobe.function("__x64_sys_getppid") { n++ }' >kp.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
+if [ -n "${ROWS:-}" ]; then
+	"$stap" -p4 -u -r "$release" -m b_base base.stp >/dev/null
+	jobs=("b_base.ko::/bin/loop $calls; /bin/loop $calls; /bin/loop $calls")
+	files=()
+	labels=()
+	t=0
+	for d in "$tree" ${BEFORE:-}; do
+		for s in $ROWS; do
+			"$d/stap/stap" -p4 -r "$release" -m "b${t}_$s" "$s.stp" >/dev/null
+			jobs+=("/bin/staprun$t=>b${t}_$s.ko::/bin/loop $calls; /bin/loop $calls; /bin/loop $calls")
+			labels+=("$s ($d)")
+		done
+		files+=(--file "$d/stap/staprun:/bin/staprun$t")
+		t=$((t + 1))
+	done
+	"$tree/stap/stapvm" -r "$release" --staprun "$tree/stap/staprun" --icount \
+		--timeout 900 --file "$work/loop" "${files[@]}" --batch rows "${jobs[@]}" >/dev/null
+	ns() { sed -n 's/^loop [0-9]* calls \([0-9]*\) ns$/\1/p' "$1" | sort -n | head -1; }
+	base=$(ns rows/0.stdout)
+	echo "added ns per hit, $calls getppid() calls, $release, qemu -icount shift=0, one boot:"
+	for i in "${!labels[@]}"; do
+		awk -v l="${labels[$i]}" -v a="$(ns "rows/$((i + 1)).stdout")" -v b="$base" \
+			-v n="$calls" 'BEGIN { printf "  %-60s %+8.2f\n", l, (a - b) / n }'
+	done
+	exit 0
+fi
 for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh kp; do
 	# -u only where the script would be elided
 	"$stap" -p4 $([ $s = base ] && echo -u) -r "$release" -m "b_$s" "$s.stp" >/dev/null

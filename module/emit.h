@@ -59,6 +59,12 @@ struct cg {
 	bool *filtered;			/* [body]: lean past its first
 					 * statement, a filter its probes'
 					 * callbacks check themselves */
+	bool *prefiltered;		/* [body]: every probe's callback
+					 * checks its first statement, a
+					 * filter (kind_emit.filters): the
+					 * handler does not run it again */
+	const struct node *skip;	/* in the handler being generated:
+					 * that filter (stmt.c) */
 	int *fn_c;			/* [function index]: the function whose
 					 * C a call runs (a copy merged into
 					 * an identical one: module.c) */
