@@ -15,7 +15,9 @@
 # { n++ } (the issue's goal: within 1.5x the floor) and the same probe
 # with a handler, { n += cpu() }; syscall.* with { hits++ } (lean: counts
 # in the dispatch's case) and { cpus += cpu() } (handlers, which a dispatch
-# of so many probes runs through one fast path). SystemTap 4.8
+# of so many probes runs through one fast path); kprobe.function
+# ("__x64_sys_getppid") { n++ } beside kernel.function's (the same kind:
+# the backend attaches both through ftrace). SystemTap 4.8
 # (bench/stap48.sh; not on 6.12, where its runtime does not build) runs
 # the n++, n += cpu(), c[pid()] <<< 1, printf and both kernel.function
 # scripts in the boot that runs our printf, a row under each of ours.
@@ -23,7 +25,7 @@
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
 # ROWS="sysall sysh ..." runs only those scripts (names below: inc, hinc,
-# stat, sstat, cfg, printf, sysone, sysall, sysh, kf, kfh) and the
+# stat, sstat, cfg, printf, sysone, sysall, sysh, kf, kfh, kp) and the
 # baseline, in one boot, and prints their added ns per hit; with
 # BEFORE="DIR..." each also built and run by the tree in each DIR (its own
 # stap, its own staprun) in the same boot: a change's before and after.
@@ -60,6 +62,7 @@ echo 'global n; probe kernel.function("__x64_sys_getppid") { n++ }' >kf.stp
 echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n += cpu() }' >hinc.stp
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n += cpu() }' >kfh.stp
 echo 'global cpus; probe syscall.* { cpus += cpu() }' >sysh.stp
+echo 'global n; probe kprobe.function("__x64_sys_getppid") { n++ }' >kp.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
 if [ -n "${ROWS:-}" ]; then
@@ -88,7 +91,7 @@ if [ -n "${ROWS:-}" ]; then
 	done
 	exit 0
 fi
-for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh; do
+for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh kp; do
 	# -u only where the script would be elided
 	"$stap" -p4 $([ $s = base ] && echo -u) -r "$release" -m "b_$s" "$s.stp" >/dev/null
 done
@@ -105,7 +108,7 @@ vm --batch out1 "b_base.ko::$loop" \
 	"b_base.ko::insmod /bin/kfloor.ko && $loop && rmmod kfloor" \
 	"b_base.ko::insmod /bin/kfloor.ko regs=1 && $loop && rmmod kfloor" \
 	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" \
-	"b_sysh.ko::$loop" >/dev/null
+	"b_sysh.ko::$loop" "b_kp.ko::$loop" >/dev/null
 # printf: the lines go to the job's stdout (a tmpfs file in the guest).
 # SystemTap 4.8 runs the same scripts in this second boot, each module by
 # its own staprun: idx48[SCRIPT] is its job's index in out2
@@ -160,6 +163,7 @@ report "kernel.function(getppid) { n++ }" "$(ns out1/10.stdout)" "$kfloor"
 report48 kf "$kfloor"
 report "  { n += cpu() } (a handler)" "$(ns out1/12.stdout)" "$kfloor"
 report48 kfh "$kfloor"
+report "kprobe.function(getppid) { n++ }" "$(ns out1/14.stdout)" "$kfloor"
 # lines: the probe prints one per system call, at least the loops' 3 x CALLS
 printed=$((3 * calls))
 printf_lines() { # job label

@@ -9,7 +9,8 @@
 
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
-	perf_family, hwbkpt_family, netfilter_family, unsupported_family;
+	perf_family, hwbkpt_family, netfilter_family, kprobe_family,
+	unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -20,6 +21,7 @@ const struct probe_family *const probe_families[] = {
 	&perf_family,
 	&hwbkpt_family,			/* kernel.data */
 	&netfilter_family,
-	&unsupported_family,		/* process, kprobe */
+	&kprobe_family,			/* kprobe.*, kernel.statement(A).absolute */
+	&unsupported_family,		/* process */
 	NULL,
 };

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The families SystemTap has beyond ours: process(...), kprobe.*,
- * kernel.statement(ADDRESS).absolute. Their points and context
- * variables are checked as SystemTap checks them, the bodies are
+ * The family SystemTap has beyond ours: process(...). Its points and
+ * context variables are checked as SystemTap checks them, the bodies are
  * elaborated, and then each point is reported as not supported yet: a
  * script that uses them fails at pass 2 for that reason alone.
  */
@@ -125,47 +124,10 @@ static int derive_process(struct sema *se, struct node *point,
 static int derive_other(struct sema *se, struct node *point,
 			struct derived_probe *dp)
 {
-	struct node *c0 = point->point.comps, *c1 = c0->next;
-	const char *name = c0->comp.name;
+	const char *name = point->point.comps->comp.name;
 
 	if (!strcmp(name, "process"))
 		return derive_process(se, point, dp);
-	if (!strcmp(name, "kprobe")) {
-		struct node *c = c1;
-		if (comp_is(c, "module") && is_str_arg(c))
-			c = c->next;
-		if (comp_is(c, "function") && is_str_arg(c)) {
-			c = c->next;
-			bool ret = comp_is(c, "return");
-			if (ret)
-				c = c->next;
-			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
-				c = c->next;
-			if (c)
-				return -1;
-			return unsupported(se, point, dp, "kprobe.function",
-					   CTX_NONE);
-		}
-		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
-		    comp_is(c->next, "absolute") && !c->next->next) {
-			if (!se->s->guru)
-				return point_error(se, point, c0, "kprobe."
-						   "statement(...).absolute "
-						   "probes need guru mode (-g)");
-			return unsupported(se, point, dp, "kprobe.statement",
-					   CTX_NONE);
-		}
-		return -1;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
-	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
-	    !c1->next->next) {
-		if (!se->s->guru)
-			return point_error(se, point, c0, "kernel.statement(...)"
-					   ".absolute probes need guru mode (-g)");
-		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
-				   ".absolute", CTX_NONE);
-	}
 	return -1;
 }
 
@@ -259,7 +221,7 @@ static void finish(struct sema *se)
 }
 
 static const char *const roots[] = {
-	"process", "kprobe", "kernel", NULL,
+	"process", NULL,
 };
 static const char *const probe_types[] = { NULL };
 

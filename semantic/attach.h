@@ -115,10 +115,15 @@ struct attach_tracepoint {
 
 struct attach_kfunc {
 	const char *symbol;		/* the function, or NULL */
+	/* the module whose symbol it is ("M:NAME"), or NULL: the probe is
+	 * armed while that module is loaded */
+	const char *module;
 	uint64_t addr;			/* link-time address of the probed
 					 * instance or statement, or 0 */
 	bool inlined;			/* an inlined copy (no symbol) */
 	bool statement;			/* a statement inside the function */
+	bool absolute;			/* addr is a run-time address, as
+					 * is (kprobe.statement(A).absolute) */
 	int64_t maxactive;		/* return: instances in flight, or 0 */
 	/* return: the value's size (0 unknown, 8 as is), signedness */
 	unsigned ret_size;
