@@ -23,4 +23,5 @@
 #include "pretty.c"
 #include "kfunc.c"
 #include "procfs.c"
+#include "process.c"
 #include "transport.c"

@@ -34,6 +34,8 @@ enum attach_kind {
 	ATTACH_PERF,
 	ATTACH_NETFILTER,
 	ATTACH_HWBKPT,
+	ATTACH_PROCESS,		/* a process's or thread's begin and end, its
+				 * system calls (process.begin ...) */
 	ATTACH_NKINDS
 };
 
@@ -128,10 +130,27 @@ struct attach_kfunc {
 	uint64_t anchor_addr;
 };
 
-/* Which tasks the probe fires for (unused by today's kinds). */
+/* Which tasks the probe fires for (ATTACH_PROCESS). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
+};
+
+/* ATTACH_PROCESS: which event of the filter's tasks. Context values are
+ * ROOT_ARG recipes over PROC_VALUE_*. */
+enum process_event {
+	PROC_BEGIN,			/* a process starts (fork, exec, or
+					 * found running at the start) */
+	PROC_END,			/* its last thread exits, or it execs */
+	PROC_THREAD_BEGIN,
+	PROC_THREAD_END,
+	PROC_SYSCALL,			/* a system call's entry */
+	PROC_SYSCALL_RETURN,		/* its return */
+};
+enum { PROC_VALUE_SYSCALL, PROC_VALUE_ARG1, PROC_VALUE_RETURN = 7 };
+
+struct attach_process {
+	enum process_event event;
 };
 
 struct attach {
@@ -143,6 +162,7 @@ struct attach {
 		struct attach_procfs procfs;
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
+		struct attach_process process;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An executable's path as SystemTap's process("NAME") resolves it: a
+ * name without '/' is looked up in $PATH (the first regular, executable
+ * file), then every path is made absolute with its symbolic links
+ * resolved. A name that resolves to nothing is kept as written (SystemTap
+ * keeps it too: the probe then matches no process).
+ */
+#ifndef TARGET_EXE_PATH_H
+#define TARGET_EXE_PATH_H
+
+#include "lib/arena.h"
+
+/* name's resolved path, in a (or name itself when nothing is found). */
+const char *exe_path_resolve(struct arena *a, const char *name);
+
+#endif /* TARGET_EXE_PATH_H */
