@@ -285,17 +285,50 @@ static void notrace stp_proc_on_exec(void *data, struct task_struct *p,
 	stp_proc_fire(STP_PROC_BEGIN, current, exe, NULL);
 }
 
+/*
+ * Which exit ends the process: several threads may find the group's
+ * live count at 0 (a joined thread is still in do_exit when the main
+ * thread's exit_group runs), so the one that takes the leader's entry
+ * (kept until then, even after the leader itself exits) ends it.
+ */
+static bool stp_proc_exit_entry(struct task_struct *p, struct inode **exe)
+{
+	struct stp_proc_task *e, *leader = NULL;
+	bool group_dead = !p->signal || !atomic_read(&p->signal->live);
+	unsigned long flags;
+
+	spin_lock_irqsave(&stp_proc_lock, flags);
+	e = stp_proc_find(p->pid);
+	*exe = e ? e->exe : NULL;
+	if (group_dead)
+		leader = stp_proc_find(p->tgid);
+	if (e && e->pending) {
+		atomic_dec(&stp_proc_pending);
+		e->pending = 0;
+	}
+	if (e && e != leader && p->pid != p->tgid) {
+		hash_del(&e->node);
+		kfree(e);
+	}
+	if (leader) {
+		if (leader->pending)
+			atomic_dec(&stp_proc_pending);
+		hash_del(&leader->node);
+		kfree(leader);
+	}
+	spin_unlock_irqrestore(&stp_proc_lock, flags);
+	return leader != NULL;
+}
+
 static void notrace stp_proc_on_exit(void *data, struct task_struct *p)
 {
 	struct inode *exe;
-	bool group_dead;
+	bool end;
 
 	if (p->flags & PF_KTHREAD)
 		return;
-	exe = stp_proc_swap_exe(p->pid, NULL, true);
-	group_dead = !p->signal || !atomic_read(&p->signal->live);
-	stp_proc_fire(group_dead ? STP_PROC_END : STP_PROC_THREAD_END, p, exe,
-		      NULL);
+	end = stp_proc_exit_entry(p, &exe);
+	stp_proc_fire(end ? STP_PROC_END : STP_PROC_THREAD_END, p, exe, NULL);
 }
 
 static void *const stp_proc_tp_funcs[TP_N] = {
