@@ -561,7 +561,13 @@ static int parse_options(struct session *s, struct driver *d,
 		case 't':
 			s->timing = true;
 			break;
-		case 'b': case 'd': case 'P':
+		case 'd':
+			s->unwind_objs = xrealloc(s->unwind_objs,
+						  (size_t)(s->nunwind_objs + 1) *
+						  sizeof(*s->unwind_objs));
+			s->unwind_objs[s->nunwind_objs++] = optarg;
+			break;
+		case 'b': case 'P':
 			break;		/* nothing to do here (--help says why) */
 		case 'F':
 			fprintf(stderr, "stap: error: -F (flight recorder) is not "

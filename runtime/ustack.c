@@ -1,0 +1,304 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * User stacks and symbols (the ucontext tapsets): the current task's
+ * stack unwound with the CFI rows of the objects the module carries
+ * (stp_uobjs[], module/unwind.c writes them before this file), so
+ * programs built without frame pointers unwind; addresses named with
+ * those objects' symbols. An address is placed in an object through
+ * the task's mapping of the file (its VMA, under mmap_read_trylock: a
+ * probe never sleeps, and a busy mm ends the walk there).
+ *
+ * Formats are SystemTap's (_stp_snprint_addr): print_ubacktrace()'s
+ * " 0xADDR : name+0xoff/0xsize [/path/obj]", sprint_ubacktrace()'s
+ * "name+0xoff [obj]", an address in a known object without a symbol
+ * " 0xADDR [/path/obj+0xoff]", an unknown one " 0xADDR".
+ *
+ * The walk stops at MAXBACKTRACE frames, at a return address of 0, at a
+ * pc outside the objects or their rows, at a read that faults, and in
+ * hard interrupt context after the first frame (no mm lock there).
+ */
+#ifndef STP_USTACK_C
+#define STP_USTACK_C
+
+#ifndef MAXBACKTRACE
+#define MAXBACKTRACE 20		/* as stack.c: -DMAXBACKTRACE=N */
+#endif
+
+struct stp_uloc {
+	const struct stp_uobj *obj;
+	unsigned long rel;		/* the link-time address */
+};
+
+/* The object and link-time address of pc in current's mappings. */
+static bool stp_uobj_find(unsigned long pc, struct stp_uloc *loc)
+{
+	struct mm_struct *mm = current->mm;
+	struct vm_area_struct *vma;
+	bool found = false;
+
+	if (!mm || (current->flags & PF_KTHREAD) || in_hardirq() || in_nmi())
+		return false;
+	if (!mmap_read_trylock(mm))
+		return false;
+	vma = vma_lookup(mm, pc);
+	if (vma && vma->vm_file) {
+		struct inode *inode = file_inode(vma->vm_file);
+
+		for (unsigned int i = 0; i < stp_nuobjs; i++) {
+			const struct stp_uobj *o = &stp_uobjs[i];
+
+			if (!o->path || inode->i_ino != o->ino ||
+			    i_size_read(inode) != o->size)
+				continue;
+			loc->obj = o;
+			/* a shared object's segments map the file at the
+			 * addresses it was linked for, from 0 */
+			loc->rel = o->dyn ? pc - vma->vm_start +
+				   (vma->vm_pgoff << PAGE_SHIFT) : pc;
+			found = true;
+			break;
+		}
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/* The row covering rel (rows are sorted by pc), or NULL. */
+static const struct stp_urow *stp_urow_at(const struct stp_uobj *o,
+					  unsigned long rel)
+{
+	unsigned int lo = 0, hi = o->nrows;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (o->rows[mid].pc <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || o->rows[lo - 1].cfa_reg == 255)
+		return NULL;
+	return &o->rows[lo - 1];
+}
+
+/* The function symbol containing rel (or the nearest below, when its
+ * size is 0), or NULL. */
+static const struct stp_usym *stp_usym_at(const struct stp_uobj *o,
+					  unsigned long rel)
+{
+	unsigned int lo = 0, hi = o->nsyms;
+	const struct stp_usym *s;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (o->syms[mid].addr <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &o->syms[lo - 1];
+	if (s->size && rel >= s->addr + s->size)
+		return NULL;
+	return s;
+}
+
+/* The user registers of the probe: the interrupted ones when it hit in
+ * user mode, else those saved when current entered the kernel. */
+static struct pt_regs *stp_user_regs(struct stp_context *c)
+{
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	if (c->regs && user_mode(c->regs))
+		return c->regs;
+	return task_pt_regs(current);
+}
+
+/* Up to max return addresses of current's user stack, innermost first
+ * (the first is the pc): how many. */
+static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
+						   unsigned long *pcs, int max)
+{
+	struct pt_regs *regs = stp_user_regs(c);
+	unsigned long pc, sp, bp;
+	int n = 0;
+
+	if (!regs)
+		return 0;
+	pc = regs->ip;
+	sp = regs->sp;
+	bp = regs->bp;
+	while (n < max) {
+		const struct stp_urow *row;
+		struct stp_uloc loc;
+		unsigned long cfa, ra;
+
+		pcs[n++] = pc;
+		/* a return address may be just past its call's function */
+		if (!stp_uobj_find(n == 1 ? pc : pc - 1, &loc))
+			break;
+		row = stp_urow_at(loc.obj, loc.rel);
+		if (!row)
+			break;
+		cfa = (row->cfa_reg ? bp : sp) + row->cfa_off;
+		if (copy_from_user_nofault(&ra, (const void __user *)
+					   (cfa + row->ra_off), sizeof(ra)))
+			break;
+		if (row->fp_off &&
+		    copy_from_user_nofault(&bp, (const void __user *)
+					   (cfa + row->fp_off), sizeof(bp)))
+			break;
+		if (!ra || cfa <= sp)
+			break;		/* the end, or no progress */
+		sp = cfa;
+		pc = ra;
+	}
+	return n;
+}
+
+/* SystemTap's symbol formats for user addresses. */
+enum stp_usym_style {
+	STP_USYM_NAME,		/* usymname(): "main", or "0xADDR" */
+	STP_USYM_DATA,		/* usymdata(): "main+0x26/0x40 [/path/prog]" */
+	STP_USYM_FULL,		/* print_ubacktrace(): " 0xADDR : main+0x26/
+				 * 0x40 [/path/prog]\n" */
+	STP_USYM_SIMPLE,	/* sprint_ubacktrace(): "main+0x26 [prog]\n" */
+	STP_USYM_BRIEF,		/* print_ubacktrace_brief(): "main+0x26\n" */
+};
+
+static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
+						   unsigned long addr,
+						   enum stp_usym_style style)
+{
+	const char *nl = style >= STP_USYM_FULL ? "\n" : "";
+	const char *pre = style == STP_USYM_FULL ? " " : "";
+	const struct stp_usym *s = NULL;
+	struct stp_uloc loc;
+
+	if (!stp_uobj_find(addr, &loc))
+		return snprintf(out, size, "%s0x%lx%s", pre, addr, nl);
+	s = stp_usym_at(loc.obj, loc.rel);
+	if (!s) {
+		if (style == STP_USYM_NAME || style == STP_USYM_BRIEF)
+			return snprintf(out, size, "0x%lx%s", addr, nl);
+		return snprintf(out, size, "%s0x%lx [%s+0x%lx]%s", pre, addr,
+				style == STP_USYM_SIMPLE ? loc.obj->base :
+				loc.obj->path, loc.rel, nl);
+	}
+	switch (style) {
+	case STP_USYM_NAME:
+		return snprintf(out, size, "%s", s->name);
+	case STP_USYM_DATA:
+		return snprintf(out, size, "%s+0x%lx/0x%lx [%s]", s->name,
+				loc.rel - s->addr, s->size, loc.obj->path);
+	case STP_USYM_FULL:
+		return snprintf(out, size, " 0x%lx : %s+0x%lx/0x%lx [%s]\n",
+				addr, s->name, loc.rel - s->addr, s->size,
+				loc.obj->path);
+	case STP_USYM_BRIEF:
+		return snprintf(out, size, "%s+0x%lx\n", s->name,
+				loc.rel - s->addr);
+	default:
+		return snprintf(out, size, "%s+0x%lx [%s]\n", s->name,
+				loc.rel - s->addr, loc.obj->base);
+	}
+}
+
+/* umodname(): the object's path, or false when addr is in none. */
+static bool __maybe_unused stp_umodname(char *out, size_t size,
+					unsigned long addr)
+{
+	struct stp_uloc loc;
+
+	if (!stp_uobj_find(addr, &loc))
+		return false;
+	strscpy(out, loc.obj->path, size);
+	return true;
+}
+
+/*
+ * ubacktrace(): "0xADDR 0xADDR ... " (each followed by a space, as the
+ * kernel's backtrace()); with style >= 0 the frames' lines in that
+ * style (sprint_ubacktrace()); whole pieces only, within MAXSTRINGLEN.
+ */
+static void __maybe_unused stp_ustack_sprint(struct stp_context *c, char *out,
+					     int style)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	int k = stp_ustack_walk(c, pcs, MAXBACKTRACE);
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < k; i++) {
+		size_t room = MAXSTRINGLEN - len;
+		int w = style < 0 ? snprintf(out + len, room, "0x%lx ", pcs[i]) :
+			stp_usym_format(out + len, room, pcs[i], style);
+
+		if (w < 0 || (size_t)w >= room) {
+			out[len] = '\0';
+			break;
+		}
+		len += (size_t)w;
+	}
+}
+
+/* ustack(n): frame n's address; false when the stack is shorter. */
+static bool __maybe_unused stp_ustack_get(struct stp_context *c, int64_t n,
+					  int64_t *addr)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	int k;
+
+	if (n < 0 || n >= MAXBACKTRACE)
+		return false;
+	k = stp_ustack_walk(c, pcs, (int)n + 1);
+	if (k <= n)
+		return false;
+	*addr = (int64_t)pcs[n];
+	return true;
+}
+
+/* ucallers(n): frames 0..n (all for n == -1) in hex separated by
+ * spaces; false when the stack ends before frame n. */
+static bool __maybe_unused stp_ustack_callers(struct stp_context *c,
+					      char *out, int64_t n)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	int k = stp_ustack_walk(c, pcs, MAXBACKTRACE);
+	size_t len = 0;
+	int i;
+
+	out[0] = '\0';
+	if (n < -1)
+		return true;
+	for (i = 0; i < k && (n < 0 || i <= n); i++) {
+		size_t room = MAXSTRINGLEN - len;
+		int w = snprintf(out + len, room, "%s0x%lx", i ? " " : "",
+				 pcs[i]);
+
+		if (w < 0 || (size_t)w >= room) {
+			out[len] = '\0';
+			return true;	/* cut at MAXSTRINGLEN */
+		}
+		len += (size_t)w;
+	}
+	return n < 0 || i > n;
+}
+
+/* print_ubacktrace() (and _brief): one line per frame. */
+static void __maybe_unused stp_ustack_print(struct stp_context *c, int style)
+{
+	unsigned long pcs[MAXBACKTRACE];
+	int k = stp_ustack_walk(c, pcs, MAXBACKTRACE);
+	char line[256];
+
+	for (int i = 0; i < k; i++) {
+		stp_usym_format(line, sizeof(line), pcs[i], style);
+		stp_printf(c, "%s", line);
+	}
+}
+
+#endif /* STP_USTACK_C */
