@@ -79,6 +79,35 @@ static void put_row(FILE *out, uint64_t pc, const struct elf_frame *fr)
 		reg == 255 ? 0 : (int)fr->cfa.offset, reg, ra, fp);
 }
 
+struct span {
+	uint64_t lo, hi;
+};
+
+static int section_span(const struct elf_section *sec, void *arg)
+{
+	struct span *sp = arg;
+
+	if (!(sec->flags & SHF_ALLOC) || !sec->size)
+		return 0;
+	if (sec->addr < sp->lo)
+		sp->lo = sec->addr;
+	if (sec->addr + sec->size > sp->hi)
+		sp->hi = sec->addr + sec->size;
+	return 0;
+}
+
+/* The extent the dynamic loader reserves for the file: its allocated
+ * sections, from the page of the first to the page after the last. */
+static uint64_t extent(struct elf_file *f)
+{
+	struct span sp = { UINT64_MAX, 0 };
+
+	if (elf_file_sections(f, section_span, &sp) < 0 || !sp.hi)
+		return 0;
+	sp.lo &= ~0xfffULL;
+	return ((sp.hi + 0xfff) & ~0xfffULL) - sp.lo;
+}
+
 /* Object k's tables; false when it cannot be read. */
 static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		       FILE *objs)
@@ -106,8 +135,16 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 	for (int i = 0; i < fs.n; i++) {
 		if (i && fs.v[i].addr == fs.v[i - 1].addr)
 			continue;
+		/* a function's extent, as SystemTap's tables give it: up to
+		 * the next symbol (the last: its own size) */
+		uint64_t size = fs.v[i].size;
+		for (int j = i + 1; j < fs.n; j++)
+			if (fs.v[j].addr > fs.v[i].addr) {
+				size = fs.v[j].addr - fs.v[i].addr;
+				break;
+			}
 		fprintf(out, "\t{ 0x%" PRIx64 ", 0x%" PRIx64 ", %s },\n",
-			fs.v[i].addr, fs.v[i].size,
+			fs.v[i].addr, size,
 			c_string(cg, fs.v[i].name, strlen(fs.v[i].name)));
 		nsyms++;
 	}
@@ -144,13 +181,15 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		nrows++;
 	}
 	fputs("\t{ 0 }\n};\n", out);
-	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, %d, stp_usyms_%d, %d, "
-		"stp_urows_%d, %d },\n", c_string(cg, path, strlen(path)),
+	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, 0x%llxUL, %d, "
+		"stp_usyms_%d, %d, stp_urows_%d, %d },\n",
+		c_string(cg, path, strlen(path)),
 		c_string(cg, strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
 			 strlen(strrchr(path, '/') ? strrchr(path, '/') + 1 :
 				path)),
 		(unsigned long long)st.st_ino, (long long)st.st_size,
-		elf_file_type(f) == ET_DYN, k, nsyms, k, nrows);
+		(unsigned long long)extent(f), elf_file_type(f) == ET_DYN, k,
+		nsyms, k, nrows);
 	free(fs.v);
 	elf_file_close(f);
 	return true;
@@ -198,7 +237,8 @@ void gen_unwind_tables(struct cg *cg, FILE *out)
 	      "struct stp_urow { unsigned long pc; int cfa_off; unsigned char "
 	      "cfa_reg; signed char ra_off; short fp_off; };\n"
 	      "struct stp_uobj { const char *path, *base; unsigned long ino; "
-	      "long long size; bool dyn; const struct stp_usym *syms; "
+	      "long long size; unsigned long span; bool dyn; "
+	      "const struct stp_usym *syms; "
 	      "unsigned int nsyms; const struct stp_urow *rows; "
 	      "unsigned int nrows; };\n", out);
 	for (int i = 0; i < n; i++) {

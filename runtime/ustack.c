@@ -25,21 +25,61 @@
 #endif
 
 struct stp_uloc {
-	const struct stp_uobj *obj;
-	unsigned long rel;		/* the link-time address */
+	const struct stp_uobj *obj;	/* one of the module's, or NULL */
+	unsigned long rel;		/* obj: the link-time address; else
+					 * the offset from the file's first
+					 * mapping */
+	unsigned long span;		/* no obj: that mapping's extent */
+	char *path;			/* no obj: the file's path (in buf) */
 };
 
-/* The object and link-time address of pc in current's mappings. */
-static bool stp_uobj_find(unsigned long pc, struct stp_uloc *loc)
+/* The start and extent of the file's mapping vma belongs to: from its
+ * page 0 mapping through the file's (and the bss after them) as the
+ * dynamic loader reserved them, in one piece. */
+static void stp_umap_extent(struct mm_struct *mm, struct vm_area_struct *vma,
+			    unsigned long *start, unsigned long *span)
+{
+	struct inode *inode = file_inode(vma->vm_file);
+	unsigned long base = vma->vm_start - (vma->vm_pgoff << PAGE_SHIFT);
+	struct vm_area_struct *v = vma_lookup(mm, base);
+	unsigned long end = vma->vm_end;
+
+	*start = base;
+	if (!v || !v->vm_file || file_inode(v->vm_file) != inode) {
+		*start = vma->vm_start;
+		*span = vma->vm_end - vma->vm_start;
+		return;
+	}
+	for (;;) {
+		struct vm_area_struct *next = find_vma(mm, v->vm_end);
+
+		end = v->vm_end;
+		if (!next || next->vm_start != v->vm_end ||
+		    (next->vm_file && file_inode(next->vm_file) != inode) ||
+		    (!next->vm_file && v->vm_file == NULL))
+			break;
+		v = next;
+	}
+	*span = end - base;
+}
+
+/*
+ * Where pc is in current's mappings: 1 in one of the module's objects
+ * (loc->obj, loc->rel), 2 in another file (loc->path in buf, loc->rel
+ * from its start, loc->span), 0 nowhere known.
+ */
+static int stp_uaddr_find(unsigned long pc, struct stp_uloc *loc, char *buf,
+			  size_t size)
 {
 	struct mm_struct *mm = current->mm;
 	struct vm_area_struct *vma;
-	bool found = false;
+	int found = 0;
 
+	loc->obj = NULL;
 	if (!mm || (current->flags & PF_KTHREAD) || in_hardirq() || in_nmi())
-		return false;
+		return 0;
 	if (!mmap_read_trylock(mm))
-		return false;
+		return 0;
 	vma = vma_lookup(mm, pc);
 	if (vma && vma->vm_file) {
 		struct inode *inode = file_inode(vma->vm_file);
@@ -55,12 +95,29 @@ static bool stp_uobj_find(unsigned long pc, struct stp_uloc *loc)
 			 * addresses it was linked for, from 0 */
 			loc->rel = o->dyn ? pc - vma->vm_start +
 				   (vma->vm_pgoff << PAGE_SHIFT) : pc;
-			found = true;
+			found = 1;
 			break;
+		}
+		if (!found && buf) {
+			unsigned long start;
+			char *p = d_path(&vma->vm_file->f_path, buf, size);
+
+			if (!IS_ERR(p)) {
+				stp_umap_extent(mm, vma, &start, &loc->span);
+				loc->path = p;
+				loc->rel = pc - start;
+				found = 2;
+			}
 		}
 	}
 	mmap_read_unlock(mm);
 	return found;
+}
+
+/* The object and link-time address of pc in current's mappings. */
+static bool stp_uobj_find(unsigned long pc, struct stp_uloc *loc)
+{
+	return stp_uaddr_find(pc, loc, NULL, 0) == 1;
 }
 
 /* The row covering rel (rows are sorted by pc), or NULL. */
@@ -117,6 +174,23 @@ static struct pt_regs *stp_user_regs(struct stp_context *c)
 	return task_pt_regs(current);
 }
 
+/* A walk that reached a file the module has no tables for says so,
+ * once per run, as SystemTap does. */
+static void stp_ustack_missing(struct stp_context *c, unsigned long pc)
+{
+	static atomic_t warned = ATOMIC_INIT(0);
+	struct stp_uloc loc;
+	char buf[256], msg[320];
+
+	if (atomic_read(&warned) ||
+	    stp_uaddr_find(pc, &loc, buf, sizeof(buf)) != 2 ||
+	    atomic_xchg(&warned, 1))
+		return;
+	snprintf(msg, sizeof(msg), "Missing unwind data for a module, rerun "
+		 "with 'stap -d %s'", loc.path);
+	stp_warn(c, msg);
+}
+
 /* Up to max return addresses of current's user stack, innermost first
  * (the first is the pc): how many. */
 static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
@@ -138,8 +212,10 @@ static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
 
 		pcs[n++] = pc;
 		/* a return address may be just past its call's function */
-		if (!stp_uobj_find(n == 1 ? pc : pc - 1, &loc))
+		if (!stp_uobj_find(n == 1 ? pc : pc - 1, &loc)) {
+			stp_ustack_missing(c, pc);
 			break;
+		}
 		row = stp_urow_at(loc.obj, loc.rel);
 		if (!row)
 			break;
@@ -177,46 +253,63 @@ static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
 	const char *pre = style == STP_USYM_FULL ? " " : "";
 	const struct stp_usym *s = NULL;
 	struct stp_uloc loc;
+	char buf[256];
+	const char *mod, *base;
+	int where = stp_uaddr_find(addr, &loc, style == STP_USYM_NAME ||
+				   style == STP_USYM_BRIEF ? NULL : buf,
+				   sizeof(buf));
 
-	if (!stp_uobj_find(addr, &loc))
+	if (where == 1)
+		s = stp_usym_at(loc.obj, loc.rel);
+	if (!where || (!s && (style == STP_USYM_NAME ||
+			      style == STP_USYM_BRIEF)))
 		return snprintf(out, size, "%s0x%lx%s", pre, addr, nl);
-	s = stp_usym_at(loc.obj, loc.rel);
+	mod = where == 1 ? loc.obj->path : loc.path;
+	base = where == 1 ? loc.obj->base : kbasename(loc.path);
 	if (!s) {
-		if (style == STP_USYM_NAME || style == STP_USYM_BRIEF)
-			return snprintf(out, size, "0x%lx%s", addr, nl);
-		return snprintf(out, size, "%s0x%lx [%s+0x%lx]%s", pre, addr,
-				style == STP_USYM_SIMPLE ? loc.obj->base :
-				loc.obj->path, loc.rel, nl);
+		/* a file without symbols here: its offset (and extent) */
+		if (style == STP_USYM_SIMPLE)
+			return snprintf(out, size, "0x%lx [%s+0x%lx]\n", addr,
+					base, loc.rel);
+		return snprintf(out, size, "%s0x%lx [%s+0x%lx/0x%lx]%s", pre,
+				addr, mod, loc.rel, where == 1 ?
+				loc.obj->span : loc.span, nl);
 	}
 	switch (style) {
 	case STP_USYM_NAME:
 		return snprintf(out, size, "%s", s->name);
 	case STP_USYM_DATA:
 		return snprintf(out, size, "%s+0x%lx/0x%lx [%s]", s->name,
-				loc.rel - s->addr, s->size, loc.obj->path);
+				loc.rel - s->addr, s->size, mod);
 	case STP_USYM_FULL:
 		return snprintf(out, size, " 0x%lx : %s+0x%lx/0x%lx [%s]\n",
-				addr, s->name, loc.rel - s->addr, s->size,
-				loc.obj->path);
+				addr, s->name, loc.rel - s->addr, s->size, mod);
 	case STP_USYM_BRIEF:
 		return snprintf(out, size, "%s+0x%lx\n", s->name,
 				loc.rel - s->addr);
 	default:
 		return snprintf(out, size, "%s+0x%lx [%s]\n", s->name,
-				loc.rel - s->addr, loc.obj->base);
+				loc.rel - s->addr, base);
 	}
 }
 
-/* umodname(): the object's path, or false when addr is in none. */
+/* umodname(): the path of the file mapped at addr, or false. */
 static bool __maybe_unused stp_umodname(char *out, size_t size,
 					unsigned long addr)
 {
 	struct stp_uloc loc;
+	char buf[256];
 
-	if (!stp_uobj_find(addr, &loc))
+	switch (stp_uaddr_find(addr, &loc, buf, sizeof(buf))) {
+	case 1:
+		strscpy(out, loc.obj->path, size);
+		return true;
+	case 2:
+		strscpy(out, loc.path, size);
+		return true;
+	default:
 		return false;
-	strscpy(out, loc.obj->path, size);
-	return true;
+	}
 }
 
 /*
