@@ -9,7 +9,8 @@
  *
  * The objects: each -d OBJECT, the executable of each process("PATH")
  * probe, and -c's program (its first word, found in $PATH, when the
- * command runs without a shell), as SystemTap loads them. Each object
+ * command runs without a shell), as SystemTap loads them, and with
+ * --ldd the shared libraries they need. Each object
  * gives
  * - its function symbols, sorted by address (link-time: the module maps
  *   a pc through the task's mapping of the file);
@@ -37,6 +38,7 @@ struct fsym {
 struct fsyms {
 	struct fsym *v;
 	int n, cap;
+	struct arena *a;
 };
 
 static int collect_fn(const struct elf_sym *s, void *arg)
@@ -45,8 +47,13 @@ static int collect_fn(const struct elf_sym *s, void *arg)
 
 	if (s->type != STT_FUNC || !s->shndx || !s->addr || !*s->name)
 		return 0;
+	/* "__libc_start_main@@GLIBC_2.34": the name without its version */
+	const char *at = strchr(s->name, '@');
+	const char *name = at && at > s->name ?
+		arena_printf(fs->a, "%.*s", (int)(at - s->name), s->name) :
+		s->name;
 	VEC_GROW(fs->v, fs->n, fs->cap);
-	fs->v[fs->n++] = (struct fsym){ s->addr, s->size, s->name };
+	fs->v[fs->n++] = (struct fsym){ s->addr, s->size, name };
 	return 0;
 }
 
@@ -114,7 +121,7 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 {
 	char *err = NULL;
 	struct elf_file *f = elf_file_open(path, NULL, &err);
-	struct fsyms fs = { 0 };
+	struct fsyms fs = { .a = &cg->s->arena };
 	struct stat st;
 	int nrows = 0;
 
@@ -231,6 +238,12 @@ void gen_unwind_tables(struct cg *cg, FILE *out)
 	const char *prog = command_program(cg);
 	if (prog)
 		VEC_PUSH(paths, n, cap, prog);
+	if (cg->s->ldd) {
+		int objects = n;
+		for (int i = 0; i < objects; i++)
+			exe_path_needed(&cg->s->arena, paths[i], &paths, &n);
+		cap = n;
+	}
 	fputs("\n/* user objects: symbols and unwind rows (module/unwind.c) */\n"
 	      "#define STP_USTACK_TABLES 1\n"
 	      "struct stp_usym { unsigned long addr, size; const char *name; };\n"

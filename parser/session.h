@@ -112,6 +112,7 @@ struct session {
 	 * tables the module carries (user stacks, usymname ...) */
 	const char **unwind_objs;
 	int nunwind_objs;
+	bool ldd;		/* --ldd: and the libraries they need */
 	struct define_opt *defines;	/* -D */
 	int ndefines;
 	/* -G VAR=VAL: module parameters that set scalar globals at load */

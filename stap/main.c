@@ -212,7 +212,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 /* long options without a short form */
 enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
-	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
+	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED, OPT_LDD,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
 	OPT_SIGN_MODULE,
@@ -493,7 +493,7 @@ static int parse_options(struct session *s, struct driver *d,
 		{ "check-version", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
-		{ "ldd", no_argument, NULL, OPT_IGNORED },
+		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
 		{ "rlimit-as", required_argument, NULL, OPT_IGNORED_ARG },
 		{ "rlimit-cpu", required_argument, NULL, OPT_IGNORED_ARG },
@@ -625,6 +625,9 @@ static int parse_options(struct session *s, struct driver *d,
 					"takes always, never or auto\n");
 				return 1;
 			}
+			break;
+		case OPT_LDD:
+			s->ldd = true;
 			break;
 		case OPT_IGNORED:
 			break;

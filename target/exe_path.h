@@ -14,4 +14,14 @@
 /* name's resolved path, in a (or name itself when nothing is found). */
 const char *exe_path_resolve(struct arena *a, const char *name);
 
+/*
+ * --ldd: the shared libraries path needs, as ldd lists them (DT_NEEDED,
+ * transitively, and the program interpreter), found in the system's
+ * library directories and resolved; appended to *libs (a malloc'd
+ * array of *n, strings in a), each once and none of the names already
+ * there.
+ */
+void exe_path_needed(struct arena *a, const char *path, const char ***libs,
+		     int *n);
+
 #endif /* TARGET_EXE_PATH_H */
