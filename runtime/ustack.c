@@ -31,6 +31,8 @@ struct stp_uloc {
 					 * mapping */
 	unsigned long span;		/* no obj: that mapping's extent */
 	char *path;			/* no obj: the file's path (in buf) */
+	/* obj: the VMA's range and rel = pc - bias in it */
+	unsigned long vm_start, vm_end, bias;
 };
 
 /* The start and extent of the file's mapping vma belongs to: from its
@@ -64,60 +66,74 @@ static void stp_umap_extent(struct mm_struct *mm, struct vm_area_struct *vma,
 }
 
 /*
- * Where pc is in current's mappings: 1 in one of the module's objects
- * (loc->obj, loc->rel), 2 in another file (loc->path in buf, loc->rel
- * from its start, loc->span), 0 nowhere known.
+ * Where pc is in mm's mappings (its lock held): 1 in one of the module's
+ * objects (loc->obj, loc->rel), 2 in another file (loc->path in buf,
+ * loc->rel from its start, loc->span), 0 nowhere known.
  */
+static int stp_uaddr_locked(struct mm_struct *mm, unsigned long pc,
+			    struct stp_uloc *loc, char *buf, size_t size)
+{
+	struct vm_area_struct *vma = vma_lookup(mm, pc);
+	struct inode *inode;
+
+	loc->obj = NULL;
+	if (!vma || !vma->vm_file)
+		return 0;
+	inode = file_inode(vma->vm_file);
+	for (unsigned int i = 0; i < stp_nuobjs; i++) {
+		const struct stp_uobj *o = &stp_uobjs[i];
+
+		if (!o->path || inode->i_ino != o->ino ||
+		    i_size_read(inode) != o->size)
+			continue;
+		loc->obj = o;
+		/* a shared object's segments map the file at the addresses
+		 * it was linked for, from 0 */
+		loc->bias = o->dyn ? vma->vm_start -
+			    (vma->vm_pgoff << PAGE_SHIFT) : 0;
+		loc->rel = pc - loc->bias;
+		loc->vm_start = vma->vm_start;
+		loc->vm_end = vma->vm_end;
+		return 1;
+	}
+	if (buf) {
+		unsigned long start;
+		char *p = d_path(&vma->vm_file->f_path, buf, size);
+
+		if (!IS_ERR(p)) {
+			stp_umap_extent(mm, vma, &start, &loc->span);
+			loc->path = p;
+			loc->rel = pc - start;
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* current's mm, locked for reading (never waiting), or NULL. */
+static struct mm_struct *stp_umm_lock(void)
+{
+	struct mm_struct *mm = current->mm;
+
+	if (!mm || (current->flags & PF_KTHREAD) || in_hardirq() || in_nmi() ||
+	    !mmap_read_trylock(mm))
+		return NULL;
+	return mm;
+}
+
+/* stp_uaddr_locked() in current's mappings. */
 static int stp_uaddr_find(unsigned long pc, struct stp_uloc *loc, char *buf,
 			  size_t size)
 {
-	struct mm_struct *mm = current->mm;
-	struct vm_area_struct *vma;
-	int found = 0;
+	struct mm_struct *mm = stp_umm_lock();
+	int found;
 
 	loc->obj = NULL;
-	if (!mm || (current->flags & PF_KTHREAD) || in_hardirq() || in_nmi())
+	if (!mm)
 		return 0;
-	if (!mmap_read_trylock(mm))
-		return 0;
-	vma = vma_lookup(mm, pc);
-	if (vma && vma->vm_file) {
-		struct inode *inode = file_inode(vma->vm_file);
-
-		for (unsigned int i = 0; i < stp_nuobjs; i++) {
-			const struct stp_uobj *o = &stp_uobjs[i];
-
-			if (!o->path || inode->i_ino != o->ino ||
-			    i_size_read(inode) != o->size)
-				continue;
-			loc->obj = o;
-			/* a shared object's segments map the file at the
-			 * addresses it was linked for, from 0 */
-			loc->rel = o->dyn ? pc - vma->vm_start +
-				   (vma->vm_pgoff << PAGE_SHIFT) : pc;
-			found = 1;
-			break;
-		}
-		if (!found && buf) {
-			unsigned long start;
-			char *p = d_path(&vma->vm_file->f_path, buf, size);
-
-			if (!IS_ERR(p)) {
-				stp_umap_extent(mm, vma, &start, &loc->span);
-				loc->path = p;
-				loc->rel = pc - start;
-				found = 2;
-			}
-		}
-	}
+	found = stp_uaddr_locked(mm, pc, loc, buf, size);
 	mmap_read_unlock(mm);
 	return found;
-}
-
-/* The object and link-time address of pc in current's mappings. */
-static bool stp_uobj_find(unsigned long pc, struct stp_uloc *loc)
-{
-	return stp_uaddr_find(pc, loc, NULL, 0) == 1;
 }
 
 /* The row covering rel (rows are sorted by pc), or NULL. */
@@ -192,12 +208,15 @@ static void stp_ustack_missing(struct stp_context *c, unsigned long pc)
 }
 
 /* Up to max return addresses of current's user stack, innermost first
- * (the first is the pc): how many. */
+ * (the first is the pc): how many. One lock of the mm for the walk, and
+ * frames in the VMA of the frame before need no lookup. */
 static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
 						   unsigned long *pcs, int max)
 {
 	struct pt_regs *regs = stp_user_regs(c);
-	unsigned long pc, sp, bp;
+	struct stp_uloc loc = { .obj = NULL };
+	unsigned long pc, sp, bp, missing = 0;
+	struct mm_struct *mm;
 	int n = 0;
 
 	if (!regs)
@@ -205,15 +224,20 @@ static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
 	pc = regs->ip;
 	sp = regs->sp;
 	bp = regs->bp;
+	mm = stp_umm_lock();
 	while (n < max) {
+		/* a return address may be just past its call's function */
+		unsigned long at = n ? pc - 1 : pc;
 		const struct stp_urow *row;
-		struct stp_uloc loc;
 		unsigned long cfa, ra;
 
 		pcs[n++] = pc;
-		/* a return address may be just past its call's function */
-		if (!stp_uobj_find(n == 1 ? pc : pc - 1, &loc)) {
-			stp_ustack_missing(c, pc);
+		if (!mm)
+			break;
+		if (loc.obj && at >= loc.vm_start && at < loc.vm_end)
+			loc.rel = at - loc.bias;
+		else if (stp_uaddr_locked(mm, at, &loc, NULL, 0) != 1) {
+			missing = pc;
 			break;
 		}
 		row = stp_urow_at(loc.obj, loc.rel);
@@ -232,6 +256,10 @@ static noinline int __maybe_unused stp_ustack_walk(struct stp_context *c,
 		sp = cfa;
 		pc = ra;
 	}
+	if (mm)
+		mmap_read_unlock(mm);
+	if (missing)
+		stp_ustack_missing(c, missing);
 	return n;
 }
 
@@ -312,6 +340,30 @@ static bool __maybe_unused stp_umodname(char *out, size_t size,
 	}
 }
 
+/* "0xADDR" and tail into out (room bytes), without vsnprintf:
+ * ubacktrace() is meant to be cheap. Returns the length it needs. */
+static int stp_uhex(char *out, size_t room, unsigned long addr,
+		    const char *tail)
+{
+	char digits[16];
+	size_t tl = strlen(tail);
+	int n = 0, len;
+
+	do {
+		digits[n++] = hex_asc[addr & 0xf];
+		addr >>= 4;
+	} while (addr);
+	len = n + 2 + (int)tl;
+	if ((size_t)len >= room)
+		return len;
+	*out++ = '0';
+	*out++ = 'x';
+	while (n)
+		*out++ = digits[--n];
+	memcpy(out, tail, tl + 1);
+	return len;
+}
+
 /*
  * ubacktrace(): "0xADDR 0xADDR ... " (each followed by a space, as the
  * kernel's backtrace()); with style >= 0 the frames' lines in that
@@ -327,7 +379,7 @@ static void __maybe_unused stp_ustack_sprint(struct stp_context *c, char *out,
 	out[0] = '\0';
 	for (int i = 0; i < k; i++) {
 		size_t room = MAXSTRINGLEN - len;
-		int w = style < 0 ? snprintf(out + len, room, "0x%lx ", pcs[i]) :
+		int w = style < 0 ? stp_uhex(out + len, room, pcs[i], " ") :
 			stp_usym_format(out + len, room, pcs[i], style);
 
 		if (w < 0 || (size_t)w >= room) {
@@ -369,8 +421,14 @@ static bool __maybe_unused stp_ustack_callers(struct stp_context *c,
 		return true;
 	for (i = 0; i < k && (n < 0 || i <= n); i++) {
 		size_t room = MAXSTRINGLEN - len;
-		int w = snprintf(out + len, room, "%s0x%lx", i ? " " : "",
-				 pcs[i]);
+		int w = 1;
+
+		if (i && room > 1) {
+			out[len] = ' ';	/* a separator, then the address */
+			w += stp_uhex(out + len + 1, room - 1, pcs[i], "");
+		} else {
+			w = stp_uhex(out + len, room, pcs[i], "");
+		}
 
 		if (w < 0 || (size_t)w >= room) {
 			out[len] = '\0';
