@@ -116,10 +116,17 @@ static enum type process_context(struct sema *se, struct node *n, int op)
 		return TY_LONG;
 	body_events(se, &entry, &ret, &other);
 	bool argn = !strncmp(root, "$arg", 4) && root[4];
+	bool known = argn || !strcmp(root, "$$parms") ||
+		     !strcmp(root, "$return") || !strcmp(root, "$syscall");
 	if (other)
 		msg = "only \"process(PATH_OR_PID).syscall\" and "
 		      "\"process(PATH_OR_PID).syscall.return\" probes "
 		      "support target symbols";
+	else if (known && context_step(n))
+		msg = arena_printf(&se->s->arena, "utrace variable '%s' may "
+				   "not be used as %s", root,
+				   context_step(n)->kind == N_TMEMBER ?
+				   "a structure" : "array");
 	else if (argn || !strcmp(root, "$$parms")) {
 		char *end;
 		long k = strtol(root + 4, &end, 10);
@@ -147,13 +154,12 @@ static enum type process_context(struct sema *se, struct node *n, int op)
 		msg = "invalid target symbol for utrace probe, $syscall, "
 		      "$return, $argN or $$parms expected";
 	}
-	if (!msg && context_step(n))
-		msg = arena_printf(&se->s->arena, "'%s' cannot be used as %s",
-				   root, context_step(n)->kind == N_TMEMBER ?
-				   "a structure" : "an array");
 	if (!msg && op)
 		msg = arena_printf(&se->s->arena, "utrace '%s' variable is "
 				   "read-only", name);
+	/* the variable, as SystemTap's "identifier '$x'" names it */
+	if (msg)
+		msg = arena_printf(&se->s->arena, "%s: '%s'", msg, root);
 	if (msg) {
 		if (se->report)
 			diag_error(se->s, n->loc, "%s", msg);
