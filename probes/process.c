@@ -8,6 +8,10 @@
  * and exits itself. Context values: $syscall, $arg1..$arg6 (.syscall)
  * and $return (.syscall.return), longs read from the system call's
  * registers, each a ROOT_ARG recipe over PROC_VALUE_*.
+ *
+ * Not as 4.8: a PID is not checked against this machine's processes
+ * (pass 5 may run in a guest, whose PIDs are its own), only for being
+ * positive; $$parms is refused (not done).
  */
 #include "probes/probes.h"
 #include "target/exe_path.h"
@@ -71,8 +75,8 @@ static int derive(struct sema *se, struct node *point,
 		int64_t pid = proc->comp.arg->num.value;
 		if (pid <= 0)
 			return point_error(se, point, proc, arena_printf(a,
-					   "cannot probe pid %lld: Invalid "
-					   "argument", (long long)pid));
+					   "cannot probe pid %lld: Invalid pid",
+					   (long long)pid));
 		dp->attach.filter.pid = pid;
 		who = arena_printf(a, "process(%lld)", (long long)pid);
 	} else if (proc->comp.arg) {
