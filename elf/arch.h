@@ -16,6 +16,7 @@
 /* The return address column of the CFI (the instruction pointer). */
 #define ARCH_RA_REG 16
 #define ARCH_SP_REG 7
+#define ARCH_FP_REG 6		/* the frame pointer (rbp): CFA rules may use it */
 
 /* The 64-bit name of DWARF register regno ("rax"), or NULL. */
 const char *arch_reg_name(unsigned regno);

@@ -86,6 +86,7 @@ static int rules_at(Dwarf_CFI *cfi, uint64_t pc, struct elf_frame *out)
 		out->cfa.offset = (int64_t)ops[0].number2;
 	}
 	reg_rule(frame, out->ra_reg, &out->ra);
+	reg_rule(frame, ARCH_FP_REG, &out->fp);
 	free(frame);
 	return 0;
 }

@@ -333,6 +333,7 @@ struct elf_frame {
 	unsigned ra_reg;	/* the return address column */
 	struct elf_rule cfa;
 	struct elf_rule ra;	/* the return address */
+	struct elf_rule fp;	/* the frame pointer (ARCH_FP_REG) */
 	bool signal_frame;
 };
 

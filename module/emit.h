@@ -228,4 +228,10 @@ int table_index(const struct program *prog, int i);
  * at the end). */
 void **kind_state(struct cg *cg, enum attach_kind kind);
 
+/* ---- user objects (unwind.c) ------------------------------------------ */
+
+/* The symbol and unwind tables of the user objects runtime/ustack.c
+ * reads (stp_uobjs[]), emitted before the tapset's C that includes it. */
+void gen_unwind_tables(struct cg *cg, FILE *out);
+
 #endif /* CODEGEN_EMIT_H */

@@ -7,7 +7,7 @@
 
 extern const struct kind_emit emit_once, emit_timer, emit_procfs,
 	emit_tracepoint, emit_kfunc, emit_perf, emit_hwbkpt,
-	emit_netfilter;
+	emit_netfilter, emit_process;
 
 const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
 	[ATTACH_ONCE] = &emit_once,
@@ -20,13 +20,14 @@ const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
 	[ATTACH_PERF] = &emit_perf,
 	[ATTACH_HWBKPT] = &emit_hwbkpt,
 	[ATTACH_NETFILTER] = &emit_netfilter,
+	[ATTACH_PROCESS] = &emit_process,
 };
 
 /* Tracepoints first: one this kernel lacks fails the session before
  * anything runs. */
 const struct kind_emit *const kind_arm_order[] = {
 	&emit_tracepoint, &emit_timer, &emit_kfunc, &emit_procfs,
-	&emit_perf, &emit_hwbkpt, &emit_netfilter,
+	&emit_perf, &emit_hwbkpt, &emit_netfilter, &emit_process,
 	NULL,
 };
 

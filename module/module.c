@@ -32,9 +32,15 @@ static void gen_embeds(struct cg *cg, FILE *out)
 		fputs("\n#pragma GCC diagnostic push\n"
 		      "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
 		      out);
+	bool ustack = false;
 	for (int i = 0; i < cg->prog->nembeds; i++) {
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
+		/* the user stack tapset's runtime reads the objects' tables */
+		if (!ustack && strstr(e->embedded.code, "#include \"ustack.c\"")) {
+			gen_unwind_tables(cg, out);
+			ustack = true;
+		}
 		fprintf(out, "\n/* embedded C at %s:%d:%d */\n%s\n",
 			c_comment(cg, f ? f->name : "?"), e->loc.line, e->loc.col,
 			e->embedded.code);

@@ -108,6 +108,11 @@ struct session {
 	const char *output_file;	/* -o */
 	const char *target_cmd;	/* -c */
 	long target_pid;	/* -x, 0 if none */
+	/* -d OBJECT: user programs and libraries whose symbols and unwind
+	 * tables the module carries (user stacks, usymname ...) */
+	const char **unwind_objs;
+	int nunwind_objs;
+	bool ldd;		/* --ldd: and the libraries they need */
 	struct define_opt *defines;	/* -D */
 	int ndefines;
 	/* -G VAR=VAL: module parameters that set scalar globals at load */

@@ -10,7 +10,7 @@
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
 	perf_family, hwbkpt_family, netfilter_family, kprobe_family,
-	unsupported_family;
+	process_family, unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -22,6 +22,7 @@ const struct probe_family *const probe_families[] = {
 	&hwbkpt_family,			/* kernel.data */
 	&netfilter_family,
 	&kprobe_family,			/* kprobe.*, kernel.statement(A).absolute */
-	&unsupported_family,		/* process */
+	&process_family,		/* process.begin/.end/.syscall ... */
+	&unsupported_family,		/* process(...).function ... */
 	NULL,
 };

@@ -26,4 +26,5 @@
 #include "perf.c"
 #include "hwbkpt.c"
 #include "netfilter.c"
+#include "process.c"
 #include "transport.c"

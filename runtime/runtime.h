@@ -50,6 +50,10 @@
 #include <linux/timer.h>
 #include <linux/wait.h>
 #include <asm/irq_regs.h>
+#include <asm/syscall.h>
+#include <linux/hashtable.h>
+#include <linux/sched/signal.h>
+#include <linux/binfmts.h>
 
 #include "abi/transport.h"
 #include "defines.h"
@@ -69,6 +73,7 @@
 #include "perf.h"
 #include "hwbkpt.h"
 #include "netfilter.h"
+#include "process.h"
 #include "tapset.h"
 #include "json.h"
 

@@ -36,6 +36,8 @@ enum attach_kind {
 	ATTACH_NETFILTER,	/* (not reserved) a netfilter hook */
 	ATTACH_HWBKPT,		/* (not reserved) a hardware breakpoint
 				 * on kernel data */
+	ATTACH_PROCESS,		/* a process's or thread's begin and end, its
+				 * system calls (process.begin ...) */
 	ATTACH_NKINDS
 };
 
@@ -162,11 +164,28 @@ struct attach_netfilter {
 	const char *pf, *hook, *priority;
 };
 
-/* Which tasks the probe fires for (no kind filters on it yet; pass 2's
- * @perf checks which program a probe names: perf's .process). */
+/* Which tasks the probe fires for (ATTACH_PROCESS; pass 2's @perf
+ * checks which program a probe names: perf's .process). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
+};
+
+/* ATTACH_PROCESS: which event of the filter's tasks. Context values are
+ * ROOT_ARG recipes over PROC_VALUE_*. */
+enum process_event {
+	PROC_BEGIN,			/* a process starts (fork, exec, or
+					 * found running at the start) */
+	PROC_END,			/* its last thread exits, or it execs */
+	PROC_THREAD_BEGIN,
+	PROC_THREAD_END,
+	PROC_SYSCALL,			/* a system call's entry */
+	PROC_SYSCALL_RETURN,		/* its return */
+};
+enum { PROC_VALUE_SYSCALL, PROC_VALUE_ARG1, PROC_VALUE_RETURN = 7 };
+
+struct attach_process {
+	enum process_event event;
 };
 
 struct attach {
@@ -181,6 +200,7 @@ struct attach {
 		struct attach_perf perf;
 		struct attach_hwbkpt hwbkpt;
 		struct attach_netfilter netfilter;
+		struct attach_process process;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read

@@ -215,7 +215,7 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 /* long options without a short form */
 enum {
 	OPT_VM = 256, OPT_HELP, OPT_VERSION, OPT_COMPATIBLE, OPT_PROLOGUE,
-	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED,
+	OPT_IGNORED, OPT_IGNORED_ARG, OPT_UNSUPPORTED, OPT_LDD,
 	OPT_DUMP_TYPES, OPT_DUMP_ALIASES, OPT_DUMP_FUNCTIONS, OPT_GRAPH,
 	OPT_VM_MEMORY, OPT_VM_CPUS, OPT_FLAME, OPT_FORMAT, OPT_TMPDIR, OPT_POISON_CACHE,
 	OPT_SIGN_MODULE,
@@ -496,7 +496,7 @@ static int parse_options(struct session *s, struct driver *d,
 		{ "check-version", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-handler-errors", no_argument, NULL, OPT_IGNORED },
 		{ "suppress-time-limits", no_argument, NULL, OPT_IGNORED },
-		{ "ldd", no_argument, NULL, OPT_IGNORED },
+		{ "ldd", no_argument, NULL, OPT_LDD },
 		{ "all-modules", no_argument, NULL, OPT_IGNORED },
 		{ "rlimit-as", required_argument, NULL, OPT_IGNORED_ARG },
 		{ "rlimit-cpu", required_argument, NULL, OPT_IGNORED_ARG },
@@ -564,7 +564,13 @@ static int parse_options(struct session *s, struct driver *d,
 		case 't':
 			s->timing = true;
 			break;
-		case 'b': case 'd': case 'P':
+		case 'd':
+			s->unwind_objs = xrealloc(s->unwind_objs,
+						  (size_t)(s->nunwind_objs + 1) *
+						  sizeof(*s->unwind_objs));
+			s->unwind_objs[s->nunwind_objs++] = optarg;
+			break;
+		case 'b': case 'P':
 			break;		/* nothing to do here (--help says why) */
 		case 'F':
 			fprintf(stderr, "stap: error: -F (flight recorder) is not "
@@ -622,6 +628,9 @@ static int parse_options(struct session *s, struct driver *d,
 					"takes always, never or auto\n");
 				return 1;
 			}
+			break;
+		case OPT_LDD:
+			s->ldd = true;
 			break;
 		case OPT_IGNORED:
 			break;

@@ -113,7 +113,8 @@ check_dmesg() { # name outdir
 
 # Options for a test script: a "# stap-args: ..." line at its top.
 script_args() {
-	sed -n 's/^# stap-args: //p' "$1" | head -1
+	sed -n 's/^# stap-args: //p' "$1" | head -1 |
+		sed "s|\\\$OUT|${vm_cwd:-.}|g"
 }
 
 # Environment for a test script's stap: a "# stap-env: NAME=VALUE ..."
