@@ -616,7 +616,9 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
  */
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 {
-	unsigned f = b->uses, u = 0;
+	/* a filter the callbacks check is not the handler's (cg->skip) */
+	unsigned f = cg->skip ? sema_uses_without(b, cg->skip) : b->uses;
+	unsigned u = 0;
 	bool ctx_call = f & (USES_LIBRARY | USES_FAULT | USES_PRINT |
 			     USES_MATCH | USES_EXIT | USES_KIND | USES_WRITE);
 

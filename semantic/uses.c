@@ -21,6 +21,7 @@
 
 struct use_walk {
 	unsigned uses;
+	const struct node *skip;	/* a statement not run, or NULL */
 	struct script_func **callees;	/* script functions called */
 	int ncallees, callees_cap;
 };
@@ -201,7 +202,8 @@ static void walk_node(struct use_walk *w, struct node *n)
 static void walk(struct use_walk *w, struct node *list)
 {
 	ast_foreach(n, list)
-		walk_node(w, n);
+		if (n != w->skip)
+			walk_node(w, n);
 }
 
 /* An embedded-C function's evident uses, from its source text (see the
@@ -221,11 +223,12 @@ static unsigned embedded_use(const char *code)
 	return u;
 }
 
-/* One body's own uses; its callees into *callees (each once). */
-static unsigned own_uses(struct probe_body *b, struct script_func ***callees,
-			 int *ncallees)
+/* One body's own uses but those of statement skip (NULL: none); its
+ * callees into *callees (a malloc'd array). */
+static unsigned own_uses(const struct probe_body *b, const struct node *skip,
+			 struct script_func ***callees, int *ncallees)
 {
-	struct use_walk w = { 0 };
+	struct use_walk w = { .skip = skip };
 
 	if (b->func && b->func->embedded) {
 		*callees = NULL;
@@ -245,6 +248,16 @@ static unsigned own_uses(struct probe_body *b, struct script_func ***callees,
 	*callees = w.callees;
 	*ncallees = w.ncallees;
 	return w.uses;
+}
+
+unsigned sema_uses_without(const struct probe_body *b, const struct node *skip)
+{
+	struct script_func **callees;
+	int ncallees;
+	unsigned u = own_uses(b, skip, &callees, &ncallees);
+
+	free(callees);
+	return u;
 }
 
 /* The bodies in an order where each comes after the bodies it calls
@@ -304,7 +317,8 @@ void sema_find_uses(struct program *prog)
 	for (int i = 0; i < nb; i++)
 		body[nf + i] = prog->bodies[i];
 	for (int i = 0; i < n; i++) {
-		body[i]->uses = own_uses(body[i], &callees[i], &ncallees[i]);
+		body[i]->uses = own_uses(body[i], NULL, &callees[i],
+					 &ncallees[i]);
 		body[i]->uses_reached = body[i]->uses;
 	}
 	/* callees first, so one pass settles a program without recursion;

@@ -57,4 +57,14 @@ enum body_use {
  */
 void sema_find_uses(struct program *prog);
 
+/*
+ * Body b's own uses (as probe_body.uses) but for statement skip's: for
+ * a backend that runs that statement elsewhere (the module checks a
+ * syscall alias's filter, its first statement, in the tracepoint's
+ * callback).
+ */
+struct probe_body;
+struct node;
+unsigned sema_uses_without(const struct probe_body *b, const struct node *skip);
+
 #endif /* SEMANTIC_USES_H */
