@@ -27,7 +27,7 @@ static int module_prepare(struct driver *d)
 	struct session *s = d->s;
 
 	/* --sign-module: the key, made if needed, is part of the cache key */
-	if (d->sign_module && s->last_pass >= 4 && sign_prepare(d))
+	if (module_run(d)->sign_module && s->last_pass >= 4 && sign_prepare(d))
 		return 1;
 
 	/* pass 3 writes as many translation units as pass 4 has CPUs for
@@ -70,20 +70,20 @@ static int module_translate(struct driver *d, struct program *prog)
 		const struct derived_probe *dp = prog->probes[i];
 		if (dp->attach.kind == ATTACH_PROCFS && dp->attach.procfs.write &&
 		    !strcmp(dp->attach.procfs.path, "__stdin"))
-			d->reads_stdin = true;
+			module_run(d)->reads_stdin = true;
 	}
 	if (s->nerrors) {
 		free(csrc);
 		return 1;
 	}
 	if (s->module_name) {
-		d->module_name = s->module_name;
+		module_run(d)->module_name = s->module_name;
 	} else {
 		unsigned long long h = build_hash(d, csrc, clen);
-		d->module_name = arena_printf(&s->arena, "stap_%016llx", h);
+		module_run(d)->module_name = arena_printf(&s->arena, "stap_%016llx", h);
 		char *p = strstr(csrc, placeholder);
 		if (p)
-			memcpy(p, d->module_name, strlen(placeholder));
+			memcpy(p, module_run(d)->module_name, strlen(placeholder));
 	}
 	d->source = csrc;
 	d->source_len = clen;

@@ -164,15 +164,15 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 	add_flag_defines(d, &flags);
 	h = fnv1a(h, sb_str(&flags), strlen(sb_str(&flags)) + 1);
 	sb_free(&flags);
-	for (int i = 0; i < d->nmake_args; i++)	/* -B changes the build */
-		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	for (int i = 0; i < module_run(d)->nmake_args; i++)	/* -B changes the build */
+		h = fnv1a(h, module_run(d)->make_args[i], strlen(module_run(d)->make_args[i]) + 1);
 	/* signed, and with which key (an unsigned module's key is as it
 	 * was before signing existed: the cache keeps its entries) */
-	if (d->sign_module) {
+	if (module_run(d)->sign_module) {
 		h = fnv1a(h, "signed", 7);
-		h = fnv1a(h, d->sign_cert_data, d->sign_cert_len);
+		h = fnv1a(h, module_run(d)->sign_cert_data, module_run(d)->sign_cert_len);
 	}
-	return hash_dir(h, d->runtime_dir);
+	return hash_dir(h, module_run(d)->runtime_dir);
 }
 
 
@@ -210,7 +210,7 @@ char *cache_fetch(struct driver *d, const char *path, const char *what,
 	struct stat st;
 	char *data;
 
-	if (d->poison_cache || lstat(path, &st) != 0)
+	if (module_run(d)->poison_cache || lstat(path, &st) != 0)
 		return NULL;
 	data = cache_read_sealed(path, len, why, sizeof(why));
 	if (!data && why[0])
@@ -239,7 +239,7 @@ static char *feature_header(struct driver *d)
 {
 	struct session *s = d->s;
 	const char *tests = arena_printf(&s->arena, "%s/features",
-					 d->runtime_dir);
+					 module_run(d)->runtime_dir);
 	unsigned long long h = FNV_OFFSET;
 	char *names[256];
 	int n = 0;
@@ -381,9 +381,9 @@ static const char *runtime_object(struct driver *d, const char *flags,
 	h = fnv1a(h, flags, strlen(flags) + 1);
 	if (features)
 		h = fnv1a(h, features, strlen(features) + 1);
-	for (int i = 0; i < d->nmake_args; i++)
-		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
-	h = hash_dir(h, d->runtime_dir);
+	for (int i = 0; i < module_run(d)->nmake_args; i++)
+		h = fnv1a(h, module_run(d)->make_args[i], strlen(module_run(d)->make_args[i]) + 1);
+	h = hash_dir(h, module_run(d)->runtime_dir);
 	if (!s->target->cache_dir)
 		return NULL;
 	return arena_printf(&s->arena, "%s/%s/runtime-%016llx.o",
@@ -395,13 +395,13 @@ int kbuild_module(struct driver *d, bool have_rt)
 {
 	struct session *s = d->s;
 	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
-				      d->module_name);
+				      module_run(d)->module_name);
 	const char *log = arena_printf(&s->arena, "%s/build.log", d->tmpdir);
 	const char *mdir = arena_printf(&s->arena, "M=%s", d->tmpdir);
 	char jobs[32];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	snprintf(jobs, sizeof(jobs), "-j%ld", ncpu > 0 ? ncpu + 1 : 2);
-	char **argv = arena_alloc(&s->arena, (size_t)(d->nmake_args + 7) *
+	char **argv = arena_alloc(&s->arena, (size_t)(module_run(d)->nmake_args + 7) *
 				  sizeof(*argv));
 	int argc = 0;
 	argv[argc++] = "make";
@@ -409,16 +409,16 @@ int kbuild_module(struct driver *d, bool have_rt)
 	argv[argc++] = (char *)s->build_dir;
 	argv[argc++] = (char *)mdir;
 	argv[argc++] = jobs;
-	for (int i = 0; i < d->nmake_args; i++)
-		argv[argc++] = d->make_args[i];
+	for (int i = 0; i < module_run(d)->nmake_args; i++)
+		argv[argc++] = module_run(d)->make_args[i];
 	argv[argc++] = "modules";
 	argv[argc] = NULL;
 	if (s->verbose) {
 		/* kbuild is silent until it ends: say what the wait is */
-		long kb = (long)(d->c_bytes / 1024);
+		long kb = (long)(module_run(d)->c_bytes / 1024);
 		char units[32] = "";
-		if (d->nunits > 1)
-			snprintf(units, sizeof(units), " (%d units)", d->nunits);
+		if (module_run(d)->nunits > 1)
+			snprintf(units, sizeof(units), " (%d units)", module_run(d)->nunits);
 		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with the kbuild "
 			"of %s (%s)...\n", kb, units, have_rt ? "" : " and the "
 			"runtime (once for this kernel and these options)", s->release,
@@ -446,8 +446,8 @@ int usable_cpus(void)
 
 const char *unit_base(struct driver *d, int k)
 {
-	return k ? arena_printf(&d->s->arena, "%s_src%d", d->module_name, k) :
-		   arena_printf(&d->s->arena, "%s_src", d->module_name);
+	return k ? arena_printf(&d->s->arena, "%s_src%d", module_run(d)->module_name, k) :
+		   arena_printf(&d->s->arena, "%s_src", module_run(d)->module_name);
 }
 
 static int write_part(const char *path, const char *head, const char *c,
@@ -473,8 +473,8 @@ int write_sources(struct driver *d, const char *c, size_t len)
 {
 	struct session *s = d->s;
 
-	d->c_bytes = len;
-	d->nunits = 1;
+	module_run(d)->c_bytes = len;
+	module_run(d)->nunits = 1;
 	if (s->units_out < 1)
 		return write_part(arena_printf(&s->arena, "%s/%s.c", d->tmpdir,
 					       unit_base(d, 0)), NULL, c, len);
@@ -491,7 +491,7 @@ int write_sources(struct driver *d, const char *c, size_t len)
 			       to - from))
 			return -1;
 	}
-	d->nunits = s->units_out;
+	module_run(d)->nunits = s->units_out;
 	return 0;
 }
 
@@ -501,7 +501,7 @@ const char *unit_objects(struct driver *d, const char *dir, const char *sep)
 {
 	struct strbuf b = { 0 };
 
-	for (int k = 0; k < d->nunits; k++)
+	for (int k = 0; k < module_run(d)->nunits; k++)
 		sb_printf(&b, "%s%s%s%s.o", k ? sep : "", dir ? dir : "",
 			  dir ? "/" : "", unit_base(d, k));
 	const char *r = arena_strdup(&d->s->arena, sb_str(&b));
@@ -553,7 +553,7 @@ static int kbuild_prepare(struct driver *d, const char *flags,
 	const char *kbuild = arena_printf(&s->arena, "%s/Kbuild", d->tmpdir);
 	FILE *f = fopen(kbuild, "w");
 	if (!f || fprintf(f, "obj-m := %s.o\n%s-y := %s stp_runtime.o\n%s",
-			  d->module_name, d->module_name,
+			  module_run(d)->module_name, module_run(d)->module_name,
 			  unit_objects(d, NULL, " "), flags) < 0 || fclose(f)) {
 		fprintf(stderr, "stap: error: cannot write %s\n", kbuild);
 		return -1;
@@ -576,9 +576,9 @@ int build_module(struct driver *d)
 	const char *dir = cache ? arena_printf(&s->arena, "%s/%s", cache,
 					       s->release) : NULL;
 	const char *cached = dir ? arena_printf(&s->arena, "%s/%s.ko", dir,
-						d->module_name) : NULL;
+						module_run(d)->module_name) : NULL;
 	const char *ko = arena_printf(&s->arena, "%s/%s.ko", d->tmpdir,
-				      d->module_name);
+				      module_run(d)->module_name);
 	bool named = s->module_name != NULL;
 	size_t len;
 	char *data;
@@ -614,7 +614,7 @@ int build_module(struct driver *d)
 	}
 	struct strbuf flags = { 0 };
 	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
-		  d->runtime_dir);
+		  module_run(d)->runtime_dir);
 	add_flag_defines(d, &flags);
 	const char *rt_cached = runtime_object(d, sb_str(&flags), features);
 	char *common_flags = xstrdup(sb_str(&flags));
@@ -649,12 +649,12 @@ int build_module(struct driver *d)
 	sb_free(&flags);
 	if (rc != 0)
 		return -1;
-	if (d->sign_module && sign_module_file(d, ko))
+	if (module_run(d)->sign_module && sign_module_file(d, ko))
 		return -1;
 
 	if (named) {
 		/* -m NAME: the module lands in the current directory */
-		const char *dest = arena_printf(&s->arena, "%s.ko", d->module_name);
+		const char *dest = arena_printf(&s->arena, "%s.ko", module_run(d)->module_name);
 		if (copy_file(ko, dest) != 0) {
 			fprintf(stderr, "stap: error: cannot copy the module to "
 				"%s: %s\n", dest, strerror(errno));

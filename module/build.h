@@ -8,7 +8,7 @@
 #ifndef STAP_BUILD_H
 #define STAP_BUILD_H
 
-#include "semantic/backend.h"
+#include "module/backend.h"
 #include "lib/strbuf.h"
 
 /*
@@ -54,9 +54,9 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
  * returns the script's exit status. */
 int run_module(struct driver *d);
 
-/* --sign-module (sign.c): the key pair in d->sign_keydir, made when
- * missing, and its certificate read (before build_hash); then the built
- * module signed in place with the kernel's scripts/sign-file. */
+/* --sign-module (sign.c): the key pair in module_run(d)->sign_keydir,
+ * made when missing, and its certificate read (before build_hash); then
+ * the built module signed in place with the kernel's scripts/sign-file. */
 int sign_prepare(struct driver *d);
 int sign_module_file(struct driver *d, const char *ko);
 

@@ -352,7 +352,7 @@ static struct recipe *capture(struct driver *d, const char *ccflags,
 		return NULL;
 	}
 	const char *log = arena_printf(A, "%s/build.log", dir);
-	char **argv = arena_alloc(A, (size_t)(d->nmake_args + 8) *
+	char **argv = arena_alloc(A, (size_t)(module_run(d)->nmake_args + 8) *
 				  sizeof(*argv));
 	int argc = 0;
 	argv[argc++] = "make";
@@ -360,8 +360,8 @@ static struct recipe *capture(struct driver *d, const char *ccflags,
 	argv[argc++] = (char *)s->build_dir;
 	argv[argc++] = arena_printf(A, "M=%s", dir);
 	argv[argc++] = "V=1";
-	for (int i = 0; i < d->nmake_args; i++)
-		argv[argc++] = d->make_args[i];
+	for (int i = 0; i < module_run(d)->nmake_args; i++)
+		argv[argc++] = module_run(d)->make_args[i];
 	argv[argc++] = "modules";
 	argv[argc] = NULL;
 	if (s->verbose)
@@ -458,8 +458,8 @@ struct recipe *direct_recipe(struct driver *d, const char *ccflags,
 	h = fnv1a(h, s->build_dir, strlen(s->build_dir) + 1);
 	h = fnv1a(h, ccflags, strlen(ccflags) + 1);
 	h = fnv1a(h, features ? "f" : "-", 2);
-	for (int i = 0; i < d->nmake_args; i++)
-		h = fnv1a(h, d->make_args[i], strlen(d->make_args[i]) + 1);
+	for (int i = 0; i < module_run(d)->nmake_args; i++)
+		h = fnv1a(h, module_run(d)->make_args[i], strlen(module_run(d)->make_args[i]) + 1);
 	/* the kernel's configuration, its Makefile (the commands) and its
 	 * symbols: a kernel rebuilt under the same release string is
 	 * captured again */
@@ -534,7 +534,7 @@ int direct_module(struct driver *d, const struct recipe *r,
 {
 	struct session *s = d->s;
 	struct arena *A = &s->arena;
-	const char *dir = d->tmpdir, *mod = d->module_name;
+	const char *dir = d->tmpdir, *mod = module_run(d)->module_name;
 	const char *log = arena_printf(A, "%s/build.log", dir);
 	size_t len;
 	char *data;
@@ -554,11 +554,11 @@ int direct_module(struct driver *d, const struct recipe *r,
 		free(data);
 	}
 	if (s->verbose) {
-		long kb = (long)(d->c_bytes / 1024);
+		long kb = (long)(module_run(d)->c_bytes / 1024);
 		char units[48] = "";
-		if (d->nunits > 1)
+		if (module_run(d)->nunits > 1)
 			snprintf(units, sizeof(units), " (%d units, in "
-				 "parallel)", d->nunits);
+				 "parallel)", module_run(d)->nunits);
 		fprintf(stderr, "Pass 4: compiling %ld KB of C%s%s with kbuild's "
 			"commands for %s, without make (%s)\n", kb, units,
 			have_rt ? "" : " and the runtime (once for this kernel "
@@ -577,7 +577,7 @@ int direct_module(struct driver *d, const struct recipe *r,
 		sb_printf(&all, "( %s\n) & stp_j%d=$!; ", rtc, njobs++);
 		free(rtc);
 	}
-	for (int k = 1; k < d->nunits; k++) {
+	for (int k = 1; k < module_run(d)->nunits; k++) {
 		char unit[32];
 		snprintf(unit, sizeof(unit), "@@MOD@@_src%d", k);
 		char *tmpl = replace_all(r->src, "@@MOD@@_src", unit);
@@ -598,7 +598,7 @@ int direct_module(struct driver *d, const struct recipe *r,
 		goto failed;
 	if (!have_rt && rt_cached)
 		cache_store(rt, rt_cached);
-	for (int k = 0; k < d->nunits; k++)
+	for (int k = 0; k < module_run(d)->nunits; k++)
 		if (!path_exists(arena_printf(A, "%s/%s.o", dir,
 					      unit_base(d, k))))
 			goto failed;

@@ -99,9 +99,18 @@ static const char *return_cast(const struct cg *cg)
  * The root of a context value at a DWARF location, into stp_addr: the
  * one place a location becomes C (over the probed function's pt_regs).
  */
-static void dwarf_root_c(FILE *out, const struct value_recipe *l)
+static void dwarf_root_c(struct cg *cg, FILE *out,
+			 const struct value_recipe *l)
 {
-	const struct dwloc *d = l->dwarf;
+	struct dwloc loc;
+	const struct dwloc *d = &loc;
+	const char *err = loc_c(&cg->s->arena, l->dwarf, l->dwarf_size, &loc);
+
+	if (err) {	/* pass 2 ran the same checks: not reached */
+		diag_plain_error(cg->s, "a DWARF location: %s", err);
+		cg->errors++;
+		return;
+	}
 
 	for (const char *p = d->code; *p;) {	/* indent the statements */
 		size_t n = strcspn(p, "\n");
@@ -141,7 +150,8 @@ static void dwarf_root_c(FILE *out, const struct value_recipe *l)
  * at the probed function's entry (see stp_probe.kf_vals), one block per
  * value, each leaving the faulting address in v[k] and bit k in *faults.
  */
-static void gen_kf_vals(FILE *out, const struct program *prog)
+static void gen_kf_vals(struct cg *cg, FILE *out,
+			const struct program *prog)
 {
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
@@ -164,7 +174,7 @@ static void gen_kf_vals(FILE *out, const struct program *prog)
 				continue;
 			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
 				"\t\tu64 stp_addr;\n\n", sym->name);
-			dwarf_root_c(out, r);
+			dwarf_root_c(cg, out, r);
 			if (r->steps)
 				gen_path_steps(out, r->steps, "\t");
 			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
@@ -233,7 +243,7 @@ static void support(struct cg *cg, FILE *out)
 	const struct program *prog = cg->prog;
 	int sole = sole_entry_handler(cg);
 
-	gen_kf_vals(out, prog);
+	gen_kf_vals(cg, out, prog);
 	if (sole >= 0)
 		fprintf(out, "STP_KF_HIT(stp_kf_hit_%d, stp_run_%d, "
 			"&stp_probes[%d], STP_USE_%d)\n", sole,

@@ -9,6 +9,8 @@
  * it (syscall.*).
  */
 #include "module/emit.h"
+#include "lib/hash.h"
+#include "lib/hashset.h"
 #include "target/btf.h"
 #include "target/target.h"
 #include "target/tracepoints.h"
@@ -124,6 +126,7 @@ static struct tp_abi *tp_abi_of(struct cg *cg, const struct tracepoint_info *tp)
 	const char *err;
 	struct btf *btf = cg->s->target ? target_btf(cg->s->target, &err) : NULL;
 	struct strbuf params = { 0 }, blobs = { 0 };
+	struct hashset declared = { 0 };	/* the blob types defined */
 	int proto = 0, n = tp->nargs;
 
 	abi->tp = tp;
@@ -166,7 +169,8 @@ static struct tp_abi *tp_abi_of(struct cg *cg, const struct tracepoint_info *tp)
 			abi->own = false;
 			break;
 		}
-		if (blob && !strstr(sb_str(&blobs), decl)) {
+		if (blob && hashset_add(&declared, fnv1a(FNV_OFFSET, decl,
+							  strlen(decl)))) {
 			sb_printf(&blobs, "%s { unsigned char b[%u]; };\n",
 				  decl, blob);
 		}
@@ -188,6 +192,7 @@ static struct tp_abi *tp_abi_of(struct cg *cg, const struct tracepoint_info *tp)
 	}
 	sb_free(&params);
 	sb_free(&blobs);
+	hashset_free(&declared);
 	return abi;
 }
 
@@ -409,7 +414,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 	const struct program *prog = cg->prog;
 	const char **done = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*done));
 	int ndone = 0;
-	struct strbuf blobs = { 0 };
+	struct hashset blobs = { 0 };	/* the struct lines written */
 	bool any = false;
 
 	for (int i = 0; i < prog->nprobes; i++) {
@@ -427,10 +432,9 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 				const char *e = strchr(b, '\n') + 1;
 				char *line = arena_strndup(&cg->s->arena, b,
 							   (size_t)(e - b));
-				if (!strstr(sb_str(&blobs), line)) {
-					sb_puts(&blobs, line);
+				if (hashset_add(&blobs, fnv1a(FNV_OFFSET, line,
+							   strlen(line))))
 					fputs(line, out);
-				}
 				b = e;
 			}
 			continue;
@@ -448,7 +452,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			header, header[0] == '/' ? "\"" : ">");
 	}
 	free(done);
-	sb_free(&blobs);
+	hashset_free(&blobs);
 
 	/* dispatch groups: same tracepoint, same filtered argument */
 	const struct symbol **farg = xmalloc((size_t)(prog->nprobes + 1) *

@@ -1,27 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Location programs (elf/elf.h) rendered by the module backend as C over
- * the probed function's `struct pt_regs *regs` and the kernel's memory.
- * The program is run symbolically: each stack entry is a C expression
- * (u64), a DW_OP_deref becomes a fault-safe read into a temporary. At a
- * function's entry the canonical frame address is the stack pointer plus
- * the return address, so DW_OP_call_frame_cfa (the usual frame base) is
- * regs->sp + 8, and DW_OP_entry_value(X) is X.
+ * Location programs (elf/elf.h, run by target/dwloc.h's dwloc_eval)
+ * rendered by the module backend as C over the probed function's
+ * `struct pt_regs *regs` and the kernel's memory: each value is a C
+ * expression (u64), a DW_OP_deref a fault-safe read into a temporary.
+ * The frame address at a function's entry is regs->sp + 8.
  *
  * Memory: strings in the caller's arena.
  */
-#ifndef CODEGEN_LOC_C_H
-#define CODEGEN_LOC_C_H
+#ifndef MODULE_LOC_C_H
+#define MODULE_LOC_C_H
 
 #include "elf/elf.h"
 #include "lib/arena.h"
 #include "target/dwloc.h"
-
-enum dwloc_kind {
-	DWL_REGISTER,		/* expr is the register's value */
-	DWL_VALUE,		/* expr is the value (DW_OP_stack_value) */
-	DWL_MEMORY,		/* expr is the address of the value */
-};
 
 /*
  * C code over `struct pt_regs *regs`: code (statements, maybe "") runs
@@ -38,7 +30,8 @@ struct dwloc {
 /*
  * Render p. value_size is the size of the variable's type (a first
  * DW_OP_piece as large covers the value; smaller pieces are refused).
- * NULL and *out, or why not (in a).
+ * NULL and *out, or why not (in a): dwloc_eval's refusals, which pass 2
+ * has reported already for a program it accepted.
  */
 const char *loc_c(struct arena *a, const struct dwloc_prog *p,
 		  unsigned value_size, struct dwloc *out);
@@ -52,4 +45,4 @@ const char *loc_c_var_at(struct dwloc_file *f, struct arena *a,
 			 const char *name, unsigned value_size,
 			 struct dwloc *out);
 
-#endif /* CODEGEN_LOC_C_H */
+#endif /* MODULE_LOC_C_H */

@@ -3,7 +3,7 @@
  * Pass 5: run the module. On a host that can load modules, staprun runs
  * it here; otherwise (or with --vm) a throwaway qemu guest of the target
  * kernel runs staprun and the output streams back (vm/vm.c). The
- * driver chose which (d->use_vm).
+ * driver chose which (module_run(d)->use_vm).
  */
 #include "config.h"
 
@@ -94,7 +94,7 @@ static int run_local(struct driver *d)
 	int n = 0;
 	char pid[32];
 
-	argv[n++] = (char *)d->staprun;
+	argv[n++] = (char *)module_run(d)->staprun;
 	for (int i = 0; i < s->verbose && i < 3; i++)
 		argv[n++] = "-v";	/* the module reports its attach */
 	if (s->output_file) {
@@ -122,18 +122,18 @@ static int run_vm(struct driver *d)
 	struct session *s = d->s;
 	int out_fd = 1;
 
-	if (!d->force_vm && d->host_refusal)
+	if (!module_run(d)->force_vm && module_run(d)->host_refusal)
 		fprintf(stderr, "stap: the host kernel cannot load modules "
 			"(%s): running in a qemu guest of %s\n",
-			d->host_refusal, s->release);
-	else if (!d->force_vm)
+			module_run(d)->host_refusal, s->release);
+	else if (!module_run(d)->force_vm)
 		fprintf(stderr, "stap: %s is not the running kernel: running "
 			"in a qemu guest of it\n", s->release);
 	if (s->verbose)
 		fprintf(stderr, "stap: the guest: %d MB, %d CPU(s), busybox "
 			"and the loader only (-c runs busybox's commands)\n",
-			d->vm_memory_mb ? d->vm_memory_mb : 512,
-			d->vm_cpus ? d->vm_cpus : 1);
+			module_run(d)->vm_memory_mb ? module_run(d)->vm_memory_mb : 512,
+			module_run(d)->vm_cpus ? module_run(d)->vm_cpus : 1);
 	if (s->output_file) {
 		out_fd = open(s->output_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 		if (out_fd < 0) {
@@ -150,11 +150,11 @@ static int run_vm(struct driver *d)
 	}
 	struct vm_options o = {
 		.release = s->release,
-		.staprun = d->staprun,
+		.staprun = module_run(d)->staprun,
 		.workdir = workdir,
 		.verbose = s->verbose > 1,
-		.memory_mb = d->vm_memory_mb,
-		.cpus = d->vm_cpus,
+		.memory_mb = module_run(d)->vm_memory_mb,
+		.cpus = module_run(d)->vm_cpus,
 	};
 	/* the loader's options: -v's (the module reports its attach), and
 	 * with -o and -c, -E: the guest has one stdout stream, so the
@@ -171,7 +171,7 @@ static int run_vm(struct driver *d)
 		.cmd = s->target_cmd,
 		.staprun_args = nargs ? args : NULL,
 		.module_args = module_args(s),
-		.feed_stdin = d->reads_stdin,
+		.feed_stdin = module_run(d)->reads_stdin,
 	};
 	int rc;
 	/* warm guests live in STAP_VM_DIR, else CACHE/vm */
@@ -179,19 +179,20 @@ static int run_vm(struct driver *d)
 	if ((!keep_dir || !*keep_dir) && s->cache_dir)
 		keep_dir = arena_printf(&s->arena, "%s/vm", s->cache_dir);
 	/* a kept guest has no channel for stap's standard input */
-	if (d->vm_keep && d->reads_stdin)
+	if (module_run(d)->vm_keep && module_run(d)->reads_stdin)
 		fprintf(stderr, "stap: the script reads stap's standard input "
 			"(input.char, input.line), which a kept guest does not "
 			"get: booting one for this run\n");
-	if (d->vm_keep && !d->reads_stdin && keep_dir && *keep_dir) {
+	if (module_run(d)->vm_keep && !module_run(d)->reads_stdin &&
+	    keep_dir && *keep_dir) {
 		struct vm_keep keep = {
 			.dir = keep_dir,
-			.idle_s = d->vm_keep_s,
+			.idle_s = module_run(d)->vm_keep_s,
 			.verbose = s->verbose > 0,
 		};
 		rc = vm_run_warm(&o, &job, &keep, out_fd, 2);
 	} else {
-		if (d->vm_keep && !d->reads_stdin)
+		if (module_run(d)->vm_keep && !module_run(d)->reads_stdin)
 			fprintf(stderr, "stap: no directory to keep a guest "
 				"in (no cache directory, STAP_VM_DIR unset): "
 				"booting one for this run\n");
@@ -204,5 +205,5 @@ static int run_vm(struct driver *d)
 
 int run_module(struct driver *d)
 {
-	return d->use_vm ? run_vm(d) : run_local(d);
+	return module_run(d)->use_vm ? run_vm(d) : run_local(d);
 }

@@ -54,9 +54,9 @@ static int make_key_pair(struct driver *d)
 {
 	struct session *s = d->s;
 	const char *conf = arena_printf(&s->arena, "%s/x509.genkey",
-					d->sign_keydir);
+					module_run(d)->sign_keydir);
 	const char *log = arena_printf(&s->arena, "%s/openssl.log",
-				       d->sign_keydir);
+				       module_run(d)->sign_keydir);
 	FILE *f = fopen(conf, "we");
 
 	if (!f || fputs(sign_config, f) < 0 || fclose(f)) {
@@ -67,21 +67,21 @@ static int make_key_pair(struct driver *d)
 	char *const argv[] = {
 		"openssl", "req", "-new", "-nodes", "-utf8", "-sha256",
 		"-days", "36500", "-batch", "-x509", "-config", (char *)conf,
-		"-outform", "DER", "-out", (char *)d->sign_cert,
-		"-keyout", (char *)d->sign_key, NULL,
+		"-outform", "DER", "-out", (char *)module_run(d)->sign_cert,
+		"-keyout", (char *)module_run(d)->sign_key, NULL,
 	};
 	mode_t old = umask(077);
 	int rc = run_command(argv, log, false);
 	umask(old);
-	if (rc != 0 || !path_exists(d->sign_key) || !path_exists(d->sign_cert)) {
+	if (rc != 0 || !path_exists(module_run(d)->sign_key) || !path_exists(module_run(d)->sign_cert)) {
 		fprintf(stderr, "stap: error: --sign-module: openssl could not "
-			"make a key pair in %s (see %s)\n", d->sign_keydir, log);
+			"make a key pair in %s (see %s)\n", module_run(d)->sign_keydir, log);
 		return -1;
 	}
-	chmod(d->sign_key, 0600);
+	chmod(module_run(d)->sign_key, 0600);
 	if (s->verbose)
 		fprintf(stderr, "stap: made the module signing key %s and its "
-			"certificate %s\n", d->sign_key, d->sign_cert);
+			"certificate %s\n", module_run(d)->sign_key, module_run(d)->sign_cert);
 	return 0;
 }
 
@@ -90,38 +90,38 @@ int sign_prepare(struct driver *d)
 	struct session *s = d->s;
 	struct stat st;
 
-	if (!d->sign_keydir)
-		d->sign_keydir = arena_printf(&s->arena, "%s/signing-key",
+	if (!module_run(d)->sign_keydir)
+		module_run(d)->sign_keydir = arena_printf(&s->arena, "%s/signing-key",
 					      s->cache_dir);
-	d->sign_key = arena_printf(&s->arena, "%s/signing_key.pem",
-				   d->sign_keydir);
-	d->sign_cert = arena_printf(&s->arena, "%s/signing_key.x509",
-				    d->sign_keydir);
-	char *dir = arena_strdup(&s->arena, d->sign_keydir);
-	if (make_dirs(dir) || stat(d->sign_keydir, &st) ||
+	module_run(d)->sign_key = arena_printf(&s->arena, "%s/signing_key.pem",
+				   module_run(d)->sign_keydir);
+	module_run(d)->sign_cert = arena_printf(&s->arena, "%s/signing_key.x509",
+				    module_run(d)->sign_keydir);
+	char *dir = arena_strdup(&s->arena, module_run(d)->sign_keydir);
+	if (make_dirs(dir) || stat(module_run(d)->sign_keydir, &st) ||
 	    !S_ISDIR(st.st_mode)) {
 		fprintf(stderr, "stap: error: --sign-module: cannot create %s: "
-			"%s\n", d->sign_keydir, strerror(errno));
+			"%s\n", module_run(d)->sign_keydir, strerror(errno));
 		return -1;
 	}
 	/* the private key's folder: ours alone */
-	if ((st.st_mode & 077) && chmod(d->sign_keydir, 0700)) {
+	if ((st.st_mode & 077) && chmod(module_run(d)->sign_keydir, 0700)) {
 		fprintf(stderr, "stap: error: --sign-module: %s: %s\n",
-			d->sign_keydir, strerror(errno));
+			module_run(d)->sign_keydir, strerror(errno));
 		return -1;
 	}
-	if ((!path_exists(d->sign_key) || !path_exists(d->sign_cert)) &&
+	if ((!path_exists(module_run(d)->sign_key) || !path_exists(module_run(d)->sign_cert)) &&
 	    make_key_pair(d))
 		return -1;
-	char *cert = read_file(d->sign_cert, &d->sign_cert_len);
-	if (!cert || !d->sign_cert_len) {
+	char *cert = read_file(module_run(d)->sign_cert, &module_run(d)->sign_cert_len);
+	if (!cert || !module_run(d)->sign_cert_len) {
 		fprintf(stderr, "stap: error: --sign-module: cannot read %s\n",
-			d->sign_cert);
+			module_run(d)->sign_cert);
 		free(cert);
 		return -1;
 	}
-	d->sign_cert_data = arena_alloc(&s->arena, d->sign_cert_len);
-	memcpy(d->sign_cert_data, cert, d->sign_cert_len);
+	module_run(d)->sign_cert_data = arena_alloc(&s->arena, module_run(d)->sign_cert_len);
+	memcpy(module_run(d)->sign_cert_data, cert, module_run(d)->sign_cert_len);
 	free(cert);
 	return 0;
 }
@@ -171,7 +171,7 @@ int sign_module_file(struct driver *d, const char *ko)
 	if (!*algo)
 		algo = "sha256";
 	char *const argv[] = {
-		(char *)tool, algo, (char *)d->sign_key, (char *)d->sign_cert,
+		(char *)tool, algo, (char *)module_run(d)->sign_key, (char *)module_run(d)->sign_cert,
 		(char *)ko, NULL,
 	};
 	if (run_command(argv, log, false) != 0) {
@@ -185,6 +185,6 @@ int sign_module_file(struct driver *d, const char *ko)
 	}
 	if (s->verbose)
 		fprintf(stderr, "Pass 4: signed %s (%s, %s)\n", ko, algo,
-			d->sign_cert);
+			module_run(d)->sign_cert);
 	return 0;
 }

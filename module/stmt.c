@@ -7,8 +7,10 @@
  * locals and temporaries in a frame struct in the per-CPU context.
  */
 #include "module/emit.h"
+#include "semantic/uses.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 
 /* ---- statements ------------------------------------------------------ */
 
@@ -599,66 +601,42 @@ static void gen_embedded_fn(struct cg *cg, FILE *structs, FILE *bodies,
 	      "#undef STAP_NEXT\n}\n", bodies);
 }
 
-/* Does the call whose argument list starts at p (t's "(c,") only charge
- * the budget or raise an error, reading nothing else of the context? */
-static bool error_only_call(const char *t, const char *p)
-{
-	static const char *const names[] = {
-		"STP_ACTION", "STP_ACTION_TO", "stp_error", "stp_map_overflow",
-	};
-
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		size_t len = strlen(names[i]);
-		if ((size_t)(p - t) < len + 1)
-			continue;	/* no room for the name and a byte */
-		const char *name = p - len;
-		if (!strncmp(name, names[i], len) &&
-		    !isalnum((unsigned char)name[-1]) && name[-1] != '_')
-			return true;
-	}
-	return false;
-}
-
 /*
  * What probe body b's hits must set up of a context (STP_USE_*, see
- * runtime/probes.h), from the C just generated for it (cg->code): a body
- * that calls a script function (in its C: pass 2 counts the calls the
- * optimiser then drops, as an alias's unread variables') or has embedded
- * C uses everything; else only what its code names. A runtime call given
- * the context may raise an error, a goto leaves on one; the runtime's
- * printing functions all have "print" in their names. A body without loops or calls
- * runs at most cg->nactions statements: stp_free_B, after its frame
- * struct (with the types, which every unit of a split module has), is
- * whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and end
- * probes) can run out.
+ * runtime/probes.h), from what its code uses (b->uses: semantic/uses.h,
+ * found on the elaborated program, its calls as the optimiser left
+ * them): a body that calls a script function or has embedded C uses
+ * everything; a runtime call given the context (printing, a library
+ * function, a fault's message, a kind's value) may raise an error and
+ * reads the context; so does a value from the registers. A body without
+ * loops or calls runs at most cg->nactions statements: stp_free_B, after
+ * its frame struct (with the types, which every unit of a split module
+ * has), is whether MAXACTION (and MAXACTION_INTERRUPTIBLE, for begin and
+ * end probes) can run out.
  */
 static void body_use(struct cg *cg, const struct probe_body *b, FILE *out)
 {
-	const char *t = sb_str(&cg->code);
-	bool all = cg->calls || cg->embedded;
-	bool ctx_call = strstr(t, "(c)") != NULL;
+	/* a filter the callbacks check is not the handler's (cg->skip) */
+	unsigned f = cg->skip ? sema_uses_without(b, cg->skip) : b->uses;
 	unsigned u = 0;
+	bool ctx_call = f & (USES_LIBRARY | USES_FAULT | USES_PRINT |
+			     USES_MATCH | USES_EXIT | USES_KIND | USES_WRITE);
 
-	/* a call given the context, other than a charge or an error's */
-	for (const char *p = strstr(t, "(c,"); p && !ctx_call;
-	     p = strstr(p + 1, "(c,"))
-		ctx_call = !error_only_call(t, p);
-
-	if (all || ctx_call || strstr(t, "goto ") || strstr(t, "last_error"))
+	if (f & (USES_CALL | USES_EMBEDDED))
+		u = USE_ERROR | USE_PRINT | USE_CALL | USE_ITER | USE_MATCH |
+		    USE_REGS | USE_CTX;
+	if (ctx_call || (f & (USES_FAIL | USES_LEAVE | USES_TRY | USES_ENTRY)))
 		u |= USE_ERROR;
-	if (all || strstr(t, "print") || strstr(t, "stp_warn"))
+	if (f & USES_PRINT)
 		u |= USE_PRINT;
-	if (all || strstr(t, "nesting") || strstr(t, "c->next"))
-		u |= USE_CALL;
-	if (all || strstr(t, "iter"))
+	if (f & (USES_FOREACH | USES_TRY))	/* try restores iter_top */
 		u |= USE_ITER;
-	if (all || strstr(t, "stp_re_") || strstr(t, "last_match"))
+	if (f & USES_MATCH)
 		u |= USE_MATCH;
-	if (all || strstr(t, "regs") || b->nctxvars)
+	if (f & (USES_VALUES | USES_RETURN))
 		u |= USE_REGS;
-	if (all || ctx_call || (u & (USE_PRINT | USE_REGS)) || b->nctxvars ||
-	    b->parms_modes || strstr(t, "c->probe") || strstr(t, "c->tp") ||
-	    strstr(t, "c->entry_out"))
+	if (ctx_call || (u & (USE_PRINT | USE_REGS)) ||
+	    (f & (USES_POINT | USES_ENTRY | USES_KIND)))
 		u |= USE_CTX;
 	cg->use[b->index] = u;
 	if (cg->looped || cg->calls)

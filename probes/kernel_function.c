@@ -997,7 +997,8 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 			continue;
 		r = arena_alloc(&prog->s->arena, sizeof(*r));
 		r->root = ROOT_DWARF;
-		r->dwarf = &l->loc;
+		r->dwarf = &l->prog;
+		r->dwarf_size = l->prog_size;
 		r->size = l->size;
 		r->is_signed = l->is_signed;
 		r->address = l->address;

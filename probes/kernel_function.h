@@ -8,17 +8,22 @@
 #define PROBES_KERNEL_FUNCTION_H
 
 #include "probes/probes.h"
-#include "module/loc_c.h"
+#include "target/dwloc.h"
 #include "target/functions.h"
 
 /*
  * The root of a kernel.function context value in one function: its DWARF
- * location and how to turn it into a long (kernel_function_vars.c).
+ * location program (checked: a backend can render it) and how to turn it
+ * into a long (kernel_function_vars.c).
  * Then the symbol's member_path, shared by the body's functions, walks
  * any member chain.
  */
 struct kf_loc {
-	struct dwloc loc;
+	struct dwloc_prog prog;
+	unsigned prog_size;		/* the value's bytes prog was checked
+					 * for (its pieces) */
+	struct dwloc_value shape;	/* what prog's value is: a register,
+					 * a computed value or an address */
 	unsigned size;			/* bytes of a scalar read */
 	bool is_signed;
 	bool address;			/* the value is loc's address: an
@@ -110,6 +115,13 @@ struct sema;
 const char *kf_var_type(const struct derived_probe *dp, const char *name);
 /* the debug vmlinux's DWARF, or NULL with *err saying why */
 struct dwloc_file *kf_dwarf(struct sema *se, const char **err);
+/* Variable name's location in dp's function, for a value of value_size
+ * bytes, run through dwloc_eval's checks: NULL, or why it cannot be
+ * read (dwloc.c's messages). */
+const char *kf_var_loc(struct arena *a, struct dwloc_file *dw,
+		       const struct derived_probe *dp, const char *name,
+		       unsigned value_size, struct dwloc_prog *prog,
+		       struct dwloc_value *shape);
 /* why dp's function has no variable name: SystemTap's two errors */
 const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *name);

@@ -36,6 +36,20 @@ struct dwloc_file *kf_dwarf(struct sema *se, const char **err)
 	return target_dwarf(se->s->target, err);
 }
 
+const char *kf_var_loc(struct arena *a, struct dwloc_file *dw,
+		       const struct derived_probe *dp, const char *name,
+		       unsigned value_size, struct dwloc_prog *prog,
+		       struct dwloc_value *shape)
+{
+	const struct kf_probe *kf = kf_of(dp);
+	const char *err = kf->statement ?
+			  dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
+				       name, prog) :
+			  dwloc_var(dw, a, kf->addr, kf->cu, name, prog);
+
+	return err ? err : dwloc_eval(a, prog, value_size, NULL, NULL, shape);
+}
+
 /* Why dp's function has no variable name: SystemTap's two errors. */
 const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 				  const struct derived_probe *dp,
@@ -43,11 +57,9 @@ const char *kf_missing_var(struct sema *se, struct dwloc_file *dw,
 {
 	const struct kf_probe *kf = kf_of(dp);
 	struct arena *a = &se->s->arena;
-	struct dwloc loc;
-	const char *msg = kf->statement ?
-			  loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
-				       name, 8, &loc) :
-			  loc_c_var(dw, a, kf->addr, kf->cu, name, 8, &loc);
+	struct dwloc_prog prog;
+	struct dwloc_value shape;
+	const char *msg = kf_var_loc(a, dw, dp, name, 8, &prog, &shape);
 
 	if (!msg)
 		return arena_printf(a, "the type of '$%s' is not known", name);
@@ -79,14 +91,11 @@ static const char *kf_loc_error(struct sema *se, struct dwloc_file *dw,
 				const struct derived_probe *dp,
 				const char *name, unsigned size)
 {
-	const struct kf_probe *kf = kf_of(dp);
-	struct arena *a = &se->s->arena;
-	struct dwloc loc;
+	struct dwloc_prog prog;
+	struct dwloc_value shape;
 
-	return kf->statement ?
-	       loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr, name,
-			    size ? size : 8, &loc) :
-	       loc_c_var(dw, a, kf->addr, kf->cu, name, size ? size : 8, &loc);
+	return kf_var_loc(&se->s->arena, dw, dp, name, size ? size : 8, &prog,
+			  &shape);
 }
 
 /*

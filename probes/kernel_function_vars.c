@@ -30,12 +30,12 @@ static const char *write_target(struct arena *a, struct btf *btf,
 		if (loc->address)
 			return arena_printf(a, "cannot write to '%s', a '%s'",
 					    root, c_type);
-		if (loc->loc.kind == DWL_VALUE || (loc->loc.kind == DWL_REGISTER &&
-						   !loc->loc.reg))
+		if (loc->shape.kind == DWL_VALUE ||
+		    (loc->shape.kind == DWL_REGISTER && loc->shape.reg < 0))
 			return arena_printf(a, "cannot write to '%s': its value "
 					    "is computed, it has no location",
 					    root);
-		loc->reg_address = loc->loc.kind == DWL_REGISTER;
+		loc->reg_address = loc->shape.kind == DWL_REGISTER;
 		loc->address = true;
 		loc->write_size = loc->size;
 		*at = NULL;
@@ -66,7 +66,6 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   bool whole, struct kf_loc *loc, struct member_path *path,
 			   const struct node **at)
 {
-	const struct kf_probe *kf = kf_of(dp);
 	const char *root = context_root(n);
 	struct btf_info info;
 	const char *msg;
@@ -84,11 +83,9 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 		return arena_printf(a, "the kernel's BTF has no type '%s'",
 				    c_type);
 	btf_resolve(btf, type, &info);
-	msg = kf->statement ?
-	      loc_c_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
-			   root + 1, info.size ? info.size : 8, &loc->loc) :
-	      loc_c_var(dw, a, kf->addr, kf->cu, root + 1,
-			info.size ? info.size : 8, &loc->loc);
+	loc->prog_size = info.size ? info.size : 8;
+	msg = kf_var_loc(a, dw, dp, root + 1, loc->prog_size, &loc->prog,
+			 &loc->shape);
 	if (msg)
 		return arena_printf(a, "'%s': %s", root, msg);
 	switch (info.cls) {
@@ -107,12 +104,12 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	case BTF_CLASS_ARRAY:
 	case BTF_CLASS_STRUCT:
 	case BTF_CLASS_UNION:
-		if (loc->loc.kind != DWL_MEMORY && info.size > 8)
+		if (loc->shape.kind != DWL_MEMORY && info.size > 8)
 			return arena_printf(a, "'%s' is a '%s' held in registers, "
 					    "which is not supported yet", root,
 					    c_type);
 		/* kuid_t, pte_t: one register holds the whole struct */
-		loc->spill = loc->loc.kind != DWL_MEMORY;
+		loc->spill = loc->shape.kind != DWL_MEMORY;
 		loc->address = true;
 		if (n->kind == N_TARGET && !addr_of && !whole &&
 		    info.cls != BTF_CLASS_ARRAY)
@@ -132,7 +129,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			return type_path(a, btf, type, PATH_ADDRESS, n, path,
 					 &end, at);
 		}
-		if (loc->loc.kind != DWL_MEMORY)
+		if (loc->shape.kind != DWL_MEMORY)
 			return arena_printf(a, "cannot take address of object "
 					    "in register ('%s')", root);
 		loc->address = true;

@@ -19,7 +19,7 @@
 struct member_path;
 struct pretty;
 struct tracepoint_info;
-struct dwloc;
+struct dwloc_prog;
 
 enum attach_kind {
 	ATTACH_NONE,		/* no backend runs it: refused in pass 2 */
@@ -59,9 +59,11 @@ enum value_space { SPACE_KERNEL, SPACE_USER };
 struct value_recipe {
 	enum value_root root;
 	int arg;			/* ROOT_ARG, ROOT_ENTRY */
-	/* ROOT_DWARF: the location, opaque here: the backend renders it
-	 * through one function (codegen: dwarf_root_c) */
-	const struct dwloc *dwarf;
+	/* ROOT_DWARF: the location program (target/dwloc.h), for a value
+	 * of dwarf_size bytes: pass 2 ran dwloc_eval's checks on it, the
+	 * backend renders it (the module: module/loc_c.c) */
+	const struct dwloc_prog *dwarf;
+	unsigned dwarf_size;
 	const char *reg;		/* ROOT_REGISTER */
 	int64_t constant;		/* ROOT_CONST */
 	/* the root as a long: a scalar of size bytes (8: as is) */

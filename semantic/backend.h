@@ -21,50 +21,25 @@ struct backend;
 
 /*
  * One run of stap, as the driver hands it to the backend's steps: the
- * paths and options the driver set, then what each step made. Some are
- * the module backend's own (-m, -B, -R, --sign-module, the units): the
- * driver reads them since SystemTap's command line has them.
+ * paths and options any backend uses, then what each step made. What
+ * only one backend uses (the module backend's -B, -R, --sign-module,
+ * its guest, its units) is that backend's own struct, reached through
+ * own (module/backend.h: struct module_run).
  */
 struct driver {
 	struct session *s;
 	const struct backend *backend;	/* the one passes 3-5 use */
+	void *own;			/* the backend's own options and
+					 * state (the driver sets it) */
 	char *source;			/* pass 3's output, source_len bytes
 					 * (malloc'd: -p3 prints it) */
 	size_t source_len;
 	const char *exe_dir;		/* directory of the stap binary */
-	const char *runtime_dir;	/* runtime/ with runtime.h */
-	const char *staprun;		/* the loader binary */
 	const char *tmpdir;		/* per-run work directory */
-	const char *module_name;
-	int nunits;			/* translation units: MODULE_src.c,
-					 * then MODULE_src1.c ... (with
-					 * stp_units.h, what they share) */
-	size_t c_bytes;			/* the C's size, all units */
-	char *ko_path;			/* result of pass 4 */
-	bool use_vm;			/* pass 5 in a qemu guest */
-	bool reads_stdin;		/* the script reads stap's standard
-					 * input (input.char, input.line):
-					 * a guest gets it */
-	bool force_vm;			/* --vm */
-	const char *host_refusal;	/* why the host cannot load modules
-					 * (NULL: it can) */
-	int vm_memory_mb;		/* --vm-memory, 0: the default */
-	int vm_cpus;			/* --vm-cpus, 0: the default */
-	bool vm_keep;			/* --vm-keep[=SECONDS]: a warm guest */
-	int vm_keep_s;			/* its idle seconds */
+	char *ko_path;			/* result of pass 4 (-p4 prints it) */
 	const char *flame_svg;		/* --flame: the SVG to write */
-	const char *runtime_opt;	/* -R DIR */
-	const char *tmpdir_opt;		/* --tmpdir=DIR */
-	bool poison_cache;		/* --poison-cache: rebuild */
-	char **make_args;		/* -B NAME=VALUE, for kbuild's make */
-	int nmake_args;
 	const char *flame_title;	/* its title */
-	bool sign_module;		/* --sign-module[=KEYDIR] */
-	const char *sign_keydir;	/* KEYDIR, NULL: under the cache */
-	const char *sign_key;		/* KEYDIR/signing_key.pem */
-	const char *sign_cert;		/* KEYDIR/signing_key.x509 (DER) */
-	char *sign_cert_data;		/* its bytes, for the cache key */
-	size_t sign_cert_len;
+	const char *tmpdir_opt;		/* --tmpdir=DIR */
 };
 
 struct backend {

@@ -26,6 +26,7 @@
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
+#include "semantic/uses.h"
 #include "lib/deep.h"
 #include "lib/strbuf.h"
 
@@ -585,6 +586,9 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 		if (prog->probes[i]->family->describe)
 			prog->probes[i]->family->describe(prog,
 							  prog->probes[i]);
+	/* what each body uses at run time, for the backends (uses.h) */
+	if (s->nerrors == errors_before)
+		sema_find_uses(prog);
 out:
 	return s->nerrors - errors_before;
 }

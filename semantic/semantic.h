@@ -270,6 +270,9 @@ struct probe_body {
 	/* a probe: the copies of functions made for it (copies.c) */
 	struct script_func **copies;
 	int ncopies, copies_cap;
+	/* what its code uses at run time (enum body_use, uses.h): its own,
+	 * and with its callees' (transitively), after pass 2 */
+	unsigned uses, uses_reached;
 	/* its derived probes in prog->probes order, as body_probes()
 	 * indexes them (valid while derived_gen is the program's) */
 	const struct derived_probe **derived;

@@ -358,23 +358,23 @@ static const char *tmp_base(void)
  * on its errors. Pass 3 works in memory (-p3 prints its source); passes 4
  * and 5 in a temporary directory that goes with stap however it ends.
  */
-static int passes_3_to_5(struct driver *d, struct program *prog,
-			 const char *tmpbase)
+static int passes_3_to_5(struct driver *d, struct module_run *m,
+			 struct program *prog, const char *tmpbase)
 {
 	struct session *s = d->s;
 	const struct backend *b = d->backend;
 	struct pass_timer t;
 
-	d->runtime_dir = d->runtime_opt ? d->runtime_opt :
+	m->runtime_dir = m->runtime_opt ? m->runtime_opt :
 			 find_runtime(s, d->exe_dir);
-	if (d->runtime_opt && !path_exists(arena_printf(&s->arena,
-						"%s/runtime.h", d->runtime_opt))) {
+	if (m->runtime_opt && !path_exists(arena_printf(&s->arena,
+						"%s/runtime.h", m->runtime_opt))) {
 		fprintf(stderr, "stap: error: -R %s: no runtime.h there\n",
-			d->runtime_opt);
+			m->runtime_opt);
 		return 1;
 	}
-	d->staprun = arena_printf(&s->arena, "%s/staprun", d->exe_dir);
-	if (!d->runtime_dir) {
+	m->staprun = arena_printf(&s->arena, "%s/staprun", d->exe_dir);
+	if (!m->runtime_dir) {
 		fprintf(stderr, "stap: error: cannot find the runtime "
 			"(runtime/runtime.h); set STAP_RUNTIME\n");
 		return 1;
@@ -467,6 +467,7 @@ struct cmdline {
 /* The options into s, d and c: -1 to go on, else stap's exit status
  * (--help, --version, a bad option). */
 static int parse_options(struct session *s, struct driver *d,
+			 struct module_run *m,
 			 struct cmdline *c, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -582,13 +583,13 @@ static int parse_options(struct session *s, struct driver *d,
 				"not supported yet\n");
 			return 1;
 		case 'B':
-			if (!add_make_arg(d, optarg))
+			if (!add_make_arg(s, m, optarg))
 				return 1;
 			break;
 		case 'R': {
 			/* kbuild runs elsewhere: an absolute path */
 			char *real = realpath(optarg, NULL);
-			d->runtime_opt = real ? arena_strdup(&s->arena, real) : optarg;
+			m->runtime_opt = real ? arena_strdup(&s->arena, real) : optarg;
 			free(real);
 			break;
 		}
@@ -596,11 +597,11 @@ static int parse_options(struct session *s, struct driver *d,
 			d->tmpdir_opt = optarg;
 			break;
 		case OPT_SIGN_MODULE:
-			d->sign_module = true;
-			d->sign_keydir = optarg;
+			m->sign_module = true;
+			m->sign_keydir = optarg;
 			break;
 		case OPT_POISON_CACHE:
-			d->poison_cache = true;
+			m->poison_cache = true;
 			break;
 		case OPT_VP:
 			if (!pass_verbosity(s, optarg))
@@ -701,7 +702,7 @@ static int parse_options(struct session *s, struct driver *d,
 			c->list_vars = opt == 'L';
 			break;
 		case OPT_VM:
-			d->force_vm = true;
+			m->force_vm = true;
 			break;
 		case OPT_RUNTIME:
 		case OPT_BPF:
@@ -711,18 +712,18 @@ static int parse_options(struct session *s, struct driver *d,
 				return 1;
 			break;
 		case OPT_VM_MEMORY:
-			d->vm_memory_mb = (int)number_arg("--vm-memory", optarg,
+			m->vm_memory_mb = (int)number_arg("--vm-memory", optarg,
 							 128, 65536);
 			break;
 		case OPT_VM_CPUS:
-			d->vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
+			m->vm_cpus = (int)number_arg("--vm-cpus", optarg, 1, 64);
 			break;
 		case OPT_VM_KEEP:
 			/* a guest kept: pass 5 in a guest, as with --vm */
-			d->force_vm = true;
-			d->vm_keep_s = optarg ? (int)number_arg("--vm-keep",
+			m->force_vm = true;
+			m->vm_keep_s = optarg ? (int)number_arg("--vm-keep",
 					optarg, 0, 86400) : 60;
-			d->vm_keep = true;
+			m->vm_keep = true;
 			break;
 		case OPT_FLAME:
 			d->flame_svg = optarg;
@@ -854,6 +855,7 @@ static int read_script(struct session *s, struct driver *d,
 /* The target kernel, and whether pass 5 runs in a guest of it: 0, or 1
  * after a message. */
 static int choose_kernel(struct session *s, struct driver *d,
+			 struct module_run *m,
 			 const struct cmdline *c)
 {
 	/*
@@ -862,8 +864,8 @@ static int choose_kernel(struct session *s, struct driver *d,
 	 * installed Debian kernel (run in a guest). Passes 1 and 2 work
 	 * without one.
 	 */
-	bool host_ok = vm_host_can_load_modules(&d->host_refusal,
-						 d->sign_module);
+	bool host_ok = vm_host_can_load_modules(&m->host_refusal,
+						 m->sign_module);
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -882,16 +884,16 @@ static int choose_kernel(struct session *s, struct driver *d,
 		target_set_cache_dir(s->target, s->cache_dir);
 		s->build_dir = s->target->build_dir;
 	}
-	d->use_vm = d->force_vm || !host_ok;
+	m->use_vm = m->force_vm || !host_ok;
 	/* BPF runs on the running kernel itself, never in a guest */
 	if (d->backend == &bpf_backend) {
-		d->use_vm = false;
+		m->use_vm = false;
 		return 0;
 	}
-	if (!d->use_vm && s->release) {
+	if (!m->use_vm && s->release) {
 		struct utsname u;
 		if (uname(&u) == 0 && strcmp(u.release, s->release) != 0)
-			d->use_vm = true;	/* another kernel: run it in a guest */
+			m->use_vm = true;	/* another kernel: run it in a guest */
 	}
 
 	/*
@@ -899,15 +901,15 @@ static int choose_kernel(struct session *s, struct driver *d,
 	 * (its own processes are busybox, the loader and -c's command).
 	 * Said before passes 1-4 rather than after the build.
 	 */
-	if (s->target_pid && d->use_vm && s->last_pass >= 5 && !c->dump &&
+	if (s->target_pid && m->use_vm && s->last_pass >= 5 && !c->dump &&
 	    !c->list_spec) {
 		fprintf(stderr, "stap: error: -x %ld: the script would run in a "
 			"qemu guest (%s), which has no process of this host; "
 			"use -c CMD to run CMD in the guest as the target\n",
-			s->target_pid, d->force_vm ? "--vm" :
-			d->host_refusal ? arena_printf(&s->arena, "the host "
+			s->target_pid, m->force_vm ? "--vm" :
+			m->host_refusal ? arena_printf(&s->arena, "the host "
 						      "cannot load modules: %s",
-						      d->host_refusal) :
+						      m->host_refusal) :
 			arena_printf(&s->arena, "%s is not the running "
 				     "kernel", s->release));
 		return 1;
@@ -919,14 +921,18 @@ static int choose_kernel(struct session *s, struct driver *d,
 static int stap_main(struct session *s, int argc, char **argv)
 {
 	struct driver d = { .s = s, .backend = backends[0] };
+	/* the module backend's options, parsed whatever --runtime says, as
+	 * SystemTap parses them; its own part of the run when chosen */
+	struct module_run mrun = { 0 };
 	struct cmdline c = { 0 };
-	int rc = parse_options(s, &d, &c, argc, argv);
+	int rc = parse_options(s, &d, &mrun, &c, argc, argv);
 
 	if (rc >= 0)
 		return rc;
 	const char *tmpbase = tmp_base();
 	if (!tmpbase || use_cache_dir(s) ||
-	    read_script(s, &d, &c, argc, argv) || choose_kernel(s, &d, &c))
+	    read_script(s, &d, &c, argc, argv) ||
+	    choose_kernel(s, &d, &mrun, &c))
 		return 1;
 
 	char exe[PATH_MAX];
@@ -1019,7 +1025,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
-	return passes_3_to_5(&d, &prog, tmpbase);
+	d.own = d.backend == &module_backend ? &mrun : NULL;
+	return passes_3_to_5(&d, &mrun, &prog, tmpbase);
 }
 
 int main(int argc, char **argv)

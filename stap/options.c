@@ -15,6 +15,7 @@
 
 #include "semantic/semantic.h"
 #include "semantic/backend.h"
+#include "module/backend.h"
 #include "flame/flame.h"
 #include "stap/options.h"
 
@@ -259,7 +260,7 @@ bool check_global_settings(struct session *s, struct program *prog)
  * runs it, but make expands $(...) in a value, and a NAME like CC picks
  * the compiler: a name and a plain value only, as -D takes).
  */
-bool add_make_arg(struct driver *d, const char *arg)
+bool add_make_arg(struct session *s, struct module_run *m, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
 	bool ok = eq && eq > arg && !strpbrk(eq + 1, "$`'\"\\ \t\n");
@@ -274,12 +275,12 @@ bool add_make_arg(struct driver *d, const char *arg)
 		return false;
 	}
 	/* a few at most: a new array in the arena each time */
-	char **args = arena_alloc(&d->s->arena, (size_t)(d->nmake_args + 1) *
+	char **args = arena_alloc(&s->arena, (size_t)(m->nmake_args + 1) *
 				  sizeof(*args));
-	if (d->nmake_args)
-		memcpy(args, d->make_args, (size_t)d->nmake_args * sizeof(*args));
-	args[d->nmake_args++] = (char *)arg;
-	d->make_args = args;
+	if (m->nmake_args)
+		memcpy(args, m->make_args, (size_t)m->nmake_args * sizeof(*args));
+	args[m->nmake_args++] = (char *)arg;
+	m->make_args = args;
 	return true;
 }
 

@@ -11,6 +11,7 @@
 struct session;
 struct program;
 struct driver;
+struct module_run;
 
 /* --help's text. */
 void usage(FILE *out);
@@ -26,7 +27,7 @@ bool valid_module_name(const char *name);
 /* A number option from min to max; exits with a message on a bad one. */
 long number_arg(const char *opt, const char *arg, long min, long max);
 /* -B NAME=VALUE for kbuild's make: false (with a message) unless plain. */
-bool add_make_arg(struct driver *d, const char *arg);
+bool add_make_arg(struct session *s, struct module_run *m, const char *arg);
 /* --vp ABCDE: the largest digit becomes the verbosity. */
 bool pass_verbosity(struct session *s, const char *arg);
 /* -T SECONDS: false (SystemTap's message) unless 1 ms to 1e6 s. */

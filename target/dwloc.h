@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * DWARF locations of kernel.function context variables ($count in
- * vfs_read), as location programs (elf/elf.h) that the backend renders
- * (module/loc_c.h: C over the probed function's pt_regs).
+ * vfs_read), as location programs (elf/elf.h), and the symbolic run of
+ * such a program (dwloc_eval, dwloc_eval.c): what pass 2 checks (the
+ * same refusals, the same messages) and what a backend renders through
+ * its struct dwloc_render (module/loc_c.h: C over the probed function's
+ * pt_regs).
  *
  * The vmlinux is opened only when a probe body names a context variable.
  * A function is found by its out-of-line copy's entry pc and CU number
@@ -33,6 +36,51 @@ struct dwloc_prog {
 	bool inlined;		/* not at a function's entry: no CFA */
 	bool stmt;		/* inside the function: no entry values */
 };
+
+/* What a program's value is, once run. */
+enum dwloc_kind {
+	DWL_REGISTER,		/* expr is the register's value */
+	DWL_VALUE,		/* expr is the value (DW_OP_stack_value) */
+	DWL_MEMORY,		/* expr is the address of the value */
+};
+
+struct dwloc_value {
+	enum dwloc_kind kind;
+	const char *expr;	/* the renderer's, or "" without one */
+	int reg;		/* DWL_REGISTER: its DWARF number, else -1 */
+};
+
+/*
+ * A backend's values for the ops of a program: each returns a new value
+ * (an expression of the backend's, opaque here) from its arguments; a
+ * read from memory may also emit code of its own (the backend keeps it
+ * in ctx). reg is a general purpose register (elf/arch.h), op of binary
+ * one of + - * & | ^ << >> == != < <= > >= (is_signed: the comparisons
+ * and the arithmetic shift), of unary '-' or '~'.
+ */
+struct dwloc_render {
+	const char *(*reg)(void *ctx, unsigned reg);
+	const char *(*offset)(void *ctx, const char *base, int64_t offset);
+	const char *(*plus)(void *ctx, const char *a, uint64_t value);
+	const char *(*constant)(void *ctx, uint64_t value, bool is_signed);
+	const char *(*binary)(void *ctx, const char *op, const char *a,
+			      const char *b, bool is_signed);
+	const char *(*unary)(void *ctx, char op, const char *a);
+	const char *(*deref)(void *ctx, const char *addr, unsigned size);
+	const char *(*cfa)(void *ctx);	/* the frame address at the entry */
+	const char *(*link_addr)(void *ctx, uint64_t addr);
+};
+
+/*
+ * Run p symbolically for a value of value_size bytes (a first
+ * DW_OP_piece as large covers the value; smaller pieces are refused):
+ * NULL and *out, or why it cannot be read (in a). With r NULL only the
+ * checks run: pass 2 reports its refusals at the variable, and a
+ * backend rendering the same program later meets none.
+ */
+const char *dwloc_eval(struct arena *a, const struct dwloc_prog *p,
+		       unsigned value_size, const struct dwloc_render *r,
+		       void *ctx, struct dwloc_value *out);
 
 /* Open the debug vmlinux; NULL and a malloc'ed *err on failure. */
 struct dwloc_file *dwloc_open(const char *vmlinux, char **err);

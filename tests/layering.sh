@@ -41,12 +41,6 @@ declare -A may=(
 # Single includes allowed against the rules, each with its reason:
 # "FILE INCLUDE".
 exceptions=(
-	# issue 24: a DWARF context variable's location is still rendered
-	# into C (module/loc_c.c) in pass 2, where its errors (a value split
-	# into pieces, an operation we cannot express) are reported at the
-	# variable; the recipe should carry the location program and the
-	# check move beside it (target/dwloc.c), the C to the emitter
-	"probes/kernel_function.h module/loc_c.h"
 )
 bad=0
 say() { echo "$*"; bad=1; }
