@@ -390,6 +390,21 @@ static void emit_expr(struct emitter *e, const struct node *n)
 	case N_PRINT:
 		emit_print(e, n);
 		break;
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+		/* the kernel program read it into the scratch (attach.c) */
+		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
+			fputs("RETV()", e->out);
+		else
+			fprintf(e->out, "CTXV(%d)", n->sym ? n->sym->index : 0);
+		break;
+	case N_ATFUNC:
+		if (!strcmp(n->call.name, "@entry"))
+			emit_expr(e, n->call.args);	/* fexit: entry values */
+		else
+			fprintf(e->out, "%dLL", n->sym && n->sym->index ? 1 : 0);
+		break;
 	case N_IN: {
 		const struct symbol *sym = n->binary.rhs->sym;
 		int u = e->nuniq++;
@@ -737,7 +752,8 @@ static const char prelude[] =
 "struct stp_sv { char s[STP_STR]; };\n"
 "#ifdef __bpf__\n"
 "#include <linux/bpf.h>\n"
-"#include <bpf/bpf_helpers.h>\n"
+"#include <bpf/bpf_helpers.h>\n#include <bpf/bpf_core_read.h>\n"
+"#define CTXV(k) (S->c[k])\n#define RETV() (S->ret)\n"
 "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 "#define STP_FN static __attribute__((always_inline)) inline\n"
 "#define LOOKUP(i, k, b) bpf_map_lookup_elem(&stp_m##i, k)\n"
@@ -796,7 +812,7 @@ static const char prelude[] =
 "#define EXIT() rt->exit()\n"
 "#define ERROR(i) ({ rt->error(i); return; })\n"
 "#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
-"#define BODY_PROLOGUE\n"
+"#define BODY_PROLOGUE\n#define CTXV(k) 0LL\n#define RETV() 0LL\n"
 "int sched_getcpu(void);\n"
 "static char stp_tmp[STP_TMPS][STP_STR];\n"
 "static char *stp_strcpy(char *d, const char *s)\n"
@@ -826,6 +842,17 @@ static const char prelude[] =
 "\twhile (i < STP_STR - 1 && s[j])\n\t\td[i++] = s[j++];\n"
 "\td[i] = 0;\n\treturn d;\n}\n";
 
+/* The most context values a body reads (the scratch's slots). */
+static int max_ctxvars(const struct program *prog)
+{
+	int n = 1;
+
+	for (int i = 0; i < prog->nbodies; i++)
+		if (prog->bodies[i]->nctxvars > n)
+			n = prog->bodies[i]->nctxvars;
+	return n;
+}
+
 int bpf_emit(struct session *s, struct program *prog, FILE *out)
 {
 	struct emitter e = { .s = s, .prog = prog };
@@ -848,7 +875,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 				continue;
 			enum bpf_place p = bpf_place_of(prog->probes[j], NULL,
 							NULL);
-			k |= p == BPF_PLACE_TRACE;
+			k |= bpf_place_in_kernel(p);
 			u |= p == BPF_PLACE_BEGIN || p == BPF_PLACE_END ||
 			     p == BPF_PLACE_TIMER;
 		}
@@ -865,8 +892,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	e.out = out;
 
 	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
-		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n%s",
-		e.maxtmp > 0 ? e.maxtmp : 1, prelude);
+		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n"
+		"#define STP_NCTX %d\n%s", e.maxtmp > 0 ? e.maxtmp : 1,
+		max_ctxvars(prog), prelude);
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
@@ -901,7 +929,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		fputs(" };\n", out);
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
-		"struct stp_scratch { char t[STP_TMPS][STP_STR]; };\n"
+		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
+		"long long c[STP_NCTX], ret; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -917,16 +946,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			i, ctype(g->type), i);
 	}
 	fwrite(kbuf, 1, klen, out);
-	int np = 0;
-	for (int j = 0; j < prog->nprobes; j++) {
-		const char *tp;
-		const struct derived_probe *dp = prog->probes[j];
-		if (bpf_place_of(dp, &tp, NULL) != BPF_PLACE_TRACE)
-			continue;
-		fprintf(out, "SEC(\"raw_tp/%.*s\") int stp_p%d(void *ctx)\n"
-			"{\n\tstp_b%d();\n\treturn 0;\n}\n", (int)strcspn(tp,
-			"\""), tp, np++, dp->body->index);
-	}
+	if (bpf_emit_programs(s, prog, out))
+		s->nerrors++;
 	fputs("#else\n", out);
 	fwrite(dbuf, 1, dlen, out);
 	fwrite(ubuf, 1, ulen, out);
@@ -977,7 +998,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			fprintf(out, "{ %lluULL, stp_b%d }, ", ns,
 				prog->probes[j]->body->index);
 	}
-	fputs("{ 0, NULL } };\nconst struct { const char *fmt, *types; } "
+	fputs("{ 0, NULL } };\n", out);
+	bpf_emit_perf_table(s, prog, out);
+	fputs("const struct { const char *fmt, *types; } "
 	      "stp_fmts[] = {\n", out);
 	for (int i = 0; i < e.nfmts; i++) {
 		struct node str = { .kind = N_STRING };
