@@ -20,6 +20,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
 #include <bpf/btf.h>
 
 #include "bpf/bpf.h"
@@ -212,6 +217,42 @@ static const char *value_root(const struct derived_probe *dp, int k,
 	return NULL;
 }
 
+/*
+ * Whether the running kernel loads an fentry program on function id (a
+ * program that returns 0, loaded and closed at once): kernels may refuse
+ * tracing programs (this machine's answers EPERM); NULL, or why not.
+ */
+static const char *fentry_refusal(int func_id)
+{
+	static int answer = -1;		/* the first function's, for all */
+	static char why[160];
+
+	if (answer < 0) {
+		const struct bpf_insn insns[] = {
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0, .imm = 0 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+		union bpf_attr a;
+		memset(&a, 0, sizeof(a));
+		a.prog_type = BPF_PROG_TYPE_TRACING;
+		a.expected_attach_type = BPF_TRACE_FENTRY;
+		a.attach_btf_id = (__u32)func_id;
+		a.insns = (__u64)(unsigned long)insns;
+		a.insn_cnt = 2;
+		a.license = (__u64)(unsigned long)"GPL";
+		int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+		answer = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+		else
+			snprintf(why, sizeof(why), "the running kernel does not "
+				 "load fentry/fexit programs (%s)",
+				 strerror(errno));
+	}
+	return answer ? NULL : why;
+}
+
 /* ---- pass 2: what this backend refuses ---------------------------------- */
 
 struct ctx_check {
@@ -294,6 +335,10 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 		if (!func_proto(kernel_btf(NULL), at->kfunc.symbol))
 			return "the running kernel's BTF does not describe "
 			       "this function, so fentry cannot attach to it";
+		why = fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
+				     at->kfunc.symbol, BTF_KIND_FUNC));
+		if (why)
+			return why;
 		break;
 	default:
 		return NULL;
