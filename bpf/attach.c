@@ -555,8 +555,10 @@ static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
 	const struct btf *b = c->b;
 	int cur = type;
 
-	fprintf(out, "\t{ __u64 v = (__u64)%s%s; (void)v;\n", cast_of(b, type),
-		root);
+	/* a fault: the address whose read failed in S->c[k], bit k of
+	 * S->fm; the body's use of the value is then the module's error */
+	fprintf(out, "\t{ __u64 v = (__u64)%s%s; int f = 0; (void)v;\n",
+		cast_of(b, type), root);
 	for (int i = 0; path && i < path->nsteps;) {
 		const struct member_step *st = &path->steps[i];
 		char expr[1024];
@@ -579,8 +581,9 @@ static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
 					 "on this backend yet";
 				return false;
 			}
-			fprintf(out, "\t{ %s x = 0; bpf_probe_read_kernel(&x, "
-				"sizeof(x), (void *)(v + %lld * sizeof(x))); "
+			fprintf(out, "\tif (!f) { %s x = 0; __u64 a = v + %lld * "
+				"sizeof(x); if (bpf_probe_read_kernel(&x, "
+				"sizeof(x), (void *)a)) { f = 1; v = a; } else "
 				"v = (__u64)(long long)x; }\n", esc,
 				(long long)st->index);
 			cur = (int)t->type;
@@ -647,17 +650,21 @@ static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
 		st = &path->steps[i - 1];
 		const char *msc = scalar_c(b, mt);
 		if (bits)
-			fprintf(out, "\tv = (__u64)BPF_CORE_READ_BITFIELD_PROBED("
-				"%s, %s);\n", sexpr, expr);
+			fprintf(out, "\tif (!f) v = (__u64)"
+				"BPF_CORE_READ_BITFIELD_PROBED(%s, %s);\n", sexpr,
+				expr);
 		else if (st->result == STEP_ADDR || !msc)
-			fprintf(out, "\tv = (__u64)&%s->%s;\n", sexpr, expr);
+			fprintf(out, "\tif (!f) v = (__u64)&%s->%s;\n", sexpr,
+				expr);
 		else
-			fprintf(out, "\t{ %s x = 0; bpf_core_read(&x, sizeof(x), "
-				"&%s->%s); v = (__u64)%sx; }\n", msc, sexpr, expr,
-				msc[2] == 's' ? "(long long)" : "");
+			fprintf(out, "\tif (!f) { %s x = 0; if (bpf_core_read(&x, "
+				"sizeof(x), &%s->%s)) { f = 1; v = (__u64)&%s->%s; } "
+				"else v = (__u64)%sx; }\n", msc, sexpr, expr, sexpr,
+				expr, msc[2] == 's' ? "(long long)" : "");
 		cur = mt;
 	}
-	fprintf(out, "\tS->c[%d] = (long long)v; }\n", k);
+	fprintf(out, "\tS->c[%d] = (long long)v; if (f) S->fm |= 1ULL << "
+		"%d; }\n", k, k);
 	return true;
 }
 
@@ -718,7 +725,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		if (b->nctxvars || p == BPF_PLACE_KRETURN)
 			fputs("\tstruct stp_scratch *S; { __u32 z = 0; S = "
 			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
-			      "return 0; }\n", pf);
+			      "return 0; }\n\tS->fm = 0;\n", pf);
 		for (int k = 0; k < b->nctxvars; k++) {
 			int slot, type;
 			const char *why = value_root(dp, k, &slot, &type);

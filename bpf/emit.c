@@ -339,21 +339,22 @@ static void emit_print(struct emitter *e, const struct node *n)
 
 	if (n->print.kind == PRINT_PRINTF)
 		args = args->next;
-	fprintf(e->out, "({ PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
-		"r->h.id = %d; ", id, id);
-	int i = 0;
-	for (struct node *a = (struct node *)args; a; a = a->next) {
-		if (a->type == TY_STRING) {
-			fprintf(e->out, "STRCPY(r->a%d, ", i);
-			emit_expr(e, a);
-			fputs("); ", e->out);
-		} else {
-			fprintf(e->out, "r->a%d = (", i);
-			emit_expr(e, a);
-			fputs("); ", e->out);
-		}
-		i++;
+	/* the values first: one may end the probe (a read fault's error)
+	 * before a record is reserved */
+	int u = e->nuniq++, i = 0;
+	fputs("({ ", e->out);
+	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
+		fprintf(e->out, a->type == TY_STRING ? "const char *_p%d_%d = " :
+			"long long _p%d_%d = (", u, i);
+		emit_expr(e, a);
+		fputs(a->type == TY_STRING ? "; " : "); ", e->out);
 	}
+	fprintf(e->out, "PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
+		"r->h.id = %d; ", id, id);
+	i = 0;
+	for (struct node *a = (struct node *)args; a; a = a->next, i++)
+		fprintf(e->out, a->type == TY_STRING ? "STRCPY(r->a%d, _p%d_%d); " :
+			"r->a%d = _p%d_%d; ", i, u, i);
 	fputs("PRINT_END 0; })", e->out);
 }
 
@@ -397,7 +398,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			fputs("RETV()", e->out);
 		else
-			fprintf(e->out, "CTXV(%d)", n->sym ? n->sym->index : 0);
+			fprintf(e->out, "CTXV(%d, %d)", n->sym ? n->sym->index :
+				0, n->sym && n->sym->member_path ? error_id(e,
+				"read fault [man error::fault] at 0x%llx", n) :
+				-1);
 		break;
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@entry"))
@@ -750,10 +754,15 @@ static const char prelude[] =
 "#define STP_STR " "128" "\n"
 "struct stp_hdr { unsigned kind, id; };\n"
 "struct stp_sv { char s[STP_STR]; };\n"
+"struct stp_fault { struct stp_hdr h; unsigned long long addr; };\n"
 "#ifdef __bpf__\n"
 "#include <linux/bpf.h>\n"
 "#include <bpf/bpf_helpers.h>\n#include <bpf/bpf_core_read.h>\n"
-"#define CTXV(k) (S->c[k])\n#define RETV() (S->ret)\n"
+"#define CTXV(k, i) ({ if ((i) >= 0 && (S->fm & (1ULL << (k)))) { "
+"struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); "
+"if (x) { x->h.kind = 3; x->h.id = (i); x->addr = S->c[k]; "
+"bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
+"1); return; } S->c[k]; })\n#define RETV() (S->ret)\n"
 "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 "#define STP_FN static __attribute__((always_inline)) inline\n"
 "#define LOOKUP(i, k, b) bpf_map_lookup_elem(&stp_m##i, k)\n"
@@ -812,7 +821,7 @@ static const char prelude[] =
 "#define EXIT() rt->exit()\n"
 "#define ERROR(i) ({ rt->error(i); return; })\n"
 "#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
-"#define BODY_PROLOGUE\n#define CTXV(k) 0LL\n#define RETV() 0LL\n"
+"#define BODY_PROLOGUE\n#define CTXV(k, i) 0LL\n#define RETV() 0LL\n"
 "int sched_getcpu(void);\n"
 "static char stp_tmp[STP_TMPS][STP_STR];\n"
 "static char *stp_strcpy(char *d, const char *s)\n"
@@ -930,7 +939,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
-		"long long c[STP_NCTX], ret; };\n"
+		"long long c[STP_NCTX], ret; unsigned long long fm; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");

@@ -112,6 +112,18 @@ static void print_record(const void *rec, unsigned len)
 		run_error(h->id);
 		return;
 	}
+	if (h->kind == 3 && len >= sizeof(*h) + 8) {
+		/* a read fault: the text has the address's place, %llx */
+		unsigned long long addr;
+		memcpy(&addr, p, sizeof(addr));
+		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
+		fflush(stdout);
+		fprintf(stderr, "ERROR: %.*s%llx%s\n", at ? (int)(at - t) :
+			(int)strlen(t), t, addr, at ? at + 4 : "");
+		nerrors++;
+		exit_requested = true;
+		return;
+	}
 	const char *fmt = loaded->fmts[h->id].fmt;
 	const char *types = loaded->fmts[h->id].types;
 
