@@ -721,7 +721,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			fprintf(pf, "SEC(\"fexit/%s\")", name);
 		else
 			fputs("SEC(\"perf_event\")", pf);
-		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n", np++);
+		/* after exit() or an error no handler starts (the module's
+		 * session is no longer running) */
+		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
+			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
 		if (b->nctxvars || p == BPF_PLACE_KRETURN)
 			fputs("\tstruct stp_scratch *S; { __u32 z = 0; S = "
 			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
