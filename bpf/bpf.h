@@ -28,13 +28,27 @@ enum bpf_place {
 	BPF_PLACE_BEGIN,	/* loader, before the events */
 	BPF_PLACE_END,		/* loader, after them */
 	BPF_PLACE_TIMER,	/* loader, every period */
-	BPF_PLACE_TRACE,	/* kernel: a raw tracepoint */
+	BPF_PLACE_TRACE,	/* kernel: a raw tracepoint (tp_btf typed) */
+	BPF_PLACE_KFUNC,	/* kernel: fentry */
+	BPF_PLACE_KRETURN,	/* kernel: fexit */
+	BPF_PLACE_PERF,		/* kernel: a cpu-clock perf event (timers
+				 * that need kernel context, timer.profile) */
 };
 
-/* What dp is to this backend; *arg: the tracepoint's name or the timer's
- * period in ns. */
+/* What dp is to this backend (from dp->attach, attach.c); *tp: the
+ * tracepoint's or function's name, *period_ns: the timer's period. */
 enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 			    unsigned long long *period_ns);
+bool bpf_place_in_kernel(enum bpf_place p);
+/* A body that asks who is running (pid(), execname() ...). */
+bool bpf_body_needs_kernel(const struct derived_probe *dp);
+/* Pass 2: why this backend cannot attach dp or read its context values. */
+const char *bpf_refuses_attach(const struct derived_probe *dp);
+/* Pass 3: the kernel programs (one per kernel probe, reading its context
+ * values, then running its body) and the loader's table of perf events;
+ * 0, or 1 after a message. */
+int bpf_emit_programs(struct session *s, struct program *prog, FILE *out);
+void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

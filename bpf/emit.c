@@ -339,21 +339,22 @@ static void emit_print(struct emitter *e, const struct node *n)
 
 	if (n->print.kind == PRINT_PRINTF)
 		args = args->next;
-	fprintf(e->out, "({ PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
-		"r->h.id = %d; ", id, id);
-	int i = 0;
-	for (struct node *a = (struct node *)args; a; a = a->next) {
-		if (a->type == TY_STRING) {
-			fprintf(e->out, "STRCPY(r->a%d, ", i);
-			emit_expr(e, a);
-			fputs("); ", e->out);
-		} else {
-			fprintf(e->out, "r->a%d = (", i);
-			emit_expr(e, a);
-			fputs("); ", e->out);
-		}
-		i++;
+	/* the values first: one may end the probe (a read fault's error)
+	 * before a record is reserved */
+	int u = e->nuniq++, i = 0;
+	fputs("({ ", e->out);
+	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
+		fprintf(e->out, a->type == TY_STRING ? "const char *_p%d_%d = " :
+			"long long _p%d_%d = (", u, i);
+		emit_expr(e, a);
+		fputs(a->type == TY_STRING ? "; " : "); ", e->out);
 	}
+	fprintf(e->out, "PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
+		"r->h.id = %d; ", id, id);
+	i = 0;
+	for (struct node *a = (struct node *)args; a; a = a->next, i++)
+		fprintf(e->out, a->type == TY_STRING ? "STRCPY(r->a%d, _p%d_%d); " :
+			"r->a%d = _p%d_%d; ", i, u, i);
 	fputs("PRINT_END 0; })", e->out);
 }
 
@@ -389,6 +390,24 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_PRINT:
 		emit_print(e, n);
+		break;
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+		/* the kernel program read it into the scratch (attach.c) */
+		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
+			fputs("RETV()", e->out);
+		else
+			fprintf(e->out, "CTXV(%d, %d)", n->sym ? n->sym->index :
+				0, n->sym && n->sym->member_path ? error_id(e,
+				"read fault [man error::fault] at 0x%llx", n) :
+				-1);
+		break;
+	case N_ATFUNC:
+		if (!strcmp(n->call.name, "@entry"))
+			emit_expr(e, n->call.args);	/* fexit: entry values */
+		else
+			fprintf(e->out, "%dLL", n->sym && n->sym->index ? 1 : 0);
 		break;
 	case N_IN: {
 		const struct symbol *sym = n->binary.rhs->sym;
@@ -735,9 +754,15 @@ static const char prelude[] =
 "#define STP_STR " "128" "\n"
 "struct stp_hdr { unsigned kind, id; };\n"
 "struct stp_sv { char s[STP_STR]; };\n"
+"struct stp_fault { struct stp_hdr h; unsigned long long addr; };\n"
 "#ifdef __bpf__\n"
 "#include <linux/bpf.h>\n"
-"#include <bpf/bpf_helpers.h>\n"
+"#include <bpf/bpf_helpers.h>\n#include <bpf/bpf_core_read.h>\n"
+"#define CTXV(k, i) ({ if ((i) >= 0 && (S->fm & (1ULL << (k)))) { "
+"struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); "
+"G.stp_exit = 1; if (x) { x->h.kind = 3; x->h.id = (i); x->addr = S->c[k]; "
+"bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
+"1); return; } S->c[k]; })\n#define RETV() (S->ret)\n"
 "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 "#define STP_FN static __attribute__((always_inline)) inline\n"
 "#define LOOKUP(i, k, b) bpf_map_lookup_elem(&stp_m##i, k)\n"
@@ -760,7 +785,7 @@ static const char prelude[] =
 "sizeof(*x), 0); G.stp_exit = 1; if (x) { x->kind = 1; x->id = 0; "
 "bpf_ringbuf_submit(x, 0); } })\n"
 "#define ERROR(i) ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
-"sizeof(*x), 0); if (x) { x->kind = 2; x->id = i; "
+"sizeof(*x), 0); G.stp_exit = 1; if (x) { x->kind = 2; x->id = i; "
 "bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
 "1); return; })\n"
 "#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
@@ -796,7 +821,7 @@ static const char prelude[] =
 "#define EXIT() rt->exit()\n"
 "#define ERROR(i) ({ rt->error(i); return; })\n"
 "#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
-"#define BODY_PROLOGUE\n"
+"#define BODY_PROLOGUE\n#define CTXV(k, i) 0LL\n#define RETV() 0LL\n"
 "int sched_getcpu(void);\n"
 "static char stp_tmp[STP_TMPS][STP_STR];\n"
 "static char *stp_strcpy(char *d, const char *s)\n"
@@ -826,6 +851,17 @@ static const char prelude[] =
 "\twhile (i < STP_STR - 1 && s[j])\n\t\td[i++] = s[j++];\n"
 "\td[i] = 0;\n\treturn d;\n}\n";
 
+/* The most context values a body reads (the scratch's slots). */
+static int max_ctxvars(const struct program *prog)
+{
+	int n = 1;
+
+	for (int i = 0; i < prog->nbodies; i++)
+		if (prog->bodies[i]->nctxvars > n)
+			n = prog->bodies[i]->nctxvars;
+	return n;
+}
+
 int bpf_emit(struct session *s, struct program *prog, FILE *out)
 {
 	struct emitter e = { .s = s, .prog = prog };
@@ -848,7 +884,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 				continue;
 			enum bpf_place p = bpf_place_of(prog->probes[j], NULL,
 							NULL);
-			k |= p == BPF_PLACE_TRACE;
+			k |= bpf_place_in_kernel(p);
 			u |= p == BPF_PLACE_BEGIN || p == BPF_PLACE_END ||
 			     p == BPF_PLACE_TIMER;
 		}
@@ -865,8 +901,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	e.out = out;
 
 	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
-		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n%s",
-		e.maxtmp > 0 ? e.maxtmp : 1, prelude);
+		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n"
+		"#define STP_NCTX %d\n%s", e.maxtmp > 0 ? e.maxtmp : 1,
+		max_ctxvars(prog), prelude);
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
@@ -901,7 +938,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		fputs(" };\n", out);
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
-		"struct stp_scratch { char t[STP_TMPS][STP_STR]; };\n"
+		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
+		"long long c[STP_NCTX], ret; unsigned long long fm; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -917,16 +955,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			i, ctype(g->type), i);
 	}
 	fwrite(kbuf, 1, klen, out);
-	int np = 0;
-	for (int j = 0; j < prog->nprobes; j++) {
-		const char *tp;
-		const struct derived_probe *dp = prog->probes[j];
-		if (bpf_place_of(dp, &tp, NULL) != BPF_PLACE_TRACE)
-			continue;
-		fprintf(out, "SEC(\"raw_tp/%.*s\") int stp_p%d(void *ctx)\n"
-			"{\n\tstp_b%d();\n\treturn 0;\n}\n", (int)strcspn(tp,
-			"\""), tp, np++, dp->body->index);
-	}
+	if (bpf_emit_programs(s, prog, out))
+		s->nerrors++;
 	fputs("#else\n", out);
 	fwrite(dbuf, 1, dlen, out);
 	fwrite(ubuf, 1, ulen, out);
@@ -977,7 +1007,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			fprintf(out, "{ %lluULL, stp_b%d }, ", ns,
 				prog->probes[j]->body->index);
 	}
-	fputs("{ 0, NULL } };\nconst struct { const char *fmt, *types; } "
+	fputs("{ 0, NULL } };\n", out);
+	bpf_emit_perf_table(s, prog, out);
+	fputs("const struct { const char *fmt, *types; } "
 	      "stp_fmts[] = {\n", out);
 	for (int i = 0; i < e.nfmts; i++) {
 		struct node str = { .kind = N_STRING };

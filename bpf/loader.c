@@ -15,6 +15,9 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -28,6 +31,9 @@ struct user_half {
 	const struct { const char *fmt, *types; } *fmts;
 	const int *nmaps;
 	void (*init)(struct stp_rt *);
+	/* the kernel's timers: perf events (attach.c) */
+	const struct { const char *prog; unsigned long long ns;
+		       int all_cpus; } *perf;
 };
 
 static const struct user_half *loaded;
@@ -104,6 +110,18 @@ static void print_record(const void *rec, unsigned len)
 	}
 	if (h->kind == 2) {
 		run_error(h->id);
+		return;
+	}
+	if (h->kind == 3 && len >= sizeof(*h) + 8) {
+		/* a read fault: the text has the address's place, %llx */
+		unsigned long long addr;
+		memcpy(&addr, p, sizeof(addr));
+		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
+		fflush(stdout);
+		fprintf(stderr, "ERROR: %.*s%llx%s\n", at ? (int)(at - t) :
+			(int)strlen(t), t, addr, at ? at + 4 : "");
+		nerrors++;
+		exit_requested = true;
 		return;
 	}
 	const char *fmt = loaded->fmts[h->id].fmt;
@@ -188,6 +206,53 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+/*
+ * A timer in the kernel: a cpu-clock software event (it ticks whether the
+ * CPU runs or idles) every ns, on every CPU for timer.profile, else on
+ * the first CPU that takes it (one timer, as the module's hrtimer); 0, or
+ * 1 after a message. The links own the events' descriptors.
+ */
+static int attach_perf(const struct user_half *u, struct bpf_program *p,
+		       struct bpf_link **links, int *nlinks)
+{
+	const char *name = bpf_program__name(p);
+	int i = 0;
+
+	while (u->perf[i].prog && strcmp(u->perf[i].prog, name))
+		i++;
+	if (!u->perf[i].prog)
+		return 0;
+	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
+	int attached = 0;
+	for (int cpu = 0; cpu < ncpus && *nlinks < 256; cpu++) {
+		struct perf_event_attr a = {
+			.type = PERF_TYPE_SOFTWARE,
+			.size = sizeof(a),
+			.config = PERF_COUNT_SW_CPU_CLOCK,
+			.sample_period = u->perf[i].ns,
+		};
+		int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0)
+			continue;	/* an offline CPU */
+		struct bpf_link *l = bpf_program__attach_perf_event(p, fd);
+		if (!l) {
+			close(fd);
+			continue;
+		}
+		links[(*nlinks)++] = l;
+		attached++;
+		if (!u->perf[i].all_cpus)
+			break;
+	}
+	if (!attached) {
+		fprintf(stderr, "stap: error: attaching a timer (a cpu-clock "
+			"perf event): %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int bpf_load_and_run(const char *dir, bool verbose)
 {
 	char path[4096];
@@ -214,9 +279,10 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	u.fmts = dlsym(so, "stp_fmts");
 	u.nmaps = dlsym(so, "stp_nmaps");
 	u.init = (void (*)(struct stp_rt *))dlsym(so, "stp_user_init");
+	u.perf = dlsym(so, "stp_perf");
 	error_texts = (const char *const *)dlsym(so, "stp_errors");
 	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init ||
-	    !error_texts) {
+	    !error_texts || !u.perf) {
 		fprintf(stderr, "stap: error: %s: not a program of this "
 			"backend\n", path);
 		goto out;
@@ -289,6 +355,14 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	bpf_object__for_each_program(p, obj) {
 		if (exit_requested || nlinks == 256)
 			break;
+		if (!strcmp(bpf_program__section_name(p), "perf_event")) {
+			if (attach_perf(&u, p, links, &nlinks)) {
+				attach_failed = true;
+				exit_requested = true;
+				break;
+			}
+			continue;
+		}
 		struct bpf_link *l = bpf_program__attach(p);
 		if (!l) {
 			fprintf(stderr, "stap: error: attaching %s: %s\n",

@@ -14,42 +14,6 @@
 #include "semantic/semantic.h"
 #include "semantic/family.h"
 
-enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
-			    unsigned long long *period_ns)
-{
-	const char *pp = dp->pp;
-
-	if (!strcmp(pp, "begin") || !strncmp(pp, "begin(", 6))
-		return BPF_PLACE_BEGIN;
-	if (!strcmp(pp, "end") || !strncmp(pp, "end(", 4))
-		return BPF_PLACE_END;
-	if (!strcmp(pp, "never"))
-		return BPF_PLACE_NEVER;
-	if (!strncmp(pp, "timer.s(", 8) || !strncmp(pp, "timer.ms(", 9)) {
-		const char *num = strchr(pp, '(') + 1;
-		char *end;
-		unsigned long long v = strtoull(num, &end, 10);
-
-		if (strcmp(end, ")") || v == 0)
-			return BPF_PLACE_NONE;	/* .randomize and the like */
-		if (period_ns)
-			*period_ns = v * (pp[6] == 's' ? 1000000000ULL :
-					  1000000ULL);
-		return BPF_PLACE_TIMER;
-	}
-	if (!strncmp(pp, "kernel.trace(\"", 14)) {
-		const char *name = strchr(pp + 14, ':');
-		const char *end = name ? strchr(name, '"') : NULL;
-
-		if (!end || end[1] != ')' || end[2])
-			return BPF_PLACE_NONE;
-		if (tp)
-			*tp = name + 1;	/* up to the quote */
-		return BPF_PLACE_TRACE;
-	}
-	return BPF_PLACE_NONE;
-}
-
 /* The builtins this slice translates; the tapset's time functions too. */
 static bool bpf_knows_call(const struct node *n)
 {
@@ -118,8 +82,9 @@ static const char *refuse_node(const struct node *n, bool in_kernel)
 	case N_TMEMBER:
 	case N_TINDEX:
 	case N_ATFUNC:
-		return "context variables ($name, @cast, @defined) are not "
-		       "read on this backend yet";
+		/* the kernel's context values: checked by attach.c */
+		return in_kernel ? NULL : "context variables ($name, @cast, "
+		       "@defined) are not read on this backend yet";
 	case N_STAT:
 	case N_HIST:
 		return "statistics are not on this backend yet";
@@ -206,13 +171,18 @@ const char *bpf_refuses(const struct derived_probe *dp)
 {
 	enum bpf_place place = bpf_place_of(dp, NULL, NULL);
 
+	const char *why = bpf_refuses_attach(dp);
+
+	if (why)
+		return why;
 	if (place == BPF_PLACE_NONE)
 		return "this kind of probe point is not on this backend yet "
-		       "(it has begin, end, never, timer.s(N), timer.ms(N) "
-		       "and kernel.trace)";
+		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
+		       "timer.profile, "
+		       "kernel.trace and kernel.function)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
-	struct refusal r = { .in_kernel = place == BPF_PLACE_TRACE };
+	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };
 	ast_visit(dp->body->probe->probe.body, refuse_visit, &r);
 	return r.why;
 }

@@ -462,6 +462,9 @@ struct cmdline {
 	char *text;			/* the script's text, len bytes */
 	size_t len;
 	const char *name;		/* its name in messages */
+	bool runtime_given;		/* --runtime or --bpf */
+	bool auto_backend;		/* no -r, --runtime, --vm: chosen
+					 * after pass 2 (choose_backend) */
 };
 
 /* The options into s, d and c: -1 to go on, else stap's exit status
@@ -706,6 +709,7 @@ static int parse_options(struct session *s, struct driver *d,
 			break;
 		case OPT_RUNTIME:
 		case OPT_BPF:
+			c->runtime_given = true;
 			d->backend = backend_named(opt == OPT_BPF ? "bpf" :
 						  optarg);
 			if (!d->backend)
@@ -855,8 +859,7 @@ static int read_script(struct session *s, struct driver *d,
 /* The target kernel, and whether pass 5 runs in a guest of it: 0, or 1
  * after a message. */
 static int choose_kernel(struct session *s, struct driver *d,
-			 struct module_run *m,
-			 const struct cmdline *c)
+			 struct module_run *m, struct cmdline *c)
 {
 	/*
 	 * The target kernel (the preprocessor's kernel_v and CONFIG_* need
@@ -866,6 +869,8 @@ static int choose_kernel(struct session *s, struct driver *d,
 	 */
 	bool host_ok = vm_host_can_load_modules(&m->host_refusal,
 						 m->sign_module);
+	c->auto_backend = !c->runtime_given && !s->release && !m->force_vm &&
+			  s->last_pass >= 5 && !c->list_spec && !c->dump;
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -915,6 +920,55 @@ static int choose_kernel(struct session *s, struct driver *d,
 		return 1;
 	}
 	return 0;
+}
+
+/*
+ * A run with no -r, no --runtime and no --vm goes where the user is: the
+ * module backend where the running kernel loads modules; else the BPF
+ * backend on the running kernel when it runs every probe of the script
+ * (pass 2 elaborated it for the module backend, which refuses nothing, so
+ * the BPF backend is asked here); else a guest. -v says which and why.
+ */
+static void choose_backend(struct session *s, struct driver *d,
+			   struct module_run *m, const struct cmdline *c,
+			   struct program *prog)
+{
+	const char *why = NULL, *pp = NULL;
+
+	if (!c->auto_backend)
+		return;
+	if (!m->use_vm) {
+		if (s->verbose)
+			fprintf(stderr, "stap: the kernel backend on the "
+				"running kernel %s (it loads modules)\n",
+				s->release);
+		return;
+	}
+	if (geteuid() != 0)
+		why = "BPF needs root";
+	else if (s->target_cmd || s->target_pid)
+		why = "-c and -x are not on the bpf backend yet";
+	else if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
+		why = "the running kernel has no BTF";
+	for (int i = 0; !why && i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		why = bpf_backend.refuses(dp);
+		pp = dp->pp;
+	}
+	if (!why) {
+		d->backend = s->backend = &bpf_backend;
+		m->use_vm = false;
+		if (s->verbose)
+			fprintf(stderr, "stap: the bpf backend on the running "
+				"kernel (it cannot load modules: %s)\n",
+				m->host_refusal ? m->host_refusal : "refused");
+		return;
+	}
+	if (s->verbose)
+		fprintf(stderr, "stap: the kernel backend in a guest: the bpf "
+			"backend cannot run %s%s%s\n", pp ? "probe " : "this: ",
+			pp ? pp : why,
+			pp ? arena_printf(&s->arena, ": %s", why) : "");
 }
 
 /* Everything but the session's lifetime, so every exit path frees it. */
@@ -1025,6 +1079,7 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
+	choose_backend(s, &d, &mrun, &c, &prog);
 	d.own = d.backend == &module_backend ? &mrun : NULL;
 	return passes_3_to_5(&d, &mrun, &prog, tmpbase);
 }

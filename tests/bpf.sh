@@ -81,3 +81,24 @@ for f in "${bpf_tests[@]}"; do
 $left"
 	fi
 done
+
+# The backend chosen with no -r, no --runtime and no --vm (stap/main.c,
+# choose_backend): on this kernel, which loads no modules, a script the
+# BPF backend runs runs here, and -v says so in one line. (A script it
+# refuses goes to a guest: not run here, a guest boot is the e2e tests'.)
+if wanted bpf/auto-choice && [ -z "$(bpf_unavailable)" ] &&
+   [ ! -e /proc/modules ]; then
+	"$STAP" -v -e 'probe begin { println("here") exit() }' \
+		>"$work/out" 2>"$work/err"
+	rc=$?
+	line=$(grep '^stap: the .* backend' "$work/err")
+	if [ $rc != 0 ] || [ "$(cat "$work/out")" != here ]; then
+		fail bpf/auto-choice "rc $rc: $(head -3 "$work/out" "$work/err")"
+	elif ! echo "$line" | grep -q '^stap: the bpf backend on the running kernel (it cannot load modules: .*)$'; then
+		fail bpf/auto-choice "the -v line: '$line'"
+	elif [ "$(grep -c '^stap: the .* backend' "$work/err")" != 1 ]; then
+		fail bpf/auto-choice "more than one line of the choice"
+	else
+		pass bpf/auto-choice
+	fi
+fi

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The BPF backend on this machine's own kernel beside bpftrace, in one run
+# (root; no guest). Usage: bench/bpf.sh [CALLS]
+#
+#   per hit:      ns added to a getppid() call (CALLS of them, median of 5
+#                 runs) by a probe on raw_syscalls:sys_enter, against the
+#                 floor of an empty program on the same tracepoint (each
+#                 tool its own floor: ours is a raw tracepoint, bpftrace's
+#                 a perf-event tracepoint); rows: n++, c[pid()] <<< 1
+#                 (@c[pid] = count()), printf per hit (to /dev/null)
+#   fentry:       kernel.function("__x64_sys_getppid") { n++ } (kfunc: in
+#                 bpftrace), where the kernel loads fentry programs
+#   first event:  from the command to its first line of output, a
+#                 sched_switch probe, the kernel's data cached (second run)
+#
+# bpftrace 0.17 finds tracepoints under /sys/kernel/debug/tracing or
+# /sys/kernel/tracing: where tracefs is mounted at neither ("tracepoint not
+# found: sched:sched_switch"), it is mounted at /sys/kernel/tracing for
+# the run and unmounted after.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+stap=${STAP:-$top/stap/stap}
+calls=${1:-1000000}
+[ "$(id -u)" = 0 ] || { echo "bench/bpf.sh: needs root" >&2; exit 1; }
+command -v bpftrace >/dev/null || { echo "bench/bpf.sh: no bpftrace" >&2; exit 1; }
+t=$(mktemp -d)
+mounted=
+cleanup() {
+	[ -n "$mounted" ] && umount /sys/kernel/tracing
+	rm -rf "$t"
+}
+trap cleanup EXIT
+if [ ! -d /sys/kernel/tracing/events ] && [ ! -d /sys/kernel/debug/tracing/events ]; then
+	mount -t tracefs tracefs /sys/kernel/tracing && mounted=1 &&
+		echo "# tracefs mounted at /sys/kernel/tracing for bpftrace"
+fi
+
+cat >"$t/loop.c" <<'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+int main(int argc, char **argv)
+{
+	long n = atol(argv[1]);
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	for (long i = 0; i < n; i++)
+		syscall(SYS_getppid);
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	printf("%.1f\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n);
+	return 0;
+}
+EOF
+cc -O2 -o "$t/loop" "$t/loop.c" || exit 1
+
+# ns a call: the median of 5 runs of the loop
+loop_ns() {
+	for _ in 1 2 3 4 5; do "$t/loop" "$calls"; done | sort -n | sed -n 3p
+}
+
+# with TOOL ARGS...: the loop's ns a call while the tool runs (given 3 s to
+# attach); "-" when the tool did not start
+with() {
+	"$@" >/dev/null 2>"$t/err" &
+	local pid=$! ns
+	sleep 3
+	if kill -0 $pid 2>/dev/null; then
+		ns=$(loop_ns)
+		kill -INT $pid
+		wait $pid 2>/dev/null
+		echo "$ns"
+	else
+		wait $pid 2>/dev/null
+		echo "- ($(head -c 120 "$t/err" | tr '\n' ' '))"
+	fi
+}
+
+ours() { with "$stap" --runtime=bpf -e "$1"; }
+theirs() { with bpftrace -e "$1"; }
+tp='kernel.trace("raw_syscalls:sys_enter")'
+btp='tracepoint:raw_syscalls:sys_enter'
+
+row() { # name ours-ns theirs-ns, each minus its floor
+	local name=$1 o=$2 b=$3
+	sub() { case $1 in -*) echo "$1" ;; *) echo "$1 $2" |
+		awk '{ printf "%.0f", $1 - $2 }' ;; esac; }
+	printf "%-22s %14s %14s\n" "$name" "$(sub "$o" "$of")" "$(sub "$b" "$bf")"
+}
+
+base=$(loop_ns)
+of=$(with "$stap" -u --runtime=bpf -e "probe $tp { }")
+bf=$(theirs "$btp { }")
+echo "# getppid() loop alone: $base ns a call; with an empty program: ours $of, bpftrace's $bf"
+printf "%-22s %14s %14s\n" "ns added a hit" "stap bpf" "bpftrace 0.17"
+row "n++" "$(ours "global n probe $tp { n++ }")" "$(theirs "$btp { @n++ }")"
+row "c[pid()] <<< 1" "$(ours "global c probe $tp { c[pid()] <<< 1 }")" \
+	"$(theirs "$btp { @c[pid] = count() }")"
+row "printf per hit" "$(ours "probe $tp { printf(\"%d\\n\", pid()) }")" \
+	"$(theirs "$btp { printf(\"%d\\n\", pid) }")"
+of=$base bf=$base
+row "fentry n++ (vs loop)" \
+	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \
+	"$(theirs 'kfunc:__x64_sys_getppid { @n++ }')"
+
+# first event: the command to its first line, twice (the second is reported)
+first() {
+	python3 - "$@" <<'EOF'
+import subprocess, sys, time
+t0 = time.monotonic()
+p = subprocess.Popen(sys.argv[1:], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+line = p.stdout.readline()
+t = time.monotonic() - t0
+p.terminate(); p.wait()
+print("%.2f s" % t if line else "- (no output)")
+EOF
+}
+for i in 1 2; do
+	o=$(first "$stap" --runtime=bpf -e 'probe kernel.trace("sched:sched_switch") { printf("%d\n", pid()) }')
+	b=$(first bpftrace -e 'tracepoint:sched:sched_switch { printf("%d\n", pid) }')
+done
+printf "%-22s %14s %14s\n" "first event" "$o" "$b"

@@ -1,0 +1,805 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The BPF backend's attach kinds, from each derived probe's attach
+ * description (semantic/attach.h): where a probe runs (the loader for
+ * begin, end and timers that need no kernel context; the kernel for
+ * tracepoints, kernel functions and timer.profile), what of a kind this
+ * backend refuses (the DWARF-only things: statements, inlined instances,
+ * locals), and the kernel programs themselves: one BTF-typed program per
+ * probe (tp_btf, fentry, fexit, perf_event) that reads the body's context
+ * values into the per-CPU scratch and runs the body.
+ *
+ * Context values are typed by the running kernel's BTF (the kernel the
+ * program runs on: this backend never runs in a guest). Member chains are
+ * CO-RE reads: for each struct a chain goes through, the C declares a
+ * local struct NAME___stp with only the members read, marked
+ * preserve_access_index, and libbpf relocates every member offset against
+ * the kernel's BTF when it loads the object.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <errno.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+#include <bpf/btf.h>
+
+#include "bpf/bpf.h"
+#include "semantic/semantic.h"
+#include "target/tracepoints.h"
+
+/* The running kernel's BTF, loaded once (NULL: none, *why says). */
+static struct btf *kernel_btf(const char **why)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+		if (!btf)
+			btf = NULL;
+	}
+	if (!btf && why)
+		*why = "the running kernel has no BTF "
+		       "(/sys/kernel/btf/vmlinux)";
+	return btf;
+}
+
+/* ---- where a probe runs ------------------------------------------------ */
+
+/* A call that needs the kernel's view of the event (who is running). */
+static void find_kernel_context(struct node *n, void *arg)
+{
+	static const char *const names[] = { "pid", "tid", "execname", "cpu",
+					     NULL };
+
+	if (n->kind != N_CALL)
+		return;
+	for (int i = 0; names[i]; i++)
+		if (!strcmp(n->call.name, names[i]))
+			*(bool *)arg = true;
+}
+
+bool bpf_body_needs_kernel(const struct derived_probe *dp)
+{
+	bool found = false;
+
+	if (dp->body)
+		ast_visit(dp->body->probe->probe.body, find_kernel_context,
+			  &found);
+	return found;
+}
+
+enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
+			    unsigned long long *period_ns)
+{
+	const struct attach *at = &dp->attach;
+
+	switch (at->kind) {
+	case ATTACH_ONCE:
+		switch (at->once.when) {
+		case ONCE_BEGIN: return BPF_PLACE_BEGIN;
+		case ONCE_END: return BPF_PLACE_END;
+		case ONCE_NEVER: return BPF_PLACE_NEVER;
+		default: return BPF_PLACE_NONE;
+		}
+	case ATTACH_TIMER:
+		if (at->timer.jiffies || at->timer.randomize_ns)
+			return BPF_PLACE_NONE;
+		if (period_ns)
+			*period_ns = at->timer.period_ns;
+		/* timer.profile: a tick on every CPU; another timer runs
+		 * in the loader (foreach and sorting are cheap there)
+		 * unless its body asks who is running */
+		if (at->timer.profile)
+			return BPF_PLACE_PERF;
+		return bpf_body_needs_kernel(dp) ? BPF_PLACE_PERF :
+		       BPF_PLACE_TIMER;
+	case ATTACH_TRACEPOINT:
+		if (tp)
+			*tp = at->tracepoint.name;
+		return BPF_PLACE_TRACE;
+	case ATTACH_KFUNC_ENTRY:
+	case ATTACH_KFUNC_RETURN:
+		if (tp)
+			*tp = at->kfunc.symbol;
+		return at->kind == ATTACH_KFUNC_RETURN ? BPF_PLACE_KRETURN :
+		       BPF_PLACE_KFUNC;
+	default:
+		return BPF_PLACE_NONE;
+	}
+}
+
+bool bpf_place_in_kernel(enum bpf_place p)
+{
+	return p == BPF_PLACE_TRACE || p == BPF_PLACE_KFUNC ||
+	       p == BPF_PLACE_KRETURN || p == BPF_PLACE_PERF;
+}
+
+/* ---- the running kernel's types ----------------------------------------- */
+
+static int skip_mods(const struct btf *b, int id)
+{
+	for (;;) {
+		const struct btf_type *t = btf__type_by_id(b, (__u32)id);
+		if (!t)
+			return 0;
+		if (!btf_is_typedef(t) && !btf_is_mod(t) &&
+		    !btf_is_type_tag(t))
+			return id;
+		id = (int)t->type;
+	}
+}
+
+/* The function prototype of kernel function name, or 0. */
+static int func_proto(const struct btf *b, const char *name)
+{
+	int id = btf__find_by_name_kind(b, name, BTF_KIND_FUNC);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(b, (__u32)id) :
+				   NULL;
+
+	return t ? (int)t->type : 0;
+}
+
+/* Parameter name of a prototype: its index, or -1. */
+static int proto_param(const struct btf *b, int proto, const char *name,
+		       int *type)
+{
+	const struct btf_type *t = btf__type_by_id(b, (__u32)proto);
+
+	if (!t || !btf_is_func_proto(t))
+		return -1;
+	const struct btf_param *p = btf_params(t);
+	for (int i = 0; i < btf_vlen(t); i++)
+		if (!strcmp(btf__name_by_offset(b, p[i].name_off), name)) {
+			*type = (int)p[i].type;
+			return i;
+		}
+	return -1;
+}
+
+/* The type of tracepoint name's argument arg (its ctx slot), or 0: the
+ * prototype of btf_trace_NAME, whose first parameter is the probe's data. */
+static int tp_arg_type(const struct btf *b, const char *name, int arg)
+{
+	char tn[256];
+
+	snprintf(tn, sizeof(tn), "btf_trace_%s", name);
+	int id = btf__find_by_name_kind(b, tn, BTF_KIND_TYPEDEF);
+	if (id <= 0)
+		return 0;
+	const struct btf_type *t = btf__type_by_id(b, (__u32)skip_mods(b, id));
+	if (!t || !btf_is_ptr(t))
+		return 0;
+	t = btf__type_by_id(b, t->type);
+	if (!t || !btf_is_func_proto(t) || arg + 1 >= btf_vlen(t))
+		return 0;
+	return (int)btf_params(t)[arg + 1].type;
+}
+
+/* The root of context value k of dp: its ctx slot and type; 0, or the
+ * reason it cannot be read here. */
+static const char *value_root(const struct derived_probe *dp, int k,
+			      int *slot, int *type)
+{
+	const char *why = NULL;
+	const struct btf *b = kernel_btf(&why);
+	const struct symbol *sym = dp->body->ctxvars[k];
+	const char *root = sym->member_path ? sym->ctx_root : sym->name + 1;
+
+	if (!b)
+		return why;
+	if (*root == '$')
+		root++;
+	if (dp->attach.kind == ATTACH_TRACEPOINT) {
+		const struct value_recipe *r = k < dp->attach.nvalues ?
+					       dp->attach.values[k] : NULL;
+		if (!r || r->arg < 0)
+			return "an argument this tracepoint does not have";
+		*slot = r->arg;
+		*type = tp_arg_type(b, dp->attach.tracepoint.name, r->arg);
+		if (!*type)
+			return "the running kernel's BTF does not type this "
+			       "tracepoint's arguments";
+		return NULL;
+	}
+	int proto = func_proto(b, dp->attach.kfunc.symbol);
+	if (!proto)
+		return "the running kernel's BTF does not describe this "
+		       "function";
+	*slot = proto_param(b, proto, root, type);
+	if (*slot < 0)
+		return "it reads a local variable, which only DWARF describes";
+	return NULL;
+}
+
+/*
+ * Whether the running kernel loads an fentry program on function id (a
+ * program that returns 0, loaded and closed at once): kernels may refuse
+ * tracing programs (this machine's answers EPERM); NULL, or why not.
+ */
+static const char *fentry_refusal(int func_id)
+{
+	static int answer = -1;		/* the first function's, for all */
+	static char why[160];
+
+	if (answer < 0) {
+		const struct bpf_insn insns[] = {
+			{ .code = BPF_ALU64 | BPF_MOV | BPF_K,
+			  .dst_reg = BPF_REG_0, .imm = 0 },
+			{ .code = BPF_JMP | BPF_EXIT },
+		};
+		union bpf_attr a;
+		memset(&a, 0, sizeof(a));
+		a.prog_type = BPF_PROG_TYPE_TRACING;
+		a.expected_attach_type = BPF_TRACE_FENTRY;
+		a.attach_btf_id = (__u32)func_id;
+		a.insns = (__u64)(unsigned long)insns;
+		a.insn_cnt = 2;
+		a.license = (__u64)(unsigned long)"GPL";
+		int fd = (int)syscall(SYS_bpf, BPF_PROG_LOAD, &a, sizeof(a));
+		answer = fd >= 0;
+		if (fd >= 0)
+			close(fd);
+		else
+			snprintf(why, sizeof(why), "the running kernel does not "
+				 "load fentry/fexit programs (%s)",
+				 strerror(errno));
+	}
+	return answer ? NULL : why;
+}
+
+/* ---- pass 2: what this backend refuses ---------------------------------- */
+
+struct ctx_check {
+	const struct derived_probe *dp;
+	const char *why;
+};
+
+static void check_context(struct node *n, void *arg)
+{
+	struct ctx_check *c = arg;
+	bool ret = c->dp->attach.kind == ATTACH_KFUNC_RETURN;
+
+	if (c->why)
+		return;
+	switch (n->kind) {
+	case N_TARGET:
+	case N_TMEMBER:
+	case N_TINDEX:
+		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
+			return;
+		if (n->type == TY_STRING) {
+			c->why = "$$parms, $$vars and $$locals are not on this "
+				 "backend yet";
+			return;
+		}
+		if (n->sym && n->sym->kind != SYM_CONTEXT) {
+			c->why = "this context value (pretty printing, @cast) "
+				 "is not on this backend yet";
+			return;
+		}
+		/* the inner nodes of a chain have no slot of their own */
+		if (ret && n->sym && n->sym->member_path)
+			c->why = "a member chain in a .return probe is read at "
+				 "the entry, which this backend does not do yet";
+		return;
+	case N_ATFUNC:
+		if (!strcmp(n->call.name, "@defined"))
+			return;
+		if (!strcmp(n->call.name, "@entry") && !n->sym)
+			return;
+		c->why = !strcmp(n->call.name, "@entry") ?
+			 "@entry of a computed value is not on this backend yet" :
+			 "@cast is not on this backend yet";
+		return;
+	case N_UNARY:
+		if (n->sym && n->sym->kind == SYM_CONTEXT)
+			c->why = "&$var is not on this backend yet";
+		return;
+	default:
+		return;
+	}
+}
+
+const char *bpf_refuses_attach(const struct derived_probe *dp)
+{
+	const struct attach *at = &dp->attach;
+	const char *why = NULL;
+
+	switch (at->kind) {
+	case ATTACH_TIMER:
+		if (at->timer.jiffies)
+			return "timer.jiffies is not on this backend yet";
+		if (at->timer.randomize_ns)
+			return ".randomize is not on this backend yet";
+		return NULL;
+	case ATTACH_TRACEPOINT:
+		if (!kernel_btf(&why))
+			return why;
+		break;
+	case ATTACH_KFUNC_ENTRY:
+	case ATTACH_KFUNC_RETURN:
+		if (at->kfunc.statement)
+			return "a statement probe needs DWARF line tables, "
+			       "which BPF programs do not have";
+		if (at->kfunc.inlined || !at->kfunc.symbol)
+			return "an inlined instance has no entry of its own "
+			       "for fentry/fexit (only DWARF describes it)";
+		if (!kernel_btf(&why))
+			return why;
+		if (!func_proto(kernel_btf(NULL), at->kfunc.symbol))
+			return "the running kernel's BTF does not describe "
+			       "this function, so fentry cannot attach to it";
+		why = fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
+				     at->kfunc.symbol, BTF_KIND_FUNC));
+		if (why)
+			return why;
+		break;
+	default:
+		return NULL;
+	}
+	if (!dp->body)
+		return NULL;
+	struct ctx_check c = { .dp = dp };
+	ast_visit(dp->body->probe->probe.body, check_context, &c);
+	if (c.why)
+		return c.why;
+	for (int k = 0; k < dp->body->nctxvars; k++) {
+		int slot, type;
+		const char *bad = value_root(dp, k, &slot, &type);
+		if (bad)
+			return bad;
+	}
+	return NULL;
+}
+
+/* ---- pass 3: the local types of the CO-RE reads ------------------------ */
+
+struct lmember {
+	char *decl;		/* "__u32 pid" */
+	const char *name;
+	int dep;		/* the local type it embeds, or -1 */
+};
+
+struct ltype {
+	int id;			/* in the kernel's BTF */
+	char *cname;		/* "struct task_struct___stp" */
+	struct lmember *m;
+	int nm, cap;
+	int state;		/* 0 new, 1 emitting, 2 emitted */
+};
+
+struct core {
+	const struct btf *b;
+	struct ltype *t;
+	int nt, cap;
+	int anon;
+	char *err;		/* the first reason a chain cannot be read */
+};
+
+static int local_type(struct core *c, int id)
+{
+	for (int i = 0; i < c->nt; i++)
+		if (c->t[i].id == id)
+			return i;
+	const struct btf_type *t = btf__type_by_id(c->b, (__u32)id);
+	const char *name = btf__name_by_offset(c->b, t->name_off);
+	struct ltype lt = { .id = id };
+
+	if (name && *name)
+		lt.cname = xasprintf("%s %s___stp", btf_is_union(t) ?
+				     "union" : "struct", name);
+	else
+		lt.cname = xasprintf("%s stp_anon%d", btf_is_union(t) ?
+				     "union" : "struct", c->anon++);
+	VEC_PUSH(c->t, c->nt, c->cap, lt);
+	return c->nt - 1;
+}
+
+/* The C spelling of a scalar of kernel type id for a local member or a
+ * temporary ("__s32"); NULL for one this backend does not read. */
+static const char *scalar_c(const struct btf *b, int id)
+{
+	const struct btf_type *t = btf__type_by_id(b, (__u32)skip_mods(b, id));
+
+	if (!t)
+		return NULL;
+	if (btf_is_ptr(t))
+		return "__u64";
+	if (btf_is_int(t) || btf_is_any_enum(t)) {
+		bool sign = btf_is_int(t) ? (btf_int_encoding(t) & BTF_INT_SIGNED)
+				: btf_kflag(t);
+		switch (t->size) {
+		case 1: return sign ? "__s8" : "__u8";
+		case 2: return sign ? "__s16" : "__u16";
+		case 4: return sign ? "__s32" : "__u32";
+		case 8: return sign ? "__s64" : "__u64";
+		}
+	}
+	return NULL;
+}
+
+/* Member name of local type lt, declared as the kernel declares it
+ * (kinds matter to CO-RE's compatibility check); its type id. */
+static int add_member(struct core *c, int lt, const char *name, int *type,
+		      unsigned *bits)
+{
+	const struct btf *b = c->b;
+	int id = c->t[lt].id;
+
+	/* the member, through anonymous members as libbpf matches it */
+	int mtype = 0;
+	unsigned bitsz = 0;
+	{
+		int stack[16], depth = 0;
+		stack[depth++] = id;
+		while (depth && !mtype) {
+			const struct btf_type *t = btf__type_by_id(b,
+						   (__u32)stack[--depth]);
+			const struct btf_member *m = btf_members(t);
+			for (int i = 0; i < btf_vlen(t); i++) {
+				const char *mn = btf__name_by_offset(b,
+								     m[i].name_off);
+				if (mn && !strcmp(mn, name)) {
+					mtype = (int)m[i].type;
+					bitsz = btf_member_bitfield_size(t,
+									 (__u32)i);
+					break;
+				}
+				int inner = skip_mods(b, (int)m[i].type);
+				const struct btf_type *it = btf__type_by_id(b,
+							     (__u32)inner);
+				if ((!mn || !*mn) && it && btf_is_composite(it) &&
+				    depth < 16)
+					stack[depth++] = inner;
+			}
+		}
+	}
+	if (!mtype)
+		return -1;
+	*type = mtype;
+	*bits = bitsz;
+	struct ltype *l = &c->t[lt];
+	for (int i = 0; i < l->nm; i++)
+		if (!strcmp(l->m[i].name, name))
+			return 0;
+
+	struct lmember lm = { .name = name, .dep = -1 };
+	int sid = skip_mods(b, mtype);
+	const struct btf_type *mt = btf__type_by_id(b, (__u32)sid);
+	const char *sc = scalar_c(b, mtype);
+	if (bitsz) {
+		lm.decl = xasprintf("unsigned long long %s : %u", name, bitsz);
+	} else if (btf_is_any_enum(mt)) {
+		const char *en = btf__name_by_offset(b, mt->name_off);
+		lm.decl = xasprintf("enum %s%s { stp_e%d_%s%s } %s",
+			     en && *en ? en : "", en && *en ? "___stp" : "",
+			     c->anon++, name, mt->size == 8 ?
+			     " = 0x100000000ULL" : "", name);
+	} else if (btf_is_ptr(mt)) {
+		lm.decl = xasprintf("void *%s", name);
+	} else if (sc) {
+		lm.decl = xasprintf("%s %s", sc, name);
+	} else if (btf_is_composite(mt)) {
+		lm.dep = local_type(c, sid);
+		l = &c->t[lt];
+		lm.decl = xasprintf("%s %s", c->t[lm.dep].cname, name);
+	} else if (btf_is_array(mt)) {
+		const struct btf_array *a = btf_array(mt);
+		int el = skip_mods(b, (int)a->type);
+		const struct btf_type *et = btf__type_by_id(b, (__u32)el);
+		const char *esc = scalar_c(b, el);
+		if (et && btf_is_composite(et)) {
+			lm.dep = local_type(c, el);
+			l = &c->t[lt];
+			esc = c->t[lm.dep].cname;
+		}
+		if (!esc)
+			return -1;
+		lm.decl = xasprintf("%s %s[%u]", esc, name, a->nelems);
+	} else {
+		return -1;
+	}
+	VEC_PUSH(l->m, l->nm, l->cap, lm);
+	return 0;
+}
+
+static void emit_ltype(struct core *c, int i, FILE *out)
+{
+	struct ltype *l = &c->t[i];
+
+	if (l->state)
+		return;		/* emitted, or a pointer cycle's declaration */
+	l->state = 1;
+	for (int m = 0; m < l->nm; m++)
+		if (l->m[m].dep >= 0)
+			emit_ltype(c, l->m[m].dep, out);
+	fprintf(out, "%s {", l->cname);
+	for (int m = 0; m < l->nm; m++)
+		fprintf(out, " %s;", l->m[m].decl);
+	fputs(" } __attribute__((preserve_access_index));\n", out);
+	c->t[i].state = 2;
+}
+
+/* ---- pass 3: reading a context value ------------------------------------ */
+
+/* The value of a plain scalar slot: sign-extended from its type. */
+static const char *cast_of(const struct btf *b, int type)
+{
+	const char *sc = scalar_c(b, type);
+
+	if (!sc || sc[2] != 's')
+		return "(long long)";
+	if (!strcmp(sc, "__s8"))
+		return "(long long)(__s8)";
+	if (!strcmp(sc, "__s16"))
+		return "(long long)(__s16)";
+	if (!strcmp(sc, "__s32"))
+		return "(long long)(__s32)";
+	return "(long long)";
+}
+
+/*
+ * The C that sets S->c[k] from the kernel value root (a __u64 of kernel
+ * type type) through the member steps of path; false (c->err set) when a
+ * step cannot be read on this backend.
+ */
+static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
+		       int type, const struct member_path *path)
+{
+	const struct btf *b = c->b;
+	int cur = type;
+
+	/* a fault: the address whose read failed in S->c[k], bit k of
+	 * S->fm; the body's use of the value is then the module's error */
+	fprintf(out, "\t{ __u64 v = (__u64)%s%s; int f = 0; (void)v;\n",
+		cast_of(b, type), root);
+	for (int i = 0; path && i < path->nsteps;) {
+		const struct member_step *st = &path->steps[i];
+		char expr[1024];
+		size_t len = 0;
+		int sid = skip_mods(b, cur);
+		const struct btf_type *t = btf__type_by_id(b, (__u32)sid);
+
+		if (!st->deref || !t || !btf_is_ptr(t)) {
+			c->err = "this member chain (a value that is not a "
+				 "pointer to a struct) is not on this backend yet";
+			return false;
+		}
+		int pointee = skip_mods(b, (int)t->type);
+		const struct btf_type *pt = btf__type_by_id(b, (__u32)pointee);
+		if (st->kind == STEP_INDEX) {
+			/* $p[N]: the element at v + N * its size */
+			const char *esc = scalar_c(b, (int)t->type);
+			if (!esc || st->result != STEP_READ) {
+				c->err = "indexing a pointer to this type is not "
+					 "on this backend yet";
+				return false;
+			}
+			fprintf(out, "\tif (!f) { %s x = 0; __u64 a = v + %lld * "
+				"sizeof(x); if (bpf_probe_read_kernel(&x, "
+				"sizeof(x), (void *)a)) { f = 1; v = a; } else "
+				"v = (__u64)(long long)x; }\n", esc,
+				(long long)st->index);
+			cur = (int)t->type;
+			i++;
+			continue;
+		}
+		if (!pt || !btf_is_composite(pt) ||
+		    !*btf__name_by_offset(b, pt->name_off)) {
+			c->err = "a member of this type is not on this backend "
+				 "yet (CO-RE needs a named struct)";
+			return false;
+		}
+		int lt = local_type(c, pointee);
+		char sexpr[128];
+		snprintf(sexpr, sizeof(sexpr), "((%s *)v)", c->t[lt].cname);
+		/* the group: this step and the ones through embedded
+		 * structs and arrays that follow it */
+		unsigned bits = 0;
+		int mt = 0;
+		for (;;) {
+			st = &path->steps[i];
+			if (st->kind == STEP_MEMBER) {
+				if (add_member(c, lt, st->member, &mt, &bits) < 0) {
+					c->err = "a member's type is not on this "
+						 "backend yet";
+					return false;
+				}
+				len += (size_t)snprintf(expr + len, sizeof(expr) -
+						len, "%s%s", len ? "." : "",
+						st->member);
+			} else {
+				int aid = skip_mods(b, mt);
+				const struct btf_type *at = btf__type_by_id(b,
+								(__u32)aid);
+				if (!at || !btf_is_array(at)) {
+					c->err = "this index is not on this "
+						 "backend yet";
+					return false;
+				}
+				mt = (int)btf_array(at)->type;
+				len += (size_t)snprintf(expr + len, sizeof(expr) -
+						len, "[%lld]", (long long)st->index);
+			}
+			if (len >= sizeof(expr) - 1) {
+				c->err = "a member chain too long for this backend";
+				return false;
+			}
+			i++;
+			if (i >= path->nsteps || path->steps[i].deref)
+				break;
+			/* the next member is of an embedded struct */
+			int nid = skip_mods(b, mt);
+			const struct btf_type *nt = btf__type_by_id(b,
+								(__u32)nid);
+			if (path->steps[i].kind == STEP_MEMBER) {
+				if (!nt || !btf_is_composite(nt)) {
+					c->err = "this member chain is not on "
+						 "this backend yet";
+					return false;
+				}
+				lt = local_type(c, nid);
+			}
+		}
+		st = &path->steps[i - 1];
+		const char *msc = scalar_c(b, mt);
+		if (bits)
+			fprintf(out, "\tif (!f) v = (__u64)"
+				"BPF_CORE_READ_BITFIELD_PROBED(%s, %s);\n", sexpr,
+				expr);
+		else if (st->result == STEP_ADDR || !msc)
+			fprintf(out, "\tif (!f) v = (__u64)&%s->%s;\n", sexpr,
+				expr);
+		else
+			fprintf(out, "\tif (!f) { %s x = 0; if (bpf_core_read(&x, "
+				"sizeof(x), &%s->%s)) { f = 1; v = (__u64)&%s->%s; } "
+				"else v = (__u64)%sx; }\n", msc, sexpr, expr, sexpr,
+				expr, msc[2] == 's' ? "(long long)" : "");
+		cur = mt;
+	}
+	fprintf(out, "\tS->c[%d] = (long long)v; if (f) S->fm |= 1ULL << "
+		"%d; }\n", k, k);
+	return true;
+}
+
+/* The ns of a tick (timer.profile): the kernel's CONFIG_HZ. */
+static unsigned long long tick_ns(struct session *s)
+{
+	unsigned long hz = 250;		/* Debian's */
+	char path[300];
+	struct utsname_release { char r[256]; } u = { { 0 } };
+	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+
+	(void)s;
+	if (f) {
+		if (fgets(u.r, sizeof(u.r), f))
+			u.r[strcspn(u.r, "\n")] = 0;
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "/boot/config-%s", u.r);
+	f = fopen(path, "r");
+	if (f) {
+		char line[256];
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "CONFIG_HZ=", 10))
+				hz = strtoul(line + 10, NULL, 10);
+		fclose(f);
+	}
+	return hz ? 1000000000ULL / hz : 4000000ULL;
+}
+
+int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
+{
+	struct core c = { .b = kernel_btf(NULL) };
+	char *pbuf = NULL;
+	size_t plen = 0;
+	FILE *pf = open_memstream(&pbuf, &plen);
+	int np = 0, rc = 0;
+
+	for (int j = 0; j < prog->nprobes; j++) {
+		const char *name = NULL;
+		const struct derived_probe *dp = prog->probes[j];
+		const struct probe_body *b = dp->body;
+		enum bpf_place p = bpf_place_of(dp, &name, NULL);
+
+		if (!bpf_place_in_kernel(p))
+			continue;
+		if (p == BPF_PLACE_TRACE && !b->nctxvars)
+			/* no typed value: the plain raw tracepoint */
+			fprintf(pf, "SEC(\"raw_tp/%s\")", name);
+		else if (p == BPF_PLACE_TRACE)
+			fprintf(pf, "SEC(\"tp_btf/%s\")", name);
+		else if (p == BPF_PLACE_KFUNC)
+			fprintf(pf, "SEC(\"fentry/%s\")", name);
+		else if (p == BPF_PLACE_KRETURN)
+			fprintf(pf, "SEC(\"fexit/%s\")", name);
+		else
+			fputs("SEC(\"perf_event\")", pf);
+		/* after exit() or an error no handler starts (the module's
+		 * session is no longer running) */
+		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
+			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
+		if (b->nctxvars || p == BPF_PLACE_KRETURN)
+			fputs("\tstruct stp_scratch *S; { __u32 z = 0; S = "
+			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
+			      "return 0; }\n\tS->fm = 0;\n", pf);
+		for (int k = 0; k < b->nctxvars; k++) {
+			int slot, type;
+			const char *why = value_root(dp, k, &slot, &type);
+			char root[32];
+			if (why) {
+				fprintf(stderr, "stap: error: %s: %s\n", dp->pp,
+					why);
+				rc = 1;
+				continue;
+			}
+			snprintf(root, sizeof(root), "ctx[%d]", slot);
+			const struct member_path *path = b->ctxvars[k]->member_path;
+			if (!path || !path->nsteps) {
+				fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
+					cast_of(c.b, type), slot);
+				continue;
+			}
+			if (!emit_chain(&c, pf, k, root, type, path)) {
+				fprintf(stderr, "stap: error: %s: %s: %s\n",
+					dp->pp, b->ctxvars[k]->name, c.err);
+				rc = 1;
+			}
+		}
+		if (p == BPF_PLACE_KRETURN) {
+			int proto = func_proto(c.b, name);
+			const struct btf_type *t = btf__type_by_id(c.b,
+								(__u32)proto);
+			int ret = t ? (int)t->type : 0;
+			if (ret)
+				fprintf(pf, "\tS->ret = %sctx[%d];\n",
+					cast_of(c.b, ret), btf_vlen(t));
+			else
+				fputs("\tS->ret = 0;\n", pf);
+		}
+		fprintf(pf, "\tstp_b%d();\n\treturn 0;\n}\n", b->index);
+	}
+	fclose(pf);
+	for (int i = 0; i < c.nt; i++)
+		emit_ltype(&c, i, out);
+	fwrite(pbuf, 1, plen, out);
+	free(pbuf);
+	for (int i = 0; i < c.nt; i++) {
+		for (int m = 0; m < c.t[i].nm; m++)
+			free(c.t[i].m[m].decl);
+		free(c.t[i].m);
+		free(c.t[i].cname);
+	}
+	free(c.t);
+	(void)s;
+	return rc;
+}
+
+/* The loader's table of perf-event programs: their names and periods. */
+void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out)
+{
+	int np = 0;
+
+	fputs("const struct { const char *prog; unsigned long long ns; "
+	      "int all_cpus; } stp_perf[] = { ", out);
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+		unsigned long long ns = 0;
+		enum bpf_place p = bpf_place_of(dp, NULL, &ns);
+
+		if (!bpf_place_in_kernel(p))
+			continue;
+		if (p == BPF_PLACE_PERF)
+			fprintf(out, "{ \"stp_p%d\", %lluULL, %d }, ", np,
+				dp->attach.timer.profile ? tick_ns(s) : ns,
+				dp->attach.timer.profile ? 1 : 0);
+		np++;
+	}
+	fputs("{ NULL, 0, 0 } };\n", out);
+}
