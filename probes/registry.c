@@ -9,7 +9,7 @@
 
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
-	unsupported_family;
+	process_function_family, unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -17,6 +17,7 @@ const struct probe_family *const probe_families[] = {
 	&kernel_function_family,	/* kernel.function, kernel.statement */
 	&tracepoint_family,		/* kernel.trace */
 	&procfs_family,
+	&process_function_family,	/* process("P").function/.plt/.mark */
 	&unsupported_family,		/* process, perf, kprobe, netfilter */
 	NULL,
 };

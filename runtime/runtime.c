@@ -22,5 +22,6 @@
 #include "tracepoint.c"
 #include "pretty.c"
 #include "kfunc.c"
+#include "uprobe.c"
 #include "procfs.c"
 #include "transport.c"

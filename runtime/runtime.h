@@ -65,6 +65,7 @@
 #include "timer.h"
 #include "tracepoint.h"
 #include "kfunc.h"
+#include "uprobe.h"
 #include "procfs.h"
 #include "tapset.h"
 #include "json.h"

@@ -29,8 +29,9 @@ enum attach_kind {
 	ATTACH_TRACEPOINT,
 	ATTACH_KFUNC_ENTRY,	/* a kernel function's entry, or a statement */
 	ATTACH_KFUNC_RETURN,	/* a kernel function's return */
+	ATTACH_UPROBE,		/* a place in a user binary (a function's
+				 * entry or return, a statement, a mark) */
 	/* reserved: no family produces these yet, no backend emits them */
-	ATTACH_UPROBE,
 	ATTACH_PERF,
 	ATTACH_NETFILTER,
 	ATTACH_HWBKPT,
@@ -47,6 +48,23 @@ enum value_root {
 				 * (slot arg) */
 	ROOT_REGISTER,		/* the register named reg */
 	ROOT_CONST,		/* the constant */
+	ROOT_OPERAND,		/* a machine operand (an SDT mark's
+				 * argument): operand */
+};
+
+/*
+ * A machine operand as an assembler writes it: a register, memory at
+ * reg + index * scale + offset (reg NULL: at offset alone), or a
+ * constant (ROOT_CONST). Registers by their pt_regs member ("di").
+ */
+struct value_operand {
+	const char *reg, *index;	/* pt_regs members, or NULL */
+	int scale;
+	int64_t offset;
+	bool memory;			/* the value is read at the address */
+	bool pc_relative;		/* offset is a link-time address
+					 * ("sym(%rip)"): moved by the load
+					 * bias at run time */
 };
 
 /* Whose memory a read of the value (its root or a member step) is in. */
@@ -60,6 +78,7 @@ struct value_recipe {
 	const struct dwloc *dwarf;
 	const char *reg;		/* ROOT_REGISTER */
 	int64_t constant;		/* ROOT_CONST */
+	struct value_operand operand;	/* ROOT_OPERAND */
 	/* the root as a long: a scalar of size bytes (8: as is) */
 	unsigned size;
 	bool is_signed;
@@ -128,7 +147,23 @@ struct attach_kfunc {
 	uint64_t anchor_addr;
 };
 
-/* Which tasks the probe fires for (unused by today's kinds). */
+/* A place in a user binary (ATTACH_UPROBE). */
+struct attach_uprobe {
+	const char *path;		/* the binary, resolved (absolute,
+					 * links followed) */
+	uint64_t offset;		/* the instruction's offset in the
+					 * file (what the kernel takes) */
+	uint64_t addr;			/* its link-time address */
+	bool ret;			/* the function's return */
+	uint64_t semaphore_offset;	/* a mark's semaphore, its offset in
+					 * the file; 0: none */
+	const char *provider, *name;	/* a mark's, else NULL */
+	/* return: the value's size (0 unknown, 8 as is), signedness */
+	unsigned ret_size;
+	bool ret_signed;
+};
+
+/* Which tasks the probe fires for (uprobe: pid). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
@@ -143,6 +178,7 @@ struct attach {
 		struct attach_procfs procfs;
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
+		struct attach_uprobe uprobe;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read

@@ -741,7 +741,15 @@ run_e2e_boot() { # release tag vm-options
 			fail "$name" "cannot build $missing: $(cat "$work/as.err")"
 			continue
 		fi
-		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
+		# a script with a built program is compiled from $OUT too, so
+		# process("./NAME") names the program where the guest runs it
+		if ko=$(if [ -n "$bcmd" ]; then
+				cd "$vm_cwd" && env $(script_env "$f") "$STAP" \
+					-p4 -r "$release" $(script_args "$f") \
+					"$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+			else
+				stap_here "$f" -p4 -r "$release"
+			fi 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
 			# -G NAME=VALUE settings are the loader's: ,NAME=VALUE
 			gs=$(script_args "$f" | grep -o -- '-G [^ ]*' |

@@ -1,0 +1,508 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * A user binary's places: process("PATH").function("PATTERN") (.call,
+ * .return), process("PATH").plt("PATTERN") (.return), and
+ * process("PATH").mark("NAME") (.note.stapsdt marks, also under
+ * .provider("P")), each also under .library("LIB"). PATH and LIB are
+ * found as SystemTap finds them (target/userpath.h); the places come
+ * from the binary through the ELF/DWARF reader (elf/): functions from
+ * its symbol table (named as the DWARF declares them when it has
+ * DWARF), PLT stubs, SDT notes. Every probe is a uprobe (ATTACH_UPROBE)
+ * at the place's offset in the file.
+ *
+ * Context values: $return in .return probes (the return register, as
+ * wide as the function's DWARF return type); a mark's $arg1..$argN
+ * (from the note's operands, read from the process's registers and
+ * memory), $$name and $$provider.
+ */
+#define _GNU_SOURCE
+#include "probes/probes.h"
+
+#include <fnmatch.h>
+
+#include "elf/arch.h"
+#include "elf/elf.h"
+#include "target/userpath.h"
+
+extern const struct probe_family process_function_family;
+
+enum up_what { UP_FUNCTION, UP_PLT, UP_MARK };
+
+struct up_probe {
+	struct derived_probe dp;	/* first (family.h, point_size) */
+	enum up_what what;
+	bool ret;			/* .return */
+	const char *path, *library;	/* as the point names them */
+	const char *pattern;		/* the function, stub or mark */
+	const char *provider;		/* .provider("P").mark: P, or NULL */
+	/* after expand: the place */
+	const char *file;		/* resolved */
+	uint64_t addr, offset, semaphore_offset;
+	const struct elf_sdt *sdt;	/* a mark's note */
+	unsigned ret_size;
+	bool ret_signed;
+};
+
+static struct up_probe *up_of(const struct derived_probe *dp)
+{
+	return (struct up_probe *)dp;
+}
+
+/* ---- the point's shape ----------------------------------------------- */
+
+static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
+{
+	struct up_probe *u = up_of(dp);
+	struct node *proc = point->point.comps, *c = proc->next;
+
+	(void)se;
+	if (!c || !proc->comp.arg || proc->comp.arg->kind != N_STRING)
+		return -1;
+	if (comp_is(c, "library")) {
+		if (!is_str_arg(c))
+			return -1;
+		u->library = c->comp.arg->str.value;
+		c = c->next;
+	}
+	if (comp_is(c, "provider") && is_str_arg(c) && comp_is(c->next, "mark")) {
+		u->provider = c->comp.arg->str.value;
+		c = c->next;
+	}
+	if (!c || !is_str_arg(c))
+		return -1;
+	if (comp_is(c, "function"))
+		u->what = UP_FUNCTION;
+	else if (comp_is(c, "plt"))
+		u->what = UP_PLT;
+	else if (comp_is(c, "mark"))
+		u->what = UP_MARK;
+	else
+		return -1;
+	u->path = proc->comp.arg->str.value;
+	u->pattern = c->comp.arg->str.value;
+	c = c->next;
+	if (c && comp_is(c, "call") && u->what == UP_FUNCTION && !c->comp.arg)
+		c = c->next;
+	else if (c && comp_is(c, "return") && u->what != UP_MARK &&
+		 !c->comp.arg) {
+		u->ret = true;
+		c = c->next;
+	}
+	if (c)
+		return -1;	/* .inline, .statement ...: not ours yet */
+	return true;
+}
+
+/* ---- the places ------------------------------------------------------- */
+
+/* The size and signedness of the DWARF return type of the function at
+ * addr, from the file's types: 0 (the whole register) when unknown. */
+static void return_type(struct elf_file *ef, uint64_t addr, struct up_probe *u)
+{
+	(void)ef;
+	(void)addr;
+	u->ret_size = 0;
+	u->ret_signed = false;
+}
+
+struct fn_names {
+	struct arena *a;
+	uint64_t *addr;
+	const char **label;		/* "add@/tmp/prog.c:5" */
+	int n, cap;
+};
+
+/* The DWARF's out-of-line functions by entry pc, as pp names them. */
+static int note_function(const struct elf_func *fn, void *arg)
+{
+	struct fn_names *m = arg;
+
+	if (fn->inlined || !fn->name || !fn->decl_file)
+		return 0;
+	if (m->n == m->cap) {
+		int cap = m->cap ? 2 * m->cap : 64;
+		uint64_t *addr = arena_alloc(m->a, (size_t)cap * sizeof(*addr));
+		const char **label = arena_alloc(m->a, (size_t)cap *
+						 sizeof(*label));
+		if (m->n) {
+			memcpy(addr, m->addr, (size_t)m->n * sizeof(*addr));
+			memcpy(label, m->label, (size_t)m->n * sizeof(*label));
+		}
+		m->addr = addr;
+		m->label = label;
+		m->cap = cap;
+	}
+	m->addr[m->n] = fn->entry_pc;
+	m->label[m->n++] = arena_printf(m->a, "%s@%s:%d", fn->name,
+					fn->decl_file, fn->decl_line);
+	return 0;
+}
+
+static const char *dwarf_label(const struct fn_names *m, const char *name,
+			       uint64_t addr)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->addr[i] == addr && !strncmp(m->label[i], name,
+						   strlen(name)) &&
+		    m->label[i][strlen(name)] == '@')
+			return m->label[i];
+	return NULL;
+}
+
+struct place {
+	const char *label;		/* inside the point's ("...") */
+	uint64_t addr;
+	const struct elf_sdt *sdt;
+};
+
+struct places {
+	struct arena *a;
+	struct place *v;
+	int n, cap;
+};
+
+static void add_place(struct places *p, const char *label, uint64_t addr,
+		      const struct elf_sdt *sdt)
+{
+	for (int i = 0; i < p->n; i++)
+		if (p->v[i].addr == addr && !strcmp(p->v[i].label, label))
+			return;		/* an alias of the same symbol */
+	if (p->n == p->cap) {
+		int cap = p->cap ? 2 * p->cap : 16;
+		struct place *v = arena_alloc(p->a, (size_t)cap * sizeof(*v));
+		if (p->n)
+			memcpy(v, p->v, (size_t)p->n * sizeof(*v));
+		p->v = v;
+		p->cap = cap;
+	}
+	p->v[p->n++] = (struct place){ label, addr, sdt };
+}
+
+struct sym_match {
+	struct places *out;
+	const struct fn_names *dwarf;
+	const char *pattern;
+};
+
+static int match_symbol(const struct elf_sym *s, void *arg)
+{
+	struct sym_match *m = arg;
+	const char *label;
+
+	if (s->type != 2 /* STT_FUNC */ || !s->shndx || !s->addr ||
+	    fnmatch(m->pattern, s->name, 0))
+		return 0;
+	label = dwarf_label(m->dwarf, s->name, s->addr);
+	add_place(m->out, label ? label : s->name, s->addr, NULL);
+	return 0;
+}
+
+static int place_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct place *)a)->label,
+		      ((const struct place *)b)->label);
+}
+
+/* The places of u's pattern in one file: how many, *out in a. */
+static int find_places(struct arena *a, struct elf_file *ef,
+		       const struct up_probe *u, struct place **out)
+{
+	struct places p = { .a = a };
+
+	if (u->what == UP_FUNCTION) {
+		struct fn_names dw = { .a = a };
+		struct sym_match m = { &p, &dw, u->pattern };
+
+		elf_file_functions(ef, note_function, &dw);
+		elf_file_symbols(ef, match_symbol, &m);
+	} else if (u->what == UP_PLT) {
+		const struct elf_plt *plt;
+		int n = elf_file_plt(ef, &plt);
+
+		for (int i = 0; i < n; i++)
+			if (!fnmatch(u->pattern, plt[i].name, 0))
+				add_place(&p, plt[i].name, plt[i].addr, NULL);
+	} else {
+		const struct elf_sdt *sdt;
+		int n = elf_file_sdt(ef, &sdt);
+
+		for (int i = 0; i < n; i++)
+			if (!fnmatch(u->pattern, sdt[i].name, 0) &&
+			    (!u->provider ||
+			     !fnmatch(u->provider, sdt[i].provider, 0)))
+				add_place(&p, sdt[i].name, sdt[i].pc, &sdt[i]);
+	}
+	if (p.n > 1)
+		qsort(p.v, (size_t)p.n, sizeof(*p.v), place_cmp);
+	*out = p.v;
+	return p.n;
+}
+
+static const char *const what_names[] = {
+	[UP_FUNCTION] = "function", [UP_PLT] = "plt", [UP_MARK] = "mark",
+};
+
+static int expand(struct sema *se, struct node *point,
+		  struct derived_probe *dp, struct probe_body *b)
+{
+	struct up_probe *u = up_of(dp);
+	struct arena *a = &se->s->arena;
+	const char **files;
+	int nfiles, derived = 0;
+	struct node *at = point->point.comps;
+
+	nfiles = u->library ? userpath_resolve(a, u->library, true, &files) :
+			      userpath_resolve(a, u->path, false, &files);
+	if (!nfiles) {
+		point_error(se, point, at, arena_printf(a, "no match for probe "
+			    "point '%s': cannot find %s '%s'", dp->pp,
+			    u->library ? "library" : "executable",
+			    u->library ? u->library : u->path));
+		return 0;
+	}
+	/* the process the library is in, as the point names it */
+	const char *proc = u->path;
+	if (u->library) {
+		const char **pf;
+		if (userpath_resolve(a, u->path, false, &pf) == 1)
+			proc = pf[0];
+	}
+	for (int f = 0; f < nfiles; f++) {
+		char *err = NULL;
+		struct elf_file *ef = elf_file_open(files[f], NULL, &err);
+		struct place *pl;
+
+		if (!ef) {
+			point_error(se, point, at, arena_printf(a, "cannot read "
+				    "'%s': %s", files[f], err ? err : "not ELF"));
+			free(err);
+			return derived;
+		}
+		int n = find_places(a, ef, u, &pl);
+		for (int i = 0; i < n; i++) {
+			uint64_t off;
+			if (!elf_file_addr_offset(ef, pl[i].addr, &off))
+				continue;
+			struct derived_probe *d = sema_clone_derived(se, dp);
+			struct up_probe *du = up_of(d);
+			du->file = files[f];
+			du->addr = pl[i].addr;
+			du->offset = off;
+			du->sdt = pl[i].sdt;
+			if (pl[i].sdt && pl[i].sdt->semaphore &&
+			    !elf_file_addr_offset(ef, pl[i].sdt->semaphore,
+						  &du->semaphore_offset))
+				du->semaphore_offset = 0;
+			if (u->ret)
+				return_type(ef, pl[i].addr, du);
+			if (u->library)
+				d->pp = arena_printf(a, "process(\"%s\").library"
+					"(\"%s\").%s(\"%s\")%s", proc, files[f],
+					what_names[u->what], pl[i].label,
+					u->ret ? ".return" : "");
+			else
+				d->pp = arena_printf(a, "process(\"%s\").%s"
+					"(\"%s\")%s", files[f],
+					what_names[u->what], pl[i].label,
+					u->ret ? ".return" : "");
+			sema_add_derived(se, d, b);
+			derived++;
+		}
+		elf_file_close(ef);
+	}
+	if (!derived)
+		point_error(se, point, at, arena_printf(a, "no match for probe "
+			    "point '%s'", point_string(se, point)));
+	return derived;
+}
+
+/* ---- context values --------------------------------------------------- */
+
+/* Are all probes of the body being walked of this shape? */
+static bool body_all(struct sema *se, enum up_what what, bool ret)
+{
+	const struct probe_body *b = sema_ctx(se);
+	bool any = false;
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body != b)
+			continue;
+		if (dp->family != &process_function_family ||
+		    up_of(dp)->what != what || up_of(dp)->ret != ret)
+			return false;
+		any = true;
+	}
+	return any;
+}
+
+/* $argN of a mark: N, or 0 when name is none. */
+static int mark_arg(const char *name)
+{
+	char *end;
+	long k;
+
+	if (strncmp(name, "$arg", 4) || !name[4])
+		return 0;
+	k = strtol(name + 4, &end, 10);
+	return *end || k < 1 || k > 12 ? 0 : (int)k;
+}
+
+/* Does every probe of the body being walked have mark argument k? */
+static bool marks_have(struct sema *se, int k)
+{
+	const struct probe_body *b = sema_ctx(se);
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body == b && (!up_of(dp)->sdt ||
+				      up_of(dp)->sdt->nargs < k))
+			return false;
+	}
+	return true;
+}
+
+static enum type context(struct sema *se, struct node *n, bool addr_of)
+{
+	struct probe_body *b = sema_ctx(se);
+	const char *name = n->target.name;
+
+	if (n->kind != N_TARGET || addr_of) {
+		if (se->report)
+			diag_error(se->s, n->loc, "member access and '&' on "
+				   "context variables of user-space probes are "
+				   "not supported yet");
+		return n->type = TY_LONG;
+	}
+	if (!strcmp(name, "$return")) {
+		if (!body_all(se, UP_FUNCTION, true) &&
+		    !body_all(se, UP_PLT, true) && se->report)
+			diag_error(se->s, n->loc, "'$return' is only available "
+				   "in .return probes");
+		return n->type = TY_LONG;
+	}
+	if (body_all(se, UP_MARK, false)) {
+		if (!strcmp(name, "$$name") || !strcmp(name, "$$provider"))
+			return n->type = TY_STRING;
+		int k = mark_arg(name);
+		if (k && marks_have(se, k)) {
+			for (int i = 0; i < b->nctxvars; i++)
+				if (!strcmp(b->ctxvars[i]->name, name)) {
+					n->sym = b->ctxvars[i];
+					return n->type = TY_LONG;
+				}
+			n->sym = add_context_slot(se, b, n, name);
+			return n->type = TY_LONG;
+		}
+		if (se->report)
+			diag_error(se->s, n->loc, "unknown context variable "
+				   "'%s' of a mark (it has $arg1..$argN for "
+				   "its N arguments, $$name and $$provider)",
+				   name);
+		return n->type = TY_LONG;
+	}
+	if (se->report)
+		diag_error(se->s, n->loc, "context variable '%s' of a user-space "
+			   "function is not supported yet", name);
+	return n->type = TY_LONG;
+}
+
+static int defined(struct sema *se, struct node *n)
+{
+	const char *name = n->target.name;
+
+	if (body_all(se, UP_MARK, false))
+		return !strcmp(name, "$$name") || !strcmp(name, "$$provider") ||
+		       (mark_arg(name) && marks_have(se, mark_arg(name)));
+	return !strcmp(name, "$return") && (body_all(se, UP_FUNCTION, true) ||
+					    body_all(se, UP_PLT, true));
+}
+
+/* ---- the attach description ------------------------------------------ */
+
+/* An SDT operand as a recipe's (registers by pt_regs member). */
+static void sdt_operand(const struct elf_sdt_arg *arg, struct value_recipe *r)
+{
+	r->size = (unsigned)arg->size;
+	r->is_signed = arg->is_signed;
+	r->space = SPACE_USER;
+	if (arg->kind == ELF_SDT_CONST) {
+		r->root = ROOT_CONST;
+		r->constant = arg->value;
+		return;
+	}
+	r->root = ROOT_OPERAND;
+	r->operand.memory = arg->kind == ELF_SDT_MEM;
+	r->operand.offset = arg->offset;
+	r->operand.scale = arg->scale;
+	if (arg->reg == 16) {		/* %rip: offset is sym + offset */
+		r->operand.pc_relative = true;
+	} else if (arg->reg >= 0) {
+		r->operand.reg = arch_reg_pt_regs((unsigned)arg->reg);
+	}
+	if (arg->index_reg >= 0)
+		r->operand.index = arch_reg_pt_regs((unsigned)arg->index_reg);
+}
+
+static void describe(const struct program *prog, struct derived_probe *dp)
+{
+	const struct up_probe *u = up_of(dp);
+	const struct probe_body *b = dp->body;
+	struct attach *at = &dp->attach;
+	struct arena *a = &prog->s->arena;
+
+	at->kind = ATTACH_UPROBE;
+	at->uprobe.path = u->file;
+	at->uprobe.offset = u->offset;
+	at->uprobe.addr = u->addr;
+	at->uprobe.ret = u->ret;
+	at->uprobe.semaphore_offset = u->semaphore_offset;
+	at->uprobe.ret_size = u->ret_size;
+	at->uprobe.ret_signed = u->ret_signed;
+	if (u->sdt) {
+		at->uprobe.provider = u->sdt->provider;
+		at->uprobe.name = u->sdt->name;
+	}
+	if (!u->sdt || !b->nctxvars)
+		return;
+	const struct value_recipe **values = arena_alloc(a, (size_t)
+		b->nctxvars * sizeof(*values));
+	for (int k = 0; k < b->nctxvars; k++) {
+		int n = mark_arg(b->ctxvars[k]->name);
+		struct value_recipe *r;
+
+		if (!n || n > u->sdt->nargs)
+			continue;
+		r = arena_alloc(a, sizeof(*r));
+		sdt_operand(&u->sdt->arg[n - 1], r);
+		values[k] = r;
+	}
+	at->values = values;
+	at->nvalues = b->nctxvars;
+}
+
+static const char *const roots[] = { "process", NULL };
+static const char *const probe_types[] = {
+	"process(string).function(string)",
+	"process(string).function(string).call",
+	"process(string).function(string).return",
+	"process(string).library(string).function(string)",
+	"process(string).mark(string)",
+	"process(string).plt(string)",
+	"process(string).plt(string).return",
+	"process(string).provider(string).mark(string)",
+	NULL,
+};
+
+const struct probe_family process_function_family = {
+	.point_size = sizeof(struct up_probe),
+	.name = "process(\"PATH\").function",
+	.roots = roots,
+	.probe_types = probe_types,
+	.derive = derive,
+	.expand = expand,
+	.context = context,
+	.defined = defined,
+	.has_return = true,
+	.describe = describe,
+};

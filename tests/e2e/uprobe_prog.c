@@ -1,0 +1,34 @@
+/* A program built by the e2e runner for the uprobe tests (uprobe_*.stp)
+ * and run in the guest: functions with arguments and return values, a
+ * call through the PLT, and sys/sdt.h marks, one with a semaphore. */
+#include <stdlib.h>
+#include <sys/sdt.h>
+
+/* the mark "uprobe_prog:busy" is enabled only while a probe is on it */
+unsigned short uprobe_prog_busy_semaphore __attribute__((section(".probes")));
+
+__attribute__((noinline)) int add(int a, int b)
+{
+	__asm__ volatile("");
+	return a * 2 + b;
+}
+
+__attribute__((noinline)) long negate(long x)
+{
+	__asm__ volatile("");
+	return -x;
+}
+
+int main(int argc, char **argv)
+{
+	int n = argc > 1 ? atoi(argv[1]) : 3;
+	long s = 0;
+
+	for (int i = 0; i < n; i++) {
+		s += add(i, 10);
+		DTRACE_PROBE2(uprobe_prog, tick, i, s);
+		if (uprobe_prog_busy_semaphore)
+			DTRACE_PROBE1(uprobe_prog, busy, i);
+	}
+	return negate(s) == -36 ? 0 : 1;
+}
