@@ -2,9 +2,12 @@
  * and run in the guest: functions with arguments and return values, a
  * call through the PLT, and sys/sdt.h marks, one with a semaphore. */
 #include <stdlib.h>
+#define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
 
-/* the mark "uprobe_prog:busy" is enabled only while a probe is on it */
+/* the marks' semaphores (sys/sdt.h names them so): "uprobe_prog:busy"
+ * runs only while a probe raises its semaphore */
+unsigned short uprobe_prog_tick_semaphore __attribute__((section(".probes")));
 unsigned short uprobe_prog_busy_semaphore __attribute__((section(".probes")));
 
 __attribute__((noinline)) int add(int a, int b)
