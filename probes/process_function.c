@@ -22,16 +22,31 @@
 
 #include "elf/arch.h"
 #include "elf/elf.h"
+#include "target/functions.h"
 #include "target/userpath.h"
 
 extern const struct probe_family process_function_family;
 
 enum up_what { UP_FUNCTION, UP_PLT, UP_MARK };
 
+struct place {
+	const char *label;		/* inside the point's ("...") */
+	uint64_t addr;
+	const struct elf_sdt *sdt;
+	/* a function from the DWARF: its instance's CU, -L's variables
+	 * ("$name:type"), the C type of its return value (or NULL) */
+	uint32_t cu;
+	bool dwarf, inlined;
+	const char **vars;
+	int nvars;
+	const char *ret_type;
+};
+
 struct up_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
 	enum up_what what;
 	bool ret;			/* .return */
+	bool call;			/* .call */
 	const char *path, *library;	/* as the point names them */
 	const char *pattern;		/* the function, stub or mark */
 	const char *provider;		/* .provider("P").mark: P, or NULL */
@@ -41,6 +56,7 @@ struct up_probe {
 	const struct elf_sdt *sdt;	/* a mark's note */
 	unsigned ret_size;
 	bool ret_signed;
+	struct place place;		/* where: its DWARF */
 };
 
 static struct up_probe *up_of(const struct derived_probe *dp)
@@ -81,8 +97,10 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 	u->path = proc->comp.arg->str.value;
 	u->pattern = c->comp.arg->str.value;
 	c = c->next;
-	if (c && comp_is(c, "call") && u->what == UP_FUNCTION && !c->comp.arg)
+	if (c && comp_is(c, "call") && u->what == UP_FUNCTION && !c->comp.arg) {
+		u->call = true;
 		c = c->next;
+	}
 	else if (c && comp_is(c, "return") && u->what != UP_MARK &&
 		 !c->comp.arg) {
 		u->ret = true;
@@ -95,65 +113,43 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 
 /* ---- the places ------------------------------------------------------- */
 
-/* The size and signedness of the DWARF return type of the function at
- * addr, from the file's types: 0 (the whole register) when unknown. */
-static void return_type(struct elf_file *ef, uint64_t addr, struct up_probe *u)
+/*
+ * The size and signedness of a C base type or pointer as the DWARF names
+ * it ("int", "long unsigned int", "char const*"): 0 (the whole register)
+ * for anything else.
+ */
+static void ctype_size(const char *t, unsigned *size, bool *is_signed)
 {
-	(void)ef;
-	(void)addr;
-	u->ret_size = 0;
-	u->ret_signed = false;
-}
+	static const struct { const char *name; unsigned size; bool sign; }
+	types[] = {
+		{ "char", 1, true }, { "signed char", 1, true },
+		{ "unsigned char", 1, false }, { "_Bool", 1, false },
+		{ "bool", 1, false },
+		{ "short int", 2, true }, { "short unsigned int", 2, false },
+		{ "int", 4, true }, { "unsigned int", 4, false },
+		{ "long int", 8, true }, { "long unsigned int", 8, false },
+		{ "long long int", 8, true },
+		{ "long long unsigned int", 8, false },
+	};
 
-struct fn_names {
-	struct arena *a;
-	uint64_t *addr;
-	const char **label;		/* "add@/tmp/prog.c:5" */
-	int n, cap;
-};
-
-/* The DWARF's out-of-line functions by entry pc, as pp names them. */
-static int note_function(const struct elf_func *fn, void *arg)
-{
-	struct fn_names *m = arg;
-
-	if (fn->inlined || !fn->name || !fn->decl_file)
-		return 0;
-	if (m->n == m->cap) {
-		int cap = m->cap ? 2 * m->cap : 64;
-		uint64_t *addr = arena_alloc(m->a, (size_t)cap * sizeof(*addr));
-		const char **label = arena_alloc(m->a, (size_t)cap *
-						 sizeof(*label));
-		if (m->n) {
-			memcpy(addr, m->addr, (size_t)m->n * sizeof(*addr));
-			memcpy(label, m->label, (size_t)m->n * sizeof(*label));
-		}
-		m->addr = addr;
-		m->label = label;
-		m->cap = cap;
+	*size = 0;
+	*is_signed = false;
+	if (!t)
+		return;
+	if (t[strlen(t) - 1] == '*') {
+		*size = 8;
+		return;
 	}
-	m->addr[m->n] = fn->entry_pc;
-	m->label[m->n++] = arena_printf(m->a, "%s@%s:%d", fn->name,
-					fn->decl_file, fn->decl_line);
-	return 0;
+	if (!strncmp(t, "enum ", 5)) {
+		*size = 4;
+		return;
+	}
+	for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++)
+		if (!strcmp(t, types[k].name)) {
+			*size = types[k].size;
+			*is_signed = types[k].sign;
+		}
 }
-
-static const char *dwarf_label(const struct fn_names *m, const char *name,
-			       uint64_t addr)
-{
-	for (int i = 0; i < m->n; i++)
-		if (m->addr[i] == addr && !strncmp(m->label[i], name,
-						   strlen(name)) &&
-		    m->label[i][strlen(name)] == '@')
-			return m->label[i];
-	return NULL;
-}
-
-struct place {
-	const char *label;		/* inside the point's ("...") */
-	uint64_t addr;
-	const struct elf_sdt *sdt;
-};
 
 struct places {
 	struct arena *a;
@@ -161,12 +157,12 @@ struct places {
 	int n, cap;
 };
 
-static void add_place(struct places *p, const char *label, uint64_t addr,
-		      const struct elf_sdt *sdt)
+static struct place *add_place(struct places *p, const char *label,
+			       uint64_t addr, const struct elf_sdt *sdt)
 {
 	for (int i = 0; i < p->n; i++)
 		if (p->v[i].addr == addr && !strcmp(p->v[i].label, label))
-			return;		/* an alias of the same symbol */
+			return NULL;	/* an alias of the same symbol */
 	if (p->n == p->cap) {
 		int cap = p->cap ? 2 * p->cap : 16;
 		struct place *v = arena_alloc(p->a, (size_t)cap * sizeof(*v));
@@ -175,25 +171,23 @@ static void add_place(struct places *p, const char *label, uint64_t addr,
 		p->v = v;
 		p->cap = cap;
 	}
-	p->v[p->n++] = (struct place){ label, addr, sdt };
+	p->v[p->n] = (struct place){ .label = label, .addr = addr,
+				     .sdt = sdt };
+	return &p->v[p->n++];
 }
 
 struct sym_match {
 	struct places *out;
-	const struct fn_names *dwarf;
 	const char *pattern;
 };
 
-static int match_symbol(const struct elf_sym *s, void *arg)
+static int match_symtab(const struct elf_sym *s, void *arg)
 {
 	struct sym_match *m = arg;
-	const char *label;
 
-	if (s->type != 2 /* STT_FUNC */ || !s->shndx || !s->addr ||
-	    fnmatch(m->pattern, s->name, 0))
-		return 0;
-	label = dwarf_label(m->dwarf, s->name, s->addr);
-	add_place(m->out, label ? label : s->name, s->addr, NULL);
+	if (s->type == 2 /* STT_FUNC */ && s->shndx && s->addr &&
+	    !fnmatch(m->pattern, s->name, 0))
+		add_place(m->out, s->name, s->addr, NULL);
 	return 0;
 }
 
@@ -203,6 +197,69 @@ static int place_cmp(const void *a, const void *b)
 		      ((const struct place *)b)->label);
 }
 
+/*
+ * The functions of pattern ("NAME[@FILE[:LINE]]") in file, through the
+ * function catalog the kernel's functions use (target/functions.h: the
+ * DWARF's functions with their instances and variables, and the symbol
+ * table's functions without DWARF): false when the file has no DWARF.
+ * ret: .return (out-of-line copies); call: .call (the same).
+ */
+static bool dwarf_places(struct places *p, const char *file,
+			 const char *pattern, bool ret, bool call)
+{
+	struct kf_catalog cat;
+	struct kf_query q = { .line = -1, .guru = true };
+	struct kf_point *pts;
+	char *err = NULL, *pat = arena_strdup(p->a, pattern), *at;
+	int n;
+
+	if (kf_catalog_load("user", file, NULL, &cat, &err) != 0) {
+		free(err);
+		return false;
+	}
+	if ((at = strchr(pat, '@'))) {
+		char *colon = strchr(at + 1, ':');
+		*at = '\0';
+		q.file = at + 1;
+		if (colon) {
+			*colon = '\0';
+			q.line = atoi(colon + 1);
+		}
+	}
+	q.func = pat;
+	q.kind = ret ? KF_RETURN : call ? KF_CALL : KF_ANY;
+	n = kf_catalog_match(&cat, &q, &pts);
+	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = pts[i].f;
+		const char *label = !*f->file ? arena_strdup(p->a, f->name) :
+				    f->line > 0 ?
+				    arena_printf(p->a, "%s@%s:%d", f->name,
+						 f->file, f->line) :
+				    arena_printf(p->a, "%s@%s", f->name, f->file);
+		for (int k = 0; k < pts[i].ninst; k++) {
+			const struct kf_inst *in = pts[i].inst[k];
+			struct place *pl = add_place(p, label, in->addr, NULL);
+
+			if (!pl)
+				continue;
+			pl->dwarf = !(f->flags & KF_SYMTAB);
+			pl->inlined = in->flags & KF_INST_INLINE;
+			pl->cu = in->cu;
+			pl->ret_type = f->ret_type ?
+				       arena_strdup(p->a, f->ret_type) : NULL;
+			pl->nvars = pts[i].nvars;
+			pl->vars = arena_alloc(p->a, (size_t)(pl->nvars + 1) *
+					       sizeof(*pl->vars));
+			for (int v = 0; v < pl->nvars; v++)
+				pl->vars[v] = arena_strdup(p->a,
+							   pts[i].vars[v]);
+		}
+	}
+	kf_points_free(pts, n);
+	kf_catalog_free(&cat);
+	return true;
+}
+
 /* The places of u's pattern in one file: how many, *out in a. */
 static int find_places(struct arena *a, struct elf_file *ef,
 		       const struct up_probe *u, struct place **out)
@@ -210,11 +267,11 @@ static int find_places(struct arena *a, struct elf_file *ef,
 	struct places p = { .a = a };
 
 	if (u->what == UP_FUNCTION) {
-		struct fn_names dw = { .a = a };
-		struct sym_match m = { &p, &dw, u->pattern };
-
-		elf_file_functions(ef, note_function, &dw);
-		elf_file_symbols(ef, match_symbol, &m);
+		if (!dwarf_places(&p, elf_file_path(ef), u->pattern, u->ret,
+				  u->call)) {
+			struct sym_match m = { &p, u->pattern };
+			elf_file_symbols(ef, match_symtab, &m);
+		}
 	} else if (u->what == UP_PLT) {
 		const struct elf_plt *plt;
 		int n = elf_file_plt(ef, &plt);
@@ -294,17 +351,19 @@ static int expand(struct sema *se, struct node *point,
 						  &du->semaphore_offset))
 				du->semaphore_offset = 0;
 			if (u->ret)
-				return_type(ef, pl[i].addr, du);
+				ctype_size(pl[i].ret_type, &du->ret_size,
+					   &du->ret_signed);
+			du->place = pl[i];
 			if (u->library)
 				d->pp = arena_printf(a, "process(\"%s\").library"
 					"(\"%s\").%s(\"%s\")%s", proc, files[f],
 					what_names[u->what], pl[i].label,
-					u->ret ? ".return" : "");
+					u->ret ? ".return" : u->call ? ".call" : "");
 			else
 				d->pp = arena_printf(a, "process(\"%s\").%s"
 					"(\"%s\")%s", files[f],
 					what_names[u->what], pl[i].label,
-					u->ret ? ".return" : "");
+					u->ret ? ".return" : u->call ? ".call" : "");
 			sema_add_derived(se, d, b);
 			derived++;
 		}
@@ -481,6 +540,137 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 	at->nvalues = b->nctxvars;
 }
 
+/* ---- listing --------------------------------------------------------- */
+
+/* "NAME" of spec at *p ('"NAME")'), advanced past it: NULL if none. */
+static char *spec_arg(const char **p, const char *comp)
+{
+	size_t n = strlen(comp);
+	const char *s = *p, *close;
+	char *r;
+
+	if (strncmp(s, comp, n) || strncmp(s + n, "(\"", 2))
+		return NULL;
+	s += n + 2;
+	close = strstr(s, "\")");
+	if (!close || memchr(s, '"', (size_t)(close - s)))
+		return NULL;
+	r = strndup(s, (size_t)(close - s));
+	*p = close + 2;
+	return r;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * -l/-L of process("PATH")[.library("LIB")].function("F")[.call|.return],
+ * .plt("P") and [.provider("P")].mark("M"): sorted and unique as
+ * SystemTap's set of printed points; -L adds the variables ($a:int, a
+ * mark's $arg1:long ...).
+ */
+static int list(struct session *s, const char *spec, bool with_vars)
+{
+	const char *p = spec, **files;
+	char *path = spec_arg(&p, "process"), *lib = NULL, *prov = NULL;
+	struct up_probe u = { .what = UP_FUNCTION };
+	struct arena *a = &s->arena;
+	char **lines = NULL;
+	int nlines = 0, nfiles, shown = 0;
+
+	if (!path)
+		return -1;
+	if (*p == '.' && (lib = spec_arg(&(const char *){ p + 1 }, "library")))
+		p = strstr(p, "\")") + 2;
+	if (*p == '.' && (prov = spec_arg(&(const char *){ p + 1 }, "provider")))
+		p = strstr(p, "\")") + 2;
+	if (*p == '.' && (u.pattern = spec_arg(&(const char *){ p + 1 },
+					       "function")))
+		u.what = UP_FUNCTION;
+	else if (*p == '.' && !prov &&
+		 (u.pattern = spec_arg(&(const char *){ p + 1 }, "plt")))
+		u.what = UP_PLT;
+	else if (*p == '.' && (u.pattern = spec_arg(&(const char *){ p + 1 },
+						    "mark")))
+		u.what = UP_MARK;
+	if (u.pattern)
+		p = strstr(p, "\")") + 2;
+	if (!strcmp(p, ".return") && u.what != UP_MARK)
+		u.ret = true;
+	else if (!strcmp(p, ".call") && u.what == UP_FUNCTION)
+		u.call = true;
+	else if (*p)
+		u.pattern = NULL;
+	if (!u.pattern || (prov && u.what != UP_MARK)) {
+		free(path);
+		free(lib);
+		free(prov);
+		free((char *)u.pattern);
+		return -1;
+	}
+	u.provider = prov;
+	nfiles = userpath_resolve(a, lib ? lib : path, lib != NULL, &files);
+	const char *proc = path;
+	if (lib) {
+		const char **pf;
+		if (userpath_resolve(a, path, false, &pf) == 1)
+			proc = pf[0];
+	}
+	for (int f = 0; f < nfiles; f++) {
+		char *err = NULL;
+		struct elf_file *ef = elf_file_open(files[f], NULL, &err);
+		struct place *pl;
+
+		free(err);
+		if (!ef)
+			continue;
+		int n = find_places(a, ef, &u, &pl);
+		lines = realloc(lines, (size_t)(nlines + n + 1) * sizeof(*lines));
+		if (!lines)
+			fatal("out of memory");
+		for (int i = 0; i < n; i++) {
+			struct strbuf sb = { 0 };
+
+			if (lib)
+				sb_printf(&sb, "process(\"%s\").library(\"%s\")",
+					  proc, files[f]);
+			else
+				sb_printf(&sb, "process(\"%s\")", files[f]);
+			if (prov)
+				sb_printf(&sb, ".provider(\"%s\")", prov);
+			sb_printf(&sb, ".%s(\"%s\")%s", what_names[u.what],
+				  pl[i].label, u.ret ? ".return" :
+				  u.call ? ".call" : "");
+			for (int v = 0; with_vars && v < pl[i].nvars; v++)
+				sb_printf(&sb, " %s", pl[i].vars[v]);
+			for (int k = 0; with_vars && pl[i].sdt &&
+			     k < pl[i].sdt->nargs; k++)
+				sb_printf(&sb, " $arg%d:long", k + 1);
+			lines[nlines++] = strdup(sb_str(&sb));
+			sb_free(&sb);
+		}
+		elf_file_close(ef);
+	}
+	if (nlines > 1)
+		qsort(lines, (size_t)nlines, sizeof(*lines), line_cmp);
+	for (int i = 0; i < nlines; i++) {
+		if (!i || strcmp(lines[i], lines[i - 1])) {
+			puts(lines[i]);
+			shown++;
+		}
+	}
+	for (int i = 0; i < nlines; i++)
+		free(lines[i]);
+	free(lines);
+	free(path);
+	free(lib);
+	free(prov);
+	free((char *)u.pattern);
+	return shown;
+}
+
 static const char *const roots[] = { "process", NULL };
 static const char *const probe_types[] = {
 	"process(string).function(string)",
@@ -504,5 +694,6 @@ const struct probe_family process_function_family = {
 	.context = context,
 	.defined = defined,
 	.has_return = true,
+	.list = list,
 	.describe = describe,
 };

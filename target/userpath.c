@@ -107,8 +107,9 @@ int userpath_resolve(struct arena *a, const char *spec, bool library,
 	} else if (library) {
 		if (!search_libs(&f, spec))
 			search(&f, getenv("PATH"), spec, true);
-	} else if (!search(&f, getenv("PATH"), spec, true)) {
-		search_libs(&f, spec);
+	} else if (!search(&f, getenv("PATH"), spec, true) &&
+		   !search_libs(&f, spec)) {
+		add(&f, spec, false);	/* at last, from the current directory */
 	}
 	*out = f.v;
 	return f.n;

@@ -569,6 +569,38 @@ for f in "$tests"/listing/*.args; do
 	[ $ran = 1 ] || skip "$name" "no kernel debuginfo in /usr/lib/debug/boot (scripts/setup.sh)"
 done
 
+### -l/-L of user-space points: NAME.uargs (stap's options, run in a
+# directory where user_prog.c was built as ./user_prog with gcc -g -O2)
+# gives NAME.out, that directory written @DIR@: SystemTap 4.8's own
+# output, written by tests/listing/from-systemtap.sh; NAME.rc its exit
+# status when not 0.
+ubuilt=
+for f in "$tests"/listing/*.uargs; do
+	name=listing/$(basename "$f" .uargs)
+	wanted "$name" || continue
+	udir=$work/listing-user
+	if [ -z "$ubuilt" ]; then
+		mkdir -p "$udir"
+		cp "$tests/listing/user_prog.c" "$udir/"
+		(cd "$udir" && gcc -g -O2 -o user_prog user_prog.c) \
+			>"$work/err" 2>&1 && ubuilt=1 || ubuilt=0
+	fi
+	if [ "$ubuilt" != 1 ]; then
+		fail "$name" "cannot build user_prog.c: $(head -5 "$work/err")"
+		continue
+	fi
+	read -ra largs <"$f"
+	(cd "$udir" && "$STAP" "${largs[@]}") 2>"$work/err" |
+		sed "s|$udir|@DIR@|g" >"$work/out"
+	rc=${PIPESTATUS[0]}
+	want_rc=$(cat "${f%.uargs}.rc" 2>/dev/null || echo 0)
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit status $rc, expected $want_rc: $(cat "$work/err")"
+	else
+		check_golden "$name" "${f%.uargs}.out" "$work/out"
+	fi
+done
+
 ### the functions SystemTap 4.8 has that ours lacks are exactly those
 ### tests/listing/functions48/missing.txt names (with the reason)
 if wanted listing/functions48; then
