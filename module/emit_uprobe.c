@@ -10,6 +10,42 @@
  * constant. $return is the return register at a .return probe's hit.
  */
 #include "module/emit.h"
+#include "module/loc_c.h"
+
+/*
+ * A function's variable at its DWARF location, into stp_addr: the
+ * location program as C over the user registers (module/loc_c.h), its
+ * memory reads the process's (stp_tp_read is stp_tp_uread in these
+ * functions, see gen_up_vals).
+ */
+static void dwarf_c(FILE *out, struct cg *cg, const struct value_recipe *r)
+{
+	struct dwloc d;
+	const char *err = loc_c(&cg->s->arena, r->prog, r->size, &d);
+
+	if (err) {
+		/* pass 2 read the program; a form loc_c does not model */
+		fprintf(out, "#error \"a user-space variable: %s\"\n", err);
+		return;
+	}
+	for (const char *p = d.code; *p;) {
+		size_t n = strcspn(p, "\n");
+		fprintf(out, "\t\t%.*s\n", (int)n, p);
+		p += n + (p[n] == '\n');
+	}
+	if (d.kind == DWL_MEMORY) {
+		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
+			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
+			"\t\t\tgoto fault;\n\t\t}\n", d.expr, r->size,
+			r->is_signed, d.expr);
+		return;
+	}
+	fprintf(out, "\t\tstp_addr = %s;\n", d.expr);
+	if (r->size && r->size < 8)
+		fprintf(out, "\t\tstp_addr = (u64)(%s)(%s%d)stp_addr;\n",
+			r->is_signed ? "s64" : "u64", r->is_signed ? "s" : "u",
+			(int)r->size * 8);
+}
 
 /* One value's C: into stp_addr, or `goto fault` with the address. */
 static void operand_c(FILE *out, const struct value_recipe *r)
@@ -40,8 +76,11 @@ static void operand_c(FILE *out, const struct value_recipe *r)
 			sz, r->size * 8);
 }
 
-static void gen_up_vals(FILE *out, const struct program *prog)
+static void gen_up_vals(struct cg *cg, FILE *out)
 {
+	const struct program *prog = cg->prog;
+	bool any = false;
+
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const struct probe_body *b = dp->body;
@@ -51,6 +90,9 @@ static void gen_up_vals(FILE *out, const struct program *prog)
 			continue;
 		struct strbuf pp = { 0 };
 		sb_c_literal(&pp, dp->pp, strlen(dp->pp), true);
+		if (!any)	/* the values' reads are the process's */
+			fputs("\n#define stp_tp_read stp_tp_uread\n", out);
+		any = true;
 		fprintf(out, "\n/* context values of %s */\n"
 			"static void stp_up_vals_%d(struct pt_regs *regs, "
 			"int64_t *v, u64 *faults)\n{\n\t*faults = 0;\n",
@@ -62,7 +104,10 @@ static void gen_up_vals(FILE *out, const struct program *prog)
 				continue;
 			fprintf(out, "\t{\t/* %s */\n\t\t__label__ fault;\n"
 				"\t\tu64 stp_addr;\n\n", b->ctxvars[k]->name);
-			operand_c(out, r);
+			if (r->root == ROOT_DWARF)
+				dwarf_c(out, cg, r);
+			else
+				operand_c(out, r);
 			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
 				"\t\tif (0) {\nfault:\n"
 				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
@@ -71,6 +116,8 @@ static void gen_up_vals(FILE *out, const struct program *prog)
 		}
 		fputs("}\n", out);
 	}
+	if (any)
+		fputs("#undef stp_tp_read\n", out);
 }
 
 static const char *probe_type(const struct derived_probe *dp)
@@ -81,7 +128,7 @@ static const char *probe_type(const struct derived_probe *dp)
 
 static void support(struct cg *cg, FILE *out)
 {
-	gen_up_vals(out, cg->prog);
+	gen_up_vals(cg, out);
 }
 
 static void head_fields(struct cg *cg, int i, FILE *out)
@@ -108,8 +155,10 @@ static void fields(struct cg *cg, int i, FILE *out)
 	if (dp->attach.filter.pid)
 		fprintf(out, ", .pid = %lld", (long long)dp->attach.filter.pid);
 	if (u->provider)
-		fprintf(out, ",\n\t  .provider = %s, .name = %s",
-			c_string(cg, u->provider, strlen(u->provider)),
+		fprintf(out, ",\n\t  .provider = %s",
+			c_string(cg, u->provider, strlen(u->provider)));
+	if (u->name)
+		fprintf(out, ", .name = %s",
 			c_string(cg, u->name, strlen(u->name)));
 }
 

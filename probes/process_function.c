@@ -13,7 +13,10 @@
  * Context values: $return in .return probes (the return register, as
  * wide as the function's DWARF return type); a mark's $arg1..$argN
  * (from the note's operands, read from the process's registers and
- * memory), $$name and $$provider.
+ * memory), $$name and $$provider; a .plt probe's $$name; a function's
+ * scalar parameters and variables ($a, a pointer $p) at its entry, from
+ * its DWARF location (module/loc_c.h renders it over the user registers
+ * and the process's memory).
  */
 #define _GNU_SOURCE
 #include "probes/probes.h"
@@ -22,6 +25,7 @@
 
 #include "elf/arch.h"
 #include "elf/elf.h"
+#include "target/dwloc.h"
 #include "target/functions.h"
 #include "target/userpath.h"
 
@@ -57,6 +61,11 @@ struct up_probe {
 	unsigned ret_size;
 	bool ret_signed;
 	struct place place;		/* where: its DWARF */
+	/* locs[k]: where the body's context value k (a variable of the
+	 * function) is at the probe, or NULL; 64 slots at most */
+	const struct dwloc_prog **locs;
+	unsigned *sizes;		/* [k]: its scalar's bytes */
+	bool *signs;
 };
 
 static struct up_probe *up_of(const struct derived_probe *dp)
@@ -171,8 +180,30 @@ static struct place *add_place(struct places *p, const char *label,
 		p->v = v;
 		p->cap = cap;
 	}
-	p->v[p->n] = (struct place){ .label = label, .addr = addr,
-				     .sdt = sdt };
+	/* the file's strings and notes die with it: copies */
+	p->v[p->n] = (struct place){ .label = arena_strdup(p->a, label),
+				     .addr = addr };
+	if (sdt) {
+		struct elf_sdt *c = arena_alloc(p->a, sizeof(*c));
+		struct elf_sdt_arg *args = arena_alloc(p->a, (size_t)
+			(sdt->nargs ? sdt->nargs : 1) * sizeof(*args));
+
+		*c = *sdt;
+		c->provider = arena_strdup(p->a, sdt->provider);
+		c->name = arena_strdup(p->a, sdt->name);
+		c->args = sdt->args ? arena_strdup(p->a, sdt->args) : NULL;
+		c->error = sdt->error ? arena_strdup(p->a, sdt->error) : NULL;
+		for (int i = 0; i < sdt->nargs; i++) {
+			args[i] = sdt->arg[i];
+			if (args[i].text)
+				args[i].text = arena_strdup(p->a, args[i].text);
+			if (args[i].symbol)
+				args[i].symbol = arena_strdup(p->a,
+							      args[i].symbol);
+		}
+		c->arg = args;
+		p->v[p->n].sdt = c;
+	}
 	return &p->v[p->n++];
 }
 
@@ -421,6 +452,151 @@ static bool marks_have(struct sema *se, int k)
 	return true;
 }
 
+/* A copy of location program l in arena a (it outlives the file). */
+static const struct elf_loc *copy_loc(struct arena *a, const struct elf_loc *l,
+				      int depth)
+{
+	struct elf_loc *c;
+	struct elf_loc_op *ops;
+
+	if (!l || depth > 4)
+		return NULL;
+	c = arena_alloc(a, sizeof(*c));
+	*c = *l;
+	ops = arena_alloc(a, (size_t)(l->n ? l->n : 1) * sizeof(*ops));
+	for (int i = 0; i < l->n; i++) {
+		ops[i] = l->ops[i];
+		ops[i].sub = copy_loc(a, l->ops[i].sub, depth + 1);
+	}
+	c->ops = ops;
+	c->frame_base = copy_loc(a, l->frame_base, depth + 1);
+	return c;
+}
+
+/* The C type of variable name ("$a") at u's function, or NULL. */
+static const char *var_type(const struct up_probe *u, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (int v = 0; v < u->place.nvars; v++)
+		if (!strncmp(u->place.vars[v], name, len) &&
+		    u->place.vars[v][len] == ':')
+			return u->place.vars[v] + len + 1;
+	return NULL;
+}
+
+/*
+ * $name of the function of every probe of the body: slot k's location
+ * at each, or an error reported at n. Scalars (base types, enums,
+ * pointers) only.
+ */
+static bool function_var(struct sema *se, struct node *n, int k)
+{
+	const struct probe_body *b = sema_ctx(se);
+	struct arena *a = &se->s->arena;
+	const char *name = n->target.name;
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		struct up_probe *u = up_of(dp);
+		const char *type, *err;
+		struct dwloc_file *dw;
+		struct dwloc_prog prog;
+		char *why = NULL;
+		unsigned size;
+		bool sign;
+
+		if (dp->body != b)
+			continue;
+		if (u->locs && u->locs[k])
+			continue;
+		type = var_type(u, name);
+		if (!type) {
+			struct strbuf alt = { 0 };
+			for (int v = 0; v < u->place.nvars; v++)
+				sb_printf(&alt, "%s%.*s", v ? " " : "",
+					  (int)strcspn(u->place.vars[v], ":"),
+					  u->place.vars[v]);
+			if (se->report)
+				diag_error(se->s, n->loc, "unable to find local "
+					   "'%s' in %s (alternatives: %s)",
+					   name + 1, dp->pp,
+					   u->place.nvars ? sb_str(&alt) : "none");
+			sb_free(&alt);
+			return false;
+		}
+		ctype_size(type, &size, &sign);
+		if (!size) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' is a %s: only "
+					   "scalar variables of user-space "
+					   "functions are supported yet", name,
+					   type);
+			return false;
+		}
+		dw = dwloc_open(u->file, &why);
+		if (!dw) {
+			if (se->report)
+				diag_error(se->s, n->loc, "cannot read the DWARF "
+					   "of %s: %s", u->file, why);
+			free(why);
+			return false;
+		}
+		err = dwloc_var(dw, a, u->addr, u->place.cu, name + 1, &prog);
+		for (int o = 0; !err && o < prog.loc->n; o++)
+			if (prog.loc->ops[o].kind == ELF_LOC_ADDR)
+				err = "a static variable's address in a user "
+				      "program is not supported yet";
+		if (!err) {
+			struct dwloc_prog *c = arena_alloc(a, sizeof(*c));
+			*c = prog;
+			c->loc = copy_loc(a, prog.loc, 0);
+			if (!u->locs) {
+				u->locs = arena_alloc(a, 64 * sizeof(*u->locs));
+				u->sizes = arena_alloc(a, 64 * sizeof(*u->sizes));
+				u->signs = arena_alloc(a, 64 * sizeof(*u->signs));
+			}
+			u->locs[k] = c;
+			u->sizes[k] = size;
+			u->signs[k] = sign;
+		}
+		dwloc_close(dw);
+		if (err) {
+			if (se->report)
+				diag_error(se->s, n->loc, "cannot read '%s' in %s: "
+					   "%s", name, dp->pp, err);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Is mark argument k at some probe of the body an operand relative to
+ * the program counter ("sym(%rip)"), not modelled yet? Reported. */
+static bool marks_rip(struct sema *se, int k)
+{
+	const struct probe_body *b = sema_ctx(se);
+
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		const struct elf_sdt_arg *arg;
+
+		if (dp->body != b || !up_of(dp)->sdt)
+			continue;
+		arg = &up_of(dp)->sdt->arg[k - 1];
+		if (arg->reg == 16 || arg->symbol || arg->index_reg == 16) {
+			if (se->report)
+				diag_error(se->s, sema_ctx(se)->probe->loc,
+					   "$arg%d of %s is '%s', an operand "
+					   "relative to the program counter: "
+					   "not supported yet", k, dp->pp,
+					   arg->text);
+			return true;
+		}
+	}
+	return false;
+}
+
 static enum type context(struct sema *se, struct node *n, bool addr_of)
 {
 	struct probe_body *b = sema_ctx(se);
@@ -440,11 +616,14 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 				   "in .return probes");
 		return n->type = TY_LONG;
 	}
+	if (!strcmp(name, "$$name") && (body_all(se, UP_PLT, false) ||
+					 body_all(se, UP_PLT, true)))
+		return n->type = TY_STRING;
 	if (body_all(se, UP_MARK, false)) {
 		if (!strcmp(name, "$$name") || !strcmp(name, "$$provider"))
 			return n->type = TY_STRING;
 		int k = mark_arg(name);
-		if (k && marks_have(se, k)) {
+		if (k && marks_have(se, k) && !marks_rip(se, k)) {
 			for (int i = 0; i < b->nctxvars; i++)
 				if (!strcmp(b->ctxvars[i]->name, name)) {
 					n->sym = b->ctxvars[i];
@@ -460,9 +639,30 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 				   name);
 		return n->type = TY_LONG;
 	}
+	if (body_all(se, UP_FUNCTION, false) && name[1] != '$') {
+		int k = -1;
+		for (int i = 0; i < b->nctxvars; i++)
+			if (!strcmp(b->ctxvars[i]->name, name))
+				k = i;
+		if (k < 0 && b->nctxvars >= 64) {
+			if (se->report)
+				diag_error(se->s, n->loc, "too many context "
+					   "variables in one probe (64 at most)");
+			return n->type = TY_LONG;
+		}
+		if (k < 0)
+			k = b->nctxvars;
+		if (!function_var(se, n, k))
+			return n->type = TY_LONG;
+		n->sym = k < b->nctxvars ? b->ctxvars[k] :
+			 add_context_slot(se, b, n, name);
+		return n->type = TY_LONG;
+	}
 	if (se->report)
 		diag_error(se->s, n->loc, "context variable '%s' of a user-space "
-			   "function is not supported yet", name);
+			   "%s probe is not supported yet", name,
+			   body_all(se, UP_FUNCTION, true) ? ".return" :
+			   "function");
 	return n->type = TY_LONG;
 }
 
@@ -473,8 +673,20 @@ static int defined(struct sema *se, struct node *n)
 	if (body_all(se, UP_MARK, false))
 		return !strcmp(name, "$$name") || !strcmp(name, "$$provider") ||
 		       (mark_arg(name) && marks_have(se, mark_arg(name)));
-	return !strcmp(name, "$return") && (body_all(se, UP_FUNCTION, true) ||
-					    body_all(se, UP_PLT, true));
+	if (!strcmp(name, "$$name") && (body_all(se, UP_PLT, false) ||
+					 body_all(se, UP_PLT, true)))
+		return 1;
+	if (!strcmp(name, "$return"))
+		return body_all(se, UP_FUNCTION, true) ||
+		       body_all(se, UP_PLT, true);
+	if (!body_all(se, UP_FUNCTION, false))
+		return 0;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body == sema_ctx(se) && !var_type(up_of(dp), name))
+			return 0;
+	}
+	return 1;
 }
 
 /* ---- the attach description ------------------------------------------ */
@@ -494,9 +706,7 @@ static void sdt_operand(const struct elf_sdt_arg *arg, struct value_recipe *r)
 	r->operand.memory = arg->kind == ELF_SDT_MEM;
 	r->operand.offset = arg->offset;
 	r->operand.scale = arg->scale;
-	if (arg->reg == 16) {		/* %rip: offset is sym + offset */
-		r->operand.pc_relative = true;
-	} else if (arg->reg >= 0) {
+	if (arg->reg >= 0 && arg->reg != 16) {	/* %rip: refused in pass 2 */
 		r->operand.reg = arch_reg_pt_regs((unsigned)arg->reg);
 	}
 	if (arg->index_reg >= 0)
@@ -521,8 +731,10 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 	if (u->sdt) {
 		at->uprobe.provider = u->sdt->provider;
 		at->uprobe.name = u->sdt->name;
+	} else if (u->what == UP_PLT) {
+		at->uprobe.name = u->place.label;	/* $$name */
 	}
-	if (!u->sdt || !b->nctxvars)
+	if (!b->nctxvars || (!u->sdt && !u->locs))
 		return;
 	const struct value_recipe **values = arena_alloc(a, (size_t)
 		b->nctxvars * sizeof(*values));
@@ -530,7 +742,17 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 		int n = mark_arg(b->ctxvars[k]->name);
 		struct value_recipe *r;
 
-		if (!n || n > u->sdt->nargs)
+		if (u->locs && k < 64 && u->locs[k]) {
+			r = arena_alloc(a, sizeof(*r));
+			r->root = ROOT_DWARF;
+			r->prog = u->locs[k];
+			r->size = u->sizes[k];
+			r->is_signed = u->signs[k];
+			r->space = SPACE_USER;
+			values[k] = r;
+			continue;
+		}
+		if (!u->sdt || !n || n > u->sdt->nargs)
 			continue;
 		r = arena_alloc(a, sizeof(*r));
 		sdt_operand(&u->sdt->arg[n - 1], r);

@@ -24,7 +24,8 @@ struct stp_uprobe_probe {
 					 * 0: none */
 	unsigned int flags;		/* STP_UP_* */
 	long pid;			/* only this process (tgid); 0: any */
-	/* a mark's provider and name ($$provider, $$name), or NULL */
+	/* a mark's provider and name ($$provider, $$name), a PLT stub's
+	 * name ($$name), or NULL */
 	const char *provider, *name;
 };
 

@@ -20,6 +20,7 @@ struct member_path;
 struct pretty;
 struct tracepoint_info;
 struct dwloc;
+struct dwloc_prog;
 
 enum attach_kind {
 	ATTACH_NONE,		/* no backend runs it: refused in pass 2 */
@@ -62,9 +63,6 @@ struct value_operand {
 	int scale;
 	int64_t offset;
 	bool memory;			/* the value is read at the address */
-	bool pc_relative;		/* offset is a link-time address
-					 * ("sym(%rip)"): moved by the load
-					 * bias at run time */
 };
 
 /* Whose memory a read of the value (its root or a member step) is in. */
@@ -76,6 +74,9 @@ struct value_recipe {
 	/* ROOT_DWARF: the location, opaque here: the backend renders it
 	 * through one function (codegen: dwarf_root_c) */
 	const struct dwloc *dwarf;
+	/* ROOT_DWARF in a user binary: the location program itself (in
+	 * the compilation's arena), rendered by the backend */
+	const struct dwloc_prog *prog;
 	const char *reg;		/* ROOT_REGISTER */
 	int64_t constant;		/* ROOT_CONST */
 	struct value_operand operand;	/* ROOT_OPERAND */

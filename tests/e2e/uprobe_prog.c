@@ -2,6 +2,7 @@
  * and run in the guest: functions with arguments and return values, a
  * call through the PLT, and sys/sdt.h marks, one with a semaphore. */
 #include <stdlib.h>
+#include <string.h>
 #define _SDT_HAS_SEMAPHORES 1
 #include <sys/sdt.h>
 
@@ -22,6 +23,12 @@ __attribute__((noinline)) long negate(long x)
 	return -x;
 }
 
+__attribute__((noinline)) int greet(const char *who, int times)
+{
+	__asm__ volatile("");
+	return (int)strlen(who) * times;
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
@@ -33,5 +40,10 @@ int main(int argc, char **argv)
 		if (uprobe_prog_busy_semaphore)
 			DTRACE_PROBE1(uprobe_prog, busy, i);
 	}
-	return negate(s) == -36 ? 0 : 1;
+	/* a string through the PLT and malloc: for .plt and libc probes */
+	char *who = malloc(16);
+	strcpy(who, argc > 2 ? argv[2] : "guest");
+	s += greet(who, 2);
+	free(who);
+	return negate(s) == -46 ? 0 : 1;
 }
