@@ -525,21 +525,22 @@ static bool function_var(struct sema *se, struct node *n, int k)
 			sb_free(&alt);
 			return false;
 		}
-		ctype_size(type, &size, &sign);
-		if (!size) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' is a %s: only "
-					   "scalar variables of user-space "
-					   "functions are supported yet", name,
-					   type);
-			return false;
-		}
 		dw = dwloc_open(u->file, &why);
 		if (!dw) {
 			if (se->report)
 				diag_error(se->s, n->loc, "cannot read the DWARF "
 					   "of %s: %s", u->file, why);
 			free(why);
+			return false;
+		}
+		if (!dwloc_var_scalar(dw, u->addr, u->place.cu, name + 1, &size,
+				      &sign)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' is a %s: only "
+					   "scalar variables (numbers, enums, "
+					   "pointers) of user-space functions are "
+					   "supported yet", name, type);
+			dwloc_close(dw);
 			return false;
 		}
 		err = dwloc_var(dw, a, u->addr, u->place.cu, name + 1, &prog);
