@@ -31,7 +31,7 @@
 
 extern const struct probe_family process_function_family;
 
-enum up_what { UP_FUNCTION, UP_PLT, UP_MARK };
+enum up_what { UP_FUNCTION, UP_PLT, UP_MARK, UP_STATEMENT };
 
 struct place {
 	const char *label;		/* inside the point's ("...") */
@@ -40,6 +40,7 @@ struct place {
 	/* a function from the DWARF: its instance's CU, -L's variables
 	 * ("$name:type"), the C type of its return value (or NULL) */
 	uint32_t cu;
+	uint64_t entry;			/* a statement: its function's entry */
 	bool dwarf, inlined;
 	const char **vars;
 	int nvars;
@@ -101,6 +102,8 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		u->what = UP_PLT;
 	else if (comp_is(c, "mark"))
 		u->what = UP_MARK;
+	else if (comp_is(c, "statement") && !u->provider)
+		u->what = UP_STATEMENT;
 	else
 		return -1;
 	u->path = proc->comp.arg->str.value;
@@ -110,7 +113,8 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		u->call = true;
 		c = c->next;
 	}
-	else if (c && comp_is(c, "return") && u->what != UP_MARK &&
+	else if (c && comp_is(c, "return") && (u->what == UP_FUNCTION ||
+						u->what == UP_PLT) &&
 		 !c->comp.arg) {
 		u->ret = true;
 		c = c->next;
@@ -291,6 +295,47 @@ static bool dwarf_places(struct places *p, const char *file,
 	return true;
 }
 
+/*
+ * The statements of pattern ("FUNC@FILE:LINE", LINE also N-M or "*",
+ * or +N) in file, as kernel.statement finds them (target/functions.h),
+ * each with its variables there.
+ */
+static void statement_places(struct places *p, const char *file,
+			     const char *pattern)
+{
+	struct kf_catalog cat;
+	struct kf_stmt *pts;
+	char *err = NULL;
+	int n;
+
+	if (kf_catalog_load("user", file, NULL, &cat, &err) != 0) {
+		free(err);
+		return;
+	}
+	n = kf_statement_points(&cat, file, pattern, true, true, &pts, &err);
+	free(err);
+	for (int i = 0; i < n; i++) {
+		const char *label = arena_printf(p->a, "%s@%s:%d", pts[i].func,
+						 pts[i].file, pts[i].line);
+		struct place *pl = add_place(p, label, pts[i].addr, NULL);
+
+		if (!pl)
+			continue;
+		pl->dwarf = true;
+		pl->cu = pts[i].cu;
+		pl->entry = pts[i].entry;
+		for (pl->nvars = 0; pts[i].vars && pts[i].vars[pl->nvars];)
+			pl->nvars++;
+		pl->vars = arena_alloc(p->a, (size_t)(pl->nvars + 1) *
+				       sizeof(*pl->vars));
+		for (int v = 0; v < pl->nvars; v++)
+			pl->vars[v] = arena_strdup(p->a, pts[i].vars[v]);
+	}
+	if (n > 0)
+		kf_stmts_free(pts, n);
+	kf_catalog_free(&cat);
+}
+
 /* The places of u's pattern in one file: how many, *out in a. */
 static int find_places(struct arena *a, struct elf_file *ef,
 		       const struct up_probe *u, struct place **out)
@@ -303,6 +348,8 @@ static int find_places(struct arena *a, struct elf_file *ef,
 			struct sym_match m = { &p, u->pattern };
 			elf_file_symbols(ef, match_symtab, &m);
 		}
+	} else if (u->what == UP_STATEMENT) {
+		statement_places(&p, elf_file_path(ef), u->pattern);
 	} else if (u->what == UP_PLT) {
 		const struct elf_plt *plt;
 		int n = elf_file_plt(ef, &plt);
@@ -328,6 +375,7 @@ static int find_places(struct arena *a, struct elf_file *ef,
 
 static const char *const what_names[] = {
 	[UP_FUNCTION] = "function", [UP_PLT] = "plt", [UP_MARK] = "mark",
+	[UP_STATEMENT] = "statement",
 };
 
 static int expand(struct sema *se, struct node *point,
@@ -533,8 +581,10 @@ static bool function_var(struct sema *se, struct node *n, int k)
 			free(why);
 			return false;
 		}
-		if (!dwloc_var_scalar(dw, u->addr, u->place.cu, name + 1, &size,
-				      &sign)) {
+		bool stmt = u->what == UP_STATEMENT;
+		if (!dwloc_var_scalar(dw, stmt ? u->place.entry : u->addr,
+				      u->place.cu, stmt ? u->addr : 0,
+				      name + 1, &size, &sign)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' is a %s: only "
 					   "scalar variables (numbers, enums, "
@@ -543,7 +593,10 @@ static bool function_var(struct sema *se, struct node *n, int k)
 			dwloc_close(dw);
 			return false;
 		}
-		err = dwloc_var(dw, a, u->addr, u->place.cu, name + 1, &prog);
+		err = stmt ? dwloc_var_at(dw, a, u->place.entry, u->place.cu,
+					  u->addr, name + 1, &prog) :
+			     dwloc_var(dw, a, u->addr, u->place.cu, name + 1,
+				       &prog);
 		for (int o = 0; !err && o < prog.loc->n; o++)
 			if (prog.loc->ops[o].kind == ELF_LOC_ADDR)
 				err = "a static variable's address in a user "
@@ -640,7 +693,8 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 				   name);
 		return n->type = TY_LONG;
 	}
-	if (body_all(se, UP_FUNCTION, false) && name[1] != '$') {
+	if ((body_all(se, UP_FUNCTION, false) ||
+	     body_all(se, UP_STATEMENT, false)) && name[1] != '$') {
 		int k = -1;
 		for (int i = 0; i < b->nctxvars; i++)
 			if (!strcmp(b->ctxvars[i]->name, name))
@@ -680,7 +734,8 @@ static int defined(struct sema *se, struct node *n)
 	if (!strcmp(name, "$return"))
 		return body_all(se, UP_FUNCTION, true) ||
 		       body_all(se, UP_PLT, true);
-	if (!body_all(se, UP_FUNCTION, false))
+	if (!body_all(se, UP_FUNCTION, false) &&
+	    !body_all(se, UP_STATEMENT, false))
 		return 0;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
@@ -818,9 +873,13 @@ static int list(struct session *s, const char *spec, bool with_vars)
 	else if (*p == '.' && (u.pattern = spec_arg(&(const char *){ p + 1 },
 						    "mark")))
 		u.what = UP_MARK;
+	else if (*p == '.' && !prov &&
+		 (u.pattern = spec_arg(&(const char *){ p + 1 }, "statement")))
+		u.what = UP_STATEMENT;
 	if (u.pattern)
 		p = strstr(p, "\")") + 2;
-	if (!strcmp(p, ".return") && u.what != UP_MARK)
+	if (!strcmp(p, ".return") && (u.what == UP_FUNCTION ||
+				       u.what == UP_PLT))
 		u.ret = true;
 	else if (!strcmp(p, ".call") && u.what == UP_FUNCTION)
 		u.call = true;
@@ -904,6 +963,7 @@ static const char *const probe_types[] = {
 	"process(string).plt(string)",
 	"process(string).plt(string).return",
 	"process(string).provider(string).mark(string)",
+	"process(string).statement(string)",
 	NULL,
 };
 

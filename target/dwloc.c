@@ -342,16 +342,24 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 }
 
 bool dwloc_var_scalar(struct dwloc_file *f, uint64_t addr, uint32_t cu,
-		      const char *name, unsigned *size, bool *is_signed)
+		      uint64_t pc, const char *name, unsigned *size,
+		      bool *is_signed)
 {
-	Dwarf_Die fn, child, t;
+	Dwarf_Die fn, child, t, sc[64];
 	Dwarf_Attribute attr;
 	Dwarf_Word enc;
-	bool inlined;
+	bool inlined, found = false;
 
-	if (!find_instance(f, cu, addr, &fn, &inlined) ||
-	    !elf_find_var_child(&fn, name, &child) ||
-	    !dwarf_attr_integrate(&child, DW_AT_type, &attr) ||
+	if (!find_instance(f, cu, addr, &fn, &inlined))
+		return false;
+	if (pc) {
+		int nsc = elf_scopes_at(&fn, pc, sc, 64);
+		for (int s = nsc - 1; s >= 0 && !found; s--)
+			found = elf_find_var_child(&sc[s], name, &child);
+	} else {
+		found = elf_find_var_child(&fn, name, &child);
+	}
+	if (!found || !dwarf_attr_integrate(&child, DW_AT_type, &attr) ||
 	    !dwarf_formref_die(&attr, &t))
 		return false;
 	for (int depth = 0; depth < 16; depth++) {
