@@ -52,6 +52,7 @@ struct up_probe {
 	enum up_what what;
 	bool ret;			/* .return */
 	bool call;			/* .call */
+	bool inlined;			/* .inline */
 	const char *path, *library;	/* as the point names them */
 	const char *pattern;		/* the function, stub or mark */
 	const char *provider;		/* .provider("P").mark: P, or NULL */
@@ -81,9 +82,23 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 	struct up_probe *u = up_of(dp);
 	struct node *proc = point->point.comps, *c = proc->next;
 
-	(void)se;
-	if (!c || !proc->comp.arg || proc->comp.arg->kind != N_STRING)
+	if (!c || (proc->comp.arg && proc->comp.arg->kind != N_STRING))
 		return -1;
+	if (proc->comp.arg) {
+		u->path = proc->comp.arg->str.value;
+	} else if (se->s->target_cmd) {
+		/* process.function(...): the -c command's program */
+		const char *cmd = se->s->target_cmd + strspn(se->s->target_cmd,
+							    " \t");
+		u->path = arena_strndup(&se->s->arena, cmd,
+					strcspn(cmd, " \t"));
+	} else if (se->s->target_pid) {
+		/* -x PID: the program the process runs */
+		u->path = arena_printf(&se->s->arena, "/proc/%ld/exe",
+				       se->s->target_pid);
+	} else {
+		return -1;	/* no program: unsupported.c says so */
+	}
 	if (comp_is(c, "library")) {
 		if (!is_str_arg(c))
 			return -1;
@@ -106,11 +121,14 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		u->what = UP_STATEMENT;
 	else
 		return -1;
-	u->path = proc->comp.arg->str.value;
 	u->pattern = c->comp.arg->str.value;
 	c = c->next;
 	if (c && comp_is(c, "call") && u->what == UP_FUNCTION && !c->comp.arg) {
 		u->call = true;
+		c = c->next;
+	} else if (c && comp_is(c, "inline") && u->what == UP_FUNCTION &&
+		   !c->comp.arg) {
+		u->inlined = true;
 		c = c->next;
 	}
 	else if (c && comp_is(c, "return") && (u->what == UP_FUNCTION ||
@@ -237,10 +255,11 @@ static int place_cmp(const void *a, const void *b)
  * function catalog the kernel's functions use (target/functions.h: the
  * DWARF's functions with their instances and variables, and the symbol
  * table's functions without DWARF): false when the file has no DWARF.
- * ret: .return (out-of-line copies); call: .call (the same).
+ * ret: .return (out-of-line copies); call: .call (the same); inl:
+ * .inline (inlined copies).
  */
 static bool dwarf_places(struct places *p, const char *file,
-			 const char *pattern, bool ret, bool call)
+			 const char *pattern, bool ret, bool call, bool inl)
 {
 	struct kf_catalog cat;
 	struct kf_query q = { .line = -1, .guru = true };
@@ -262,7 +281,7 @@ static bool dwarf_places(struct places *p, const char *file,
 		}
 	}
 	q.func = pat;
-	q.kind = ret ? KF_RETURN : call ? KF_CALL : KF_ANY;
+	q.kind = ret ? KF_RETURN : call ? KF_CALL : inl ? KF_INLINE : KF_ANY;
 	n = kf_catalog_match(&cat, &q, &pts);
 	for (int i = 0; i < n; i++) {
 		const struct kfunc *f = pts[i].f;
@@ -344,7 +363,7 @@ static int find_places(struct arena *a, struct elf_file *ef,
 
 	if (u->what == UP_FUNCTION) {
 		if (!dwarf_places(&p, elf_file_path(ef), u->pattern, u->ret,
-				  u->call)) {
+				  u->call, u->inlined)) {
 			struct sym_match m = { &p, u->pattern };
 			elf_file_symbols(ef, match_symtab, &m);
 		}
@@ -437,12 +456,14 @@ static int expand(struct sema *se, struct node *point,
 				d->pp = arena_printf(a, "process(\"%s\").library"
 					"(\"%s\").%s(\"%s\")%s", proc, files[f],
 					what_names[u->what], pl[i].label,
-					u->ret ? ".return" : u->call ? ".call" : "");
+					u->ret ? ".return" : u->call ? ".call" :
+					u->inlined ? ".inline" : "");
 			else
 				d->pp = arena_printf(a, "process(\"%s\").%s"
 					"(\"%s\")%s", files[f],
 					what_names[u->what], pl[i].label,
-					u->ret ? ".return" : u->call ? ".call" : "");
+					u->ret ? ".return" : u->call ? ".call" :
+					u->inlined ? ".inline" : "");
 			sema_add_derived(se, d, b);
 			derived++;
 		}
@@ -883,6 +904,8 @@ static int list(struct session *s, const char *spec, bool with_vars)
 		u.ret = true;
 	else if (!strcmp(p, ".call") && u.what == UP_FUNCTION)
 		u.call = true;
+	else if (!strcmp(p, ".inline") && u.what == UP_FUNCTION)
+		u.inlined = true;
 	else if (*p)
 		u.pattern = NULL;
 	if (!u.pattern || (prov && u.what != UP_MARK)) {
@@ -924,7 +947,7 @@ static int list(struct session *s, const char *spec, bool with_vars)
 				sb_printf(&sb, ".provider(\"%s\")", prov);
 			sb_printf(&sb, ".%s(\"%s\")%s", what_names[u.what],
 				  pl[i].label, u.ret ? ".return" :
-				  u.call ? ".call" : "");
+				  u.call ? ".call" : u.inlined ? ".inline" : "");
 			for (int v = 0; with_vars && v < pl[i].nvars; v++)
 				sb_printf(&sb, " %s", pl[i].vars[v]);
 			for (int k = 0; with_vars && pl[i].sdt &&
@@ -957,9 +980,11 @@ static const char *const roots[] = { "process", NULL };
 static const char *const probe_types[] = {
 	"process(string).function(string)",
 	"process(string).function(string).call",
+	"process(string).function(string).inline",
 	"process(string).function(string).return",
 	"process(string).library(string).function(string)",
 	"process(string).library(string).function(string).call",
+	"process(string).library(string).function(string).inline",
 	"process(string).library(string).function(string).return",
 	"process(string).library(string).mark(string)",
 	"process(string).library(string).plt(string)",
