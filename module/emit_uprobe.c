@@ -7,7 +7,9 @@
  * function of the task's user registers per probe (stp_up_vals_N), each
  * from its recipe: a mark's operand (a register, or memory at a
  * register plus offset, read fault-safely from the process), or a
- * constant. $return is the return register at a .return probe's hit.
+ * constant; a function's variable at its DWARF location, then the
+ * member steps of a chain ($p->f), read from the process. $return is
+ * the return register at a .return probe's hit.
  */
 #include "module/emit.h"
 #include "module/loc_c.h"
@@ -91,7 +93,8 @@ static void gen_up_vals(struct cg *cg, FILE *out)
 		struct strbuf pp = { 0 };
 		sb_c_literal(&pp, dp->pp, strlen(dp->pp), true);
 		if (!any)	/* the values' reads are the process's */
-			fputs("\n#define stp_tp_read stp_tp_uread\n", out);
+			fputs("\n#define stp_tp_read stp_tp_uread\n"
+			      "#define stp_tp_read_bits stp_tp_uread_bits\n", out);
 		any = true;
 		fprintf(out, "\n/* context values of %s */\n"
 			"static void stp_up_vals_%d(struct pt_regs *regs, "
@@ -108,6 +111,8 @@ static void gen_up_vals(struct cg *cg, FILE *out)
 				dwarf_c(out, cg, r);
 			else
 				operand_c(out, r);
+			if (r->steps)
+				gen_path_steps(out, r->steps, "\t");
 			fprintf(out, "\t\tv[%d] = (int64_t)stp_addr;\n"
 				"\t\tif (0) {\nfault:\n"
 				"\t\t\tv[%d] = (int64_t)stp_addr;\n"
@@ -117,7 +122,7 @@ static void gen_up_vals(struct cg *cg, FILE *out)
 		fputs("}\n", out);
 	}
 	if (any)
-		fputs("#undef stp_tp_read\n", out);
+		fputs("#undef stp_tp_read\n#undef stp_tp_read_bits\n", out);
 }
 
 static const char *probe_type(const struct derived_probe *dp)

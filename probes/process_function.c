@@ -559,11 +559,11 @@ static const char *var_type(const struct up_probe *u, const char *name)
  * at each, or an error reported at n. Scalars (base types, enums,
  * pointers) only.
  */
-static bool function_var(struct sema *se, struct node *n, int k)
+static bool function_var(struct sema *se, struct node *n, int k,
+			 const char *name, bool chain)
 {
 	const struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
-	const char *name = n->target.name;
 
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		struct derived_probe *dp = se->prog->probes[i];
@@ -603,6 +603,14 @@ static bool function_var(struct sema *se, struct node *n, int k)
 			return false;
 		}
 		bool stmt = u->what == UP_STATEMENT;
+		if (chain && type[strlen(type) - 1] != '*') {
+			if (se->report)
+				diag_error(se->s, n->loc, "member access on '%s', "
+					   "a %s, is not supported yet (only "
+					   "through a pointer)", name, type);
+			dwloc_close(dw);
+			return false;
+		}
 		if (!dwloc_var_scalar(dw, stmt ? u->place.entry : u->addr,
 				      u->place.cu, stmt ? u->addr : 0,
 				      name + 1, &size, &sign)) {
@@ -672,16 +680,107 @@ static bool marks_rip(struct sema *se, int k)
 	return false;
 }
 
+/*
+ * $p->f, $p->a[i]->g ... of a function's pointer variable $p: a slot of
+ * its own, the pointer's location then the member steps through the
+ * binary's DWARF types (a scope of the one type table: target_user_btf),
+ * the same in every probe of the body. The reads are the process's.
+ */
+static struct symbol *chain_slot(struct sema *se, struct node *n)
+{
+	struct probe_body *b = sema_ctx(se);
+	struct arena *a = &se->s->arena;
+	const char *root = context_root(n);
+	struct member_path *path = NULL;
+	const struct derived_probe *first = NULL;
+	struct btf *btf;
+	char *key;
+
+	if (n->kind == N_TINDEX)
+		infer(se, n->target.index, TY_LONG);
+	if (!root || root[1] == '$' || (!body_all(se, UP_FUNCTION, false) &&
+					!body_all(se, UP_STATEMENT, false))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "member access applies to a "
+				   "user-space function's variables only, for "
+				   "now");
+		return NULL;
+	}
+	key = context_key(a, n);
+	for (int i = 0; i < b->nctxvars; i++)
+		if (!strcmp(b->ctxvars[i]->name, key))
+			return b->ctxvars[i];
+	if (b->nctxvars >= 64) {
+		if (se->report)
+			diag_error(se->s, n->loc, "too many context values in "
+				   "one probe (at most 64)");
+		return NULL;
+	}
+	if (!(btf = sema_btf(se))) {
+		if (se->report)
+			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
+				   se->btf_err);
+		return NULL;
+	}
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		const struct up_probe *u = up_of(dp);
+		const char *type, *msg = NULL;
+		const struct node *at = n;
+		struct member_path p;
+		int scope, id = 0, end;
+
+		if (dp->body != b)
+			continue;
+		type = var_type(u, root);
+		if (!type)
+			break;		/* function_var reports it */
+		scope = target_user_btf(se->s->target, u->file, &msg);
+		if (scope && !(id = btf_find_type_in(btf, type, scope)))
+			msg = arena_printf(a, "the DWARF of %s has no type '%s'",
+					   u->file, type);
+		if (id)
+			msg = type_path(a, btf, id, 0, n, &p, &end, &at);
+		if (msg) {
+			if (se->report)
+				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
+					   msg, dp->pp);
+			return NULL;
+		}
+		if (path && !member_path_equal(path, &p)) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'%s' has another "
+					   "layout in %s than in %s", key,
+					   dp->pp, first->pp);
+			return NULL;
+		}
+		if (!path) {
+			path = arena_alloc(a, sizeof(*path));
+			*path = p;
+			first = dp;
+		}
+	}
+	if (!function_var(se, n, b->nctxvars, root, true))
+		return NULL;
+	struct symbol *sym = add_context_slot(se, b, n, key);
+	sym->member_path = path;
+	sym->ctx_root = root + 1;
+	return sym;
+}
+
 static enum type context(struct sema *se, struct node *n, bool addr_of)
 {
 	struct probe_body *b = sema_ctx(se);
 	const char *name = n->target.name;
 
+	if (n->kind != N_TARGET && !addr_of) {
+		n->sym = chain_slot(se, n);
+		return n->type = TY_LONG;
+	}
 	if (n->kind != N_TARGET || addr_of) {
 		if (se->report)
-			diag_error(se->s, n->loc, "member access and '&' on "
-				   "context variables of user-space probes are "
-				   "not supported yet");
+			diag_error(se->s, n->loc, "'&' of context variables "
+				   "of user-space probes is not supported yet");
 		return n->type = TY_LONG;
 	}
 	if (!strcmp(name, "$return")) {
@@ -728,7 +827,7 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 		}
 		if (k < 0)
 			k = b->nctxvars;
-		if (!function_var(se, n, k))
+		if (!function_var(se, n, k, name, false))
 			return n->type = TY_LONG;
 		n->sym = k < b->nctxvars ? b->ctxvars[k] :
 			 add_context_slot(se, b, n, name);
@@ -825,6 +924,7 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 			r->prog = u->locs[k];
 			r->size = u->sizes[k];
 			r->is_signed = u->signs[k];
+			r->steps = b->ctxvars[k]->member_path;
 			r->space = SPACE_USER;
 			values[k] = r;
 			continue;

@@ -29,6 +29,18 @@ __attribute__((noinline)) int greet(const char *who, int times)
 	return (int)strlen(who) * times;
 }
 
+struct point {
+	int x;
+	long y;
+	const char *name;
+};
+
+__attribute__((noinline)) long area(const struct point *p)
+{
+	__asm__ volatile("");
+	return p->x * p->y + (p->name[0] != 'c');
+}
+
 int main(int argc, char **argv)
 {
 	int n = argc > 1 ? atoi(argv[1]) : 3;
@@ -45,5 +57,7 @@ int main(int argc, char **argv)
 	strcpy(who, argc > 2 ? argv[2] : "guest");
 	s += greet(who, 2);
 	free(who);
-	return negate(s) == -46 ? 0 : 1;
+	struct point pt = { 3, -4, "corner" };
+	s += area(&pt);
+	return negate(s) == -34 ? 0 : 1;
 }
