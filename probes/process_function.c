@@ -14,7 +14,8 @@
  * wide as the function's DWARF return type); a mark's $arg1..$argN
  * (from the note's operands, read from the process's registers and
  * memory), $$name and $$provider; a .plt probe's $$name; a function's
- * scalar parameters and variables ($a, a pointer $p) at its entry, from
+ * scalar parameters and variables ($a, a pointer $p, $p->f) at its entry
+ * (also in a .return probe: read at the entry), from
  * its DWARF location (module/loc_c.h renders it over the user registers
  * and the process's memory).
  */
@@ -699,6 +700,7 @@ static struct symbol *chain_slot(struct sema *se, struct node *n)
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
 	if (!root || root[1] == '$' || (!body_all(se, UP_FUNCTION, false) &&
+					!body_all(se, UP_FUNCTION, true) &&
 					!body_all(se, UP_STATEMENT, false))) {
 		if (se->report)
 			diag_error(se->s, n->loc, "member access applies to a "
@@ -814,6 +816,7 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 		return n->type = TY_LONG;
 	}
 	if ((body_all(se, UP_FUNCTION, false) ||
+	     body_all(se, UP_FUNCTION, true) ||
 	     body_all(se, UP_STATEMENT, false)) && name[1] != '$') {
 		int k = -1;
 		for (int i = 0; i < b->nctxvars; i++)
@@ -834,10 +837,8 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 		return n->type = TY_LONG;
 	}
 	if (se->report)
-		diag_error(se->s, n->loc, "context variable '%s' of a user-space "
-			   "%s probe is not supported yet", name,
-			   body_all(se, UP_FUNCTION, true) ? ".return" :
-			   "function");
+		diag_error(se->s, n->loc, "context variable '%s' of this "
+			   "user-space probe is not supported yet", name);
 	return n->type = TY_LONG;
 }
 
@@ -855,6 +856,7 @@ static int defined(struct sema *se, struct node *n)
 		return body_all(se, UP_FUNCTION, true) ||
 		       body_all(se, UP_PLT, true);
 	if (!body_all(se, UP_FUNCTION, false) &&
+	    !body_all(se, UP_FUNCTION, true) &&
 	    !body_all(se, UP_STATEMENT, false))
 		return 0;
 	for (int i = 0; i < se->prog->nprobes; i++) {

@@ -21,7 +21,9 @@
  * preemption on, at the breakpoint (entry) or at the function's return
  * (ret_handler, through the return address uprobes replaced at the
  * entry); c->regs are the task's user registers. A probe of one process
- * (pid) checks the task's thread group in its handler.
+ * (pid) checks the task's thread group in its handler. A return probe
+ * that reads the function's variables reads them at the entry (see
+ * struct stp_uprobe_slot).
  */
 
 #include <linux/uprobes.h>
@@ -32,6 +34,23 @@
 #define STP_UP_API_612 0
 #endif
 
+/*
+ * A return probe reading the function's variables gets them at the
+ * entry: the consumer has an entry handler too, which computes the
+ * probe's values (stp_probe.vals) into a slot of this pool, and the
+ * return hit of the same task takes its most recent slot back. A pool
+ * that is full reuses its oldest slot (a task that never returned: a
+ * longjmp, an exit); the return whose slot was taken is skipped.
+ */
+#define STP_UP_SLOTS 64
+
+struct stp_uprobe_slot {
+	struct task_struct *task;	/* NULL: free */
+	u64 seq;			/* entry order */
+	u64 faults;
+	int64_t v[];			/* stp_probe.nvals values */
+};
+
 struct stp_uprobe_rt {
 	const struct stp_uprobe_probe *u;
 	struct inode *inode;		/* held while registered */
@@ -40,7 +59,18 @@ struct stp_uprobe_rt {
 	struct uprobe *up;
 #endif
 	bool registered;
+	/* a return probe's values from the entry, or NULL */
+	void *slots;
+	size_t slot_size;
+	u64 seq;
+	raw_spinlock_t lock;
 };
+
+static struct stp_uprobe_slot *stp_up_slot(struct stp_uprobe_rt *rt, int i)
+{
+	return (struct stp_uprobe_slot *)((char *)rt->slots +
+					  (size_t)i * rt->slot_size);
+}
 
 static struct stp_uprobe_rt *stp_uprobes;	/* one per uprobe probe */
 static size_t stp_nuprobes;
@@ -62,16 +92,75 @@ static int stp_uprobe_hit(struct uprobe_consumer *uc, struct pt_regs *regs)
 	return 0;
 }
 
+/* A return probe's entry: its values, into a slot for the return. */
+static int stp_uprobe_entry_hit(struct uprobe_consumer *uc,
+				struct pt_regs *regs)
+{
+	struct stp_uprobe_rt *rt = container_of(uc, struct stp_uprobe_rt, uc);
+	const struct stp_probe *p = rt->u->probe;
+	struct stp_uprobe_slot *s, *pick = NULL;
+	unsigned long flags;
+	int i;
+
+	if (!stp_uprobe_mine(rt) || !stp_events_on())
+		return 0;
+	raw_spin_lock_irqsave(&rt->lock, flags);
+	for (i = 0; i < STP_UP_SLOTS; i++) {
+		s = stp_up_slot(rt, i);
+		if (!s->task) {
+			pick = s;
+			break;
+		}
+		if (!pick || s->seq < pick->seq)
+			pick = s;	/* the oldest, if none is free */
+	}
+	pick->task = current;
+	pick->seq = ++rt->seq;
+	raw_spin_unlock_irqrestore(&rt->lock, flags);
+	/* only this task's return takes the slot back */
+	pick->faults = 0;
+	preempt_disable_notrace();
+	p->vals(regs, pick->v, &pick->faults);
+	preempt_enable_notrace();
+	return 0;
+}
+
 static int stp_uprobe_ret_hit(struct uprobe_consumer *uc, unsigned long func,
 			      struct pt_regs *regs)
 {
 	struct stp_uprobe_rt *rt = container_of(uc, struct stp_uprobe_rt, uc);
+	struct stp_uprobe_slot *s, *mine = NULL;
+	unsigned long flags;
+	int i;
 
 	if (!stp_uprobe_mine(rt))
 		return 0;
-	preempt_disable_notrace();
-	stp_probe_run_regs(rt->u->probe, regs);
-	preempt_enable_notrace();
+	if (!rt->slots) {
+		preempt_disable_notrace();
+		stp_probe_run_regs(rt->u->probe, regs);
+		preempt_enable_notrace();
+		return 0;
+	}
+	raw_spin_lock_irqsave(&rt->lock, flags);
+	for (i = 0; i < STP_UP_SLOTS; i++) {
+		s = stp_up_slot(rt, i);
+		if (s->task == current && (!mine || s->seq > mine->seq))
+			mine = s;
+	}
+	raw_spin_unlock_irqrestore(&rt->lock, flags);
+	if (!mine) {
+		if (stp_events_on())
+			atomic_inc(&stp_skipped);	/* its slot was reused */
+		return 0;
+	}
+	{
+		struct stp_tp_args a = { .v = mine->v, .faults = mine->faults };
+
+		preempt_disable_notrace();
+		stp_probe_run_ctx(rt->u->probe, &a, regs, NULL);
+		preempt_enable_notrace();
+	}
+	WRITE_ONCE(mine->task, NULL);
 	return 0;
 }
 
@@ -98,10 +187,21 @@ static int stp_uprobe_register(struct stp_uprobe_rt *rt)
 	path_put(&path);
 	if (!rt->inode)
 		return -ENOENT;
-	if (u->flags & STP_UP_RETURN)
+	if (u->flags & STP_UP_RETURN) {
 		rt->uc.ret_handler = stp_uprobe_ret_hit;
-	else
+		if (u->probe->vals) {
+			rt->slot_size = sizeof(struct stp_uprobe_slot) +
+					u->probe->nvals * sizeof(int64_t);
+			rt->slots = kvcalloc(STP_UP_SLOTS, rt->slot_size,
+					     GFP_KERNEL);
+			if (!rt->slots)
+				return -ENOMEM;
+			raw_spin_lock_init(&rt->lock);
+			rt->uc.handler = stp_uprobe_entry_hit;
+		}
+	} else {
 		rt->uc.handler = stp_uprobe_hit;
+	}
 #if STP_UP_API_612
 	rt->up = uprobe_register(rt->inode, u->offset, u->ref_ctr_offset,
 				 &rt->uc);
@@ -153,6 +253,10 @@ static void stp_uprobe_disarm(void)
 
 static void stp_uprobe_free(void)
 {
+	size_t i;
+
+	for (i = 0; i < stp_nuprobes; i++)
+		kvfree(stp_uprobes[i].slots);
 	kvfree(stp_uprobes);
 	stp_uprobes = NULL;
 	stp_nuprobes = 0;
