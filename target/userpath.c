@@ -107,9 +107,10 @@ int userpath_resolve(struct arena *a, const char *spec, bool library,
 	} else if (library) {
 		if (!search_libs(&f, spec))
 			search(&f, getenv("PATH"), spec, true);
-	} else if (!search(&f, getenv("PATH"), spec, true) &&
-		   !search_libs(&f, spec)) {
-		add(&f, spec, false);	/* at last, from the current directory */
+	} else if (!search(&f, getenv("PATH"), spec, true)) {
+		/* at last from the current directory: SystemTap 4.8 finds
+		 * no program by soname ("cannot find executable") */
+		add(&f, spec, false);
 	}
 	*out = f.v;
 	return f.n;

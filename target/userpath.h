@@ -3,10 +3,11 @@
  * Where a user binary named in a probe point is, as SystemTap finds it
  * (process("PATH"), .library("LIB"), and process("PATH").begin ...):
  * a name with a '/' is a path from the current directory; a bare name
- * is looked up on $PATH as an executable and, for a library (or when
- * $PATH has none), as a shared library by soname on $LD_LIBRARY_PATH and
- * the system's library directories, at last in the current directory
- * (as SystemTap 4.8 finds process("prog")); shell wildcards (/lib*\/libc.so.*)
+ * is looked up on $PATH as an executable, then in the current directory
+ * (as SystemTap 4.8 finds process("prog"); it finds no program by
+ * soname), and a library's (.library("LIB")) as a shared library by
+ * soname on $LD_LIBRARY_PATH and the system's library directories, then
+ * on $PATH; shell wildcards (/lib*\/libc.so.*)
  * match every file. Each result is absolute with symbolic links
  * resolved (the file the kernel maps), regular and readable, once.
  */
