@@ -13,7 +13,8 @@
  * Context values: $return in .return probes (the return register, as
  * wide as the function's DWARF return type); a mark's $arg1..$argN
  * (from the note's operands, read from the process's registers and
- * memory), $$name and $$provider; a .plt probe's $$name; a function's
+ * memory), $$name, $$provider and $$parms; a .plt probe's $$name; a
+ * function's $$parms, $$locals, $$vars (and $$return); a function's
  * scalar parameters and variables ($a, a pointer $p, $p->f) at its entry
  * (also in a .return probe: read at the entry), from
  * its DWARF location (module/loc_c.h renders it over the user registers
@@ -398,9 +399,25 @@ static const char *const what_names[] = {
 	[UP_STATEMENT] = "statement",
 };
 
+/* Does a body read what each probe has its own of ($$parms, $$vars,
+ * $$locals, $$return; @defined)? Then each probe gets its own body. */
+static void find_own(struct node *n, void *arg)
+{
+	if ((n->kind == N_TARGET && !strncmp(n->target.name, "$$", 2) &&
+	     strcmp(n->target.name, "$$name") &&
+	     strcmp(n->target.name, "$$provider")) ||
+	    (n->kind == N_ATFUNC && !strcmp(n->call.name, "@defined")))
+		*(bool *)arg = true;
+}
+
 static int expand(struct sema *se, struct node *point,
 		  struct derived_probe *dp, struct probe_body *b)
 {
+	bool own = false, used = false;
+
+	sema_visit_reached(se, b->probe->probe.body, find_own, &own);
+	for (int i = 0; own && i < se->prog->nprobes; i++)
+		used |= se->prog->probes[i]->body == b;
 	struct up_probe *u = up_of(dp);
 	struct arena *a = &se->s->arena;
 	const char **files;
@@ -465,7 +482,8 @@ static int expand(struct sema *se, struct node *point,
 					what_names[u->what], pl[i].label,
 					u->ret ? ".return" : u->call ? ".call" :
 					u->inlined ? ".inline" : "");
-			sema_add_derived(se, d, b);
+			sema_add_derived(se, d, own && (derived || used) ?
+					 sema_own_body(se, b) : b);
 			derived++;
 		}
 		elf_file_close(ef);
@@ -770,6 +788,108 @@ static struct symbol *chain_slot(struct sema *se, struct node *n)
 	return sym;
 }
 
+/*
+ * $$parms, $$locals, $$vars (and $$return in a .return probe) of the one
+ * probe of the body (each probe of a point gets a body of its own when
+ * its body reads them: expand), rewritten as SystemTap 4.8 writes them:
+ * sprintf("a=%#x b=%#x", $a, $b), "{...}" for a struct, "[...]" for an
+ * array, "?" for a variable without a location there; a mark's
+ * "$arg1=%#x ...". Without DWARF: "".
+ */
+static enum type infer_dollars(struct sema *se, struct node *n,
+			       const char *name)
+{
+	struct arena *a = &se->s->arena;
+	const struct derived_probe *dp = NULL;
+	int nprobes = 0, want;
+	const char *base;
+
+	for (int i = 0; i < se->prog->nprobes; i++)
+		if (se->prog->probes[i]->body == sema_ctx(se)) {
+			dp = se->prog->probes[i];
+			nprobes++;
+		}
+	want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ? 2 :
+	       !strcmp(name, "$$vars") ? 3 : !strcmp(name, "$$return") ? 4 : 0;
+	if (!dp || nprobes > 1 || pretty_suffix(a, name, &base) || !want ||
+	    (want == 4 && !up_of(dp)->ret) ||
+	    (up_of(dp)->what == UP_MARK && want == 2) ||
+	    (up_of(dp)->what == UP_PLT && want != 4)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' of this user-space probe "
+				   "is not supported yet", name);
+		return n->type = TY_STRING;
+	}
+	const struct up_probe *u = up_of(dp);
+	struct strbuf fmt = { 0 };
+	struct node *args = NULL;
+
+	if (want == 4) {
+		struct node *v = ast_new(se->s, N_TARGET, n->loc);
+		v->target.name = "$return";
+		sb_puts(&fmt, "return=%#x");
+		args = v;
+	} else if (u->what == UP_MARK) {
+		for (int k = 1; u->sdt && k <= u->sdt->nargs; k++) {
+			struct node *v = ast_new(se->s, N_TARGET, n->loc);
+			v->target.name = arena_printf(a, "$arg%d", k);
+			sb_printf(&fmt, "%s$arg%d=%%#x", k > 1 ? " " : "", k);
+			args = ast_append(args, v);
+		}
+	} else if (u->place.dwarf) {
+		bool stmt = u->what == UP_STATEMENT;
+		uint64_t fn = stmt ? u->place.entry : u->addr;
+		char *why = NULL;
+		struct dwloc_file *dw = dwloc_open(u->file, &why);
+		struct dwloc_name *vars;
+		int nv = !dw ? -1 : stmt ?
+			 dwloc_names_at(dw, a, fn, u->place.cu, u->addr, &vars) :
+			 dwloc_names(dw, a, fn, u->place.cu, &vars);
+
+		free(why);
+		for (int i = 0; i < nv; i++) {
+			const char *vn = arena_printf(a, "$%s", vars[i].name);
+			unsigned size;
+			bool sign;
+
+			if (!(want & (vars[i].is_param ? 1 : 2)))
+				continue;
+			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "",
+				  vars[i].name);
+			if (vars[i].shape == '{' || vars[i].shape == '[') {
+				sb_puts(&fmt, vars[i].shape == '{' ? "{...}" :
+					"[...]");
+				continue;
+			}
+			if (!var_type(u, vn) ||
+			    !dwloc_var_scalar(dw, fn, u->place.cu,
+					      stmt ? u->addr : 0, vars[i].name,
+					      &size, &sign)) {
+				sb_putc(&fmt, '?');
+				continue;
+			}
+			sb_puts(&fmt, "%#x");
+			struct node *v = ast_new(se->s, N_TARGET, n->loc);
+			v->target.name = vn;
+			args = ast_append(args, v);
+		}
+		dwloc_close(dw);
+	}
+	struct node *f = ast_new(se->s, N_STRING, n->loc);
+	f->str.value = arena_strdup(a, sb_str(&fmt));
+	f->str.len = fmt.len;
+	sb_free(&fmt);
+	if (!args) {
+		*n = *f;	/* a constant: no sprintf */
+		return n->type = TY_STRING;
+	}
+	n->kind = N_PRINT;
+	n->print.kind = PRINT_SPRINTF;
+	n->print.args = ast_append(f, args);
+	n->sym = NULL;
+	return infer(se, n, TY_STRING);
+}
+
 static enum type context(struct sema *se, struct node *n, bool addr_of)
 {
 	struct probe_body *b = sema_ctx(se);
@@ -785,6 +905,9 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 				   "of user-space probes is not supported yet");
 		return n->type = TY_LONG;
 	}
+	if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6) ||
+	    !strncmp(name, "$$locals", 8) || !strncmp(name, "$$return", 8))
+		return infer_dollars(se, n, name);
 	if (!strcmp(name, "$return")) {
 		if (!body_all(se, UP_FUNCTION, true) &&
 		    !body_all(se, UP_PLT, true) && se->report)
@@ -846,6 +969,9 @@ static int defined(struct sema *se, struct node *n)
 {
 	const char *name = n->target.name;
 
+	if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
+		return !body_all(se, UP_PLT, false) &&
+		       !body_all(se, UP_PLT, true);
 	if (body_all(se, UP_MARK, false))
 		return !strcmp(name, "$$name") || !strcmp(name, "$$provider") ||
 		       (mark_arg(name) && marks_have(se, mark_arg(name)));
