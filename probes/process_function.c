@@ -111,6 +111,12 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		u->provider = c->comp.arg->str.value;
 		c = c->next;
 	}
+	if (c && comp_is(c, "plt") && !c->comp.arg) {
+		u->what = UP_PLT;	/* .plt: every stub */
+		u->pattern = "*";
+		c = c->next;
+		goto suffix;
+	}
 	if (!c || !is_str_arg(c))
 		return -1;
 	if (comp_is(c, "function"))
@@ -125,6 +131,7 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		return -1;
 	u->pattern = c->comp.arg->str.value;
 	c = c->next;
+suffix:
 	if (c && comp_is(c, "call") && u->what == UP_FUNCTION && !c->comp.arg) {
 		u->call = true;
 		c = c->next;
@@ -1215,11 +1222,15 @@ static const char *const probe_types[] = {
 	"process(string).library(string).function(string).inline",
 	"process(string).library(string).function(string).return",
 	"process(string).library(string).mark(string)",
+	"process(string).library(string).plt",
+	"process(string).library(string).plt.return",
 	"process(string).library(string).plt(string)",
 	"process(string).library(string).plt(string).return",
 	"process(string).library(string).provider(string).mark(string)",
 	"process(string).library(string).statement(string)",
 	"process(string).mark(string)",
+	"process(string).plt",
+	"process(string).plt.return",
 	"process(string).plt(string)",
 	"process(string).plt(string).return",
 	"process(string).provider(string).mark(string)",
