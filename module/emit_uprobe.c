@@ -197,11 +197,13 @@ static const char *return_cast(const struct cg *cg)
 	}
 }
 
-/* $return, $$name, $$provider. */
+/* $return, $$name, $$provider, @entry(...). */
 static const char *context_value(struct cg *cg, struct node *n)
 {
 	const char *name = n->kind == N_TARGET ? n->target.name : "";
 
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@entry"))
+		return gen_expr(cg, n->call.args);	/* read at the entry */
 	if (!strcmp(name, "$return")) {
 		const char *t = tmp_long(cg);
 		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
