@@ -65,6 +65,10 @@ struct up_probe {
 	unsigned ret_size;
 	bool ret_signed;
 	struct place place;		/* where: its DWARF */
+	/* a point that matched nothing: the error, reported after the
+	 * body's checks (finish), and where; the probe attaches nothing */
+	const char *nomatch;
+	struct node *nomatch_at;
 	/* locs[k]: where the body's context value k (a variable of the
 	 * function) is at the probe, or NULL; 64 slots at most */
 	const struct dwloc_prog **locs;
@@ -417,6 +421,52 @@ static void find_own(struct node *n, void *arg)
 		*(bool *)arg = true;
 }
 
+/*
+ * A point that matches nothing: its error waits until the body has been
+ * checked (finish), as SystemTap checks the bodies of the points it
+ * cannot resolve too, through a probe of the body that attaches
+ * nothing and has no context values. An optional point is nothing.
+ */
+static int no_match(struct sema *se, struct node *point, struct node *at,
+		    struct derived_probe *dp, struct probe_body *b,
+		    const char *msg)
+{
+	struct derived_probe *d;
+
+	if (point->point.optional || se->optional)
+		return 0;
+	d = sema_clone_derived(se, dp);
+	up_of(d)->nomatch = msg;
+	up_of(d)->nomatch_at = at;
+	sema_add_derived(se, d, b);
+	return 1;
+}
+
+/* Has the body being walked a probe that matched nothing? Its context
+ * values are not checked then (its point's error says enough). */
+static bool body_nomatch(struct sema *se)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		if (dp->body == sema_ctx(se) &&
+		    dp->family == &process_function_family &&
+		    up_of(dp)->nomatch)
+			return true;
+	}
+	return false;
+}
+
+static void finish(struct sema *se)
+{
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		struct derived_probe *dp = se->prog->probes[i];
+		if (dp->family == &process_function_family &&
+		    up_of(dp)->nomatch)
+			point_error(se, dp->point, up_of(dp)->nomatch_at,
+				    up_of(dp)->nomatch);
+	}
+}
+
 static int expand(struct sema *se, struct node *point,
 		  struct derived_probe *dp, struct probe_body *b)
 {
@@ -433,13 +483,11 @@ static int expand(struct sema *se, struct node *point,
 
 	nfiles = u->library ? userpath_resolve(a, u->library, true, &files) :
 			      userpath_resolve(a, u->path, false, &files);
-	if (!nfiles) {
-		point_error(se, point, at, arena_printf(a, "no match for probe "
-			    "point '%s': cannot find %s '%s'", dp->pp,
-			    u->library ? "library" : "executable",
-			    u->library ? u->library : u->path));
-		return 0;
-	}
+	if (!nfiles)
+		return no_match(se, point, at, dp, b, arena_printf(a, "no match "
+				"for probe point '%s': cannot find %s '%s'",
+				dp->pp, u->library ? "library" : "executable",
+				u->library ? u->library : u->path));
 	/* the process the library is in, as the point names it */
 	const char *proc = u->path;
 	if (u->library) {
@@ -453,10 +501,13 @@ static int expand(struct sema *se, struct node *point,
 		struct place *pl;
 
 		if (!ef) {
-			point_error(se, point, at, arena_printf(a, "cannot read "
-				    "'%s': %s", files[f], err ? err : "not ELF"));
+			const char *msg = arena_printf(a, "cannot read '%s': %s",
+						       files[f],
+						       err ? err : "not ELF");
 			free(err);
-			return derived;
+			if (derived)
+				return point_error(se, point, at, msg), derived;
+			return no_match(se, point, at, dp, b, msg);
 		}
 		int n = find_places(a, ef, u, &pl);
 		for (int i = 0; i < n; i++) {
@@ -496,8 +547,8 @@ static int expand(struct sema *se, struct node *point,
 		elf_file_close(ef);
 	}
 	if (!derived)
-		point_error(se, point, at, arena_printf(a, "no match for probe "
-			    "point '%s'", point_string(se, point)));
+		return no_match(se, point, at, dp, b, arena_printf(a, "no match "
+				"for probe point '%s'", point_string(se, point)));
 	return derived;
 }
 
@@ -901,6 +952,10 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 {
 	struct probe_body *b = sema_ctx(se);
 	const char *name = n->target.name;
+
+	if (body_nomatch(se))
+		return n->type = n->kind == N_TARGET && name[1] == '$' &&
+				 strcmp(name, "$$return") ? TY_STRING : TY_LONG;
 
 	if (n->kind != N_TARGET && !addr_of) {
 		n->sym = chain_slot(se, n);
@@ -1316,6 +1371,7 @@ const struct probe_family process_function_family = {
 	.defined = defined,
 	.has_return = true,
 	.at_func = at_func,
+	.finish = finish,
 	.list = list,
 	.describe = describe,
 };
