@@ -15,13 +15,20 @@
 # { n++ } (the issue's goal: within 1.5x the floor) and the same probe
 # with a handler, { n += cpu() }; syscall.* with { hits++ } (lean: counts
 # in the dispatch's case) and { cpus += cpu() } (handlers, which a dispatch
-# of so many probes runs through one fast path). SystemTap 4.8
+# of so many probes runs through one fast path); kprobe.function
+# ("__x64_sys_getppid") { n++ } beside kernel.function's (the same kind:
+# the backend attaches both through ftrace). SystemTap 4.8
 # (bench/stap48.sh; not on 6.12, where its runtime does not build) runs
 # the n++, n += cpu(), c[pid()] <<< 1, printf and both kernel.function
 # scripts in the boot that runs our printf, a row under each of ours.
 # Prints ns per call and the added ns per hit.
 #   bench/overhead.sh [RELEASE] [CALLS]
 # STAP_TREE=DIR measures the stap built in DIR (another worktree) instead.
+# ROWS="sysall sysh ..." runs only those scripts (names below: inc, hinc,
+# stat, sstat, cfg, printf, sysone, sysall, sysh, kf, kfh, kp) and the
+# baseline, in one boot, and prints their added ns per hit; with
+# BEFORE="DIR..." each also built and run by the tree in each DIR (its own
+# stap, its own staprun) in the same boot: a change's before and after.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=${STAP_TREE:-$top}
@@ -55,9 +62,36 @@ echo 'global n; probe kernel.function("__x64_sys_getppid") { n++ }' >kf.stp
 echo 'global n; probe kernel.trace("raw_syscalls:sys_enter") { n += cpu() }' >hinc.stp
 echo 'global n; probe kernel.function("__x64_sys_getppid") { n += cpu() }' >kfh.stp
 echo 'global cpus; probe syscall.* { cpus += cpu() }' >sysh.stp
+echo 'global n; probe kprobe.function("__x64_sys_getppid") { n++ }' >kp.stp
 echo 'global cfg; probe begin { cfg = 3 }
 probe kernel.trace("raw_syscalls:sys_enter") { if (cfg == 42) println(cfg) }' >cfg.stp
-for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh; do
+if [ -n "${ROWS:-}" ]; then
+	"$stap" -p4 -u -r "$release" -m b_base base.stp >/dev/null
+	jobs=("b_base.ko::/bin/loop $calls; /bin/loop $calls; /bin/loop $calls")
+	files=()
+	labels=()
+	t=0
+	for d in "$tree" ${BEFORE:-}; do
+		for s in $ROWS; do
+			"$d/stap/stap" -p4 -r "$release" -m "b${t}_$s" "$s.stp" >/dev/null
+			jobs+=("/bin/staprun$t=>b${t}_$s.ko::/bin/loop $calls; /bin/loop $calls; /bin/loop $calls")
+			labels+=("$s ($d)")
+		done
+		files+=(--file "$d/stap/staprun:/bin/staprun$t")
+		t=$((t + 1))
+	done
+	"$tree/stap/stapvm" -r "$release" --staprun "$tree/stap/staprun" --icount \
+		--timeout 900 --file "$work/loop" "${files[@]}" --batch rows "${jobs[@]}" >/dev/null
+	ns() { sed -n 's/^loop [0-9]* calls \([0-9]*\) ns$/\1/p' "$1" | sort -n | head -1; }
+	base=$(ns rows/0.stdout)
+	echo "added ns per hit, $calls getppid() calls, $release, qemu -icount shift=0, one boot:"
+	for i in "${!labels[@]}"; do
+		awk -v l="${labels[$i]}" -v a="$(ns "rows/$((i + 1)).stdout")" -v b="$base" \
+			-v n="$calls" 'BEGIN { printf "  %-60s %+8.2f\n", l, (a - b) / n }'
+	done
+	exit 0
+fi
+for s in base inc stat printf sysone sysall sstat cfg kf hinc kfh sysh kp; do
 	# -u only where the script would be elided
 	"$stap" -p4 $([ $s = base ] && echo -u) -r "$release" -m "b_$s" "$s.stp" >/dev/null
 done
@@ -74,7 +108,7 @@ vm --batch out1 "b_base.ko::$loop" \
 	"b_base.ko::insmod /bin/kfloor.ko && $loop && rmmod kfloor" \
 	"b_base.ko::insmod /bin/kfloor.ko regs=1 && $loop && rmmod kfloor" \
 	"b_kf.ko::$loop" "b_hinc.ko::$loop" "b_kfh.ko::$loop" \
-	"b_sysh.ko::$loop" >/dev/null
+	"b_sysh.ko::$loop" "b_kp.ko::$loop" >/dev/null
 # printf: the lines go to the job's stdout (a tmpfs file in the guest).
 # SystemTap 4.8 runs the same scripts in this second boot, each module by
 # its own staprun: idx48[SCRIPT] is its job's index in out2
@@ -129,6 +163,7 @@ report "kernel.function(getppid) { n++ }" "$(ns out1/10.stdout)" "$kfloor"
 report48 kf "$kfloor"
 report "  { n += cpu() } (a handler)" "$(ns out1/12.stdout)" "$kfloor"
 report48 kfh "$kfloor"
+report "kprobe.function(getppid) { n++ }" "$(ns out1/14.stdout)" "$kfloor"
 # lines: the probe prints one per system call, at least the loops' 3 x CALLS
 printed=$((3 * calls))
 printf_lines() { # job label

@@ -64,6 +64,14 @@ static int module_translate(struct driver *d, struct program *prog)
 	codegen_module(s, prog, s->module_name ? s->module_name : placeholder,
 		       cf);
 	fclose(cf);
+	/* input.char/line: a write probe of procfs("__stdin"), which the
+	 * loader feeds */
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *dp = prog->probes[i];
+		if (dp->attach.kind == ATTACH_PROCFS && dp->attach.procfs.write &&
+		    !strcmp(dp->attach.procfs.path, "__stdin"))
+			d->reads_stdin = true;
+	}
 	if (s->nerrors) {
 		free(csrc);
 		return 1;

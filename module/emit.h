@@ -59,6 +59,12 @@ struct cg {
 	bool *filtered;			/* [body]: lean past its first
 					 * statement, a filter its probes'
 					 * callbacks check themselves */
+	bool *prefiltered;		/* [body]: every probe's callback
+					 * checks its first statement, a
+					 * filter (kind_emit.filters): the
+					 * handler does not run it again */
+	const struct node *skip;	/* in the handler being generated:
+					 * that filter (stmt.c) */
 	int *fn_c;			/* [function index]: the function whose
 					 * C a call runs (a copy merged into
 					 * an identical one: module.c) */
@@ -130,6 +136,9 @@ struct kind_emit {
 	/* Optional: an assignment to a context value, or NULL when n is
 	 * not one the kind writes */
 	const char *(*assign)(struct cg *cg, struct node *n);
+	/* Optional: an @-function of the kind's that a probe of any kind
+	 * may call (@perf): its C value, or NULL when n is not one */
+	const char *(*at_func)(struct cg *cg, struct node *n);
 };
 
 /* The emitters, by kind (emit_kinds.c); NULL: no module runs the kind. */

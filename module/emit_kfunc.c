@@ -272,7 +272,8 @@ static void fields(struct cg *cg, int i, FILE *out)
 	const struct attach_kfunc *kf = &dp->attach.kfunc;
 	bool ret = dp->attach.kind == ATTACH_KFUNC_RETURN;
 	bool vals = dp->attach.values && b->nctxvars;
-	const char *flags = kf->addr && kfunc_anchor(prog) && kf->inlined ?
+	const char *flags = kf->absolute ? "STP_KF_STMT | STP_KF_ABS" :
+			    kf->addr && kfunc_anchor(prog) && kf->inlined ?
 			    "STP_KF_INLINE" :
 			    kf->addr && kfunc_anchor(prog) && kf->statement ?
 			    "STP_KF_STMT" : NULL;
@@ -291,7 +292,10 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fprintf(out, ",\n\t  .symbol = %s, .maxactive = %d",
 			c_string(cg, kf->symbol, strlen(kf->symbol)),
 			(int)kf->maxactive);
-	if (kf->addr && kfunc_anchor(prog))
+	if (kf->module)
+		fprintf(out, ",\n\t  .module = %s",
+			c_string(cg, kf->module, strlen(kf->module)));
+	if (kf->addr && (kfunc_anchor(prog) || kf->absolute))
 		fprintf(out, ",\n\t  .addr = 0x%" PRIx64 "UL", kf->addr);
 	if (ret && b->nentry_values)
 		fprintf(out, ",\n\t  .nentry = %d", b->nentry_values);

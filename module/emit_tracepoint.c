@@ -215,13 +215,34 @@ static const struct value_recipe *tp_value(const struct derived_probe *dp,
 }
 
 /*
+ * `__sysc_compat()` or `!__sysc_compat()`: 1 (the task is in a 32-bit
+ * system call) or 0 (it is not); -1 for anything else.
+ */
+static int tp_compat_test(const struct node *n)
+{
+	bool not = n->kind == N_UNARY && n->unary.op == OP_NOT;
+
+	if (not)
+		n = n->unary.operand;
+	if (n->kind != N_CALL || n->call.args ||
+	    strcmp(n->call.name, "__sysc_compat"))
+		return -1;
+	return not ? 1 : 0;
+}
+
+/*
  * A body that starts with `if ($ARG != N) next` (the syscall tapset's
- * form, one alias per value of $id): the argument and N. Probes of one
- * tracepoint that all filter on the same argument share one callback
- * that switches on it, so `syscall.*` costs one call per event.
+ * form, one alias per value of $id), or `if ($ARG != N || C) next` where
+ * C is `__sysc_compat()` (the alias is a 64-bit task's call) or
+ * `!__sysc_compat()` (a 32-bit task's): the argument, N, and which
+ * tasks' calls it takes (*compat: 0 64-bit, 1 32-bit, -1 either).
+ * Probes of one tracepoint that all filter on the same argument share
+ * one callback that switches on it, so `syscall.*` costs one call per
+ * event; one that tells 64-bit from 32-bit tasks does so once per hit,
+ * then switches on the number in that side's own switch.
  */
 static bool tp_filter(const struct derived_probe *dp,
-		      const struct symbol **arg, int64_t *value)
+		      const struct symbol **arg, int64_t *value, int *compat)
 {
 	const struct node *st = first_stmt(dp->body->probe->probe.body);
 	const struct node *c, *then, *t, *num;
@@ -233,6 +254,13 @@ static bool tp_filter(const struct derived_probe *dp,
 	if (then && then->kind == N_BLOCK && then->block.stmts &&
 	    !then->block.stmts->next)
 		then = then->block.stmts;
+	*compat = -1;
+	if (c->kind == N_BINARY && c->binary.op == OP_OR) {
+		*compat = tp_compat_test(c->binary.rhs);
+		if (*compat < 0)
+			return false;
+		c = c->binary.lhs;
+	}
 	if (!then || then->kind != N_NEXT || c->kind != N_BINARY ||
 	    c->binary.op != OP_NE)
 		return false;
@@ -313,7 +341,7 @@ static void gen_tp_values(FILE *out, const struct derived_probe *dp,
 #define KIND_BARE	0x20000u
 
 static bool shared_run(const struct cg *cg, const int *group,
-		       const int64_t *fval, int k)
+		       const int64_t *fval, const int *fcomp, int k)
 {
 	const struct program *prog = cg->prog;
 	int b = prog->probes[k]->body->index;
@@ -321,9 +349,50 @@ static bool shared_run(const struct cg *cg, const int *group,
 	if (cg->nlean[b] >= 0 && cg->filtered[b])
 		return false;
 	for (int j = 0; j < prog->nprobes; j++)
-		if (j != k && group[j] == group[k] && fval[j] == fval[k])
+		if (j != k && group[j] == group[k] && fval[j] == fval[k] &&
+		    fcomp[j] == fcomp[k])
 			return false;
 	return true;
+}
+
+/*
+ * The cases of dispatch group i's switch on its argument for the tasks
+ * of one side (compat: 1 32-bit, 0 64-bit, -1 both): one case per value,
+ * which several probes may want. kind[k] >= 0: probe k's handler runs
+ * by the shared fast path after the switch (NULL: none does).
+ */
+static void gen_tp_cases(struct cg *cg, FILE *out, int i, const int *group,
+			 const int64_t *fval, const int *fcomp, int compat,
+			 const struct tp_abi *abi, const int *kind)
+{
+	const struct program *prog = cg->prog;
+
+	for (int j = i; j < prog->nprobes; j++) {
+		bool emitted = false;
+		if (group[j] != i || fcomp[j] != compat)
+			continue;
+		for (int m = i; m < j && !emitted; m++)
+			emitted = group[m] == i && fcomp[m] == compat &&
+				  fval[m] == fval[j];
+		if (emitted)
+			continue;
+		fprintf(out, "\tcase %" PRId64 "LL:\n", fval[j]);
+		for (int k = j; k < prog->nprobes; k++) {
+			if (group[k] != i || fcomp[k] != compat ||
+			    fval[k] != fval[j])
+				continue;
+			gen_tp_values(out, prog->probes[k], abi, "\t\t",
+				      true, false);
+			if (kind && kind[k] >= 0)
+				fprintf(out, "\t\tstp_p = &stp_probes[%d];"
+					"\n\t\tstp_kind = %d;\n",
+					table_index(prog, k), kind[k]);
+			else
+				gen_tp_run(cg, out, k, table_index(prog, k),
+					   "\t\t");
+		}
+		fputs("\t\tbreak;\n", out);
+	}
 }
 
 /*
@@ -385,14 +454,19 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 	const struct symbol **farg = xmalloc((size_t)(prog->nprobes + 1) *
 					     sizeof(*farg));
 	int64_t *fval = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*fval));
+	int *fcomp = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*fcomp));
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		group[i] = -1;
 		farg[i] = NULL;
-		if (!tp_typed(dp) || !tp_filter(dp, &farg[i], &fval[i]))
+		if (!tp_typed(dp) ||
+		    !tp_filter(dp, &farg[i], &fval[i], &fcomp[i]))
 			continue;
+		/* the aliases that tell 32-bit tasks from 64-bit ones
+		 * dispatch apart from those that do not */
 		for (int j = 0; j < i && group[i] < 0; j++)
 			if (farg[j] && !strcmp(farg[j]->name, farg[i]->name) &&
+			    (fcomp[j] < 0) == (fcomp[i] < 0) &&
 			    !strcmp(tp_info(prog->probes[j])->system,
 				    tp_info(dp)->system) &&
 			    !strcmp(tp_info(prog->probes[j])->name,
@@ -401,6 +475,17 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 		if (group[i] >= 0)
 			group[group[i]] = group[i];
 	}
+	for (int i = 0; i < prog->nprobes; i++)
+		if (farg[i] && fcomp[i] >= 0) {
+			/* in_ia32_syscall() is <asm/thread_info.h>'s */
+			fputs("\n#include <linux/thread_info.h>\n"
+			      "/* Is this task in a 32-bit system call? */\n"
+			      "static __always_inline int stp_sysc_compat(void)\n"
+			      "{\n#ifdef CONFIG_IA32_EMULATION\n"
+			      "\treturn in_ia32_syscall();\n#else\n"
+			      "\treturn 0;\n#endif\n}\n", out);
+			break;
+		}
 
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
@@ -429,23 +514,31 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 				"stp_tp_cb_%d);\n", tp->name, i);
 		if (group[i] != i) {
 			/* its own callback: the entry is known here, so a
-			 * lean probe's counts compile to immediates */
-			int b = dp->body->index;
+			 * lean probe's counts compile to immediates; the
+			 * filter here, its `next` all a hit it rejects
+			 * would do (the handler skips it: prefiltered) */
 			gen_tp_values(out, dp, abi, "\t", true, true);
-			if (cg->nlean[b] >= 0 && cg->filtered[b] &&
-			    !tp_value(dp, farg[i]->index)->steps) {
-				/* the filter here: its `next` is all a
-				 * hit it rejects would do */
-				fprintf(out, "\tif (%s != %" PRId64
-					"LL)\n\t\treturn;\n",
-					tp_widen(abi, tp_value(dp,
-						 farg[i]->index)), fval[i]);
-				gen_tp_run(cg, out, i, table_index(prog, i), "\t");
-			} else {
+			if (!farg[i]) {
 				fprintf(out, "\tstp_run_%d(&stp_probes[%d], "
-					"&stp_a, NULL);\n", b,
-					table_index(prog, i));
+					"&stp_a, NULL);\n}\n",
+					dp->body->index, table_index(prog, i));
+				continue;
 			}
+			const struct value_recipe *key =
+				tp_value(dp, farg[i]->index);
+			if (key->steps)
+				fprintf(out, "\tif ((stp_a.faults & (1ULL << %d)) "
+					"||\n\t    stp_v[%d] != %" PRId64 "LL",
+					farg[i]->index, farg[i]->index,
+					fval[i]);
+			else
+				fprintf(out, "\tif (%s != %" PRId64 "LL",
+					tp_widen(abi, key), fval[i]);
+			if (fcomp[i] >= 0)
+				fprintf(out, " ||\n\t    stp_sysc_compat() != %d",
+					fcomp[i]);
+			fputs(")\n\t\treturn;\n", out);
+			gen_tp_run(cg, out, i, table_index(prog, i), "\t");
 			fputs("}\n", out);
 			continue;
 		}
@@ -458,7 +551,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 		int *kind = xmalloc((size_t)(prog->nprobes + 1) * sizeof(*kind));
 		for (int j = i; j < prog->nprobes; j++) {
 			kind[j] = -1;
-			if (group[j] != i || !shared_run(cg, group, fval, j))
+			if (group[j] != i ||
+			    !shared_run(cg, group, fval, fcomp, j))
 				continue;
 			int b = prog->probes[j]->body->index, k = 0;
 			unsigned key = cg->use[b] |
@@ -483,42 +577,29 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			fputs("\tconst struct stp_probe *stp_p = NULL;\n"
 			      "\tint stp_kind = 0;\n\n", out);
 		const struct value_recipe *key = tp_value(dp, farg[i]->index);
+		const char *keyc = tp_widen(abi, key);
 		if (key->steps) {
 			/* the key once; a fault matches no case */
 			fputs("\tstp_a.faults = 0;\n", out);
 			gen_tp_path(out, abi, key, farg[i]->name,
 				    farg[i]->index, "\t");
-			fprintf(out, "\tif (!stp_a.faults)\n\tswitch (stp_v[%d]) {\n",
-				farg[i]->index);
-		} else {
-			fprintf(out, "\tswitch (%s) {\n", tp_widen(abi, key));
+			fputs("\tif (!stp_a.faults)\n", out);
+			keyc = arena_printf(&cg->s->arena, "stp_v[%d]",
+					    farg[i]->index);
 		}
-		for (int j = i; j < prog->nprobes; j++) {
-			bool emitted = false;
-			if (group[j] != i)
-				continue;
-			for (int m = i; m < j && !emitted; m++)
-				emitted = group[m] == i && fval[m] == fval[j];
-			if (emitted)
-				continue;
-			/* one case per value; several probes may want it */
-			fprintf(out, "\tcase %" PRId64 "LL:\n", fval[j]);
-			for (int k = j; k < prog->nprobes; k++) {
-				if (group[k] != i || fval[k] != fval[j])
-					continue;
-				gen_tp_values(out, prog->probes[k], abi, "\t\t",
-					      true, false);
-				if (shared && kind[k] >= 0)
-					fprintf(out, "\t\tstp_p = &stp_probes[%d];"
-						"\n\t\tstp_kind = %d;\n",
-						table_index(prog, k), kind[k]);
-				else
-					gen_tp_run(cg, out, k,
-						   table_index(prog, k), "\t\t");
-			}
-			fputs("\t\tbreak;\n", out);
+		/* 32-bit or 64-bit task, decided once: each side its own
+		 * switch, so a number both have is a case in each */
+		if (fcomp[i] >= 0)
+			fputs("\tif (stp_sysc_compat())\n", out);
+		for (int side = fcomp[i] >= 0; side >= 0; side--) {
+			if (fcomp[i] >= 0 && !side)
+				fputs("\telse\n", out);
+			fprintf(out, "\tswitch (%s) {\n", keyc);
+			gen_tp_cases(cg, out, i, group, fval, fcomp,
+				     fcomp[i] >= 0 ? side : -1, abi,
+				     shared ? kind : NULL);
+			fputs("\t}\n", out);
 		}
-		fputs("\t}\n", out);
 		for (int k = 0; shared && k < nkinds; k++)
 			fprintf(out, "\t%sif (stp_p && stp_kind == %d)\n\t\t"
 				"stp_probe_fast(stp_p, stp_p->handler,\n\t\t\t"
@@ -534,6 +615,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 	}
 	free(farg);
 	free(fval);
+	free(fcomp);
 }
 
 /*
@@ -595,8 +677,9 @@ static bool filters(const struct derived_probe *dp)
 {
 	const struct symbol *arg;
 	int64_t value;
+	int compat;
 
-	return tp_typed(dp) && tp_filter(dp, &arg, &value);
+	return tp_typed(dp) && tp_filter(dp, &arg, &value, &compat);
 }
 
 /*

@@ -1196,6 +1196,12 @@ static const char *gen_context(struct cg *cg, struct node *n)
 		emit(cg, "int64_t %s = c->tp->v[%d];", t, n->sym->index);
 		return t;
 	}
+	for (int k = 0; n->kind == N_ATFUNC && k < ATTACH_NKINDS; k++) {
+		const char *v = kind_emitters[k] && kind_emitters[k]->at_func ?
+				kind_emitters[k]->at_func(cg, n) : NULL;
+		if (v)
+			return v;
+	}
 	if (e && e->context)
 		return e->context(cg, n);
 	unsupported(cg, n, ast_kind_name(n->kind));

@@ -760,6 +760,21 @@ static void note_call(struct node *n, void *arg)
 	w->work[w->nwork++] = f;
 }
 
+/* ast_visit of list for note_call, but for the statement skip. */
+static void visit_except(struct node *list, const struct node *skip,
+			 struct call_walk *w)
+{
+	for (struct node *n = list; n; n = n->next) {
+		struct node **slot[6];
+
+		if (n == skip)
+			continue;
+		note_call(n, w);
+		for (int i = 0, k = ast_child_slots(n, slot); i < k; i++)
+			visit_except(*slot[i], skip, w);
+	}
+}
+
 static void find_called(struct cg *cg, struct chunk *chunks, int n)
 {
 	const struct program *prog = cg->prog;
@@ -773,11 +788,16 @@ static void find_called(struct cg *cg, struct chunk *chunks, int n)
 	for (int k = 0; k < n; k++)
 		if (chunks[k].fn >= 0)
 			chunk_of[chunks[k].fn] = k;
-	/* the elaborated program's calls, from the probe bodies on */
+	/* the elaborated program's calls, from the probe bodies on (but
+	 * for a filter the probes' callbacks check) */
 	for (int b = 0; b < prog->nbodies; b++) {
 		const struct probe_body *body = prog->bodies[b];
 
-		ast_visit(body->probe->probe.body, note_call, &w);
+		if (cg->prefiltered[b])
+			visit_except(body->probe->probe.body,
+				     first_stmt(body->probe->probe.body), &w);
+		else
+			ast_visit(body->probe->probe.body, note_call, &w);
 		/* and the @entry values its return probes compute at the
 		 * function's entry */
 		for (int v = 0; v < body->nentry_values; v++)
@@ -795,6 +815,25 @@ static void find_called(struct cg *cg, struct chunk *chunks, int n)
 		}
 	free(w.work);
 	free(chunk_of);
+}
+
+/*
+ * Does every probe of body b check its first statement in its callback
+ * (a dispatch on the filter of syscall.*'s aliases)? Then its handler
+ * skips it. Not with -t, which times the whole handler.
+ */
+static bool prefiltered(const struct cg *cg, const struct probe_body *b)
+{
+	int nprobes;
+	const struct derived_probe *const *probes =
+		body_probes(cg->prog, b, &nprobes);
+
+	for (int i = 0; i < nprobes; i++) {
+		const struct kind_emit *e = emit_of(probes[i]);
+		if (!e->filters || !e->filters(probes[i]))
+			return false;
+	}
+	return nprobes > 0 && !cg->s->timing && !b->nentry_values;
 }
 
 static void free_chunks(struct chunk *chunks, int n)
@@ -1081,6 +1120,10 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	memset(cg.bare, 0, ((size_t)prog->nbodies + 1) * sizeof(*cg.bare));
 	cg.src_used = xmalloc(((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
 	memset(cg.src_used, 0, ((size_t)s->nfiles + 1) * sizeof(*cg.src_used));
+	cg.prefiltered = xmalloc(((size_t)prog->nbodies + 1) *
+				 sizeof(*cg.prefiltered));
+	for (int b = 0; b < prog->nbodies; b++)
+		cg.prefiltered[b] = prefiltered(&cg, prog->bodies[b]);
 	int nchunks = gen_code(&cg, &structs, chunks);
 	find_called(&cg, chunks, nchunks);
 
@@ -1200,6 +1243,7 @@ static int codegen_module_deep(struct session *s, const struct program *prog,
 	lock_plan_free(&locks);
 	free(nlean);
 	free(cg.filtered);
+	free(cg.prefiltered);
 	free(cg.called);
 	free(cg.src_used);
 	free(cg.bare);

@@ -171,13 +171,19 @@ static int run_vm(struct driver *d)
 		.cmd = s->target_cmd,
 		.staprun_args = nargs ? args : NULL,
 		.module_args = module_args(s),
+		.feed_stdin = d->reads_stdin,
 	};
 	int rc;
 	/* warm guests live in STAP_VM_DIR, else CACHE/vm */
 	const char *keep_dir = getenv("STAP_VM_DIR");
 	if ((!keep_dir || !*keep_dir) && s->cache_dir)
 		keep_dir = arena_printf(&s->arena, "%s/vm", s->cache_dir);
-	if (d->vm_keep && keep_dir && *keep_dir) {
+	/* a kept guest has no channel for stap's standard input */
+	if (d->vm_keep && d->reads_stdin)
+		fprintf(stderr, "stap: the script reads stap's standard input "
+			"(input.char, input.line), which a kept guest does not "
+			"get: booting one for this run\n");
+	if (d->vm_keep && !d->reads_stdin && keep_dir && *keep_dir) {
 		struct vm_keep keep = {
 			.dir = keep_dir,
 			.idle_s = d->vm_keep_s,
@@ -185,7 +191,7 @@ static int run_vm(struct driver *d)
 		};
 		rc = vm_run_warm(&o, &job, &keep, out_fd, 2);
 	} else {
-		if (d->vm_keep)
+		if (d->vm_keep && !d->reads_stdin)
 			fprintf(stderr, "stap: no directory to keep a guest "
 				"in (no cache directory, STAP_VM_DIR unset): "
 				"booting one for this run\n");

@@ -41,6 +41,7 @@
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <limits.h>
 #include <time.h>
 #include <unistd.h>
@@ -148,6 +149,91 @@ static int read_status(struct status *st)
 	return 0;
 }
 
+/*
+ * system(CMD) of the script: "sh -c CMD" with the loader's standard
+ * streams and no other descriptor, as SystemTap 4.8's stapio runs it.
+ * The loader waits for the shell (not for what it puts in the
+ * background): the records before it are out already, and those after
+ * it come after its output.
+ */
+static void run_system(const char *cmd, size_t len)
+{
+	char *c = strndup(cmd, len);
+	sigset_t none;
+	pid_t pid;
+
+	if (!c)
+		return;
+	vlog("system: %s\n", c);
+	sigemptyset(&none);
+	pid = fork();
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		closefrom(3);
+		execl("/bin/sh", "sh", "-c", c, (char *)NULL);
+		_exit(127);
+	}
+	if (pid < 0)
+		fprintf(stderr, "staprun: system: %s\n", strerror(errno));
+	while (pid > 0 && waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	free(c);
+}
+
+/*
+ * input.char / input.line: stap's standard input goes to the module's
+ * /proc/systemtap/MODULE/__stdin a byte at a time, from a thread of its
+ * own, as SystemTap 4.8's stapio feeds it (a terminal in non-canonical
+ * mode without echo, restored at the end). Nothing happens when the
+ * script has no such probe (no file).
+ */
+static struct termios stdin_term;
+static bool stdin_term_set;
+
+static void *stdin_thread(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	char ch;
+	ssize_t n;
+
+	for (;;) {
+		n = read(STDIN_FILENO, &ch, 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/* a failed write (the module stopping) drops the byte */
+		while (write(fd, &ch, 1) < 0 && errno == EINTR)
+			;
+	}
+	close(fd);
+	return NULL;
+}
+
+static void feed_stdin(void)
+{
+	char path[sizeof(modname) + 32];
+	pthread_t t;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/systemtap/%s/__stdin", modname);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	vlog("feeding stdin to %s\n", path);
+	if (isatty(STDIN_FILENO) && !tcgetattr(STDIN_FILENO, &stdin_term)) {
+		struct termios raw = stdin_term;
+
+		raw.c_lflag &= ~(ICANON | ECHO);
+		stdin_term_set = !tcsetattr(STDIN_FILENO, TCSANOW, &raw);
+	}
+	if (pthread_create(&t, NULL, stdin_thread, (void *)(intptr_t)fd)) {
+		close(fd);
+		return;
+	}
+	pthread_detach(t);
+}
+
 /* Write one run of payloads to its stream. */
 static int relay_run(int type, const char *buf, size_t len)
 {
@@ -201,6 +287,16 @@ static ssize_t relay_once(void)
 		if (hdr.len > (size_t)n - off) {
 			fprintf(stderr, "staprun: truncated record\n");
 			return -1;
+		}
+		if (hdr.type == STP_REC_SYSTEM) {
+			/* the run before it out first */
+			if (relay_run(run_type, data_buf + run, run_len))
+				return -1;
+			run_system(data_buf + off, hdr.len);
+			off += hdr.len;
+			run = off;
+			run_len = 0;
+			continue;
 		}
 		type = hdr.type == STP_REC_STDERR ? STP_REC_STDERR :
 						    STP_REC_STDOUT;
@@ -858,6 +954,7 @@ int main(int argc, char **argv)
 		start_command(go);
 		child_waiting = false;
 	}
+	feed_stdin();
 
 	/*
 	 * The stop conditions are checked even while output keeps coming: a
@@ -947,6 +1044,8 @@ out:
 		kill(child, SIGKILL);
 		waitpid(child, NULL, 0);
 	}
+	if (stdin_term_set)
+		tcsetattr(STDIN_FILENO, TCSANOW, &stdin_term);
 	unload_module();
 	if (out_fd != STDOUT_FILENO && close(out_fd)) {
 		fprintf(stderr, "staprun: closing %s: %s\n", out_path,

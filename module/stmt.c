@@ -414,6 +414,8 @@ void gen_stmt(struct cg *cg, struct node *n)
 		break;
 	}
 	action(cg, n);
+	if (n == cg->skip)
+		return;		/* the callback checked it */
 	switch (n->kind) {
 	case N_EXPR_STMT:
 		if (gen_count(cg, n))
@@ -715,6 +717,8 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	cg->looped = false;
 	cg->embedded = false;
 	cg->calls = false;
+	cg->skip = !fn && cg->prefiltered && cg->prefiltered[b->index] ?
+		   first_stmt(body) : NULL;
 
 	if (fn) {
 		sb_puts(&cg->frame, "\tu32 iter_base;\n");

@@ -53,7 +53,7 @@ static int kf_pretty_depth(struct sema *se, struct node *n)
 }
 
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
-			     bool write)
+			     bool write, bool whole)
 {
 	struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
@@ -77,7 +77,11 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 				n->sym = NULL;
 				return n->type = TY_STRING;
 			}
-			infer(se, base, TY_LONG);
+			/* $x$$ of a struct (kuid_t): its address */
+			if (base->kind == N_TARGET)
+				infer_kfvar(se, base, false, false, true);
+			else
+				infer(se, base, TY_LONG);
 			if (!base->sym || (n->sym && n->sym->kind == SYM_TYPED))
 				return n->type = TY_STRING;
 			return infer_context_pretty(se, n, base, depth);
@@ -107,8 +111,9 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		diag_warning(se->s, n->loc, "confusing usage, value is captured "
 			     "as @entry(%s) in .return probe [man stapprobes] "
 			     "RETURN PROBES", key);
-	if (addr_of || write)
-		key = arena_printf(a, "%s%s", write ? "=" : "&", key);
+	if (addr_of || write || whole)
+		key = arena_printf(a, "%s%s", write ? "=" : addr_of ? "&" : "*",
+				   key);
 	for (int i = 0; i < b->nctxvars; i++)
 		if (!strcmp(b->ctxvars[i]->name, key)) {
 			n->sym = b->ctxvars[i];
@@ -152,7 +157,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			msg = kf_missing_var(se, dw, dp, root + 1);
 		else
 			msg = kf_var_resolve(a, btf, dw, dp, type, n, addr_of, write,
-					     locs[i], &p, &at);
+					     whole, locs[i], &p, &at);
 		if (msg && kf_of(dp)->inlined) {
 			/* an inlined copy may keep no trace of a variable
 			 * the function's own copy has: that copy goes */
@@ -875,7 +880,7 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	if (n->kind == N_TARGET && !strcmp(n->target.name, "$return") &&
 	    !addr_of && body_all_of(se, se->body, &kernel_return_family))
 		return n->type = TY_LONG;	/* pass 3: the return register */
-	return infer_kfvar(se, n, addr_of, false);
+	return infer_kfvar(se, n, addr_of, false, false);
 }
 
 /* -g: `$x = v` writes an entry probe's variable. */
@@ -888,7 +893,7 @@ static bool context_assign(struct sema *se, struct node *assign,
 	    !body_all_of(se, se->body, &kernel_function_family))
 		return false;
 	expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
-	infer_kfvar(se, assign->binary.lhs, false, true);
+	infer_kfvar(se, assign->binary.lhs, false, true, false);
 	*type = TY_LONG;
 	return true;
 }

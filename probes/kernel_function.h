@@ -89,8 +89,10 @@ struct kf_anchor {
  * kernel_function_vars.c: the context value n ($x, $x->f..., with addr_of &$x, with
  * write the address `$x... = v` writes to) in the
  * kernel function of dp, whose root variable has C type c_type: fills
- * *loc and, for a chain, *path. Returns NULL, or an error message (arena)
- * and *at, the node it is about.
+ * *loc and, for a chain, *path. whole: n is what $n$ or $n$$ prints, and
+ * a struct's value is its address (spilled when a register holds it, as
+ * kuid_t). Returns NULL, or an error message (arena) and *at, the node it
+ * is about.
  */
 struct derived_probe;
 struct kf_loc;
@@ -98,6 +100,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
 			   const struct node *n, bool addr_of, bool write,
+			   bool whole,
 			   struct kf_loc *loc, struct member_path *path,
 			   const struct node **at);
 

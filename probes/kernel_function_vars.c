@@ -63,7 +63,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 			   struct dwloc_file *dw,
 			   const struct derived_probe *dp, const char *c_type,
 			   const struct node *n, bool addr_of, bool write,
-			   struct kf_loc *loc, struct member_path *path,
+			   bool whole, struct kf_loc *loc, struct member_path *path,
 			   const struct node **at)
 {
 	const struct kf_probe *kf = kf_of(dp);
@@ -114,7 +114,7 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 		/* kuid_t, pte_t: one register holds the whole struct */
 		loc->spill = loc->loc.kind != DWL_MEMORY;
 		loc->address = true;
-		if (n->kind == N_TARGET && !addr_of &&
+		if (n->kind == N_TARGET && !addr_of && !whole &&
 		    info.cls != BTF_CLASS_ARRAY)
 			return arena_printf(a, "'%s' is a '%s', which has no "
 					    "value (read one of its members)",

@@ -9,7 +9,8 @@
 
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
-	process_function_family, unsupported_family;
+	process_function_family, perf_family, hwbkpt_family, netfilter_family,
+	kprobe_family, unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -18,6 +19,10 @@ const struct probe_family *const probe_families[] = {
 	&tracepoint_family,		/* kernel.trace */
 	&procfs_family,
 	&process_function_family,	/* process("P").function/.plt/.mark */
-	&unsupported_family,		/* process, perf, kprobe, netfilter */
+	&perf_family,
+	&hwbkpt_family,			/* kernel.data */
+	&netfilter_family,
+	&kprobe_family,			/* kprobe.*, kernel.statement(A).absolute */
+	&unsupported_family,		/* process */
 	NULL,
 };

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The families SystemTap has beyond ours: process(...), perf.*, kprobe.*,
- * kernel.statement(ADDRESS).absolute, netfilter. Their points and context
- * variables are checked as SystemTap checks them, the bodies are
+ * The family SystemTap has beyond ours: process(...). Its points and
+ * context variables are checked as SystemTap checks them, the bodies are
  * elaborated, and then each point is reported as not supported yet: a
  * script that uses them fails at pass 2 for that reason alone.
  */
@@ -24,8 +23,7 @@ struct other_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *message;		/* the error that says it is refused */
 	enum point_ctx ctx;
-	const char *process;		/* process("PATH"), perf ...process */
-	const char *perf_counter;	/* perf ... .counter("NAME") */
+	const char *process;		/* process("PATH") */
 };
 
 static struct other_probe *other_of(const struct derived_probe *dp)
@@ -56,10 +54,15 @@ static bool process_target(struct sema *se, struct node *point,
 			      proc->comp.arg->str.value :
 			      arena_printf(&se->s->arena, "%lld",
 					   (long long)proc->comp.arg->num.value);
+		/* its program, for @perf of a perf...process counter */
+		if (proc->comp.arg->kind == N_STRING)
+			dp->attach.filter.exe = other_of(dp)->process;
 		return true;
 	}
-	if (se->s->target_cmd || se->s->target_pid)
+	if (se->s->target_cmd || se->s->target_pid) {
+		dp->attach.filter.exe = "";	/* the -c / -x program */
 		return true;
+	}
 	return point_error(se, point, proc, arena_printf(&se->s->arena,
 			   "probe point not available without -c COMMAND or "
 			   "-x PID (it names no program): '%s'", dp->pp));
@@ -113,85 +116,6 @@ static int derive_process(struct sema *se, struct node *point,
 	return unsupported(se, point, dp, "process", ctx);
 }
 
-static const char *const perf_hw[] = {
-	"cpu_cycles", "instructions", "cache_references", "cache_misses",
-	"branch_instructions", "branch_misses", "bus_cycles",
-	"stalled_cycles_frontend", "stalled_cycles_backend",
-	"ref_cpu_cycles",
-};
-
-static const char *const perf_sw[] = {
-	"cpu_clock", "task_clock", "page_faults", "context_switches",
-	"cpu_migrations", "page_faults_min", "page_faults_maj",
-	"alignment_faults", "emulation_faults", "dummy", "bpf_output",
-};
-
-static bool in_list(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(name, list[i]))
-			return true;
-	return false;
-}
-
-/*
- * perf.hw.NAME, perf.sw.NAME, perf.type(N).config(M), then .sample(N),
- * .process[("PATH")], .counter("NAME").
- */
-static int derive_perf(struct sema *se, struct node *point,
-		       struct derived_probe *dp)
-{
-	struct node *c = point->point.comps->next;
-
-	if (comp_is(c, "hw") || comp_is(c, "sw")) {
-		bool hw = comp_is(c, "hw");
-		c = c->next;
-		if (!c || c->comp.arg ||
-		    !(hw ? in_list(c->comp.name, perf_hw, sizeof(perf_hw) /
-				   sizeof(perf_hw[0])) :
-			   in_list(c->comp.name, perf_sw, sizeof(perf_sw) /
-				   sizeof(perf_sw[0]))))
-			return -1;
-		c = c->next;
-	} else if (comp_is(c, "type") && is_num_arg(c) &&
-		   comp_is(c->next, "config") && is_num_arg(c->next)) {
-		c = c->next->next;
-	} else {
-		return -1;
-	}
-	if (comp_is(c, "sample")) {
-		if (!is_num_arg(c) || c->comp.arg->num.value <= 0)
-			return point_error(se, point, c, "the perf sample "
-					   "interval must be a positive number");
-		c = c->next;
-	}
-	if (comp_is(c, "process")) {
-		if (c->comp.arg && !is_str_arg(c))
-			return -1;
-		if (!process_target(se, point, c, dp))
-			return false;
-		if (!other_of(dp)->process)
-			other_of(dp)->process = "";	/* the -c / -x program */
-		c = c->next;
-	}
-	if (comp_is(c, "counter")) {
-		if (!is_str_arg(c))
-			return -1;
-		if (!*c->comp.arg->str.value)
-			return point_error(se, point, c, "missing perf counter "
-					   "name in .counter(\"\")");
-		other_of(dp)->perf_counter = c->comp.arg->str.value;
-		c = c->next;
-	}
-	if (c)
-		return -1;
-	return unsupported(se, point, dp, "perf", CTX_NONE);
-}
-
-static const char *const nf_families[] = {
-	"NFPROTO_IPV4", "NFPROTO_IPV6", "NFPROTO_ARP", "NFPROTO_BRIDGE",
-};
-
 /*
  * Points of the families SystemTap has beyond ours, with SystemTap's
  * checks; true/false as derive_point, -1: not one of them (or not a
@@ -200,62 +124,10 @@ static const char *const nf_families[] = {
 static int derive_other(struct sema *se, struct node *point,
 			struct derived_probe *dp)
 {
-	struct node *c0 = point->point.comps, *c1 = c0->next;
-	const char *name = c0->comp.name;
+	const char *name = point->point.comps->comp.name;
 
 	if (!strcmp(name, "process"))
 		return derive_process(se, point, dp);
-	if (!strcmp(name, "perf"))
-		return derive_perf(se, point, dp);
-	if (!strcmp(name, "kprobe")) {
-		struct node *c = c1;
-		if (comp_is(c, "module") && is_str_arg(c))
-			c = c->next;
-		if (comp_is(c, "function") && is_str_arg(c)) {
-			c = c->next;
-			bool ret = comp_is(c, "return");
-			if (ret)
-				c = c->next;
-			if (ret && comp_is(c, "maxactive") && is_num_arg(c))
-				c = c->next;
-			if (c)
-				return -1;
-			return unsupported(se, point, dp, "kprobe.function",
-					   CTX_NONE);
-		}
-		if (c == c1 && comp_is(c, "statement") && is_num_arg(c) &&
-		    comp_is(c->next, "absolute") && !c->next->next) {
-			if (!se->s->guru)
-				return point_error(se, point, c0, "kprobe."
-						   "statement(...).absolute "
-						   "probes need guru mode (-g)");
-			return unsupported(se, point, dp, "kprobe.statement",
-					   CTX_NONE);
-		}
-		return -1;
-	}
-	if (!strcmp(name, "kernel") && comp_is(c1, "statement") &&
-	    is_num_arg(c1) && comp_is(c1->next, "absolute") &&
-	    !c1->next->next) {
-		if (!se->s->guru)
-			return point_error(se, point, c0, "kernel.statement(...)"
-					   ".absolute probes need guru mode (-g)");
-		return unsupported(se, point, dp, "kernel.statement(ADDRESS)"
-				   ".absolute", CTX_NONE);
-	}
-	if (!strcmp(name, "netfilter") && comp_is(c1, "hook")) {
-		ast_foreach(c, c1->next)
-			if (comp_is(c, "pf") && is_str_arg(c) &&
-			    !in_list(c->comp.arg->str.value, nf_families,
-				     sizeof(nf_families) / sizeof(nf_families[0])))
-				return point_error(se, point, c, arena_printf(
-						   &se->s->arena, "unsupported "
-						   "netfilter protocol family "
-						   "'%s' (NFPROTO_IPV4, "
-						   "NFPROTO_IPV6, NFPROTO_ARP or "
-						   "NFPROTO_BRIDGE)",
-						   c->comp.arg->str.value));
-	}
 	return -1;
 }
 
@@ -268,42 +140,6 @@ static void report_unsupported(struct sema *se)
 			diag_error(se->s, dp->point->loc, "%s",
 				   other_of(dp)->message);
 	}
-}
-
-/*
- * @perf("NAME"): the value of a perf counter a perf...counter("NAME")
- * point declares for the process the probe runs in.
- */
-static enum type infer_perf(struct sema *se, struct node *n)
-{
-	const struct node *arg = n->call.args;
-	const char *name = arg && arg->kind == N_STRING ? arg->str.value : "";
-	bool declared = false, here = false;
-
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *c = se->prog->probes[i];
-		if (c->family != &unsupported_family ||
-		    !other_of(c)->perf_counter ||
-		    strcmp(other_of(c)->perf_counter, name))
-			continue;
-		declared = true;
-		for (int j = 0; j < se->prog->nprobes; j++) {
-			const struct derived_probe *dp = se->prog->probes[j];
-			if (dp->body == sema_ctx(se) &&
-			    dp->family == &unsupported_family &&
-			    other_of(dp)->process && other_of(c)->process &&
-			    !strcmp(other_of(dp)->process, other_of(c)->process))
-				here = true;
-		}
-	}
-	if (se->report && !declared)
-		diag_error(se->s, n->loc, "perf counter '%s' not defined (no "
-			   "perf....counter(\"%s\") point declares it)", name,
-			   name);
-	else if (se->report && !here)
-		diag_error(se->s, n->loc, "perf counter '%s' not defined for "
-			   "the process this probe runs in", name);
-	return n->type = TY_LONG;
 }
 
 /* Context variables as SystemTap has them for these points; op is 0 for
@@ -378,16 +214,6 @@ static bool context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
-static bool at_func(struct sema *se, struct node *n, enum type want,
-		    enum type *type)
-{
-	(void)want;
-	if (strcmp(n->call.name, "@perf"))
-		return false;
-	*type = infer_perf(se, n);
-	return true;
-}
-
 /* After the body checks: every point of these families is an error. */
 static void finish(struct sema *se)
 {
@@ -395,7 +221,7 @@ static void finish(struct sema *se)
 }
 
 static const char *const roots[] = {
-	"process", "perf", "kprobe", "netfilter", "kernel", NULL,
+	"process", NULL,
 };
 static const char *const probe_types[] = { NULL };
 
@@ -408,6 +234,5 @@ const struct probe_family unsupported_family = {
 	.context = context,
 	.first_claims = true,
 	.context_assign = context_assign,
-	.at_func = at_func,
 	.finish = finish,
 };

@@ -39,6 +39,15 @@
  * A function the kernel refuses is a warning, as in SystemTap ("...
  * registration error"), and the other probes run.
  *
+ * A probe on a module's symbol (module set, symbol "M:NAME") is a kprobe
+ * or kretprobe, armed while module M is loaded: at the start when it is,
+ * else by the module notifier when M comes (MODULE_STATE_COMING: its
+ * init functions are probed too), and unregistered when M goes, before
+ * its text is freed; again if it comes back. stp_kf_mod_mutex orders the
+ * notifier against the arming; the disarm unregisters the notifier (which
+ * waits for a callback running) before the probes. ftrace is not used
+ * for them: its filter would keep a gone module's addresses.
+ *
  * Return probes share one fprobe when the kernel has one with pt_regs
  * handlers (STP_HAVE_FPROBE_PT_REGS, a feature test compiled against the
  * target's headers: 6.12's rethook-based fprobe; kernels since 6.14 pass
@@ -97,6 +106,11 @@ struct stp_kfunc_rt {
 
 static struct stp_kfunc_rt *stp_kfuncs;	/* one per kfunc probe, until */
 static size_t stp_nkfuncs;		/* the session is freed */
+
+/* Probes on module symbols: armed and disarmed as their modules come and
+ * go (stp_kf_module_event), under stp_kf_mod_mutex. */
+static DEFINE_MUTEX(stp_kf_mod_mutex);
+static bool stp_kf_mod_notified;	/* the module notifier is registered */
 
 /* Entry probes attached through the shared ftrace_ops, by address. */
 static struct stp_kfunc_rt **stp_kf_ftrace;
@@ -167,6 +181,10 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 	unsigned long offset;
 	int ret;
 
+	if (p->flags & STP_KF_ABS) {
+		*addr = p->addr;	/* guru mode: the address as given */
+		return 0;
+	}
 	if (p->addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->addr + offset;
 		/* an inlined copy's entry pc is no function entry */
@@ -457,15 +475,18 @@ static void stp_kf_kprobe_share(void)
 	struct stp_kfunc_rt **tab;
 	size_t i, n = 0;
 
+	/* a module's probes keep their own: they come and go alone */
 	for (i = 0; i < stp_nkfuncs; i++)
-		n += stp_kfuncs[i].how == STP_KF_BY_KPROBE;
+		n += stp_kfuncs[i].how == STP_KF_BY_KPROBE &&
+		     !stp_kfuncs[i].k->module;
 	if (n < 2)
 		return;
 	tab = kvcalloc(n, sizeof(*tab), GFP_KERNEL);
 	if (!tab)
 		return;
 	for (i = 0, n = 0; i < stp_nkfuncs; i++)
-		if (stp_kfuncs[i].how == STP_KF_BY_KPROBE)
+		if (stp_kfuncs[i].how == STP_KF_BY_KPROBE &&
+		    !stp_kfuncs[i].k->module)
 			tab[n++] = &stp_kfuncs[i];
 	sort(tab, n, sizeof(*tab), stp_kf_cmp, NULL);
 	for (i = 1; i < n; i++)
@@ -912,6 +933,89 @@ static void stp_kf_kprobes_arm(void)
 	}
 }
 
+/* Is module name m (as the point names it) mod? '-' and '_' alike. */
+static bool stp_kf_module_is(const char *m, const struct module *mod)
+{
+	const char *n = mod->name;
+
+	for (; *m && *n; m++, n++)
+		if (*m != *n && !((*m == '-' || *m == '_') &&
+				  (*n == '-' || *n == '_')))
+			return false;
+	return !*m && !*n;
+}
+
+/* Arm one probe of a module that came: resolve, register, enable. */
+static void stp_kf_module_arm(struct stp_kfunc_rt *rt)
+{
+	int ret = stp_kfunc_resolve(rt->k, &rt->addr);
+
+	if (ret) {
+		rt->addr = 0;
+		stp_kfunc_warn(rt, ret);
+		return;
+	}
+	memset(&rt->kp, 0, sizeof(rt->kp));
+	memset(&rt->krp, 0, sizeof(rt->krp));
+	rt->same = NULL;
+	rt->how = rt->k->flags & STP_KF_RETURN ? STP_KF_BY_KRETPROBE :
+						 STP_KF_BY_KPROBE;
+	ret = stp_kfunc_register(rt);
+	if (!ret)
+		ret = rt->how == STP_KF_BY_KPROBE ? enable_kprobe(&rt->kp) :
+						    enable_kretprobe(&rt->krp);
+	if (ret && rt->how == STP_KF_BY_KPROBE)
+		unregister_kprobe(&rt->kp);
+	else if (ret && rt->how == STP_KF_BY_KRETPROBE)
+		unregister_kretprobe(&rt->krp);
+	if (ret)
+		stp_kf_refused(rt, ret);
+	else
+		rt->used = rt->how;
+}
+
+/* Disarm one probe of a module that goes; its misses count as skipped. */
+static void stp_kf_module_disarm(struct stp_kfunc_rt *rt)
+{
+	if (rt->how == STP_KF_BY_KPROBE) {
+		atomic_add(READ_ONCE(rt->kp.nmissed), &stp_skipped);
+		unregister_kprobe(&rt->kp);
+	} else if (rt->how == STP_KF_BY_KRETPROBE) {
+		atomic_add(READ_ONCE(rt->krp.nmissed) +
+			   READ_ONCE(rt->krp.kp.nmissed), &stp_skipped);
+		unregister_kretprobe(&rt->krp);
+	}
+	rt->how = STP_KF_BY_NONE;
+	rt->addr = 0;
+}
+
+static int stp_kf_module_event(struct notifier_block *nb, unsigned long val,
+			       void *data)
+{
+	struct module *mod = data;
+	size_t i;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+	mutex_lock(&stp_kf_mod_mutex);
+	for (i = 0; i < stp_nkfuncs; i++) {
+		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
+
+		if (!rt->k->module || !stp_kf_module_is(rt->k->module, mod))
+			continue;
+		if (val == MODULE_STATE_COMING && rt->how == STP_KF_BY_NONE)
+			stp_kf_module_arm(rt);
+		else if (val == MODULE_STATE_GOING)
+			stp_kf_module_disarm(rt);
+	}
+	mutex_unlock(&stp_kf_mod_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block stp_kf_module_nb = {
+	.notifier_call = stp_kf_module_event,
+};
+
 static void stp_kfunc_disarm(void)
 {
 	struct kretprobe **krps = NULL;
@@ -1043,7 +1147,7 @@ static void stp_kfunc_free(void)
  * kernel refuses is a warning; -errno only when nothing could be tried
  * (no memory, ftrace itself failing).
  */
-static int stp_kfunc_arm(const void *table, size_t n)
+static int stp_kfunc_arm_all(const void *table, size_t n)
 {
 	const struct stp_kfunc_probe *tab = table;
 	size_t i, nby[STP_KF_BY_SHARED + 1] = { 0 };
@@ -1068,10 +1172,15 @@ static int stp_kfunc_arm(const void *table, size_t n)
 		ret = stp_kfunc_resolve(p, &rt->addr);
 		if (ret) {
 			rt->addr = 0;
-			stp_kfunc_warn(rt, ret);
+			/* a module not loaded (yet): armed when it comes */
+			if (!p->module || ret != -ENOENT)
+				stp_kfunc_warn(rt, ret);
 			continue;
 		}
-		if (p->flags & STP_KF_RETURN)
+		if (p->module)
+			rt->how = p->flags & STP_KF_RETURN ?
+				  STP_KF_BY_KRETPROBE : STP_KF_BY_KPROBE;
+		else if (p->flags & STP_KF_RETURN)
 			rt->how = STP_KF_HAVE_FPROBE ? STP_KF_BY_FPROBE :
 						       STP_KF_BY_KRETPROBE;
 		else if (STP_KF_HAVE_FTRACE &&
@@ -1119,6 +1228,45 @@ static int stp_kfunc_arm(const void *table, size_t n)
 	return 0;
 }
 
+/*
+ * Arm the table. With probes on module symbols the module notifier is
+ * registered first and stp_kf_mod_mutex held while arming, so a module
+ * coming meanwhile is armed once, by whichever sees it unarmed.
+ */
+static int stp_kfunc_arm(const void *table, size_t n)
+{
+	const struct stp_kfunc_probe *tab = table;
+	bool modules = false;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		modules |= tab[i].module != NULL;
+	if (modules && !stp_kf_mod_notified &&
+	    !register_module_notifier(&stp_kf_module_nb))
+		stp_kf_mod_notified = true;
+	mutex_lock(&stp_kf_mod_mutex);
+	ret = stp_kfunc_arm_all(table, n);
+	mutex_unlock(&stp_kf_mod_mutex);
+	if (ret && stp_kf_mod_notified) {
+		unregister_module_notifier(&stp_kf_module_nb);
+		stp_kf_mod_notified = false;
+	}
+	return ret;
+}
+
+/* The kind's disarm: no module comes or goes for these probes from here
+ * on (unregistering the notifier waits for a callback running), then
+ * every probe is detached. */
+static void stp_kfunc_disarm_all(void)
+{
+	if (stp_kf_mod_notified) {
+		unregister_module_notifier(&stp_kf_module_nb);
+		stp_kf_mod_notified = false;
+	}
+	stp_kfunc_disarm();
+}
+
 /* "ftrace", "kprobe", "kretprobe", or "" (not armed): for tests. */
 const char *stp_kfunc_how(const struct stp_probe *p)
 {
@@ -1139,6 +1287,6 @@ const struct stp_kind_ops stp_kfunc_kind = {
 	.name = "kernel function",
 	.entry_size = sizeof(struct stp_kfunc_probe),
 	.arm = stp_kfunc_arm,
-	.disarm = stp_kfunc_disarm,
+	.disarm = stp_kfunc_disarm_all,
 	.free = stp_kfunc_free,
 };

@@ -12,17 +12,22 @@
 #define STP_KF_INLINE	0x2		/* an inlined copy: kprobe at addr */
 #define STP_KF_STMT	0x4		/* a statement: kprobe at addr */
 #define STP_KF_RETURN	0x8		/* the function's return */
+#define STP_KF_ABS	0x10		/* addr is a run-time address */
 
 struct stp_kfunc_probe;
 
 struct stp_kfunc_probe {
 	const struct stp_probe *probe;	/* its entry in the probe table */
-	const char *symbol;		/* the function's symbol, or */
+	const char *symbol;		/* the function's symbol ("M:NAME"
+					 * in module M), or */
 	unsigned long addr;		/* its link-time address (needs
 					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
 	int maxactive;			/* return: instances, 0: max(15,
 					 * 6 * CPUs) */
 	unsigned int flags;		/* STP_KF_* */
+	/* the module whose symbol it is, or NULL: then the probe is a
+	 * kprobe or kretprobe, armed while that module is loaded */
+	const char *module;
 	/* entry, lean: an ftrace_ops function that runs this probe's
 	 * counts (STP_KF_LEAN_HIT), for an ops that serves only it */
 	void *lean_hit;

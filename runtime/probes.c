@@ -87,6 +87,20 @@ static void stp_vstderr(struct stp_context *c, const char *first, va_list ap)
 	c->ptype = STP_REC_STDOUT;
 }
 
+/*
+ * system(cmd): a record the loader runs as a command once the probe's
+ * output so far is out, so the command's output comes in order with the
+ * script's (a control record: it waits for room rather than be lost).
+ */
+void stp_system(struct stp_context *c, const char *cmd)
+{
+	stp_print_commit(c);
+	c->ptype = STP_REC_SYSTEM;
+	stp_print_str(c, cmd);
+	stp_print_commit(c);
+	c->ptype = STP_REC_STDOUT;
+}
+
 static void stp_stderr(struct stp_context *c, const char *first, ...)
 {
 	va_list ap;

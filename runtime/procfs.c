@@ -3,7 +3,9 @@
  * procfs probes: files under /proc/systemtap/MODULE/ (the module's
  * table of struct stp_procfs_probe, procfs.h).
  *
- * A file has at most one read and one write probe (pass 2 checks). Each
+ * A file has at most one read probe (pass 2 checks), and its write
+ * probes run in turn on each write (input.char and input.line are both
+ * write probes of __stdin). Each
  * open gets its own buffer (bufsize bytes, allocated in process
  * context at open, never in a probe): the first read of that open runs
  * the read probe, whose `$value = s` / `$value .= s` fill the buffer, and
@@ -21,7 +23,9 @@
 
 struct stp_procfs_file {
 	const char *path;		/* relative to stp_procfs_dir */
-	const struct stp_probe *read_probe, *write_probe;
+	const struct stp_probe *read_probe;
+	const struct stp_probe **write_probes;	/* nwrite of them */
+	size_t nwrite;
 	u32 bufsize;
 	umode_t mode;			/* 0444 with a read probe, | 0222
 					 * with a write probe */
@@ -36,6 +40,7 @@ struct stp_procfs_subdir {
 };
 
 static DEFINE_PER_CPU(struct stp_procfs_data *, stp_procfs_cur);
+static const struct stp_probe **stp_procfs_writers;	/* the files' slices */
 static struct proc_dir_entry *stp_procfs_dir;	/* systemtap/MODULE */
 static struct stp_procfs_file *stp_procfs_files;
 static size_t stp_nprocfs_files;
@@ -81,7 +86,10 @@ static int stp_procfs_fop_open(struct inode *inode, struct file *f)
 	struct stp_procfs_file *pf = pde_data(inode);
 	struct stp_procfs_open *o;
 
-	o = kzalloc(sizeof(*o) + pf->bufsize, GFP_KERNEL);
+	/* several write probes: a copy of the bytes written after the
+	 * buffer, for each probe to see them */
+	o = kzalloc(sizeof(*o) + pf->bufsize * (pf->nwrite > 1 ? 2 : 1),
+		    GFP_KERNEL);
 	if (!o)
 		return -ENOMEM;
 	o->d.buf = (char *)(o + 1);
@@ -118,9 +126,9 @@ static ssize_t stp_procfs_fop_write(struct file *f, const char __user *ubuf,
 {
 	struct stp_procfs_file *pf = pde_data(file_inode(f));
 	struct stp_procfs_open *o = f->private_data;
-	size_t n = count;
+	size_t n = count, i;
 
-	if (!pf->write_probe)
+	if (!pf->nwrite)
 		return -EINVAL;
 	if (n > o->d.size - 1)
 		n = o->d.size - 1;
@@ -130,7 +138,16 @@ static ssize_t stp_procfs_fop_write(struct file *f, const char __user *ubuf,
 		return -EFAULT;
 	o->d.buf[n] = '\0';
 	o->d.len = n;
-	stp_procfs_run(pf->write_probe, &o->d);
+	if (pf->nwrite > 1)
+		memcpy(o->d.buf + o->d.size, o->d.buf, n + 1);
+	for (i = 0; i < pf->nwrite; i++) {
+		/* each probe sees the bytes written */
+		if (i) {
+			memcpy(o->d.buf, o->d.buf + o->d.size, n + 1);
+			o->d.len = n;
+		}
+		stp_procfs_run(pf->write_probes[i], &o->d);
+	}
 	return n;
 }
 
@@ -184,6 +201,8 @@ static void stp_procfs_disarm(void)
 	stp_procfs_dir = NULL;
 	kfree(stp_procfs_files);
 	stp_procfs_files = NULL;
+	kfree(stp_procfs_writers);
+	stp_procfs_writers = NULL;
 	stp_nprocfs_files = 0;
 	kfree(stp_procfs_subdirs);
 	stp_procfs_subdirs = NULL;
@@ -208,7 +227,9 @@ static int stp_procfs_arm(const void *table, size_t n)
 				   GFP_KERNEL);
 	stp_procfs_subdirs = kcalloc(nslashes + 1, sizeof(*stp_procfs_subdirs),
 				     GFP_KERNEL);
-	if (!stp_procfs_files || !stp_procfs_subdirs)
+	stp_procfs_writers = kcalloc(nprobes, sizeof(*stp_procfs_writers),
+				     GFP_KERNEL);
+	if (!stp_procfs_files || !stp_procfs_subdirs || !stp_procfs_writers)
 		goto fail;
 	/* proc_mkdir warns both on an existing name and on a path whose
 	 * parent is missing: ask the VFS whether /proc/systemtap exists */
@@ -242,7 +263,7 @@ static int stp_procfs_arm(const void *table, size_t n)
 			f->bufsize = MAXSTRINGLEN;
 		}
 		if (p->write) {
-			f->write_probe = p->probe;
+			f->nwrite++;
 			f->mode |= 0222;
 		} else {
 			f->read_probe = p->probe;
@@ -254,6 +275,16 @@ static int stp_procfs_arm(const void *table, size_t n)
 		 * a read probe, 0022 for a write probe) applies to the
 		 * whole file: 0400, 0200, 0600 without .umask */
 		f->umask |= p->umask;
+	}
+	/* each file's write probes, in the table's order, as a slice */
+	for (i = 0, j = 0; i < stp_nprocfs_files; i++) {
+		struct stp_procfs_file *f = &stp_procfs_files[i];
+		size_t k;
+
+		f->write_probes = &stp_procfs_writers[j];
+		for (k = 0; k < n; k++)
+			if (tab[k].write && !strcmp(tab[k].path, f->path))
+				stp_procfs_writers[j++] = tab[k].probe;
 	}
 	for (i = 0; i < stp_nprocfs_files; i++) {
 		struct stp_procfs_file *f = &stp_procfs_files[i];

@@ -24,4 +24,7 @@
 #include "kfunc.c"
 #include "uprobe.c"
 #include "procfs.c"
+#include "perf.c"
+#include "hwbkpt.c"
+#include "netfilter.c"
 #include "transport.c"

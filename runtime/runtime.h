@@ -67,6 +67,9 @@
 #include "kfunc.h"
 #include "uprobe.h"
 #include "procfs.h"
+#include "perf.h"
+#include "hwbkpt.h"
+#include "netfilter.h"
 #include "tapset.h"
 #include "json.h"
 

@@ -33,15 +33,16 @@
 # Every other call gets its arguments by name and an argstr of them.
 #
 # Every alias has the same shape, which the compiler may rely on to
-# dispatch all the aliases of one tracepoint with a single switch:
+# dispatch all the aliases of one tracepoint with a single test of the
+# task's kind and a switch on the number (module/emit_tracepoint.c):
 #   probe syscall.NAME = kernel.trace("raw_syscalls:sys_enter")
-#   { if ($id != NR) next  ... }
+#   { if ($id != NR || __sysc_compat()) next  ... }
 #   probe syscall.NAME.return = kernel.trace("raw_syscalls:sys_exit")
-#   { if ($regs->orig_ax != NR) next  ... }
+#   { if ($regs->orig_ax != NR || __sysc_compat()) next  ... }
 # (a call that never returns has `.return = never`, as in SystemTap).
-# A 32-bit call of syscall-names48.stp filters on $regs[0]->orig_ax
-# instead, at entry and exit, then tests __sysc_compat(): its own
-# switch, so that no number has two aliases in one switch.
+# A 32-bit task's call of syscall-names48.stp has `!__sysc_compat()`
+# instead: a 32-bit task's numbers are another table's, and a 64-bit
+# alias does not fire on them.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -353,9 +354,9 @@ function alias48(b, side, call,   name, body, nm, g, nr, pre, first, key, ret, n
 	for (si = 1; si <= ns; si++)
 		if ((sd[si] ".return") in hasdetail)
 			ret = detail[sd[si] ".return"]
-	pre = ""
+	task = " || __sysc_compat()"
 	if (side == "i") {
-		pre = "\tif (!__sysc_compat()) next\n"
+		task = " || !__sysc_compat()"
 		gsub(/__sysc_int\(/, "__sysc32_int(", body)
 		gsub(/__sysc_uint\(/, "__sysc32_uint(", body)
 		gsub(/__sysc_arg\(/, "__sysc32_arg(", body)
@@ -369,19 +370,14 @@ function alias48(b, side, call,   name, body, nm, g, nr, pre, first, key, ret, n
 		print "%( " g " %?" > out
 	print "# " name ": " (side == "i" ? "32-bit task: " : "") call " (" nr ")" > out
 	print "probe syscall." name " = kernel.trace(\"raw_syscalls:sys_enter\")" > out
-	# a 32-bit call filters on $regs[0]->orig_ax (the number, as $id
-	# and $regs->orig_ax): the compiler dispatches each filtered argument
-	# with a switch of its own, and in one switch a number two aliases
-	# share (34: pause, and nice of a 32-bit task) would take a copy of
-	# the whole fast path of a handler per alias (a syscall.* build went
-	# from 9 s to 3 minutes)
-	key = side == "i" ? "$regs[0]->orig_ax" : "$id"
-	printf "{\n\tif (%s != %d) next\n%s%s%s}\n", key, nr, pre, nm,
+	# (the compiler switches on the number once the kind of task is
+	# known: a number both kinds have, 34 for pause and for nice of a
+	# 32-bit task, is a case in each switch)
+	printf "{\n\tif ($id != %d%s) next\n%s%s}\n", nr, task, nm,
 		body > out
 	print "probe syscall." name ".return = kernel.trace(\"raw_syscalls:sys_exit\")" > out
-	key = side == "i" ? "$regs[0]->orig_ax" : "$regs->orig_ax"
-	printf "{\n\tif (%s != %d) next\n%s%s%s%s}\n", key, nr, pre,
-		first, nm, ret > out
+	printf "{\n\tif ($regs->orig_ax != %d%s) next\n%s%s%s}\n", nr,
+		task, first, nm, ret > out
 	if (g != "")
 		print "%)" > out
 	if (g == "")
@@ -516,7 +512,7 @@ END {
 			print "%)" > families
 		print "probe syscall." name " = kernel.trace(\"raw_syscalls:sys_enter\")" > out
 		print "{" > out
-		print "\tif ($id != " nr ") next" > out
+		print "\tif ($id != " nr " || __sysc_compat()) next" > out
 		print "\tname = \"" name "\"" > out
 		if (name in hasdetail)
 			printf "%s", detail[name] > out
@@ -533,7 +529,7 @@ END {
 		} else {
 			print "probe syscall." name ".return = kernel.trace(\"raw_syscalls:sys_exit\")" > out
 			print "{" > out
-			print "\tif ($regs->orig_ax != " nr ") next" > out
+			print "\tif ($regs->orig_ax != " nr " || __sysc_compat()) next" > out
 			print "\tname = \"" name "\"" > out
 			if ((name ".return") in hasdetail)
 				printf "%s", detail[name ".return"] > out

@@ -32,10 +32,9 @@ enum attach_kind {
 	ATTACH_KFUNC_RETURN,	/* a kernel function's return */
 	ATTACH_UPROBE,		/* a place in a user binary (a function's
 				 * entry or return, a statement, a mark) */
-	/* reserved: no family produces these yet, no backend emits them */
-	ATTACH_PERF,
-	ATTACH_NETFILTER,
-	ATTACH_HWBKPT,
+	ATTACH_PERF,		/* a perf event: sampled, or a counter */
+	ATTACH_NETFILTER,	/* a netfilter hook */
+	ATTACH_HWBKPT,		/* a hardware breakpoint on kernel data */
 	ATTACH_NKINDS
 };
 
@@ -133,10 +132,15 @@ struct attach_tracepoint {
 
 struct attach_kfunc {
 	const char *symbol;		/* the function, or NULL */
+	/* the module whose symbol it is ("M:NAME"), or NULL: the probe is
+	 * armed while that module is loaded */
+	const char *module;
 	uint64_t addr;			/* link-time address of the probed
 					 * instance or statement, or 0 */
 	bool inlined;			/* an inlined copy (no symbol) */
 	bool statement;			/* a statement inside the function */
+	bool absolute;			/* addr is a run-time address, as
+					 * is (kprobe.statement(A).absolute) */
 	int64_t maxactive;		/* return: instances in flight, or 0 */
 	/* return: the value's size (0 unknown, 8 as is), signedness */
 	unsigned ret_size;
@@ -164,7 +168,35 @@ struct attach_uprobe {
 	bool ret_signed;
 };
 
-/* Which tasks the probe fires for (uprobe: pid). */
+struct attach_perf {
+	uint32_t type;			/* perf_event_attr's type and config */
+	uint64_t config;
+	uint64_t sample;		/* the sample period; 0: a counter */
+	bool freq;			/* sample is a frequency (.hz(N)) */
+	/* .counter("NAME"): a counter read by @perf("NAME"), or NULL */
+	const char *counter;
+};
+
+struct attach_hwbkpt {
+	const char *symbol;		/* kernel.data("SYMBOL"), or NULL */
+	uint64_t addr;			/* the symbol's link-time address, or
+					 * kernel.data(ADDRESS) */
+	unsigned length;		/* bytes watched: 1, 2, 4 or 8 */
+	bool rw;			/* .rw: reads and writes; else .write */
+	/* a symbol's anchor for the kernel's load offset (KASLR): an
+	 * exported function and its link-time address */
+	const char *anchor_sym;
+	uint64_t anchor_addr;
+};
+
+struct attach_netfilter {
+	/* C expressions: numbers, or with -g a kernel constant as the
+	 * script names it */
+	const char *pf, *hook, *priority;
+};
+
+/* Which tasks the probe fires for (uprobe: pid; pass 2's @perf checks
+ * which program a probe names: perf's .process). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
@@ -180,6 +212,9 @@ struct attach {
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
 		struct attach_uprobe uprobe;
+		struct attach_perf perf;
+		struct attach_hwbkpt hwbkpt;
+		struct attach_netfilter netfilter;
 	};
 	/* values[k]: how context value k of the body (ctxvars[k]) is
 	 * read at this probe, or NULL (none here: the value is never read

@@ -42,6 +42,9 @@ struct driver {
 	size_t c_bytes;			/* the C's size, all units */
 	char *ko_path;			/* result of pass 4 */
 	bool use_vm;			/* pass 5 in a qemu guest */
+	bool reads_stdin;		/* the script reads stap's standard
+					 * input (input.char, input.line):
+					 * a guest gets it */
 	bool force_vm;			/* --vm */
 	const char *host_refusal;	/* why the host cannot load modules
 					 * (NULL: it can) */

@@ -136,6 +136,10 @@ static void dump_deep(void *arg)
 			"!" : dp->point->point.optional ? "?" : "");
 		if (dp->body->cond)
 			fprintf(out, " if (%s)", dp->body->cond);
+		if (dp->pp_from) {
+			fprintf(out, " /* <- %s */\n", dp->pp_from);
+			goto locals;
+		}
 		fprintf(out, " /* <- %s", dp->body->via);
 		ast_foreach(p, probe->probe.points) {
 			if (p != probe->probe.points)
@@ -143,6 +147,7 @@ static void dump_deep(void *arg)
 			fputs(sema_point_text(job->prog, p), out);
 		}
 		fputs(" */\n", out);
+locals:
 		if (dp->body->nlocals)
 			fputs("  # locals\n", out);
 		for (int l = 0; l < dp->body->nlocals; l++) {

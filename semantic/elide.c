@@ -533,7 +533,8 @@ void sema_elide(struct session *s, struct program *prog)
 		do
 			elide_stmt(&e, body);
 		while (++rounds < 16 && recount_reads(prog->bodies[i], body));
-		dead[i] = does_nothing(body) && !e.lib_elided;
+		dead[i] = does_nothing(body) && !e.lib_elided &&
+			  !prog->bodies[i]->kept;
 	}
 	/* a kernel function's own body that does nothing (its @defined
 	 * failed) is no news while another function's does something */

@@ -38,6 +38,9 @@ struct probe_family {
 	 * the families owning a point's first component to derive it, and
 	 * suggests these for an unknown point; NULL-terminated */
 	const char *const *roots;
+	/* tapset aliases extend its roots (perf.sw.cpu_clock): a point is
+	 * matched against the aliases first, then derived */
+	bool tapset_aliases;
 	/* --dump-probe-types: its point patterns; NULL-terminated */
 	const char *const *probe_types;
 

@@ -490,7 +490,7 @@ static bool may_match(const struct node *pc, const char *alias)
 
 static void need_alias(struct resolver *r, const struct node *point)
 {
-	if (sema_is_family(point->point.comps->comp.name))
+	if (!sema_alias_root(point->point.comps->comp.name))
 		return;
 	for (int i = 0; i < r->lib->nfiles; i++) {
 		struct lib_file *f = &r->lib->files[i];

@@ -266,6 +266,15 @@ bool sema_is_family(const char *name)
 	return false;
 }
 
+bool sema_alias_root(const char *name)
+{
+	for (int f = 0; probe_families[f]; f++)
+		if (in_roots(probe_families[f], name) &&
+		    !probe_families[f]->tapset_aliases)
+			return false;
+	return true;
+}
+
 struct derived_probe *sema_clone_derived(struct sema *se,
 					 const struct derived_probe *dp)
 {
@@ -696,7 +705,7 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 			se->user_point = point;
 		if (point->point.cond) {
 			n = add_guarded(se, probe, point, user, via);
-		} else if (!sema_is_family(point->point.comps->comp.name)) {
+		} else if (sema_alias_root(point->point.comps->comp.name)) {
 			int errors = se->s->nerrors;
 			n = expand_aliases(se, probe, point, user, via);
 			if (n == 0 && !point->point.optional && !se->optional &&

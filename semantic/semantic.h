@@ -207,6 +207,10 @@ struct derived_probe {
 	struct probe_body *body;
 	const struct probe_family *family;	/* semantic/family.h */
 	const char *pp;			/* canonical point, e.g. timer.s(1) */
+	/* -p2's derivation when the family gives its own (SystemTap's
+	 * perf: the point as aliases expanded it), else NULL: the aliases
+	 * and the script's point */
+	const char *pp_from;
 	/* what a backend attaches, filled by the family (attach.h) */
 	struct attach attach;
 	/* the family's own data follows: struct derived_probe is the first
@@ -258,6 +262,9 @@ struct probe_body {
 	bool per_point;			/* a copy of the body for one point
 					 * of its probe (@defined decides per
 					 * function) */
+	bool kept;			/* kept by the optimiser even when it
+					 * does nothing (a perf counter, which
+					 * @perf reads) */
 	unsigned parms_modes;	/* bit m: $$parms (0), $$parms$ (1),
 					 * $$parms$$ (2) */
 	/* a probe: the copies of functions made for it (copies.c) */
@@ -369,6 +376,9 @@ void *program_family_get(const struct program *prog,
 
 /* Is name a built-in probe family (begin, timer, kernel, ...)? */
 bool sema_is_family(const char *name);
+/* May a point starting with name be a probe alias: not a family's root,
+ * or one whose family has tapset aliases (its tapset_aliases)? */
+bool sema_alias_root(const char *name);
 
 /* Elaborate the parsed files; returns the number of errors. */
 int sema_run(struct session *s, struct ast_file **files, int nfiles,

@@ -989,13 +989,18 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_cast_chain(se, n, n, 0, 0);
 		if (!strcmp(n->call.name, "@json_print"))
 			return infer_json_print(se, n);
-		/* the body's own family first: @entry is several
-		 * families' */
-		const struct probe_family *bf = sema_ctx(se) ?
-			body_family(se, sema_ctx(se)) : NULL;
-		enum type bt;
-		if (bf && bf->at_func && bf->at_func(se, n, want, &bt))
-			return bt;
+		{
+			/* the body's own family first (@entry of a kprobe
+			 * .return is the kprobe family's), then any */
+			const struct probe_body *cb = sema_ctx(se);
+			const struct derived_probe *first = cb ?
+				body_first_probe(se->prog, cb) : NULL;
+			enum type t;
+			if (first && first->family->at_func &&
+			    body_all_of(se, cb, first->family) &&
+			    first->family->at_func(se, n, want, &t))
+				return t;
+		}
 		for (int f = 0; probe_families[f]; f++) {
 			enum type t;
 			if (probe_families[f]->at_func &&

@@ -193,7 +193,10 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 		 * gives them ("name:type") */
 		if (dp->family->list_vars)
 			dp->family->list_vars(dp, &vars);
-		lines[i].name = dp->body->list_name ? dp->body->list_name : dp->pp;
+		/* as SystemTap lists it: the alias matched, else the point
+		 * as written where the family keeps it (pp_from) */
+		lines[i].name = dp->body->list_name ? dp->body->list_name :
+				dp->pp_from ? dp->pp_from : dp->pp;
 		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
 		sb_free(&vars);
 	}

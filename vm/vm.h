@@ -70,6 +70,9 @@ struct vm_job {
 	const char *const *module_args;  /* NAME=VALUE after the module, or NULL */
 	const char *loader;              /* guest path of the loader, NULL =
 					    /bin/staprun */
+	bool feed_stdin;                 /* stream mode: the job's standard
+					    input is the host's (else
+					    /dev/null) */
 };
 
 struct vm_result {

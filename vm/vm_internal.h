@@ -47,6 +47,12 @@ const char *vm_basename(const char *p);
  */
 extern const char vm_init_base[];
 
+/* A throwaway guest's /init (vm_init.c): vm_init_base, the control loop,
+ * the jobs (stream: one, its output live on the ports; else a batch,
+ * each job's output sent back framed), then the power-off. 0, or -1. */
+int vm_make_init(const struct vm_options *o, struct vm_buf *b, bool stream,
+		 const struct vm_job *jobs, int njobs);
+
 /* The words of a job's loader command, each quoted, space-separated:
  * loader, staprun options, -c CMD, guest_module, module arguments. */
 int vm_job_words(struct vm_buf *b, const struct vm_job *j,

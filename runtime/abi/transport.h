@@ -45,6 +45,10 @@ enum stp_record_type {
 	STP_REC_STDOUT = 1,		/* script output (print, printf, ...) */
 	STP_REC_STDERR = 2,		/* "ERROR: ...\n", "WARNING: ...\n" lines;
 					 * never behind data (ring.h) */
+	STP_REC_SYSTEM = 3,		/* system(CMD): the loader runs "sh -c
+					 * CMD" after relaying the records
+					 * before it, and waits for it before
+					 * those after it */
 };
 
 /* Every record in the data file starts with this header. */

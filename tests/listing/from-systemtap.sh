@@ -6,9 +6,29 @@
 # debug vmlinux is present; TAG is the kernel's version (6.1, 6.12).
 # The expected files are SystemTap's own output: review the diff, then
 # commit it. Usage: tests/listing/from-systemtap.sh [NAME...]
+# kprobe.* points: 4.8 reads the kernel's functions from the build tree's
+# System.map (Debian's /boot/System.map-R is a placeholder), so those run
+# with -r on a copy of the build tree (links) whose System.map is nm's of
+# the debug vmlinux, as the kernel's own build writes it.
 set -u
 cd "$(dirname "$0")"
 STAP=${SYSTEMTAP:-/usr/bin/stap}
+maps=$(mktemp -d)
+trap 'rm -rf "$maps"' EXIT
+# the build tree of release $1 with a System.map, for kprobe points
+kprobe_tree() {
+	local dir=$maps/$1
+	if [ ! -d "$dir" ]; then
+		mkdir "$dir"
+		for f in "/lib/modules/$1/build/"* "/lib/modules/$1/build/".[!.]*; do
+			ln -s "$f" "$dir/"
+		done
+		rm -f "$dir/System.map"
+		nm -n "/usr/lib/debug/boot/vmlinux-$1" |
+			grep -v ' [aNUw] ' >"$dir/System.map"
+	fi
+	echo "$dir"
+}
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=($(ls *.args | sed 's/\.args$//'))
 # user-space listings (NAME.uargs): run where user_prog.c is built as
@@ -36,7 +56,9 @@ for img in /boot/vmlinuz-*; do
 	for name in "${names[@]}"; do
 		[ -f "$name.args" ] || continue
 		read -ra args <"$name.args"
-		"$STAP" -r "$release" "${args[@]}" >"$name.$tag.out" 2>/dev/null
+		tree=$release
+		case "${args[*]}" in *kprobe.*) tree=$(kprobe_tree "$release") ;; esac
+		"$STAP" -r "$tree" "${args[@]}" >"$name.$tag.out" 2>/dev/null
 		rc=$?
 		if [ $rc = 0 ]; then rm -f "$name.$tag.rc"; else echo $rc >"$name.$tag.rc"; fi
 		echo "$tag $name: $(wc -l <"$name.$tag.out") lines, exit $rc"
