@@ -366,6 +366,26 @@ static int section_has(const struct elf_section *s, void *arg)
 	return 1;
 }
 
+bool elf_file_addr_offset(struct elf_file *f, uint64_t addr,
+			  uint64_t *offset)
+{
+	size_t n;
+
+	if (!f->elf || elf_getphdrnum(f->elf, &n) != 0)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(f->elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*offset = addr - ph.p_vaddr + ph.p_offset;
+			return true;
+		}
+	}
+	return false;
+}
+
 bool elf_file_section_offset(struct elf_file *f, uint64_t addr,
 			     const char **name, uint64_t *offset)
 {

@@ -81,6 +81,12 @@ int elf_file_section(struct elf_file *f, const char *name,
 bool elf_file_section_offset(struct elf_file *f, uint64_t addr,
 			     const char **name, uint64_t *offset);
 
+/* The offset in the file of link-time address addr, through the
+ * loadable segment (PT_LOAD) that maps it: true and *offset (what the
+ * kernel's uprobes take for a place in a program or library). */
+bool elf_file_addr_offset(struct elf_file *f, uint64_t addr,
+			  uint64_t *offset);
+
 struct elf_section {
 	const char *name;
 	unsigned type;		/* SHT_PROGBITS, ... */

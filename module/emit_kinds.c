@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The kernel module's emitters, one per attach kind (semantic/attach.h):
- * the one list of them. A kind nothing produces yet (uprobe) has none.
+ * the one list of them. Every kind has one.
  */
 #include "module/emit.h"
 
 extern const struct kind_emit emit_once, emit_timer, emit_procfs,
-	emit_tracepoint, emit_kfunc, emit_perf, emit_hwbkpt,
+	emit_tracepoint, emit_kfunc, emit_uprobe, emit_perf, emit_hwbkpt,
 	emit_netfilter, emit_process;
 
 const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
@@ -17,6 +17,7 @@ const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
 	/* entry and return share one emitter: one table of support C */
 	[ATTACH_KFUNC_ENTRY] = &emit_kfunc,
 	[ATTACH_KFUNC_RETURN] = &emit_kfunc,
+	[ATTACH_UPROBE] = &emit_uprobe,
 	[ATTACH_PERF] = &emit_perf,
 	[ATTACH_HWBKPT] = &emit_hwbkpt,
 	[ATTACH_NETFILTER] = &emit_netfilter,
@@ -26,8 +27,9 @@ const struct kind_emit *const kind_emitters[ATTACH_NKINDS] = {
 /* Tracepoints first: one this kernel lacks fails the session before
  * anything runs. */
 const struct kind_emit *const kind_arm_order[] = {
-	&emit_tracepoint, &emit_timer, &emit_kfunc, &emit_procfs,
-	&emit_perf, &emit_hwbkpt, &emit_netfilter, &emit_process,
+	&emit_tracepoint, &emit_timer, &emit_kfunc, &emit_uprobe,
+	&emit_procfs, &emit_perf, &emit_hwbkpt, &emit_netfilter,
+	&emit_process,
 	NULL,
 };
 

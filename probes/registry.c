@@ -9,8 +9,8 @@
 
 extern const struct probe_family begin_end_family, timer_family,
 	kernel_function_family, tracepoint_family, procfs_family,
-	perf_family, hwbkpt_family, netfilter_family, kprobe_family,
-	process_family, unsupported_family;
+	process_function_family, perf_family, hwbkpt_family, netfilter_family,
+	kprobe_family, process_family, unsupported_family;
 
 const struct probe_family *const probe_families[] = {
 	&begin_end_family,
@@ -18,6 +18,7 @@ const struct probe_family *const probe_families[] = {
 	&kernel_function_family,	/* kernel.function, kernel.statement */
 	&tracepoint_family,		/* kernel.trace */
 	&procfs_family,
+	&process_function_family,	/* process("P").function/.plt/.mark */
 	&perf_family,
 	&hwbkpt_family,			/* kernel.data */
 	&netfilter_family,

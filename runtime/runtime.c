@@ -22,6 +22,7 @@
 #include "tracepoint.c"
 #include "pretty.c"
 #include "kfunc.c"
+#include "uprobe.c"
 #include "procfs.c"
 #include "perf.c"
 #include "hwbkpt.c"

@@ -69,6 +69,7 @@
 #include "timer.h"
 #include "tracepoint.h"
 #include "kfunc.h"
+#include "uprobe.h"
 #include "procfs.h"
 #include "perf.h"
 #include "hwbkpt.h"

@@ -29,13 +29,11 @@ enum attach_kind {
 	ATTACH_TRACEPOINT,
 	ATTACH_KFUNC_ENTRY,	/* a kernel function's entry, or a statement */
 	ATTACH_KFUNC_RETURN,	/* a kernel function's return */
-	/* reserved: no family produces these yet, no backend emits them */
-	ATTACH_UPROBE,
-	ATTACH_PERF,		/* (not reserved) a perf event: sampled,
-				 * or a counter */
-	ATTACH_NETFILTER,	/* (not reserved) a netfilter hook */
-	ATTACH_HWBKPT,		/* (not reserved) a hardware breakpoint
-				 * on kernel data */
+	ATTACH_UPROBE,		/* a place in a user binary (a function's
+				 * entry or return, a statement, a mark) */
+	ATTACH_PERF,		/* a perf event: sampled, or a counter */
+	ATTACH_NETFILTER,	/* a netfilter hook */
+	ATTACH_HWBKPT,		/* a hardware breakpoint on kernel data */
 	ATTACH_PROCESS,		/* a process's or thread's begin and end, its
 				 * system calls (process.begin ...) */
 	ATTACH_NKINDS
@@ -51,6 +49,20 @@ enum value_root {
 				 * (slot arg) */
 	ROOT_REGISTER,		/* the register named reg */
 	ROOT_CONST,		/* the constant */
+	ROOT_OPERAND,		/* a machine operand (an SDT mark's
+				 * argument): operand */
+};
+
+/*
+ * A machine operand as an assembler writes it: a register, memory at
+ * reg + index * scale + offset (reg NULL: at offset alone), or a
+ * constant (ROOT_CONST). Registers by their pt_regs member ("di").
+ */
+struct value_operand {
+	const char *reg, *index;	/* pt_regs members, or NULL */
+	int scale;
+	int64_t offset;
+	bool memory;			/* the value is read at the address */
 };
 
 /* Whose memory a read of the value (its root or a member step) is in. */
@@ -66,6 +78,7 @@ struct value_recipe {
 	unsigned dwarf_size;
 	const char *reg;		/* ROOT_REGISTER */
 	int64_t constant;		/* ROOT_CONST */
+	struct value_operand operand;	/* ROOT_OPERAND */
 	/* the root as a long: a scalar of size bytes (8: as is) */
 	unsigned size;
 	bool is_signed;
@@ -139,6 +152,22 @@ struct attach_kfunc {
 	uint64_t anchor_addr;
 };
 
+/* A place in a user binary (ATTACH_UPROBE). */
+struct attach_uprobe {
+	const char *path;		/* the binary, resolved (absolute,
+					 * links followed) */
+	uint64_t offset;		/* the instruction's offset in the
+					 * file (what the kernel takes) */
+	uint64_t addr;			/* its link-time address */
+	bool ret;			/* the function's return */
+	uint64_t semaphore_offset;	/* a mark's semaphore, its offset in
+					 * the file; 0: none */
+	const char *provider, *name;	/* a mark's, else NULL */
+	/* return: the value's size (0 unknown, 8 as is), signedness */
+	unsigned ret_size;
+	bool ret_signed;
+};
+
 struct attach_perf {
 	uint32_t type;			/* perf_event_attr's type and config */
 	uint64_t config;
@@ -166,8 +195,8 @@ struct attach_netfilter {
 	const char *pf, *hook, *priority;
 };
 
-/* Which tasks the probe fires for (ATTACH_PROCESS; pass 2's @perf
- * checks which program a probe names: perf's .process). */
+/* Which tasks the probe fires for (ATTACH_PROCESS; uprobe: pid; pass 2's
+ * @perf checks which program a probe names: perf's .process). */
 struct task_filter {
 	int64_t pid;			/* 0: any */
 	const char *exe;		/* an executable's path, or NULL */
@@ -199,6 +228,7 @@ struct attach {
 		struct attach_procfs procfs;
 		struct attach_tracepoint tracepoint;
 		struct attach_kfunc kfunc;
+		struct attach_uprobe uprobe;
 		struct attach_perf perf;
 		struct attach_hwbkpt hwbkpt;
 		struct attach_netfilter netfilter;

@@ -341,6 +341,60 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	return NULL;
 }
 
+bool dwloc_var_scalar(struct dwloc_file *f, uint64_t addr, uint32_t cu,
+		      uint64_t pc, const char *name, unsigned *size,
+		      bool *is_signed)
+{
+	Dwarf_Die fn, child, t, sc[64];
+	Dwarf_Attribute attr;
+	Dwarf_Word enc;
+	bool inlined, found = false;
+
+	if (!find_instance(f, cu, addr, &fn, &inlined))
+		return false;
+	if (pc) {
+		int nsc = elf_scopes_at(&fn, pc, sc, 64);
+		for (int s = nsc - 1; s >= 0 && !found; s--)
+			found = elf_find_var_child(&sc[s], name, &child);
+	} else {
+		found = elf_find_var_child(&fn, name, &child);
+	}
+	if (!found || !dwarf_attr_integrate(&child, DW_AT_type, &attr) ||
+	    !dwarf_formref_die(&attr, &t))
+		return false;
+	for (int depth = 0; depth < 16; depth++) {
+		int tag = dwarf_tag(&t);
+
+		if (tag == DW_TAG_typedef || tag == DW_TAG_const_type ||
+		    tag == DW_TAG_volatile_type ||
+		    tag == DW_TAG_restrict_type || tag == DW_TAG_atomic_type) {
+			if (!dwarf_attr_integrate(&t, DW_AT_type, &attr) ||
+			    !dwarf_formref_die(&attr, &t))
+				return false;	/* const void */
+			continue;
+		}
+		if (tag == DW_TAG_pointer_type ||
+		    tag == DW_TAG_reference_type ||
+		    tag == DW_TAG_rvalue_reference_type) {
+			*size = 8;
+			*is_signed = false;
+			return true;
+		}
+		if (tag != DW_TAG_base_type && tag != DW_TAG_enumeration_type)
+			return false;
+		int sz = dwarf_bytesize(&t);
+		if (sz <= 0 || sz > 8)
+			return false;
+		*size = (unsigned)sz;
+		*is_signed = tag == DW_TAG_enumeration_type ||
+			     (dwarf_attr_integrate(&t, DW_AT_encoding, &attr) &&
+			      !dwarf_formudata(&attr, &enc) &&
+			      (enc == DW_ATE_signed || enc == DW_ATE_signed_char));
+		return true;
+	}
+	return false;
+}
+
 const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 			 uint64_t entry, uint32_t cu, uint64_t pc,
 			 const char *name, struct dwloc_prog *out)

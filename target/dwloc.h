@@ -103,6 +103,17 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 			 uint64_t entry, uint32_t cu, uint64_t pc,
 			 const char *name, struct dwloc_prog *out);
 
+/*
+ * The scalar type of variable name of the function at addr in CU cu
+ * (pc not 0: of the innermost scope around pc that declares it), through
+ * typedefs and qualifiers: a base type, an enum or a pointer (*size
+ * bytes, *is_signed). False for any other type (a struct, an array) or
+ * no such variable.
+ */
+bool dwloc_var_scalar(struct dwloc_file *f, uint64_t addr, uint32_t cu,
+		      uint64_t pc, const char *name, unsigned *size,
+		      bool *is_signed);
+
 /* A variable of a function, in DWARF order (for $$parms, $$locals). */
 struct dwloc_name {
 	const char *name;

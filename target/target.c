@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE		/* strverscmp */
 #include "target/target.h"
+#include "elf/elf.h"
 #include "target/btf.h"
 #include "target/btf_blob.h"
 #include "target/tp_syms.h"
@@ -329,6 +330,41 @@ int target_module_btf(struct target *t, const char *path, const char **err)
 done:
 	if (!m->scope) {
 		m->err = arena_strdup(&t->arena, why ? why : "no BTF");
+		free(why);
+	}
+	*err = m->err;
+	return m->scope;
+}
+
+int target_user_btf(struct target *t, const char *path, const char **err)
+{
+	struct target_module *m;
+	struct elf_file *ef;
+	struct btf *btf;
+	char *why = NULL;
+	const char *key = arena_printf(&t->arena, "user:%s", path);
+
+	for (int i = 0; i < t->n_mods; i++)
+		if (!strcmp(t->mods[i].path, key)) {
+			*err = t->mods[i].err;
+			return t->mods[i].scope;
+		}
+	VEC_GROW(t->mods, t->n_mods, t->cap_mods);
+	m = &t->mods[t->n_mods++];
+	memset(m, 0, sizeof(*m));
+	m->path = key;
+	btf = target_btf(t, err);
+	if (!btf) {
+		m->err = arena_strdup(&t->arena, *err);
+		return 0;
+	}
+	ef = elf_file_open(path, NULL, &why);
+	if (ef) {
+		m->scope = btf_add_elf(btf, path, ef, &why);
+		elf_file_close(ef);
+	}
+	if (!m->scope) {
+		m->err = arena_strdup(&t->arena, why ? why : "no DWARF types");
 		free(why);
 	}
 	*err = m->err;

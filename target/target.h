@@ -63,6 +63,13 @@ struct target {
 	int n_mods, cap_mods;
 };
 
+/*
+ * The DWARF types of the user binary PATH (a program or library) added
+ * to target_btf()'s as a scope of their own (btf_add_elf) on the first
+ * call, then the same answer: the scope, or 0 and *err.
+ */
+int target_user_btf(struct target *t, const char *path, const char **err);
+
 /* A module whose BTF was asked for: its scope in the target's BTF, or 0
  * and why not. */
 struct target_module {

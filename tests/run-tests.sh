@@ -570,6 +570,38 @@ for f in "$tests"/listing/*.args; do
 	[ $ran = 1 ] || skip "$name" "no kernel debuginfo in /usr/lib/debug/boot (scripts/setup.sh)"
 done
 
+### -l/-L of user-space points: NAME.uargs (stap's options, run in a
+# directory where user_prog.c was built as ./user_prog with gcc -g -O2)
+# gives NAME.out, that directory written @DIR@: SystemTap 4.8's own
+# output, written by tests/listing/from-systemtap.sh; NAME.rc its exit
+# status when not 0.
+ubuilt=
+for f in "$tests"/listing/*.uargs; do
+	name=listing/$(basename "$f" .uargs)
+	wanted "$name" || continue
+	udir=$work/listing-user
+	if [ -z "$ubuilt" ]; then
+		mkdir -p "$udir"
+		cp "$tests/listing/user_prog.c" "$udir/"
+		(cd "$udir" && gcc -g -O2 -o user_prog user_prog.c) \
+			>"$work/err" 2>&1 && ubuilt=1 || ubuilt=0
+	fi
+	if [ "$ubuilt" != 1 ]; then
+		fail "$name" "cannot build user_prog.c: $(head -5 "$work/err")"
+		continue
+	fi
+	read -ra largs <"$f"
+	(cd "$udir" && "$STAP" "${largs[@]}") 2>"$work/err" |
+		sed "s|$udir|@DIR@|g" >"$work/out"
+	rc=${PIPESTATUS[0]}
+	want_rc=$(cat "${f%.uargs}.rc" 2>/dev/null || echo 0)
+	if [ "$rc" != "$want_rc" ]; then
+		fail "$name" "exit status $rc, expected $want_rc: $(cat "$work/err")"
+	else
+		check_golden "$name" "${f%.uargs}.out" "$work/out"
+	fi
+done
+
 ### the functions SystemTap 4.8 has that ours lacks are exactly those
 ### tests/listing/functions48/missing.txt names (with the reason)
 if wanted listing/functions48; then
@@ -742,7 +774,15 @@ run_e2e_boot() { # release tag vm-options
 			fail "$name" "cannot build $missing: $(cat "$work/as.err")"
 			continue
 		fi
-		if ko=$(stap_here "$f" -p4 -r "$release" 2>"$work/build.err"); then
+		# a script with a built program is compiled from $OUT too, so
+		# process("./NAME") names the program where the guest runs it
+		if ko=$(if [ -n "$bcmd" ]; then
+				cd "$vm_cwd" && env $(script_env "$f") "$STAP" \
+					-p4 -r "$release" $(script_args "$f") \
+					"$(cd "$(dirname "$f")" && pwd)/$(basename "$f")"
+			else
+				stap_here "$f" -p4 -r "$release"
+			fi 2>"$work/build.err"); then
 			cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
 			# -G NAME=VALUE settings are the loader's: ,NAME=VALUE
 			gs=$(script_args "$f" | grep -o -- '-G [^ ]*' |

@@ -31,11 +31,30 @@ kprobe_tree() {
 }
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=($(ls *.args | sed 's/\.args$//'))
+# user-space listings (NAME.uargs): run where user_prog.c is built as
+# ./user_prog, that directory written @DIR@ (as run-tests.sh compares)
+udir=$(mktemp -d)
+trap 'rm -rf "$udir"' EXIT
+cp user_prog.c "$udir/" &&
+	(cd "$udir" && gcc -g -O2 -o user_prog user_prog.c) || exit 1
+release=$(ls /boot/vmlinuz-* | head -1)
+release=${release#/boot/vmlinuz-}
+for f in *.uargs; do
+	name=${f%.uargs}
+	[ $# = 0 ] || [[ " $* " == *" $name "* ]] || continue
+	read -ra args <"$f"
+	(cd "$udir" && "$STAP" -r "$release" "${args[@]}" 2>/dev/null) |
+		sed "s|$udir|@DIR@|g" >"$name.out"
+	rc=${PIPESTATUS[0]}
+	if [ $rc = 0 ]; then rm -f "$name.rc"; else echo $rc >"$name.rc"; fi
+	echo "$name: $(wc -l <"$name.out") lines, exit $rc"
+done
 for img in /boot/vmlinuz-*; do
 	release=${img#/boot/vmlinuz-}
 	[ -s "/usr/lib/debug/boot/vmlinux-$release" ] || continue
 	tag=$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 	for name in "${names[@]}"; do
+		[ -f "$name.args" ] || continue
 		read -ra args <"$name.args"
 		tree=$release
 		case "${args[*]}" in *kprobe.*) tree=$(kprobe_tree "$release") ;; esac
