@@ -113,7 +113,7 @@ void bpf_hist(struct bpf_sink *s, const struct stp_stat_desc *d,
 int bpf_ncpus(void);
 
 /* The C before every program (prelude.c). */
-extern const char bpf_prelude[];
+extern const char bpf_prelude[], bpf_prelude_regex[];
 
 /*
  * The start of the program's globals (.bss, struct stp_globals in the

@@ -15,10 +15,13 @@
 #include "bpf/emit.h"
 #include "parser/diag.h"
 #include "lib/strbuf.h"
+#include "semantic/regex.h"
 
 static void emit_expr(struct emitter *e, const struct node *n);
 static void emit_stmt(struct emitter *e, const struct node *n);
 static void emit_print(struct emitter *e, const struct node *n);
+static void emit_where(struct emitter *e, const struct node *n);
+static void emit_regex(struct emitter *e, const struct node *n);
 
 /* struct stp_rt as the generated C declares it, from bpf.h's list */
 #define RT_MEMBER_TEXT(ret, name, args) #ret " (*" #name ")" #args "; "
@@ -336,6 +339,23 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		}
 		return true;
 	}
+	if (!strcmp(name, "matched") || !strcmp(name, "matched_str")) {
+		fprintf(e->out, "stp_re_matched(TMP(%d), ", new_tmp(e));
+		if (n->call.args)
+			emit_expr(e, n->call.args);
+		else
+			fputs("0", e->out);
+		fputs(", ", e->out);
+		emit_where(e, n);
+		fputs(")", e->out);
+		return true;
+	}
+	if (!strcmp(name, "ngroups")) {
+		fputs("stp_re_ngroups(", e->out);
+		emit_where(e, n);
+		fputs(")", e->out);
+		return true;
+	}
 	if (!strcmp(name, "error")) {
 		int t = new_tmp(e);
 		fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
@@ -408,6 +428,51 @@ static void fmt_literal(struct strbuf *sb, const char *s, size_t len)
 }
 
 /* The format of print, println, printd ... as printf would write it. */
+/* s =~ "re" (user half): the translator's tables at file scope, the
+ * last match kept for matched() */
+static void emit_regex(struct emitter *e, const struct node *n)
+{
+	const struct node *pat = n->binary.rhs;
+	struct regex re;
+	struct strbuf sb = { 0 };
+	const char *err;
+	size_t off;
+	int u = e->nuniq++;
+
+	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
+						   pat->str.len, &err, &off) < 0) {
+		diag_error(e->s, n->loc, "the bpf backend cannot translate this "
+			   "regular expression");
+		fputs("0", e->out);
+		return;
+	}
+	if (!e->regex_ready) {
+		fputs(bpf_prelude_regex, e->decls);
+		e->regex_ready = true;
+	}
+	char name[32];
+	snprintf(name, sizeof(name), "stp_re%d", u);
+	regex_emit(&re, &sb, name, "", true);
+	fprintf(e->decls, "%sstatic int stp_rs%d[%ld];\n", sb_str(&sb), u,
+		regex_scratch_ints(&re));
+	sb_free(&sb);
+	regex_free(&re);
+	fprintf(e->out, "(%sstp_re_match(&stp_re%d, ",
+		n->binary.op == OP_NMATCH ? "!" : "", u);
+	emit_expr(e, n->binary.lhs);
+	fprintf(e->out, ", stp_rs%d))", u);
+}
+
+/* A C string literal of the place n is at, for run-time errors. */
+static void emit_where(struct emitter *e, const struct node *n)
+{
+	struct node str = { .kind = N_STRING };
+
+	str.str.value = diag_describe_token(e->s, n->loc);
+	str.str.len = strlen(str.str.value);
+	emit_expr(e, &str);
+}
+
 static int fmt_id(struct emitter *e, const struct node *n)
 {
 	for (int i = 0; i < e->nfmts; i++)
@@ -540,6 +605,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	}
 	case N_BINARY:
+		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) {
+			emit_regex(e, n);
+			break;
+		}
 		if (n->binary.op == OP_CONCAT) {
 			int t = new_tmp(e);
 			fprintf(e->out, "({ STRCPY(TMP(%d), ", t);

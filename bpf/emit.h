@@ -38,6 +38,7 @@ struct emitter {
 	/* the user half's error handler where the statement is: the body's
 	 * (stp_body_jb) or a try's; a loop's, for break and continue */
 	const char *catch_jb, *loop_jb;
+	bool regex_ready;		/* bpf_prelude_regex written */
 };
 
 void bpf_emit_expr(struct emitter *e, const struct node *n);

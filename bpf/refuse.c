@@ -71,7 +71,8 @@ static bool bpf_user_call(const struct node *n)
 	static const char *const known[] = {
 		"strlen", "substr", "stringat", "isinstr", "strpos",
 		"str_replace", "string_quoted", "text_str", "text_strn",
-		"strtol", "tokenize", "error", "print_char", NULL,
+		"strtol", "tokenize", "error", "print_char", "matched",
+		"matched_str", "ngroups", NULL,
 	};
 	if (!n->sym || n->sym->kind != SYM_BUILTIN)
 		return false;
@@ -208,8 +209,10 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		return NULL;
 	}
 	case N_BINARY:
-		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH)
-			return "regular expressions are not on this backend yet";
+		if ((n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) &&
+		    in_kernel)
+			return "regular expressions run only in begin, end and "
+			       "timer probes on this backend";
 		if (in_kernel && (n->binary.op == OP_CONCAT ||
 				  n->binary.lhs->type == TY_STRING))
 			return "string operators run only in begin, end and "
