@@ -588,6 +588,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_IN: {
 		const struct symbol *sym = n->binary.rhs->sym;
+		if (bpf_has_wildcard(n->binary.lhs)) {
+			bpf_emit_slice_in(e, sym, n->binary.lhs);
+			break;
+		}
 		int u = e->nuniq++;
 		char key[32];
 		snprintf(key, sizeof(key), "_k%d", u);
@@ -753,6 +757,8 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 			"%d, sizeof(struct stp_k%d), offsetof(struct stp_e%d, "
 			"v), sizeof(struct stp_e%d), &_n%d); ", u, arr->index,
 			u, arr->index, arr->index, arr->index, arr->index, u);
+	if (n->foreach.slice)
+		bpf_emit_slice_filter(e, arr, n->foreach.slice, u);
 	if (col)
 		fprintf(e->out, "qsort(_es%d, _n%d, sizeof(*_es%d), stp_cmp%d); ",
 			u, u, u, u);
@@ -791,7 +797,9 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 
 static void emit_delete(struct emitter *e, const struct node *x)
 {
-	if (x->kind == N_INDEX) {
+	if (x->kind == N_INDEX && bpf_has_wildcard(x->index.keys)) {
+		bpf_emit_slice_delete(e, x->index.array->sym, x->index.keys);
+	} else if (x->kind == N_INDEX) {
 		int u = e->nuniq++;
 		char key[32];
 		snprintf(key, sizeof(key), "_k%d", u);

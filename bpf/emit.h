@@ -57,4 +57,12 @@ void bpf_emit_stat_dump(struct emitter *e, const struct symbol *arr, int u);
 const char *bpf_stat_sort_field(enum stat_op op);
 void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
 
+bool bpf_has_wildcard(const struct node *keys);
+void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
+		       const struct node *keys);
+void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
+			   const struct node *keys);
+void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
+			   const struct node *keys, int dump);
+
 #endif /* BPF_EMIT_H */

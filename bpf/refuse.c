@@ -200,9 +200,9 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		if (in_kernel)
 			return "foreach runs only in begin, end and timer "
 			       "probes on this backend";
-		if (arr->kind != N_VAR || n->foreach.slice)
-			return "this form of foreach (over a histogram or a "
-			       "slice) is not on this backend yet";
+		if (arr->kind != N_VAR)
+			return "foreach over a histogram is not on this "
+			       "backend yet";
 		if (arr->sym && arr->sym->type == TY_STATS && n->foreach.value)
 			return "foreach with a value over statistics is not on "
 			       "this backend yet";
@@ -232,8 +232,15 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		return NULL;
 	case N_INDEX:
 		ast_foreach(k, n->index.keys)
-			if (k->kind == N_WILDCARD)
-				return "array slices are not on this backend yet";
+			if (k->kind == N_WILDCARD && in_kernel)
+				return "array slices ([k, *]) run only in begin, "
+				       "end and timer probes on this backend";
+		return NULL;
+	case N_IN:
+		ast_foreach(k, n->binary.lhs)
+			if (k->kind == N_WILDCARD && in_kernel)
+				return "array slices ([k, *]) run only in begin, "
+				       "end and timer probes on this backend";
 		return NULL;
 	default:
 		return NULL;
