@@ -623,7 +623,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			break;
 		}
 		if (n->binary.lhs->type == TY_STRING) {
-			fputs("(strcmp(", e->out);
+			fputs("(stp_strcmp(", e->out);
 			emit_expr(e, n->binary.lhs);
 			fputs(", ", e->out);
 			emit_expr(e, n->binary.rhs);

@@ -213,15 +213,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		    in_kernel)
 			return "regular expressions run only in begin, end and "
 			       "timer probes on this backend";
-		if (in_kernel && (n->binary.op == OP_CONCAT ||
-				  n->binary.lhs->type == TY_STRING))
-			return "string operators run only in begin, end and "
-			       "timer probes on this backend";
-		return NULL;
-	case N_ASSIGN:
-		if (n->binary.op == OP_CONCAT && in_kernel)
-			return "string operators run only in begin, end and "
-			       "timer probes on this backend";
 		return NULL;
 	case N_DELETE:
 		if (in_kernel && n->stmt.expr->kind == N_VAR &&
