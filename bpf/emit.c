@@ -32,8 +32,8 @@ static int local_slot(struct emitter *e, const struct symbol *sym)
 {
 	for (int i = 0; i < e->body->nlocals; i++)
 		if (e->body->locals[i] == sym)
-			return i;
-	return 0;
+			return e->tmp_base + i;
+	return e->tmp_base;
 }
 
 /* A scalar variable's C lvalue: a global in the globals' struct, a
@@ -52,7 +52,7 @@ static const char *scalar_lvalue(struct emitter *e, const struct symbol *sym,
 
 static int new_tmp(struct emitter *e)
 {
-	int t = e->body->nlocals + e->ntmp++;
+	int t = e->tmp_base + e->body->nlocals + e->ntmp++;
 
 	if (t + 1 > e->maxtmp)
 		e->maxtmp = t + 1;
@@ -277,18 +277,29 @@ static void emit_func_call(struct emitter *e, const struct node *n)
 	const struct script_func *f = n->sym->func;
 	int t = f->sym->type == TY_STRING ? new_tmp(e) : -1;
 
-	fputs("({ ", e->out);
+	int u = e->nuniq++;
+
+	/* the kernel's: its scratch, the probe's MAXACTION count, and the
+	 * probe ends when the function ended it (an error, next) */
+	fprintf(e->out, "({ long long _r%d = stp_%sf%d(", u, e->kernel ? "k" :
+		"", f->index);
+	if (e->kernel)
+		fputs("S, &stp_actions, stp_max_actions, ", e->out);
 	if (t >= 0)
-		fprintf(e->out, "stp_f%d(TMP(%d)", f->index, t);
+		fprintf(e->out, "TMP(%d)", t);
 	else
-		fprintf(e->out, "stp_f%d(NULL", f->index);
+		fputs("NULL", e->out);
 	ast_foreach(a, n->call.args) {
 		fputs(", ", e->out);
 		emit_expr(e, a);
 	}
-	fputs(t >= 0 ? "); TMP(" : "); })", e->out);
+	fputs("); ", e->out);
+	if (e->kernel)
+		fputs("if (S->err) STP_BAIL; ", e->out);
 	if (t >= 0)
-		fprintf(e->out, "%d); })", t);
+		fprintf(e->out, "(void)_r%d; TMP(%d); })", u, t);
+	else
+		fprintf(e->out, "_r%d; })", u);
 }
 
 /* The string builtins (user half): NAME(out, args...) returning out. */
@@ -371,8 +382,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 	const char *name = n->call.name;
 
 	if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-	    !n->sym->func->embedded && !e->kernel &&
-	    strncmp(name, "gettimeofday_", 13))
+	    !n->sym->func->embedded && strncmp(name, "gettimeofday_", 13))
 		emit_func_call(e, n);
 	else if (!strcmp(name, "exit"))
 		fputs("(EXIT(), 0)", e->out);
@@ -984,7 +994,12 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
 		break;
 	case N_NEXT:
-		fputs(e->kernel ? "return;\n" : "stp_next();\n", e->out);
+		if (!e->kernel)
+			fputs("stp_next();\n", e->out);
+		else if (e->func)	/* the probe ends too */
+			fputs("{ S->err = 2; STP_BAIL; }\n", e->out);
+		else
+			fputs("return;\n", e->out);
 		break;
 	case N_RETURN:
 		emit_return(e, n);
@@ -1009,14 +1024,17 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 static void emit_locals(struct emitter *e, struct probe_body *b, int from)
 {
 	for (int i = 0; i < b->nlocals; i++) {
+		int k = e->tmp_base + i;
 		if (b->locals[i]->type == TY_STRING && i >= from)
-			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", i);
+			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", k);
 		else if (b->locals[i]->type == TY_STRING)
-			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", i, i);
+			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", k, i);
+		else if (i < from)
+			fprintf(e->out, "\t%slong long l%d = a%d; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, i, k);
 		else
-			fprintf(e->out, "\t%slong long l%d = %s%d; (void)l%d;\n",
-				e->kernel ? "" : "volatile ", i,
-				i < from ? "a" : "0 * ", i, i);
+			fprintf(e->out, "\t%slong long l%d = 0; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, k);
 		new_tmp(e);
 	}
 	e->ntmp = 0;
@@ -1062,12 +1080,16 @@ static void emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 static void func_signature(struct emitter *e, const struct script_func *f,
 			   FILE *out)
 {
-	fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
+	if (e->kernel)
+		fprintf(out, "STP_FN long long stp_kf%d(struct stp_scratch *S, "
+			"long *stp_ap, long stp_max_actions, char *stp_ret",
+			f->index);
+	else
+		fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
 	for (int i = 0; i < f->nparams; i++)
 		fprintf(out, f->scope->locals[i]->type == TY_STRING ?
 			", const char *a%d" : ", long long a%d", i);
 	fputc(')', out);
-	(void)e;
 }
 
 /* A script function (user half): its frame on the C stack, MAXNESTING
@@ -1085,6 +1107,20 @@ static void emit_function(struct emitter *e, const struct script_func *f,
 	e->ntmp = 0;
 	e->out = out;
 	e->catch_jb = e->loop_jb = "stp_saved_catch";
+	if (e->kernel) {
+		/* inlined; no recursion (pass 2), so no nesting count */
+		fputs("#undef STP_BAIL\n#define STP_BAIL return 0\n"
+		      "#define stp_actions (*stp_ap)\n", out);
+		func_signature(e, f, out);
+		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
+		      "\t\tstp_ret[0] = 0;\n", out);
+		emit_locals(e, b, f->nparams);
+		emit_stmt(e, b->probe->func.body);
+		fputs("stp_out:\n\treturn stp_rv;\n}\n#undef stp_actions\n"
+		      "#undef STP_BAIL\n#define STP_BAIL return\n\n", out);
+		e->func = NULL;
+		return;
+	}
 	func_signature(e, f, out);
 	fprintf(out, "\n{\n\tchar stp_tmp[STP_TMPS][STP_STR];\n"
 		"\tlong long stp_rv = 0;\n\tjmp_buf *stp_saved_catch = "
@@ -1119,6 +1155,25 @@ int bpf_overflow_id(struct emitter *e, const struct node *array)
 	return overflow_id(e, array);
 }
 
+static void mark_callees(const struct probe_body *b, bool *in_kernel)
+{
+	for (int i = 0; i < b->ncallees; i++) {
+		const struct script_func *f = b->callees[i];
+		if (in_kernel[f->index])
+			continue;
+		in_kernel[f->index] = true;
+		mark_callees(f->scope, in_kernel);
+	}
+}
+
+/* The functions kernel probes call, directly or not. */
+static void kernel_functions(const struct program *prog, bool *in_kernel)
+{
+	for (int j = 0; j < prog->nprobes; j++)
+		if (bpf_place_of(prog->probes[j], NULL, NULL) == BPF_PLACE_TRACE)
+			mark_callees(prog->probes[j]->body, in_kernel);
+}
+
 int bpf_emit(struct session *s, struct program *prog, FILE *out)
 {
 	struct emitter e = { .s = s, .prog = prog };
@@ -1130,6 +1185,31 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 
 	for (int i = 0; i < prog->nglobals; i++)
 		prog->globals[i]->index = i;
+	/* the functions kernel probes call, inlined there: each with
+	 * scratch slots of its own (no recursion, pass 2) */
+	char *fbuf = NULL;
+	size_t flen = 0;
+	FILE *ff = open_memstream(&fbuf, &flen);
+	bool *in_kernel = calloc((size_t)prog->nfuncs + 1, sizeof(bool));
+	kernel_functions(prog, in_kernel);
+	e.kernel = true;
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!in_kernel[f->index] || f->embedded)
+			continue;
+		func_signature(&e, f, ff);
+		fputs(";\n", ff);
+	}
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!in_kernel[f->index] || f->embedded)
+			continue;
+		e.tmp_base = e.maxtmp;
+		emit_function(&e, f, ff);
+	}
+	free(in_kernel);
+	fclose(ff);
+	int kernel_base = e.maxtmp;
 	/* each body in the halves that run it */
 	for (int i = 0; i < prog->nbodies; i++) {
 		struct probe_body *b = prog->bodies[i];
@@ -1146,9 +1226,11 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			     p == BPF_PLACE_TIMER;
 		}
 		e.kernel = true;
+		e.tmp_base = kernel_base;
 		if (k)
 			emit_body(&e, b, kf);
 		e.kernel = false;
+		e.tmp_base = 0;
 		if (u)
 			emit_body(&e, b, uf);
 	}
@@ -1215,7 +1297,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		fputs(" };\n", out);
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
-		"struct stp_scratch { char t[STP_TMPS][STP_STR]; };\n"
+		"struct stp_scratch { char t[STP_TMPS][STP_STR]; int err; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -1246,7 +1328,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
 			i, ctype(g->type), i);
 	}
+	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
+	free(fbuf);
 	int np = 0;
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *tp;

@@ -39,6 +39,8 @@ struct emitter {
 	 * (stp_body_jb) or a try's; a loop's, for break and continue */
 	const char *catch_jb, *loop_jb;
 	bool regex_ready;		/* bpf_prelude_regex written */
+	int tmp_base;			/* the kernel's functions: their own
+					 * scratch slots, after their callers' */
 };
 
 void bpf_emit_expr(struct emitter *e, const struct node *n);

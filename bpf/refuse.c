@@ -112,10 +112,12 @@ struct refusal {
 	const struct node *hist_ok;	/* the @hist_* a print prints */
 	const struct script_func **seen;	/* functions checked */
 	int nseen, seen_cap;
+	const struct script_func **chain;	/* the calls being walked */
+	int nchain, chain_cap;
 };
 
-static const char user_only[] = "it runs only in begin, end and timer "
-				"probes on this backend";
+static const char user_only[] = "runs only in begin, end and timer probes "
+				"on this backend";
 
 static const char *refuse_node(const struct node *n, struct refusal *r)
 {
@@ -130,12 +132,11 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		if (bpf_knows_call(n))
 			return NULL;
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		    !n->sym->func->embedded && !in_kernel)
+		    !n->sym->func->embedded)
 			return NULL;
 		if (!in_kernel && bpf_user_call(n))
 			return NULL;
-		if (in_kernel && ((n->sym && n->sym->kind == SYM_FUNCTION &&
-				   !n->sym->func->embedded) || bpf_user_call(n))) {
+		if (in_kernel && bpf_user_call(n)) {
 			snprintf(why, sizeof(why), "it calls %s(), which %s",
 				 n->call.name, user_only);
 			return why;
@@ -254,12 +255,23 @@ static void refuse_walk(struct refusal *r, struct node *body,
 	for (int i = 0; scope && i < scope->ncallees && !r->why; i++) {
 		const struct script_func *f = scope->callees[i];
 		bool seen = false;
+		for (int j = 0; j < r->nchain; j++)
+			if (r->chain[j] == f && r->in_kernel) {
+				static char why[160];
+				snprintf(why, sizeof(why), "%s() is recursive: "
+					 "recursion %s", f->sym->name, user_only);
+				r->why = why;
+				return;
+			}
 		for (int j = 0; j < r->nseen; j++)
 			seen |= r->seen[j] == f;
-		if (seen || f->embedded)
+		if (f->embedded || (seen && !r->in_kernel))
 			continue;
-		VEC_PUSH(r->seen, r->nseen, r->seen_cap, f);
+		if (!seen)
+			VEC_PUSH(r->seen, r->nseen, r->seen_cap, f);
+		VEC_PUSH(r->chain, r->nchain, r->chain_cap, f);
 		refuse_walk(r, f->scope->probe->func.body, f->scope);
+		r->nchain--;
 	}
 }
 
@@ -276,5 +288,6 @@ const char *bpf_refuses(const struct derived_probe *dp)
 	struct refusal r = { .in_kernel = place == BPF_PLACE_TRACE };
 	refuse_walk(&r, dp->body->probe->probe.body, dp->body);
 	free(r.seen);
+	free(r.chain);
 	return r.why;
 }
