@@ -112,6 +112,10 @@ void bpf_hist(struct bpf_sink *s, const struct stp_stat_desc *d,
 	      const struct stp_stat *agg);
 int bpf_ncpus(void);
 
+/* A core tapset function's C expression in the kernel or the loader's
+ * half, or NULL (tapset.c). */
+const char *bpf_tapset_expr(const char *name, bool kernel);
+
 /* The C before every program (prelude.c). */
 extern const char bpf_prelude[], bpf_prelude_regex[];
 

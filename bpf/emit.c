@@ -381,8 +381,15 @@ static void emit_call(struct emitter *e, const struct node *n)
 {
 	const char *name = n->call.name;
 
-	if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-	    !n->sym->func->embedded && strncmp(name, "gettimeofday_", 13))
+	/* a tapset function in embedded C the backend has its own of */
+	const char *tapset = n->sym && n->sym->kind == SYM_FUNCTION &&
+			     n->sym->func && n->sym->func->embedded ?
+			     bpf_tapset_expr(name, e->kernel) : NULL;
+
+	if (tapset)
+		fputs(tapset, e->out);
+	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		 !n->sym->func->embedded)
 		emit_func_call(e, n);
 	else if (!strcmp(name, "exit"))
 		fputs("(EXIT(), 0)", e->out);
@@ -394,14 +401,6 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("TID()", e->out);
 	else if (!strcmp(name, "cpu"))
 		fputs("CPU()", e->out);
-	else if (!strcmp(name, "gettimeofday_ns"))
-		fputs("NOW_NS()", e->out);
-	else if (!strcmp(name, "gettimeofday_us"))
-		fputs("(NOW_NS() / 1000)", e->out);
-	else if (!strcmp(name, "gettimeofday_ms"))
-		fputs("(NOW_NS() / 1000000)", e->out);
-	else if (!strcmp(name, "gettimeofday_s"))
-		fputs("(NOW_NS() / 1000000000)", e->out);
 	else if (!strcmp(name, "print_char"))
 		emit_print(e, n);
 	else if (e->kernel || !emit_tapset_call(e, n))

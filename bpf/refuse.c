@@ -55,13 +55,11 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 static bool bpf_knows_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"exit", "execname", "pid", "tid", "cpu", "gettimeofday_ns",
-		"gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", NULL,
+		"exit", "execname", "pid", "tid", "cpu", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
-			return n->sym && (n->sym->kind == SYM_BUILTIN ||
-					  !strncmp(known[i], "gettimeofday", 12));
+			return n->sym && n->sym->kind == SYM_BUILTIN;
 	return false;
 }
 
@@ -130,6 +128,11 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		return "embedded C";
 	case N_CALL:
 		if (bpf_knows_call(n))
+			return NULL;
+		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		    n->sym->func->embedded &&
+		    bpf_tapset_expr(n->call.name, true) &&
+		    bpf_tapset_expr(n->call.name, in_kernel))
 			return NULL;
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
 		    !n->sym->func->embedded)
