@@ -226,6 +226,10 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			       "in begin, end and timer probes on this backend";
 		return NULL;
 	case N_INDEX:
+		if (n->index.array->sym && n->index.array->sym->decl &&
+		    n->index.array->sym->decl->global.wrap)
+			return "wrapping arrays (a%[N]) are not on this backend "
+			       "yet";
 		ast_foreach(k, n->index.keys)
 			if (k->kind == N_WILDCARD && in_kernel)
 				return "array slices ([k, *]) run only in begin, "
