@@ -540,20 +540,29 @@ static void emit_print(struct emitter *e, const struct node *n)
 	bool sprint = n->kind == N_PRINT && is_sprint(n->print.kind);
 	int t = sprint ? new_tmp(e) : -1;
 
-	fprintf(e->out, "({ PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
-		"r->h.id = %d; ", id, id);
-	int i = 0;
-	for (struct node *a = (struct node *)args; a; a = a->next) {
+	/* the values first: an error while the kernel holds a reserved
+	 * ring buffer record would leak it (the verifier refuses that) */
+	int u = e->nuniq++, i = 0;
+	fputs("({ ", e->out);
+	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
 		if (a->type == TY_STRING) {
-			fprintf(e->out, "STRCPY(r->a%d, ", i);
+			fprintf(e->out, "const char *_v%d_%d = ", u, i);
 			emit_expr(e, a);
-			fputs("); ", e->out);
 		} else {
-			fprintf(e->out, "r->a%d = (", i);
+			fprintf(e->out, "long long _v%d_%d = (", u, i);
 			emit_expr(e, a);
-			fputs("); ", e->out);
+			fputs(")", e->out);
 		}
-		i++;
+		fputs("; ", e->out);
+	}
+	fprintf(e->out, "PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
+		"r->h.id = %d; ", id, id);
+	i = 0;
+	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
+		if (a->type == TY_STRING)
+			fprintf(e->out, "STRCPY(r->a%d, _v%d_%d); ", i, u, i);
+		else
+			fprintf(e->out, "r->a%d = _v%d_%d; ", i, u, i);
 	}
 	if (sprint)
 		fprintf(e->out, "rt->format(TMP(%d), r, sizeof(*r)); } TMP(%d); })",
