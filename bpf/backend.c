@@ -135,7 +135,10 @@ static int bpf_build(struct driver *d)
 			  "-D__TARGET_ARCH_x86", "-w",
 			  "-I/usr/include/x86_64-linux-gnu", "-c", (char *)c,
 			  "-o", (char *)o, NULL };
-	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-w",
+	/* the user half's regular expressions use runtime/regex.h */
+	const char *inc = arena_printf(&s->arena, "-iquote%s",
+				       d->runtime_dir);
+	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-w", (char *)inc,
 		       (char *)c, "-o", (char *)so, "-lbpf", NULL };
 	if (run_tool(clang, verbose) || run_tool(cc, verbose)) {
 		fprintf(stderr, "stap: error: compiling the BPF program failed "

@@ -62,18 +62,76 @@ int bpf_load_and_run(const char *dir, bool verbose);
 /* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
 #define BPF_STRLEN 128
 
+/* A statistic's shape and value, in both halves and the loader (the
+ * generated C declares the same, emit.c's prelude: keep them in step). */
+struct stp_stat_desc {
+	int hist;			/* 0 none, 1 log, 2 linear */
+	int variance;			/* keeps the running variance */
+	int shift;			/* @variance's bit shift */
+	long long lo, hi, step;		/* linear */
+	int nbuckets;			/* 0, 128 or (hi - lo) / step + 3 */
+};
+
+struct stp_stat {
+	long long count, sum, min, max, avg, m2, variance;
+	long long hist[];
+};
+
 /*
  * The interface the generated user half sees: the loader fills it before
- * calling stp_user_init. The generated C declares the same struct (emit.c,
- * bpf_rt_decl): keep the two in step.
+ * calling stp_user_init. The generated C declares the same struct from
+ * the text of STP_RT_FUNCS (emit.c), so the two cannot disagree.
  */
+#define STP_RT_FUNCS(X)							\
+	X(void, print, (const void *rec, unsigned len))			\
+	X(void, exit, (void))						\
+	X(void, error, (unsigned id))					\
+	X(void, error_text, (const char *msg))				\
+	X(void, format, (char *dst, const void *rec, unsigned len))	\
+	X(void, text, (char *out, const char *in, long long inlen,	\
+		       long long outlen, int quoted))			\
+	X(void, stat_merge, (const struct stp_stat_desc *d,		\
+			     const void *percpu, struct stp_stat *agg))	\
+	X(void, hist, (char *dst, const struct stp_stat_desc *d,	\
+		       const struct stp_stat *agg))
+
+#define STP_RT_MEMBER(ret, name, args) ret (*name) args;
 struct stp_rt {
 	int *map_fds;			/* by array number */
 	void *globals;			/* the mmapped .bss: struct stp_globals */
-	void (*print)(const void *rec, unsigned len);
-	void (*exit)(void);
-	void (*error)(unsigned id);	/* a run-time error: stp_errors[id] */
+	int ncpus;			/* the per-CPU maps' value count */
+	STP_RT_FUNCS(STP_RT_MEMBER)
 };
+
+/* Where bpf_format writes: a FILE, or a script string (at most
+ * BPF_STRLEN - 1 bytes, NUL-terminated). */
+struct bpf_sink {
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+struct fmt_piece;
+/* One print record's arguments (types: 'l' or 's' each) by the pieces of
+ * its format (format.c). */
+void bpf_format(struct bpf_sink *s, const struct fmt_piece *pieces, int n,
+		const char *types, const char *args, const char *end);
+
+/* The loader's tapset helpers (lib.c). */
+void bpf_text(char *out, const char *in, long long inlen, long long outlen,
+	      int quoted);
+void bpf_stat_merge(const struct stp_stat_desc *d, const void *percpu,
+		    struct stp_stat *agg);
+void bpf_hist(struct bpf_sink *s, const struct stp_stat_desc *d,
+	      const struct stp_stat *agg);
+int bpf_ncpus(void);
+
+/* A core tapset function's C expression in the kernel or the loader's
+ * half, or NULL (tapset.c). */
+const char *bpf_tapset_expr(const char *name, bool kernel);
+
+/* The C before every program (prelude.c). */
+extern const char bpf_prelude[], bpf_prelude_regex[];
 
 /*
  * The start of the program's globals (.bss, struct stp_globals in the

@@ -12,40 +12,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/bpf.h"
-#include "semantic/semantic.h"
+#include "bpf/emit.h"
 #include "parser/diag.h"
-
-struct fmt {
-	const struct node *print;	/* its N_PRINT */
-	char *fmt;			/* printf's format */
-	char types[16];			/* 'l' long, 's' string per argument */
-};
-
-struct emitter {
-	struct session *s;
-	struct program *prog;
-	FILE *out;			/* the body being written */
-	FILE *decls;			/* file-scope helpers (comparators) */
-	struct probe_body *body;
-	int ntmp, maxtmp;		/* string temporaries of this body */
-	int nuniq;			/* unique C names */
-	struct fmt *fmts;
-	int nfmts, fmts_cap;
-	const char **errors;		/* run-time error messages, by id */
-	int nerrors, errors_cap;
-	bool kernel;			/* emitting the BPF half */
-};
+#include "lib/strbuf.h"
+#include "semantic/regex.h"
 
 static void emit_expr(struct emitter *e, const struct node *n);
 static void emit_stmt(struct emitter *e, const struct node *n);
+static void emit_print(struct emitter *e, const struct node *n);
+static void emit_where(struct emitter *e, const struct node *n);
+static void emit_regex(struct emitter *e, const struct node *n);
+
+/* struct stp_rt as the generated C declares it, from bpf.h's list */
+#define RT_MEMBER_TEXT(ret, name, args) #ret " (*" #name ")" #args "; "
+static const char rt_decl[] = "struct stp_rt { int *map_fds; void *globals; "
+	"int ncpus; " STP_RT_FUNCS(RT_MEMBER_TEXT) "};\n";
 
 static int local_slot(struct emitter *e, const struct symbol *sym)
 {
 	for (int i = 0; i < e->body->nlocals; i++)
 		if (e->body->locals[i] == sym)
-			return i;
-	return 0;
+			return e->tmp_base + i;
+	return e->tmp_base;
 }
 
 /* A scalar variable's C lvalue: a global in the globals' struct, a
@@ -64,7 +52,7 @@ static const char *scalar_lvalue(struct emitter *e, const struct symbol *sym,
 
 static int new_tmp(struct emitter *e)
 {
-	int t = e->body->nlocals + e->ntmp++;
+	int t = e->tmp_base + e->body->nlocals + e->ntmp++;
 
 	if (t + 1 > e->maxtmp)
 		e->maxtmp = t + 1;
@@ -129,6 +117,8 @@ static int error_id(struct emitter *e, const char *what, const struct node *n)
 	for (int i = 0; i < e->nerrors; i++)
 		if (!strcmp(e->errors[i], msg))
 			return i;
+	int nwhats = e->nerrors;
+	VEC_PUSH(e->whats, nwhats, e->whats_cap, what);
 	VEC_PUSH(e->errors, e->nerrors, e->errors_cap, msg);
 	return e->nerrors - 1;
 }
@@ -204,9 +194,10 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		} else {
 			fprintf(e->out, "_r%d = _v%d ? *_v%d : 0; ", u, u, u);
 			if (op == OP_DIV || op == OP_MOD)
-				fprintf(e->out, "if (!_d%d) ERROR(%d); _r%d = _r%d "
-					"%s _d%d; ", u, error_id(e, "division by 0",
-					rhs), u, u, op == OP_DIV ? "/" : "%", u);
+				fprintf(e->out, "if (!_d%d) ERROR(%d); _r%d = %s(_r%d, "
+					"_d%d); ", u, error_id(e, "division by 0",
+					rhs), u, op == OP_DIV ? "stp_sdiv" :
+					"stp_smod", u, u);
 			else
 				fprintf(e->out, "_r%d = _r%d %s _d%d; ", u, u,
 					c_op(op), u);
@@ -227,9 +218,9 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 	if (op == OP_ASSIGN)
 		fprintf(e->out, "%s = _d%d; })", lv, u);
 	else if (op == OP_DIV || op == OP_MOD)
-		fprintf(e->out, "if (!_d%d) ERROR(%d); %s = %s %s _d%d; })", u,
-			error_id(e, "division by 0", rhs), lv, lv,
-			op == OP_DIV ? "/" : "%", u);
+		fprintf(e->out, "if (!_d%d) ERROR(%d); %s = %s(%s, _d%d); })", u,
+			error_id(e, "division by 0", rhs), lv,
+			op == OP_DIV ? "stp_sdiv" : "stp_smod", lv, u);
 	else if (sym->kind == SYM_GLOBAL && (op == OP_ADD || op == OP_SUB))
 		/* several CPUs may hit it at once: atomic in the kernel */
 		fprintf(e->out, "ADD_GLOBAL(%s, %s_d%d); })", lv,
@@ -279,11 +270,128 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 		fprintf(e->out, "STRCPY(%s, TMP(%d)); %s; })", lv, t, lv);
 }
 
+/* A call of a script function (the user half: a C function; string
+ * results into a temporary of the caller). */
+static void emit_func_call(struct emitter *e, const struct node *n)
+{
+	const struct script_func *f = n->sym->func;
+	int t = f->sym->type == TY_STRING ? new_tmp(e) : -1;
+
+	int u = e->nuniq++;
+
+	/* the kernel's: its scratch, the probe's MAXACTION count, and the
+	 * probe ends when the function ended it (an error, next) */
+	fprintf(e->out, "({ long long _r%d = stp_%sf%d(", u, e->kernel ? "k" :
+		"", f->index);
+	if (e->kernel)
+		fputs("S, &stp_actions, stp_max_actions, ", e->out);
+	if (t >= 0)
+		fprintf(e->out, "TMP(%d)", t);
+	else
+		fputs("NULL", e->out);
+	ast_foreach(a, n->call.args) {
+		fputs(", ", e->out);
+		emit_expr(e, a);
+	}
+	fputs("); ", e->out);
+	if (e->kernel)
+		fputs("if (S->err) STP_BAIL; ", e->out);
+	if (t >= 0)
+		fprintf(e->out, "(void)_r%d; TMP(%d); })", u, t);
+	else
+		fprintf(e->out, "_r%d; })", u);
+}
+
+/* The string builtins (user half): NAME(out, args...) returning out. */
+static const char *const string_builtins[] = {
+	"substr", "str_replace", "tokenize", NULL,
+};
+
+static bool emit_tapset_call(struct emitter *e, const struct node *n)
+{
+	const char *name = n->call.name;
+	static const char *const long_builtins[] = {
+		"strlen", "stringat", "isinstr", "strpos", "strtol", NULL,
+	};
+
+	for (int i = 0; long_builtins[i]; i++)
+		if (!strcmp(name, long_builtins[i])) {
+			fprintf(e->out, "stp_f_%s(", name);
+			ast_foreach(a, n->call.args) {
+				emit_expr(e, a);
+				if (a->next)
+					fputs(", ", e->out);
+			}
+			fputs(")", e->out);
+			return true;
+		}
+	for (int i = 0; string_builtins[i]; i++)
+		if (!strcmp(name, string_builtins[i])) {
+			fprintf(e->out, "stp_f_%s(TMP(%d)", name, new_tmp(e));
+			ast_foreach(a, n->call.args) {
+				fputs(", ", e->out);
+				emit_expr(e, a);
+			}
+			fputs(")", e->out);
+			return true;
+		}
+	if (!strcmp(name, "text_str") || !strcmp(name, "string_quoted") ||
+	    !strcmp(name, "text_strn")) {
+		fprintf(e->out, "stp_f_text(TMP(%d), ", new_tmp(e));
+		emit_expr(e, n->call.args);
+		if (!strcmp(name, "text_strn")) {
+			fputs(", ", e->out);
+			emit_expr(e, n->call.args->next);
+			fputs(", ", e->out);
+			emit_expr(e, n->call.args->next->next);
+			fputs(")", e->out);
+		} else {
+			fprintf(e->out, ", 0, %d)", name[1] == 't');
+		}
+		return true;
+	}
+	if (!strcmp(name, "matched") || !strcmp(name, "matched_str")) {
+		fprintf(e->out, "stp_re_matched(TMP(%d), ", new_tmp(e));
+		if (n->call.args)
+			emit_expr(e, n->call.args);
+		else
+			fputs("0", e->out);
+		fputs(", ", e->out);
+		emit_where(e, n);
+		fputs(")", e->out);
+		return true;
+	}
+	if (!strcmp(name, "ngroups")) {
+		fputs("stp_re_ngroups(", e->out);
+		emit_where(e, n);
+		fputs(")", e->out);
+		return true;
+	}
+	if (!strcmp(name, "error")) {
+		int t = new_tmp(e);
+		fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
+		emit_expr(e, n->call.args);
+		fprintf(e->out, "); stp_throw(TMP(%d), TMP(%d)); 0; })", t, t);
+		return true;
+	}
+	return false;
+}
+
 static void emit_call(struct emitter *e, const struct node *n)
 {
 	const char *name = n->call.name;
 
-	if (!strcmp(name, "exit"))
+	/* a tapset function in embedded C the backend has its own of */
+	const char *tapset = n->sym && n->sym->kind == SYM_FUNCTION &&
+			     n->sym->func && n->sym->func->embedded ?
+			     bpf_tapset_expr(name, e->kernel) : NULL;
+
+	if (tapset)
+		fputs(tapset, e->out);
+	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		 !n->sym->func->embedded)
+		emit_func_call(e, n);
+	else if (!strcmp(name, "exit"))
 		fputs("(EXIT(), 0)", e->out);
 	else if (!strcmp(name, "execname"))
 		fprintf(e->out, "EXECNAME(TMP(%d))", new_tmp(e));
@@ -293,16 +401,85 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("TID()", e->out);
 	else if (!strcmp(name, "cpu"))
 		fputs("CPU()", e->out);
-	else if (!strcmp(name, "gettimeofday_ns"))
-		fputs("NOW_NS()", e->out);
-	else if (!strcmp(name, "gettimeofday_us"))
-		fputs("(NOW_NS() / 1000)", e->out);
-	else if (!strcmp(name, "gettimeofday_ms"))
-		fputs("(NOW_NS() / 1000000)", e->out);
-	else if (!strcmp(name, "gettimeofday_s"))
-		fputs("(NOW_NS() / 1000000000)", e->out);
-	else
+	else if (!strcmp(name, "print_char"))
+		emit_print(e, n);
+	else if (e->kernel || !emit_tapset_call(e, n))
 		diag_error(e->s, n->loc, "the bpf backend has no %s()", name);
+}
+
+static bool is_sprint(enum print_kind k)
+{
+	return k >= PRINT_SPRINT;
+}
+
+/* The values a print record carries: printf's after the format, printd's
+ * after the delimiter, else all. */
+static const struct node *print_values(const struct node *n)
+{
+	enum print_kind k = n->print.kind;
+
+	if (n->kind == N_CALL)		/* print_char */
+		return n->call.args;
+	if (k == PRINT_PRINTF || k == PRINT_SPRINTF || k == PRINT_PRINTD ||
+	    k == PRINT_PRINTDLN || k == PRINT_SPRINTD || k == PRINT_SPRINTDLN)
+		return n->print.args->next;
+	return n->print.args;
+}
+
+/* A literal for a format: '%' doubled. */
+static void fmt_literal(struct strbuf *sb, const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%')
+			sb_putc(sb, '%');
+		sb_putc(sb, s[i]);
+	}
+}
+
+/* The format of print, println, printd ... as printf would write it. */
+/* s =~ "re" (user half): the translator's tables at file scope, the
+ * last match kept for matched() */
+static void emit_regex(struct emitter *e, const struct node *n)
+{
+	const struct node *pat = n->binary.rhs;
+	struct regex re;
+	struct strbuf sb = { 0 };
+	const char *err;
+	size_t off;
+	int u = e->nuniq++;
+
+	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
+						   pat->str.len, &err, &off) < 0) {
+		diag_error(e->s, n->loc, "the bpf backend cannot translate this "
+			   "regular expression");
+		fputs("0", e->out);
+		return;
+	}
+	if (!e->regex_ready) {
+		fputs(bpf_prelude_regex, e->decls);
+		e->regex_ready = true;
+	}
+	char name[32];
+	snprintf(name, sizeof(name), "stp_re%d", u);
+	regex_emit(&re, &sb, name, "", true);
+	fprintf(e->decls, "%sstatic int stp_rs%d[%ld];\n", sb_str(&sb), u,
+		regex_scratch_ints(&re));
+	sb_free(&sb);
+	regex_free(&re);
+	fprintf(e->out, "(%sstp_re_match(&stp_re%d, ",
+		n->binary.op == OP_NMATCH ? "!" : "", u);
+	emit_expr(e, n->binary.lhs);
+	fprintf(e->out, ", stp_rs%d))", u);
+}
+
+/* A C string literal of the place n is at, for run-time errors. */
+static void emit_where(struct emitter *e, const struct node *n)
+{
+	struct node str = { .kind = N_STRING };
+
+	str.str.value = diag_describe_token(e->s, n->loc);
+	str.str.len = strlen(str.str.value);
+	emit_expr(e, &str);
 }
 
 static int fmt_id(struct emitter *e, const struct node *n)
@@ -312,18 +489,34 @@ static int fmt_id(struct emitter *e, const struct node *n)
 			return i;
 	VEC_PUSH(e->fmts, e->nfmts, e->fmts_cap, (struct fmt){ .print = n });
 	struct fmt *f = &e->fmts[e->nfmts - 1];
-	const struct node *args = n->print.args;
+	const struct node *args = print_values(n);
+	enum print_kind k = n->kind == N_CALL ? PRINT_PRINT : n->print.kind;
+	struct strbuf sb = { 0 };
 	int na = 0;
 
-	if (n->print.kind == PRINT_PRINTF) {
-		f->fmt = (char *)args->str.value;
-		args = args->next;
+	if (n->kind == N_CALL) {
+		sb_puts(&sb, "%c");
+	} else if (k == PRINT_PRINTF || k == PRINT_SPRINTF) {
+		const struct node *lit = n->print.args;
+		sb_append(&sb, lit->str.value, lit->str.len);
 	} else {
-		f->fmt = args->type == TY_STRING ? "%s" : "%d";
-		if (n->print.kind == PRINT_PRINTLN)
-			f->fmt = args->type == TY_STRING ? "%s\n" : "%d\n";
+		bool delim = k == PRINT_PRINTD || k == PRINT_PRINTDLN ||
+			     k == PRINT_SPRINTD || k == PRINT_SPRINTDLN;
+		for (const struct node *a = args; a; a = a->next) {
+			if (delim && a != args)
+				fmt_literal(&sb, n->print.args->str.value,
+					    n->print.args->str.len);
+			sb_puts(&sb, a->type == TY_STRING ? "%s" : "%d");
+		}
+		if (k == PRINT_PRINTLN || k == PRINT_PRINTDLN ||
+		    k == PRINT_SPRINTLN || k == PRINT_SPRINTDLN)
+			sb_putc(&sb, '\n');
 	}
-	for (struct node *a = (struct node *)args; a; a = a->next)
+	f->len = sb.len;
+	f->fmt = arena_alloc(&e->s->arena, sb.len + 1);
+	memcpy(f->fmt, sb_str(&sb), sb.len + 1);
+	sb_free(&sb);
+	for (const struct node *a = args; a; a = a->next)
 		if (na < (int)sizeof(f->types) - 1)
 			f->types[na++] = a->type == TY_STRING ? 's' : 'l';
 	if (ast_list_length(args) >= (int)sizeof(f->types))
@@ -332,30 +525,50 @@ static int fmt_id(struct emitter *e, const struct node *n)
 	return e->nfmts - 1;
 }
 
+/* A print record: to the ring buffer (kernel) or the loader's printf
+ * (user half); sprint's into a string temporary. */
 static void emit_print(struct emitter *e, const struct node *n)
 {
-	int id = fmt_id(e, n);
-	const struct node *args = n->print.args;
+	const struct node *args = print_values(n);
 
-	if (n->print.kind == PRINT_PRINTF)
-		args = args->next;
-	/* the values first: one may end the probe (a read fault's error)
-	 * before a record is reserved */
+	if (n->kind == N_PRINT && args && !args->next && args->kind == N_HIST &&
+	    (n->print.kind == PRINT_PRINT || n->print.kind == PRINT_PRINTLN)) {
+		bpf_emit_hist_print(e, args);
+		return;
+	}
+	int id = fmt_id(e, n);
+	bool sprint = n->kind == N_PRINT && is_sprint(n->print.kind);
+	int t = sprint ? new_tmp(e) : -1;
+
+	/* the values first: an error while the kernel holds a reserved
+	 * ring buffer record would leak it (the verifier refuses that) */
 	int u = e->nuniq++, i = 0;
 	fputs("({ ", e->out);
 	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
-		fprintf(e->out, a->type == TY_STRING ? "const char *_p%d_%d = " :
-			"long long _p%d_%d = (", u, i);
-		emit_expr(e, a);
-		fputs(a->type == TY_STRING ? "; " : "); ", e->out);
+		if (a->type == TY_STRING) {
+			fprintf(e->out, "const char *_v%d_%d = ", u, i);
+			emit_expr(e, a);
+		} else {
+			fprintf(e->out, "long long _v%d_%d = (", u, i);
+			emit_expr(e, a);
+			fputs(")", e->out);
+		}
+		fputs("; ", e->out);
 	}
 	fprintf(e->out, "PRINT_BEGIN(struct stp_rec%d) r->h.kind = 0; "
 		"r->h.id = %d; ", id, id);
 	i = 0;
-	for (struct node *a = (struct node *)args; a; a = a->next, i++)
-		fprintf(e->out, a->type == TY_STRING ? "STRCPY(r->a%d, _p%d_%d); " :
-			"r->a%d = _p%d_%d; ", i, u, i);
-	fputs("PRINT_END 0; })", e->out);
+	for (struct node *a = (struct node *)args; a; a = a->next, i++) {
+		if (a->type == TY_STRING)
+			fprintf(e->out, "STRCPY(r->a%d, _v%d_%d); ", i, u, i);
+		else
+			fprintf(e->out, "r->a%d = _v%d_%d; ", i, u, i);
+	}
+	if (sprint)
+		fprintf(e->out, "rt->format(TMP(%d), r, sizeof(*r)); } TMP(%d); })",
+			t, t);
+	else
+		fputs("PRINT_END 0; })", e->out);
 }
 
 static void emit_expr(struct emitter *e, const struct node *n)
@@ -411,16 +624,31 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_IN: {
 		const struct symbol *sym = n->binary.rhs->sym;
+		if (bpf_has_wildcard(n->binary.lhs)) {
+			bpf_emit_slice_in(e, sym, n->binary.lhs);
+			break;
+		}
 		int u = e->nuniq++;
 		char key[32];
 		snprintf(key, sizeof(key), "_k%d", u);
 		fputs("({ ", e->out);
 		emit_key(e, sym, n->binary.lhs, key);
-		fprintf(e->out, "%s _b%d; LOOKUP(%d, &%s, &_b%d) != 0; })",
-			ctype(sym->type), u, sym->index, key, u);
+		if (sym->type == TY_STATS && !e->kernel)
+			fprintf(e->out, "char _b%d[sizeof(struct stp_s%d) * "
+				"rt->ncpus]; ", u, sym->index);
+		else if (sym->type == TY_STATS)
+			fprintf(e->out, "struct stp_s%d _b%d; ", sym->index, u);
+		else
+			fprintf(e->out, "%s _b%d; ", ctype(sym->type), u);
+		fprintf(e->out, "LOOKUP(%d, &%s, &_b%d) != 0; })",
+			sym->index, key, u);
 		break;
 	}
 	case N_BINARY:
+		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) {
+			emit_regex(e, n);
+			break;
+		}
 		if (n->binary.op == OP_CONCAT) {
 			int t = new_tmp(e);
 			fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
@@ -431,7 +659,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			break;
 		}
 		if (n->binary.lhs->type == TY_STRING) {
-			fputs("(strcmp(", e->out);
+			fputs("(stp_strcmp(", e->out);
 			emit_expr(e, n->binary.lhs);
 			fputs(", ", e->out);
 			emit_expr(e, n->binary.rhs);
@@ -444,9 +672,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			emit_expr(e, n->binary.lhs);
 			fprintf(e->out, "), _y%d = (", u);
 			emit_expr(e, n->binary.rhs);
-			fprintf(e->out, "); if (!_y%d) ERROR(%d); _x%d %s _y%d; })",
-				u, error_id(e, "division by 0", n), u,
-				n->binary.op == OP_DIV ? "/" : "%", u);
+			fprintf(e->out, "); if (!_y%d) ERROR(%d); %s(_x%d, _y%d); })",
+				u, error_id(e, "division by 0", n),
+				n->binary.op == OP_DIV ? "stp_sdiv" : "stp_smod",
+				u, u);
 			break;
 		}
 		if (n->binary.op == OP_LSHR) {
@@ -492,12 +721,17 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		emit_expr(e, n->cond.els);
 		fputs("))", e->out);
 		break;
+	case N_STAT:
+		bpf_emit_stat_read(e, n);
+		break;
 	case N_INCDEC:
 		emit_long_update(e, n->incdec.operand, OP_ADD, NULL,
 				 n->incdec.increment ? 1 : -1, !n->incdec.prefix);
 		break;
 	case N_ASSIGN:
-		if (n->binary.lhs->type == TY_STRING)
+		if (n->binary.op == OP_AGG)
+			bpf_emit_stat_add(e, n->binary.lhs, n->binary.rhs);
+		else if (n->binary.lhs->type == TY_STRING)
 			emit_string_assign(e, n->binary.lhs, n->binary.op,
 					   n->binary.rhs);
 		else
@@ -516,6 +750,7 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 	const struct symbol *arr = n->foreach.array->sym;
 	int u = e->nuniq++;
 	int col = n->foreach.sort_column, dir = n->foreach.sort_dir;
+	bool stats = arr->type == TY_STATS;
 
 	/* the comparator: the sort column, then the keys in order */
 	fprintf(e->decls, "static int stp_cmp%d(const void *pa, const void *pb)"
@@ -530,7 +765,10 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 			int d = pass == 0 ? dir : 1;
 			enum type t = k == -1 ? arr->type : arr->key_types[k];
 			char f[32];
-			if (k == -1)
+			if (k == -1 && stats)
+				snprintf(f, sizeof(f), "%s", bpf_stat_sort_field(
+					 n->foreach.sort_agg));
+			else if (k == -1)
 				snprintf(f, sizeof(f), "v%s", t == TY_STRING ?
 					 ".s" : "");
 			else
@@ -547,10 +785,16 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 	}
 	fputs("\treturn 0;\n}\n\n", e->decls);
 
-	fprintf(e->out, "{ size_t _n%d; struct stp_e%d *_es%d = stp_dump(%d, "
-		"sizeof(struct stp_k%d), offsetof(struct stp_e%d, v), "
-		"sizeof(struct stp_e%d), &_n%d); ", u, arr->index, u,
-		arr->index, arr->index, arr->index, arr->index, u);
+	fputs("{ ", e->out);
+	if (stats)
+		bpf_emit_stat_dump(e, arr, u);
+	else
+		fprintf(e->out, "size_t _n%d; struct stp_e%d *_es%d = stp_dump("
+			"%d, sizeof(struct stp_k%d), offsetof(struct stp_e%d, "
+			"v), sizeof(struct stp_e%d), &_n%d); ", u, arr->index,
+			u, arr->index, arr->index, arr->index, arr->index, u);
+	if (n->foreach.slice)
+		bpf_emit_slice_filter(e, arr, n->foreach.slice, u);
 	if (col)
 		fprintf(e->out, "qsort(_es%d, _n%d, sizeof(*_es%d), stp_cmp%d); ",
 			u, u, u, u);
@@ -580,13 +824,18 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 		else
 			fprintf(e->out, "l%d = _e%d->v; ", local_slot(e, v), u);
 	}
+	const char *saved = e->loop_jb;
+	e->loop_jb = e->catch_jb;
 	emit_stmt(e, n->foreach.body);
+	e->loop_jb = saved;
 	fprintf(e->out, "} free(_es%d); }\n", u);
 }
 
 static void emit_delete(struct emitter *e, const struct node *x)
 {
-	if (x->kind == N_INDEX) {
+	if (x->kind == N_INDEX && bpf_has_wildcard(x->index.keys)) {
+		bpf_emit_slice_delete(e, x->index.array->sym, x->index.keys);
+	} else if (x->kind == N_INDEX) {
 		int u = e->nuniq++;
 		char key[32];
 		snprintf(key, sizeof(key), "_k%d", u);
@@ -594,6 +843,8 @@ static void emit_delete(struct emitter *e, const struct node *x)
 		emit_key(e, x->index.array->sym, x->index.keys, key);
 		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
 			key);
+	} else if (x->sym->type == TY_STATS) {
+		bpf_emit_stat_clear(e, x->sym);
 	} else if (x->sym->nkeys > 0) {
 		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
 			x->sym->index, x->sym->index);
@@ -606,11 +857,74 @@ static void emit_delete(struct emitter *e, const struct node *x)
 	}
 }
 
+static void emit_loop_body(struct emitter *e, const struct node *body)
+{
+	const char *saved = e->loop_jb;
+
+	e->loop_jb = e->catch_jb;
+	emit_stmt(e, body);
+	e->loop_jb = saved;
+}
+
+/* return [EXPR]: a probe's end, or the function's value and its end. */
+static void emit_return(struct emitter *e, const struct node *n)
+{
+	if (!e->func) {
+		fputs(e->kernel ? "return;\n" : "goto stp_out;\n", e->out);
+		return;
+	}
+	if (n->stmt.expr && e->func->sym->type == TY_STRING) {
+		fputs("STRCPY(stp_ret, ", e->out);
+		emit_expr(e, n->stmt.expr);
+		fputs(");\n", e->out);
+	} else if (n->stmt.expr) {
+		fputs("stp_rv = (", e->out);
+		emit_expr(e, n->stmt.expr);
+		fputs(");\n", e->out);
+	}
+	fputs("goto stp_out;\n", e->out);
+}
+
+/*
+ * try { } catch (msg) { } in the user half: the try's own jmp_buf is the
+ * innermost handler while its body runs; an error longjmps there with the
+ * message (without "near ...") and the call depth of the try restored.
+ */
+static void emit_try(struct emitter *e, const struct node *n)
+{
+	int u = e->nuniq++;
+	char jb[32];
+	const char *saved = e->catch_jb;
+
+	snprintf(jb, sizeof(jb), "&_jb%d", u);
+	fprintf(e->out, "{ jmp_buf _jb%d; int _d%d = stp_depth; stp_catch = "
+		"&_jb%d; if (!setjmp(_jb%d)) {\n", u, u, u, u);
+	e->catch_jb = arena_strdup(&e->s->arena, jb);
+	emit_stmt(e, n->try.body);
+	e->catch_jb = saved;
+	fprintf(e->out, "stp_catch = %s; } else { stp_catch = %s; stp_depth = "
+		"_d%d;\n", saved, saved, u);
+	if (n->try.catch_var) {
+		/* the catch variable is a local of the body */
+		for (int i = 0; i < e->body->nlocals; i++)
+			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
+				fprintf(e->out, "STRCPY(TMP(%d), stp_err_what);\n",
+					i);
+	}
+	if (n->try.handler)
+		emit_stmt(e, n->try.handler);
+	fputs("} }\n", e->out);
+}
+
 /* Charge one statement against MAXACTION, as the module backend does. */
 static void emit_action(struct emitter *e, const struct node *n)
 {
 	fprintf(e->out, "ACTION(%d);\n", error_id(e, "MAXACTION exceeded", n));
 }
+
+static void emit_loop_body(struct emitter *e, const struct node *body);
+static void emit_return(struct emitter *e, const struct node *n);
+static void emit_try(struct emitter *e, const struct node *n);
 
 static void emit_stmt(struct emitter *e, const struct node *n)
 {
@@ -643,7 +957,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		}
 		fputs(") { ", e->out);
 		emit_action(e, n);
-		emit_stmt(e, body);
+		emit_loop_body(e, body);
 		fputs("}\n}\n", e->out);
 		e->ntmp = saved;
 		return;
@@ -678,7 +992,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		fputs("while (", e->out);
 		emit_expr(e, n->loop.cond);
 		fputs(") ", e->out);
-		emit_stmt(e, n->loop.body);
+		emit_loop_body(e, n->loop.body);
 		break;
 	case N_FOR:
 		fputs("for (", e->out);
@@ -693,20 +1007,31 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		if (n->loop.step)
 			emit_expr(e, n->loop.step);
 		fputs(") ", e->out);
-		emit_stmt(e, n->loop.body);
+		emit_loop_body(e, n->loop.body);
 		break;
 	case N_FOREACH:
 		emit_foreach(e, n);
 		break;
 	case N_BREAK:
-		fputs("break;\n", e->out);
-		break;
 	case N_CONTINUE:
-		fputs("continue;\n", e->out);
+		/* out of a try inside the loop: the loop's handler again */
+		if (!e->kernel && e->loop_jb != e->catch_jb)
+			fprintf(e->out, "stp_catch = %s; ", e->loop_jb);
+		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
 		break;
 	case N_NEXT:
+		if (!e->kernel)
+			fputs("stp_next();\n", e->out);
+		else if (e->func)	/* the probe ends too */
+			fputs("{ S->err = 2; STP_BAIL; }\n", e->out);
+		else
+			fputs("return;\n", e->out);
+		break;
 	case N_RETURN:
-		fputs("return;\n", e->out);
+		emit_return(e, n);
+		break;
+	case N_TRY:
+		emit_try(e, n);
 		break;
 	case N_DELETE:
 		emit_delete(e, n->stmt.expr);
@@ -720,11 +1045,34 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 	e->ntmp = saved;
 }
 
+/* A body's or function's locals: strings in their temporaries, longs
+ * as C locals (volatile in the user half: a try's longjmp keeps them). */
+static void emit_locals(struct emitter *e, struct probe_body *b, int from)
+{
+	for (int i = 0; i < b->nlocals; i++) {
+		int k = e->tmp_base + i;
+		if (b->locals[i]->type == TY_STRING && i >= from)
+			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", k);
+		else if (b->locals[i]->type == TY_STRING)
+			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", k, i);
+		else if (i < from)
+			fprintf(e->out, "\t%slong long l%d = a%d; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, i, k);
+		else
+			fprintf(e->out, "\t%slong long l%d = 0; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, k);
+		new_tmp(e);
+	}
+	e->ntmp = 0;
+}
+
 static void emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 {
 	e->body = b;
+	e->func = NULL;
 	e->ntmp = 0;
 	e->out = out;
+	e->catch_jb = e->loop_jb = "&stp_jb";
 	bool interruptible = false;
 	for (int j = 0; j < e->prog->nprobes; j++) {
 		enum bpf_place p = bpf_place_of(e->prog->probes[j], NULL, NULL);
@@ -734,122 +1082,124 @@ static void emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 	}
 	/* MAXACTION, and 10 times that for begin and end (the module's
 	 * MAXACTION_INTERRUPTIBLE) */
-	fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
-		"\tlong stp_actions = 0, stp_max_actions = %d;\n", b->index,
-		interruptible ? 10000 : 1000);
-	for (int i = 0; i < b->nlocals; i++) {
-		if (b->locals[i]->type == TY_STRING)
-			fprintf(out, "\tTMP(%d)[0] = 0;\n", i);
-		else
-			fprintf(out, "\tlong long l%d = 0; (void)l%d;\n", i, i);
-		new_tmp(e);
+	int max = interruptible ? 10000 : 1000;
+	if (e->kernel) {
+		fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
+			"\tlong stp_actions = 0, stp_max_actions = %d;\n",
+			b->index, max);
+	} else {
+		/* an error ends the probe here: said by the loader */
+		fprintf(out, "static void stp_b%d(void)\n{\n"
+			"\tchar stp_tmp[STP_TMPS][STP_STR];\n\tjmp_buf stp_jb;\n"
+			"\tstp_actions = 0;\n\tstp_max_actions = %d;\n"
+			"\tstp_depth = 0;\n\tstp_catch = stp_body_jb = &stp_jb;\n"
+			"\tswitch (setjmp(stp_jb)) {\n\tcase 0: break;\n"
+			"\tcase 1: rt->error_text(stp_err_full); return;\n"
+			"\tdefault: return;\n\t}\n", b->index, max);
 	}
-	e->ntmp = 0;
+	emit_locals(e, b, 0);
 	emit_stmt(e, b->probe->probe.body);
-	fputs("}\n\n", out);
+	fputs(e->kernel ? "}\n\n" : "stp_out: ;\n}\n\n", out);
 }
 
-/* The C before the bodies: each half's macros. */
-static const char prelude[] =
-"#define STP_STR " "128" "\n"
-"struct stp_hdr { unsigned kind, id; };\n"
-"struct stp_sv { char s[STP_STR]; };\n"
-"struct stp_fault { struct stp_hdr h; unsigned long long addr; };\n"
-"#ifdef __bpf__\n"
-"#include <linux/bpf.h>\n"
-"#include <bpf/bpf_helpers.h>\n#include <bpf/bpf_core_read.h>\n"
-"#define CTXV(k, i) ({ if ((i) >= 0 && (S->fm & (1ULL << (k)))) { "
-"struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); "
-"G.stp_exit = 1; if (x) { x->h.kind = 3; x->h.id = (i); x->addr = S->c[k]; "
-"bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
-"1); return; } S->c[k]; })\n#define RETV() (S->ret)\n"
-"char LICENSE[] SEC(\"license\") = \"GPL\";\n"
-"#define STP_FN static __attribute__((always_inline)) inline\n"
-"#define LOOKUP(i, k, b) bpf_map_lookup_elem(&stp_m##i, k)\n"
-"#define UPDATE(i, k, v) bpf_map_update_elem(&stp_m##i, k, v, BPF_ANY)\n"
-"#define DELETE(i, k) bpf_map_delete_elem(&stp_m##i, k)\n"
-"#define ADD_IN_PLACE(i, k, v, d) (__sync_fetch_and_add(v, d) + (d))\n"
-"#define ADD_GLOBAL(lv, d) ({ long long d_ = (d); "
-"__sync_fetch_and_add(&(lv), d_) + d_; })\n"
-"#define STRCPY(d, s) bpf_probe_read_kernel_str(d, STP_STR, s)\n"
-"#define TMP(i) (S->t[i])\n"
-"#define PRINT_BEGIN(T) T *r = bpf_ringbuf_reserve(&stp_rb, sizeof(T), 0); "
-"if (!r) __sync_fetch_and_add(&G.stp_lost, 1); else {\n"
-"#define PRINT_END bpf_ringbuf_submit(r, 0); }\n"
-"#define EXECNAME(d) (bpf_get_current_comm(d, 16), (d))\n"
-"#define PID() ((long long)(bpf_get_current_pid_tgid() >> 32))\n"
-"#define TID() ((long long)(unsigned)bpf_get_current_pid_tgid())\n"
-"#define CPU() ((long long)bpf_get_smp_processor_id())\n"
-"#define NOW_NS() ((long long)bpf_ktime_get_ns() + G.stp_time_off)\n"
-"#define EXIT() ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
-"sizeof(*x), 0); G.stp_exit = 1; if (x) { x->kind = 1; x->id = 0; "
-"bpf_ringbuf_submit(x, 0); } })\n"
-"#define ERROR(i) ({ struct stp_hdr *x = bpf_ringbuf_reserve(&stp_rb, "
-"sizeof(*x), 0); G.stp_exit = 1; if (x) { x->kind = 2; x->id = i; "
-"bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, "
-"1); return; })\n"
-"#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
-"#define BODY_PROLOGUE struct stp_scratch *S; { __u32 z = 0; "
-"S = bpf_map_lookup_elem(&stp_scr, &z); if (!S) return; }\n"
-"struct { __uint(type, BPF_MAP_TYPE_RINGBUF); __uint(max_entries, 1 << 20); }"
-" stp_rb SEC(\".maps\");\n"
-"#else\n"
-"#include <stddef.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
-"#include <string.h>\n#include <time.h>\n#include <unistd.h>\n"
-"#include <sys/prctl.h>\n#include <sys/syscall.h>\n#include <bpf/bpf.h>\n"
-"struct stp_rt { int *map_fds; void *globals; "
-"void (*print)(const void *rec, unsigned len); void (*exit)(void); "
-"void (*error)(unsigned id); };\n"
-"static struct stp_rt *rt;\n"
-"#define STP_FN static\n"
-"#define G (*(struct stp_globals *)rt->globals)\n"
-"#define LOOKUP(i, k, b) (bpf_map_lookup_elem(rt->map_fds[i], k, b) ? "
-"NULL : (b))\n"
-"#define UPDATE(i, k, v) bpf_map_update_elem(rt->map_fds[i], k, v, BPF_ANY)\n"
-"#define DELETE(i, k) bpf_map_delete_elem(rt->map_fds[i], k)\n"
-"#define ADD_IN_PLACE(i, k, v, d) (*(v) += (d), UPDATE(i, k, v), *(v))\n"
-"#define ADD_GLOBAL(lv, d) ((lv) += (d))\n"
-"#define STRCPY(d, s) stp_strcpy(d, s)\n"
-"#define TMP(i) (stp_tmp[i])\n"
-"#define PRINT_BEGIN(T) T rb_, *r = &rb_; memset(r, 0, sizeof(*r)); {\n"
-"#define PRINT_END rt->print(r, sizeof(*r)); }\n"
-"#define EXECNAME(d) (prctl(PR_GET_NAME, d), (d))\n"
-"#define PID() ((long long)getpid())\n"
-"#define TID() ((long long)syscall(SYS_gettid))\n"
-"#define CPU() ((long long)sched_getcpu())\n"
-"#define NOW_NS() stp_now_ns()\n"
-"#define EXIT() rt->exit()\n"
-"#define ERROR(i) ({ rt->error(i); return; })\n"
-"#define ACTION(i) ({ if (++stp_actions > stp_max_actions) ERROR(i); })\n"
-"#define BODY_PROLOGUE\n#define CTXV(k, i) 0LL\n#define RETV() 0LL\n"
-"int sched_getcpu(void);\n"
-"static char stp_tmp[STP_TMPS][STP_STR];\n"
-"static char *stp_strcpy(char *d, const char *s)\n"
-"{\n\tif (d != s) {\n\t\tsize_t n = strnlen(s, STP_STR - 1);\n"
-"\t\tmemmove(d, s, n);\n\t\tmemset(d + n, 0, STP_STR - n);\n\t}\n"
-"\treturn d;\n}\n"
-"static long long stp_now_ns(void)\n{\n\tstruct timespec t;\n"
-"\tclock_gettime(CLOCK_REALTIME, &t);\n"
-"\treturn t.tv_sec * 1000000000LL + t.tv_nsec;\n}\n"
-"static void *stp_dump(int m, size_t ks, size_t voff, size_t es, size_t *n)\n"
-"{\n\tchar *buf = NULL, key[ks], next[ks];\n\tsize_t cap = 0;\n"
-"\tvoid *prev = NULL;\n\t*n = 0;\n"
-"\twhile (!bpf_map_get_next_key(rt->map_fds[m], prev, next)) {\n"
-"\t\tif (*n == cap && !(buf = realloc(buf, (cap = cap * 2 + 16) * es)))\n"
-"\t\t\tabort();\n"
-"\t\tmemcpy(buf + *n * es, next, ks);\n"
-"\t\tif (!bpf_map_lookup_elem(rt->map_fds[m], next, buf + *n * es + voff))\n"
-"\t\t\t(*n)++;\n"
-"\t\tmemcpy(key, next, ks);\n\t\tprev = key;\n\t}\n\treturn buf;\n}\n"
-"static void stp_clear(int m, size_t ks)\n{\n\tchar key[ks];\n"
-"\twhile (!bpf_map_get_next_key(rt->map_fds[m], NULL, key))\n"
-"\t\tbpf_map_delete_elem(rt->map_fds[m], key);\n}\n"
-"#endif\n"
-"static char *stp_strcat(char *d, const char *s)\n{\n"
-"\tunsigned i = 0, j = 0;\n"
-"\twhile (i < STP_STR - 1 && d[i])\n\t\ti++;\n"
-"\twhile (i < STP_STR - 1 && s[j])\n\t\td[i++] = s[j++];\n"
-"\td[i] = 0;\n\treturn d;\n}\n";
+/* A script function's C signature (the user half). */
+static void func_signature(struct emitter *e, const struct script_func *f,
+			   FILE *out)
+{
+	if (e->kernel)
+		fprintf(out, "STP_FN long long stp_kf%d(struct stp_scratch *S, "
+			"long *stp_ap, long stp_max_actions, char *stp_ret",
+			f->index);
+	else
+		fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
+	for (int i = 0; i < f->nparams; i++)
+		fprintf(out, f->scope->locals[i]->type == TY_STRING ?
+			", const char *a%d" : ", long long a%d", i);
+	fputc(')', out);
+}
+
+/* A script function (user half): its frame on the C stack, MAXNESTING
+ * counted in stp_depth, a string result in the caller's stp_ret. */
+static void emit_function(struct emitter *e, const struct script_func *f,
+			  FILE *out)
+{
+	struct probe_body *b = f->scope;
+	const struct program *prog = e->prog;
+	int nesting = prog->max_nesting < 0 ? prog->recursive_nesting :
+		      prog->max_nesting > 2 ? prog->max_nesting - 1 : 1;
+
+	e->body = b;
+	e->func = f;
+	e->ntmp = 0;
+	e->out = out;
+	e->catch_jb = e->loop_jb = "stp_saved_catch";
+	if (e->kernel) {
+		/* inlined; no recursion (pass 2), so no nesting count */
+		fputs("#undef STP_BAIL\n#define STP_BAIL return 0\n"
+		      "#define stp_actions (*stp_ap)\n", out);
+		func_signature(e, f, out);
+		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
+		      "\t\tstp_ret[0] = 0;\n", out);
+		emit_locals(e, b, f->nparams);
+		emit_stmt(e, b->probe->func.body);
+		fputs("stp_out:\n\treturn stp_rv;\n}\n#undef stp_actions\n"
+		      "#undef STP_BAIL\n#define STP_BAIL return\n\n", out);
+		e->func = NULL;
+		return;
+	}
+	func_signature(e, f, out);
+	fprintf(out, "\n{\n\tchar stp_tmp[STP_TMPS][STP_STR];\n"
+		"\tlong long stp_rv = 0;\n\tjmp_buf *stp_saved_catch = "
+		"stp_catch;\n\tif (stp_ret)\n\t\tstp_ret[0] = 0;\n"
+		"\tif (stp_depth >= %d)\n\t\tERROR(%d);\n\tstp_depth++;\n",
+		nesting, error_id(e, "MAXNESTING exceeded", f->decl));
+	emit_locals(e, b, f->nparams);
+	emit_stmt(e, b->probe->func.body);
+	fputs("stp_out:\n\tstp_catch = stp_saved_catch;\n\tstp_depth--;\n"
+	      "\treturn stp_rv;\n}\n\n", out);
+	e->func = NULL;
+}
+
+void bpf_emit_expr(struct emitter *e, const struct node *n)
+{
+	emit_expr(e, n);
+}
+
+void bpf_emit_key(struct emitter *e, const struct symbol *sym,
+		  const struct node *keys, const char *name)
+{
+	emit_key(e, sym, keys, name);
+}
+
+int bpf_error_id(struct emitter *e, const char *what, const struct node *n)
+{
+	return error_id(e, what, n);
+}
+
+int bpf_overflow_id(struct emitter *e, const struct node *array)
+{
+	return overflow_id(e, array);
+}
+
+static void mark_callees(const struct probe_body *b, bool *in_kernel)
+{
+	for (int i = 0; i < b->ncallees; i++) {
+		const struct script_func *f = b->callees[i];
+		if (in_kernel[f->index])
+			continue;
+		in_kernel[f->index] = true;
+		mark_callees(f->scope, in_kernel);
+	}
+}
+
+/* The functions kernel probes call, directly or not. */
+static void kernel_functions(const struct program *prog, bool *in_kernel)
+{
+	for (int j = 0; j < prog->nprobes; j++)
+		if (bpf_place_in_kernel(bpf_place_of(prog->probes[j], NULL,
+							     NULL)))
+			mark_callees(prog->probes[j]->body, in_kernel);
+}
 
 /* The most context values a body reads (the scratch's slots). */
 static int max_ctxvars(const struct program *prog)
@@ -873,6 +1223,31 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 
 	for (int i = 0; i < prog->nglobals; i++)
 		prog->globals[i]->index = i;
+	/* the functions kernel probes call, inlined there: each with
+	 * scratch slots of its own (no recursion, pass 2) */
+	char *fbuf = NULL;
+	size_t flen = 0;
+	FILE *ff = open_memstream(&fbuf, &flen);
+	bool *in_kernel = calloc((size_t)prog->nfuncs + 1, sizeof(bool));
+	kernel_functions(prog, in_kernel);
+	e.kernel = true;
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!in_kernel[f->index] || f->embedded)
+			continue;
+		func_signature(&e, f, ff);
+		fputs(";\n", ff);
+	}
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!in_kernel[f->index] || f->embedded)
+			continue;
+		e.tmp_base = e.maxtmp;
+		emit_function(&e, f, ff);
+	}
+	free(in_kernel);
+	fclose(ff);
+	int kernel_base = e.maxtmp;
 	/* each body in the halves that run it */
 	for (int i = 0; i < prog->nbodies; i++) {
 		struct probe_body *b = prog->bodies[i];
@@ -889,11 +1264,24 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			     p == BPF_PLACE_TIMER;
 		}
 		e.kernel = true;
+		e.tmp_base = kernel_base;
 		if (k)
 			emit_body(&e, b, kf);
 		e.kernel = false;
+		e.tmp_base = 0;
 		if (u)
 			emit_body(&e, b, uf);
+	}
+	/* the script functions, in the user half (pass 2 refuses calls in
+	 * the kernel's): declared first, for recursion */
+	e.kernel = false;
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (!f->used || f->embedded)
+			continue;
+		func_signature(&e, f, e.decls);
+		fputs(";\n", e.decls);
+		emit_function(&e, f, uf);
 	}
 	fclose(kf);
 	fclose(uf);
@@ -902,8 +1290,13 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 
 	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
 		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n"
-		"#define STP_NCTX %d\n%s", e.maxtmp > 0 ? e.maxtmp : 1,
-		max_ctxvars(prog), prelude);
+		"#define STP_NCTX %d\n", e.maxtmp > 0 ? e.maxtmp : 1,
+		max_ctxvars(prog));
+	/* the prelude, struct stp_rt's declaration in it (bpf.h) */
+	const char *decl = strstr(bpf_prelude, "STP_RT_DECL");
+	fwrite(bpf_prelude, 1, (size_t)(decl - bpf_prelude), out);
+	fputs(rt_decl, out);
+	fputs(decl + strlen("STP_RT_DECL"), out);
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
@@ -911,7 +1304,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	      out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
-		if (g->nkeys)
+		if (g->nkeys || g->type == TY_STATS)
 			continue;
 		if (g->type == TY_STRING)
 			fprintf(out, "\tchar g%d[STP_STR];\n", i);
@@ -927,9 +1320,14 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		for (int k = 0; k < g->nkeys; k++)
 			fprintf(out, g->key_types[k] == TY_STRING ?
 				" char k%d[STP_STR];" : " long long k%d;", k);
-		fprintf(out, " };\nstruct stp_e%d { struct stp_k%d k; %s v; };\n",
-			i, i, ctype(g->type));
+		fputs(" };\n", out);
+		if (g->type != TY_STATS)
+			fprintf(out, "struct stp_e%d { struct stp_k%d k; %s v; };\n",
+				i, i, ctype(g->type));
 	}
+	for (int i = 0; i < prog->nglobals; i++)
+		if (prog->globals[i]->type == TY_STATS)
+			bpf_stat_decls(out, prog->globals[i]);
 	for (int i = 0; i < e.nfmts; i++) {
 		fprintf(out, "struct stp_rec%d { struct stp_hdr h;", i);
 		for (int a = 0; e.fmts[i].types[a]; a++)
@@ -939,22 +1337,40 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
-		"long long c[STP_NCTX], ret; unsigned long long fm; };\n"
+		"long long c[STP_NCTX], ret; unsigned long long fm; int err; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
-		if (!g->nkeys)
-			continue;
 		long long max = g->decl && g->decl->global.max_entries ?
 				g->decl->global.max_entries : 2048;
+		if (g->type == TY_STATS && !g->nkeys) {
+			fprintf(out, "struct { __uint(type, "
+				"BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, "
+				"1); __type(key, __u32); __type(value, struct "
+				"stp_s%d); } stp_m%d SEC(\".maps\");\n", i, i);
+			continue;
+		}
+		if (!g->nkeys)
+			continue;
+		if (g->type == TY_STATS) {
+			fprintf(out, "struct { __uint(type, "
+				"BPF_MAP_TYPE_PERCPU_HASH); __uint(max_entries, "
+				"%lld); __type(key, struct stp_k%d); __type(value,"
+				" struct stp_s%d); } stp_m%d SEC(\".maps\");\n"
+				"const struct stp_s%d stp_z%d;\n", max, i, i, i,
+				i, i);
+			continue;
+		}
 		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_HASH); "
 			"__uint(max_entries, %lld); __type(key, struct stp_k%d);"
 			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
 			i, ctype(g->type), i);
 	}
+	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
+	free(fbuf);
 	if (bpf_emit_programs(s, prog, out))
 		s->nerrors++;
 	fputs("#else\n", out);
@@ -1009,17 +1425,28 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fputs("{ 0, NULL } };\n", out);
 	bpf_emit_perf_table(s, prog, out);
-	fputs("const struct { const char *fmt, *types; } "
-	      "stp_fmts[] = {\n", out);
+	fputs("const struct { const char *fmt; unsigned len; "
+	      "const char *types; } stp_fmts[] = {\n", out);
 	for (int i = 0; i < e.nfmts; i++) {
 		struct node str = { .kind = N_STRING };
 		str.str.value = e.fmts[i].fmt;
-		str.str.len = strlen(e.fmts[i].fmt);
+		str.str.len = e.fmts[i].len;
 		fputs("\t{ ", out);
 		emit_expr(&e, &str);
-		fprintf(out, ", \"%s\" },\n", e.fmts[i].types);
+		fprintf(out, ", %zu, \"%s\" },\n", e.fmts[i].len,
+			e.fmts[i].types);
 	}
-	fputs("\t{ NULL, NULL } };\nconst char *const stp_errors[] = {\n", out);
+	fputs("\t{ NULL, 0, NULL } };\nconst char *const stp_error_whats[] = {\n",
+	      out);
+	for (int i = 0; i < e.nerrors; i++) {
+		struct node str = { .kind = N_STRING };
+		str.str.value = e.whats[i];
+		str.str.len = strlen(e.whats[i]);
+		fputs("\t", out);
+		emit_expr(&e, &str);
+		fputs(",\n", out);
+	}
+	fputs("\tNULL };\nconst char *const stp_errors[] = {\n", out);
 	for (int i = 0; i < e.nerrors; i++) {
 		struct node str = { .kind = N_STRING };
 		str.str.value = e.errors[i];
@@ -1049,6 +1476,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fputs("}\n#endif\n", out);
 	free(e.fmts);
 	free(e.errors);
+	free(e.whats);
 	free(kbuf);
 	free(ubuf);
 	free(dbuf);

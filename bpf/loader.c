@@ -23,12 +23,14 @@
 #include <bpf/libbpf.h>
 
 #include "bpf/bpf.h"
+#include "lib/arena.h"
+#include "semantic/format.h"
 
 struct user_half {
 	void (*const *begin)(void);
 	void (*const *end)(void);
 	const struct { unsigned long long ns; void (*fn)(void); } *timers;
-	const struct { const char *fmt, *types; } *fmts;
+	const struct { const char *fmt; unsigned len; const char *types; } *fmts;
 	const int *nmaps;
 	void (*init)(struct stp_rt *);
 	/* the kernel's timers: perf events (attach.c) */
@@ -37,6 +39,11 @@ struct user_half {
 };
 
 static const struct user_half *loaded;
+/* each format's pieces, parsed once at load */
+static struct fmt_parsed {
+	struct fmt_piece *pieces;
+	int n;
+} *parsed;
 static const char *const *error_texts;
 static int nerrors;
 static volatile sig_atomic_t stop_signal;
@@ -56,53 +63,39 @@ static void request_exit(void)
  * end probes, as the module backend does. */
 static void run_error(unsigned id)
 {
+	/* the first error ends the run (4.8's MAXERRORS 0): the hits that
+	 * failed too while the loader caught up are not errors of their own */
+	if (nerrors)
+		return;
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s\n", error_texts[id]);
 	nerrors++;
 	exit_requested = true;
 }
 
-/* the formats are the script's, checked by pass 2 */
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-
-/* One conversion of a printf format with a long long or string argument. */
-static void print_one(const char *spec, size_t len, char conv,
-		      const void *arg, bool is_string)
+/* An uncaught error() or a run-time error of the user half. */
+static void run_error_text(const char *msg)
 {
-	char f[64];
-
-	if (len > sizeof(f) - 4)
-		len = sizeof(f) - 4;
-	memcpy(f, spec, len - 1);	/* without the conversion */
-	f[len - 1] = 0;
-	if (is_string) {
-		strcat(f, "s");
-		printf(f, (const char *)arg, 0);
-		return;
-	}
-	long long v;
-	memcpy(&v, arg, sizeof(v));
-	if (conv == 'c') {
-		strcat(f, "c");
-		printf(f, (int)v);
-		return;
-	}
-	if (conv == 'i')
-		conv = 'd';
-	size_t n = strlen(f);
-	f[n++] = 'l';
-	f[n++] = 'l';
-	f[n++] = conv;
-	f[n] = 0;
-	printf(f, v);
+	fflush(stdout);
+	fprintf(stderr, "ERROR: %s\n", msg);
+	nerrors++;
+	exit_requested = true;
 }
 
 /* A print record: the format, its arguments after the header. */
-static void print_record(const void *rec, unsigned len)
+static void format_record(struct bpf_sink *sink, const void *rec,
+			  unsigned len)
 {
 	const struct stp_hdr_view { unsigned kind, id; } *h = rec;
 	const char *p = (const char *)rec + sizeof(*h);
-	const char *end = (const char *)rec + len;
+
+	bpf_format(sink, parsed[h->id].pieces, parsed[h->id].n,
+		   loaded->fmts[h->id].types, p, (const char *)rec + len);
+}
+
+static void print_record(const void *rec, unsigned len)
+{
+	const struct { unsigned kind, id; } *h = rec;
 
 	if (h->kind == 1) {
 		exit_requested = true;
@@ -115,8 +108,10 @@ static void print_record(const void *rec, unsigned len)
 	if (h->kind == 3 && len >= sizeof(*h) + 8) {
 		/* a read fault: the text has the address's place, %llx */
 		unsigned long long addr;
-		memcpy(&addr, p, sizeof(addr));
+		memcpy(&addr, (const char *)rec + sizeof(*h), sizeof(addr));
 		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
+		if (nerrors)
+			return;
 		fflush(stdout);
 		fprintf(stderr, "ERROR: %.*s%llx%s\n", at ? (int)(at - t) :
 			(int)strlen(t), t, addr, at ? at + 4 : "");
@@ -124,49 +119,31 @@ static void print_record(const void *rec, unsigned len)
 		exit_requested = true;
 		return;
 	}
-	const char *fmt = loaded->fmts[h->id].fmt;
-	const char *types = loaded->fmts[h->id].types;
+	struct bpf_sink sink = { .f = stdout };
+	format_record(&sink, rec, len);
+}
 
-	for (const char *c = fmt; *c; c++) {
-		if (*c != '%') {
-			putchar(*c);
-			continue;
-		}
-		if (c[1] == '%') {
-			putchar('%');
-			c++;
-			continue;
-		}
-		const char *start = c++;
-		while (*c && strchr("-+ #0123456789.", *c))
-			c++;
-		if (!*c)
-			break;
-		char conv = *c;
-		if (!*types || p >= end)
-			continue;
-		bool is_string = *types == 's';
-		size_t size = is_string ? BPF_STRLEN : 8;
-		if (p + size > end)
-			break;
-		if (conv == 's' || is_string) {
-			char s[BPF_STRLEN];
-			memcpy(s, p, size);
-			s[BPF_STRLEN - 1] = 0;
-			if (is_string)
-				print_one(start, (size_t)(c - start + 1), 's', s,
-					  true);
-			else
-				print_one(start, (size_t)(c - start + 1), 'd',
-					  p, false);
-		} else {
-			print_one(start, (size_t)(c - start + 1),
-				  strchr("dixXouc", conv) ? conv : 'd', p,
-				  false);
-		}
-		p += size;
-		types++;
+/* sprintf and friends: a record formatted into a script string. */
+static void format_string(char *dst, const void *rec, unsigned len)
+{
+	char buf[BPF_STRLEN];
+	struct bpf_sink sink = { .buf = buf };
+
+	buf[0] = 0;
+	format_record(&sink, rec, len);
+	memcpy(dst, buf, sink.len + 1);
+}
+
+static void hist_out(char *dst, const struct stp_stat_desc *d,
+		     const struct stp_stat *agg)
+{
+	struct bpf_sink sink = { .f = dst ? NULL : stdout, .buf = dst };
+
+	if (dst) {
+		/* appended to what dst holds (a print's string so far) */
+		sink.len = strnlen(dst, BPF_STRLEN - 1);
 	}
+	bpf_hist(&sink, d, agg);
 }
 
 static int on_ring_record(void *ctx, void *data, size_t len)
@@ -263,6 +240,7 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	int nlinks = 0;
 	void *so;
 	struct user_half u;
+	struct arena fmt_arena = { 0 };
 
 	if (!verbose)
 		libbpf_set_print(libbpf_quiet);
@@ -288,6 +266,19 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		goto out;
 	}
 	loaded = &u;
+	int nfmts = 0;
+	while (u.fmts[nfmts].fmt)
+		nfmts++;
+	parsed = calloc((size_t)nfmts + 1, sizeof(*parsed));
+	for (int i = 0; i < nfmts; i++) {
+		const char *err;
+		size_t off;
+		parsed[i].n = format_parse(&fmt_arena, u.fmts[i].fmt,
+					   u.fmts[i].len, &parsed[i].pieces,
+					   &err, &off);
+		if (parsed[i].n < 0)
+			parsed[i].n = 0;	/* checked by pass 2 */
+	}
 
 	snprintf(path, sizeof(path), "%s/prog.bpf.o", dir);
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "stp");
@@ -329,8 +320,11 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		goto out;
 	}
 	struct stp_rt rt = { .map_fds = fds, .globals = globals,
-			     .print = print_record, .exit = request_exit,
-			     .error = run_error };
+			     .ncpus = bpf_ncpus(), .print = print_record,
+			     .exit = request_exit, .error = run_error,
+			     .error_text = run_error_text,
+			     .format = format_string, .text = bpf_text,
+			     .stat_merge = bpf_stat_merge, .hist = hist_out };
 	struct stp_globals_head *head = globals;
 	head->time_off = realtime_offset();
 	u.init(&rt);
@@ -437,5 +431,8 @@ out:
 	ring_buffer__free(rb);
 	bpf_object__close(obj);
 	dlclose(so);
+	free(parsed);
+	parsed = NULL;
+	arena_free(&fmt_arena);
 	return status;
 }

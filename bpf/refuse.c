@@ -14,25 +14,39 @@
 #include "semantic/semantic.h"
 #include "semantic/family.h"
 
-/* The builtins this slice translates; the tapset's time functions too. */
+/* The builtins the kernel half translates; the tapset's time functions
+ * too. */
 static bool bpf_knows_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"exit", "execname", "pid", "tid", "cpu", "gettimeofday_ns",
-		"gettimeofday_us", "gettimeofday_ms", "gettimeofday_s", NULL,
+		"exit", "execname", "pid", "tid", "cpu", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
-			return n->sym && (n->sym->kind == SYM_BUILTIN ||
-					  !strncmp(known[i], "gettimeofday", 12));
+			return n->sym && n->sym->kind == SYM_BUILTIN;
+	return false;
+}
+
+/* The builtins only the user half (begin, end, timers) has. */
+static bool bpf_user_call(const struct node *n)
+{
+	static const char *const known[] = {
+		"strlen", "substr", "stringat", "isinstr", "strpos",
+		"str_replace", "string_quoted", "text_str", "text_strn",
+		"strtol", "tokenize", "error", "print_char", "matched",
+		"matched_str", "ngroups", NULL,
+	};
+	if (!n->sym || n->sym->kind != SYM_BUILTIN)
+		return false;
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(n->call.name, known[i]))
+			return true;
 	return false;
 }
 
 /*
- * A format the loader prints as the module does: %d %i %u %x %X %o %s %c
- * with the flags '-' and '0' and a width; '+', ' ', '#', precisions,
- * stars, %p, %b and %m differ in corner cases from C's printf, so they
- * are refused (*bad: the conversion) until the loader has them.
+ * A format the loader prints as the module does (format.c): all but %m
+ * and %M, which read kernel memory (*bad: the conversion).
  */
 static bool format_simple(const char *f, char *bad, size_t badlen)
 {
@@ -42,15 +56,14 @@ static bool format_simple(const char *f, char *bad, size_t badlen)
 		const char *start = c++;
 		if (*c == '%')
 			continue;
-		while (*c == '-' || *c == '0')
+		while (*c && strchr("-+ #0123456789.*l", *c))
 			c++;
-		while (*c >= '0' && *c <= '9')
-			c++;
-		if (!*c || !strchr("diuxXosc", *c)) {
-			snprintf(bad, badlen, "%.*s", (int)(c - start + (*c ? 1 : 0)),
-				 start);
+		if (*c == 'm' || *c == 'M') {
+			snprintf(bad, badlen, "%.*s", (int)(c - start + 1), start);
 			return false;
 		}
+		if (!*c)
+			break;
 	}
 	return true;
 }
@@ -58,13 +71,21 @@ static bool format_simple(const char *f, char *bad, size_t badlen)
 struct refusal {
 	bool in_kernel;
 	const char *why;
-	struct session *s;
+	const struct node *hist_ok;	/* the @hist_* a print prints */
+	const struct script_func **seen;	/* functions checked */
+	int nseen, seen_cap;
+	const struct script_func **chain;	/* the calls being walked */
+	int nchain, chain_cap;
 };
 
-static const char *refuse_node(const struct node *n, bool in_kernel)
+static const char user_only[] = "runs only in begin, end and timer probes "
+				"on this backend";
+
+static const char *refuse_node(const struct node *n, struct refusal *r)
 {
 	/* the message, read by backend_check before the next refusal */
 	static char why[256];
+	bool in_kernel = r->in_kernel;
 
 	switch (n->kind) {
 	case N_EMBEDDED:
@@ -72,11 +93,25 @@ static const char *refuse_node(const struct node *n, bool in_kernel)
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
+		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		    n->sym->func->embedded &&
+		    bpf_tapset_expr(n->call.name, true) &&
+		    bpf_tapset_expr(n->call.name, in_kernel))
+			return NULL;
+		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
+		    !n->sym->func->embedded)
+			return NULL;
+		if (!in_kernel && bpf_user_call(n))
+			return NULL;
+		if (in_kernel && bpf_user_call(n)) {
+			snprintf(why, sizeof(why), "it calls %s(), which %s",
+				 n->call.name, user_only);
+			return why;
+		}
 		snprintf(why, sizeof(why), n->sym && n->sym->kind ==
-			 SYM_FUNCTION ? "it calls %s(), a script or tapset "
-			 "function, which this backend does not translate yet" :
-			 "it calls %s(), which this backend does not have yet",
-			 n->call.name);
+			 SYM_FUNCTION ? "it calls %s(), a function in embedded "
+			 "C" : "it calls %s(), which this backend does not "
+			 "have yet", n->call.name);
 		return why;
 	case N_TARGET:
 	case N_TMEMBER:
@@ -86,73 +121,90 @@ static const char *refuse_node(const struct node *n, bool in_kernel)
 		return in_kernel ? NULL : "context variables ($name, @cast, "
 		       "@defined) are not read on this backend yet";
 	case N_STAT:
+		if (in_kernel)
+			return "reading a statistic runs only in begin, end and "
+			       "timer probes on this backend";
+		return NULL;
 	case N_HIST:
-		return "statistics are not on this backend yet";
+		if (n == r->hist_ok)
+			return NULL;
+		return "histograms are printed only by print() and println() "
+		       "in begin, end and timer probes on this backend";
 	case N_TRY:
-		return "try/catch is not on this backend yet";
-	case N_PRINT:
-		if (n->print.kind >= PRINT_SPRINT)
-			return "sprint and sprintf are not on this backend yet";
-		if (n->print.kind == PRINT_PRINTD ||
-		    n->print.kind == PRINT_PRINTDLN)
-			return "printd is not on this backend yet";
-		if (n->print.kind == PRINT_PRINTF &&
-		    n->print.args->kind != N_STRING)
-			return "printf needs a literal format on this backend";
-		if (n->print.kind == PRINT_PRINTF) {
+		if (in_kernel)
+			return "try/catch runs only in begin, end and timer "
+			       "probes on this backend";
+		return NULL;
+	case N_PRINT: {
+		enum print_kind k = n->print.kind;
+		const struct node *first = n->print.args;
+		if (k >= PRINT_SPRINT && in_kernel)
+			return "sprint and sprintf run only in begin, end and "
+			       "timer probes on this backend";
+		if ((k == PRINT_PRINT || k == PRINT_PRINTLN) && first &&
+		    !first->next && first->kind == N_HIST && !in_kernel) {
+			r->hist_ok = first;
+			return NULL;
+		}
+		if ((k == PRINT_PRINTF || k == PRINT_SPRINTF ||
+		     k == PRINT_PRINTD || k == PRINT_PRINTDLN ||
+		     k == PRINT_SPRINTD || k == PRINT_SPRINTDLN) &&
+		    (!first || first->kind != N_STRING))
+			return k == PRINT_PRINTF || k == PRINT_SPRINTF ?
+			       "printf needs a literal format on this backend" :
+			       "printd needs a literal delimiter on this backend";
+		if (k == PRINT_PRINTF || k == PRINT_SPRINTF) {
 			char bad[32];
-			if (!format_simple(n->print.args->str.value, bad,
-					   sizeof(bad))) {
+			if (!format_simple(first->str.value, bad, sizeof(bad))) {
 				snprintf(why, sizeof(why), "the printf "
-					 "conversion %s is not on this backend "
-					 "yet", bad);
+					 "conversion %s reads kernel memory, "
+					 "which this backend does not", bad);
 				return why;
 			}
 		}
-		if (n->print.kind != PRINT_PRINTF &&
-		    ast_list_length(n->print.args) != 1)
-			return "print and println take one value on this "
-			       "backend yet";
 		return NULL;
-	case N_FOREACH:
+	}
+	case N_FOREACH: {
+		const struct node *arr = n->foreach.array;
 		if (in_kernel)
 			return "foreach runs only in begin, end and timer "
 			       "probes on this backend";
-		if (n->foreach.array->kind != N_VAR || n->foreach.slice ||
-		    n->foreach.sort_agg != STAT_NONE)
-			return "this form of foreach is not on this backend yet";
+		if (arr->kind != N_VAR)
+			return "foreach over a histogram is not on this "
+			       "backend yet";
+		if (arr->sym && arr->sym->type == TY_STATS && n->foreach.value)
+			return "foreach with a value over statistics is not on "
+			       "this backend yet";
 		return NULL;
+	}
 	case N_BINARY:
-		if (n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH)
-			return "regular expressions are not on this backend yet";
-		if (n->binary.op == OP_AGG)
-			return "statistics are not on this backend yet";
-		if (in_kernel && (n->binary.op == OP_CONCAT ||
-				  n->binary.lhs->type == TY_STRING))
-			return "string operators run only in begin, end and "
-			       "timer probes on this backend";
-		return NULL;
-	case N_ASSIGN:
-		if (n->binary.op == OP_AGG)
-			return "statistics are not on this backend yet";
-		if (n->binary.op == OP_CONCAT && in_kernel)
-			return "string operators run only in begin, end and "
+		if ((n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) &&
+		    in_kernel)
+			return "regular expressions run only in begin, end and "
 			       "timer probes on this backend";
 		return NULL;
 	case N_DELETE:
 		if (in_kernel && n->stmt.expr->kind == N_VAR &&
-		    n->stmt.expr->sym && n->stmt.expr->sym->nkeys > 0)
-			return "deleting a whole array runs only in begin, end "
-			       "and timer probes on this backend";
+		    n->stmt.expr->sym && (n->stmt.expr->sym->nkeys > 0 ||
+					  n->stmt.expr->sym->type == TY_STATS))
+			return "deleting a whole array or statistic runs only "
+			       "in begin, end and timer probes on this backend";
 		return NULL;
 	case N_INDEX:
+		if (n->index.array->sym && n->index.array->sym->decl &&
+		    n->index.array->sym->decl->global.wrap)
+			return "wrapping arrays (a%[N]) are not on this backend "
+			       "yet";
 		ast_foreach(k, n->index.keys)
-			if (k->kind == N_WILDCARD)
-				return "array slices are not on this backend yet";
+			if (k->kind == N_WILDCARD && in_kernel)
+				return "array slices ([k, *]) run only in begin, "
+				       "end and timer probes on this backend";
 		return NULL;
-	case N_VAR:
-		if (n->sym && n->sym->type == TY_STATS)
-			return "statistics are not on this backend yet";
+	case N_IN:
+		ast_foreach(k, n->binary.lhs)
+			if (k->kind == N_WILDCARD && in_kernel)
+				return "array slices ([k, *]) run only in begin, "
+				       "end and timer probes on this backend";
 		return NULL;
 	default:
 		return NULL;
@@ -164,7 +216,35 @@ static void refuse_visit(struct node *n, void *arg)
 	struct refusal *r = arg;
 
 	if (!r->why)
-		r->why = refuse_node(n, r->in_kernel);
+		r->why = refuse_node(n, r);
+}
+
+/* body and the functions it calls, each once */
+static void refuse_walk(struct refusal *r, struct node *body,
+			const struct probe_body *scope)
+{
+	ast_visit(body, refuse_visit, r);
+	for (int i = 0; scope && i < scope->ncallees && !r->why; i++) {
+		const struct script_func *f = scope->callees[i];
+		bool seen = false;
+		for (int j = 0; j < r->nchain; j++)
+			if (r->chain[j] == f && r->in_kernel) {
+				static char why[160];
+				snprintf(why, sizeof(why), "%s() is recursive: "
+					 "recursion %s", f->sym->name, user_only);
+				r->why = why;
+				return;
+			}
+		for (int j = 0; j < r->nseen; j++)
+			seen |= r->seen[j] == f;
+		if (f->embedded || (seen && !r->in_kernel))
+			continue;
+		if (!seen)
+			VEC_PUSH(r->seen, r->nseen, r->seen_cap, f);
+		VEC_PUSH(r->chain, r->nchain, r->chain_cap, f);
+		refuse_walk(r, f->scope->probe->func.body, f->scope);
+		r->nchain--;
+	}
 }
 
 const char *bpf_refuses(const struct derived_probe *dp)
@@ -183,6 +263,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };
-	ast_visit(dp->body->probe->probe.body, refuse_visit, &r);
+	refuse_walk(&r, dp->body->probe->probe.body, dp->body);
+	free(r.seen);
+	free(r.chain);
 	return r.why;
 }

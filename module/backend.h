@@ -19,7 +19,6 @@ extern const struct backend module_backend;
  */
 struct module_run {
 	const char *runtime_opt;	/* -R DIR */
-	const char *runtime_dir;	/* runtime/ with runtime.h */
 	const char *staprun;		/* the loader binary */
 	bool poison_cache;		/* --poison-cache: rebuild */
 	char **make_args;		/* -B NAME=VALUE, for kbuild's make */

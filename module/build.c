@@ -172,7 +172,7 @@ unsigned long long build_hash(struct driver *d, const char *c_source,
 		h = fnv1a(h, "signed", 7);
 		h = fnv1a(h, module_run(d)->sign_cert_data, module_run(d)->sign_cert_len);
 	}
-	return hash_dir(h, module_run(d)->runtime_dir);
+	return hash_dir(h, d->runtime_dir);
 }
 
 
@@ -239,7 +239,7 @@ static char *feature_header(struct driver *d)
 {
 	struct session *s = d->s;
 	const char *tests = arena_printf(&s->arena, "%s/features",
-					 module_run(d)->runtime_dir);
+					 d->runtime_dir);
 	unsigned long long h = FNV_OFFSET;
 	char *names[256];
 	int n = 0;
@@ -383,7 +383,7 @@ static const char *runtime_object(struct driver *d, const char *flags,
 		h = fnv1a(h, features, strlen(features) + 1);
 	for (int i = 0; i < module_run(d)->nmake_args; i++)
 		h = fnv1a(h, module_run(d)->make_args[i], strlen(module_run(d)->make_args[i]) + 1);
-	h = hash_dir(h, module_run(d)->runtime_dir);
+	h = hash_dir(h, d->runtime_dir);
 	if (!s->target->cache_dir)
 		return NULL;
 	return arena_printf(&s->arena, "%s/%s/runtime-%016llx.o",
@@ -614,7 +614,7 @@ int build_module(struct driver *d)
 	}
 	struct strbuf flags = { 0 };
 	sb_printf(&flags, "ccflags-y := -I%s -Wno-declaration-after-statement\n",
-		  module_run(d)->runtime_dir);
+		  d->runtime_dir);
 	add_flag_defines(d, &flags);
 	const char *rt_cached = runtime_object(d, sb_str(&flags), features);
 	char *common_flags = xstrdup(sb_str(&flags));

@@ -35,6 +35,9 @@ struct driver {
 					 * (malloc'd: -p3 prints it) */
 	size_t source_len;
 	const char *exe_dir;		/* directory of the stap binary */
+	const char *runtime_dir;	/* runtime/ with runtime.h (the module
+					 * backend builds it in, the BPF loader
+					 * uses its regex.h) */
 	const char *tmpdir;		/* per-run work directory */
 	char *ko_path;			/* result of pass 4 (-p4 prints it) */
 	const char *flame_svg;		/* --flame: the SVG to write */

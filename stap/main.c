@@ -365,7 +365,7 @@ static int passes_3_to_5(struct driver *d, struct module_run *m,
 	const struct backend *b = d->backend;
 	struct pass_timer t;
 
-	m->runtime_dir = m->runtime_opt ? m->runtime_opt :
+	d->runtime_dir = m->runtime_opt ? m->runtime_opt :
 			 find_runtime(s, d->exe_dir);
 	if (m->runtime_opt && !path_exists(arena_printf(&s->arena,
 						"%s/runtime.h", m->runtime_opt))) {
@@ -374,7 +374,7 @@ static int passes_3_to_5(struct driver *d, struct module_run *m,
 		return 1;
 	}
 	m->staprun = arena_printf(&s->arena, "%s/staprun", d->exe_dir);
-	if (!m->runtime_dir) {
+	if (!d->runtime_dir) {
 		fprintf(stderr, "stap: error: cannot find the runtime "
 			"(runtime/runtime.h); set STAP_RUNTIME\n");
 		return 1;

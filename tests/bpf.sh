@@ -102,3 +102,93 @@ if wanted bpf/auto-choice && [ -z "$(bpf_unavailable)" ] &&
 		pass bpf/auto-choice
 	fi
 fi
+# The differential corpus on BPF (tests/bpf/differential.list): each
+# script as the list says (same bytes as SystemTap 4.8, or refused at pass
+# 2 naming the module backend), and the share of matches at least the
+# issue's 80 %.
+bpf_diff_corpus=$top_srcdir/../shared/corpus/differential
+bpf_diff_list=$tests/bpf/differential.list
+bpf_diff_kernel=6.1.0-56-cloud-amd64
+bpf_diff_names=()
+if [ -d "$bpf_diff_corpus" ]; then
+	for f in "$bpf_diff_corpus"/*.stp; do
+		n=$(basename "$f" .stp)
+		wanted "bpf/differential/$n" && bpf_diff_names+=("$n")
+	done
+fi
+if [ ${#bpf_diff_names[@]} -gt 0 ] && [ -n "$(bpf_unavailable)" ]; then
+	skip "bpf/differential/" "$(bpf_unavailable)"
+	bpf_diff_names=()
+fi
+bpf_diff_matches=0
+for n in "${bpf_diff_names[@]}"; do
+	name=bpf/differential/$n
+	line=$(grep -E "^$n( |\$)" "$bpf_diff_list")
+	status=$(echo "$line" | awk '{print $2}')
+	if [ -z "$status" ]; then
+		fail "$name" "not in tests/bpf/differential.list"
+		continue
+	fi
+	dir=$work/bpfdiff/$n
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp "$bpf_diff_corpus/$n.stp" "$dir/"
+	first=$(head -1 "$dir/$n.stp")
+	opts=()
+	args=()
+	case $first in
+	"# opts: "*) read -ra opts <<<"${first#\# opts: }" ;;
+	"# args: "*) read -ra args <<<"${first#\# args: }" ;;
+	esac
+	(cd "$dir" && if [ ${#args[@]} -gt 0 ]; then
+		"$STAP" --runtime=bpf -w "${opts[@]}" "$n.stp" -- "${args[@]}"
+	else
+		"$STAP" --runtime=bpf -w "${opts[@]}" "$n.stp"
+	fi) >"$dir/out" 2>"$dir/err"
+	rc=$?
+	sed -n '2,$p' "$bpf_diff_corpus/$n.meta" >"$dir/want_err"
+	want_rc=$(sed -n '1s/^rc=//p' "$bpf_diff_corpus/$n.meta")
+	case $status in
+	match)
+		if why=$(run_differs "$want_rc" "$rc" \
+				"$bpf_diff_corpus/$n.out" "$dir/out" \
+				"$dir/want_err" "$dir/err"); then
+			fail "$name" "$why"
+		else
+			bpf_diff_matches=$((bpf_diff_matches + 1))
+			pass "$name"
+		fi ;;
+	refused)
+		if [ "$rc" = 1 ] && [ ! -s "$dir/out" ] &&
+		   grep -q -- "error: the bpf backend cannot run .*--runtime=kernel" "$dir/err" &&
+		   grep -q "^Pass 2: analysis failed" "$dir/err"; then
+			pass "$name (refused at pass 2)"
+		else
+			fail "$name" "expected a pass-2 refusal naming --runtime=kernel; status $rc
+$(head -c 1500 "$dir/err")"
+		fi ;;
+	kernel)
+		if [ "$(uname -r)" != "$bpf_diff_kernel" ]; then
+			pass "$name (the corpus's kernel only; ran on $(uname -r), status $rc)"
+		elif why=$(run_differs "$want_rc" "$rc" \
+				"$bpf_diff_corpus/$n.out" "$dir/out" \
+				"$dir/want_err" "$dir/err"); then
+			fail "$name" "$why"
+		else
+			bpf_diff_matches=$((bpf_diff_matches + 1))
+			pass "$name"
+		fi ;;
+	*)
+		fail "$name" "unknown status '$status' in differential.list" ;;
+	esac
+done
+# the share (over the whole corpus: only when all of it ran)
+if [ ${#bpf_diff_names[@]} -gt 0 ] &&
+   [ ${#bpf_diff_names[@]} = "$(ls "$bpf_diff_corpus"/*.stp | wc -l)" ]; then
+	total=${#bpf_diff_names[@]}
+	if [ $((bpf_diff_matches * 100)) -ge $((total * 80)) ]; then
+		pass "bpf/differential: $bpf_diff_matches of $total scripts give SystemTap 4.8's bytes"
+	else
+		fail "bpf/differential" "$bpf_diff_matches of $total give 4.8's bytes: under 80 %"
+	fi
+fi

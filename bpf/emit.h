@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Pass 3 on the BPF backend, inside bpf/: the emitter's state, shared by
+ * emit.c (expressions, statements, the program) and emit_stat.c
+ * (statistics).
+ */
+#ifndef BPF_EMIT_H
+#define BPF_EMIT_H
+
+#include <stdio.h>
+
+#include "bpf/bpf.h"
+#include "semantic/semantic.h"
+
+struct fmt {
+	const struct node *print;	/* its N_PRINT (print_char: N_CALL) */
+	char *fmt;			/* printf's format */
+	size_t len;
+	char types[16];			/* 'l' long, 's' string per argument */
+};
+
+struct emitter {
+	struct session *s;
+	struct program *prog;
+	FILE *out;			/* the body being written */
+	FILE *decls;			/* file-scope helpers (comparators) */
+	struct probe_body *body;
+	int ntmp, maxtmp;		/* string temporaries of this body */
+	int nuniq;			/* unique C names */
+	struct fmt *fmts;
+	int nfmts, fmts_cap;
+	const char **errors;		/* run-time error messages, by id */
+	const char **whats;		/* the same without "near ...": what
+					 * a catch receives */
+	int nerrors, errors_cap, whats_cap;
+	bool kernel;			/* emitting the BPF half */
+	const struct script_func *func;	/* the function being emitted */
+	/* the user half's error handler where the statement is: the body's
+	 * (stp_body_jb) or a try's; a loop's, for break and continue */
+	const char *catch_jb, *loop_jb;
+	bool regex_ready;		/* bpf_prelude_regex written */
+	int tmp_base;			/* the kernel's functions: their own
+					 * scratch slots, after their callers' */
+};
+
+void bpf_emit_expr(struct emitter *e, const struct node *n);
+void bpf_emit_key(struct emitter *e, const struct symbol *sym,
+		  const struct node *keys, const char *name);
+int bpf_error_id(struct emitter *e, const char *what, const struct node *n);
+int bpf_overflow_id(struct emitter *e, const struct node *array);
+
+int bpf_stat_nbuckets(const struct symbol *sym);
+void bpf_stat_decls(FILE *out, const struct symbol *g);
+void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
+		       const struct node *rhs);
+void bpf_emit_stat_read(struct emitter *e, const struct node *n);
+void bpf_emit_hist_print(struct emitter *e, const struct node *h);
+void bpf_emit_stat_dump(struct emitter *e, const struct symbol *arr, int u);
+const char *bpf_stat_sort_field(enum stat_op op);
+void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
+
+bool bpf_has_wildcard(const struct node *keys);
+void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
+		       const struct node *keys);
+void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
+			   const struct node *keys);
+void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
+			   const struct node *keys, int dump);
+
+#endif /* BPF_EMIT_H */

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 on the BPF backend: statistics. A statistic is a per-CPU map
+ * (a scalar: a per-CPU array of one; an array of them: a per-CPU hash)
+ * whose value is struct stp_stat plus its histogram's buckets
+ * (struct stp_sN); `<<<` adds into this CPU's slot (stp_stat_add, the
+ * prelude's, the module runtime's rules), the user half reads all CPUs'
+ * slots and the loader merges them (lib.c), then @count ... @variance,
+ * @hist_* printing and foreach sorting by an aggregate use the merge.
+ */
+#include <string.h>
+
+#include "bpf/emit.h"
+
+int bpf_stat_nbuckets(const struct symbol *sym)
+{
+	if (sym->hist == HIST_LOG)
+		return 128;
+	if (sym->hist == HIST_LINEAR && sym->hist_step > 0)
+		return (int)((sym->hist_hi - sym->hist_lo) / sym->hist_step) + 3;
+	return 0;
+}
+
+/* struct stp_sN and the constant stp_dN of a statistics global. */
+void bpf_stat_decls(FILE *out, const struct symbol *g)
+{
+	int nb = bpf_stat_nbuckets(g);
+
+	fprintf(out, "struct stp_s%d { long long count, sum, min, max, avg, m2, "
+		"variance;", g->index);
+	if (nb)
+		fprintf(out, " long long hist[%d];", nb);
+	fprintf(out, " };\nstatic const struct stp_stat_desc stp_d%d = { %d, "
+		"%d, %d, %lldLL, %lldLL, %lldLL, %d };\n", g->index,
+		g->hist == HIST_LOG ? 1 : g->hist == HIST_LINEAR ? 2 : 0,
+		g->uses_variance, g->var_shift, (long long)g->hist_lo,
+		(long long)g->hist_hi, (long long)g->hist_step, nb);
+	if (g->nkeys)
+		fprintf(out, "struct stp_e%d { struct stp_k%d k; struct stp_s%d "
+			"v; };\n", g->index, g->index, g->index);
+}
+
+/* The key of a statistic into C variable name: an array's, or 0. */
+static void stat_key(struct emitter *e, const struct node *op,
+		     const char *name)
+{
+	if (op->kind == N_INDEX)
+		bpf_emit_key(e, op->index.array->sym, op->index.keys, name);
+	else
+		fprintf(e->out, "__u32 %s = 0; ", name);
+}
+
+static const struct symbol *stat_sym(const struct node *op)
+{
+	return op->kind == N_INDEX ? op->index.array->sym : op->sym;
+}
+
+/* lhs <<< rhs: its value is rhs. */
+void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
+		       const struct node *rhs)
+{
+	const struct symbol *sym = stat_sym(lhs);
+	int u = e->nuniq++, id = sym->index;
+	int nb = bpf_stat_nbuckets(sym);
+	char key[32];
+	char hist[48];
+
+	snprintf(key, sizeof(key), "_k%d", u);
+	if (nb)
+		snprintf(hist, sizeof(hist), "_p%d->hist", u);
+	else
+		snprintf(hist, sizeof(hist), "(long long *)0");
+	fprintf(e->out, "({ long long _v%d = (", u);
+	bpf_emit_expr(e, rhs);
+	fputs("); ", e->out);
+	stat_key(e, lhs, key);
+	int overflow = lhs->kind == N_INDEX ?
+		       bpf_overflow_id(e, lhs->index.array) : -1;
+	if (e->kernel) {
+		fprintf(e->out, "struct stp_s%d *_p%d = bpf_map_lookup_elem("
+			"&stp_m%d, &%s); ", id, u, id, key);
+		if (lhs->kind == N_INDEX)
+			fprintf(e->out, "if (!_p%d) { bpf_map_update_elem("
+				"&stp_m%d, &%s, &stp_z%d, BPF_NOEXIST); _p%d = "
+				"bpf_map_lookup_elem(&stp_m%d, &%s); if (!_p%d) "
+				"ERROR(%d); } ", u, id, key, id, u, id, key, u,
+				overflow);
+		else
+			fprintf(e->out, "if (!_p%d) return; ", u);
+	} else {
+		fprintf(e->out, "char _b%d[sizeof(struct stp_s%d) * rt->ncpus]; "
+			"memset(_b%d, 0, sizeof(_b%d)); bpf_map_lookup_elem("
+			"rt->map_fds[%d], &%s, _b%d); struct stp_s%d *_p%d = "
+			"(void *)_b%d; ", u, id, u, u, id, key, u, id, u, u);
+	}
+	fprintf(e->out, "stp_stat_add(&stp_d%d, (struct stp_stat *)_p%d, %s, "
+		"_v%d); ", id, u, hist, u);
+	if (!e->kernel)
+		fprintf(e->out, "if (UPDATE(%d, &%s, _b%d)) ERROR(%d); ", id,
+			key, u, overflow >= 0 ? overflow :
+			bpf_error_id(e, "Array overflow", lhs));
+	fprintf(e->out, "_v%d; })", u);
+}
+
+/* The merged aggregate of a statistic (user half) into C variable name. */
+static void stat_get(struct emitter *e, const struct node *op,
+		     const char *name)
+{
+	const struct symbol *sym = stat_sym(op);
+	int u = e->nuniq++;
+	char key[32];
+
+	snprintf(key, sizeof(key), "_k%d", u);
+	stat_key(e, op, key);
+	fprintf(e->out, "struct stp_s%d %s; stp_stat_get(%d, &%s, &stp_d%d, "
+		"sizeof(struct stp_s%d), (struct stp_stat *)&%s); ",
+		sym->index, name, sym->index, key, sym->index, sym->index,
+		name);
+}
+
+/* @count(s), @sum ... @variance(s[, shift]). */
+void bpf_emit_stat_read(struct emitter *e, const struct node *n)
+{
+	static const char *const fields[] = {
+		[STAT_COUNT] = "count", [STAT_SUM] = "sum", [STAT_MIN] = "min",
+		[STAT_MAX] = "max", [STAT_AVG] = "avg",
+		[STAT_VARIANCE] = "variance",
+	};
+	int u = e->nuniq++;
+	char name[32];
+
+	snprintf(name, sizeof(name), "_a%d", u);
+	fputs("({ ", e->out);
+	stat_get(e, n->stat.operand, name);
+	if (n->stat.op != STAT_COUNT && n->stat.op != STAT_SUM)
+		fprintf(e->out, "if (!%s.count) ERROR(%d); ", name,
+			bpf_error_id(e, "empty aggregate", n));
+	fprintf(e->out, "%s.%s; })", name, fields[n->stat.op]);
+}
+
+/* print(@hist_log(s)) and print(@hist_linear(s, lo, hi, step)). */
+void bpf_emit_hist_print(struct emitter *e, const struct node *h)
+{
+	const struct node *op = h->stat.operand;
+	int u = e->nuniq++;
+	char name[32];
+
+	snprintf(name, sizeof(name), "_a%d", u);
+	fputs("({ ", e->out);
+	stat_get(e, op, name);
+	fprintf(e->out, "rt->hist(NULL, &stp_d%d, (struct stp_stat *)&%s); "
+		"0; })", stat_sym(op)->index, name);
+}
+
+/* The dump a foreach over a statistics array sorts. */
+void bpf_emit_stat_dump(struct emitter *e, const struct symbol *arr, int u)
+{
+	fprintf(e->out, "size_t _n%d; struct stp_e%d *_es%d = stp_dump_stats("
+		"%d, sizeof(struct stp_k%d), offsetof(struct stp_e%d, v), "
+		"sizeof(struct stp_e%d), sizeof(struct stp_s%d), &stp_d%d, "
+		"&_n%d); ", u, arr->index, u, arr->index, arr->index,
+		arr->index, arr->index, arr->index, arr->index, u);
+}
+
+/* The field a foreach sorts a statistics array by (default @count). */
+const char *bpf_stat_sort_field(enum stat_op op)
+{
+	switch (op) {
+	case STAT_SUM: return "v.sum";
+	case STAT_MIN: return "v.min";
+	case STAT_MAX: return "v.max";
+	case STAT_AVG: return "v.avg";
+	case STAT_VARIANCE: return "v.variance";
+	default: return "v.count";
+	}
+}
+
+/* delete s: every CPU's slot zeroed (a per-CPU array has no delete). */
+void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym)
+{
+	if (sym->nkeys) {
+		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
+			sym->index, sym->index);
+		return;
+	}
+	fprintf(e->out, "{ __u32 _z = 0; char _b[sizeof(struct stp_s%d) * "
+		"rt->ncpus]; memset(_b, 0, sizeof(_b)); bpf_map_update_elem("
+		"rt->map_fds[%d], &_z, _b, BPF_ANY); }\n", sym->index,
+		sym->index);
+}
