@@ -28,7 +28,7 @@
 #include "module/emit.h"
 #include "elf/elf.h"
 #include "elf/arch.h"
-#include "target/exe_path.h"
+#include "target/userpath.h"
 
 struct fsym {
 	uint64_t addr, size;
@@ -214,7 +214,7 @@ static const char *command_program(struct cg *cg)
 	len = strcspn(cmd, " \t");
 	if (!len)
 		return NULL;
-	return exe_path_resolve(&cg->s->arena,
+	return userpath_program(&cg->s->arena,
 				arena_printf(&cg->s->arena, "%.*s", (int)len,
 					     cmd));
 }
@@ -228,7 +228,7 @@ void gen_unwind_tables(struct cg *cg, FILE *out)
 	FILE *objs = open_memstream(&objs_text, &objs_len);
 
 	for (int i = 0; i < cg->s->nunwind_objs; i++)
-		VEC_PUSH(paths, n, cap, exe_path_resolve(&cg->s->arena,
+		VEC_PUSH(paths, n, cap, userpath_program(&cg->s->arena,
 						cg->s->unwind_objs[i]));
 	for (int i = 0; i < cg->prog->nprobes; i++) {
 		const struct attach *at = &cg->prog->probes[i]->attach;
@@ -241,7 +241,7 @@ void gen_unwind_tables(struct cg *cg, FILE *out)
 	if (cg->s->ldd) {
 		int objects = n;
 		for (int i = 0; i < objects; i++)
-			exe_path_needed(&cg->s->arena, paths[i], &paths, &n);
+			userpath_needed(&cg->s->arena, paths[i], &paths, &n);
 		cap = n;
 	}
 	fputs("\n/* user objects: symbols and unwind rows (module/unwind.c) */\n"

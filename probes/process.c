@@ -14,7 +14,7 @@
  * positive; $$parms is refused (not done).
  */
 #include "probes/probes.h"
-#include "target/exe_path.h"
+#include "target/userpath.h"
 
 struct process_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
@@ -68,7 +68,7 @@ static int derive(struct sema *se, struct node *point,
 		const char *path = proc->comp.arg->str.value;
 		if (!*path)
 			return point_error(se, point, proc, "empty module");
-		dp->attach.filter.exe = exe_path_resolve(a, path);
+		dp->attach.filter.exe = userpath_program(a, path);
 		who = arena_printf(a, "process(\"%s\")",
 				   dp->attach.filter.exe);
 	} else if (is_num_arg(proc)) {

@@ -11,6 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <elf.h>
+
+#include "elf/elf.h"
+
 /* The system's library directories, after $LD_LIBRARY_PATH (x86-64). */
 static const char *const lib_dirs[] = {
 	"/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu", "/lib64",
@@ -114,4 +118,79 @@ int userpath_resolve(struct arena *a, const char *spec, bool library,
 	}
 	*out = f.v;
 	return f.n;
+}
+
+const char *userpath_program(struct arena *a, const char *name)
+{
+	const char **files;
+
+	return userpath_resolve(a, name, false, &files) ? files[0] : name;
+}
+
+/* Add path, canonical, to the malloc'd list *libs unless it is there. */
+static void add_needed(struct arena *a, const char ***libs, int *n,
+		       const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (!realpath(path, buf))
+		return;
+	for (int i = 0; i < *n; i++)
+		if (!strcmp((*libs)[i], buf))
+			return;
+	*libs = xrealloc(*libs, (size_t)(*n + 1) * sizeof(**libs));
+	(*libs)[(*n)++] = arena_strdup(a, buf);
+}
+
+/* Path's own DT_NEEDED libraries and interpreter, added to *libs. */
+static void needed_of(struct arena *a, const char *path, const char ***libs,
+		      int *n)
+{
+	char *err = NULL;
+	struct elf_file *f = elf_file_open(path, NULL, &err);
+	const void *dyn, *str, *interp;
+	size_t dyn_size, str_size, interp_size;
+	uint64_t addr;
+	const char *why;
+
+	free(err);
+	if (!f)
+		return;
+	if (elf_file_class(f) == ELFCLASS64 &&
+	    !elf_file_section(f, ".interp", &interp, &interp_size, &addr, &why) &&
+	    interp_size && memchr(interp, 0, interp_size))
+		add_needed(a, libs, n, interp);
+	if (elf_file_class(f) != ELFCLASS64 ||
+	    elf_file_section(f, ".dynamic", &dyn, &dyn_size, &addr, &why) ||
+	    elf_file_section(f, ".dynstr", &str, &str_size, &addr, &why)) {
+		elf_file_close(f);
+		return;
+	}
+	const Elf64_Dyn *d = dyn;
+	for (size_t i = 0; i < dyn_size / sizeof(*d) && d[i].d_tag != DT_NULL;
+	     i++) {
+		if (d[i].d_tag != DT_NEEDED || d[i].d_un.d_val >= str_size)
+			continue;
+		const char *name = (const char *)str + d[i].d_un.d_val;
+		for (int k = 0; lib_dirs[k]; k++) {
+			const char *cand = arena_printf(a, "%s/%s",
+							lib_dirs[k], name);
+			if (!access(cand, R_OK)) {
+				add_needed(a, libs, n, cand);
+				break;
+			}
+		}
+	}
+	elf_file_close(f);
+}
+
+void userpath_needed(struct arena *a, const char *path, const char ***libs,
+		     int *n)
+{
+	int first = *n;
+
+	needed_of(a, path, libs, n);
+	/* the libraries' own needs, breadth first, each file once */
+	for (int i = first; i < *n; i++)
+		needed_of(a, (*libs)[i], libs, n);
 }
