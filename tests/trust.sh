@@ -301,7 +301,7 @@ if wanted_group trust/; then
 			# the cached module, replaced by another script's
 			other=$(trust_p4 "$work/trust.err" -e 'probe begin { println("swapped"); exit() }')
 			cp "$other" "$ko"
-			out=$(STAP_CACHE=$work/trust-cache timeout 300 "$STAP" \
+			out=$(STAP_CACHE=$work/trust-cache timeout 300 "$STAP" --runtime=kernel \
 				-e "$trust_script" 2>"$work/trust.err")
 			rc=$?
 			want="stap: warning: the cached module $ko is refused: it does not match its seal $ko.sum (size and hash); making it again"
