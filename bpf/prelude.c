@@ -24,6 +24,8 @@ const char bpf_prelude[] =
 " * used) ends the probe with the module's error */\n"
 "#define CTXV(k, i) ({ if ((i) >= 0 && (S->fm & (1ULL << (k)))) { struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); G.stp_exit = 1; if (x) { x->h.kind = 3; x->h.id = (i); x->addr = S->c[k]; bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, 1); S->err = 1; STP_BAIL; } S->c[k]; })\n"
 "#define RETV() (S->ret)\n"
+"/* user_string_n: a fault ends the probe with the module's error */\n"
+"#define USER_STRING_N(d, i, a, n) ({ __u64 a_ = (__u64)(a); long long n_ = (n); if (bpf_probe_read_user_str(d, STP_STR, (void *)a_) < 0) { struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); G.stp_exit = 1; if (x) { x->h.kind = 3; x->h.id = (i); x->addr = a_; bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, 1); S->err = 1; STP_BAIL; } if (n_ >= 0 && n_ < STP_STR) (d)[n_ & (STP_STR - 1)] = 0; (d); })\n"
 "char LICENSE[] SEC(\"license\") = \"GPL\";\n"
 "#define STP_FN static __attribute__((always_inline)) inline\n"
 "#define STP_INLINE static __attribute__((always_inline)) inline\n"

@@ -259,7 +259,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		return "this kind of probe point is not on this backend yet "
 		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
 		       "timer.profile, "
-		       "kernel.trace and kernel.function)";
+		       "kernel.trace, kernel.function, "
+		       "process(\"PATH\").function and .mark)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };

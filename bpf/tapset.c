@@ -32,6 +32,9 @@ static const struct bpf_tapset_fn {
 	{ "gettimeofday_ms", "(NOW_NS() / 1000000)", "(NOW_NS() / 1000000)" },
 	{ "gettimeofday_s", "(NOW_NS() / 1000000000)",
 	  "(NOW_NS() / 1000000000)" },
+	/* a macro of the prelude's, given its arguments (emit.c): a
+	 * string's destination, the fault's error, then the call's */
+	{ "user_string_n", "USER_STRING_N(", NULL },
 };
 
 const char *bpf_tapset_expr(const char *name, bool kernel)
