@@ -34,7 +34,9 @@ static const struct bpf_tapset_fn {
 	  "(NOW_NS() / 1000000000)" },
 	/* a macro of the prelude's, given its arguments (emit.c): a
 	 * string's destination, the fault's error, then the call's */
-	{ "user_string_n", "USER_STRING_N(", NULL },
+	{ "user_string_n", "USER_STRING_N(", "USER_STRING_N(" },
+	{ "__stp_maxstringlen", "((long long)STP_STR)",
+	  "((long long)STP_STR)" },
 };
 
 const char *bpf_tapset_expr(const char *name, bool kernel)
