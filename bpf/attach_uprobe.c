@@ -128,6 +128,53 @@ static const struct dwloc_render u_render = {
 	.deref = u_deref, .cfa = u_cfa, .link_addr = u_link_addr,
 };
 
+/*
+ * A chain's steps ($p->x, $a[2]) from the value v: offsets added, then
+ * what each step reads from the process (a fault: v the address).
+ */
+static void steps_c(const struct member_path *path, FILE *out)
+{
+	for (int i = 0; i < path->nsteps; i++) {
+		const struct member_step *st = &path->steps[i];
+		unsigned byte = st->bit_offset / 8;
+
+		if (st->kind == STEP_MEMBER && st->result != STEP_BITS && byte)
+			fprintf(out, "\tv += %u;\t/* ->%s */\n", byte,
+				st->member);
+		if (st->kind == STEP_INDEX && st->index)
+			fprintf(out, "\tv += %" PRId64 "LL * %u;\n", st->index,
+				st->stride);
+		if (st->result == STEP_READ) {
+			unsigned n = st->size && st->size < 8 ? st->size : 8;
+			const char *sz = st->is_signed ? "__s" : "__u";
+			fprintf(out, "\tif (!f) { __u64 x = 0; if "
+				"(bpf_probe_read_user(&x, %u, (void *)v)) f = 1; "
+				"else v = ", n);
+			if (n < 8)
+				fprintf(out, "(__u64)(%s64)(%s%u)x; }\n", sz, sz,
+					n * 8);
+			else
+				fputs("x; }\n", out);
+		} else if (st->result == STEP_BITS) {
+			unsigned shift = st->bit_offset % 8;
+			unsigned n = (shift + st->bit_size + 7) / 8;
+			unsigned bits = st->bit_size;
+			fprintf(out, "\tif (!f) { __u64 x = 0, a = v + %u; if "
+				"(bpf_probe_read_user(&x, %u, (void *)a)) { f = 1; "
+				"v = a; } else { x >>= %u; ", byte, n > 8 ? 8 : n,
+				shift);
+			if (bits < 64 && st->is_signed)
+				fprintf(out, "v = (__u64)(((__s64)(x << %u)) >> "
+					"%u); } }\n", 64 - bits, 64 - bits);
+			else if (bits < 64)
+				fprintf(out, "v = x & ((1ULL << %u) - 1); } }\n",
+					bits);
+			else
+				fputs("v = x; } }\n", out);
+		}
+	}
+}
+
 /* The C that sets v (f: a fault) from recipe r, into out (NULL: only
  * the checks); NULL, or why this backend cannot read it. */
 static const char *value_c(struct arena *a, const struct value_recipe *r,
@@ -136,9 +183,13 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 	const char *sz = r->is_signed ? "__s" : "__u";
 	unsigned size = r->size && r->size < 8 ? r->size : 8;
 
-	if (r->steps && r->steps->nsteps)
-		return "a member chain of a user-space value ($p->f) is not "
-		       "on this backend yet";
+	if (r->spill)
+		return "a member of a struct passed in a register is not on "
+		       "this backend yet";
+	for (int i = 0; r->steps && i < r->steps->nsteps; i++)
+		if (r->steps->steps[i].index_expr)
+			return "a computed index of a user-space value is not "
+			       "on this backend yet";
 	if (r->address)
 		return "the address of a user-space variable (an aggregate, "
 		       "or &$var) is not on this backend yet";
@@ -190,6 +241,8 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 	if (size < 8)
 		fprintf(out, "\tif (!f) v = (__u64)(%s64)(%s%u)v;\n", sz, sz,
 			size * 8);
+	if (r->steps)
+		steps_c(r->steps, out);
 	return NULL;
 }
 
