@@ -278,6 +278,8 @@ static void check_context(struct node *n, void *arg)
 	case N_TINDEX:
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			return;
+		if (n->kind == N_TARGET && bpf_uprobe_name(c->dp, n) >= 0)
+			return;
 		if (n->type == TY_STRING) {
 			c->why = "$$parms, $$vars and $$locals are not on this "
 				 "backend yet";

@@ -276,7 +276,79 @@ const char *bpf_uprobe_refuses(const struct derived_probe *dp)
 	return why;
 }
 
+int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n)
+{
+	if (dp->attach.kind != ATTACH_UPROBE || n->kind != N_TARGET)
+		return -1;
+	if (!strcmp(n->target.name, "$$name"))
+		return 0;
+	if (!strcmp(n->target.name, "$$provider"))
+		return 1;
+	return -1;
+}
+
 /* ---- pass 3 ------------------------------------------------------------- */
+
+struct name_use {
+	bool found;
+};
+
+static void find_names(struct node *n, void *arg)
+{
+	if (n->kind == N_TARGET && (!strcmp(n->target.name, "$$name") ||
+				    !strcmp(n->target.name, "$$provider")))
+		((struct name_use *)arg)->found = true;
+}
+
+/* Whether dp's body reads $$name or $$provider. */
+static bool reads_names(const struct derived_probe *dp)
+{
+	struct name_use u = { false };
+
+	if (dp->body)
+		ast_visit(dp->body->probe->probe.body, find_names, &u);
+	return u.found;
+}
+
+/* The kernel programs' numbers (np) as bpf_emit_programs counts them. */
+void bpf_emit_uprobe_names(struct program *prog, FILE *out)
+{
+	int np = 0, n = 0;
+	char *buf = NULL;
+	size_t len = 0;
+	bool any = false;
+
+	for (int j = 0; j < prog->nprobes; j++)
+		any |= prog->probes[j]->attach.kind == ATTACH_UPROBE &&
+		       reads_names(prog->probes[j]);
+	if (!any)
+		return;		/* no table: no .rodata map to load */
+	FILE *f = open_memstream(&buf, &len);
+
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+		const struct attach_uprobe *u = &dp->attach.uprobe;
+
+		if (!bpf_place_in_kernel(bpf_place_of(dp, NULL, NULL)))
+			continue;
+		fputs(n++ ? ", " : "", f);
+		if (dp->attach.kind == ATTACH_UPROBE)
+			fprintf(f, "{ \"%s\", \"%s\" }", u->name ? u->name : "",
+				u->provider ? u->provider : "");
+		else
+			fputs("{ \"\", \"\" }", f);
+		np++;
+	}
+	fclose(f);
+	/* names as sys/sdt.h allows them (C identifiers) or a PLT's symbol:
+	 * no quotes to escape */
+	fprintf(out, "const char stp_upnames[%d][2][64] = { %s };\n"
+		"#define STP_UPNAME(d, w) ({ unsigned i_ = S->probe; if (i_ < %d) "
+		"bpf_probe_read_kernel_str(d, 64, stp_upnames[i_][w]); else "
+		"(d)[0] = 0; (d); })\n", np ? np : 1, np ? buf : "{ \"\", \"\" }",
+		np);
+	free(buf);
+}
 
 /* x86-64's struct pt_regs: the user registers a uprobe program gets. */
 static const char uregs_decl[] =
@@ -347,8 +419,10 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 	fprintf(out, "SEC(\"%s\") int stp_p%d(struct stp_uregs *ctx)\n{\n"
 		"\tif (G.stp_exit)\n\t\treturn 0;\n", u->ret ? "uretprobe" :
 		"uprobe", np);
-	if (b->nctxvars || u->ret)
+	if (b->nctxvars || u->ret || reads_names(dp)) {
 		fputs(scratch, out);
+		fprintf(out, "\tS->probe = %d;\n", np);
+	}
 	if (u->ret && b->nctxvars)
 		fprintf(out, "\t{ __u64 t = bpf_get_current_pid_tgid(); struct "
 			"stp_uentry *e = bpf_map_lookup_elem(&stp_ue%d, &t); "

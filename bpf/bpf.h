@@ -59,6 +59,11 @@ const char *bpf_uprobe_refuses(const struct derived_probe *dp);
 int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		       int np, bool *declared, FILE *out);
 void bpf_emit_uprobe_table(struct program *prog, FILE *out);
+/* $$name (0) or $$provider (1) of a uprobe (n an N_TARGET), else -1; the
+ * kernel half's table of them by probe (S->probe), before the bodies. */
+struct node;
+int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n);
+void bpf_emit_uprobe_names(struct program *prog, FILE *out);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

@@ -623,6 +623,11 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		/* the kernel program read it into the scratch (attach.c) */
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			fputs("RETV()", e->out);
+		else if (n->kind == N_TARGET && (!strcmp(n->target.name,
+			 "$$name") || !strcmp(n->target.name, "$$provider")))
+			/* a uprobe's, by the probe that runs the body */
+			fprintf(e->out, "STP_UPNAME(TMP(%d), %d)", new_tmp(e),
+				!strcmp(n->target.name, "$$provider"));
 		else
 			fprintf(e->out, "CTXV(%d, %d)", n->sym ? n->sym->index :
 				0, n->sym && n->sym->member_path ? error_id(e,
@@ -1350,7 +1355,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
-		"long long c[STP_NCTX], ret; unsigned long long fm; int err; };\n"
+		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
+		"unsigned probe; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -1381,6 +1387,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
 			i, ctype(g->type), i);
 	}
+	bpf_emit_uprobe_names(prog, out);
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);
