@@ -72,9 +72,10 @@ const char *bpf_refuses(const struct derived_probe *dp);
 int bpf_emit(struct session *s, struct program *prog, FILE *out);
 
 /* Pass 5: load DIR/prog.bpf.o and DIR/prog.so, run (cmd: -c's command,
- * started once the probes are attached; the run ends when it exits);
- * the exit status. */
-int bpf_load_and_run(const char *dir, bool verbose, const char *cmd);
+ * started once the probes are attached; the run ends when it exits;
+ * target_pid: -x's); the exit status. */
+int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
+		     long long target_pid);
 
 /* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
 #define BPF_STRLEN 128
@@ -160,6 +161,7 @@ struct stp_globals_head {
 	unsigned long long lost;	/* print records the buffer refused */
 	unsigned long long lost_errors;	/* run-time errors it refused */
 	unsigned long long exit;	/* exit() was called */
+	long long target;		/* target(): -c's command, -x's PID */
 };
 
 #endif /* BPF_BPF_H */

@@ -414,6 +414,8 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("TID()", e->out);
 	else if (!strcmp(name, "cpu"))
 		fputs("CPU()", e->out);
+	else if (!strcmp(name, "target"))
+		fputs("G.stp_target", e->out);
 	else if (!strcmp(name, "print_char"))
 		emit_print(e, n);
 	else if (e->kernel || !emit_tapset_call(e, n))
@@ -1318,7 +1320,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
-	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n",
+	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
+	      "\tlong long stp_target;\n",
 	      out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];

@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 #include <linux/perf_event.h>
 
 #include <bpf/bpf.h>
@@ -263,7 +264,7 @@ static struct bpf_link *attach_uprobe(const struct user_half *u,
 }
 
 /*
- * -c CMD: sh -c CMD forked now, held on a pipe until the probes are
+ * -c CMD: CMD forked now, held on a pipe until the probes are
  * attached (release_command); -1 on failure. The child is its own
  * until it exits; the loader's run ends then.
  */
@@ -286,6 +287,15 @@ static pid_t start_command(const char *cmd, int *release)
 		if (read(fds[0], &c, 1) != 1)
 			_exit(127);
 		close(fds[0]);
+		/* the command itself, as staprun runs it (target() is its
+		 * pid), when its words need no shell; else sh -c */
+		wordexp_t w;
+		if (!wordexp(cmd, &w, WRDE_NOCMD | WRDE_UNDEF) && w.we_wordc) {
+			execvp(w.we_wordv[0], w.we_wordv);
+			fprintf(stderr, "stap: error: cannot run %s: %s\n",
+				w.we_wordv[0], strerror(errno));
+			_exit(127);
+		}
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
@@ -294,7 +304,8 @@ static pid_t start_command(const char *cmd, int *release)
 	return pid;
 }
 
-int bpf_load_and_run(const char *dir, bool verbose, const char *cmd)
+int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
+		     long long target_pid)
 {
 	pid_t child = -1;
 	int release = -1;
@@ -394,6 +405,7 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd)
 			     .stat_merge = bpf_stat_merge, .hist = hist_out };
 	struct stp_globals_head *head = globals;
 	head->time_off = realtime_offset();
+	head->target = target_pid;
 	u.init(&rt);
 
 	struct bpf_map *rbmap = bpf_object__find_map_by_name(obj, "stp_rb");
@@ -411,6 +423,7 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd)
 
 	if (cmd) {
 		child = start_command(cmd, &release);
+		head->target = child > 0 ? child : 0;
 		if (child < 0) {
 			fprintf(stderr, "stap: error: starting '%s': %s\n", cmd,
 				strerror(errno));

@@ -19,7 +19,7 @@
 static bool bpf_knows_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"exit", "execname", "pid", "tid", "cpu", NULL,
+		"exit", "execname", "pid", "tid", "cpu", "target", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
