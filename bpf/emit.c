@@ -386,20 +386,10 @@ static void emit_call(struct emitter *e, const struct node *n)
 			     n->sym->func && n->sym->func->embedded ?
 			     bpf_tapset_expr(name, e->kernel) : NULL;
 
-	if (tapset && tapset[strlen(tapset) - 1] == '(') {
-		/* a macro over the arguments: user memory (a fault is the
-		 * module's error, the address in it) */
-		fputs(tapset, e->out);
-		if (n->type == TY_STRING)
-			fprintf(e->out, "TMP(%d), ", new_tmp(e));
-		fprintf(e->out, "%d", error_id(e, "user string copy fault -14 "
-						"at 0x%llx [man error::fault]", n));
-		ast_foreach(a, n->call.args) {
-			fputs(", ", e->out);
-			emit_expr(e, a);
-		}
-		fputc(')', e->out);
-	} else if (tapset)
+	if (tapset && tapset[strlen(tapset) - 1] == '(')
+		bpf_emit_tapset_macro(e, n, tapset, n->type == TY_STRING ?
+				      new_tmp(e) : -1);
+	else if (tapset)
 		fputs(tapset, e->out);
 	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
 		 !n->sym->func->embedded)
