@@ -403,8 +403,9 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
 			      "return 0; }\n\tS->fm = 0;\n";
 	if (u->ret && b->nctxvars) {
-		/* the parameters at the entry, kept by thread */
-		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_HASH); "
+		/* the parameters at the entry, kept by thread (LRU: a call
+		 * that never returns, longjmp'ed over, is forgotten) */
+		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_LRU_HASH); "
 			"__uint(max_entries, 10240); __type(key, __u64); "
 			"__type(value, struct stp_uentry); } stp_ue%d "
 			"SEC(\".maps\");\n", np);
