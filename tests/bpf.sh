@@ -9,9 +9,9 @@
 # `# stap-build:`, with `-c` for its `# stap-cmd:`). It passes when stdout equals NAME.out (after
 # NAME.sed or NAME.check, as in e2e/), the exit status NAME.rc (absent: 0)
 # and stderr NAME.err (absent: empty); then no BPF program, map or link of
-# ours (names stp_*, stp.bss) may be left in the kernel. The whole folder
-# is skipped, visibly, where BPF cannot run: not root, no BTF, no clang,
-# libbpf-dev or bpftool.
+# ours (names stp_*, stp.bss, stp.rodata) may be left in the kernel. The
+# whole folder is skipped, visibly, where BPF cannot run: not root, no
+# BTF, no clang, libbpf-dev or bpftool.
 
 bpf_unavailable() {
 	if [ "$(id -u)" != 0 ]; then
@@ -34,7 +34,7 @@ bpf_leftovers() {
 	for i in 1 2 3 4 5 6; do
 		left=$( (bpftool prog show; bpftool map show;
 			 bpftool link show) 2>/dev/null |
-			grep -E 'name (stp_|stp\.bss)')
+			grep -E 'name (stp_|stp\.(bss|rodata))')
 		[ -z "$left" ] && return 0
 		sleep 0.5
 	done
