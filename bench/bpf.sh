@@ -12,6 +12,9 @@
 #                 (@c[pid] = count()), printf per hit (to /dev/null)
 #   fentry:       kernel.function("__x64_sys_getppid") { n++ } (kfunc: in
 #                 bpftrace), where the kernel loads fentry programs
+#   uprobe:       process("LOOP").function("hit") { n++ } and its .return
+#                 (uprobe:/uretprobe: in bpftrace) on a function the loop
+#                 calls beside each getppid(), against the loop alone
 #   first event:  from the command to its first line of output, a
 #                 sched_switch probe, the kernel's data cached (second run)
 #
@@ -43,19 +46,25 @@ cat >"$t/loop.c" <<'EOF'
 #include <time.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+/* the uprobe rows' function: one call a loop */
+__attribute__((noinline)) int hit(long i)
+{
+	__asm__ volatile("");
+	return (int)i;
+}
 int main(int argc, char **argv)
 {
 	long n = atol(argv[1]);
 	struct timespec a, b;
 	clock_gettime(CLOCK_MONOTONIC, &a);
 	for (long i = 0; i < n; i++)
-		syscall(SYS_getppid);
+		syscall(SYS_getppid), hit(i);
 	clock_gettime(CLOCK_MONOTONIC, &b);
 	printf("%.1f\n", ((b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec)) / n);
 	return 0;
 }
 EOF
-cc -O2 -o "$t/loop" "$t/loop.c" || exit 1
+cc -O2 -g -o "$t/loop" "$t/loop.c" || exit 1
 
 # ns a call: the median of 5 runs of the loop
 loop_ns() {
@@ -105,6 +114,12 @@ of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \
 	"$(theirs 'kfunc:__x64_sys_getppid { @n++ }')"
+row "uprobe n++ (vs loop)" \
+	"$(ours "global n probe process(\"$t/loop\").function(\"hit\") { n++ }")" \
+	"$(theirs "uprobe:$t/loop:hit { @n++ }")"
+row "uretprobe n++ (vs loop)" \
+	"$(ours "global n probe process(\"$t/loop\").function(\"hit\").return { n++ }")" \
+	"$(theirs "uretprobe:$t/loop:hit { @n++ }")"
 
 # first event: the command to its first line, twice (the second is reported)
 first() {

@@ -109,6 +109,10 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 			*tp = at->kfunc.symbol;
 		return at->kind == ATTACH_KFUNC_RETURN ? BPF_PLACE_KRETURN :
 		       BPF_PLACE_KFUNC;
+	case ATTACH_UPROBE:
+		if (tp)
+			*tp = at->uprobe.path;
+		return BPF_PLACE_UPROBE;
 	default:
 		return BPF_PLACE_NONE;
 	}
@@ -117,7 +121,8 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 bool bpf_place_in_kernel(enum bpf_place p)
 {
 	return p == BPF_PLACE_TRACE || p == BPF_PLACE_KFUNC ||
-	       p == BPF_PLACE_KRETURN || p == BPF_PLACE_PERF;
+	       p == BPF_PLACE_KRETURN || p == BPF_PLACE_PERF ||
+	       p == BPF_PLACE_UPROBE;
 }
 
 /* ---- the running kernel's types ----------------------------------------- */
@@ -273,6 +278,8 @@ static void check_context(struct node *n, void *arg)
 	case N_TINDEX:
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			return;
+		if (n->kind == N_TARGET && bpf_uprobe_name(c->dp, n) >= 0)
+			return;
 		if (n->type == TY_STRING) {
 			c->why = "$$parms, $$vars and $$locals are not on this "
 				 "backend yet";
@@ -340,6 +347,8 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 		if (why)
 			return why;
 		break;
+	case ATTACH_UPROBE:
+		break;
 	default:
 		return NULL;
 	}
@@ -349,6 +358,8 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 	ast_visit(dp->body->probe->probe.body, check_context, &c);
 	if (c.why)
 		return c.why;
+	if (at->kind == ATTACH_UPROBE)
+		return bpf_uprobe_refuses(dp);
 	for (int k = 0; k < dp->body->nctxvars; k++) {
 		int slot, type;
 		const char *bad = value_root(dp, k, &slot, &type);
@@ -701,6 +712,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	size_t plen = 0;
 	FILE *pf = open_memstream(&pbuf, &plen);
 	int np = 0, rc = 0;
+	bool udecl = false;
 
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *name = NULL;
@@ -710,6 +722,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 
 		if (!bpf_place_in_kernel(p))
 			continue;
+		if (p == BPF_PLACE_UPROBE) {
+			rc |= bpf_uprobe_program(s, dp, np++, &udecl, pf);
+			continue;
+		}
 		if (p == BPF_PLACE_TRACE && !b->nctxvars)
 			/* no typed value: the plain raw tracepoint */
 			fprintf(pf, "SEC(\"raw_tp/%s\")", name);
@@ -777,7 +793,6 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		free(c.t[i].cname);
 	}
 	free(c.t);
-	(void)s;
 	return rc;
 }
 
@@ -802,4 +817,5 @@ void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out)
 		np++;
 	}
 	fputs("{ NULL, 0, 0 } };\n", out);
+	bpf_emit_uprobe_table(prog, out);
 }

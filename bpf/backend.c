@@ -152,7 +152,8 @@ static int bpf_build(struct driver *d)
 
 static int bpf_run(struct driver *d)
 {
-	return bpf_load_and_run(d->tmpdir, d->s->verbose > 1);
+	return bpf_load_and_run(d->tmpdir, d->s->verbose > 1,
+				d->s->target_cmd, d->s->target_pid);
 }
 
 const struct backend bpf_backend = {

@@ -33,6 +33,8 @@ enum bpf_place {
 	BPF_PLACE_KRETURN,	/* kernel: fexit */
 	BPF_PLACE_PERF,		/* kernel: a cpu-clock perf event (timers
 				 * that need kernel context, timer.profile) */
+	BPF_PLACE_UPROBE,	/* kernel: a uprobe or uretprobe on a user
+				 * binary (attach_uprobe.c) */
 };
 
 /* What dp is to this backend (from dp->attach, attach.c); *tp: the
@@ -50,14 +52,30 @@ const char *bpf_refuses_attach(const struct derived_probe *dp);
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out);
 void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out);
 
+/* The uprobe kind (attach_uprobe.c): pass 2's refusal of dp's values,
+ * or NULL; pass 3's program(s) for dp, number np (*declared: the
+ * shared declarations were written); the loader's table of them. */
+const char *bpf_uprobe_refuses(const struct derived_probe *dp);
+int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
+		       int np, bool *declared, FILE *out);
+void bpf_emit_uprobe_table(struct program *prog, FILE *out);
+/* $$name (0) or $$provider (1) of a uprobe (n an N_TARGET), else -1; the
+ * kernel half's table of them by probe (S->probe), before the bodies. */
+struct node;
+int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n);
+void bpf_emit_uprobe_names(struct program *prog, FILE *out);
+
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);
 
 /* Pass 3: the program's C (both halves) to out; 0 or 1 after errors. */
 int bpf_emit(struct session *s, struct program *prog, FILE *out);
 
-/* Pass 5: load DIR/prog.bpf.o and DIR/prog.so, run; the exit status. */
-int bpf_load_and_run(const char *dir, bool verbose);
+/* Pass 5: load DIR/prog.bpf.o and DIR/prog.so, run (cmd: -c's command,
+ * started once the probes are attached; the run ends when it exits;
+ * target_pid: -x's); the exit status. */
+int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
+		     long long target_pid);
 
 /* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
 #define BPF_STRLEN 128
@@ -143,6 +161,7 @@ struct stp_globals_head {
 	unsigned long long lost;	/* print records the buffer refused */
 	unsigned long long lost_errors;	/* run-time errors it refused */
 	unsigned long long exit;	/* exit() was called */
+	long long target;		/* target(): -c's command, -x's PID */
 };
 
 #endif /* BPF_BPF_H */

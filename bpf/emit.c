@@ -386,7 +386,10 @@ static void emit_call(struct emitter *e, const struct node *n)
 			     n->sym->func && n->sym->func->embedded ?
 			     bpf_tapset_expr(name, e->kernel) : NULL;
 
-	if (tapset)
+	if (tapset && tapset[strlen(tapset) - 1] == '(')
+		bpf_emit_tapset_macro(e, n, tapset, n->type == TY_STRING ?
+				      new_tmp(e) : -1);
+	else if (tapset)
 		fputs(tapset, e->out);
 	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
 		 !n->sym->func->embedded)
@@ -401,6 +404,8 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("TID()", e->out);
 	else if (!strcmp(name, "cpu"))
 		fputs("CPU()", e->out);
+	else if (!strcmp(name, "target"))
+		fputs("G.stp_target", e->out);
 	else if (!strcmp(name, "print_char"))
 		emit_print(e, n);
 	else if (e->kernel || !emit_tapset_call(e, n))
@@ -610,6 +615,11 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		/* the kernel program read it into the scratch (attach.c) */
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			fputs("RETV()", e->out);
+		else if (n->kind == N_TARGET && (!strcmp(n->target.name,
+			 "$$name") || !strcmp(n->target.name, "$$provider")))
+			/* a uprobe's, by the probe that runs the body */
+			fprintf(e->out, "STP_UPNAME(TMP(%d), %d)", new_tmp(e),
+				!strcmp(n->target.name, "$$provider"));
 		else
 			fprintf(e->out, "CTXV(%d, %d)", n->sym ? n->sym->index :
 				0, n->sym && n->sym->member_path ? error_id(e,
@@ -1300,7 +1310,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
-	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n",
+	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
+	      "\tlong long stp_target;\n",
 	      out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
@@ -1337,7 +1348,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
-		"long long c[STP_NCTX], ret; unsigned long long fm; int err; };\n"
+		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
+		"unsigned probe; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -1368,6 +1380,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
 			i, ctype(g->type), i);
 	}
+	bpf_emit_uprobe_names(prog, out);
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);

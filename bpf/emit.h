@@ -59,6 +59,12 @@ void bpf_emit_stat_dump(struct emitter *e, const struct symbol *arr, int u);
 const char *bpf_stat_sort_field(enum stat_op op);
 void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
 
+/* A tapset function that is a macro of the prelude over its arguments
+ * (tapset.c): a string's temporary tmp (or -1), the fault's error, then
+ * the call's arguments. */
+void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
+			   const char *macro, int tmp);
+
 bool bpf_has_wildcard(const struct node *keys);
 void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
 		       const struct node *keys);

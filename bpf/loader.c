@@ -16,7 +16,9 @@
 #include <time.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+#include <wordexp.h>
 #include <linux/perf_event.h>
 
 #include <bpf/bpf.h>
@@ -36,6 +38,9 @@ struct user_half {
 	/* the kernel's timers: perf events (attach.c) */
 	const struct { const char *prog; unsigned long long ns;
 		       int all_cpus; } *perf;
+	/* the uprobes: the binary and file offset of each (attach_uprobe.c) */
+	const struct { const char *prog, *path; unsigned long long offset,
+		       ref_ctr; int ret; long long pid; } *uprobes;
 };
 
 static const struct user_half *loaded;
@@ -230,8 +235,80 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 	return 0;
 }
 
-int bpf_load_and_run(const char *dir, bool verbose)
+/*
+ * A uprobe program on its binary at its file offset (a mark's semaphore
+ * counted by the kernel while it is attached); NULL, or the link.
+ */
+static struct bpf_link *attach_uprobe(const struct user_half *u,
+				      struct bpf_program *p)
 {
+	const char *name = bpf_program__name(p);
+	int i = 0;
+
+	while (u->uprobes[i].prog && strcmp(u->uprobes[i].prog, name))
+		i++;
+	if (!u->uprobes[i].prog) {
+		errno = ENOENT;
+		return NULL;
+	}
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = u->uprobes[i].ret != 0,
+		    .ref_ctr_offset = (size_t)u->uprobes[i].ref_ctr);
+	struct bpf_link *l = bpf_program__attach_uprobe_opts(p,
+		u->uprobes[i].pid ? (pid_t)u->uprobes[i].pid : -1,
+		u->uprobes[i].path, (size_t)u->uprobes[i].offset, &o);
+	if (!l)
+		fprintf(stderr, "stap: error: attaching a uprobe on %s at file "
+			"offset 0x%llx: %s\n", u->uprobes[i].path,
+			u->uprobes[i].offset, strerror(errno));
+	return l;
+}
+
+/*
+ * -c CMD: CMD forked now, held on a pipe until the probes are
+ * attached (release_command); -1 on failure. The child is its own
+ * until it exits; the loader's run ends then.
+ */
+static pid_t start_command(const char *cmd, int *release)
+{
+	int fds[2];
+
+	if (pipe(fds))
+		return -1;
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		char c;
+		close(fds[1]);
+		/* nothing written: the loader gave up, the command never runs */
+		if (read(fds[0], &c, 1) != 1)
+			_exit(127);
+		close(fds[0]);
+		/* the command itself, as staprun runs it (target() is its
+		 * pid), when its words need no shell; else sh -c */
+		wordexp_t w;
+		if (!wordexp(cmd, &w, WRDE_NOCMD | WRDE_UNDEF) && w.we_wordc) {
+			execvp(w.we_wordv[0], w.we_wordv);
+			fprintf(stderr, "stap: error: cannot run %s: %s\n",
+				w.we_wordv[0], strerror(errno));
+			_exit(127);
+		}
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[0]);
+	*release = fds[1];
+	return pid;
+}
+
+int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
+		     long long target_pid)
+{
+	pid_t child = -1;
+	int release = -1;
 	char path[4096];
 	int status = 1;
 	struct bpf_object *obj = NULL;
@@ -258,9 +335,10 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	u.nmaps = dlsym(so, "stp_nmaps");
 	u.init = (void (*)(struct stp_rt *))dlsym(so, "stp_user_init");
 	u.perf = dlsym(so, "stp_perf");
+	u.uprobes = dlsym(so, "stp_uprobes");
 	error_texts = (const char *const *)dlsym(so, "stp_errors");
 	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init ||
-	    !error_texts || !u.perf) {
+	    !error_texts || !u.perf || !u.uprobes) {
 		fprintf(stderr, "stap: error: %s: not a program of this "
 			"backend\n", path);
 		goto out;
@@ -327,6 +405,7 @@ int bpf_load_and_run(const char *dir, bool verbose)
 			     .stat_merge = bpf_stat_merge, .hist = hist_out };
 	struct stp_globals_head *head = globals;
 	head->time_off = realtime_offset();
+	head->target = target_pid;
 	u.init(&rt);
 
 	struct bpf_map *rbmap = bpf_object__find_map_by_name(obj, "stp_rb");
@@ -342,6 +421,16 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
+	if (cmd) {
+		child = start_command(cmd, &release);
+		head->target = child > 0 ? child : 0;
+		if (child < 0) {
+			fprintf(stderr, "stap: error: starting '%s': %s\n", cmd,
+				strerror(errno));
+			free(fds);
+			goto out;
+		}
+	}
 	run_list(u.begin);
 	fflush(stdout);
 	struct bpf_program *p;
@@ -357,7 +446,15 @@ int bpf_load_and_run(const char *dir, bool verbose)
 			}
 			continue;
 		}
-		struct bpf_link *l = bpf_program__attach(p);
+		const char *sec = bpf_program__section_name(p);
+		bool up = !strcmp(sec, "uprobe") || !strcmp(sec, "uretprobe");
+		struct bpf_link *l = up ? attach_uprobe(&u, p) :
+				     bpf_program__attach(p);
+		if (!l && up) {
+			attach_failed = true;
+			exit_requested = true;
+			break;
+		}
 		if (!l) {
 			fprintf(stderr, "stap: error: attaching %s: %s\n",
 				bpf_program__section_name(p), strerror(errno));
@@ -368,6 +465,13 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		links[nlinks++] = l;
 	}
 
+	if (release >= 0) {
+		/* attached (or given up: the command does not run) */
+		if (!exit_requested && write(release, "g", 1) != 1)
+			exit_requested = true;
+		close(release);
+		release = -1;
+	}
 	int ntimers = 0;
 	while (u.timers[ntimers].fn)
 		ntimers++;
@@ -389,6 +493,12 @@ int bpf_load_and_run(const char *dir, bool verbose)
 		}
 		if (head->exit)		/* its record may have been lost */
 			exit_requested = true;
+		if (child > 0 && waitpid(child, NULL, WNOHANG) == child) {
+			/* the command's end ends the run, after its events */
+			child = -1;
+			ring_buffer__consume(rb);
+			exit_requested = true;
+		}
 		now = now_ns();
 		for (int i = 0; i < ntimers && !exit_requested; i++)
 			if (due[i] <= now) {
@@ -426,6 +536,13 @@ int bpf_load_and_run(const char *dir, bool verbose)
 	free(fds);
 	munmap(globals, gsize);
 out:
+	if (release >= 0)
+		close(release);
+	if (child > 0) {
+		/* the run ended first (exit(), ^C): the command goes on, as
+		 * SystemTap leaves it; reaped if it already ended */
+		waitpid(child, NULL, WNOHANG);
+	}
 	for (int i = 0; i < nlinks; i++)
 		bpf_link__destroy(links[i]);
 	ring_buffer__free(rb);

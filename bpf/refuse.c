@@ -19,7 +19,7 @@
 static bool bpf_knows_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"exit", "execname", "pid", "tid", "cpu", NULL,
+		"exit", "execname", "pid", "tid", "cpu", "target", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
@@ -259,7 +259,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		return "this kind of probe point is not on this backend yet "
 		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
 		       "timer.profile, "
-		       "kernel.trace and kernel.function)";
+		       "kernel.trace, kernel.function, "
+		       "process(\"PATH\").function and .mark)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };

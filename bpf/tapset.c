@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bpf/bpf.h"
+#include "bpf/emit.h"
 
 static const struct bpf_tapset_fn {
 	const char *name;
@@ -32,6 +33,11 @@ static const struct bpf_tapset_fn {
 	{ "gettimeofday_ms", "(NOW_NS() / 1000000)", "(NOW_NS() / 1000000)" },
 	{ "gettimeofday_s", "(NOW_NS() / 1000000000)",
 	  "(NOW_NS() / 1000000000)" },
+	/* a macro of the prelude's, given its arguments (emit.c): a
+	 * string's destination, the fault's error, then the call's */
+	{ "user_string_n", "USER_STRING_N(", "USER_STRING_N(" },
+	{ "__stp_maxstringlen", "((long long)STP_STR)",
+	  "((long long)STP_STR)" },
 };
 
 const char *bpf_tapset_expr(const char *name, bool kernel)
@@ -40,4 +46,20 @@ const char *bpf_tapset_expr(const char *name, bool kernel)
 		if (!strcmp(fns[i].name, name))
 			return kernel ? fns[i].kernel : fns[i].user;
 	return NULL;
+}
+
+void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
+			   const char *macro, int tmp)
+{
+	/* user memory: a fault is the module's error, the address in it */
+	fputs(macro, e->out);
+	if (tmp >= 0)
+		fprintf(e->out, "TMP(%d), ", tmp);
+	fprintf(e->out, "%d", bpf_error_id(e, "user string copy fault -14 at "
+					   "0x%llx [man error::fault]", n));
+	ast_foreach(a, n->call.args) {
+		fputs(", ", e->out);
+		bpf_emit_expr(e, a);
+	}
+	fputc(')', e->out);
 }

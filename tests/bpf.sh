@@ -5,12 +5,13 @@
 # $tests and $work it uses.
 #
 # Each tests/bpf/NAME.stp runs as `stap --runtime=bpf [# stap-args:]
-# NAME.stp` from its folder. It passes when stdout equals NAME.out (after
+# NAME.stp` from its folder (or from a work directory after its
+# `# stap-build:`, with `-c` for its `# stap-cmd:`). It passes when stdout equals NAME.out (after
 # NAME.sed or NAME.check, as in e2e/), the exit status NAME.rc (absent: 0)
 # and stderr NAME.err (absent: empty); then no BPF program, map or link of
-# ours (names stp_*, stp.bss) may be left in the kernel. The whole folder
-# is skipped, visibly, where BPF cannot run: not root, no BTF, no clang,
-# libbpf-dev or bpftool.
+# ours (names stp_*, stp.bss, stp.rodata) may be left in the kernel. The
+# whole folder is skipped, visibly, where BPF cannot run: not root, no
+# BTF, no clang, libbpf-dev or bpftool.
 
 bpf_unavailable() {
 	if [ "$(id -u)" != 0 ]; then
@@ -33,7 +34,7 @@ bpf_leftovers() {
 	for i in 1 2 3 4 5 6; do
 		left=$( (bpftool prog show; bpftool map show;
 			 bpftool link show) 2>/dev/null |
-			grep -E 'name (stp_|stp\.bss)')
+			grep -E 'name (stp_|stp\.(bss|rodata))')
 		[ -z "$left" ] && return 0
 		sleep 0.5
 	done
@@ -52,7 +53,26 @@ fi
 for f in "${bpf_tests[@]}"; do
 	name=bpf/$(basename "$f" .stp)
 	base=${f%.stp}
-	stap_here "$f" --runtime=bpf >"$work/out" 2>"$work/err"
+	# "# stap-build: CMD" (as in e2e/): run by sh in the folder with
+	# $OUT a work directory, where the script then runs from (its
+	# process("./NAME")); "# stap-cmd: CMD" runs CMD with -c
+	bcmd=$(sed -n 's/^# stap-build: //p' "$f" | head -1)
+	cmd=$(sed -n 's/^# stap-cmd: //p' "$f" | head -1)
+	run=$f
+	if [ -n "$bcmd" ]; then
+		bout=$work/bpf-files
+		mkdir -p "$bout"
+		if ! (cd "$(dirname "$f")" && OUT=$bout sh -c "$bcmd") \
+				>"$work/build.err" 2>&1; then
+			fail "$name" "stap-build failed: $(cat "$work/build.err")"
+			continue
+		fi
+		cp "$f" "$bout/"
+		run=$bout/$(basename "$f")
+	fi
+	cmd_opt=()
+	[ -n "$cmd" ] && cmd_opt=(-c "$cmd")
+	stap_here "$run" --runtime=bpf "${cmd_opt[@]}" >"$work/out" 2>"$work/err"
 	rc=$?
 	want_rc=0
 	[ -f "$base.rc" ] && want_rc=$(cat "$base.rc")

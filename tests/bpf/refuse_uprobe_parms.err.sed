@@ -1,0 +1,1 @@
+s|process\("/[^"]*/uprobe_prog"\)|process("OUT/uprobe_prog")|

@@ -1,0 +1,1 @@
+s| at /.*/tapsets/linux/| at TAPSETS/|
