@@ -38,6 +38,8 @@ struct stp_proc_task {
 	pid_t tid;
 	struct inode *exe;		/* the executable, identity only */
 	u8 pending;			/* 1: process begin, 2: thread begin */
+	u8 leader_gone;			/* the leader passed its exit while
+					 * other threads lived */
 };
 
 enum { STP_PEND_PROCESS = 1, STP_PEND_THREAD = 2 };
@@ -286,27 +288,37 @@ static void notrace stp_proc_on_exec(void *data, struct task_struct *p,
 }
 
 /*
- * Which exit ends the process: several threads may find the group's
- * live count at 0 (a joined thread is still in do_exit when the main
- * thread's exit_group runs), so the one that takes the leader's entry
- * (kept until then, even after the leader itself exits) ends it.
+ * Which exit ends the process. Several threads may find the group's live
+ * count at 0: a joined thread is still in do_exit, before this
+ * tracepoint, when the main thread's exit_group takes the count to 0. So
+ * the leader's entry (kept until then, even after the leader itself
+ * exits) decides: the leader's own exit ends the process when the group
+ * is dead; another thread's does only once the leader has gone before it
+ * (pthread_exit() in main), the first to take the entry. Otherwise it is
+ * a thread's end.
  */
 static bool stp_proc_exit_entry(struct task_struct *p, struct inode **exe)
 {
-	struct stp_proc_task *e, *leader = NULL;
+	struct stp_proc_task *e, *leader;
 	bool group_dead = !p->signal || !atomic_read(&p->signal->live);
+	bool is_leader = p->pid == p->tgid;
 	unsigned long flags;
 
 	spin_lock_irqsave(&stp_proc_lock, flags);
 	e = stp_proc_find(p->pid);
 	*exe = e ? e->exe : NULL;
-	if (group_dead)
-		leader = stp_proc_find(p->tgid);
+	leader = stp_proc_find(p->tgid);
 	if (e && e->pending) {
 		atomic_dec(&stp_proc_pending);
 		e->pending = 0;
 	}
-	if (e && e != leader && p->pid != p->tgid) {
+	if (leader && !(group_dead && (is_leader || leader->leader_gone))) {
+		/* not the process's end */
+		if (is_leader)
+			leader->leader_gone = 1;
+		leader = NULL;
+	}
+	if (e && e != leader && !is_leader) {
 		hash_del(&e->node);
 		kfree(e);
 	}
