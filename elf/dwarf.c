@@ -189,6 +189,46 @@ bool elf_file_line_at(struct elf_file *f, uint64_t addr,
 	return true;
 }
 
+int elf_file_line_rows(struct elf_file *f,
+		       int (*fn)(const struct elf_line *row, bool end,
+				 void *arg),
+		       void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!elf_file_dwarf(f))
+		return -1;
+	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Lines *lines;
+		size_t nl;
+
+		if (dwarf_offdie(f->dw, off + hsize, &cu) &&
+		    dwarf_getsrclines(&cu, &lines, &nl) == 0) {
+			for (size_t i = 0; i < nl; i++) {
+				Dwarf_Line *l = dwarf_onesrcline(lines, i);
+				const char *src = dwarf_linesrc(l, NULL, NULL);
+				struct elf_line row = { 0 };
+				Dwarf_Addr a = 0;
+				bool end = false;
+				int r;
+
+				dwarf_lineaddr(l, &a);
+				dwarf_lineno(l, &row.line);
+				dwarf_lineendsequence(l, &end);
+				dwarf_linebeginstatement(l, &row.is_stmt);
+				row.addr = a;
+				row.file = src ? src : "";
+				if ((r = fn(&row, end, arg)))
+					return r;
+			}
+		}
+		off = next;
+	}
+	return 0;
+}
+
 /* path is file, or ends with "/file" */
 static bool same_file(const char *path, const char *file)
 {

@@ -232,6 +232,7 @@ void **kind_state(struct cg *cg, enum attach_kind kind);
 
 /* The symbol and unwind tables of the user objects runtime/ustack.c
  * reads (stp_uobjs[]), emitted before the tapset's C that includes it. */
-void gen_unwind_tables(struct cg *cg, FILE *out);
+/* lines: also each object's line table (usymfileline() and friends) */
+void gen_unwind_tables(struct cg *cg, FILE *out, bool lines);
 
 #endif /* CODEGEN_EMIT_H */
