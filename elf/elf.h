@@ -202,6 +202,15 @@ int elf_file_line_rows(struct elf_file *f,
 				 void *arg),
 		       void *arg);
 
+/* The compilation unit covering addr (its DIE's offset), or 0. */
+uint64_t elf_file_cu_at(struct elf_file *f, uint64_t addr);
+
+/* elf_file_line_rows() for one compilation unit (elf_file_cu_at()'s). */
+int elf_file_cu_line_rows(struct elf_file *f, uint64_t cu_off,
+			  int (*fn)(const struct elf_line *row, bool end,
+				    void *arg),
+			  void *arg);
+
 /*
  * The addresses of file:line, where file is a path or a suffix of one
  * ("prog.c" matches "/tmp/x/prog.c") and the rows are statements: the

@@ -42,6 +42,8 @@ static void gen_embeds(struct cg *cg, FILE *out)
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
 		/* the user stack tapset's runtime reads the objects' tables */
+		if (strstr(e->embedded.code, "STP_NEED_KLINES"))
+			gen_kernel_lines(cg, out);
 		if (!ustack && strstr(e->embedded.code, "#include \"ustack.c\"")) {
 			gen_unwind_tables(cg, out, lines);
 			ustack = true;

@@ -119,101 +119,6 @@ static uint64_t extent(struct elf_file *f)
 	return ((sp.hi + 0xfff) & ~0xfffULL) - sp.lo;
 }
 
-/*
- * The line table, with lines: address -> (file, line), a row where
- * either changes, sorted by address; line 0 a gap (a sequence's end).
- * Rows at one address: the last is the one covering it (the earlier
- * ones are empty), a sequence's end before a sequence starting there.
- */
-struct lrow {
-	uint64_t addr;
-	int line, file;
-	bool end;
-	unsigned seq;		/* order in the file, for a stable sort */
-};
-
-struct lrows {
-	struct lrow *v;
-	int n, cap;
-	const char **files;	/* libdw's names, valid while f is open */
-	int nfiles, fcap;
-	unsigned seq;
-	uint64_t max;
-};
-
-static int collect_line(const struct elf_line *l, bool end, void *arg)
-{
-	struct lrows *lr = arg;
-	int file = 0;
-
-	/* a CU names few files: the last ones first */
-	for (file = lr->nfiles - 1; file >= 0; file--)
-		if (lr->files[file] == l->file ||
-		    !strcmp(lr->files[file], l->file))
-			break;
-	if (file < 0) {
-		VEC_PUSH(lr->files, lr->nfiles, lr->fcap, l->file);
-		file = lr->nfiles - 1;
-	}
-	VEC_GROW(lr->v, lr->n, lr->cap);
-	lr->v[lr->n++] = (struct lrow){ l->addr, end ? 0 : l->line, file, end,
-					lr->seq++ };
-	if (l->addr > lr->max)
-		lr->max = l->addr;
-	return 0;
-}
-
-static int by_line_addr(const void *a, const void *b)
-{
-	const struct lrow *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	if (x->end != y->end)
-		return x->end ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-/* Object k's line table (stp_ufiles_K, stp_ulines_K): the rows. */
-static int gen_lines(struct cg *cg, FILE *out, int k, struct elf_file *f)
-{
-	struct lrows lr = { 0 };
-	int rows = 0;
-
-	if (elf_file_line_rows(f, collect_line, &lr) < 0 || !lr.n ||
-	    lr.max > UINT32_MAX || lr.nfiles > UINT16_MAX) {
-		free(lr.v);
-		free(lr.files);
-		return 0;	/* no DWARF lines (or too many for a row) */
-	}
-	qsort(lr.v, (size_t)lr.n, sizeof(*lr.v), by_line_addr);
-	fprintf(out, "static const char *const stp_ufiles_%d[] = {\n", k);
-	for (int i = 0; i < lr.nfiles; i++)
-		fprintf(out, "\t%s,\n",
-			c_string(cg, lr.files[i], strlen(lr.files[i])));
-	fprintf(out, "};\nstatic const struct stp_uline stp_ulines_%d[] = {\n",
-		k);
-	int last_line = -1, last_file = -1;
-	for (int i = 0; i < lr.n; i++) {
-		const struct lrow *r = &lr.v[i];
-		/* the last row at an address covers it */
-		if (i + 1 < lr.n && lr.v[i + 1].addr == r->addr)
-			continue;
-		if (r->line == last_line && (!r->line || r->file == last_file))
-			continue;
-		fprintf(out, "{0x%" PRIx64 ",%d,%d},", r->addr, r->line,
-			r->line ? r->file : 0);
-		if (++rows % 4 == 0)
-			fputc('\n', out);
-		last_line = r->line;
-		last_file = r->file;
-	}
-	fputs("\n};\n", out);
-	free(lr.v);
-	free(lr.files);
-	return rows;
-}
-
 /* Object k's tables; false when it cannot be read. */
 static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		       FILE *objs, bool lines)
@@ -287,10 +192,13 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		nrows++;
 	}
 	fputs("\t{ 0 }\n};\n", out);
-	int nlines = lines ? gen_lines(cg, out, k, f) : 0;
+	const char *lname = arena_printf(&cg->s->arena, "stp_u%d", k);
+	uint64_t base = 0;	/* rows at link-time addresses */
+	int nlines = lines ? gen_line_table(cg, out, lname, f, NULL, 0,
+					    &base) : 0;
 	char *ltab = nlines ? arena_printf(&cg->s->arena,
-					   "stp_ufiles_%d, stp_ulines_%d",
-					   k, k) : "NULL, NULL";
+					   "%s_files, %s_lines", lname,
+					   lname) : "NULL, NULL";
 	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, 0x%llxUL, %d, "
 		"stp_usyms_%d, %d, stp_urows_%d, %d, %s, %d },\n",
 		c_string(cg, path, strlen(path)),
@@ -352,14 +260,13 @@ void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 	      "struct stp_usym { unsigned long addr, size; const char *name; };\n"
 	      "struct stp_urow { unsigned long pc; int cfa_off; unsigned char "
 	      "cfa_reg; signed char ra_off; short fp_off; };\n"
-	      "struct stp_uline { unsigned int addr, line; "
-	      "unsigned short file; };\n"
+	      STP_LINE_ROW_C
 	      "struct stp_uobj { const char *path, *base; unsigned long ino; "
 	      "long long size; unsigned long span; bool dyn; "
 	      "const struct stp_usym *syms; "
 	      "unsigned int nsyms; const struct stp_urow *rows; "
 	      "unsigned int nrows; const char *const *files; "
-	      "const struct stp_uline *lines; unsigned int nlines; };\n",
+	      "const struct stp_line *lines; unsigned int nlines; };\n",
 	      out);
 	for (int i = 0; i < n; i++) {
 		bool dup = false;

@@ -180,7 +180,7 @@ static const struct stp_usym *stp_usym_at(const struct stp_uobj *o,
 }
 
 /* The line table row covering rel (line 0: none), or NULL. */
-static const struct stp_uline *stp_uline_at(const struct stp_uobj *o,
+static const struct stp_line *stp_uline_at(const struct stp_uobj *o,
 					    unsigned long rel)
 {
 	unsigned int lo = 0, hi = o->nlines;
@@ -302,7 +302,7 @@ static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
 	const char *pre = style == STP_USYM_FULL ||
 			  style == STP_USYM_FULLER ? " " : "";
 	const struct stp_usym *s = NULL;
-	const struct stp_uline *l = NULL;
+	const struct stp_line *l = NULL;
 	struct stp_uloc loc;
 	char buf[256];
 	const char *mod, *base;
@@ -362,7 +362,7 @@ enum { STP_ULINE_FILE = 1, STP_ULINE_LINE = 2 };
 static int __maybe_unused stp_uline_format(char *out, size_t size,
 					   unsigned long addr, int what)
 {
-	const struct stp_uline *l = NULL;
+	const struct stp_line *l = NULL;
 	struct stp_uloc loc;
 
 	if (stp_uaddr_find(addr, &loc, NULL, 0) == 1)
