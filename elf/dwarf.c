@@ -189,6 +189,80 @@ bool elf_file_line_at(struct elf_file *f, uint64_t addr,
 	return true;
 }
 
+/* The rows of the line table of the CU whose DIE is cu, to fn. */
+static int cu_line_rows(Dwarf_Die *cu,
+			int (*fn)(const struct elf_line *row, bool end,
+				  void *arg),
+			void *arg)
+{
+	Dwarf_Lines *lines;
+	size_t nl;
+
+	if (dwarf_getsrclines(cu, &lines, &nl) != 0)
+		return 0;
+	for (size_t i = 0; i < nl; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		const char *src = dwarf_linesrc(l, NULL, NULL);
+		struct elf_line row = { 0 };
+		Dwarf_Addr a = 0;
+		bool end = false;
+		int r;
+
+		dwarf_lineaddr(l, &a);
+		dwarf_lineno(l, &row.line);
+		dwarf_lineendsequence(l, &end);
+		dwarf_linebeginstatement(l, &row.is_stmt);
+		row.addr = a;
+		row.file = src ? src : "";
+		if ((r = fn(&row, end, arg)))
+			return r;
+	}
+	return 0;
+}
+
+int elf_file_line_rows(struct elf_file *f,
+		       int (*fn)(const struct elf_line *row, bool end,
+				 void *arg),
+		       void *arg)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	if (!elf_file_dwarf(f))
+		return -1;
+	while (dwarf_nextcu(f->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		int r;
+
+		if (dwarf_offdie(f->dw, off + hsize, &cu) &&
+		    (r = cu_line_rows(&cu, fn, arg)))
+			return r;
+		off = next;
+	}
+	return 0;
+}
+
+uint64_t elf_file_cu_at(struct elf_file *f, uint64_t addr)
+{
+	Dwarf_Die cu;
+
+	if (!elf_file_dwarf(f) || !dwarf_addrdie(f->dw, addr, &cu))
+		return 0;
+	return dwarf_dieoffset(&cu);
+}
+
+int elf_file_cu_line_rows(struct elf_file *f, uint64_t cu_off,
+			  int (*fn)(const struct elf_line *row, bool end,
+				    void *arg),
+			  void *arg)
+{
+	Dwarf_Die cu;
+
+	if (!elf_file_dwarf(f) || !dwarf_offdie(f->dw, cu_off, &cu))
+		return -1;
+	return cu_line_rows(&cu, fn, arg);
+}
+
 /* path is file, or ends with "/file" */
 static bool same_file(const char *path, const char *file)
 {

@@ -190,6 +190,28 @@ bool elf_file_line_at(struct elf_file *f, uint64_t addr,
 		      struct elf_line *out);
 
 /*
+ * Every row of every line table, CU by CU in the file's order, each
+ * sequence's rows by address and its end_sequence row last (with
+ * end set). fn's row, its file name too, is valid during the call
+ * only (the names are libdw's, one per file of the CU); fn
+ * returning nonzero stops the walk with that value. Returns it, 0, or
+ * -1 without DWARF.
+ */
+int elf_file_line_rows(struct elf_file *f,
+		       int (*fn)(const struct elf_line *row, bool end,
+				 void *arg),
+		       void *arg);
+
+/* The compilation unit covering addr (its DIE's offset), or 0. */
+uint64_t elf_file_cu_at(struct elf_file *f, uint64_t addr);
+
+/* elf_file_line_rows() for one compilation unit (elf_file_cu_at()'s). */
+int elf_file_cu_line_rows(struct elf_file *f, uint64_t cu_off,
+			  int (*fn)(const struct elf_line *row, bool end,
+				    void *arg),
+			  void *arg);
+
+/*
  * The addresses of file:line, where file is a path or a suffix of one
  * ("prog.c" matches "/tmp/x/prog.c") and the rows are statements: the
  * count, *out in the arena (lowest address of each block first).

@@ -232,6 +232,25 @@ void **kind_state(struct cg *cg, enum attach_kind kind);
 
 /* The symbol and unwind tables of the user objects runtime/ustack.c
  * reads (stp_uobjs[]), emitted before the tapset's C that includes it. */
-void gen_unwind_tables(struct cg *cg, FILE *out);
+/* The C of a line table's row: its address (from the table's base),
+ * line (0: no line from there on), file (an index into its names). */
+struct elf_file;
+#define STP_LINE_ROW_C "#ifndef STP_LINE_ROW\n#define STP_LINE_ROW\n" \
+	"struct stp_line { unsigned int addr, line; unsigned short file; };\n" \
+	"#endif\n"
+/*
+ * The line table of f (module/lines.c), all of it or (cus) those of
+ * the ncus compilation units, as NAME_files[] and NAME_lines[]: its row
+ * count, 0 for none. Rows are addresses from *base, which UINT64_MAX
+ * asks to be the table's lowest address.
+ */
+int gen_line_table(struct cg *cg, FILE *out, const char *name,
+		   struct elf_file *f, const uint64_t *cus, int ncus,
+		   uint64_t *base);
+/* The kernel's line tables: those of the compilation units of the
+ * script's kernel.function probes (module/lines.c). */
+void gen_kernel_lines(struct cg *cg, FILE *out);
+/* lines: also each object's line table (usymfileline() and friends) */
+void gen_unwind_tables(struct cg *cg, FILE *out, bool lines);
 
 #endif /* CODEGEN_EMIT_H */

@@ -32,13 +32,20 @@ static void gen_embeds(struct cg *cg, FILE *out)
 		fputs("\n#pragma GCC diagnostic push\n"
 		      "#pragma GCC diagnostic ignored \"-Wunused-function\"\n",
 		      out);
-	bool ustack = false;
+	bool ustack = false, lines = false;
+	/* the line tables, only for a script that asks for source lines
+	 * (the fileline tapset's embedded C names them) */
+	for (int i = 0; i < cg->prog->nembeds; i++)
+		lines |= strstr(cg->prog->embeds[i]->embedded.code,
+				"STP_NEED_ULINES") != NULL;
 	for (int i = 0; i < cg->prog->nembeds; i++) {
 		const struct node *e = cg->prog->embeds[i];
 		const struct srcfile *f = session_file(cg->s, e->loc.file);
 		/* the user stack tapset's runtime reads the objects' tables */
+		if (strstr(e->embedded.code, "STP_NEED_KLINES"))
+			gen_kernel_lines(cg, out);
 		if (!ustack && strstr(e->embedded.code, "#include \"ustack.c\"")) {
-			gen_unwind_tables(cg, out);
+			gen_unwind_tables(cg, out, lines);
 			ustack = true;
 		}
 		fprintf(out, "\n/* embedded C at %s:%d:%d */\n%s\n",

@@ -18,7 +18,11 @@
  *   per change of rules inside each function: the CFA as rsp or rbp plus
  *   an offset, where the return address and the caller's rbp are saved
  *   (an offset from the CFA), or a row where no rule is known (a gap
- *   between functions, an expression rule). No frame pointer is needed.
+ *   between functions, an expression rule). No frame pointer is needed;
+ * - for a script that asks for source lines (usymfileline() and the
+ *   others of ucontext-fileline.stp) its line table: the files' names
+ *   and a row per change of file or line (a 12-byte struct: link-time
+ *   address, line, file), from its DWARF through elf/.
  * The object is known at run time by its inode number and size (the
  * guest's view of this machine's files keeps the inode numbers).
  */
@@ -117,7 +121,7 @@ static uint64_t extent(struct elf_file *f)
 
 /* Object k's tables; false when it cannot be read. */
 static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
-		       FILE *objs)
+		       FILE *objs, bool lines)
 {
 	char *err = NULL;
 	struct elf_file *f = elf_file_open(path, NULL, &err);
@@ -188,15 +192,22 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		nrows++;
 	}
 	fputs("\t{ 0 }\n};\n", out);
+	const char *lname = arena_printf(&cg->s->arena, "stp_u%d", k);
+	uint64_t base = 0;	/* rows at link-time addresses */
+	int nlines = lines ? gen_line_table(cg, out, lname, f, NULL, 0,
+					    &base) : 0;
+	char *ltab = nlines ? arena_printf(&cg->s->arena,
+					   "%s_files, %s_lines", lname,
+					   lname) : "NULL, NULL";
 	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, 0x%llxUL, %d, "
-		"stp_usyms_%d, %d, stp_urows_%d, %d },\n",
+		"stp_usyms_%d, %d, stp_urows_%d, %d, %s, %d },\n",
 		c_string(cg, path, strlen(path)),
 		c_string(cg, strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
 			 strlen(strrchr(path, '/') ? strrchr(path, '/') + 1 :
 				path)),
 		(unsigned long long)st.st_ino, (long long)st.st_size,
 		(unsigned long long)extent(f), elf_file_type(f) == ET_DYN, k,
-		nsyms, k, nrows);
+		nsyms, k, nrows, ltab, nlines);
 	free(fs.v);
 	elf_file_close(f);
 	return true;
@@ -219,7 +230,7 @@ static const char *command_program(struct cg *cg)
 					     cmd));
 }
 
-void gen_unwind_tables(struct cg *cg, FILE *out)
+void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 {
 	const char **paths = NULL;
 	int n = 0, cap = 0, made = 0;
@@ -249,16 +260,19 @@ void gen_unwind_tables(struct cg *cg, FILE *out)
 	      "struct stp_usym { unsigned long addr, size; const char *name; };\n"
 	      "struct stp_urow { unsigned long pc; int cfa_off; unsigned char "
 	      "cfa_reg; signed char ra_off; short fp_off; };\n"
+	      STP_LINE_ROW_C
 	      "struct stp_uobj { const char *path, *base; unsigned long ino; "
 	      "long long size; unsigned long span; bool dyn; "
 	      "const struct stp_usym *syms; "
 	      "unsigned int nsyms; const struct stp_urow *rows; "
-	      "unsigned int nrows; };\n", out);
+	      "unsigned int nrows; const char *const *files; "
+	      "const struct stp_line *lines; unsigned int nlines; };\n",
+	      out);
 	for (int i = 0; i < n; i++) {
 		bool dup = false;
 		for (int j = 0; j < i; j++)
 			dup |= !strcmp(paths[i], paths[j]);
-		if (!dup && gen_object(cg, out, made, paths[i], objs))
+		if (!dup && gen_object(cg, out, made, paths[i], objs, lines))
 			made++;
 	}
 	fclose(objs);

@@ -11,7 +11,7 @@
  *
  * Not as 4.8: a PID is not checked against this machine's processes
  * (pass 5 may run in a guest, whose PIDs are its own), only for being
- * positive; $$parms is refused (not done).
+ * positive. $$parms (.syscall) is the six arguments in 4.8's text.
  */
 #include "probes/probes.h"
 #include "target/userpath.h"
@@ -105,6 +105,29 @@ static void body_events(struct sema *se, bool *entry, bool *ret, bool *other)
 	}
 }
 
+/* $$parms of process.syscall, as SystemTap 4.8 writes it: the six
+ * argument registers, sprintf("$arg1=%#x ... $arg6=%#x", $arg1, ...). */
+static enum type syscall_parms(struct sema *se, struct node *n)
+{
+	struct arena *a = &se->s->arena;
+	struct node *f = ast_new(se->s, N_STRING, n->loc);
+	struct node *args = f;
+
+	f->str.value = "$arg1=%#x $arg2=%#x $arg3=%#x $arg4=%#x $arg5=%#x "
+		       "$arg6=%#x";
+	f->str.len = strlen(f->str.value);
+	for (int k = 1; k <= 6; k++) {
+		struct node *v = ast_new(se->s, N_TARGET, n->loc);
+		v->target.name = arena_printf(a, "$arg%d", k);
+		args = ast_append(args, v);
+	}
+	n->kind = N_PRINT;
+	n->print.kind = PRINT_SPRINTF;
+	n->print.args = args;
+	n->sym = NULL;
+	return infer(se, n, TY_STRING);
+}
+
 /* $syscall, $argN, $return: SystemTap 4.8's checks and messages (op: an
  * assignment's operator, else 0). */
 static enum type process_context(struct sema *se, struct node *n, int op)
@@ -120,7 +143,11 @@ static enum type process_context(struct sema *se, struct node *n, int op)
 		return TY_LONG;
 	body_events(se, &entry, &ret, &other);
 	bool argn = !strncmp(root, "$arg", 4) && root[4];
-	bool known = argn || !strcmp(root, "$$parms") ||
+	const char *base;
+	/* $$parms$ and $$parms$$ are $$parms: the values are numbers */
+	bool parms = (pretty_suffix(&se->s->arena, root, &base),
+		      !strcmp(base, "$$parms"));
+	bool known = argn || parms ||
 		     !strcmp(root, "$return") || !strcmp(root, "$syscall");
 	if (other)
 		msg = "only \"process(PATH_OR_PID).syscall\" and "
@@ -131,15 +158,14 @@ static enum type process_context(struct sema *se, struct node *n, int op)
 				   "not be used as %s", root,
 				   context_step(n)->kind == N_TMEMBER ?
 				   "a structure" : "array");
-	else if (argn || !strcmp(root, "$$parms")) {
+	else if (argn || parms) {
 		char *end;
 		long k = strtol(root + 4, &end, 10);
 		if (ret)
 			msg = "only \"process(PATH_OR_PID).syscall\" support "
 			      "$argN or $$parms.";
 		else if (!argn)
-			msg = "$$parms of process.syscall is not supported "
-			      "yet";
+			;	/* $$parms: rewritten below */
 		else if (*end || k < 1 || k > 6)
 			msg = "invalid syscall argument number (1-6)";
 		else {
@@ -170,6 +196,8 @@ static enum type process_context(struct sema *se, struct node *n, int op)
 		return TY_LONG;
 	}
 	(void)value;
+	if (parms)
+		return syscall_parms(se, n);
 	for (int i = 0; i < b->nctxvars; i++)
 		if (!strcmp(b->ctxvars[i]->name, root)) {
 			n->sym = b->ctxvars[i];

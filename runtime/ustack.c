@@ -179,6 +179,25 @@ static const struct stp_usym *stp_usym_at(const struct stp_uobj *o,
 	return s;
 }
 
+/* The line table row covering rel (line 0: none), or NULL. */
+static const struct stp_line *stp_uline_at(const struct stp_uobj *o,
+					    unsigned long rel)
+{
+	unsigned int lo = 0, hi = o->nlines;
+
+	while (lo < hi) {
+		unsigned int mid = lo + (hi - lo) / 2;
+
+		if (o->lines[mid].addr <= rel)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || !o->lines[lo - 1].line)
+		return NULL;
+	return &o->lines[lo - 1];
+}
+
 /* The user registers of the probe: the interrupted ones when it hit in
  * user mode, else those saved when current entered the kernel. */
 static struct pt_regs *stp_user_regs(struct stp_context *c)
@@ -271,6 +290,8 @@ enum stp_usym_style {
 				 * 0x40 [/path/prog]\n" */
 	STP_USYM_SIMPLE,	/* sprint_ubacktrace(): "main+0x26 [prog]\n" */
 	STP_USYM_BRIEF,		/* print_ubacktrace_brief(): "main+0x26\n" */
+	STP_USYM_FULLER,	/* print_ubacktrace_fileline(): as FULL, with
+				 * " at /src/prog.c:12" before the object */
 };
 
 static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
@@ -278,8 +299,10 @@ static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
 						   enum stp_usym_style style)
 {
 	const char *nl = style >= STP_USYM_FULL ? "\n" : "";
-	const char *pre = style == STP_USYM_FULL ? " " : "";
+	const char *pre = style == STP_USYM_FULL ||
+			  style == STP_USYM_FULLER ? " " : "";
 	const struct stp_usym *s = NULL;
+	const struct stp_line *l = NULL;
 	struct stp_uloc loc;
 	char buf[256];
 	const char *mod, *base;
@@ -289,6 +312,8 @@ static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
 
 	if (where == 1)
 		s = stp_usym_at(loc.obj, loc.rel);
+	if (where == 1 && style == STP_USYM_FULLER)
+		l = stp_uline_at(loc.obj, loc.rel);
 	if (!where || (!s && (style == STP_USYM_NAME ||
 			      style == STP_USYM_BRIEF)))
 		return snprintf(out, size, "%s0x%lx%s", pre, addr, nl);
@@ -315,9 +340,43 @@ static noinline int __maybe_unused stp_usym_format(char *out, size_t size,
 	case STP_USYM_BRIEF:
 		return snprintf(out, size, "%s+0x%lx\n", s->name,
 				loc.rel - s->addr);
+	case STP_USYM_FULLER:
+		if (l)
+			return snprintf(out, size, " 0x%lx : %s+0x%lx/0x%lx at "
+					"%s:%u [%s]\n", addr, s->name,
+					loc.rel - s->addr, s->size,
+					loc.obj->files[l->file], l->line, mod);
+		return snprintf(out, size, " 0x%lx : %s+0x%lx/0x%lx [%s]\n",
+				addr, s->name, loc.rel - s->addr, s->size, mod);
 	default:
 		return snprintf(out, size, "%s+0x%lx [%s]\n", s->name,
 				loc.rel - s->addr, base);
+	}
+}
+
+/* usymfileline() (file and line), usymfile(), usymline(): the source
+ * place of addr as "/src/prog.c:12", "/src/prog.c", "12", from the line
+ * table of the object mapped there; else addr in hex. */
+enum { STP_ULINE_FILE = 1, STP_ULINE_LINE = 2 };
+
+static int __maybe_unused stp_uline_format(char *out, size_t size,
+					   unsigned long addr, int what)
+{
+	const struct stp_line *l = NULL;
+	struct stp_uloc loc;
+
+	if (stp_uaddr_find(addr, &loc, NULL, 0) == 1)
+		l = stp_uline_at(loc.obj, loc.rel);
+	if (!l)
+		return snprintf(out, size, "0x%lx", addr);
+	switch (what) {
+	case STP_ULINE_FILE:
+		return snprintf(out, size, "%s", loc.obj->files[l->file]);
+	case STP_ULINE_LINE:
+		return snprintf(out, size, "%u", l->line);
+	default:
+		return snprintf(out, size, "%s:%u", loc.obj->files[l->file],
+				l->line);
 	}
 }
 

@@ -164,6 +164,24 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* The program itself, with its DWARF. */
+/* elf_file_line_rows: the count, the sequence ends, the line of the
+ * last row at addr */
+struct row_seen {
+	uint64_t addr;
+	int n, ends, line;
+};
+
+static int see_row(const struct elf_line *row, bool end, void *arg)
+{
+	struct row_seen *rs = arg;
+
+	rs->n++;
+	rs->ends += end;
+	if (!end && row->addr == rs->addr && row->file[0])
+		rs->line = row->line;
+	return 0;
+}
+
 static void check_program(struct elf_file *f)
 {
 	struct elf_sym s, main_sym, sem;
@@ -227,6 +245,17 @@ static void check_program(struct elf_file *f)
 		CHECK(elf_file_line_at(f, rows[i].addr, &l) && l.line == 14);
 	}
 	CHECK(elf_file_lines_of(f, "other.c", 14, &rows) == 0);
+
+	/* every row, and the rows of scale's CU: the row at scale's entry
+	 * is the one elf_file_line_at gives; sequences end */
+	struct row_seen all = { .addr = s.addr }, cu = { .addr = s.addr };
+	CHECK(elf_file_line_at(f, s.addr, &l));
+	CHECK(elf_file_line_rows(f, see_row, &all) == 0);
+	CHECK(all.n > nrows && all.ends >= 1 && all.line == l.line);
+	uint64_t cu_off = elf_file_cu_at(f, s.addr);
+	CHECK(cu_off != 0 && elf_file_cu_at(f, 0) == 0);
+	CHECK(elf_file_cu_line_rows(f, cu_off, see_row, &cu) == 0);
+	CHECK(cu.n >= 1 && cu.n <= all.n && cu.line == l.line);
 
 	/* a parameter's location at the entry: the first argument register */
 	const struct elf_loc *loc = NULL;
