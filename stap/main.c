@@ -590,7 +590,7 @@ static int parse_options(struct session *s, struct driver *d,
 			if (out_files_parse_size(optarg, &size, &keep)) {
 				fprintf(stderr, "ERROR: Safety pattern mismatch "
 					"for -S parameter ('%s' vs. "
-					"'^[0-9]+(,[0-9]+)?$')\n", optarg);
+					"'^[0-9]+(,[0-9]+)?$') rc=1\n", optarg);
 				return 1;
 			}
 			s->size_option = optarg;
