@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/outfiles.h"
 #include "module/build.h"
 #include "vm/vm.h"
 
@@ -101,6 +103,10 @@ static int run_local(struct driver *d)
 		argv[n++] = "-o";
 		argv[n++] = (char *)s->output_file;
 	}
+	if (s->size_option) {
+		argv[n++] = "-S";
+		argv[n++] = (char *)s->size_option;
+	}
 	if (s->target_cmd) {
 		argv[n++] = "-c";
 		argv[n++] = (char *)s->target_cmd;
@@ -115,6 +121,138 @@ static int run_local(struct driver *d)
 		argv[n++] = (char *)settings[i];
 	argv[n] = NULL;
 	return run_loader(argv);
+}
+
+/* Read exactly len bytes: 0, or -1 at the end of the stream or an error. */
+static int read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = read(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The -o files of a run in a guest: the loader's framed output
+ * (lib/outfiles.h) from fd, written and switched as staprun does for a
+ * run here. Returns the exit status for the writer process.
+ */
+static int write_files(struct out_files *of, int fd)
+{
+	static char buf[65536];
+	char path[PATH_MAX];
+	unsigned char hdr[4];
+	bool failed = false;
+	int type;
+
+	for (;;) {
+		unsigned char t;
+
+		if (read_full(fd, &t, 1))
+			break;
+		type = t;
+		if (type == OUT_FRAME_NEXT) {
+			if (failed || !out_files_next(of, path))
+				continue;
+			fprintf(stderr, "ERROR: Couldn't open output file %s: "
+				"%s\n", path, strerror(errno));
+			failed = true;
+			continue;
+		}
+		if (type != OUT_FRAME_DATA || read_full(fd, hdr, 4)) {
+			fprintf(stderr, "stap: error: the guest's output is "
+				"not in frames\n");
+			return 1;
+		}
+		size_t len = hdr[0] | hdr[1] << 8 | hdr[2] << 16 |
+			     (size_t)hdr[3] << 24;
+		while (len) {
+			size_t n = len < sizeof(buf) ? len : sizeof(buf);
+
+			if (read_full(fd, buf, n))
+				return 1;
+			len -= n;
+			if (failed || !out_files_write(of, buf, n))
+				continue;
+			fprintf(stderr, "ERROR: Couldn't write to output %d for "
+				"cpu 0, exiting.: %s\n", of->fd, strerror(errno));
+			failed = true;
+		}
+	}
+	if (out_files_close(of) && !failed) {
+		fprintf(stderr, "stap: error: closing %s: %s\n", of->name,
+			strerror(errno));
+		return 1;
+	}
+	return failed;
+}
+
+/*
+ * The process that writes the -o files of a run in a guest: its first
+ * file opened here (an error ends the run before the boot); returns the
+ * descriptor the guest's output goes to, or -1.
+ */
+static int start_file_writer(struct session *s, pid_t *writer)
+{
+	struct out_files of = { .name = s->output_file, .fd = -1 };
+	char path[PATH_MAX];
+	int p[2];
+
+	if (s->size_option &&
+	    out_files_parse_size(s->size_option, &of.size_max, &of.keep))
+		return -1;
+	if (out_files_open(&of, path)) {
+		fprintf(stderr, "stap: error: cannot open %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	/* close-on-exec: qemu and its helpers must not keep it open */
+	if (pipe(p) || fcntl(p[0], F_SETFD, FD_CLOEXEC) ||
+	    fcntl(p[1], F_SETFD, FD_CLOEXEC)) {
+		perror("stap: pipe");
+		out_files_close(&of);
+		return -1;
+	}
+	fflush(NULL);
+	*writer = fork();
+	if (*writer < 0) {
+		perror("stap: fork");
+		close(p[0]);
+		close(p[1]);
+		out_files_close(&of);
+		return -1;
+	}
+	if (*writer == 0) {
+		/* it ends when the output does: signals are the run's */
+		signal(SIGINT, SIG_IGN);
+		signal(SIGTERM, SIG_IGN);
+		signal(SIGHUP, SIG_IGN);
+		close(p[1]);
+		_exit(write_files(&of, p[0]));
+	}
+	close(p[0]);
+	out_files_close(&of);
+	return p[1];
+}
+
+/* Wait for the writer (its output closed): 0 when it wrote everything. */
+static int finish_file_writer(pid_t writer)
+{
+	int status;
+
+	while (waitpid(writer, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
 static int run_vm(struct driver *d)
@@ -134,13 +272,13 @@ static int run_vm(struct driver *d)
 			"and the loader only (-c runs busybox's commands)\n",
 			module_run(d)->vm_memory_mb ? module_run(d)->vm_memory_mb : 512,
 			module_run(d)->vm_cpus ? module_run(d)->vm_cpus : 1);
+	pid_t writer = -1;
 	if (s->output_file) {
-		out_fd = open(s->output_file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (out_fd < 0) {
-			fprintf(stderr, "stap: error: cannot open %s: %s\n",
-				s->output_file, strerror(errno));
+		/* the guest's loader frames the output (-m), a process of
+		 * ours writes the files */
+		out_fd = start_file_writer(s, &writer);
+		if (out_fd < 0)
 			return 1;
-		}
 	}
 	const char *workdir = arena_printf(&s->arena, "%s/vm", d->tmpdir);
 	if (mkdir(workdir, 0700) != 0 && errno != EEXIST) {
@@ -159,10 +297,14 @@ static int run_vm(struct driver *d)
 	/* the loader's options: -v's (the module reports its attach), and
 	 * with -o and -c, -E: the guest has one stdout stream, so the
 	 * command's output goes to stderr and the file gets the script's */
-	const char **args = arena_alloc(&s->arena, 5 * sizeof(*args));
+	const char **args = arena_alloc(&s->arena, 8 * sizeof(*args));
 	int nargs = 0;
-	if (s->output_file && s->target_cmd)
-		args[nargs++] = "-E";
+	if (s->output_file)
+		args[nargs++] = "-m";	/* -E with it */
+	if (s->output_file && s->size_option) {
+		args[nargs++] = "-S";
+		args[nargs++] = s->size_option;
+	}
 	for (int i = 0; i < s->verbose && i < 3; i++)
 		args[nargs++] = "-v";
 	args[nargs] = NULL;
@@ -200,10 +342,22 @@ static int run_vm(struct driver *d)
 	}
 	if (out_fd != 1)
 		close(out_fd);
+	if (writer > 0 && finish_file_writer(writer))
+		rc = 1;
 	return rc == 0 ? 0 : 1;
 }
 
 int run_module(struct driver *d)
 {
+	unsigned long long size = 0;
+	int keep;
+
+	/* SystemTap 4.8's staprun refuses it at pass 5, its message */
+	if (d->s->size_option && !d->s->output_file &&
+	    !out_files_parse_size(d->s->size_option, &size, &keep) && size) {
+		fprintf(stderr, "ERROR: You have to specify output FILE with "
+			"'-S' option.\n");
+		return 1;
+	}
 	return module_run(d)->use_vm ? run_vm(d) : run_local(d);
 }

@@ -2,7 +2,8 @@
 /*
  * staprun: load a generated module, relay its output, unload it.
  *
- *   staprun [-o FILE] [-c CMD] [-x PID] [-v] MODULE.ko
+ *   staprun [-o FILE [-S SIZE[,N]] | -m [-S SIZE]] [-c CMD [-E]] [-x PID] [-v]
+ *           MODULE.ko [NAME=VALUE...]
  *
  * Talks to the module through /proc/stap_<MODULE>/{ctl,data} as described
  * in runtime/abi/transport.h: "start", then sleep in ppoll() on data
@@ -18,6 +19,11 @@
  * went wrong.
  * -v sets the module's stp_verbose (it reports how its probes attached);
  * -vv also logs staprun's own steps.
+ * -o FILE writes the script's output to FILE, and switch_file() or -S's
+ * size moves it on to the next file, as SystemTap 4.8's stapio
+ * (lib/outfiles.h). -m (a guest's loader for stap -o) writes it to
+ * standard output in frames instead, with a frame where the next file
+ * starts, for stap to write the files.
  * Built statically: it runs inside a busybox initramfs.
  */
 #define _GNU_SOURCE
@@ -46,6 +52,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lib/outfiles.h"
 #include "runtime/abi/transport.h"
 
 #define DATA_BUF_SIZE (1024 * 1024)
@@ -66,6 +73,9 @@ static volatile sig_atomic_t got_sigchld;
 static bool out_gone;		/* the output failed (a closed pipe) */
 static int verbose;		/* -v: module's stp_verbose; -vv: our log */
 static int out_fd = STDOUT_FILENO;
+static bool to_files;		/* -o: the output goes to files */
+static bool framed;		/* -m: the output goes out in frames */
+static struct out_files files = { .fd = -1 };	/* -o, -S */
 static char modname[256];
 static bool module_loaded;
 static int ctl_fd = -1;
@@ -169,6 +179,9 @@ static void run_system(const char *cmd, size_t len)
 	pid = fork();
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* framed, standard output is no place for its bytes */
+		if (framed)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
 		closefrom(3);
 		execl("/bin/sh", "sh", "-c", c, (char *)NULL);
 		_exit(127);
@@ -234,9 +247,65 @@ static void feed_stdin(void)
 	pthread_detach(t);
 }
 
+/* The output failed: as SystemTap 4.8's stapio (its message too), the
+ * run stops as on SIGTERM (`stap ... | head` ends), the end probes run
+ * and what they print is read and dropped, so they never wait for a
+ * reader; the exit status is the run's own. */
+static void output_failed(void)
+{
+	fprintf(stderr, "ERROR: Couldn't write to output %d for cpu 0, "
+		"exiting.: %s\n", to_files ? files.fd : out_fd,
+		strerror(errno));
+	out_gone = true;
+}
+
+/* One frame of -m's output: the type, then for data its length and bytes. */
+static int write_frame(char type, const char *buf, size_t len)
+{
+	unsigned char hdr[5] = { (unsigned char)type, len & 0xff,
+				 (len >> 8) & 0xff, (len >> 16) & 0xff,
+				 (len >> 24) & 0xff };
+
+	if (write_all(out_fd, (const char *)hdr, type == OUT_FRAME_DATA ?
+		      sizeof(hdr) : 1))
+		return -1;
+	return type == OUT_FRAME_DATA ? write_all(out_fd, buf, len) : 0;
+}
+
+/*
+ * switch_file() of the script, or -S's size reached: the output goes on
+ * in the next file (framed: stap starts it). Without -o it does nothing,
+ * as under SystemTap 4.8.
+ */
+static void next_file(void)
+{
+	char path[PATH_MAX];
+
+	if (out_gone || (!to_files && !framed))
+		return;
+	vlog("switching output file\n");
+	if (framed) {
+		files.written = 0;
+		if (write_frame(OUT_FRAME_NEXT, NULL, 0))
+			output_failed();
+		return;
+	}
+	if (out_files_next(&files, path)) {
+		int err = errno;
+
+		fprintf(stderr, "ERROR: Couldn't open output file %s: %s\n",
+			path, strerror(err));
+		fprintf(stderr, "ERROR: Couldn't open file for cpu 0, "
+			"exiting.: %s\n", strerror(err));
+		out_gone = true;
+	}
+}
+
 /* Write one run of payloads to its stream. */
 static int relay_run(int type, const char *buf, size_t len)
 {
+	int rc;
+
 	if (!len)
 		return 0;
 	if (type == STP_REC_STDERR) {
@@ -245,17 +314,16 @@ static int relay_run(int type, const char *buf, size_t len)
 	}
 	if (out_gone)
 		return 0;
-	if (write_all(out_fd, buf, len)) {
-		/*
-		 * As SystemTap 4.8's stapio (its message too): the run stops
-		 * as on SIGTERM (`stap ... | head` ends), the end probes run
-		 * and what they print is read and dropped, so they never
-		 * wait for a reader; the exit status is the run's own.
-		 */
-		fprintf(stderr, "ERROR: Couldn't write to output %d for cpu 0, "
-			"exiting.: %s\n", out_fd, strerror(errno));
-		out_gone = true;
+	if (framed) {
+		rc = write_frame(OUT_FRAME_DATA, buf, len);
+		files.written += len;
+	} else if (to_files) {
+		rc = out_files_write(&files, buf, len);
+	} else {
+		rc = write_all(out_fd, buf, len);
 	}
+	if (rc)
+		output_failed();
 	return 0;
 }
 
@@ -288,11 +356,15 @@ static ssize_t relay_once(void)
 			fprintf(stderr, "staprun: truncated record\n");
 			return -1;
 		}
-		if (hdr.type == STP_REC_SYSTEM) {
+		if (hdr.type == STP_REC_SYSTEM ||
+		    hdr.type == STP_REC_SWITCH_FILE) {
 			/* the run before it out first */
 			if (relay_run(run_type, data_buf + run, run_len))
 				return -1;
-			run_system(data_buf + off, hdr.len);
+			if (hdr.type == STP_REC_SYSTEM)
+				run_system(data_buf + off, hdr.len);
+			else
+				next_file();
 			off += hdr.len;
 			run = off;
 			run_len = 0;
@@ -300,6 +372,18 @@ static ssize_t relay_once(void)
 		}
 		type = hdr.type == STP_REC_STDERR ? STP_REC_STDERR :
 						    STP_REC_STDOUT;
+		/* -S: a record that would take the file past its size
+		 * starts the next one (the run before it out first) */
+		if (type == STP_REC_STDOUT &&
+		    out_files_full(&files, run_type == STP_REC_STDOUT ?
+				   run_len : 0, hdr.len)) {
+			if (relay_run(run_type, data_buf + run, run_len))
+				return -1;
+			next_file();
+			run = off;
+			run_len = 0;
+			run_type = type;
+		}
 		if (type != run_type) {
 			if (relay_run(run_type, data_buf + run, run_len))
 				return -1;
@@ -577,6 +661,27 @@ static int open_as_user(const char *path, int flags, mode_t mode)
 	return fd;
 }
 
+/* unlink() as the real user, for -S N's oldest file. */
+static int unlink_as_user(const char *path)
+{
+	uid_t euid = geteuid();
+	gid_t egid = getegid();
+	int rc, err;
+
+	if (!set_id_run())
+		return unlink(path);
+	if (setegid(getgid()) || seteuid(getuid()))
+		return -1;
+	rc = unlink(path);
+	err = errno;
+	if (seteuid(euid) || setegid(egid)) {
+		perror("staprun: restoring the effective user");
+		exit(1);
+	}
+	errno = err;
+	return rc;
+}
+
 /* 1 if the module file ends with an appended signature (sign-file's). */
 static int module_is_signed(int fd)
 {
@@ -829,7 +934,8 @@ static void start_command(uint32_t *go)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: staprun [-o FILE] [-c CMD [-E]] [-x PID] [-v] MODULE.ko [NAME=VALUE...]\n");
+		"usage: staprun [-o FILE [-S SIZE[,N]] | -m [-S SIZE]] [-c CMD [-E]] [-x PID] [-v]\n"
+		"               MODULE.ko [NAME=VALUE...]\n");
 }
 
 int main(int argc, char **argv)
@@ -846,8 +952,22 @@ int main(int argc, char **argv)
 	int rc = 1;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "o:c:x:vE")) != -1) {
+	while ((opt = getopt(argc, argv, "o:c:x:vES:m")) != -1) {
 		switch (opt) {
+		case 'S':
+			if (out_files_parse_size(optarg, &files.size_max,
+						 &files.keep)) {
+				fprintf(stderr, "ERROR: Invalid file size "
+					"option '%s'.\n", optarg);
+				usage();
+				return 1;
+			}
+			break;
+		case 'm':
+			framed = true;
+			/* the command's output is no frame either */
+			cmd_stdout_to_stderr = true;
+			break;
 		case 'E':
 			cmd_stdout_to_stderr = true;
 			break;
@@ -872,6 +992,12 @@ int main(int argc, char **argv)
 		usage();
 		return 1;
 	}
+	if (files.size_max && !out_path && !framed) {
+		fprintf(stderr, "ERROR: You have to specify output FILE with "
+			"'-S' option.\n");
+		usage();
+		return 1;
+	}
 	if (set_module_name(argv[optind]))
 		return 1;
 	data_buf = malloc(DATA_BUF_SIZE);
@@ -879,12 +1005,16 @@ int main(int argc, char **argv)
 		perror("staprun: malloc");
 		return 1;
 	}
-	if (out_path) {
-		out_fd = open_as_user(out_path, O_WRONLY | O_CREAT | O_TRUNC |
-				      O_CLOEXEC, 0666);
-		if (out_fd < 0) {
+	if (out_path && !framed) {
+		char path[PATH_MAX];
+
+		files.name = out_path;
+		files.open_fn = open_as_user;
+		files.unlink_fn = unlink_as_user;
+		to_files = true;
+		if (out_files_open(&files, path)) {
 			fprintf(stderr, "staprun: cannot open %s: %s\n",
-				out_path, strerror(errno));
+				path, strerror(errno));
 			return 1;
 		}
 	}
@@ -1047,7 +1177,7 @@ out:
 	if (stdin_term_set)
 		tcsetattr(STDIN_FILENO, TCSANOW, &stdin_term);
 	unload_module();
-	if (out_fd != STDOUT_FILENO && close(out_fd)) {
+	if (to_files && out_files_close(&files)) {
 		fprintf(stderr, "staprun: closing %s: %s\n", out_path,
 			strerror(errno));
 		rc = 1;

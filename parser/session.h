@@ -106,6 +106,7 @@ struct session {
 	int units_out;
 	long unit_start[64];
 	const char *output_file;	/* -o */
+	const char *size_option;	/* -S SIZE[,N], as given */
 	const char *target_cmd;	/* -c */
 	long target_pid;	/* -x, 0 if none */
 	/* -d OBJECT: user programs and libraries whose symbols and unwind

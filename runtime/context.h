@@ -72,6 +72,7 @@ __printf(2, 3) void stp_errorf(struct stp_context *c, const char *fmt, ...);
 void stp_request_exit(struct stp_context *c);
 void stp_warn(struct stp_context *c, const char *msg);
 void stp_system(struct stp_context *c, const char *cmd);
+void stp_switch_file(struct stp_context *c);
 
 /*
  * Charge n statements; when the budget is gone, raise "MAXACTION exceeded"

@@ -101,6 +101,16 @@ void stp_system(struct stp_context *c, const char *cmd)
 	c->ptype = STP_REC_STDOUT;
 }
 
+/*
+ * switch_file(): a record after the probe's output so far, where the
+ * loader starts the next -o file (a control record, as system()'s).
+ */
+void stp_switch_file(struct stp_context *c)
+{
+	stp_print_commit(c);
+	stp_ring_write(c, STP_REC_SWITCH_FILE, "", 0);
+}
+
 static void stp_stderr(struct stp_context *c, const char *first, ...)
 {
 	va_list ap;

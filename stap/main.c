@@ -22,6 +22,7 @@
 #include "module/backend.h"
 #include "bpf/bpf.h"
 #include "lib/guard.h"
+#include "lib/outfiles.h"
 #include "lib/strbuf.h"
 #include "parser/parser.h"
 #include "semantic/library.h"
@@ -581,10 +582,20 @@ static int parse_options(struct session *s, struct driver *d,
 				"supported yet: run with -o FILE in the "
 				"background instead\n");
 			return 1;
-		case 'S':
-			fprintf(stderr, "stap: error: -S (output file rotation) is "
-				"not supported yet\n");
-			return 1;
+		case 'S': {
+			unsigned long long size;
+			int keep;
+
+			/* SystemTap 4.8's check and message */
+			if (out_files_parse_size(optarg, &size, &keep)) {
+				fprintf(stderr, "ERROR: Safety pattern mismatch "
+					"for -S parameter ('%s' vs. "
+					"'^[0-9]+(,[0-9]+)?$') rc=1\n", optarg);
+				return 1;
+			}
+			s->size_option = optarg;
+			break;
+		}
 		case 'B':
 			if (!add_make_arg(s, m, optarg))
 				return 1;

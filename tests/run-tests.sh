@@ -888,7 +888,7 @@ fi
 
 ### the runtime's own VM test, the VM runner's self-test, stap's stop paths
 for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh vm/warm.sh \
-	vm/pipe-head.sh vm/stdin-input.sh; do
+	vm/pipe-head.sh vm/stdin-input.sh vm/output-files.sh; do
 	name=${t%.sh}
 	wanted "$name" || continue
 	if [ $use_vm = 0 ]; then

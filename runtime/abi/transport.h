@@ -49,6 +49,8 @@ enum stp_record_type {
 					 * CMD" after relaying the records
 					 * before it, and waits for it before
 					 * those after it */
+	STP_REC_SWITCH_FILE = 4,	/* switch_file(): the -o output goes
+					 * on in the next file (no payload) */
 };
 
 /* Every record in the data file starts with this header. */
