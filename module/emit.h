@@ -148,6 +148,16 @@ extern const struct kind_emit *const kind_emitters[ATTACH_NKINDS];
 extern const struct kind_emit *const kind_arm_order[];
 /* dp's emitter (a kind without one: no table entry, no hooks) */
 const struct kind_emit *emit_of(const struct derived_probe *dp);
+/*
+ * The C cast that gives $return its type in the handler being generated,
+ * for probes of kind whose ret_of says the value's size and signedness:
+ * an int is the register's low 32 bits, sign-extended (the upper half is
+ * not part of it). The probes sharing the handler must agree; otherwise,
+ * or for a 64-bit or unknown type, none ("").
+ */
+const char *return_cast(const struct cg *cg, enum attach_kind kind,
+			void (*ret_of)(const struct attach *at, unsigned *size,
+				       bool *is_signed));
 
 /* ---- expressions (expr.c) ------------------------------------------- */
 

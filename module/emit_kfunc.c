@@ -61,38 +61,11 @@ static const char *gen_kf_write(struct cg *cg, struct node *n)
 	return v;
 }
 
-/*
- * The C cast that gives $return its type in the handler being generated:
- * an int is the register's low 32 bits, sign-extended (the upper half of
- * the register is not part of it). The functions sharing the handler
- * must agree; otherwise, or for a 64-bit or unknown type, none.
- */
-static const char *return_cast(const struct cg *cg)
+/* A kernel function return's $return: its size and signedness. */
+static void kfunc_ret(const struct attach *at, unsigned *size, bool *is_signed)
 {
-	unsigned size = 0;
-	bool is_signed = false, first = true;
-
-	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct derived_probe *d = cg->prog->probes[i];
-
-		if (d->body != context_body(cg->scope) ||
-		    d->attach.kind != ATTACH_KFUNC_RETURN)
-			continue;
-		if (first) {
-			size = d->attach.kfunc.ret_size;
-			is_signed = d->attach.kfunc.ret_signed;
-			first = false;
-		} else if (d->attach.kfunc.ret_size != size ||
-			   d->attach.kfunc.ret_signed != is_signed) {
-			return "";
-		}
-	}
-	switch (size) {
-	case 1: return is_signed ? "(s8)" : "(u8)";
-	case 2: return is_signed ? "(s16)" : "(u16)";
-	case 4: return is_signed ? "(s32)" : "(u32)";
-	default: return "";
-	}
+	*size = at->kfunc.ret_size;
+	*is_signed = at->kfunc.ret_signed;
 }
 
 /*
@@ -348,7 +321,7 @@ static const char *context_value(struct cg *cg, struct node *n)
 		/* pass 2 allows it in .return probes only */
 		const char *t = tmp_long(cg);
 		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
-		     t, return_cast(cg));
+		     t, return_cast(cg, ATTACH_KFUNC_RETURN, kfunc_ret));
 		return t;
 	}
 	unsupported(cg, n, ast_kind_name(n->kind));

@@ -49,3 +49,32 @@ const struct kind_emit *emit_of(const struct derived_probe *dp)
 
 	return e ? e : &emit_none;
 }
+
+const char *return_cast(const struct cg *cg, enum attach_kind kind,
+			void (*ret_of)(const struct attach *at, unsigned *size,
+				       bool *is_signed))
+{
+	unsigned size = 0, sz;
+	bool is_signed = false, sg, first = true;
+
+	for (int i = 0; i < cg->prog->nprobes; i++) {
+		const struct derived_probe *d = cg->prog->probes[i];
+
+		if (d->body != context_body(cg->scope) || d->attach.kind != kind)
+			continue;
+		ret_of(&d->attach, &sz, &sg);
+		if (first) {
+			size = sz;
+			is_signed = sg;
+			first = false;
+		} else if (sz != size || sg != is_signed) {
+			return "";
+		}
+	}
+	switch (size) {
+	case 1: return is_signed ? "(s8)" : "(u8)";
+	case 2: return is_signed ? "(s16)" : "(u16)";
+	case 4: return is_signed ? "(s32)" : "(u32)";
+	default: return "";
+	}
+}

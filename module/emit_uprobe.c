@@ -167,34 +167,12 @@ static void fields(struct cg *cg, int i, FILE *out)
 			c_string(cg, u->name, strlen(u->name)));
 }
 
-/* The C cast that gives $return its type: the probes sharing the
- * handler must agree, else none. */
-static const char *return_cast(const struct cg *cg)
+/* A user function return's $return: its size and signedness. */
+static void uprobe_ret(const struct attach *at, unsigned *size,
+		       bool *is_signed)
 {
-	unsigned size = 0;
-	bool is_signed = false, first = true;
-
-	for (int i = 0; i < cg->prog->nprobes; i++) {
-		const struct derived_probe *d = cg->prog->probes[i];
-
-		if (d->body != context_body(cg->scope) ||
-		    d->attach.kind != ATTACH_UPROBE)
-			continue;
-		if (first) {
-			size = d->attach.uprobe.ret_size;
-			is_signed = d->attach.uprobe.ret_signed;
-			first = false;
-		} else if (d->attach.uprobe.ret_size != size ||
-			   d->attach.uprobe.ret_signed != is_signed) {
-			return "";
-		}
-	}
-	switch (size) {
-	case 1: return is_signed ? "(s8)" : "(u8)";
-	case 2: return is_signed ? "(s16)" : "(u16)";
-	case 4: return is_signed ? "(s32)" : "(u32)";
-	default: return "";
-	}
+	*size = at->uprobe.ret_size;
+	*is_signed = at->uprobe.ret_signed;
 }
 
 /* $return, $$name, $$provider, @entry(...). */
@@ -207,7 +185,7 @@ static const char *context_value(struct cg *cg, struct node *n)
 	if (!strcmp(name, "$return")) {
 		const char *t = tmp_long(cg);
 		emit(cg, "int64_t %s = (int64_t)%sregs_return_value(c->regs);",
-		     t, return_cast(cg));
+		     t, return_cast(cg, ATTACH_UPROBE, uprobe_ret));
 		return t;
 	}
 	if (!strcmp(name, "$$name"))
