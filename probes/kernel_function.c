@@ -212,40 +212,6 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 	return n->type = TY_LONG;
 }
 
-/*
- * @entry(expr) in a .return probe: its context variables are all taken
- * at the entry already, so an expression of them, constants and operators
- * means the same at the return; anything else (a function call, a
- * variable) would need to run at the entry, which is not supported yet.
- */
-static const struct node *entry_unsupported(const struct node *n)
-{
-	switch (n->kind) {
-	case N_NUMBER:
-	case N_STRING:
-	case N_TMEMBER:
-		return NULL;
-	case N_TARGET:
-		return strcmp(n->target.name, "$return") ? NULL : n;
-	case N_TINDEX:
-		return entry_unsupported(n->target.index);
-	case N_UNARY:
-		return entry_unsupported(n->unary.operand);
-	case N_BINARY: {
-		const struct node *x = entry_unsupported(n->binary.lhs);
-		return x ? x : entry_unsupported(n->binary.rhs);
-	}
-	case N_TERNARY: {
-		const struct node *x = entry_unsupported(n->cond.cond);
-		if (!x)
-			x = entry_unsupported(n->cond.then);
-		return x ? x : entry_unsupported(n->cond.els);
-	}
-	default:
-		return n;
-	}
-}
-
 static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 {
 	struct node *arg = n->call.args;
@@ -261,7 +227,7 @@ static enum type infer_entry(struct sema *se, struct node *n, enum type want)
 			diag_error(se->s, n->loc, "@entry takes one expression");
 		return TY_UNKNOWN;
 	}
-	const struct node *bad = entry_unsupported(arg);
+	const struct node *bad = entry_not_constant(arg);
 	if (bad && bad->kind == N_TARGET) {
 		if (se->report)
 			diag_error(se->s, bad->loc, "'$return' has no value at "

@@ -1055,37 +1055,6 @@ static int defined(struct sema *se, struct node *n)
 	return 1;
 }
 
-/* Is n made of context variables, constants and operators only (the
- * same at the return as at the entry, where the variables are read)?
- * Else the node that is not. */
-static const struct node *entry_other(const struct node *n)
-{
-	switch (n->kind) {
-	case N_NUMBER:
-	case N_STRING:
-	case N_TMEMBER:
-		return NULL;
-	case N_TARGET:
-		return strcmp(n->target.name, "$return") ? NULL : n;
-	case N_TINDEX:
-		return entry_other(n->target.index);
-	case N_UNARY:
-		return entry_other(n->unary.operand);
-	case N_BINARY: {
-		const struct node *x = entry_other(n->binary.lhs);
-		return x ? x : entry_other(n->binary.rhs);
-	}
-	case N_TERNARY: {
-		const struct node *x = entry_other(n->cond.cond);
-		if (!x)
-			x = entry_other(n->cond.then);
-		return x ? x : entry_other(n->cond.els);
-	}
-	default:
-		return n;
-	}
-}
-
 /* @entry(expr) in a .return probe: of the variables, which are read at
  * the entry already; anything that would run at the entry is refused. */
 static bool at_func(struct sema *se, struct node *n, enum type want,
@@ -1108,7 +1077,7 @@ static bool at_func(struct sema *se, struct node *n, enum type want,
 			diag_error(se->s, n->loc, "@entry takes one expression");
 		return true;
 	}
-	bad = entry_other(arg);
+	bad = entry_not_constant(arg);
 	if (bad) {
 		if (se->report)
 			diag_error(se->s, bad->loc, bad->kind == N_TARGET ?

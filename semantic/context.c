@@ -790,3 +790,31 @@ void note_pragmas(struct sema *se, const char *code, struct node *at)
 		}
 	}
 }
+
+const struct node *entry_not_constant(const struct node *n)
+{
+	switch (n->kind) {
+	case N_NUMBER:
+	case N_STRING:
+	case N_TMEMBER:
+		return NULL;
+	case N_TARGET:
+		return strcmp(n->target.name, "$return") ? NULL : n;
+	case N_TINDEX:
+		return entry_not_constant(n->target.index);
+	case N_UNARY:
+		return entry_not_constant(n->unary.operand);
+	case N_BINARY: {
+		const struct node *x = entry_not_constant(n->binary.lhs);
+		return x ? x : entry_not_constant(n->binary.rhs);
+	}
+	case N_TERNARY: {
+		const struct node *x = entry_not_constant(n->cond.cond);
+		if (!x)
+			x = entry_not_constant(n->cond.then);
+		return x ? x : entry_not_constant(n->cond.els);
+	}
+	default:
+		return n;
+	}
+}

@@ -197,6 +197,13 @@ struct btf *sema_btf(struct sema *se);
  */
 int sema_ctype_btf(struct sema *se, const struct derived_probe *dp,
 		   const char *c_type, const char **why);
+/*
+ * @entry(expr) in a .return probe whose context variables are all read
+ * at the entry: an expression of them, constants and operators means the
+ * same at the return; NULL, or the first node that is something else (a
+ * function call, a variable: it would have to run at the entry).
+ */
+const struct node *entry_not_constant(const struct node *n);
 
 /* ---- probe points (points.c) ---------------------------------------- */
 
