@@ -587,7 +587,9 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 			fputs("\tstp_a.faults = 0;\n", out);
 			gen_tp_path(out, abi, key, farg[i]->name,
 				    farg[i]->index, "\t");
-			fputs("\tif (!stp_a.faults)\n", out);
+			/* braced: an else of the compat test below is not
+			 * this if's (-Wdangling-else) */
+			fputs("\tif (!stp_a.faults) {\n", out);
 			keyc = arena_printf(&cg->s->arena, "stp_v[%d]",
 					    farg[i]->index);
 		}
@@ -604,6 +606,8 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 				     shared ? kind : NULL);
 			fputs("\t}\n", out);
 		}
+		if (key->steps)
+			fputs("\t}\n", out);
 		for (int k = 0; shared && k < nkinds; k++)
 			fprintf(out, "\t%sif (stp_p && stp_kind == %d)\n\t\t"
 				"stp_probe_fast(stp_p, stp_p->handler,\n\t\t\t"

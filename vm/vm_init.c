@@ -4,6 +4,7 @@
  * over virtio-fs, the serial ports, the control loop (SIGINT, the host's
  * standard input) and one `run` line per job.
  */
+#define _GNU_SOURCE
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

@@ -66,7 +66,7 @@ if ! make -C "$kdir" M="$w" modules >"$w/build.log" 2>&1 ||
 	exit 1
 fi
 gcc -std=c11 -O2 -Wall -Wextra -Werror -static -I"$top" \
-	-o "$w/staprun" "$top/module/staprun.c"
+	-pthread -o "$w/staprun" "$top/module/staprun.c" "$top/lib/outfiles.c"
 
 r=$w/root
 mkdir -p "$r/bin" "$r/proc" "$r/sys" "$r/dev" "$r/tmp"

@@ -17,7 +17,7 @@ cflags="-std=c11 -O2 -Wall -Wextra -Wshadow -Werror"
 check() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "${3:-}"; fi; }
 
 # vm.c asks target/ for a release's kernel image (target/ is on elf/)
-gcc $cflags -I"$top" -o "$t/stapvm" "$top/vm/stapvm.c" "$top/vm/vm.c" \
+gcc $cflags -I"$top" -o "$t/stapvm" "$top/vm/stapvm.c" "$top/vm/vm.c" "$top/vm/vm_init.c" \
 	"$top"/lib/*.c "$top"/elf/*.c "$top"/target/*.c -ldw -lelf -llzma -lz -lzstd ||
 	{ echo "FAIL: build stapvm"; exit 1; }
 gcc $cflags -static -o "$t/fake" "$here/fake_staprun.c" ||
