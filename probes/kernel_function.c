@@ -541,43 +541,22 @@ static bool kf_return_differs(const struct program *prog,
 	return false;
 }
 
-/*
- * " (similar functions: a, b, c)" for a name no function has (a typo:
- * vfs_raed), the closest five by edit distance, as SystemTap lists them;
- * "" for a pattern or when nothing is close.
- */
+/* " (similar functions: a, b, c)" for a name no function has (a typo:
+ * vfs_raed); "" for a pattern or when nothing is close. */
 static const char *similar_functions(struct sema *se,
 				     const struct kf_catalog *cat,
 				     const char *name)
 {
-	enum { MAX_SIMILAR = 5 };
-	const char *best[MAX_SIMILAR];
-	int dist[MAX_SIMILAR], nbest = 0;
-	int limit = (int)strlen(name) / 3 + 1;
+	struct similar sm;
 
-	if (strpbrk(name, "*?[") || !*name)
-		return "";
+	similar_init(&sm, name);
 	for (int i = 0; i < cat->n; i++) {
 		const char *f = cat->funcs[i].name;
 		if (i && !strcmp(f, cat->funcs[i - 1].name))
 			continue;	/* sorted: one name, several files */
-		int d = edit_distance(name, f);
-		if (d > limit || (nbest == MAX_SIMILAR && d >= dist[nbest - 1]))
-			continue;
-		int k = nbest < MAX_SIMILAR ? nbest++ : nbest - 1;
-		for (; k > 0 && dist[k - 1] > d; k--) {
-			best[k] = best[k - 1];
-			dist[k] = dist[k - 1];
-		}
-		best[k] = f;
-		dist[k] = d;
+		similar_add(&sm, f);
 	}
-	if (!nbest)
-		return "";
-	char *out = arena_printf(&se->s->arena, " (similar functions: %s", best[0]);
-	for (int k = 1; k < nbest; k++)
-		out = arena_printf(&se->s->arena, "%s, %s", out, best[k]);
-	return arena_printf(&se->s->arena, "%s)", out);
+	return similar_text(se, &sm);
 }
 
 /*

@@ -208,37 +208,16 @@ static const struct fn_names *module_functions(struct sema *se,
 	return names;
 }
 
-/* " (similar functions: a, b)": the closest names to a typo, as
- * SystemTap lists them; "" for a pattern or when nothing is close. */
+/* " (similar functions: a, b)" for a typo (semantic: struct similar). */
 static const char *similar(struct sema *se, const struct fn_names *names,
 			  const char *name)
 {
-	enum { MAX_SIMILAR = 5 };
-	const char *best[MAX_SIMILAR];
-	int dist[MAX_SIMILAR], nbest = 0;
-	int limit = (int)strlen(name) / 3 + 1;
+	struct similar sm;
 
-	if (strpbrk(name, "*?[") || !*name)
-		return "";
-	for (int i = 0; i < names->n; i++) {
-		int d = edit_distance(name, names->v[i].name);
-		if (d > limit || (nbest == MAX_SIMILAR && d >= dist[nbest - 1]))
-			continue;
-		int k = nbest < MAX_SIMILAR ? nbest++ : nbest - 1;
-		for (; k > 0 && dist[k - 1] > d; k--) {
-			best[k] = best[k - 1];
-			dist[k] = dist[k - 1];
-		}
-		best[k] = names->v[i].name;
-		dist[k] = d;
-	}
-	if (!nbest)
-		return "";
-	char *out = arena_printf(&se->s->arena, " (similar functions: %s",
-				 best[0]);
-	for (int k = 1; k < nbest; k++)
-		out = arena_printf(&se->s->arena, "%s, %s", out, best[k]);
-	return arena_printf(&se->s->arena, "%s)", out);
+	similar_init(&sm, name);
+	for (int i = 0; i < names->n; i++)
+		similar_add(&sm, names->v[i].name);
+	return similar_text(se, &sm);
 }
 
 /* ---- points ------------------------------------------------------------ */

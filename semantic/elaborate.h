@@ -73,6 +73,22 @@ struct sema {
 int edit_distance(const char *a, const char *b);
 /* the candidate closest to name, if close enough; or NULL */
 const char *suggest(const char *name, const char *const *cands, int n);
+/*
+ * The closest five names to a typo (vfs_raed) by edit distance, as
+ * SystemTap lists them in " (similar functions: a, b, c)": similar_init,
+ * similar_add for each candidate (in order: ties keep the first), then
+ * similar_text ("" for a pattern or when nothing is close).
+ */
+enum { SIMILAR_MAX = 5 };
+struct similar {
+	const char *name;
+	int limit, n;
+	const char *best[SIMILAR_MAX];
+	int dist[SIMILAR_MAX];
+};
+void similar_init(struct similar *sm, const char *name);
+void similar_add(struct similar *sm, const char *cand);
+const char *similar_text(struct sema *se, const struct similar *sm);
 struct symbol *find_global(const struct program *prog, const char *name,
 			   int file);
 struct symbol *find_local(struct probe_body *b, const char *name);

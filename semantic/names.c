@@ -444,3 +444,40 @@ const char *suggest_variable(struct sema *se, struct probe_body *b,
 	free(names);
 	return hint;
 }
+
+void similar_init(struct similar *sm, const char *name)
+{
+	sm->name = name;
+	sm->n = 0;
+	/* a pattern has no typo */
+	sm->limit = strpbrk(name, "*?[") || !*name ? -1 :
+		    (int)strlen(name) / 3 + 1;
+}
+
+void similar_add(struct similar *sm, const char *cand)
+{
+	if (sm->limit < 0)
+		return;
+	int d = edit_distance(sm->name, cand);
+	if (d > sm->limit ||
+	    (sm->n == SIMILAR_MAX && d >= sm->dist[sm->n - 1]))
+		return;
+	int k = sm->n < SIMILAR_MAX ? sm->n++ : sm->n - 1;
+	for (; k > 0 && sm->dist[k - 1] > d; k--) {
+		sm->best[k] = sm->best[k - 1];
+		sm->dist[k] = sm->dist[k - 1];
+	}
+	sm->best[k] = cand;
+	sm->dist[k] = d;
+}
+
+const char *similar_text(struct sema *se, const struct similar *sm)
+{
+	if (!sm->n)
+		return "";
+	char *out = arena_printf(&se->s->arena, " (similar functions: %s",
+				 sm->best[0]);
+	for (int k = 1; k < sm->n; k++)
+		out = arena_printf(&se->s->arena, "%s, %s", out, sm->best[k]);
+	return arena_printf(&se->s->arena, "%s)", out);
+}
