@@ -821,15 +821,16 @@ run_e2e_boot() { # release tag vm-options
 		want_err=$base.err
 		[ -f "$want_err" ] || want_err=/dev/null
 		# NAME.err.sed: a sed -E script masking what varies in stderr
+		# (also when updating: the golden is the masked text)
 		got_err=$work/vm/$i.stderr
-		if [ -f "$base.err.sed" ] && [ $update = 0 ]; then
+		if [ -f "$base.err.sed" ]; then
 			sed -E -f "$base.err.sed" "$got_err" >"$got_err.sed"
 			got_err=$got_err.sed
 		fi
 		if [ $update = 1 ]; then
 			cp "$(normalized "$base" "$work/vm/$i.stdout")" "$base.out"
-			if [ -s "$work/vm/$i.stderr" ]; then
-				cp "$work/vm/$i.stderr" "$base.err"
+			if [ -s "$got_err" ]; then
+				cp "$got_err" "$base.err"
 			else
 				rm -f "$base.err"
 			fi
