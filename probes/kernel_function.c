@@ -718,9 +718,9 @@ static int module_catalogs(struct sema *se, struct node *point,
 	n = target_modules_matching(t, pattern, &mods);
 	if (!n) {
 		point_error(se, point, point->point.comps, arena_printf(
-			&se->s->arena, "no match for probe point '%s': no "
-			"module '%s' in %s", point_string(se, point), pattern,
-			t->modules_dir));
+			&se->s->arena, "no match for probe point '%s': the "
+			"target kernel has no module '%s'",
+			point_string(se, point), pattern));
 		return -1;
 	}
 	if (target_modules_debug_fetch(t, mods, n, &err) != 0 && !wild) {
