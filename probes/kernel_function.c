@@ -55,6 +55,16 @@ static int kf_pretty_depth(struct sema *se, struct node *n)
 	return depth;
 }
 
+/* The BTF scope of module's types (its .BTF on top of vmlinux's), or -1. */
+static int kf_module_btf(struct sema *se, const char *module)
+{
+	struct target *t = se->s->target;
+	const char *file = t ? target_module_file(t, module) : NULL, *err;
+	int scope = file ? target_module_btf(t, file, &err) : 0;
+
+	return scope > 0 ? scope : -1;
+}
+
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			     bool write, bool whole)
 {
@@ -150,6 +160,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			dropped = kf_of(dp)->dropped;
 			continue;
 		}
+		if (kf_of(dp)->module && !kf_of(dp)->btf_scope)
+			kf_of(dp)->btf_scope = kf_module_btf(se, kf_of(dp)->module);
 		struct dwloc_file *dw = kf_dwarf(se, dp, &dw_err);
 		if (!dw) {
 			if (se->report)

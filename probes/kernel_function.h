@@ -45,6 +45,9 @@ struct kf_probe {
 	 * the module whose DWARF (target/moddebug.h) the probe's function
 	 * is in; NULL: the kernel's */
 	const char *module;
+	/* its types: the module's BTF scope (target_module_btf), -1 when
+	 * it has none, 0 not asked yet */
+	int btf_scope;
 	const char *suffix;		/* ".call", ".return" or NULL */
 	/* the return value's size in bytes (0: unknown, 8 is read as is)
 	 * and signedness, from its DWARF type through BTF: $return of an
