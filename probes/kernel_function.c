@@ -758,6 +758,14 @@ static int module_catalogs(struct sema *se, struct node *point,
 			(*cats)[k++] = c;
 		}
 	}
+	if (!k) {
+		point_error(se, point, point->point.comps, arena_printf(
+			&se->s->arena, "cannot resolve '%s': no module it "
+			"names has debuginfo (%s)", point_string(se, point),
+			err ? err : "?"));
+		free(*cats);
+		return -1;
+	}
 	return k;
 }
 
