@@ -1079,15 +1079,17 @@ static const char *kf_module_symbol(const struct program *prog,
 	const char *err, *path;
 	struct elf_sym sym;
 
-	if (!kf->inlined && !kf->statement)
-		return kf->symbol;
+	bool entry = !kf->inlined && !kf->statement;
+
 	if (!t || !(path = target_module_debug(t, kf->module, &err)))
-		return NULL;
+		return entry ? kf->symbol : NULL;
 	struct dwloc_file *dw = target_module_dwarf(t, kf->module, &err);
 	struct elf_file *ef = dw ? dwloc_elf(dw) : NULL;
+	/* a function's entry: its own symbol, which may be another name
+	 * (foo.isra.0, foo.constprop.0) than the function's */
 	if (!ef || !elf_file_symbol_at(ef, kf->addr, &sym) ||
-	    sym.type != STT_FUNC)
-		return NULL;
+	    sym.type != STT_FUNC || (entry && sym.addr != kf->addr))
+		return entry ? kf->symbol : NULL;
 	*offset = kf->addr - sym.addr;
 	return arena_strdup(&prog->s->arena, sym.name);
 }
