@@ -286,20 +286,25 @@ int target_modules_debug_fetch(struct target *t, const char *const *names,
 		members[i] = arena_printf(&t->arena, "./usr/lib/debug/lib/"
 					  "modules/%s/%s", t->release,
 					  want[i]->rel);
-	if (extract(deb, tmp, members, k) != 0) {
-		*err = arena_printf(&t->arena, "cannot extract the debuginfo "
-				    "of module '%s' from %s", want[0]->name,
-				    deb);
-		goto out;
-	}
+	/* tar fails when a member is not in the package (a module built
+	 * apart): the others are extracted all the same */
+	int failed = extract(deb, tmp, members, k), got = 0;
 	for (int i = 0; i < k; i++) {
 		const char *dst = !strcmp(root, "/usr/lib/debug") ?
 				  system_debug(t, want[i]) :
 				  cached_debug(t, want[i]);
 		char *src = xasprintf("%s/%s", tmp, members[i] + 2);
-		if (make_parent(dst) == 0 && rename(src, dst) == 0)
+		if (make_parent(dst) == 0 && rename(src, dst) == 0) {
 			want[i]->debug = dst;
+			got++;
+		}
 		free(src);
+	}
+	if (failed && !got) {
+		*err = arena_printf(&t->arena, "cannot extract the debuginfo "
+				    "of module '%s' from %s", want[0]->name,
+				    deb);
+		goto out;
 	}
 	rc = 0;
 out:
