@@ -39,6 +39,11 @@ void elf_decl_files_init(struct elf_decl_files *ff, Elf *elf)
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
 	    *(const unsigned char *)&one != 1)
 		return;
+	/* a relocatable file's (a .ko's) raw DWARF is not relocated yet:
+	 * its names' string offsets are 0 until libdwfl applies them */
+	GElf_Ehdr eh;
+	if (!gelf_getehdr(elf, &eh) || eh.e_type == ET_REL)
+		return;
 	elf_raw_section(elf, ".debug_line", &ff->line, &ff->nline);
 	elf_raw_section(elf, ".debug_line_str", &ff->line_str, &ff->nline_str);
 	elf_raw_section(elf, ".debug_str", &ff->str, &ff->nstr);

@@ -158,6 +158,8 @@ int elf_file_sections(struct elf_file *f,
 		s.type = sh.sh_type;
 		s.flags = sh.sh_flags;
 		s.addr = sh.sh_addr;
+		if (elf_ndxscn(scn) < f->nlayout)
+			s.addr = f->layout[elf_ndxscn(scn)];
 		s.size = sh.sh_size;
 		if ((r = fn(&s, arg)))
 			return r;
@@ -346,6 +348,30 @@ static Dwarf *relocated_dwarf(struct elf_file *f)
 	f->mod = dwfl_report_offline(f->dwfl, path, path, -1);
 	dwfl_report_end(f->dwfl, NULL, NULL);
 	return f->mod ? dwfl_module_getdwarf(f->mod, &bias) : NULL;
+}
+
+bool elf_file_dwarf_layout(struct elf_file *f)
+{
+	Dwarf_Addr bias;
+	Elf *laid;
+	size_t n;
+
+	if (elf_file_type(f) != ET_REL || f->syms_done || !elf_file_dwarf(f) ||
+	    !f->mod || f->debug_elf ||
+	    !(laid = dwfl_module_getelf(f->mod, &bias)) ||
+	    elf_getshdrnum(laid, &n) != 0)
+		return false;
+	/* libdwfl laid the sections out in its own handle of the file (the
+	 * headers' sh_addr, which its relocation of the DWARF used) */
+	f->layout = arena_alloc(&f->arena, n * sizeof(*f->layout));
+	f->nlayout = n;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Shdr sh;
+		Elf_Scn *scn = elf_getscn(laid, i);
+		f->layout[i] = scn && gelf_getshdr(scn, &sh) &&
+			       (sh.sh_flags & SHF_ALLOC) ? sh.sh_addr + bias : 0;
+	}
+	return true;
 }
 
 struct in_section {
@@ -557,6 +583,8 @@ static void read_symbols(struct elf_file *f)
 		if (!gelf_getsym(d, (int)i, &s) ||
 		    !(name = elf_strptr(elf, sh.sh_link, s.st_name)) || !*name)
 			continue;
+		if (elf == f->elf && s.st_shndx < f->nlayout)
+			s.st_value += f->layout[s.st_shndx];
 		VEC_PUSH(f->syms, f->nsyms, cap, ((struct elf_sym){
 			.name = name, .addr = s.st_value, .size = s.st_size,
 			.type = GELF_ST_TYPE(s.st_info),

@@ -76,6 +76,15 @@ int elf_file_section(struct elf_file *f, const char *name,
 		     const void **data, size_t *size, uint64_t *addr,
 		     const char **why);
 
+/*
+ * A relocatable file (a .ko with its DWARF): report its sections and its
+ * symbols at the addresses of the DWARF's layout from here on, so that a
+ * symbol's address and a DW_AT_low_pc compare. Call it before the first
+ * elf_file_symbols()/elf_file_symbol_at(); false (nothing changes) for
+ * another kind of file or one without DWARF.
+ */
+bool elf_file_dwarf_layout(struct elf_file *f);
+
 /* The section an address of the DWARF lies in, and its offset there
  * (see above): true and *name, *offset. */
 bool elf_file_section_offset(struct elf_file *f, uint64_t addr,

@@ -34,6 +34,10 @@ struct elf_file {
 	int *by_addr;		/* defined FUNC/OBJECT symbols by address */
 	int nby_addr;
 	bool syms_done, by_addr_done;
+	/* elf_file_dwarf_layout(): each section's address in the DWARF's
+	 * layout, by section index (0 where the section is not loaded) */
+	uint64_t *layout;
+	size_t nlayout;
 };
 
 /* The section named name of elf, or NULL. */

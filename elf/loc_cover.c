@@ -38,9 +38,13 @@ void elf_loc_cover_init(struct elf_loc_cover *l, Elf *elf)
 	const char *ident = elf_getident(elf, NULL);
 	const uint16_t one = 1;
 
+	GElf_Ehdr eh;
+
 	memset(l, 0, sizeof(*l));
+	/* a relocatable file's (a .ko's) raw DWARF is not relocated yet */
 	if (!ident || ident[EI_DATA] != ELFDATA2LSB ||
-	    *(const unsigned char *)&one != 1)
+	    *(const unsigned char *)&one != 1 || !gelf_getehdr(elf, &eh) ||
+	    eh.e_type == ET_REL)
 		return;
 	elf_raw_section(elf, ".debug_info", &l->info, &l->ninfo);
 	elf_raw_section(elf, ".debug_loclists", &l->lists, &l->nlists);

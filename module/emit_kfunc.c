@@ -255,11 +255,11 @@ static void fields(struct cg *cg, int i, FILE *out)
 	const struct attach_kfunc *kf = &dp->attach.kfunc;
 	bool ret = dp->attach.kind == ATTACH_KFUNC_RETURN;
 	bool vals = dp->attach.values && b->nctxvars;
+	/* a module's addr is an offset into its symbol, no anchor needed */
+	bool placed = kf->addr && (kfunc_anchor(prog) || kf->module);
 	const char *flags = kf->absolute ? "STP_KF_STMT | STP_KF_ABS" :
-			    kf->addr && kfunc_anchor(prog) && kf->inlined ?
-			    "STP_KF_INLINE" :
-			    kf->addr && kfunc_anchor(prog) && kf->statement ?
-			    "STP_KF_STMT" : NULL;
+			    placed && kf->inlined ? "STP_KF_INLINE" :
+			    placed && kf->statement ? "STP_KF_STMT" : NULL;
 
 	if (ret || flags)
 		fprintf(out, ", .flags = %s%s%s", ret ? "STP_KF_RETURN" : "",
@@ -271,14 +271,14 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fprintf(out, ",\n\t  .hit = STP_KF_LEAN_REF(stp_kf_hit_%d)",
 			i);
 	/* an inlined copy has no symbol to fall back on */
-	if (kf->symbol && !kf->inlined)
+	if (kf->symbol && (!kf->inlined || kf->module))
 		fprintf(out, ",\n\t  .symbol = %s, .maxactive = %d",
 			c_string(cg, kf->symbol, strlen(kf->symbol)),
 			(int)kf->maxactive);
 	if (kf->module)
 		fprintf(out, ",\n\t  .module = %s",
 			c_string(cg, kf->module, strlen(kf->module)));
-	if (kf->addr && (kfunc_anchor(prog) || kf->absolute))
+	if (placed || (kf->addr && kf->absolute))
 		fprintf(out, ",\n\t  .addr = 0x%" PRIx64 "UL", kf->addr);
 	if (ret && b->nentry_values)
 		fprintf(out, ",\n\t  .nentry = %d", b->nentry_values);

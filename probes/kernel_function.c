@@ -16,6 +16,9 @@
  */
 #include "probes/kernel_function.h"
 #include "probes/listing.h"
+#include "target/moddebug.h"
+
+#include <elf.h>
 
 
 
@@ -50,6 +53,16 @@ static int kf_pretty_depth(struct sema *se, struct node *n)
 		n->target.base->target.name = base_name;
 	}
 	return depth;
+}
+
+/* The BTF scope of module's types (its .BTF on top of vmlinux's), or -1. */
+static int kf_module_btf(struct sema *se, const char *module)
+{
+	struct target *t = se->s->target;
+	const char *file = t ? target_module_file(t, module) : NULL, *err;
+	int scope = file ? target_module_btf(t, file, &err) : 0;
+
+	return scope > 0 ? scope : -1;
 }
 
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
@@ -127,11 +140,10 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 	}
 	struct btf *btf = sema_btf(se);
 	const char *dw_err = NULL;
-	struct dwloc_file *dw = btf ? kf_dwarf(se, &dw_err) : NULL;
-	if (!dw) {
+	if (!btf) {
 		if (se->report)
 			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
-				   btf ? dw_err : se->btf_err);
+				   se->btf_err);
 		return n->type = TY_LONG;
 	}
 	struct member_path *path = NULL;
@@ -147,6 +159,15 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 		if (kf_of(dp)->dropped) {
 			dropped = kf_of(dp)->dropped;
 			continue;
+		}
+		if (kf_of(dp)->module && !kf_of(dp)->btf_scope)
+			kf_of(dp)->btf_scope = kf_module_btf(se, kf_of(dp)->module);
+		struct dwloc_file *dw = kf_dwarf(se, dp, &dw_err);
+		if (!dw) {
+			if (se->report)
+				diag_error(se->s, n->loc, "cannot resolve '%s': "
+					   "%s", key, dw_err);
+			return n->type = TY_LONG;
 		}
 		const char *type = kf_var_type(dp, root + 1);
 		const struct node *at = n;
@@ -377,6 +398,11 @@ static bool kf_body_used(const struct program *prog,
 	return false;
 }
 
+static int module_catalogs(struct sema *se, struct node *point,
+			   const char *pattern,
+			   const struct kf_catalog ***cats,
+			   const char ***names);
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
@@ -384,48 +410,38 @@ static int expand_kstatement(struct sema *se, struct node *point,
 	struct probe_body *pb = b;
 
 	struct program *prog = se->prog;
+	const char *module = kf_of(dp)->module;
 	struct node *st = point->point.comps->next;
-	const char *arg = st->comp.arg->str.value, *vmlinux;
+	const char *arg = st->comp.arg->str.value;
 	const struct target *t = se->s->target;
+	const struct kf_catalog *cat = NULL, **cats = &cat;
+	const char **mods = NULL;
+	int ncats = 1, derived = 0;
 	char *err = NULL;
-	struct kf_stmt *pts = NULL;
-	int n;
 
-	if (!t || !(vmlinux = t->debug_vmlinux))
-		return point_error(se, point, st, arena_printf(&se->s->arena,
-				   "kernel.statement needs debuginfo: install "
-				   "linux-image-%s-dbg (missing %s)",
-				   t ? t->release : "?", t && t->debug_tried ?
-				   t->debug_tried : "its debug vmlinux"));
-	const char *why = NULL;
-	const struct kf_catalog *cat = kf_catalog(se, &why);
-	if (!cat)
-		return point_error(se, point, st, arena_printf(&se->s->arena,
-				   "cannot resolve kernel.statement: %s",
-				   why ? why : "no catalog"));
-	kf_anchor(se, cat);
-	n = kf_statement_points(cat, vmlinux, arg, se->s->guru, true, &pts,
-				&err);
-	if (n == -2)
-		return point_error(se, point, st, "kernel.statement needs "
-				   "\"FUNCTION\", \"FUNCTION@FILE\", "
-				   "\"FUNCTION@FILE:LINE\", \"FUNCTION@FILE:"
-				   "FIRST-LAST\", \"FUNCTION@FILE:*\" or "
-				   "\"FUNCTION@FILE+OFFSET\"");
-	if (n < 0) {
-		point_error(se, point, st, arena_printf(&se->s->arena,
-			    "cannot resolve kernel.statement: %s", err));
-		free(err);
-		return 0;
-	}
-	if (n == 0 || !kf_anchor(se, cat)) {
-		point_error(se, point, st, arena_printf(&se->s->arena,
-			    "no match for probe point '%s': %s",
-			    point_string(se, point), n ? "no anchor for the "
-			    "kernel's KASLR offset" : err ? err : "?"));
-		free(err);
-		kf_stmts_free(pts, n);
-		return 0;
+	if (module) {
+		ncats = module_catalogs(se, point, module, &cats, &mods);
+		if (ncats < 0)
+			return 0;
+	} else {
+		if (!t || !t->debug_vmlinux)
+			return point_error(se, point, st, arena_printf(
+				&se->s->arena, "kernel.statement needs "
+				"debuginfo: install linux-image-%s-dbg "
+				"(missing %s)", t ? t->release : "?",
+				t && t->debug_tried ? t->debug_tried :
+				"its debug vmlinux"));
+		const char *why = NULL;
+		if (!(cat = kf_catalog(se, &why)))
+			return point_error(se, point, st, arena_printf(
+				&se->s->arena, "cannot resolve "
+				"kernel.statement: %s", why ? why :
+				"no catalog"));
+		if (!kf_anchor(se, cat))
+			return point_error(se, point, st, arena_printf(
+				&se->s->arena, "no match for probe point "
+				"'%s': no anchor for the kernel's KASLR offset",
+				point_string(se, point)));
 	}
 	/* each line's copies share a body: its own one when the body asks
 	 * @defined (the variables differ from line to line), and each
@@ -433,34 +449,75 @@ static int expand_kstatement(struct sema *se, struct node *point,
 	sema_visit_reached(se, b->probe->probe.body, find_defined, &per_point);
 	if ((per_point & KF_OWN_DOLLARS) && kf_body_used(prog, b))
 		pb = sema_own_body(se, b);
-	for (int i = 0; i < n; i++) {
-		struct derived_probe *d = sema_clone_derived(se, dp);
-		if (per_point && i > 0 && ((per_point & KF_OWN_DOLLARS) ||
-		    pts[i].line != pts[i - 1].line ||
-		    strcmp(pts[i].func, pts[i - 1].func) ||
-		    strcmp(pts[i].file, pts[i - 1].file)))
-			pb = sema_own_body(se, b);
-		kf_of(d)->addr = pts[i].addr;
-		kf_of(d)->entry_pc = pts[i].entry;
-		kf_of(d)->cu = pts[i].cu;
-		kf_of(d)->symbol = arena_strdup(&se->s->arena, pts[i].func);
-		kf_of(d)->nvars = 0;
-		while (pts[i].vars[kf_of(d)->nvars])
-			kf_of(d)->nvars++;
-		kf_of(d)->vars = arena_alloc(&se->s->arena, ((size_t)kf_of(d)->nvars +
-					 1) * sizeof(*kf_of(d)->vars));
-		for (int v = 0; v < kf_of(d)->nvars; v++)	/* without the '$' */
-			kf_of(d)->vars[v] = arena_strdup(&se->s->arena,
-						     pts[i].vars[v] + 1);
-		d->pp = arena_printf(&se->s->arena,
-				     "kernel.statement(\"%s@%s:%d\")",
-				     pts[i].func, pts[i].file, pts[i].line);
-		d->body = pb;
-		GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
-		prog->probes[prog->nprobes++] = d;
+	for (int c = 0; c < ncats; c++) {
+		struct kf_stmt *pts = NULL;
+		char *e = NULL;
+		int n = kf_statement_points(cats[c], cats[c]->vmlinux, arg,
+					    se->s->guru, true, &pts, &e);
+		if (n == -2) {
+			free(cats == &cat ? NULL : cats);
+			return point_error(se, point, st, "kernel.statement "
+					   "needs \"FUNCTION\", \"FUNCTION@FILE\", "
+					   "\"FUNCTION@FILE:LINE\", \"FUNCTION@"
+					   "FILE:FIRST-LAST\", \"FUNCTION@FILE:*\""
+					   " or \"FUNCTION@FILE+OFFSET\"");
+		}
+		if (n < 0) {
+			point_error(se, point, st, arena_printf(&se->s->arena,
+				    "cannot resolve %s: %s", module ?
+				    "module statements" : "kernel.statement",
+				    e));
+			free(e);
+			free(cats == &cat ? NULL : cats);
+			return 0;
+		}
+		if (!err && e)
+			err = e;
+		else
+			free(e);
+		const char *root = mods ? arena_printf(&se->s->arena,
+				       "module(\"%s\")", mods[c]) : "kernel";
+		for (int i = 0; i < n; i++) {
+			struct derived_probe *d = sema_clone_derived(se, dp);
+			if (per_point && derived > 0 &&
+			    ((per_point & KF_OWN_DOLLARS) || i == 0 ||
+			     pts[i].line != pts[i - 1].line ||
+			     strcmp(pts[i].func, pts[i - 1].func) ||
+			     strcmp(pts[i].file, pts[i - 1].file)))
+				pb = sema_own_body(se, b);
+			kf_of(d)->module = mods ? mods[c] : NULL;
+			kf_of(d)->addr = pts[i].addr;
+			kf_of(d)->entry_pc = pts[i].entry;
+			kf_of(d)->cu = pts[i].cu;
+			kf_of(d)->symbol = arena_strdup(&se->s->arena, pts[i].func);
+			kf_of(d)->nvars = 0;
+			while (pts[i].vars[kf_of(d)->nvars])
+				kf_of(d)->nvars++;
+			kf_of(d)->vars = arena_alloc(&se->s->arena,
+				((size_t)kf_of(d)->nvars + 1) *
+				sizeof(*kf_of(d)->vars));
+			for (int v = 0; v < kf_of(d)->nvars; v++)	/* without the '$' */
+				kf_of(d)->vars[v] = arena_strdup(&se->s->arena,
+							     pts[i].vars[v] + 1);
+			d->pp = arena_printf(&se->s->arena,
+					     "%s.statement(\"%s@%s:%d\")", root,
+					     pts[i].func, pts[i].file,
+					     pts[i].line);
+			d->body = pb;
+			GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
+			prog->probes[prog->nprobes++] = d;
+			derived++;
+		}
+		kf_stmts_free(pts, n);
 	}
-	kf_stmts_free(pts, n);
-	return n;
+	if (!derived)
+		point_error(se, point, st, arena_printf(&se->s->arena,
+			    "no match for probe point '%s': %s",
+			    point_string(se, point), err ? err :
+			    "no module has debuginfo"));
+	free(err);
+	free(cats == &cat ? NULL : cats);
+	return derived;
 }
 
 /*
@@ -565,26 +622,174 @@ static const char *similar_functions(struct sema *se,
  * copies and the inlined ones, .call only the out-of-line copies, .inline
  * only the inlined ones, .return the out-of-line copies. Each carries its
  * link-time entry pc (the runtime relocates it by the KASLR offset, which
- * costs nothing per function). Returns how many were appended.
+ * costs nothing per function). The functions of catalog cat, module
+ * module's (NULL: the kernel's); *functions counts the functions given
+ * probes so far. Returns how many probes were appended.
  */
+static int expand_in(struct sema *se, struct derived_probe *dp,
+		     struct probe_body *b,
+		     const struct kf_catalog *cat, const char *module,
+		     const struct kf_query *q, int *functions)
+{
+	struct program *prog = se->prog;
+	struct kf_point *pts = NULL;
+	const char *sfx = kf_of(dp)->suffix ? kf_of(dp)->suffix : "";
+	const char *root = module ? arena_printf(&se->s->arena,
+						 "module(\"%s\")", module) :
+			   "kernel";
+	int n, derived = 0;
+
+	if (!module)
+		kf_anchor(se, cat);
+	n = kf_catalog_match(cat, q, &pts);
+	int per_function = 0;
+	sema_visit_reached(se, b->probe->probe.body, find_defined,
+			   &per_function);
+	if (n < 2 && !module)
+		per_function &= KF_OWN_DOLLARS;
+	bool reads_return = false;
+	if (dp->family == &kernel_return_family)
+		sema_visit_reached(se, b->probe->probe.body, find_return,
+				   &reads_return);
+	for (int i = 0; i < n; i++) {
+		const struct kfunc *f = pts[i].f;
+		const char *pp;
+
+		if (*f->file && f->line > 0)
+			pp = arena_printf(&se->s->arena,
+					  "%s.function(\"%s@%s:%d\")%s", root,
+					  f->name, f->file, f->line, sfx);
+		else
+			pp = arena_printf(&se->s->arena,
+					  "%s.function(\"%s\")%s", root,
+					  f->name, sfx);
+		/* each function's copies share a body: its own one when the
+		 * body asks @defined or reads $return of mixed types (see
+		 * sema_own_body) */
+		struct probe_body *fb = per_function && *functions ?
+					sema_own_body(se, b) : b;
+		if (!*functions && (per_function & KF_OWN_DOLLARS) &&
+		    kf_body_used(prog, b))
+			fb = sema_own_body(se, b);
+		if (reads_return && !per_function) {
+			struct kf_probe t = *kf_of(dp);
+			kf_ret_type(se, &t.dp, f);
+			if (kf_return_differs(prog, b, &t.dp))
+				fb = sema_own_body(se, b);
+		}
+		(*functions)++;
+		for (int k = 0; k < pts[i].ninst; k++) {
+			const struct kf_inst *in = pts[i].inst[k];
+			struct derived_probe *d = sema_clone_derived(se, dp);
+			/* $$parms: each inlined copy's own (SystemTap's
+			 * derived probes are per address) */
+			if (k && (per_function & KF_OWN_DOLLARS))
+				fb = sema_own_body(se, b);
+			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
+			kf_of(d)->module = module;
+			kf_ret_type(se, d, f);
+			/* a function only in the symbol table has no DWARF */
+			if (!(f->flags & KF_SYMTAB))
+				kf_keep_instance(se, d, cat, in);
+			kf_of(d)->addr = in->addr;
+			kf_of(d)->inlined = in->flags & KF_INST_INLINE;
+			d->pp = pp;
+			d->body = fb;
+			GROW(se, prog->probes, prog->nprobes,
+			     prog->probes_cap);
+			prog->probes[prog->nprobes++] = d;
+			derived++;
+		}
+	}
+	kf_points_free(pts, n);
+	return derived;
+}
+
+/*
+ * The catalogs of the modules module("PATTERN") names (their debug files
+ * extracted in one pass), in *cats (malloc'ed) with their names in
+ * *names: the count, or -1 after an error at the point (a module named
+ * without a wildcard and without debuginfo, or no module matching).
+ */
+static int module_catalogs(struct sema *se, struct node *point,
+			   const char *pattern,
+			   const struct kf_catalog ***cats,
+			   const char ***names)
+{
+	struct target *t = se->s->target;
+	const char **mods, *err = NULL;
+	bool wild = strpbrk(pattern, "*?[") != NULL;
+	int n, k = 0;
+
+	*cats = NULL;
+	if (!t) {
+		point_error(se, point, point->point.comps,
+			    "no target kernel release");
+		return -1;
+	}
+	n = target_modules_matching(t, pattern, &mods);
+	if (!n) {
+		point_error(se, point, point->point.comps, arena_printf(
+			&se->s->arena, "no match for probe point '%s': the "
+			"target kernel has no module '%s'",
+			point_string(se, point), pattern));
+		return -1;
+	}
+	if (target_modules_debug_fetch(t, mods, n, &err) != 0 && !wild) {
+		point_error(se, point, point->point.comps, arena_printf(
+			&se->s->arena, "cannot resolve '%s': %s",
+			point_string(se, point), err));
+		return -1;
+	}
+	*cats = xmalloc((size_t)n * sizeof(**cats));
+	*names = mods;
+	for (int i = 0; i < n; i++) {
+		const struct kf_catalog *c = target_module_functions(t, mods[i],
+								     &err);
+		if (!c && !wild) {
+			point_error(se, point, point->point.comps, arena_printf(
+				&se->s->arena, "cannot resolve '%s': %s",
+				point_string(se, point), err));
+			free(*cats);
+			return -1;
+		}
+		if (c) {	/* a wildcard skips modules without debuginfo */
+			mods[k] = mods[i];
+			(*cats)[k++] = c;
+		}
+	}
+	if (!k) {
+		point_error(se, point, point->point.comps, arena_printf(
+			&se->s->arena, "cannot resolve '%s': no module it "
+			"names has debuginfo (%s)", point_string(se, point),
+			err ? err : "?"));
+		free(*cats);
+		return -1;
+	}
+	return k;
+}
+
 static int expand_kfunc(struct sema *se, struct node *point,
 			struct derived_probe *dp, struct probe_body *b)
 {
 	struct kf_probe *kf = kf_of(dp);
-	struct program *prog = se->prog;
 	struct node *fn = point->point.comps->next;
 	if (kf->statement)
 		return expand_kstatement(se, point, dp, b);
 	const char *why = NULL;
-	const struct kf_catalog *cat = kf_catalog(se, &why);
-	struct kf_point *pts = NULL;
+	const struct kf_catalog *cat = NULL, **cats = &cat;
+	const char **mods = NULL;
 	struct kf_query q = { .line = -1, .guru = se->s->guru };
 	char *pattern = arena_strdup(&se->s->arena, fn->comp.arg->str.value);
 	char *at = strchr(pattern, '@'), msg[512];
 	const char *sfx = kf->suffix ? kf->suffix : "";
-	int n, derived = 0;
+	int ncats = 1, derived = 0, functions = 0;
 
-	if (!cat) {
+	if (kf->module) {
+		ncats = module_catalogs(se, point, kf->module, &cats, &mods);
+		if (ncats < 0)
+			return 0;
+	} else if (!(cat = kf_catalog(se, &why))) {
 		snprintf(msg, sizeof(msg), "cannot resolve kernel functions: %s",
 			 why);
 		point_error(se, point, fn, msg);
@@ -603,68 +808,9 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	q.kind = dp->family == &kernel_return_family ? KF_RETURN :
 		 !strcmp(sfx, ".call") ? KF_CALL :
 		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
-	kf_anchor(se, cat);
-	n = kf_catalog_match(cat, &q, &pts);
-	int per_function = 0;
-	sema_visit_reached(se, b->probe->probe.body, find_defined,
-			   &per_function);
-	if (n < 2)
-		per_function &= KF_OWN_DOLLARS;
-	bool reads_return = false;
-	if (dp->family == &kernel_return_family)
-		sema_visit_reached(se, b->probe->probe.body, find_return,
-				   &reads_return);
-	int functions = 0;
-	for (int i = 0; i < n; i++) {
-		const struct kfunc *f = pts[i].f;
-		const char *pp;
-
-		if (*f->file && f->line > 0)
-			pp = arena_printf(&se->s->arena,
-					  "kernel.function(\"%s@%s:%d\")%s",
-					  f->name, f->file, f->line, sfx);
-		else
-			pp = arena_printf(&se->s->arena,
-					  "kernel.function(\"%s\")%s", f->name,
-					  sfx);
-		/* each function's copies share a body: its own one when the
-		 * body asks @defined or reads $return of mixed types (see
-		 * sema_own_body) */
-		struct probe_body *fb = per_function && functions ?
-					sema_own_body(se, b) : b;
-		if (!functions && (per_function & KF_OWN_DOLLARS) &&
-		    kf_body_used(prog, b))
-			fb = sema_own_body(se, b);
-		if (reads_return && !per_function) {
-			struct kf_probe t = *kf_of(dp);
-			kf_ret_type(se, &t.dp, f);
-			if (kf_return_differs(prog, b, &t.dp))
-				fb = sema_own_body(se, b);
-		}
-		functions++;
-		for (int k = 0; k < pts[i].ninst; k++) {
-			const struct kf_inst *in = pts[i].inst[k];
-			struct derived_probe *d = sema_clone_derived(se, dp);
-			/* $$parms: each inlined copy's own (SystemTap's
-			 * derived probes are per address) */
-			if (k && (per_function & KF_OWN_DOLLARS))
-				fb = sema_own_body(se, b);
-			kf_of(d)->symbol = arena_strdup(&se->s->arena, f->name);
-			kf_ret_type(se, d, f);
-			/* a function only in the symbol table has no DWARF */
-			if (!(f->flags & KF_SYMTAB))
-				kf_keep_instance(se, d, cat, in);
-			kf_of(d)->addr = in->addr;
-			kf_of(d)->inlined = in->flags & KF_INST_INLINE;
-			d->pp = pp;
-			d->body = fb;
-			GROW(se, prog->probes, prog->nprobes,
-			     prog->probes_cap);
-			prog->probes[prog->nprobes++] = d;
-			derived++;
-		}
-	}
-	kf_points_free(pts, n);
+	for (int i = 0; i < ncats; i++)
+		derived += expand_in(se, dp, b, cats[i],
+				     mods ? mods[i] : NULL, &q, &functions);
 	if (!derived) {
 		if (q.kind == KF_INLINE)
 			snprintf(msg, sizeof(msg), "no match for probe point "
@@ -672,13 +818,17 @@ static int expand_kfunc(struct sema *se, struct node *point,
 				 point_string(se, point));
 		else
 			snprintf(msg, sizeof(msg), "no match for probe point "
-				 "'%s': no kernel function matches%s%s",
+				 "'%s': no %s function matches%s%s",
 				 point_string(se, point),
+				 kf->module ? "module" : "kernel",
 				 strpbrk(pattern, "*?[") || q.kind == KF_ANY ?
 				 "" : " (or it is only inlined, or on the "
-				 "blocklist)", similar_functions(se, cat, pattern));
+				 "blocklist)", ncats == 1 ?
+				 similar_functions(se, cats[0], pattern) : "");
 		point_error(se, point, fn, msg);
 	}
+	if (kf->module)
+		free(cats);
 	return derived;
 }
 
@@ -762,6 +912,19 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 	struct node *c0 = point->point.comps;
 	const char *name = c0->comp.name;
 
+	/* module("NAME").function/.statement: the kernel's points, in the
+	 * modules NAME matches (expand) */
+	if (!strcmp(name, "module")) {
+		if (!c0->comp.arg || c0->comp.arg->kind != N_STRING ||
+		    !*c0->comp.arg->str.value)
+			return point_error(se, point, c0, "module needs a module "
+					   "name: module(\"ext4\")");
+		if (!comp_is(c0->next, "function") &&
+		    !comp_is(c0->next, "statement"))
+			return -1;
+		kf->module = c0->comp.arg->str.value;
+		name = "kernel";
+	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "function")) {
 		struct node *fn = c0->next, *sfx = fn->next;
 		if (!fn->comp.arg || fn->comp.arg->kind != N_STRING)
@@ -904,6 +1067,34 @@ static void list_vars(const struct derived_probe *dp, struct strbuf *out)
 /* ---- the attach description ------------------------------------------ */
 
 /*
+ * The function symbol of kf's module that holds kf's address (the
+ * catalog's, in the DWARF's layout), and the address's offset into it;
+ * NULL when none does.
+ */
+static const char *kf_module_symbol(const struct program *prog,
+				    const struct kf_probe *kf,
+				    uint64_t *offset)
+{
+	struct target *t = prog->s->target;
+	const char *err, *path;
+	struct elf_sym sym;
+
+	bool entry = !kf->inlined && !kf->statement;
+
+	if (!t || !(path = target_module_debug(t, kf->module, &err)))
+		return entry ? kf->symbol : NULL;
+	struct dwloc_file *dw = target_module_dwarf(t, kf->module, &err);
+	struct elf_file *ef = dw ? dwloc_elf(dw) : NULL;
+	/* a function's entry: its own symbol, which may be another name
+	 * (foo.isra.0, foo.constprop.0) than the function's */
+	if (!ef || !elf_file_symbol_at(ef, kf->addr, &sym) ||
+	    sym.type != STT_FUNC || (entry && sym.addr != kf->addr))
+		return entry ? kf->symbol : NULL;
+	*offset = kf->addr - sym.addr;
+	return arena_strdup(&prog->s->arena, sym.name);
+}
+
+/*
  * What a backend attaches: the function's entry (or statement) or
  * return, where (symbol, instance address, the program's KASLR anchor),
  * and each context value of the body as its DWARF location at the probed
@@ -922,6 +1113,18 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 		   ATTACH_KFUNC_ENTRY;
 	k->symbol = kf->symbol;
 	k->addr = kf->addr;
+	if (kf->module) {
+		/* by its symbol in the module, armed while the module is
+		 * loaded; an inlined copy or a statement at its offset into
+		 * the function that holds it */
+		uint64_t offset = 0;
+		const char *sym = kf_module_symbol(prog, kf, &offset);
+		k->module = kf->module;
+		k->symbol = sym ? arena_printf(&prog->s->arena, "%s:%s",
+					       kf->module, sym) : NULL;
+		k->addr = kf->inlined || kf->statement ? offset : 0;
+		anchor = NULL;
+	}
 	k->inlined = kf->inlined;
 	k->statement = kf->statement;
 	k->maxactive = kf->maxactive;
@@ -957,7 +1160,7 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 	at->nvalues = b->nctxvars;
 }
 
-static const char *const roots[] = { "kernel", NULL };
+static const char *const roots[] = { "kernel", "module", NULL };
 static const char *const probe_types[] = { NULL };
 
 const struct probe_family kernel_function_family = {

@@ -41,6 +41,13 @@ struct kf_loc {
 struct kf_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
 	const char *symbol;		/* the function's name */
+	/* module("NAME"): the point's NAME (a pattern) until expand, then
+	 * the module whose DWARF (target/moddebug.h) the probe's function
+	 * is in; NULL: the kernel's */
+	const char *module;
+	/* its types: the module's BTF scope (target_module_btf), -1 when
+	 * it has none, 0 not asked yet */
+	int btf_scope;
 	const char *suffix;		/* ".call", ".return" or NULL */
 	/* the return value's size in bytes (0: unknown, 8 is read as is)
 	 * and signedness, from its DWARF type through BTF: $return of an
@@ -113,8 +120,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 struct sema;
 /* the C type of variable name in dp's function (-L's), or NULL */
 const char *kf_var_type(const struct derived_probe *dp, const char *name);
-/* the debug vmlinux's DWARF, or NULL with *err saying why */
-struct dwloc_file *kf_dwarf(struct sema *se, const char **err);
+/* the DWARF of dp's function (the debug vmlinux's, or its module's),
+ * or NULL with *err saying why */
+struct dwloc_file *kf_dwarf(struct sema *se, const struct derived_probe *dp,
+			    const char **err);
 /* Variable name's location in dp's function, for a value of value_size
  * bytes, run through dwloc_eval's checks: NULL, or why it cannot be
  * read (dwloc.c's messages). */

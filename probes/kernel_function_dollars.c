@@ -9,6 +9,7 @@
  * probe's own variables.
  */
 #include "probes/kernel_function.h"
+#include "target/moddebug.h"
 
 #include <string.h>
 
@@ -26,13 +27,17 @@ const char *kf_var_type(const struct derived_probe *dp,
 	return NULL;
 }
 
-/* The debug vmlinux's DWARF, or NULL with *err saying why. */
-struct dwloc_file *kf_dwarf(struct sema *se, const char **err)
+/* The DWARF of dp's function, or NULL with *err saying why. */
+struct dwloc_file *kf_dwarf(struct sema *se, const struct derived_probe *dp,
+			    const char **err)
 {
 	if (!se->s->target) {
 		*err = "no kernel debuginfo";
 		return NULL;
 	}
+	if (dp && kf_of(dp)->module)
+		return target_module_dwarf(se->s->target, kf_of(dp)->module,
+					   err);
 	return target_dwarf(se->s->target, err);
 }
 
@@ -47,7 +52,15 @@ const char *kf_var_loc(struct arena *a, struct dwloc_file *dw,
 				       name, prog) :
 			  dwloc_var(dw, a, kf->addr, kf->cu, name, prog);
 
-	return err ? err : dwloc_eval(a, prog, value_size, NULL, NULL, shape);
+	if (err)
+		return err;
+	/* a module's static variable: its address is the module's, where
+	 * it was loaded, which the program's link-time address is not */
+	for (int i = 0; kf->module && prog->loc && i < prog->loc->n; i++)
+		if (prog->loc->ops[i].kind == ELF_LOC_ADDR)
+			return "a static variable of a module is not supported "
+			       "yet";
+	return dwloc_eval(a, prog, value_size, NULL, NULL, shape);
 }
 
 /* Why dp's function has no variable name: SystemTap's two errors. */
@@ -126,16 +139,18 @@ const char *kf_pretty_unknown(struct sema *se, const struct node *base,
 {
 	struct btf *btf = sema_btf(se);
 	const char *why = NULL, *type = NULL;
-	struct dwloc_file *dw = btf ? kf_dwarf(se, &why) : NULL;
+	struct dwloc_file *dw;
 	const char *name = base->target.name + 1;
 
-	if (!dw || base->kind != N_TARGET || name[0] == '$')
+	if (!btf || base->kind != N_TARGET || name[0] == '$')
 		return NULL;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		struct btf_info info;
 		if (dp->body != sema_ctx(se) || kf_of(dp)->dropped)
 			continue;
+		if (!(dw = kf_dwarf(se, dp, &why)))
+			return NULL;
 		type = kf_var_type(dp, name);
 		/* an inlined copy may keep no trace of it: its type is
 		 * another copy's of the function, its value "?" */
@@ -191,7 +206,7 @@ enum type infer_kf_dollars(struct sema *se, struct node *n,
 	struct node *args = NULL;
 	if (want) {
 		const char *why = NULL;
-		struct dwloc_file *dw = sema_btf(se) ? kf_dwarf(se, &why) :
+		struct dwloc_file *dw = sema_btf(se) ? kf_dwarf(se, dp, &why) :
 					NULL;
 		struct dwloc_name *vars;
 		/* a function only in the symbol table has no variables */

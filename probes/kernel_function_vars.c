@@ -74,7 +74,9 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	 * spells it va_list, as SystemTap does) */
 	if (!strcmp(c_type, "va_list"))
 		c_type = "struct __va_list_tag *";
-	int type = btf_find_type(btf, c_type);
+	/* a module's function: its own types too (struct veth_priv) */
+	int scope = kf_of(dp)->btf_scope > 0 ? kf_of(dp)->btf_scope : 0;
+	int type = btf_find_type_in(btf, c_type, scope);
 
 	*at = n;
 	path->steps = NULL;
@@ -136,8 +138,10 @@ const char *kf_var_resolve(struct arena *a, struct btf *btf,
 	}
 	if (write)
 		return write_target(a, btf, c_type, n, loc, path, at);
-	if (n->kind != N_TARGET)
-		return context_member_path(a, btf, c_type, n, path, at);
+	if (n->kind != N_TARGET) {
+		int end;
+		return type_path(a, btf, type, 0, n, path, &end, at);
+	}
 	*at = NULL;
 	return NULL;
 }

@@ -142,10 +142,12 @@ static bool stp_kfunc_reloc(unsigned long *offset)
  * there is no such symbol, -EINVAL and the like when kprobes refuse it
  * (NOKPROBE_SYMBOL, noinstr, not text).
  */
-static int stp_kfunc_lookup(const char *symbol, unsigned long *addr)
+static int stp_kfunc_lookup(const char *symbol, unsigned long offset,
+			    unsigned long *addr)
 {
 	struct kprobe kp = {
 		.symbol_name = symbol,
+		.offset = offset,
 		.flags = KPROBE_FLAG_DISABLED,
 	};
 	int ret = register_kprobe(&kp);
@@ -185,6 +187,11 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 		*addr = p->addr;	/* guru mode: the address as given */
 		return 0;
 	}
+	/* a module's inlined copy or statement: addr is its offset into
+	 * the function symbol (the module is wherever it was loaded) */
+	if (p->module && p->symbol && p->addr &&
+	    (p->flags & (STP_KF_INLINE | STP_KF_STMT)))
+		return stp_kfunc_lookup(p->symbol, p->addr, addr);
 	if (p->addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->addr + offset;
 		/* an inlined copy's entry pc is no function entry */
@@ -194,7 +201,7 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 	}
 	if (!p->symbol)
 		return -ENOENT;
-	ret = stp_kfunc_lookup(p->symbol, addr);
+	ret = stp_kfunc_lookup(p->symbol, 0, addr);
 	if (!ret)
 		*addr = stp_kfunc_entry(*addr);
 	return ret;

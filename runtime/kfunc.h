@@ -21,7 +21,9 @@ struct stp_kfunc_probe {
 	const char *symbol;		/* the function's symbol ("M:NAME"
 					 * in module M), or */
 	unsigned long addr;		/* its link-time address (needs
-					 * STP_KFUNC_ANCHOR_SYM/_LINK) */
+					 * STP_KFUNC_ANCHOR_SYM/_LINK); in
+					 * a module, an inlined copy's or
+					 * statement's offset into symbol */
 	int maxactive;			/* return: instances, 0: max(15,
 					 * 6 * CPUs) */
 	unsigned int flags;		/* STP_KF_* */

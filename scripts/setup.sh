@@ -53,36 +53,49 @@ if [ -n "$missing" ]; then
 	apt-get install -y -q --no-install-recommends $missing
 fi
 
-# kernel.function needs each target kernel's DWARF: only the vmlinux of
-# Debian's linux-image-RELEASE-dbg (about 280 MB download, 1.7 GB unpacked
-# with the modules' debuginfo we don't use) is extracted, to
-# /usr/lib/debug/boot/vmlinux-RELEASE. Skipped when already there.
+# kernel.function needs each target kernel's DWARF, module("M").function
+# its modules': Debian's linux-image-RELEASE-dbg (about 280 MB download,
+# 1.7 GB unpacked, 1.2 GB of it the modules' debug files). The package is
+# kept as /var/cache/stap/linux-image-RELEASE-dbg.deb; only the vmlinux is
+# extracted here, to /usr/lib/debug/boot/vmlinux-RELEASE, and stap
+# extracts a module's debug file from the package when a script first
+# names the module (target/moddebug.h). Skipped when both are there.
+debs=/var/cache/stap
 for img in /boot/vmlinuz-*; do
 	[ -e "$img" ] || continue
 	release=${img#/boot/vmlinuz-}
 	dbg=/usr/lib/debug/boot/vmlinux-$release
-	[ -s "$dbg" ] && continue
+	deb=$debs/linux-image-$release-dbg.deb
+	[ -s "$dbg" ] && [ -s "$deb" ] && continue
 	version=$(dpkg-query -W -f='${Version}' "linux-image-$release" 2>/dev/null) ||
 		continue
 	if [ "$(id -u)" != 0 ]; then
-		echo "setup: run as root to install $dbg" \
+		echo "setup: run as root to install $dbg and $deb" \
 			"(linux-image-$release-dbg)" >&2
 		exit 1
 	fi
-	echo "setup: extracting $dbg from linux-image-$release-dbg $version"
-	tmp=$(mktemp -d)
-	if ! (cd "$tmp" && apt-get download -q \
-		"linux-image-$release-dbg=$version" >/dev/null 2>&1); then
-		apt-get update -q >/dev/null
-		(cd "$tmp" && apt-get download -q \
-			"linux-image-$release-dbg=$version" >/dev/null) || {
-			rm -rf "$tmp"
-			echo "setup: cannot download linux-image-$release-dbg" >&2
-			exit 1
-		}
+	if [ ! -s "$deb" ]; then
+		echo "setup: downloading linux-image-$release-dbg $version to $deb"
+		mkdir -p "$debs"
+		tmp=$(mktemp -d "$debs/.dl-XXXXXX")
+		if ! (cd "$tmp" && apt-get download -q \
+			"linux-image-$release-dbg=$version" >/dev/null 2>&1); then
+			apt-get update -q >/dev/null
+			(cd "$tmp" && apt-get download -q \
+				"linux-image-$release-dbg=$version" >/dev/null) || {
+				rm -rf "$tmp"
+				echo "setup: cannot download linux-image-$release-dbg" >&2
+				exit 1
+			}
+		fi
+		# a whole file or none: an interrupted run leaves no half one
+		mv "$tmp"/*.deb "$deb"
+		rm -rf "$tmp"
 	fi
-	# into a temporary name first: an interrupted run leaves no half file
-	if dpkg-deb --fsys-tarfile "$tmp"/*.deb |
+	[ -s "$dbg" ] && continue
+	echo "setup: extracting $dbg from $deb"
+	tmp=$(mktemp -d)
+	if dpkg-deb --fsys-tarfile "$deb" |
 		tar -x -C "$tmp" "./usr/lib/debug/boot/vmlinux-$release" &&
 		[ -s "$tmp/usr/lib/debug/boot/vmlinux-$release" ]; then
 		mkdir -p /usr/lib/debug/boot
@@ -90,7 +103,7 @@ for img in /boot/vmlinuz-*; do
 		mv "$dbg.tmp$$" "$dbg"
 	else
 		rm -rf "$tmp"
-		echo "setup: no vmlinux-$release in linux-image-$release-dbg" >&2
+		echo "setup: no vmlinux-$release in $deb" >&2
 		exit 1
 	fi
 	rm -rf "$tmp"

@@ -136,7 +136,9 @@ struct attach_kfunc {
 	 * armed while that module is loaded */
 	const char *module;
 	uint64_t addr;			/* link-time address of the probed
-					 * instance or statement, or 0 */
+					 * instance or statement, or 0; with
+					 * module, an inlined copy's or a
+					 * statement's offset into symbol */
 	bool inlined;			/* an inlined copy (no symbol) */
 	bool statement;			/* a statement inside the function */
 	bool absolute;			/* addr is a run-time address, as

@@ -38,6 +38,8 @@ struct dwloc_file *dwloc_open(const char *vmlinux, char **err)
 		return NULL;
 	}
 	f->dw = elf_file_dwarf(f->ef);
+	/* a module's symbols where its DWARF puts its functions */
+	elf_file_dwarf_layout(f->ef);
 	if (!f->dw) {
 		*err = xasprintf("%s has no DWARF: %s", vmlinux,
 				 dwarf_errmsg(-1));
@@ -45,6 +47,11 @@ struct dwloc_file *dwloc_open(const char *vmlinux, char **err)
 		return NULL;
 	}
 	return f;
+}
+
+struct elf_file *dwloc_elf(struct dwloc_file *f)
+{
+	return f->ef;
 }
 
 void dwloc_close(struct dwloc_file *f)

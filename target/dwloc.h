@@ -85,6 +85,8 @@ const char *dwloc_eval(struct arena *a, const struct dwloc_prog *p,
 /* Open the debug vmlinux; NULL and a malloc'ed *err on failure. */
 struct dwloc_file *dwloc_open(const char *vmlinux, char **err);
 void dwloc_close(struct dwloc_file *f);
+/* The file read (its symbols: elf_file_dwarf_layout's for a .ko). */
+struct elf_file *dwloc_elf(struct dwloc_file *f);
 
 /*
  * The location of variable name (without '$') of the function whose

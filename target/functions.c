@@ -333,7 +333,10 @@ static int add_section(const struct elf_section *sec, void *arg)
 	k->addr = sec->addr;
 	k->size = sec->size;
 	k->refused = false;
-	for (int i = 0; sec->name && block_sections[i]; i++)
+	/* a module's init and exit code is there while it loads and
+	 * unloads: SystemTap probes it */
+	for (int i = 0; sec->name && block_sections[i] &&
+			elf_file_type(b->ef) != ET_REL; i++)
 		if (strncmp(sec->name, block_sections[i],
 			    strlen(block_sections[i])) == 0)
 			k->refused = true;
@@ -1271,6 +1274,9 @@ static int build(struct kf_catalog *c, const char *vmlinux, char **err)
 	b.ef = elf_file_open(vmlinux, NULL, err);
 	if (!b.ef)
 		return -1;
+	/* a module's .ko: its symbols and sections where its DWARF puts
+	 * them */
+	elf_file_dwarf_layout(b.ef);
 	b.elf = elf_file_elf(b.ef);
 	if (read_elf(&b, err) != 0)
 		goto out;

@@ -11,6 +11,7 @@
 #include "target/tp_syms.h"
 #include "target/dwloc.h"
 #include "target/functions.h"
+#include "target/moddebug.h"
 #include "target/tracepoints.h"
 #include "lib/files.h"
 #include "lib/intern.h"
@@ -447,6 +448,7 @@ void target_free(struct target *t)
 		return;
 	target_release_functions(t);
 	target_release_tracepoints(t);
+	target_moddebug_free(t);
 	if (t->btf)
 		btf_free(t->btf);
 	free(t->mods);

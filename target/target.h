@@ -61,6 +61,7 @@ struct target {
 	struct dwloc_file *dw;
 	struct target_module *mods;	/* target_module_btf's answers */
 	int n_mods, cap_mods;
+	struct target_moddebug *moddebug;	/* moddebug.c's */
 };
 
 /*

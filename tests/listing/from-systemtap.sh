@@ -29,6 +29,24 @@ kprobe_tree() {
 	fi
 	echo "$dir"
 }
+# module(...) points: our stap extracts the modules' debug files (from
+# the -dbg package setup.sh keeps); 4.8 finds them by the installed
+# module's path, which is .ko.xz on 6.12, so it gets a debug root of its
+# own with build-id links to them
+module_debug() { # release args...
+	local release=$1 dir=$maps/debug-$1 f id
+	shift
+	../../stap/stap -r "$release" "$@" >/dev/null 2>&1
+	mkdir -p "$dir"
+	find "/usr/lib/debug/lib/modules/$release" -name '*.ko' 2>/dev/null |
+	while read -r f; do
+		id=$(readelf -n "$f" 2>/dev/null | sed -n 's/.*Build ID: //p')
+		[ -n "$id" ] || continue
+		mkdir -p "$dir/.build-id/${id:0:2}"
+		ln -sf "$f" "$dir/.build-id/${id:0:2}/${id:2}.debug"
+	done
+	echo "$dir"
+}
 names=("$@")
 [ ${#names[@]} -gt 0 ] || names=($(ls *.args | sed 's/\.args$//'))
 # user-space listings (NAME.uargs): run where user_prog.c is built as
@@ -58,6 +76,9 @@ for img in /boot/vmlinuz-*; do
 		read -ra args <"$name.args"
 		tree=$release
 		case "${args[*]}" in *kprobe.*) tree=$(kprobe_tree "$release") ;; esac
+		dpath=
+		case "${args[*]}" in *module\(*) dpath=$(module_debug "$release" "${args[@]}") ;; esac
+		SYSTEMTAP_DEBUGINFO_PATH=${dpath:++:.debug:/usr/lib/debug:$dpath} \
 		"$STAP" -r "$tree" "${args[@]}" >"$name.$tag.out" 2>/dev/null
 		rc=$?
 		if [ $rc = 0 ]; then rm -f "$name.$tag.rc"; else echo $rc >"$name.$tag.rc"; fi

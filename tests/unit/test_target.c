@@ -20,6 +20,7 @@
 #include "lib/files.h"
 #include "lib/intern.h"
 #include "target/btf.h"
+#include "target/moddebug.h"
 #include "target/tracepoints.h"
 #include "tests/unit/check.h"
 #include "tests/unit/kernel_release.h"
@@ -255,6 +256,30 @@ int main(void)
 	CHECK(err && strstr(err, "no trace headers found under"));
 	target_release_functions(t);
 	CHECK(target_functions(t, &err) == NULL && err);
+
+	/* module("M") points: the release's modules by name ('-' and '_'
+	 * alike), and a module without debuginfo names the package */
+	const char **mods;
+	put(dir, "/mods/kernel/drivers/x/fake-mod.ko.xz", "");
+	put(dir, "/mods/kernel/fs/other.ko", "");
+	put(dir, "/mods/build/skipped.ko", "");
+	t->modules_dir = xasprintf("%s/mods", dir);
+	CHECK(target_modules_matching(t, "fake_*", &mods) == 1);
+	CHECK_STR(mods[0], "fake_mod");
+	CHECK(target_modules_matching(t, "*", &mods) == 2);
+	CHECK(target_modules_matching(t, "skipped", &mods) == 0);
+	CHECK(target_module_debug(t, "fake-mod", &err) == NULL);
+	CHECK(err && strstr(err, "install linux-image-0.0-test-dbg") &&
+	      strstr(err, "/usr/lib/debug/lib/modules/0.0-test/kernel/drivers/"
+		     "x/fake-mod.ko"));
+	CHECK(target_module_functions(t, "fake_mod", &err) == NULL && err &&
+	      strstr(err, "linux-image-0.0-test-dbg"));
+	CHECK(target_module_dwarf(t, "nope", &err) == NULL && err &&
+	      strstr(err, "no module 'nope'"));
+	char *rm = xasprintf("rm -rf '%s'", t->modules_dir);
+	CHECK(system(rm) == 0);
+	free(rm);
+	free((char *)t->modules_dir);
 	target_free(t);
 
 	/* no build tree: no configuration */
