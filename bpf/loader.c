@@ -465,6 +465,13 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 		links[nlinks++] = l;
 	}
 
+	/* process.*: the tasks running now (a fork since is recorded) */
+	const int *scan = dlsym(so, "stp_proc_scan");
+	if (!attach_failed && !exit_requested && scan &&
+	    bpf_process_scan(obj, *scan)) {
+		attach_failed = true;
+		exit_requested = true;
+	}
 	if (release >= 0) {
 		/* attached (or given up: the command does not run) */
 		if (!exit_requested && write(release, "g", 1) != 1)

@@ -260,7 +260,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
 		       "timer.profile, "
 		       "kernel.trace, kernel.function, "
-		       "process(\"PATH\").function and .mark)";
+		       "process(\"PATH\").function and .mark, "
+		       "process.begin/.end/.thread.*/.syscall*)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };
