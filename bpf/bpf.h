@@ -77,6 +77,19 @@ void bpf_emit_process_table(struct program *prog, FILE *out);
 struct bpf_object;
 int bpf_process_scan(struct bpf_object *obj, int how);
 
+/* User stacks and symbols (ustack.c): the kernel half's macro of a
+ * ucontext-unwind tapset function (bpf_tapset_expr's convention), or
+ * NULL; the run-time error text of its call n, or NULL (the user string
+ * fault's); whether function f has a version of this backend's instead
+ * of its body (embedded C, or one of ustack.c's); pass 3's tables, walk
+ * and formats, before the bodies, when the program uses them. */
+struct script_func;
+struct arena;
+const char *bpf_ustack_expr(const char *name, bool kernel);
+const char *bpf_ustack_error(struct arena *a, const struct node *n);
+bool bpf_func_native(const struct script_func *f);
+void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
+
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);
 

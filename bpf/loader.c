@@ -124,6 +124,19 @@ static void print_record(const void *rec, unsigned len)
 		exit_requested = true;
 		return;
 	}
+	if (h->kind == 4 && len >= sizeof(*h) + h->id) {
+		/* text formatted in the kernel (print_ubacktrace()) */
+		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
+		return;
+	}
+	if (h->kind == 5 && len >= sizeof(*h) + h->id) {
+		/* a user stack reached a file without tables (its path) */
+		fflush(stdout);
+		fprintf(stderr, "WARNING: Missing unwind data for a module, "
+			"rerun with 'stap -d %.*s'\n", (int)h->id,
+			(const char *)rec + sizeof(*h));
+		return;
+	}
 	struct bpf_sink sink = { .f = stdout };
 	format_record(&sink, rec, len);
 }
