@@ -174,10 +174,40 @@ static unsigned events_of(struct program *prog)
 #define BEGINS(ev) (HAS(ev, PROC_BEGIN) || HAS(ev, PROC_THREAD_BEGIN))
 #define TRACKS(ev) (BEGINS(ev) || HAS(ev, PROC_END) || HAS(ev, PROC_THREAD_END))
 
-/* A system call event: a pending begin first, then the event's probes. */
-static void emit_syscall(unsigned ev, bool ret, FILE *out)
+/* What event e's probes read: bit k for raw[k] (PROC_VALUE_*), and
+ * whether a filter names an executable. */
+static unsigned reads_of(struct program *prog, enum process_event e,
+			 bool *exe)
 {
+	unsigned need = 0;
+
+	*exe = false;
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+		if (bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PROCESS ||
+		    dp->attach.process.event != e)
+			continue;
+		*exe |= dp->attach.filter.exe != NULL;
+		for (int k = 0; k < dp->attach.nvalues; k++)
+			if (dp->attach.values[k])
+				need |= 1u << dp->attach.values[k]->arg;
+		if (e == PROC_SYSCALL_RETURN)
+			need |= 1u << PROC_VALUE_RETURN;	/* S->ret */
+	}
+	return need;
+}
+
+/* A system call event: a pending begin first, then the event's probes
+ * (reading only the registers and the executable they need: each read
+ * is a helper call on every system call of the machine). */
+static void emit_syscall(struct program *prog, unsigned ev, bool ret,
+			 FILE *out)
+{
+	static const char *const regs[] = { NULL, "di", "si", "dx", "r10",
+					    "r8", "r9" };
 	enum process_event e = ret ? PROC_SYSCALL_RETURN : PROC_SYSCALL;
+	bool exe;
+	unsigned need = reads_of(prog, e, &exe);
 
 	fprintf(out, "SEC(\"raw_tp/%s\") int stp_psys_%s(unsigned long long "
 		"*ctx)\n{\n"
@@ -187,26 +217,27 @@ static void emit_syscall(unsigned ev, bool ret, FILE *out)
 		ret ? "sys_exit" : "sys_enter", ret ? "exit" : "enter");
 	if (BEGINS(ev))
 		fputs("\tstp_pbegin_pending(t);\n", out);
-	if (HAS(ev, e)) {
-		fputs("\tstruct pt_regs___stpproc *regs = (void *)ctx[0];\n"
-		      "\tlong long raw[8] = { 0 };\n"
-		      "\tunsigned long long ino;\n\tunsigned int dev;\n", out);
-		if (ret)
-			fputs("\traw[0] = (long long)BPF_CORE_READ(regs, orig_ax);"
-			      "\n\traw[7] = (long long)ctx[1];\n", out);
-		else
-			fputs("\traw[0] = (long long)ctx[1];\n"
-			      "\traw[1] = (long long)BPF_CORE_READ(regs, di);\n"
-			      "\traw[2] = (long long)BPF_CORE_READ(regs, si);\n"
-			      "\traw[3] = (long long)BPF_CORE_READ(regs, dx);\n"
-			      "\traw[4] = (long long)BPF_CORE_READ(regs, r10);\n"
-			      "\traw[5] = (long long)BPF_CORE_READ(regs, r8);\n"
-			      "\traw[6] = (long long)BPF_CORE_READ(regs, r9);\n",
-			      out);
-		fprintf(out, "\tstp_pexe(t, &ino, &dev);\n"
-			"\tstp_pfire_%s(ino, dev, raw);\n", event_c[e]);
+	if (!HAS(ev, e)) {
+		fputs("\treturn 0;\n}\n", out);
+		return;
 	}
-	fputs("\treturn 0;\n}\n", out);
+	fputs("\tstruct pt_regs___stpproc *regs = (void *)ctx[0];\n"
+	      "\tlong long raw[8] = { 0 };\n"
+	      "\tunsigned long long ino = 0;\n\tunsigned int dev = 0;\n"
+	      "\t(void)regs;\n", out);
+	if (need & (1u << PROC_VALUE_SYSCALL))
+		fputs(ret ? "\traw[0] = (long long)BPF_CORE_READ(regs, orig_ax);"
+			    "\n" : "\traw[0] = (long long)ctx[1];\n", out);
+	if (ret && (need & (1u << PROC_VALUE_RETURN)))
+		fputs("\traw[7] = (long long)ctx[1];\n", out);
+	for (int k = 1; !ret && k <= 6; k++)
+		if (need & (1u << k))
+			fprintf(out, "\traw[%d] = (long long)BPF_CORE_READ(regs, "
+				"%s);\n", k, regs[k]);
+	if (exe)
+		fputs("\tstp_pexe(t, &ino, &dev);\n", out);
+	fprintf(out, "\tstp_pfire_%s(ino, dev, raw);\n\treturn 0;\n}\n",
+		event_c[e]);
 }
 
 /* fork, exec and exit: the tasks' table and begin/end */
@@ -304,9 +335,9 @@ void bpf_process_programs(struct program *prog, FILE *out)
 	if (TRACKS(ev))
 		fputs(track_c, out);
 	if (BEGINS(ev) || HAS(ev, PROC_SYSCALL))
-		emit_syscall(ev, false, out);
+		emit_syscall(prog, ev, false, out);
 	if (BEGINS(ev) || HAS(ev, PROC_SYSCALL_RETURN))
-		emit_syscall(ev, true, out);
+		emit_syscall(prog, ev, true, out);
 }
 
 /* The loader's: whether to record the running tasks, and with begins. */
