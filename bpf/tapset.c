@@ -55,10 +55,14 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 	fputs(macro, e->out);
 	if (tmp >= 0)
 		fprintf(e->out, "TMP(%d), ", tmp);
+	/* a user stack function's error is raised in its body, as the
+	 * module says: near the function's name in the tapset */
 	const char *what = bpf_ustack_error(&e->s->arena, n);
+	const struct node *near = what && n->sym && n->sym->func &&
+				  n->sym->func->decl ? n->sym->func->decl : n;
 	fprintf(e->out, "%d", bpf_error_id(e, what ? what : "user string copy "
 					   "fault -14 at 0x%llx [man error::fault]",
-					   n));
+					   near));
 	ast_foreach(a, n->call.args) {
 		fputs(", ", e->out);
 		bpf_emit_expr(e, a);
