@@ -14,9 +14,9 @@
  *
  * An address is placed in an object through the task's mapping of the
  * file (bpf_find_vma: its inode's number and size, as the module matches
- * them); a file without tables is named by its dentries (the module uses
- * d_path, which BPF tracing programs may not call: a file on another
- * mount than / is named from its mount's root). The walk and the
+ * them); a file without tables is named by its dentries up through its
+ * mounts (the module uses d_path, which BPF tracing programs may not
+ * call). The walk and the
  * formatting are global BPF functions (stp_uwalk, stp_ufmt), verified
  * once however often a body calls them; the walk is at most STP_UMAXBT
  * (the module's MAXBACKTRACE, 20) frames. print_ubacktrace()'s lines go
@@ -215,7 +215,13 @@ static const char ustack_c[] =
 	"struct qstr___stpu { const unsigned char *name; } STP_UPAI;\n"
 	"struct dentry___stpu { struct dentry___stpu *d_parent; "
 	"struct qstr___stpu d_name; } STP_UPAI;\n"
-	"struct path___stpu { struct dentry___stpu *dentry; } STP_UPAI;\n"
+	"struct vfsmount___stpu { struct dentry___stpu *mnt_root; } "
+	"STP_UPAI;\n"
+	"struct mount___stpu { struct mount___stpu *mnt_parent; "
+	"struct dentry___stpu *mnt_mountpoint; struct vfsmount___stpu mnt; } "
+	"STP_UPAI;\n"
+	"struct path___stpu { struct vfsmount___stpu *mnt; "
+	"struct dentry___stpu *dentry; } STP_UPAI;\n"
 	"struct file___stpu { struct inode___stpu *f_inode; "
 	"struct path___stpu f_path; } STP_UPAI;\n"
 	"struct vm_area_struct___stpu { unsigned long vm_start, vm_end, "
@@ -236,7 +242,8 @@ static const char ustack_c[] =
 	"unsigned long long pc, sp, bp, vs, ve, bias, missing; };\n"
 	"struct stp_ufbuf { char b[512]; char path[512]; char acc[512]; "
 	"char stk[256]; char hex[48]; unsigned long long frel, fspan; "
-	"unsigned fbase, sn, sfrom; unsigned long long sv; };\n"
+	"unsigned fbase, sn, sfrom; unsigned long long sv;\n"
+	"\tunsigned long long pd, pvm, pmnt, pds[16]; unsigned pn; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 	"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 	"struct stp_uwalk); } stp_uwk SEC(\".maps\");\n"
@@ -333,23 +340,56 @@ static const char ustack_c[] =
 	"\tconst struct stp_usym *s = &stp_usyms[k];\n"
 	"\tif (s->size && rel >= s->addr + s->size)\n\t\treturn -1;\n"
 	"\treturn (int)k;\n}\n"
-	/* the path of a file from its dentries, into p (512 bytes) */
-	"static __always_inline unsigned stp_upath(struct file___stpu *f, "
+	/* one step up from a dentry (bpf_loop's, the state in stp_ufb):
+	 * recorded, or at a mount's root its mountpoint in the parent
+	 * mount; 1 at the root */
+	"static long stp_upath_one(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_ufbuf *f = bpf_map_lookup_elem(&stp_ufb, &z);\n"
+	"\tstruct dentry___stpu *d, *up;\n"
+	"\tstruct vfsmount___stpu *vm;\n"
+	"\tstruct mount___stpu *mnt, *pm;\n"
+	"\tif (!f || f->pn >= 16 || !f->pd)\n\t\treturn 1;\n"
+	"\td = (void *)f->pd;\n\tvm = (void *)f->pvm;\n\tmnt = (void *)f->pmnt;\n"
+	"\tup = BPF_CORE_READ(d, d_parent);\n"
+	"\tif (vm && (d == BPF_CORE_READ(vm, mnt_root) || up == d)) {\n"
+	"\t\tpm = BPF_CORE_READ(mnt, mnt_parent);\n"
+	"\t\tif (!pm || pm == mnt)\n\t\t\treturn 1;\n"
+	"\t\tf->pd = (unsigned long long)BPF_CORE_READ(mnt, mnt_mountpoint);\n"
+	"\t\tf->pmnt = (unsigned long long)pm;\n"
+	"\t\tf->pvm = (unsigned long long)pm + bpf_core_field_offset("
+	"struct mount___stpu, mnt);\n"
+	"\t\treturn 0;\n\t}\n"
+	"\tif (up == d)\n\t\treturn 1;\n"
+	"\tf->pds[f->pn & 15] = (unsigned long long)d;\n"
+	"\tf->pn++;\n\tf->pd = (unsigned long long)up;\n"
+	"\treturn 0;\n}\n"
+	/* the path of a file from its dentries up to the root, through
+	 * the mounts, into p (512 bytes): its length, *base where its last
+	 * component starts */
+	"static __always_inline unsigned stp_upath(struct file___stpu *fl, "
 	"char *p, unsigned *base)\n{\n"
-	"\tstruct dentry___stpu *d = BPF_CORE_READ(f, f_path.dentry), "
-	"*ds[16];\n"
-	"\tint n = 0;\n\tunsigned len = 0;\n\t*base = 0;\n"
-	"#pragma unroll\n"
-	"\tfor (int i = 0; i < 16; i++) {\n"
-	"\t\tstruct dentry___stpu *up = d ? BPF_CORE_READ(d, d_parent) : 0;\n"
-	"\t\tif (!d || up == d)\n\t\t\tbreak;\n"
-	"\t\tds[i] = d;\n\t\tn = i + 1;\n\t\td = up;\n\t}\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_ufbuf *f = bpf_map_lookup_elem(&stp_ufb, &z);\n"
+	"\tunsigned len = 0, n;\n"
+	"\t*base = 0;\n"
+	"\tp[0] = 0;\n"
+	"\tif (!f)\n\t\treturn 0;\n"
+	"\tstruct vfsmount___stpu *vm = BPF_CORE_READ(fl, f_path.mnt);\n"
+	"\tf->pd = (unsigned long long)BPF_CORE_READ(fl, f_path.dentry);\n"
+	"\tf->pvm = (unsigned long long)vm;\n"
+	"\tf->pmnt = vm ? (unsigned long long)vm - bpf_core_field_offset("
+	"struct mount___stpu, mnt) : 0;\n"
+	"\tf->pn = 0;\n"
+	"\tbpf_loop(32, stp_upath_one, 0, 0);\n"
+	"\tn = f->pn;\n"
 	"#pragma unroll\n"
 	"\tfor (int i = 15; i >= 0; i--) {\n"
-	"\t\tif (i >= n || len >= 250)\n\t\t\tcontinue;\n"
+	"\t\tif (i >= (int)n || len >= 250)\n\t\t\tcontinue;\n"
 	"\t\tSTP_BARRIER(len);\n"
 	"\t\tp[len & 511] = '/';\n\t\tlen++;\n"
-	"\t\tconst unsigned char *nm = BPF_CORE_READ(ds[i], d_name.name);\n"
+	"\t\tstruct dentry___stpu *di = (void *)f->pds[i];\n"
+	"\t\tconst unsigned char *nm = BPF_CORE_READ(di, d_name.name);\n"
 	"\t\tunsigned at = len;\n\t\t*base = at;\n\t\tSTP_BARRIER(at);\n"
 	"\t\tlong r = bpf_probe_read_kernel_str(p + (at & 255), 128, nm);\n"
 	"\t\tif (r > 0)\n\t\t\tlen += (unsigned)r - 1;\n\t}\n"
