@@ -74,6 +74,8 @@ static const char decls[] =
 	"struct { __uint(type, BPF_MAP_TYPE_HASH); __uint(max_entries, 65536); "
 	"__type(key, __u32); __type(value, struct stp_ptask); } stp_ptasks "
 	"SEC(\".maps\");\n"
+	/* keep in step with struct bpf_proc_exe (the loader's) */
+	"struct stp_pexe { unsigned long long ino; unsigned int dev, pad; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); "
 	"__uint(map_flags, BPF_F_MMAPABLE); __type(key, __u32); "
 	"__type(value, __u64); } stp_ppend SEC(\".maps\");\n"
@@ -97,25 +99,44 @@ static const char *const event_c[] = {
 	[PROC_SYSCALL] = "SYSCALL", [PROC_SYSCALL_RETURN] = "SYSCALL_RETURN",
 };
 
-/* The C condition of dp's filter over tgid, ino and dev. */
-static void filter_c(const struct derived_probe *dp, FILE *out)
+/* The executables the filters name, each once, in order (n of them). */
+static const char **exes_of(struct program *prog, int *n)
+{
+	const char **v = NULL;
+	int cap = 0;
+
+	*n = 0;
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+		const char *exe = dp->attach.filter.exe;
+		bool seen = false;
+		if (bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PROCESS || !exe)
+			continue;
+		for (int i = 0; i < *n; i++)
+			seen |= !strcmp(v[i], exe);
+		if (!seen)
+			VEC_PUSH(v, *n, cap, exe);
+	}
+	return v;
+}
+
+/* The C condition of dp's filter over tgid, ino and dev: an executable
+ * is the identity the loader finds for its path when the run starts
+ * (stp_pexes[i], bpf_process_exes), as the module resolves it then. */
+static void filter_c(struct program *prog, const struct derived_probe *dp,
+		     FILE *out)
 {
 	const struct task_filter *f = &dp->attach.filter;
-	struct stat st;
+	int n;
+	const char **exes = exes_of(prog, &n);
 
 	fputs("1", out);
 	if (f->pid)
 		fprintf(out, " && tgid == %lld", (long long)f->pid);
-	if (!f->exe)
-		return;
-	if (stat(f->exe, &st)) {
-		fprintf(out, " && 0 /* %s: not found */", "exe");
-		return;
-	}
-	/* the kernel's dev_t: MAJOR << 20 | MINOR */
-	fprintf(out, " && ino == %lluULL && dev == %uU",
-		(unsigned long long)st.st_ino,
-		(unsigned)(major(st.st_dev) << 20 | minor(st.st_dev)));
+	for (int i = 0; f->exe && i < n; i++)
+		if (!strcmp(exes[i], f->exe))
+			fprintf(out, " && stp_pexe_is(%d, ino, dev)", i);
+	free(exes);
 }
 
 /* stp_pfire_EVENT: the bodies of event e's probes whose filter matches
@@ -139,7 +160,7 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 			continue;
 		if (p == BPF_PLACE_PROCESS && dp->attach.process.event == e) {
 			fputs("\tif (", out);
-			filter_c(dp, out);
+			filter_c(prog, dp, out);
 			fprintf(out, ") {\n\t\tif (G.stp_exit)\n\t\t\treturn;\n"
 				"\t\tS->fm = 0;\n\t\tS->probe = %d;\n", np);
 			for (int k = 0; k < dp->attach.nvalues; k++)
@@ -328,7 +349,17 @@ void bpf_process_programs(struct program *prog, FILE *out)
 
 	if (!ev)
 		return;
+	int nexes;
+	free(exes_of(prog, &nexes));
 	fputs(decls, out);
+	fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_ARRAY); "
+		"__uint(max_entries, %d); __type(key, __u32); __type(value, "
+		"struct stp_pexe); } stp_pexes SEC(\".maps\");\n"
+		"static __always_inline int stp_pexe_is(__u32 i, unsigned long "
+		"long ino, unsigned int dev)\n{\n"
+		"\tstruct stp_pexe *x = bpf_map_lookup_elem(&stp_pexes, &i);\n"
+		"\treturn x && x->ino && x->ino == ino && x->dev == dev;\n}\n",
+		nexes ? nexes : 1);
 	for (int e = PROC_BEGIN; e <= PROC_SYSCALL_RETURN; e++)
 		emit_fire(prog, (enum process_event)e, out);
 	fprintf(out, "#define STP_PBEGINS %d\n", BEGINS(ev) ? 1 : 0);
@@ -345,8 +376,21 @@ void bpf_emit_process_table(struct program *prog, FILE *out)
 {
 	unsigned ev = events_of(prog);
 
+	int n;
+	const char **exes = exes_of(prog, &n);
+
 	fprintf(out, "const int stp_proc_scan = %d;\n", !TRACKS(ev) ? 0 :
 		BEGINS(ev) ? 2 : 1);
+	fputs("const char *const stp_proc_exes[] = { ", out);
+	for (int i = 0; i < n; i++) {
+		fputc('"', out);
+		for (const char *c = exes[i]; *c; c++)
+			fprintf(out, *c == '"' || *c == '\\' ? "\\%c" :
+				(unsigned char)*c < ' ' ? "\\%03o" : "%c", *c);
+		fputs("\", ", out);
+	}
+	fputs("NULL };\n", out);
+	free(exes);
 }
 
 /* ---- pass 5: the tasks running at the start ----------------------------- */
@@ -365,6 +409,28 @@ static bool all_digits(const char *s)
 		if (*s < '0' || *s > '9')
 			return false;
 	return true;
+}
+
+/* the value of stp_pexes (struct stp_pexe) */
+struct bpf_proc_exe {
+	unsigned long long ino;
+	unsigned int dev, pad;
+};
+
+void bpf_process_exes(struct bpf_object *obj, const char *const *exes)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "stp_pexes");
+
+	for (unsigned i = 0; m && exes && exes[i]; i++) {
+		struct bpf_proc_exe v = { 0 };
+		struct stat st;
+		/* a path that does not exist matches nothing (ino 0) */
+		if (!stat(exes[i], &st)) {
+			v.ino = st.st_ino;
+			v.dev = major(st.st_dev) << 20 | minor(st.st_dev);
+		}
+		bpf_map__update_elem(m, &i, sizeof(i), &v, sizeof(v), BPF_ANY);
+	}
 }
 
 int bpf_process_scan(struct bpf_object *obj, int how)

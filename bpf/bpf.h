@@ -76,6 +76,9 @@ void bpf_process_programs(struct program *prog, FILE *out);
 void bpf_emit_process_table(struct program *prog, FILE *out);
 struct bpf_object;
 int bpf_process_scan(struct bpf_object *obj, int how);
+/* Pass 5, before the attach: the identities of the executables the
+ * filters name (the user half's stp_proc_exes), as stat() finds them. */
+void bpf_process_exes(struct bpf_object *obj, const char *const *exes);
 
 /* User stacks and symbols (ustack.c): the kernel half's macro of a
  * ucontext-unwind tapset function (bpf_tapset_expr's convention), or

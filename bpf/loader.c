@@ -444,6 +444,8 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 			goto out;
 		}
 	}
+	/* process("PATH").*: the executables as this machine has them */
+	bpf_process_exes(obj, dlsym(so, "stp_proc_exes"));
 	run_list(u.begin);
 	fflush(stdout);
 	struct bpf_program *p;
