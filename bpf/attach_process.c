@@ -23,8 +23,8 @@
  *   so (the leader's entry decides, as in the module).
  * - A filter is the thread group's ID, an executable or nothing. An
  *   executable is its inode's identity (number and the kernel's device
- *   number), stat()ed at pass 3; a path that does not exist matches
- *   nothing. The running task's comes from task->mm->exe_file through
+ *   number), which the loader stat()s when the run starts (stp_pexes);
+ *   a path that does not exist matches nothing. The running task's comes from task->mm->exe_file through
  *   CO-RE reads of local declarations (___stpproc).
  *
  * A table entry is written only by the task it describes (its fork's
