@@ -113,6 +113,8 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 		if (tp)
 			*tp = at->uprobe.path;
 		return BPF_PLACE_UPROBE;
+	case ATTACH_PROCESS:
+		return BPF_PLACE_PROCESS;
 	default:
 		return BPF_PLACE_NONE;
 	}
@@ -122,7 +124,7 @@ bool bpf_place_in_kernel(enum bpf_place p)
 {
 	return p == BPF_PLACE_TRACE || p == BPF_PLACE_KFUNC ||
 	       p == BPF_PLACE_KRETURN || p == BPF_PLACE_PERF ||
-	       p == BPF_PLACE_UPROBE;
+	       p == BPF_PLACE_UPROBE || p == BPF_PLACE_PROCESS;
 }
 
 /* ---- the running kernel's types ----------------------------------------- */
@@ -726,6 +728,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			rc |= bpf_uprobe_program(s, dp, np++, &udecl, pf);
 			continue;
 		}
+		if (p == BPF_PLACE_PROCESS) {
+			np++;	/* bpf_process_programs, below */
+			continue;
+		}
 		if (p == BPF_PLACE_TRACE && !b->nctxvars)
 			/* no typed value: the plain raw tracepoint */
 			fprintf(pf, "SEC(\"raw_tp/%s\")", name);
@@ -781,6 +787,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		}
 		fprintf(pf, "\tstp_b%d();\n\treturn 0;\n}\n", b->index);
 	}
+	bpf_process_programs(prog, pf);
 	fclose(pf);
 	for (int i = 0; i < c.nt; i++)
 		emit_ltype(&c, i, out);
@@ -818,4 +825,5 @@ void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out)
 	}
 	fputs("{ NULL, 0, 0 } };\n", out);
 	bpf_emit_uprobe_table(prog, out);
+	bpf_emit_process_table(prog, out);
 }

@@ -35,6 +35,9 @@ enum bpf_place {
 				 * that need kernel context, timer.profile) */
 	BPF_PLACE_UPROBE,	/* kernel: a uprobe or uretprobe on a user
 				 * binary (attach_uprobe.c) */
+	BPF_PLACE_PROCESS,	/* kernel: process.* events, on the shared
+				 * fork/exec/exit/syscall programs
+				 * (attach_process.c) */
 };
 
 /* What dp is to this backend (from dp->attach, attach.c); *tp: the
@@ -64,6 +67,31 @@ void bpf_emit_uprobe_table(struct program *prog, FILE *out);
 struct node;
 int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n);
 void bpf_emit_uprobe_names(struct program *prog, FILE *out);
+
+/* The process kind (attach_process.c): pass 3's shared programs of the
+ * process.* probes (kernel half), the loader's stp_proc_scan (user
+ * half); pass 5's record of the tasks running at the attach (how: the
+ * user half's stp_proc_scan), 0 or 1 after a message. */
+void bpf_process_programs(struct program *prog, FILE *out);
+void bpf_emit_process_table(struct program *prog, FILE *out);
+struct bpf_object;
+int bpf_process_scan(struct bpf_object *obj, int how);
+/* Pass 5, before the attach: the identities of the executables the
+ * filters name (the user half's stp_proc_exes), as stat() finds them. */
+void bpf_process_exes(struct bpf_object *obj, const char *const *exes);
+
+/* User stacks and symbols (ustack.c): the kernel half's macro of a
+ * ucontext-unwind tapset function (bpf_tapset_expr's convention), or
+ * NULL; the run-time error text of its call n, or NULL (the user string
+ * fault's); whether function f has a version of this backend's instead
+ * of its body (embedded C, or one of ustack.c's); pass 3's tables, walk
+ * and formats, before the bodies, when the program uses them. */
+struct script_func;
+struct arena;
+const char *bpf_ustack_expr(const char *name, bool kernel);
+const char *bpf_ustack_error(struct arena *a, const struct node *n);
+bool bpf_func_native(const struct script_func *f);
+void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

@@ -383,7 +383,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 
 	/* a tapset function in embedded C the backend has its own of */
 	const char *tapset = n->sym && n->sym->kind == SYM_FUNCTION &&
-			     n->sym->func && n->sym->func->embedded ?
+			     n->sym->func && bpf_func_native(n->sym->func) ?
 			     bpf_tapset_expr(name, e->kernel) : NULL;
 
 	if (tapset && tapset[strlen(tapset) - 1] == '(')
@@ -392,7 +392,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 	else if (tapset)
 		fputs(tapset, e->out);
 	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		 !n->sym->func->embedded)
+		 !bpf_func_native(n->sym->func))
 		emit_func_call(e, n);
 	else if (!strcmp(name, "exit"))
 		fputs("(EXIT(), 0)", e->out);
@@ -1243,14 +1243,14 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	e.kernel = true;
 	for (int i = 0; i < prog->nfuncs; i++) {
 		const struct script_func *f = prog->funcs[i];
-		if (!in_kernel[f->index] || f->embedded)
+		if (!in_kernel[f->index] || bpf_func_native(f))
 			continue;
 		func_signature(&e, f, ff);
 		fputs(";\n", ff);
 	}
 	for (int i = 0; i < prog->nfuncs; i++) {
 		const struct script_func *f = prog->funcs[i];
-		if (!in_kernel[f->index] || f->embedded)
+		if (!in_kernel[f->index] || bpf_func_native(f))
 			continue;
 		e.tmp_base = e.maxtmp;
 		emit_function(&e, f, ff);
@@ -1287,7 +1287,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	e.kernel = false;
 	for (int i = 0; i < prog->nfuncs; i++) {
 		const struct script_func *f = prog->funcs[i];
-		if (!f->used || f->embedded)
+		if (!f->used || bpf_func_native(f))
 			continue;
 		func_signature(&e, f, e.decls);
 		fputs(";\n", e.decls);
@@ -1381,6 +1381,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			i, ctype(g->type), i);
 	}
 	bpf_emit_uprobe_names(prog, out);
+	bpf_emit_ustack(s, prog, out);
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);

@@ -124,6 +124,19 @@ static void print_record(const void *rec, unsigned len)
 		exit_requested = true;
 		return;
 	}
+	if (h->kind == 4 && len >= sizeof(*h) + h->id) {
+		/* text formatted in the kernel (print_ubacktrace()) */
+		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
+		return;
+	}
+	if (h->kind == 5 && len >= sizeof(*h) + h->id) {
+		/* a user stack reached a file without tables (its path) */
+		fflush(stdout);
+		fprintf(stderr, "WARNING: Missing unwind data for a module, "
+			"rerun with 'stap -d %.*s'\n", (int)h->id,
+			(const char *)rec + sizeof(*h));
+		return;
+	}
 	struct bpf_sink sink = { .f = stdout };
 	format_record(&sink, rec, len);
 }
@@ -431,6 +444,8 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 			goto out;
 		}
 	}
+	/* process("PATH").*: the executables as this machine has them */
+	bpf_process_exes(obj, dlsym(so, "stp_proc_exes"));
 	run_list(u.begin);
 	fflush(stdout);
 	struct bpf_program *p;
@@ -465,6 +480,13 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 		links[nlinks++] = l;
 	}
 
+	/* process.*: the tasks running now (a fork since is recorded) */
+	const int *scan = dlsym(so, "stp_proc_scan");
+	if (!attach_failed && !exit_requested && scan &&
+	    bpf_process_scan(obj, *scan)) {
+		attach_failed = true;
+		exit_requested = true;
+	}
 	if (release >= 0) {
 		/* attached (or given up: the command does not run) */
 		if (!exit_requested && write(release, "g", 1) != 1)

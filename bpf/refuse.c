@@ -94,12 +94,12 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		if (bpf_knows_call(n))
 			return NULL;
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		    n->sym->func->embedded &&
+		    bpf_func_native(n->sym->func) &&
 		    bpf_tapset_expr(n->call.name, true) &&
 		    bpf_tapset_expr(n->call.name, in_kernel))
 			return NULL;
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		    !n->sym->func->embedded)
+		    !bpf_func_native(n->sym->func))
 			return NULL;
 		if (!in_kernel && bpf_user_call(n))
 			return NULL;
@@ -237,7 +237,7 @@ static void refuse_walk(struct refusal *r, struct node *body,
 			}
 		for (int j = 0; j < r->nseen; j++)
 			seen |= r->seen[j] == f;
-		if (f->embedded || (seen && !r->in_kernel))
+		if (bpf_func_native(f) || (seen && !r->in_kernel))
 			continue;
 		if (!seen)
 			VEC_PUSH(r->seen, r->nseen, r->seen_cap, f);
@@ -260,7 +260,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
 		       "timer.profile, "
 		       "kernel.trace, kernel.function, "
-		       "process(\"PATH\").function and .mark)";
+		       "process(\"PATH\").function and .mark, "
+		       "process.begin/.end/.thread.*/.syscall*)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place) };

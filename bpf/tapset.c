@@ -45,7 +45,7 @@ const char *bpf_tapset_expr(const char *name, bool kernel)
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		if (!strcmp(fns[i].name, name))
 			return kernel ? fns[i].kernel : fns[i].user;
-	return NULL;
+	return bpf_ustack_expr(name, kernel);
 }
 
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
@@ -55,8 +55,14 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 	fputs(macro, e->out);
 	if (tmp >= 0)
 		fprintf(e->out, "TMP(%d), ", tmp);
-	fprintf(e->out, "%d", bpf_error_id(e, "user string copy fault -14 at "
-					   "0x%llx [man error::fault]", n));
+	/* a user stack function's error is raised in its body, as the
+	 * module says: near the function's name in the tapset */
+	const char *what = bpf_ustack_error(&e->s->arena, n);
+	const struct node *near = what && n->sym && n->sym->func &&
+				  n->sym->func->decl ? n->sym->func->decl : n;
+	fprintf(e->out, "%d", bpf_error_id(e, what ? what : "user string copy "
+					   "fault -14 at 0x%llx [man error::fault]",
+					   near));
 	ast_foreach(a, n->call.args) {
 		fputs(", ", e->out);
 		bpf_emit_expr(e, a);

@@ -26,175 +26,39 @@
  * The object is known at run time by its inode number and size (the
  * guest's view of this machine's files keeps the inode numbers).
  */
-#include <elf.h>
-#include <sys/stat.h>
-
 #include "module/emit.h"
-#include "elf/elf.h"
-#include "elf/arch.h"
+#include "target/uobj.h"
 #include "target/userpath.h"
-
-struct fsym {
-	uint64_t addr, size;
-	const char *name;
-};
-
-struct fsyms {
-	struct fsym *v;
-	int n, cap;
-	struct arena *a;
-};
-
-static int collect_fn(const struct elf_sym *s, void *arg)
-{
-	struct fsyms *fs = arg;
-
-	if (s->type != STT_FUNC || !s->shndx || !s->addr || !*s->name)
-		return 0;
-	/* "__libc_start_main@@GLIBC_2.34": the name without its version */
-	const char *at = strchr(s->name, '@');
-	const char *name = at && at > s->name ?
-		arena_printf(fs->a, "%.*s", (int)(at - s->name), s->name) :
-		s->name;
-	VEC_GROW(fs->v, fs->n, fs->cap);
-	fs->v[fs->n++] = (struct fsym){ s->addr, s->size, name };
-	return 0;
-}
-
-static int by_addr(const void *a, const void *b)
-{
-	const struct fsym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	/* aliases: the global name (larger size first, then by name) */
-	if (x->size != y->size)
-		return x->size > y->size ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/* One row: rules from pc on. cfa_reg 0 rsp, 1 rbp, 255 unknown. */
-static void put_row(FILE *out, uint64_t pc, const struct elf_frame *fr)
-{
-	int reg = 255, ra = 0, fp = 0;
-
-	if (fr && fr->cfa.kind == ELF_RULE_REG_OFFSET &&
-	    (fr->cfa.reg == ARCH_SP_REG || fr->cfa.reg == ARCH_FP_REG) &&
-	    fr->ra.kind == ELF_RULE_OFFSET) {
-		reg = fr->cfa.reg == ARCH_SP_REG ? 0 : 1;
-		ra = (int)fr->ra.offset;
-		if (fr->fp.kind == ELF_RULE_OFFSET)
-			fp = (int)fr->fp.offset;
-	}
-	fprintf(out, "\t{ 0x%" PRIx64 ", %d, %d, %d, %d },\n", pc,
-		reg == 255 ? 0 : (int)fr->cfa.offset, reg, ra, fp);
-}
-
-struct span {
-	uint64_t lo, hi;
-};
-
-static int section_span(const struct elf_section *sec, void *arg)
-{
-	struct span *sp = arg;
-
-	if (!(sec->flags & SHF_ALLOC) || !sec->size)
-		return 0;
-	if (sec->addr < sp->lo)
-		sp->lo = sec->addr;
-	if (sec->addr + sec->size > sp->hi)
-		sp->hi = sec->addr + sec->size;
-	return 0;
-}
-
-/* The extent the dynamic loader reserves for the file: its allocated
- * sections, from the page of the first to the page after the last. */
-static uint64_t extent(struct elf_file *f)
-{
-	struct span sp = { UINT64_MAX, 0 };
-
-	if (elf_file_sections(f, section_span, &sp) < 0 || !sp.hi)
-		return 0;
-	sp.lo &= ~0xfffULL;
-	return ((sp.hi + 0xfff) & ~0xfffULL) - sp.lo;
-}
 
 /* Object k's tables; false when it cannot be read. */
 static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 		       FILE *objs, bool lines)
 {
 	char *err = NULL;
-	struct elf_file *f = elf_file_open(path, NULL, &err);
-	struct fsyms fs = { .a = &cg->s->arena };
-	struct stat st;
-	int nrows = 0;
+	struct uobj o;
 
-	if (!f || stat(path, &st)) {
+	if (!uobj_load(&cg->s->arena, path, &o, &err)) {
 		if (cg->s->verbose)
 			fprintf(stderr, "stap: no unwind data for '%s': %s\n",
 				path, err ? err : "cannot read it");
 		free(err);
-		if (f)
-			elf_file_close(f);
 		return false;
 	}
-	elf_file_symbols(f, collect_fn, &fs);
-	if (fs.n)
-		qsort(fs.v, (size_t)fs.n, sizeof(*fs.v), by_addr);
 	fprintf(out, "static const struct stp_usym stp_usyms_%d[] = {\n", k);
-	int nsyms = 0;
-	for (int i = 0; i < fs.n; i++) {
-		if (i && fs.v[i].addr == fs.v[i - 1].addr)
-			continue;
-		/* a function's extent, as SystemTap's tables give it: up to
-		 * the next symbol (the last: its own size) */
-		uint64_t size = fs.v[i].size;
-		for (int j = i + 1; j < fs.n; j++)
-			if (fs.v[j].addr > fs.v[i].addr) {
-				size = fs.v[j].addr - fs.v[i].addr;
-				break;
-			}
+	for (int i = 0; i < o.nsyms; i++)
 		fprintf(out, "\t{ 0x%" PRIx64 ", 0x%" PRIx64 ", %s },\n",
-			fs.v[i].addr, size,
-			c_string(cg, fs.v[i].name, strlen(fs.v[i].name)));
-		nsyms++;
-	}
+			o.syms[i].addr, o.syms[i].size,
+			c_string(cg, o.syms[i].name, strlen(o.syms[i].name)));
 	fputs("\t{ 0 }\n};\n", out);
 	fprintf(out, "static const struct stp_urow stp_urows_%d[] = {\n", k);
-	uint64_t last_end = 0;
-	for (int i = 0; i < fs.n; i++) {
-		uint64_t pc = fs.v[i].addr, end = pc + fs.v[i].size;
-		if (i && fs.v[i].addr == fs.v[i - 1].addr)
-			continue;
-		if (pc < last_end)
-			pc = last_end;	/* overlapping symbols */
-		if (last_end && pc > last_end) {
-			put_row(out, last_end, NULL);	/* a gap */
-			nrows++;
-		}
-		for (int steps = 0; pc < end && steps < 4096; steps++) {
-			struct elf_frame fr;
-			const char *why;
-			if (elf_file_cfi_at(f, pc, &fr, &why)) {
-				put_row(out, pc, NULL);
-				nrows++;
-				break;
-			}
-			put_row(out, pc, &fr);
-			nrows++;
-			pc = fr.end > pc ? fr.end : end;
-		}
-		if (end > last_end)
-			last_end = end;
-	}
-	if (last_end) {
-		put_row(out, last_end, NULL);
-		nrows++;
-	}
+	for (int i = 0; i < o.nrows; i++)
+		fprintf(out, "\t{ 0x%" PRIx64 ", %d, %d, %d, %d },\n",
+			o.rows[i].pc, o.rows[i].cfa_off, o.rows[i].cfa_reg,
+			o.rows[i].ra_off, o.rows[i].fp_off);
 	fputs("\t{ 0 }\n};\n", out);
 	const char *lname = arena_printf(&cg->s->arena, "stp_u%d", k);
 	uint64_t base = 0;	/* rows at link-time addresses */
-	int nlines = lines ? gen_line_table(cg, out, lname, f, NULL, 0,
+	int nlines = lines ? gen_line_table(cg, out, lname, o.f, NULL, 0,
 					    &base) : 0;
 	char *ltab = nlines ? arena_printf(&cg->s->arena,
 					   "%s_files, %s_lines", lname,
@@ -202,32 +66,12 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, 0x%llxUL, %d, "
 		"stp_usyms_%d, %d, stp_urows_%d, %d, %s, %d },\n",
 		c_string(cg, path, strlen(path)),
-		c_string(cg, strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
-			 strlen(strrchr(path, '/') ? strrchr(path, '/') + 1 :
-				path)),
-		(unsigned long long)st.st_ino, (long long)st.st_size,
-		(unsigned long long)extent(f), elf_file_type(f) == ET_DYN, k,
-		nsyms, k, nrows, ltab, nlines);
-	free(fs.v);
-	elf_file_close(f);
+		c_string(cg, o.base, strlen(o.base)),
+		(unsigned long long)o.ino, (long long)o.size,
+		(unsigned long long)o.span, o.dyn, k, o.nsyms, k, o.nrows,
+		ltab, nlines);
+	uobj_close(&o);
 	return true;
-}
-
-/* -c's program when the loader runs it without a shell, or NULL. */
-static const char *command_program(struct cg *cg)
-{
-	const char *cmd = cg->s->target_cmd;
-	size_t len;
-
-	if (!cmd || strpbrk(cmd, "|&;<>()$`\\\"'*?[]#~=%{}\n"))
-		return NULL;
-	cmd += strspn(cmd, " \t");
-	len = strcspn(cmd, " \t");
-	if (!len)
-		return NULL;
-	return userpath_program(&cg->s->arena,
-				arena_printf(&cg->s->arena, "%.*s", (int)len,
-					     cmd));
 }
 
 void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
@@ -246,7 +90,8 @@ void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 		if (at->kind == ATTACH_PROCESS && at->filter.exe)
 			VEC_PUSH(paths, n, cap, at->filter.exe);
 	}
-	const char *prog = command_program(cg);
+	const char *prog = uobj_command_program(&cg->s->arena,
+						 cg->s->target_cmd);
 	if (prog)
 		VEC_PUSH(paths, n, cap, prog);
 	if (cg->s->ldd) {

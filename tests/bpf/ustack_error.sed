@@ -1,0 +1,1 @@
+s|/[^ ]*/bpf-files/|OUT/|g
