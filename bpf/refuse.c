@@ -93,11 +93,14 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
-		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		    n->sym->func->embedded &&
-		    bpf_tapset_expr(n->call.name, true) &&
-		    bpf_tapset_expr(n->call.name, in_kernel))
+		if (bpf_tapset_call(n, in_kernel))
 			return NULL;
+		if (bpf_tapset_known(n) && !in_kernel) {
+			snprintf(why, sizeof(why), "it calls %s(), which runs "
+				 "only in kernel probes on this backend",
+				 n->call.name);
+			return why;
+		}
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
 		    !n->sym->func->embedded)
 			return NULL;

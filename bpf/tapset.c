@@ -1,64 +1,134 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The BPF backend's own versions of the core tapset functions whose
- * linux/ tapset bodies are embedded kernel C: each as a C expression for
- * the kernel half (BPF helpers, CO-RE reads of the running task through
- * the prelude's preserve_access_index structs) and one for the loader's
- * half (begin, end and timers run in the loader, as the module's run in
- * staprun's context). A call of one of these resolves as for the module
- * backend (the tapset's signature); pass 2 (refuse.c) accepts it and pass
- * 3 (emit.c) writes the expression instead of calling the tapset's body.
+ * The BPF backend's own versions of the tapset functions whose linux/
+ * bodies are embedded kernel C (and of builtins such as kernel_string):
+ * each as C for the kernel half (BPF helpers, CO-RE reads through the
+ * prelude's preserve_access_index structs) and for the loader's half
+ * (begin, end and timers run in the loader, as the module's run in
+ * staprun's context). A call resolves as for the module backend (the
+ * linux/ tapset's signature, so both backends elaborate the same
+ * program and the automatic choice of backend can ask this one about
+ * the module's pass 2); pass 2 (refuse.c) accepts it and pass 3 (emit.c)
+ * writes the C instead of calling the tapset's body.
+ *
+ * An entry is an expression, or a macro of the prelude when it ends in
+ * '(': the call's arguments follow, after the string result's temporary
+ * (string functions) and after the fault's error id (entries with a
+ * fault text, the module's error for a read that faults).
  */
 #include <string.h>
 
 #include "bpf/bpf.h"
 #include "bpf/emit.h"
+#include "semantic/semantic.h"
 
 static const struct bpf_tapset_fn {
 	const char *name;
+	int nargs;
 	const char *kernel, *user;	/* NULL: not in that half */
+	const char *fault;		/* a macro's error text, or NULL */
 } fns[] = {
-	{ "uid", "((long long)(unsigned)bpf_get_current_uid_gid())",
-	  "((long long)getuid())" },
-	{ "gid", "((long long)(bpf_get_current_uid_gid() >> 32))",
-	  "((long long)getgid())" },
-	{ "euid", "stp_task_euid()", "((long long)geteuid())" },
-	{ "egid", "stp_task_egid()", "((long long)getegid())" },
-	{ "ppid", "stp_task_ppid()", "((long long)getppid())" },
-	{ "ktime_get_ns", "((long long)bpf_ktime_get_ns())",
-	  "stp_clock_ns(CLOCK_MONOTONIC)" },
-	{ "jiffies", "((long long)bpf_jiffies64())", NULL },
-	{ "gettimeofday_ns", "NOW_NS()", "NOW_NS()" },
-	{ "gettimeofday_us", "(NOW_NS() / 1000)", "(NOW_NS() / 1000)" },
-	{ "gettimeofday_ms", "(NOW_NS() / 1000000)", "(NOW_NS() / 1000000)" },
-	{ "gettimeofday_s", "(NOW_NS() / 1000000000)",
-	  "(NOW_NS() / 1000000000)" },
-	/* a macro of the prelude's, given its arguments (emit.c): a
-	 * string's destination, the fault's error, then the call's */
-	{ "user_string_n", "USER_STRING_N(", "USER_STRING_N(" },
-	{ "__stp_maxstringlen", "((long long)STP_STR)",
-	  "((long long)STP_STR)" },
+	{ "uid", 0, "((long long)(unsigned)bpf_get_current_uid_gid())",
+	  "((long long)getuid())", NULL },
+	{ "gid", 0, "((long long)(bpf_get_current_uid_gid() >> 32))",
+	  "((long long)getgid())", NULL },
+	{ "euid", 0, "stp_task_euid()", "((long long)geteuid())", NULL },
+	{ "egid", 0, "stp_task_egid()", "((long long)getegid())", NULL },
+	{ "ppid", 0, "stp_task_ppid()", "((long long)getppid())", NULL },
+	{ "ktime_get_ns", 0, "((long long)bpf_ktime_get_ns())",
+	  "stp_clock_ns(CLOCK_MONOTONIC)", NULL },
+	{ "jiffies", 0, "((long long)bpf_jiffies64())", NULL, NULL },
+	{ "gettimeofday_ns", 0, "NOW_NS()", "NOW_NS()", NULL },
+	{ "gettimeofday_us", 0, "(NOW_NS() / 1000)", "(NOW_NS() / 1000)",
+	  NULL },
+	{ "gettimeofday_ms", 0, "(NOW_NS() / 1000000)",
+	  "(NOW_NS() / 1000000)", NULL },
+	{ "gettimeofday_s", 0, "(NOW_NS() / 1000000000)",
+	  "(NOW_NS() / 1000000000)", NULL },
+	{ "user_string_n", 2, "USER_STRING_N(", "USER_STRING_N(",
+	  "user string copy fault -14 at 0x%llx [man error::fault]" },
+	{ "__stp_maxstringlen", 0, "((long long)STP_STR)",
+	  "((long long)STP_STR)", NULL },
+	/* a builtin: a task's comm ($task->comm) and other kernel strings;
+	 * the loader reads no kernel memory */
+	{ "kernel_string", 1, "KERNEL_STRING(", NULL,
+	  "kernel string copy fault at 0x%llx [man error::fault]" },
+	/* the syscall tapset's helpers (linux/x86_64/syscall_regs*.stp,
+	 * syscalls_aux.stp) over raw_syscalls' $regs */
+	{ "__sysc_compat", 0, "stp_task_compat()", "0LL", NULL },
+	{ "__sysc_arg", 2, "STP_SYSC_ARG(", NULL, NULL },
+	{ "__sysc_int", 2, "STP_SYSC_INT(", NULL, NULL },
+	{ "__sysc_uint", 2, "STP_SYSC_UINT(", NULL, NULL },
+	{ "__sysc_nr", 1, "STP_SYSC_NR(", NULL, NULL },
+	{ "__sysc_ustr", 1, "STP_SYSC_USTR(", NULL, NULL },
 };
 
-const char *bpf_tapset_expr(const char *name, bool kernel)
+static const struct bpf_tapset_fn *find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		if (!strcmp(fns[i].name, name))
-			return kernel ? fns[i].kernel : fns[i].user;
+			return &fns[i];
 	return NULL;
+}
+
+const char *bpf_tapset_expr(const char *name, bool kernel)
+{
+	const struct bpf_tapset_fn *f = find(name);
+
+	return !f ? NULL : kernel ? f->kernel : f->user;
+}
+
+/* n's entry when it calls a tapset function in embedded C or a builtin
+ * of that name with the entry's arguments */
+static const struct bpf_tapset_fn *entry_of(const struct node *n)
+{
+	const struct bpf_tapset_fn *f;
+	int nargs = 0;
+
+	if (n->kind != N_CALL || !n->sym || !(f = find(n->call.name)))
+		return NULL;
+	if (!(n->sym->kind == SYM_BUILTIN ||
+	      (n->sym->kind == SYM_FUNCTION && n->sym->func &&
+	       n->sym->func->embedded)))
+		return NULL;
+	ast_foreach(a, n->call.args)
+		nargs++;
+	return nargs == f->nargs ? f : NULL;
+}
+
+const char *bpf_tapset_call(const struct node *n, bool kernel)
+{
+	const struct bpf_tapset_fn *f = entry_of(n);
+
+	return !f ? NULL : kernel ? f->kernel : f->user;
+}
+
+bool bpf_tapset_known(const struct node *n)
+{
+	return entry_of(n) != NULL;
 }
 
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp)
 {
-	/* user memory: a fault is the module's error, the address in it */
+	const struct bpf_tapset_fn *f = entry_of(n);
+	bool first = true;
+
 	fputs(macro, e->out);
-	if (tmp >= 0)
-		fprintf(e->out, "TMP(%d), ", tmp);
-	fprintf(e->out, "%d", bpf_error_id(e, "user string copy fault -14 at "
-					   "0x%llx [man error::fault]", n));
+	if (tmp >= 0) {
+		fprintf(e->out, "TMP(%d)", tmp);
+		first = false;
+	}
+	/* the memory a fault is the module's error for, the address in it */
+	if (f && f->fault) {
+		fprintf(e->out, "%s%d", first ? "" : ", ",
+			bpf_error_id(e, f->fault, n));
+		first = false;
+	}
 	ast_foreach(a, n->call.args) {
-		fputs(", ", e->out);
+		if (!first)
+			fputs(", ", e->out);
+		first = false;
 		bpf_emit_expr(e, a);
 	}
 	fputc(')', e->out);
