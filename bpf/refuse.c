@@ -93,6 +93,14 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
+		if ((!strcmp(n->call.name, "pp") ||
+		     !strcmp(n->call.name, "pn")) && r->nchain &&
+		    bpf_tapset_known(n)) {
+			snprintf(why, sizeof(why), "it calls %s() in a "
+				 "function, which this backend does not have "
+				 "yet", n->call.name);
+			return why;
+		}
 		if (bpf_tapset_call(n, in_kernel))
 			return NULL;
 		if (bpf_tapset_known(n) && !in_kernel) {

@@ -61,6 +61,9 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_uint", 2, "STP_SYSC_UINT(", NULL, NULL },
 	{ "__sysc_nr", 1, "STP_SYSC_NR(", NULL, NULL },
 	{ "__sysc_ustr", 1, "STP_SYSC_USTR(", NULL, NULL },
+	/* the probe point and its name, constants of the body (below) */
+	{ "pp", 0, "(", "(", NULL },
+	{ "pn", 0, "(", "(", NULL },
 };
 
 static const struct bpf_tapset_fn *find(const char *name)
@@ -108,11 +111,64 @@ bool bpf_tapset_known(const struct node *n)
 	return entry_of(n) != NULL;
 }
 
+static void emit_c_string(FILE *out, const char *v)
+{
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c == '"' || *c == '\\' || *c < 32 || *c >= 127)
+			fprintf(out, "\\%03o", *c);
+		else
+			fputc(*c, out);
+	fputc('"', out);
+}
+
+/*
+ * pp() and pn() of the body being emitted: the module's per-probe
+ * strings (module.c's probe table), a literal here, as every derived
+ * probe running this body has the same (an alias expansion and each
+ * point of a wildcard get their own body); else an error.
+ */
+static void emit_probe_name(struct emitter *e, const struct node *n)
+{
+	const char *v = NULL;
+	bool pn = !strcmp(n->call.name, "pn");
+
+	int np = 0;
+	const struct derived_probe *const *dps = e->func ? NULL :
+		body_probes(e->prog, e->body, &np);
+
+	for (int i = 0; i < np; i++) {
+		const struct derived_probe *dp = dps[i];
+		const char *w = pn && dp->body->list_name ?
+				dp->body->list_name : dp->pp;
+		if (v && strcmp(v, w)) {
+			v = NULL;
+			break;
+		}
+		v = w;
+	}
+	if (!v) {
+		diag_error(e->s, n->loc, "%s() in a function, or in a probe "
+			   "body of several probe points, is not on the bpf "
+			   "backend yet (the kernel backend has it: "
+			   "--runtime=kernel)", n->call.name);
+		v = "";
+	}
+	emit_c_string(e->out, v);
+	fputc(')', e->out);
+}
+
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp)
 {
 	const struct bpf_tapset_fn *f = entry_of(n);
 	bool first = true;
+
+	if (!strcmp(n->call.name, "pp") || !strcmp(n->call.name, "pn")) {
+		fputs(macro, e->out);
+		emit_probe_name(e, n);
+		return;
+	}
 
 	fputs(macro, e->out);
 	if (tmp >= 0) {
