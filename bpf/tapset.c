@@ -61,6 +61,9 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_uint", 2, "STP_SYSC_UINT(", NULL, NULL },
 	{ "__sysc_nr", 1, "STP_SYSC_NR(", NULL, NULL },
 	{ "__sysc_ustr", 1, "STP_SYSC_USTR(", NULL, NULL },
+	{ "__sysc32_arg", 2, "STP_SYSC32_ARG(", NULL, NULL },
+	{ "__sysc32_int", 2, "STP_SYSC32_INT(", NULL, NULL },
+	{ "__sysc32_uint", 2, "STP_SYSC32_ARG(", NULL, NULL },
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
