@@ -54,13 +54,15 @@ static const struct bpf_tapset_fn {
 	{ "kernel_string", 1, "KERNEL_STRING(", NULL,
 	  "kernel string copy fault at 0x%llx [man error::fault]" },
 	/* the syscall tapset's helpers (linux/x86_64/syscall_regs*.stp,
-	 * syscalls_aux.stp) over raw_syscalls' $regs */
+	 * syscalls_aux.stp) over raw_syscalls' $regs; the quoted user
+	 * string escapes as __stp_sysc_text does, in a bpf_loop step */
 	{ "__sysc_compat", 0, "stp_task_compat()", "0LL", NULL },
 	{ "__sysc_arg", 2, "STP_SYSC_ARG(", NULL, NULL },
 	{ "__sysc_int", 2, "STP_SYSC_INT(", NULL, NULL },
 	{ "__sysc_uint", 2, "STP_SYSC_UINT(", NULL, NULL },
 	{ "__sysc_nr", 1, "STP_SYSC_NR(", NULL, NULL },
 	{ "__sysc_ustr", 1, "STP_SYSC_USTR(", NULL, NULL },
+	{ "__sysc_ustr_quoted", 1, "STP_SYSC_USTR_QUOTED(", NULL, NULL },
 	{ "__sysc32_arg", 2, "STP_SYSC32_ARG(", NULL, NULL },
 	{ "__sysc32_int", 2, "STP_SYSC32_INT(", NULL, NULL },
 	{ "__sysc32_uint", 2, "STP_SYSC32_ARG(", NULL, NULL },
