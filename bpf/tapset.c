@@ -66,6 +66,9 @@ static const struct bpf_tapset_fn {
 	{ "__sysc32_arg", 2, "STP_SYSC32_ARG(", NULL, NULL },
 	{ "__sysc32_int", 2, "STP_SYSC32_INT(", NULL, NULL },
 	{ "__sysc32_uint", 2, "STP_SYSC32_ARG(", NULL, NULL },
+	{ "signal_str", 1, "STP_SIGNAL_STR(", "STP_SIGNAL_STR(", NULL },
+	{ "__sysc_signal_name", 1, "STP_SYSC_SIGNAL_NAME(",
+	  "STP_SYSC_SIGNAL_NAME(", NULL },
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
