@@ -103,10 +103,10 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		}
 		if (bpf_tapset_call(n, in_kernel))
 			return NULL;
-		if (bpf_tapset_known(n) && !in_kernel) {
-			snprintf(why, sizeof(why), "it calls %s(), which runs "
-				 "only in kernel probes on this backend",
-				 n->call.name);
+		if (bpf_tapset_known(n)) {
+			snprintf(why, sizeof(why), "it calls %s(), which %s",
+				 n->call.name, in_kernel ? user_only :
+				 "runs only in kernel probes on this backend");
 			return why;
 		}
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&

@@ -69,6 +69,9 @@ static const struct bpf_tapset_fn {
 	{ "signal_str", 1, "STP_SIGNAL_STR(", "STP_SIGNAL_STR(", NULL },
 	{ "__sysc_signal_name", 1, "STP_SYSC_SIGNAL_NAME(",
 	  "STP_SYSC_SIGNAL_NAME(", NULL },
+	/* the kernel's symbols, in the loader (/proc/kallsyms) */
+	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
+	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
