@@ -69,6 +69,11 @@ static const struct bpf_tapset_fn {
 	{ "signal_str", 1, "STP_SIGNAL_STR(", "STP_SIGNAL_STR(", NULL },
 	{ "__sysc_signal_name", 1, "STP_SYSC_SIGNAL_NAME(",
 	  "STP_SYSC_SIGNAL_NAME(", NULL },
+	{ "errno_str", 1, "STP_ERRNO_STR(", "STP_ERRNO_STR(", NULL },
+	{ "errno_p", 1, "STP_ERRNO_P(", "STP_ERRNO_P(", NULL },
+	{ "__sysc_errno_str", 1, "STP_SYSC_ERRNO_STR(", "STP_SYSC_ERRNO_STR(",
+	  NULL },
+	{ "__sysc_errno_p", 1, "STP_SYSC_ERRNO_P(", "STP_SYSC_ERRNO_P(", NULL },
 	/* the kernel's symbols, in the loader (/proc/kallsyms) */
 	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
 	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
