@@ -35,6 +35,10 @@ static const struct bpf_tapset_fn {
 	{ "euid", 0, "stp_task_euid()", "((long long)geteuid())", NULL },
 	{ "egid", 0, "stp_task_egid()", "((long long)getegid())", NULL },
 	{ "ppid", 0, "stp_task_ppid()", "((long long)getppid())", NULL },
+	/* the loader's parent is not staprun's: refused in its probes */
+	{ "pexecname", 0, "stp_task_pcomm(", NULL, NULL },
+	{ "pgrp", 0, "stp_task_pidnr(2)", "((long long)getpgrp())", NULL },
+	{ "sid", 0, "stp_task_pidnr(3)", "((long long)getsid(0))", NULL },
 	{ "ktime_get_ns", 0, "((long long)bpf_ktime_get_ns())",
 	  "stp_clock_ns(CLOCK_MONOTONIC)", NULL },
 	{ "jiffies", 0, "((long long)bpf_jiffies64())", NULL, NULL },
