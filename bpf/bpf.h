@@ -175,6 +175,10 @@ int bpf_ncpus(void);
 /* A core tapset function's C expression in the kernel or the loader's
  * half, or NULL (tapset.c). */
 const char *bpf_tapset_expr(const char *name, bool kernel);
+/* The same for call n when it names such a function (embedded C) or a
+ * builtin with the entry's arguments (tapset.c); known: in either half. */
+const char *bpf_tapset_call(const struct node *n, bool kernel);
+bool bpf_tapset_known(const struct node *n);
 
 /* The C before every program (prelude.c). */
 extern const char bpf_prelude[], bpf_prelude_regex[];

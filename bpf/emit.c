@@ -382,9 +382,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 	const char *name = n->call.name;
 
 	/* a tapset function in embedded C the backend has its own of */
-	const char *tapset = n->sym && n->sym->kind == SYM_FUNCTION &&
-			     n->sym->func && bpf_func_native(n->sym->func) ?
-			     bpf_tapset_expr(name, e->kernel) : NULL;
+	const char *tapset = bpf_tapset_call(n, e->kernel);	/* tapset.c */
 
 	if (tapset && tapset[strlen(tapset) - 1] == '(')
 		bpf_emit_tapset_macro(e, n, tapset, n->type == TY_STRING ?

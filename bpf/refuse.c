@@ -93,11 +93,22 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
-		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
-		    bpf_func_native(n->sym->func) &&
-		    bpf_tapset_expr(n->call.name, true) &&
-		    bpf_tapset_expr(n->call.name, in_kernel))
+		if ((!strcmp(n->call.name, "pp") ||
+		     !strcmp(n->call.name, "pn")) && r->nchain &&
+		    bpf_tapset_known(n)) {
+			snprintf(why, sizeof(why), "it calls %s() in a "
+				 "function, which this backend does not have "
+				 "yet", n->call.name);
+			return why;
+		}
+		if (bpf_tapset_call(n, in_kernel))
 			return NULL;
+		if (bpf_tapset_known(n)) {
+			snprintf(why, sizeof(why), "it calls %s(), which %s",
+				 n->call.name, in_kernel ? user_only :
+				 "runs only in kernel probes on this backend");
+			return why;
+		}
 		if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
 		    !bpf_func_native(n->sym->func))
 			return NULL;

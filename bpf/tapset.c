@@ -1,70 +1,233 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The BPF backend's own versions of the core tapset functions whose
- * linux/ tapset bodies are embedded kernel C: each as a C expression for
- * the kernel half (BPF helpers, CO-RE reads of the running task through
- * the prelude's preserve_access_index structs) and one for the loader's
- * half (begin, end and timers run in the loader, as the module's run in
- * staprun's context). A call of one of these resolves as for the module
- * backend (the tapset's signature); pass 2 (refuse.c) accepts it and pass
- * 3 (emit.c) writes the expression instead of calling the tapset's body.
+ * The BPF backend's own versions of the tapset functions whose linux/
+ * bodies are embedded kernel C (and of builtins such as kernel_string):
+ * each as C for the kernel half (BPF helpers, CO-RE reads through the
+ * prelude's preserve_access_index structs) and for the loader's half
+ * (begin, end and timers run in the loader, as the module's run in
+ * staprun's context). A call resolves as for the module backend (the
+ * linux/ tapset's signature, so both backends elaborate the same
+ * program and the automatic choice of backend can ask this one about
+ * the module's pass 2); pass 2 (refuse.c) accepts it and pass 3 (emit.c)
+ * writes the C instead of calling the tapset's body.
+ *
+ * An entry is an expression, or a macro of the prelude when it ends in
+ * '(': the call's arguments follow, after the string result's temporary
+ * (string functions) and after the fault's error id (entries with a
+ * fault text, the module's error for a read that faults).
  */
 #include <string.h>
 
 #include "bpf/bpf.h"
 #include "bpf/emit.h"
+#include "semantic/semantic.h"
 
 static const struct bpf_tapset_fn {
 	const char *name;
+	int nargs;
 	const char *kernel, *user;	/* NULL: not in that half */
+	const char *fault;		/* a macro's error text, or NULL */
 } fns[] = {
-	{ "uid", "((long long)(unsigned)bpf_get_current_uid_gid())",
-	  "((long long)getuid())" },
-	{ "gid", "((long long)(bpf_get_current_uid_gid() >> 32))",
-	  "((long long)getgid())" },
-	{ "euid", "stp_task_euid()", "((long long)geteuid())" },
-	{ "egid", "stp_task_egid()", "((long long)getegid())" },
-	{ "ppid", "stp_task_ppid()", "((long long)getppid())" },
-	{ "ktime_get_ns", "((long long)bpf_ktime_get_ns())",
-	  "stp_clock_ns(CLOCK_MONOTONIC)" },
-	{ "jiffies", "((long long)bpf_jiffies64())", NULL },
-	{ "gettimeofday_ns", "NOW_NS()", "NOW_NS()" },
-	{ "gettimeofday_us", "(NOW_NS() / 1000)", "(NOW_NS() / 1000)" },
-	{ "gettimeofday_ms", "(NOW_NS() / 1000000)", "(NOW_NS() / 1000000)" },
-	{ "gettimeofday_s", "(NOW_NS() / 1000000000)",
-	  "(NOW_NS() / 1000000000)" },
-	/* a macro of the prelude's, given its arguments (emit.c): a
-	 * string's destination, the fault's error, then the call's */
-	{ "user_string_n", "USER_STRING_N(", "USER_STRING_N(" },
-	{ "__stp_maxstringlen", "((long long)STP_STR)",
-	  "((long long)STP_STR)" },
+	{ "uid", 0, "((long long)(unsigned)bpf_get_current_uid_gid())",
+	  "((long long)getuid())", NULL },
+	{ "gid", 0, "((long long)(bpf_get_current_uid_gid() >> 32))",
+	  "((long long)getgid())", NULL },
+	{ "euid", 0, "stp_task_euid()", "((long long)geteuid())", NULL },
+	{ "egid", 0, "stp_task_egid()", "((long long)getegid())", NULL },
+	{ "ppid", 0, "stp_task_ppid()", "((long long)getppid())", NULL },
+	/* the loader's parent is not staprun's: refused in its probes */
+	{ "pexecname", 0, "stp_task_pcomm(", NULL, NULL },
+	{ "pgrp", 0, "stp_task_pidnr(2)", "((long long)getpgrp())", NULL },
+	{ "sid", 0, "stp_task_pidnr(3)", "((long long)getsid(0))", NULL },
+	{ "ktime_get_ns", 0, "((long long)bpf_ktime_get_ns())",
+	  "stp_clock_ns(CLOCK_MONOTONIC)", NULL },
+	{ "jiffies", 0, "((long long)bpf_jiffies64())", NULL, NULL },
+	{ "gettimeofday_ns", 0, "NOW_NS()", "NOW_NS()", NULL },
+	{ "gettimeofday_us", 0, "(NOW_NS() / 1000)", "(NOW_NS() / 1000)",
+	  NULL },
+	{ "gettimeofday_ms", 0, "(NOW_NS() / 1000000)",
+	  "(NOW_NS() / 1000000)", NULL },
+	{ "gettimeofday_s", 0, "(NOW_NS() / 1000000000)",
+	  "(NOW_NS() / 1000000000)", NULL },
+	{ "user_string_n", 2, "USER_STRING_N(", "USER_STRING_N(",
+	  "user string copy fault -14 at 0x%llx [man error::fault]" },
+	{ "__stp_maxstringlen", 0, "((long long)STP_STR)",
+	  "((long long)STP_STR)", NULL },
+	/* a builtin: a task's comm ($task->comm) and other kernel strings;
+	 * the loader reads no kernel memory */
+	{ "kernel_string", 1, "KERNEL_STRING(", NULL,
+	  "kernel string copy fault at 0x%llx [man error::fault]" },
+	/* the syscall tapset's helpers (linux/x86_64/syscall_regs*.stp,
+	 * syscalls_aux.stp) over raw_syscalls' $regs; the quoted user
+	 * string escapes as __stp_sysc_text does, in a bpf_loop step */
+	{ "__sysc_compat", 0, "stp_task_compat()", "0LL", NULL },
+	{ "__sysc_arg", 2, "STP_SYSC_ARG(", NULL, NULL },
+	{ "__sysc_int", 2, "STP_SYSC_INT(", NULL, NULL },
+	{ "__sysc_uint", 2, "STP_SYSC_UINT(", NULL, NULL },
+	{ "__sysc_nr", 1, "STP_SYSC_NR(", NULL, NULL },
+	{ "__sysc_ustr", 1, "STP_SYSC_USTR(", NULL, NULL },
+	{ "__sysc_ustr_quoted", 1, "STP_SYSC_USTR_QUOTED(", NULL, NULL },
+	{ "__sysc32_arg", 2, "STP_SYSC32_ARG(", NULL, NULL },
+	{ "__sysc32_int", 2, "STP_SYSC32_INT(", NULL, NULL },
+	{ "__sysc32_uint", 2, "STP_SYSC32_ARG(", NULL, NULL },
+	{ "signal_str", 1, "STP_SIGNAL_STR(", "STP_SIGNAL_STR(", NULL },
+	{ "__sysc_signal_name", 1, "STP_SYSC_SIGNAL_NAME(",
+	  "STP_SYSC_SIGNAL_NAME(", NULL },
+	{ "errno_str", 1, "STP_ERRNO_STR(", "STP_ERRNO_STR(", NULL },
+	{ "errno_p", 1, "STP_ERRNO_P(", "STP_ERRNO_P(", NULL },
+	{ "__sysc_errno_str", 1, "STP_SYSC_ERRNO_STR(", "STP_SYSC_ERRNO_STR(",
+	  NULL },
+	{ "__sysc_errno_p", 1, "STP_SYSC_ERRNO_P(", "STP_SYSC_ERRNO_P(", NULL },
+	/* the kernel's symbols, in the loader (/proc/kallsyms) */
+	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
+	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
+	/* the probe point and its name, constants of the body (below) */
+	{ "pp", 0, "(", "(", NULL },
+	{ "pn", 0, "(", "(", NULL },
 };
 
-const char *bpf_tapset_expr(const char *name, bool kernel)
+static const struct bpf_tapset_fn *find(const char *name)
 {
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
 		if (!strcmp(fns[i].name, name))
-			return kernel ? fns[i].kernel : fns[i].user;
-	return bpf_ustack_expr(name, kernel);
+			return &fns[i];
+	return NULL;
+}
+
+const char *bpf_tapset_expr(const char *name, bool kernel)
+{
+	const struct bpf_tapset_fn *f = find(name);
+
+	if (!f)
+		return bpf_ustack_expr(name, kernel);	/* ustack.c */
+	return kernel ? f->kernel : f->user;
+}
+
+/* n's entry when it calls a tapset function in embedded C or a builtin
+ * of that name with the entry's arguments */
+static const struct bpf_tapset_fn *entry_of(const struct node *n)
+{
+	const struct bpf_tapset_fn *f;
+	int nargs = 0;
+
+	if (n->kind != N_CALL || !n->sym || !(f = find(n->call.name)))
+		return NULL;
+	if (!(n->sym->kind == SYM_BUILTIN ||
+	      (n->sym->kind == SYM_FUNCTION && n->sym->func &&
+	       n->sym->func->embedded)))
+		return NULL;
+	ast_foreach(a, n->call.args)
+		nargs++;
+	return nargs == f->nargs ? f : NULL;
+}
+
+/* n's call of a user stack function: ustack.c's macros */
+static bool ustack_call(const struct node *n)
+{
+	return n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNCTION &&
+	       n->sym->func && bpf_ustack_expr(n->call.name, true);
+}
+
+const char *bpf_tapset_call(const struct node *n, bool kernel)
+{
+	const struct bpf_tapset_fn *f = entry_of(n);
+
+	if (!f)
+		return ustack_call(n) ?
+		       bpf_ustack_expr(n->call.name, kernel) : NULL;
+	return kernel ? f->kernel : f->user;
+}
+
+bool bpf_tapset_known(const struct node *n)
+{
+	return entry_of(n) != NULL || ustack_call(n);
+}
+
+static void emit_c_string(FILE *out, const char *v)
+{
+	fputc('"', out);
+	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
+		if (*c == '"' || *c == '\\' || *c < 32 || *c >= 127)
+			fprintf(out, "\\%03o", *c);
+		else
+			fputc(*c, out);
+	fputc('"', out);
+}
+
+/*
+ * pp() and pn() of the body being emitted: the module's per-probe
+ * strings (module.c's probe table), a literal here, as every derived
+ * probe running this body has the same (an alias expansion and each
+ * point of a wildcard get their own body); else an error.
+ */
+static void emit_probe_name(struct emitter *e, const struct node *n)
+{
+	const char *v = NULL;
+	bool pn = !strcmp(n->call.name, "pn");
+
+	int np = 0;
+	const struct derived_probe *const *dps = e->func ? NULL :
+		body_probes(e->prog, e->body, &np);
+
+	for (int i = 0; i < np; i++) {
+		const struct derived_probe *dp = dps[i];
+		const char *w = pn && dp->body->list_name ?
+				dp->body->list_name : dp->pp;
+		if (v && strcmp(v, w)) {
+			v = NULL;
+			break;
+		}
+		v = w;
+	}
+	if (!v) {
+		diag_error(e->s, n->loc, "%s() in a function, or in a probe "
+			   "body of several probe points, is not on the bpf "
+			   "backend yet (the kernel backend has it: "
+			   "--runtime=kernel)", n->call.name);
+		v = "";
+	}
+	emit_c_string(e->out, v);
+	fputc(')', e->out);
 }
 
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp)
 {
-	/* user memory: a fault is the module's error, the address in it */
+	const struct bpf_tapset_fn *f = entry_of(n);
+	bool first = true;
+
+	if (!strcmp(n->call.name, "pp") || !strcmp(n->call.name, "pn")) {
+		fputs(macro, e->out);
+		emit_probe_name(e, n);
+		return;
+	}
+
 	fputs(macro, e->out);
-	if (tmp >= 0)
-		fprintf(e->out, "TMP(%d), ", tmp);
-	/* a user stack function's error is raised in its body, as the
+	if (tmp >= 0) {
+		fprintf(e->out, "TMP(%d)", tmp);
+		first = false;
+	}
+	/* the memory a fault is the module's error for, the address in it;
+	 * a user stack function's error is raised in its body, as the
 	 * module says: near the function's name in the tapset */
-	const char *what = bpf_ustack_error(&e->s->arena, n);
-	const struct node *near = what && n->sym && n->sym->func &&
-				  n->sym->func->decl ? n->sym->func->decl : n;
-	fprintf(e->out, "%d", bpf_error_id(e, what ? what : "user string copy "
-					   "fault -14 at 0x%llx [man error::fault]",
-					   near));
+	if (!f && bpf_ustack_expr(n->call.name, true)) {
+		const char *what = bpf_ustack_error(&e->s->arena, n);
+		const struct node *near = what && n->sym && n->sym->func &&
+					  n->sym->func->decl ?
+					  n->sym->func->decl : n;
+		fprintf(e->out, "%s%d", first ? "" : ", ",
+			bpf_error_id(e, what ? what : "user string copy fault "
+				     "-14 at 0x%llx [man error::fault]", near));
+		first = false;
+	} else if (f && f->fault) {
+		fprintf(e->out, "%s%d", first ? "" : ", ",
+			bpf_error_id(e, f->fault, n));
+		first = false;
+	}
 	ast_foreach(a, n->call.args) {
-		fputs(", ", e->out);
+		if (!first)
+			fputs(", ", e->out);
+		first = false;
 		bpf_emit_expr(e, a);
 	}
 	fputc(')', e->out);

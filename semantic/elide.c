@@ -508,6 +508,63 @@ static const char *first_point(struct session *s, const struct node *probe)
 	return r;
 }
 
+/* the callee being looked for in a body, and whether it is called */
+struct callee_find {
+	const struct script_func *f;
+	bool found;
+};
+
+static void find_call(struct node *n, void *arg)
+{
+	struct callee_find *cf = arg;
+
+	if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNCTION &&
+	    n->sym->func == cf->f)
+		cf->found = true;
+}
+
+/*
+ * b's callees that its elided body still calls: a backend walking the
+ * call graph (the BPF backend's refusals and kernel half) sees only
+ * what runs, not what an alias's elided variables would have called.
+ * The hashed callee_set stays a superset.
+ */
+static void prune_callees(struct probe_body *b, struct node *body)
+{
+	int n = 0;
+
+	for (int i = 0; i < b->ncallees; i++) {
+		struct callee_find cf = { b->callees[i], false };
+		ast_visit(body, find_call, &cf);
+		/* the values computed at a function's entry (@entry) */
+		for (int k = 0; k < b->nentry_values && !cf.found; k++)
+			ast_visit(b->entry_values[k], find_call, &cf);
+		if (cf.found)
+			b->callees[n++] = b->callees[i];
+	}
+	b->ncallees = n;
+}
+
+static void mark_used(struct script_func *f)
+{
+	if (f->used)
+		return;
+	f->used = true;
+	for (int i = 0; i < f->scope->ncallees; i++)
+		mark_used(f->scope->callees[i]);
+}
+
+/* The functions the bodies left still reach (4.8 drops the rest from
+ * the program, and a backend then neither builds nor checks them). */
+static void reachable_functions(struct program *prog)
+{
+	for (int i = 0; i < prog->nfuncs; i++)
+		prog->funcs[i]->used = false;
+	for (int i = 0; i < prog->nbodies; i++)
+		for (int j = 0; j < prog->bodies[i]->ncallees; j++)
+			mark_used(prog->bodies[i]->callees[j]);
+}
+
 void sema_elide(struct session *s, struct program *prog)
 {
 	struct elider e = { .s = s, .prog = prog };
@@ -524,6 +581,7 @@ void sema_elide(struct session *s, struct program *prog)
 			continue;
 		elide_stmt(&e, f->decl->func.body);
 		prune_locals(f->scope, f->decl->func.body, f->nparams);
+		prune_callees(f->scope, f->decl->func.body);
 	}
 	bool *dead = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*dead));
 	for (int i = 0; i < prog->nbodies; i++) {
@@ -565,10 +623,12 @@ void sema_elide(struct session *s, struct program *prog)
 			continue;
 		}
 		prune_locals(b, body, 0);
+		prune_callees(b, body);
 		b->index = nbodies;
 		prog->bodies[nbodies++] = b;
 	}
 	prog->nbodies = nbodies;
+	reachable_functions(prog);
 	free(dead);
 	free(quiet);
 	for (int i = 0; i < prog->nprobes; i++)

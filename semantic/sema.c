@@ -569,15 +569,6 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 	for (int f = 0; probe_families[f]; f++)
 		if (probe_families[f]->finish)
 			probe_families[f]->finish(&se);
-	/* the backend judges each probe by its attach description (the
-	 * families describe again after elision, below) */
-	for (int i = 0; s->nerrors == errors_before && s->backend &&
-	     s->backend->refuses && i < prog->nprobes; i++)
-		if (prog->probes[i]->family->describe)
-			prog->probes[i]->family->describe(prog,
-							  prog->probes[i]);
-	if (s->nerrors == errors_before)
-		backend_check(s, prog);	/* what the chosen backend cannot run */
 	if (s->nerrors == errors_before)
 		check_unresolved(&se);
 	if (s->nerrors == errors_before && !s->all_functions && nfiles)
@@ -593,6 +584,11 @@ static int sema_run_deep(struct session *s, struct ast_file **files,
 		if (prog->probes[i]->family->describe)
 			prog->probes[i]->family->describe(prog,
 							  prog->probes[i]);
+	/* the backend judges each probe by its attach description, after
+	 * elision: an alias's unused variables (a syscall's argstr) are
+	 * gone, as they are from the module's C */
+	if (s->nerrors == errors_before)
+		backend_check(s, prog);	/* what the chosen backend cannot run */
 	/* what each body uses at run time, for the backends (uses.h) */
 	if (s->nerrors == errors_before)
 		sema_find_uses(prog);
