@@ -420,6 +420,35 @@ static void finish(struct sema *se)
 	}
 }
 
+/*
+ * The files of .library(lib) in process proc: a pattern with a wildcard
+ * and no '/' ("*", "libc*") is matched, as SystemTap 4.8 matches it,
+ * against the libraries the program needs (ldd's list: DT_NEEDED,
+ * transitively, and the interpreter), by path or file name; anything
+ * else is found as userpath_resolve finds a library.
+ */
+static int library_files(struct arena *a, const char *proc, const char *lib,
+			 const char ***out)
+{
+	const char **pf, **libs = NULL;
+	int nlibs = 0, n = 0;
+
+	if (!strpbrk(lib, "*?[") || strchr(lib, '/'))
+		return userpath_resolve(a, lib, true, out);
+	if (userpath_resolve(a, proc, false, &pf) != 1)
+		return 0;
+	userpath_needed(a, pf[0], &libs, &nlibs);
+	*out = arena_alloc(a, (size_t)(nlibs ? nlibs : 1) * sizeof(**out));
+	for (int i = 0; i < nlibs; i++) {
+		const char *base = strrchr(libs[i], '/');
+		if (!fnmatch(lib, libs[i], 0) ||
+		    (base && !fnmatch(lib, base + 1, 0)))
+			(*out)[n++] = libs[i];
+	}
+	free(libs);
+	return n;
+}
+
 static int expand(struct sema *se, struct node *point,
 		  struct derived_probe *dp, struct probe_body *b)
 {
@@ -434,7 +463,7 @@ static int expand(struct sema *se, struct node *point,
 	int nfiles, derived = 0;
 	struct node *at = point->point.comps;
 
-	nfiles = u->library ? userpath_resolve(a, u->library, true, &files) :
+	nfiles = u->library ? library_files(a, u->path, u->library, &files) :
 			      userpath_resolve(a, u->path, false, &files);
 	if (!nfiles)
 		return no_match(se, point, at, dp, b, arena_printf(a, "no match "
@@ -742,7 +771,8 @@ static int list(struct session *s, const char *spec, bool with_vars)
 		return -1;
 	}
 	u.provider = prov;
-	nfiles = userpath_resolve(a, lib ? lib : path, lib != NULL, &files);
+	nfiles = lib ? library_files(a, path, lib, &files) :
+		       userpath_resolve(a, path, false, &files);
 	const char *proc = path;
 	if (lib) {
 		const char **pf;
