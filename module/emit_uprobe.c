@@ -209,6 +209,23 @@ static const char *gen_up_write(struct cg *cg, struct node *n)
 	emit(cg, "\tc->last_where = %s;", where_);
 	emit(cg, "\tgoto %s;", cg->err);
 	emit(cg, "}");
+	/* a later $x in the handler reads what was written, as in 4.8
+	 * (which reads the register or memory again) */
+	const struct probe_body *b = cg->scope;
+	for (int k = 0; b && k < b->nctxvars; k++) {
+		if (strcmp(b->ctxvars[k]->name, sym->name + 1))
+			continue;
+		bool sign = false;
+		for (int i = 0; i < cg->prog->nprobes; i++) {
+			const struct derived_probe *dp = cg->prog->probes[i];
+			if (dp->body == b && dp->attach.values &&
+			    dp->attach.values[k])
+				sign = dp->attach.values[k]->is_signed;
+		}
+		emit(cg, "c->vals[%d] = (int64_t)(%s%u)%s;", k, sign ? "s" : "u",
+		     sym->write_size * 8, v);
+		emit(cg, "c->vals_args.faults &= ~(1ULL << %d);", k);
+	}
 	return v;
 }
 

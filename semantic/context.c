@@ -338,7 +338,12 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
 						   "read: %s", prog, err);
 			else
 				any = true;
-			if (scope && (type = cast_lookup(a, btf, name, scope)))
+			/* the program's own type: not the kernel's of that
+			 * name, which a scope's lookup falls back to */
+			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
+			    type == cast_lookup(a, btf, name, 0))
+				type = 0;
+			if (type)
 				*user = true;
 			if (!m[len])
 				break;
