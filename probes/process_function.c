@@ -493,13 +493,18 @@ static int expand(struct sema *se, struct node *point,
 		}
 		int n = find_places(a, ef, u, &pl);
 		for (int i = 0; i < n; i++) {
-			uint64_t off;
-			if (!elf_file_addr_offset(ef, pl[i].addr, &off))
+			uint64_t off, pc = pl[i].addr;
+			/* a function's entry probe in code built without
+			 * optimisation: after the prologue, as 4.8 */
+			if (u->what == UP_FUNCTION && !u->ret && pl[i].dwarf &&
+			    !pl[i].inlined)
+				pc = elf_file_after_prologue(ef, pl[i].addr);
+			if (!elf_file_addr_offset(ef, pc, &off))
 				continue;
 			struct derived_probe *d = sema_clone_derived(se, dp);
 			struct up_probe *du = up_of(d);
 			du->file = files[f];
-			du->addr = pl[i].addr;
+			du->addr = pc;
 			du->offset = off;
 			du->sdt = pl[i].sdt;
 			if (pl[i].sdt && pl[i].sdt->semaphore &&
@@ -510,6 +515,11 @@ static int expand(struct sema *se, struct node *point,
 				ctype_size(pl[i].ret_type, &du->ret_size,
 					   &du->ret_signed);
 			du->place = pl[i];
+			if (pc != pl[i].addr) {
+				/* the variables as at a statement there */
+				du->place.entry = pl[i].addr;
+				du->after_prologue = true;
+			}
 			if (u->library)
 				d->pp = arena_printf(a, "process(\"%s\").library"
 					"(\"%s\").%s(\"%s\")%s", proc, files[f],

@@ -38,6 +38,14 @@ struct up_probe {
 	bool ret;			/* .return */
 	bool call;			/* .call */
 	bool inlined;			/* .inline */
+	/* the frame address at addr from the CFI (place_cfa), once */
+	bool cfa_looked, cfa_known;
+	unsigned cfa_reg;
+	int64_t cfa_offset;
+	bool after_prologue;		/* a function's probe past its
+					 * prologue (addr; place.entry its
+					 * entry): its variables as a
+					 * statement's there */
 	const char *path, *library;	/* as the point names them */
 	const char *pattern;		/* the function, stub or mark */
 	const char *provider;		/* .provider("P").mark: P, or NULL */

@@ -37,6 +37,36 @@ static const struct elf_loc *copy_loc(struct arena *a, const struct elf_loc *l,
 	return c;
 }
 
+/*
+ * Past a function's entry (a statement, a probe after the prologue) the
+ * frame address is what the program's CFI says at the place: prog's
+ * DW_OP_call_frame_cfa is then that register plus offset (looked up once
+ * per probe; unknown: the location stays refused).
+ */
+static void place_cfa(struct up_probe *u, struct dwloc_prog *prog)
+{
+	if (!u->cfa_looked) {
+		char *why = NULL;
+		struct elf_file *ef = elf_file_open(u->file, NULL, &why);
+		struct elf_frame fr;
+		const char *err;
+
+		free(why);
+		u->cfa_looked = true;
+		if (ef && !elf_file_cfi_at(ef, u->addr, &fr, &err) &&
+		    fr.cfa.kind == ELF_RULE_REG_OFFSET) {
+			u->cfa_known = true;
+			u->cfa_reg = fr.cfa.reg;
+			u->cfa_offset = fr.cfa.offset;
+		}
+		if (ef)
+			elf_file_close(ef);
+	}
+	prog->cfa_known = u->cfa_known;
+	prog->cfa_reg = u->cfa_reg;
+	prog->cfa_offset = u->cfa_offset;
+}
+
 /* The C type of variable name ("$a") at u's function, or NULL. */
 static const char *var_type(const struct up_probe *u, const char *name)
 {
@@ -98,7 +128,7 @@ static bool function_var(struct sema *se, struct node *n, int k,
 			free(why);
 			return false;
 		}
-		bool stmt = u->what == UP_STATEMENT;
+		bool stmt = u->what == UP_STATEMENT || u->after_prologue;
 		size = 8;
 		sign = false;
 		if (!object && !dwloc_var_scalar(dw, stmt ? u->place.entry : u->addr,
@@ -116,6 +146,8 @@ static bool function_var(struct sema *se, struct node *n, int k,
 					  u->addr, name + 1, &prog) :
 			     dwloc_var(dw, a, u->addr, u->place.cu, name + 1,
 				       &prog);
+		if (!err && stmt)
+			place_cfa(u, &prog);
 		for (int o = 0; !err && o < prog.loc->n; o++)
 			if (prog.loc->ops[o].kind == ELF_LOC_ADDR)
 				err = "a static variable's address in a user "
@@ -346,7 +378,7 @@ static enum type infer_dollars(struct sema *se, struct node *n,
 			args = ast_append(args, v);
 		}
 	} else if (u->place.dwarf) {
-		bool stmt = u->what == UP_STATEMENT;
+		bool stmt = u->what == UP_STATEMENT || u->after_prologue;
 		uint64_t fn = stmt ? u->place.entry : u->addr;
 		char *why = NULL;
 		struct dwloc_file *dw = dwloc_open(u->file, &why);
