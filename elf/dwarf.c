@@ -189,6 +189,69 @@ bool elf_file_line_at(struct elf_file *f, uint64_t addr,
 	return true;
 }
 
+/* Does the CU's producer (gcc's "GNU C17 12.2.0 -mtune=generic -g -O2")
+ * name an optimisation level above -O0? */
+static bool cu_optimized(Dwarf_Die *cu)
+{
+	Dwarf_Attribute attr;
+	const char *p = dwarf_attr(cu, DW_AT_producer, &attr) ?
+			dwarf_formstring(&attr) : NULL;
+	bool opt = false;
+
+	while (p && (p = strstr(p, " -O"))) {
+		p += 3;
+		opt = *p != '0';	/* the last -O counts */
+	}
+	return opt;
+}
+
+/* The end of the subprogram among scopes whose code starts at entry, or
+ * 0. */
+static uint64_t subprogram_end(Dwarf_Die *scopes, int n, uint64_t entry)
+{
+	for (int i = 0; i < n; i++) {
+		Dwarf_Addr lo, hi;
+
+		if (dwarf_tag(&scopes[i]) != DW_TAG_subprogram)
+			continue;
+		if (dwarf_lowpc(&scopes[i], &lo) == 0 && lo == entry &&
+		    dwarf_highpc(&scopes[i], &hi) == 0)
+			return hi;
+		return 0;
+	}
+	return 0;
+}
+
+uint64_t elf_file_after_prologue(struct elf_file *f, uint64_t entry)
+{
+	Dwarf_Die cu, *scopes = NULL;
+	Dwarf_Lines *lines;
+	size_t nl;
+	uint64_t end, best = 0;
+	int n;
+
+	if (!elf_file_dwarf(f) || !dwarf_addrdie(f->dw, entry, &cu) ||
+	    cu_optimized(&cu))
+		return entry;
+	n = dwarf_getscopes(&cu, entry, &scopes);
+	end = n > 0 ? subprogram_end(scopes, n, entry) : 0;
+	free(scopes);
+	if (!end || dwarf_getsrclines(&cu, &lines, &nl) != 0)
+		return entry;
+	for (size_t i = 0; i < nl; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr addr;
+		bool seq_end = false;
+
+		if (!l || dwarf_lineaddr(l, &addr) != 0 ||
+		    dwarf_lineendsequence(l, &seq_end) != 0 || seq_end)
+			continue;
+		if (addr > entry && addr < end && (!best || addr < best))
+			best = addr;
+	}
+	return best ? best : entry;
+}
+
 /* The rows of the line table of the CU whose DIE is cu, to fn. */
 static int cu_line_rows(Dwarf_Die *cu,
 			int (*fn)(const struct elf_line *row, bool end,

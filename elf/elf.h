@@ -211,6 +211,15 @@ int elf_file_line_rows(struct elf_file *f,
 				 void *arg),
 		       void *arg);
 
+/*
+ * Where SystemTap 4.8 puts a probe on the function whose out-of-line
+ * copy starts at entry: after its prologue when its compilation unit was
+ * built without optimisation (its producer names no -O above -O0; the
+ * parameters are in their stack slots only from there), at the first
+ * line-table row after entry inside the function; else entry.
+ */
+uint64_t elf_file_after_prologue(struct elf_file *f, uint64_t entry);
+
 /* The compilation unit covering addr (its DIE's offset), or 0. */
 uint64_t elf_file_cu_at(struct elf_file *f, uint64_t addr);
 

@@ -22,6 +22,12 @@ static void fields(struct cg *cg, int i, FILE *out)
 		fputs(", .freq = true", out);
 	if (pe->counter)
 		fputs(", .counter = true", out);
+	/* .process: a per-task event of this program (""= the target) */
+	const char *exe = cg->prog->probes[i]->attach.filter.exe;
+	if (exe)
+		fputs(", .task = true", out);
+	if (exe && *exe)
+		fprintf(out, ", .exe = %s", c_string(cg, exe, strlen(exe)));
 }
 
 /* @perf("NAME"): the count of the perf table's entry declaring NAME */

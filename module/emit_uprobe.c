@@ -35,6 +35,18 @@ static void dwarf_c(FILE *out, struct cg *cg, const struct value_recipe *r)
 		fprintf(out, "\t\t%.*s\n", (int)n, p);
 		p += n + (p[n] == '\n');
 	}
+	if (r->reg_address) {
+		/* a write's target: the register's slot in the saved user
+		 * registers (stp_up_write) */
+		fprintf(out, "\t\tstp_addr = (u64)(unsigned long)&regs->%s;\n",
+			d.reg);
+		return;
+	}
+	if (d.kind == DWL_MEMORY && r->address) {
+		/* a struct by value: its address, read member by member */
+		fprintf(out, "\t\tstp_addr = (u64)(%s);\n", d.expr);
+		return;
+	}
 	if (d.kind == DWL_MEMORY) {
 		fprintf(out, "\t\tif (stp_tp_read(&stp_addr, (unsigned long)%s, "
 			"%u, %d)) {\n\t\t\tstp_addr = %s;\n"
@@ -175,6 +187,48 @@ static void uprobe_ret(const struct attach *at, unsigned *size,
 	*is_signed = at->uprobe.ret_signed;
 }
 
+/*
+ * -g: `$x = v`, `$p->f = v` in a function's entry or statement probe:
+ * the context value is the address to write (pass 2 checked the form).
+ */
+static const char *gen_up_write(struct cg *cg, struct node *n)
+{
+	const struct symbol *sym = n->binary.lhs->sym;
+
+	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
+		return NULL;
+	const char *v = tmp_long(cg);
+	const char *where_ = where(cg, n->binary.lhs);
+
+	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
+	fault_check(cg, n->binary.lhs, sym->index);
+	emit(cg, "if (stp_up_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
+	     sym->index, v, sym->write_size);
+	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	/* a later $x in the handler reads what was written, as in 4.8
+	 * (which reads the register or memory again) */
+	const struct probe_body *b = cg->scope;
+	for (int k = 0; b && k < b->nctxvars; k++) {
+		if (strcmp(b->ctxvars[k]->name, sym->name + 1))
+			continue;
+		bool sign = false;
+		for (int i = 0; i < cg->prog->nprobes; i++) {
+			const struct derived_probe *dp = cg->prog->probes[i];
+			if (dp->body == b && dp->attach.values &&
+			    dp->attach.values[k])
+				sign = dp->attach.values[k]->is_signed;
+		}
+		emit(cg, "c->vals[%d] = (int64_t)(%s%u)%s;", k, sign ? "s" : "u",
+		     sym->write_size * 8, v);
+		emit(cg, "c->vals_args.faults &= ~(1ULL << %d);", k);
+	}
+	return v;
+}
+
 /* $return, $$name, $$provider, @entry(...). */
 static const char *context_value(struct cg *cg, struct node *n)
 {
@@ -207,4 +261,5 @@ const struct kind_emit emit_uprobe = {
 	.table_ops = "stp_uprobe_kind",
 	.fields = fields,
 	.context = context_value,
+	.assign = gen_up_write,
 };

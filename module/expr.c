@@ -1143,8 +1143,8 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
 	emit(cg, "static const struct stp_pp_item stp_ppi%d[] = {\n%s};", id,
 	     items);
 	free(items);
-	emit(cg, "static const struct stp_pretty stp_pp%d = { stp_ppi%d, %d };",
-	     id, id, sym->pretty->nitems);
+	emit(cg, "static const struct stp_pretty stp_pp%d = { stp_ppi%d, %d, "
+	     "%d };", id, id, sym->pretty->nitems, sym->pretty->user);
 	const char *s = tmp_string(cg), *scratch = tmp_string(cg);
 	emit(cg, "{");
 	emit(cg, "\tstruct stp_strbuf sb;");

@@ -1294,14 +1294,16 @@ void path_steps(struct strbuf *sb, const struct member_path *path,
 		else if (st->kind == STEP_INDEX && st->index)
 			sb_printf(sb, "%s\tstp_addr += %" PRId64 "LL * %u;\n",
 				  in, st->index, st->stride);
+		/* a user program's types: the process's memory */
+		const char *u = path->user ? "u" : "";
 		if (st->result == STEP_READ)
-			sb_printf(sb, "%s\tif (stp_tp_read(&stp_addr, stp_addr, "
-				  "%u, %d))\n%s\t\tgoto fault;\n", in, st->size,
-				  st->is_signed, cont);
+			sb_printf(sb, "%s\tif (stp_tp_%sread(&stp_addr, stp_addr, "
+				  "%u, %d))\n%s\t\tgoto fault;\n", in, u,
+				  st->size, st->is_signed, cont);
 		else if (st->result == STEP_BITS)
-			sb_printf(sb, "%s\tif (stp_tp_read_bits(&stp_addr, "
+			sb_printf(sb, "%s\tif (stp_tp_%sread_bits(&stp_addr, "
 				  "stp_addr + %u, %u, %u, %d))\n%s\t\tgoto "
-				  "fault;\n", in, byte, st->bit_offset % 8,
+				  "fault;\n", in, u, byte, st->bit_offset % 8,
 				  st->bit_size, st->is_signed, cont);
 	}
 }

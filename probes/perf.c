@@ -5,19 +5,21 @@
  * (1,000,000 by default; .hz(N) instead: N times a second); with .counter("NAME") the event only counts,
  * the body never runs, and @perf("NAME") in any probe reads the count of
  * the CPU it runs on. perf.hw.*, perf.sw.* and perf.hw_cache.* are
- * aliases of tapsets/linux/perf.stp. .process("PATH") (a per-task event)
- * is checked as SystemTap checks it (its body too: the task filter says
- * which program, and @perf of its counter must be in probes on that
- * program), then refused: not yet.
+ * aliases of tapsets/linux/perf.stp. .process("PATH") (or .process: the
+ * -c/-x target) makes it an event per task of that program (the task
+ * filter says which; the runtime makes one as each task execs it or is
+ * created); @perf of such a counter must be in probes on that program
+ * (process events, or its functions and marks), as SystemTap checks.
  */
 #include "probes/probes.h"
+
+#include "target/userpath.h"
 
 extern const struct probe_family perf_family;
 
 struct perf_probe {
 	struct derived_probe dp;	/* first (family.h, point_size) */
-	struct node *process;		/* its .process component, or NULL:
-					 * refused after the body checks */
+	struct node *process;		/* its .process component, or NULL */
 };
 
 static struct perf_probe *perf_of(const struct derived_probe *dp)
@@ -67,9 +69,19 @@ static int derive(struct sema *se, struct node *point,
 		if (c->comp.arg && !is_str_arg(c))
 			return -1;
 		proc = c;
-		/* "": the -c / -x program */
-		dp->attach.filter.exe = c->comp.arg ? c->comp.arg->str.value :
-					"";
+		/* none: the -c command's program (4.8 names it), or "": the
+		 * -x process */
+		const char *cmd = se->s->target_cmd;
+		if (!c->comp.arg && cmd)
+			cmd += strspn(cmd, " \t");
+		dp->attach.filter.exe = !c->comp.arg && cmd ?
+					userpath_program(&se->s->arena,
+						arena_strndup(&se->s->arena, cmd,
+							      strcspn(cmd, " \t"))) :
+					!c->comp.arg ? "" :
+					!*c->comp.arg->str.value ? "" :
+					userpath_program(&se->s->arena,
+							 c->comp.arg->str.value);
 		if (!c->comp.arg && !se->s->target_cmd && !se->s->target_pid)
 			return point_error(se, point, c, arena_printf(
 					   &se->s->arena, "probe point not "
@@ -130,7 +142,11 @@ static bool in_process(struct sema *se, const char *exe)
 
 		if (dp->body != b)
 			continue;
-		if (!dp->attach.filter.exe || strcmp(dp->attach.filter.exe, exe))
+		/* a process event's program, or a user function's */
+		const char *prog = dp->attach.filter.exe;
+		if (!prog && dp->family->var_user)
+			prog = dp->family->var_user(dp);
+		if (!prog || strcmp(prog, exe))
 			return false;
 		any = true;
 	}
@@ -167,8 +183,7 @@ static bool at_func(struct sema *se, struct node *n, enum type want,
 }
 
 /* A counter's probe is kept even with an empty body (the usual one):
- * @perf reads its event. A .process point is refused, now that its
- * body was checked. */
+ * @perf reads its event. */
 static void finish(struct sema *se)
 {
 	for (int i = 0; i < se->prog->nprobes; i++) {
@@ -176,10 +191,6 @@ static void finish(struct sema *se)
 
 		if (dp->family != &perf_family)
 			continue;
-		if (perf_of(dp)->process)
-			diag_error(se->s, perf_of(dp)->process->loc, "perf "
-				   ".process probes are not supported yet "
-				   "('%s')", dp->pp);
 		if (dp->attach.perf.counter)
 			dp->body->kept = true;
 	}

@@ -31,55 +31,8 @@
 #include "target/functions.h"
 #include "target/userpath.h"
 
-extern const struct probe_family process_function_family;
+#include "probes/process_function.h"
 
-enum up_what { UP_FUNCTION, UP_PLT, UP_MARK, UP_STATEMENT };
-
-struct place {
-	const char *label;		/* inside the point's ("...") */
-	uint64_t addr;
-	const struct elf_sdt *sdt;
-	/* a function from the DWARF: its instance's CU, -L's variables
-	 * ("$name:type"), the C type of its return value (or NULL) */
-	uint32_t cu;
-	uint64_t entry;			/* a statement: its function's entry */
-	bool dwarf, inlined;
-	const char **vars;
-	int nvars;
-	const char *ret_type;
-};
-
-struct up_probe {
-	struct derived_probe dp;	/* first (family.h, point_size) */
-	enum up_what what;
-	bool ret;			/* .return */
-	bool call;			/* .call */
-	bool inlined;			/* .inline */
-	const char *path, *library;	/* as the point names them */
-	const char *pattern;		/* the function, stub or mark */
-	const char *provider;		/* .provider("P").mark: P, or NULL */
-	/* after expand: the place */
-	const char *file;		/* resolved */
-	uint64_t addr, offset, semaphore_offset;
-	const struct elf_sdt *sdt;	/* a mark's note */
-	unsigned ret_size;
-	bool ret_signed;
-	struct place place;		/* where: its DWARF */
-	/* a point that matched nothing: the error, reported after the
-	 * body's checks (finish), and where; the probe attaches nothing */
-	const char *nomatch;
-	struct node *nomatch_at;
-	/* locs[k]: where the body's context value k (a variable of the
-	 * function) is at the probe, or NULL; 64 slots at most */
-	const struct dwloc_prog **locs;
-	unsigned *sizes;		/* [k]: its scalar's bytes */
-	bool *signs;
-};
-
-static struct up_probe *up_of(const struct derived_probe *dp)
-{
-	return (struct up_probe *)dp;
-}
 
 /* ---- the point's shape ----------------------------------------------- */
 
@@ -444,7 +397,7 @@ static int no_match(struct sema *se, struct node *point, struct node *at,
 
 /* Has the body being walked a probe that matched nothing? Its context
  * values are not checked then (its point's error says enough). */
-static bool body_nomatch(struct sema *se)
+bool up_body_nomatch(struct sema *se)
 {
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
@@ -467,6 +420,35 @@ static void finish(struct sema *se)
 	}
 }
 
+/*
+ * The files of .library(lib) in process proc: a pattern with a wildcard
+ * and no '/' ("*", "libc*") is matched, as SystemTap 4.8 matches it,
+ * against the libraries the program needs (ldd's list: DT_NEEDED,
+ * transitively, and the interpreter), by path or file name; anything
+ * else is found as userpath_resolve finds a library.
+ */
+static int library_files(struct arena *a, const char *proc, const char *lib,
+			 const char ***out)
+{
+	const char **pf, **libs = NULL;
+	int nlibs = 0, n = 0;
+
+	if (!strpbrk(lib, "*?[") || strchr(lib, '/'))
+		return userpath_resolve(a, lib, true, out);
+	if (userpath_resolve(a, proc, false, &pf) != 1)
+		return 0;
+	userpath_needed(a, pf[0], &libs, &nlibs);
+	*out = arena_alloc(a, (size_t)(nlibs ? nlibs : 1) * sizeof(**out));
+	for (int i = 0; i < nlibs; i++) {
+		const char *base = strrchr(libs[i], '/');
+		if (!fnmatch(lib, libs[i], 0) ||
+		    (base && !fnmatch(lib, base + 1, 0)))
+			(*out)[n++] = libs[i];
+	}
+	free(libs);
+	return n;
+}
+
 static int expand(struct sema *se, struct node *point,
 		  struct derived_probe *dp, struct probe_body *b)
 {
@@ -481,7 +463,7 @@ static int expand(struct sema *se, struct node *point,
 	int nfiles, derived = 0;
 	struct node *at = point->point.comps;
 
-	nfiles = u->library ? userpath_resolve(a, u->library, true, &files) :
+	nfiles = u->library ? library_files(a, u->path, u->library, &files) :
 			      userpath_resolve(a, u->path, false, &files);
 	if (!nfiles)
 		return no_match(se, point, at, dp, b, arena_printf(a, "no match "
@@ -511,13 +493,18 @@ static int expand(struct sema *se, struct node *point,
 		}
 		int n = find_places(a, ef, u, &pl);
 		for (int i = 0; i < n; i++) {
-			uint64_t off;
-			if (!elf_file_addr_offset(ef, pl[i].addr, &off))
+			uint64_t off, pc = pl[i].addr;
+			/* a function's entry probe in code built without
+			 * optimisation: after the prologue, as 4.8 */
+			if (u->what == UP_FUNCTION && !u->ret && pl[i].dwarf &&
+			    !pl[i].inlined)
+				pc = elf_file_after_prologue(ef, pl[i].addr);
+			if (!elf_file_addr_offset(ef, pc, &off))
 				continue;
 			struct derived_probe *d = sema_clone_derived(se, dp);
 			struct up_probe *du = up_of(d);
 			du->file = files[f];
-			du->addr = pl[i].addr;
+			du->addr = pc;
 			du->offset = off;
 			du->sdt = pl[i].sdt;
 			if (pl[i].sdt && pl[i].sdt->semaphore &&
@@ -528,6 +515,11 @@ static int expand(struct sema *se, struct node *point,
 				ctype_size(pl[i].ret_type, &du->ret_size,
 					   &du->ret_signed);
 			du->place = pl[i];
+			if (pc != pl[i].addr) {
+				/* the variables as at a statement there */
+				du->place.entry = pl[i].addr;
+				du->after_prologue = true;
+			}
 			if (u->library)
 				d->pp = arena_printf(a, "process(\"%s\").library"
 					"(\"%s\").%s(\"%s\")%s", proc, files[f],
@@ -555,7 +547,7 @@ static int expand(struct sema *se, struct node *point,
 /* ---- context values --------------------------------------------------- */
 
 /* Are all probes of the body being walked of this shape? */
-static bool body_all(struct sema *se, enum up_what what, bool ret)
+bool up_body_all(struct sema *se, enum up_what what, bool ret)
 {
 	const struct probe_body *b = sema_ctx(se);
 	bool any = false;
@@ -573,7 +565,7 @@ static bool body_all(struct sema *se, enum up_what what, bool ret)
 }
 
 /* $argN of a mark: N, or 0 when name is none. */
-static int mark_arg(const char *name)
+int up_mark_arg(const char *name)
 {
 	char *end;
 	long k;
@@ -585,7 +577,7 @@ static int mark_arg(const char *name)
 }
 
 /* Does every probe of the body being walked have mark argument k? */
-static bool marks_have(struct sema *se, int k)
+bool up_marks_have(struct sema *se, int k)
 {
 	const struct probe_body *b = sema_ctx(se);
 
@@ -598,462 +590,6 @@ static bool marks_have(struct sema *se, int k)
 	return true;
 }
 
-/* A copy of location program l in arena a (it outlives the file). */
-static const struct elf_loc *copy_loc(struct arena *a, const struct elf_loc *l,
-				      int depth)
-{
-	struct elf_loc *c;
-	struct elf_loc_op *ops;
-
-	if (!l || depth > 4)
-		return NULL;
-	c = arena_alloc(a, sizeof(*c));
-	*c = *l;
-	ops = arena_alloc(a, (size_t)(l->n ? l->n : 1) * sizeof(*ops));
-	for (int i = 0; i < l->n; i++) {
-		ops[i] = l->ops[i];
-		ops[i].sub = copy_loc(a, l->ops[i].sub, depth + 1);
-	}
-	c->ops = ops;
-	c->frame_base = copy_loc(a, l->frame_base, depth + 1);
-	return c;
-}
-
-/* The C type of variable name ("$a") at u's function, or NULL. */
-static const char *var_type(const struct up_probe *u, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (int v = 0; v < u->place.nvars; v++)
-		if (!strncmp(u->place.vars[v], name, len) &&
-		    u->place.vars[v][len] == ':')
-			return u->place.vars[v] + len + 1;
-	return NULL;
-}
-
-/*
- * $name of the function of every probe of the body: slot k's location
- * at each, or an error reported at n. Scalars (base types, enums,
- * pointers) only.
- */
-static bool function_var(struct sema *se, struct node *n, int k,
-			 const char *name, bool chain)
-{
-	const struct probe_body *b = sema_ctx(se);
-	struct arena *a = &se->s->arena;
-
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		struct derived_probe *dp = se->prog->probes[i];
-		struct up_probe *u = up_of(dp);
-		const char *type, *err;
-		struct dwloc_file *dw;
-		struct dwloc_prog prog;
-		char *why = NULL;
-		unsigned size;
-		bool sign;
-
-		if (dp->body != b)
-			continue;
-		if (u->locs && u->locs[k])
-			continue;
-		type = var_type(u, name);
-		if (!type) {
-			struct strbuf alt = { 0 };
-			for (int v = 0; v < u->place.nvars; v++)
-				sb_printf(&alt, "%s%.*s", v ? " " : "",
-					  (int)strcspn(u->place.vars[v], ":"),
-					  u->place.vars[v]);
-			if (se->report)
-				diag_error(se->s, n->loc, "unable to find local "
-					   "'%s' in %s (alternatives: %s)",
-					   name + 1, dp->pp,
-					   u->place.nvars ? sb_str(&alt) : "none");
-			sb_free(&alt);
-			return false;
-		}
-		dw = dwloc_open(u->file, &why);
-		if (!dw) {
-			if (se->report)
-				diag_error(se->s, n->loc, "cannot read the DWARF "
-					   "of %s: %s", u->file, why);
-			free(why);
-			return false;
-		}
-		bool stmt = u->what == UP_STATEMENT;
-		if (chain && type[strlen(type) - 1] != '*') {
-			if (se->report)
-				diag_error(se->s, n->loc, "member access on '%s', "
-					   "a %s, is not supported yet (only "
-					   "through a pointer)", name, type);
-			dwloc_close(dw);
-			return false;
-		}
-		if (!dwloc_var_scalar(dw, stmt ? u->place.entry : u->addr,
-				      u->place.cu, stmt ? u->addr : 0,
-				      name + 1, &size, &sign)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' is a %s: only "
-					   "scalar variables (numbers, enums, "
-					   "pointers) of user-space functions are "
-					   "supported yet", name, type);
-			dwloc_close(dw);
-			return false;
-		}
-		err = stmt ? dwloc_var_at(dw, a, u->place.entry, u->place.cu,
-					  u->addr, name + 1, &prog) :
-			     dwloc_var(dw, a, u->addr, u->place.cu, name + 1,
-				       &prog);
-		for (int o = 0; !err && o < prog.loc->n; o++)
-			if (prog.loc->ops[o].kind == ELF_LOC_ADDR)
-				err = "a static variable's address in a user "
-				      "program is not supported yet";
-		if (!err) {
-			struct dwloc_prog *c = arena_alloc(a, sizeof(*c));
-			*c = prog;
-			c->loc = copy_loc(a, prog.loc, 0);
-			if (!u->locs) {
-				u->locs = arena_alloc(a, 64 * sizeof(*u->locs));
-				u->sizes = arena_alloc(a, 64 * sizeof(*u->sizes));
-				u->signs = arena_alloc(a, 64 * sizeof(*u->signs));
-			}
-			u->locs[k] = c;
-			u->sizes[k] = size;
-			u->signs[k] = sign;
-		}
-		dwloc_close(dw);
-		if (err) {
-			if (se->report)
-				diag_error(se->s, n->loc, "cannot read '%s' in %s: "
-					   "%s", name, dp->pp, err);
-			return false;
-		}
-	}
-	return true;
-}
-
-/* Is mark argument k at some probe of the body an operand relative to
- * the program counter ("sym(%rip)"), not modelled yet? Reported. */
-static bool marks_rip(struct sema *se, int k)
-{
-	const struct probe_body *b = sema_ctx(se);
-
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		const struct elf_sdt_arg *arg;
-
-		if (dp->body != b || !up_of(dp)->sdt)
-			continue;
-		arg = &up_of(dp)->sdt->arg[k - 1];
-		if (arg->reg == 16 || arg->symbol || arg->index_reg == 16) {
-			if (se->report)
-				diag_error(se->s, sema_ctx(se)->probe->loc,
-					   "$arg%d of %s is '%s', an operand "
-					   "relative to the program counter: "
-					   "not supported yet", k, dp->pp,
-					   arg->text);
-			return true;
-		}
-	}
-	return false;
-}
-
-/*
- * $p->f, $p->a[i]->g ... of a function's pointer variable $p: a slot of
- * its own, the pointer's location then the member steps through the
- * binary's DWARF types (a scope of the one type table: target_user_btf),
- * the same in every probe of the body. The reads are the process's.
- */
-static struct symbol *chain_slot(struct sema *se, struct node *n)
-{
-	struct probe_body *b = sema_ctx(se);
-	struct arena *a = &se->s->arena;
-	const char *root = context_root(n);
-	struct member_path *path = NULL;
-	const struct derived_probe *first = NULL;
-	struct btf *btf;
-	char *key;
-
-	if (n->kind == N_TINDEX)
-		infer(se, n->target.index, TY_LONG);
-	if (!root || root[1] == '$' || (!body_all(se, UP_FUNCTION, false) &&
-					!body_all(se, UP_FUNCTION, true) &&
-					!body_all(se, UP_STATEMENT, false))) {
-		if (se->report)
-			diag_error(se->s, n->loc, "member access applies to a "
-				   "user-space function's variables only, for "
-				   "now");
-		return NULL;
-	}
-	key = context_key(a, n);
-	for (int i = 0; i < b->nctxvars; i++)
-		if (!strcmp(b->ctxvars[i]->name, key))
-			return b->ctxvars[i];
-	if (b->nctxvars >= 64) {
-		if (se->report)
-			diag_error(se->s, n->loc, "too many context values in "
-				   "one probe (at most 64)");
-		return NULL;
-	}
-	if (!(btf = sema_btf(se))) {
-		if (se->report)
-			diag_error(se->s, n->loc, "cannot resolve '%s': %s", key,
-				   se->btf_err);
-		return NULL;
-	}
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		const struct up_probe *u = up_of(dp);
-		const char *type, *msg = NULL;
-		const struct node *at = n;
-		struct member_path p;
-		int scope, id = 0, end;
-
-		if (dp->body != b)
-			continue;
-		type = var_type(u, root);
-		if (!type)
-			break;		/* function_var reports it */
-		scope = target_user_btf(se->s->target, u->file, &msg);
-		if (scope && !(id = btf_find_type_in(btf, type, scope)))
-			msg = arena_printf(a, "the DWARF of %s has no type '%s'",
-					   u->file, type);
-		if (id)
-			msg = type_path(a, btf, id, 0, n, &p, &end, &at);
-		if (msg) {
-			if (se->report)
-				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
-					   msg, dp->pp);
-			return NULL;
-		}
-		if (path && !member_path_equal(path, &p)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another "
-					   "layout in %s than in %s", key,
-					   dp->pp, first->pp);
-			return NULL;
-		}
-		if (!path) {
-			path = arena_alloc(a, sizeof(*path));
-			*path = p;
-			first = dp;
-		}
-	}
-	if (!function_var(se, n, b->nctxvars, root, true))
-		return NULL;
-	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->member_path = path;
-	sym->ctx_root = root + 1;
-	return sym;
-}
-
-/*
- * $$parms, $$locals, $$vars (and $$return in a .return probe) of the one
- * probe of the body (each probe of a point gets a body of its own when
- * its body reads them: expand), rewritten as SystemTap 4.8 writes them:
- * sprintf("a=%#x b=%#x", $a, $b), "{...}" for a struct, "[...]" for an
- * array, "?" for a variable without a location there; a mark's
- * "$arg1=%#x ...". Without DWARF: "".
- */
-static enum type infer_dollars(struct sema *se, struct node *n,
-			       const char *name)
-{
-	struct arena *a = &se->s->arena;
-	const struct derived_probe *dp = NULL;
-	int nprobes = 0, want;
-	const char *base;
-
-	for (int i = 0; i < se->prog->nprobes; i++)
-		if (se->prog->probes[i]->body == sema_ctx(se)) {
-			dp = se->prog->probes[i];
-			nprobes++;
-		}
-	want = !strcmp(name, "$$parms") ? 1 : !strcmp(name, "$$locals") ? 2 :
-	       !strcmp(name, "$$vars") ? 3 : !strcmp(name, "$$return") ? 4 : 0;
-	if (!dp || nprobes > 1 || pretty_suffix(a, name, &base) || !want ||
-	    (want == 4 && !up_of(dp)->ret) ||
-	    (up_of(dp)->what == UP_MARK && want == 2) ||
-	    (up_of(dp)->what == UP_PLT && want != 4)) {
-		if (se->report)
-			diag_error(se->s, n->loc, "'%s' of this user-space probe "
-				   "is not supported yet", name);
-		return n->type = TY_STRING;
-	}
-	const struct up_probe *u = up_of(dp);
-	struct strbuf fmt = { 0 };
-	struct node *args = NULL;
-
-	if (want == 4) {
-		struct node *v = ast_new(se->s, N_TARGET, n->loc);
-		v->target.name = "$return";
-		sb_puts(&fmt, "return=%#x");
-		args = v;
-	} else if (u->what == UP_MARK) {
-		for (int k = 1; u->sdt && k <= u->sdt->nargs; k++) {
-			struct node *v = ast_new(se->s, N_TARGET, n->loc);
-			v->target.name = arena_printf(a, "$arg%d", k);
-			sb_printf(&fmt, "%s$arg%d=%%#x", k > 1 ? " " : "", k);
-			args = ast_append(args, v);
-		}
-	} else if (u->place.dwarf) {
-		bool stmt = u->what == UP_STATEMENT;
-		uint64_t fn = stmt ? u->place.entry : u->addr;
-		char *why = NULL;
-		struct dwloc_file *dw = dwloc_open(u->file, &why);
-		struct dwloc_name *vars;
-		int nv = !dw ? -1 : stmt ?
-			 dwloc_names_at(dw, a, fn, u->place.cu, u->addr, &vars) :
-			 dwloc_names(dw, a, fn, u->place.cu, &vars);
-
-		free(why);
-		for (int i = 0; i < nv; i++) {
-			const char *vn = arena_printf(a, "$%s", vars[i].name);
-			unsigned size;
-			bool sign;
-
-			if (!(want & (vars[i].is_param ? 1 : 2)))
-				continue;
-			sb_printf(&fmt, "%s%s=", fmt.len ? " " : "",
-				  vars[i].name);
-			if (vars[i].shape == '{' || vars[i].shape == '[') {
-				sb_puts(&fmt, vars[i].shape == '{' ? "{...}" :
-					"[...]");
-				continue;
-			}
-			if (!var_type(u, vn) ||
-			    !dwloc_var_scalar(dw, fn, u->place.cu,
-					      stmt ? u->addr : 0, vars[i].name,
-					      &size, &sign)) {
-				sb_putc(&fmt, '?');
-				continue;
-			}
-			sb_puts(&fmt, "%#x");
-			struct node *v = ast_new(se->s, N_TARGET, n->loc);
-			v->target.name = vn;
-			args = ast_append(args, v);
-		}
-		dwloc_close(dw);
-	}
-	struct node *f = ast_new(se->s, N_STRING, n->loc);
-	f->str.value = arena_strdup(a, sb_str(&fmt));
-	f->str.len = fmt.len;
-	sb_free(&fmt);
-	if (!args) {
-		*n = *f;	/* a constant: no sprintf */
-		return n->type = TY_STRING;
-	}
-	n->kind = N_PRINT;
-	n->print.kind = PRINT_SPRINTF;
-	n->print.args = ast_append(f, args);
-	n->sym = NULL;
-	return infer(se, n, TY_STRING);
-}
-
-static enum type context(struct sema *se, struct node *n, bool addr_of)
-{
-	struct probe_body *b = sema_ctx(se);
-	const char *name = n->target.name;
-
-	if (body_nomatch(se))
-		return n->type = n->kind == N_TARGET && name[1] == '$' &&
-				 strcmp(name, "$$return") ? TY_STRING : TY_LONG;
-
-	if (n->kind != N_TARGET && !addr_of) {
-		n->sym = chain_slot(se, n);
-		return n->type = TY_LONG;
-	}
-	if (n->kind != N_TARGET || addr_of) {
-		if (se->report)
-			diag_error(se->s, n->loc, "'&' of context variables "
-				   "of user-space probes is not supported yet");
-		return n->type = TY_LONG;
-	}
-	if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6) ||
-	    !strncmp(name, "$$locals", 8) || !strncmp(name, "$$return", 8))
-		return infer_dollars(se, n, name);
-	if (!strcmp(name, "$return")) {
-		if (!body_all(se, UP_FUNCTION, true) &&
-		    !body_all(se, UP_PLT, true) && se->report)
-			diag_error(se->s, n->loc, "'$return' is only available "
-				   "in .return probes");
-		return n->type = TY_LONG;
-	}
-	if (!strcmp(name, "$$name") && (body_all(se, UP_PLT, false) ||
-					 body_all(se, UP_PLT, true)))
-		return n->type = TY_STRING;
-	if (body_all(se, UP_MARK, false)) {
-		if (!strcmp(name, "$$name") || !strcmp(name, "$$provider"))
-			return n->type = TY_STRING;
-		int k = mark_arg(name);
-		if (k && marks_have(se, k) && !marks_rip(se, k)) {
-			for (int i = 0; i < b->nctxvars; i++)
-				if (!strcmp(b->ctxvars[i]->name, name)) {
-					n->sym = b->ctxvars[i];
-					return n->type = TY_LONG;
-				}
-			n->sym = add_context_slot(se, b, n, name);
-			return n->type = TY_LONG;
-		}
-		if (se->report)
-			diag_error(se->s, n->loc, "unknown context variable "
-				   "'%s' of a mark (it has $arg1..$argN for "
-				   "its N arguments, $$name and $$provider)",
-				   name);
-		return n->type = TY_LONG;
-	}
-	if ((body_all(se, UP_FUNCTION, false) ||
-	     body_all(se, UP_FUNCTION, true) ||
-	     body_all(se, UP_STATEMENT, false)) && name[1] != '$') {
-		int k = -1;
-		for (int i = 0; i < b->nctxvars; i++)
-			if (!strcmp(b->ctxvars[i]->name, name))
-				k = i;
-		if (k < 0 && b->nctxvars >= 64) {
-			if (se->report)
-				diag_error(se->s, n->loc, "too many context "
-					   "variables in one probe (64 at most)");
-			return n->type = TY_LONG;
-		}
-		if (k < 0)
-			k = b->nctxvars;
-		if (!function_var(se, n, k, name, false))
-			return n->type = TY_LONG;
-		n->sym = k < b->nctxvars ? b->ctxvars[k] :
-			 add_context_slot(se, b, n, name);
-		return n->type = TY_LONG;
-	}
-	if (se->report)
-		diag_error(se->s, n->loc, "context variable '%s' of this "
-			   "user-space probe is not supported yet", name);
-	return n->type = TY_LONG;
-}
-
-static int defined(struct sema *se, struct node *n)
-{
-	const char *name = n->target.name;
-
-	if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars"))
-		return !body_all(se, UP_PLT, false) &&
-		       !body_all(se, UP_PLT, true);
-	if (body_all(se, UP_MARK, false))
-		return !strcmp(name, "$$name") || !strcmp(name, "$$provider") ||
-		       (mark_arg(name) && marks_have(se, mark_arg(name)));
-	if (!strcmp(name, "$$name") && (body_all(se, UP_PLT, false) ||
-					 body_all(se, UP_PLT, true)))
-		return 1;
-	if (!strcmp(name, "$return"))
-		return body_all(se, UP_FUNCTION, true) ||
-		       body_all(se, UP_PLT, true);
-	if (!body_all(se, UP_FUNCTION, false) &&
-	    !body_all(se, UP_FUNCTION, true) &&
-	    !body_all(se, UP_STATEMENT, false))
-		return 0;
-	for (int i = 0; i < se->prog->nprobes; i++) {
-		const struct derived_probe *dp = se->prog->probes[i];
-		if (dp->body == sema_ctx(se) && !var_type(up_of(dp), name))
-			return 0;
-	}
-	return 1;
-}
 
 /* @entry(expr) in a .return probe: of the variables, which are read at
  * the entry already; anything that would run at the entry is refused. */
@@ -1066,7 +602,7 @@ static bool at_func(struct sema *se, struct node *n, enum type want,
 	if (strcmp(n->call.name, "@entry"))
 		return false;
 	*type = TY_UNKNOWN;
-	if (!body_all(se, UP_FUNCTION, true)) {
+	if (!up_body_all(se, UP_FUNCTION, true)) {
 		if (se->report)
 			diag_error(se->s, n->loc, "@entry is only valid in "
 				   ".return probes");
@@ -1141,7 +677,7 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 	const struct value_recipe **values = arena_alloc(a, (size_t)
 		b->nctxvars * sizeof(*values));
 	for (int k = 0; k < b->nctxvars; k++) {
-		int n = mark_arg(b->ctxvars[k]->name);
+		int n = up_mark_arg(b->ctxvars[k]->name);
 		struct value_recipe *r;
 
 		if (u->locs && k < 64 && u->locs[k]) {
@@ -1151,6 +687,8 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 			r->dwarf_size = u->sizes[k];
 			r->size = u->sizes[k];
 			r->is_signed = u->signs[k];
+			r->address = u->objects[k];
+			r->reg_address = u->reg_slots[k];
 			r->steps = b->ctxvars[k]->member_path;
 			r->space = SPACE_USER;
 			values[k] = r;
@@ -1243,7 +781,8 @@ static int list(struct session *s, const char *spec, bool with_vars)
 		return -1;
 	}
 	u.provider = prov;
-	nfiles = userpath_resolve(a, lib ? lib : path, lib != NULL, &files);
+	nfiles = lib ? library_files(a, path, lib, &files) :
+		       userpath_resolve(a, path, false, &files);
 	const char *proc = path;
 	if (lib) {
 		const char **pf;
@@ -1337,8 +876,12 @@ const struct probe_family process_function_family = {
 	.probe_types = probe_types,
 	.derive = derive,
 	.expand = expand,
-	.context = context,
-	.defined = defined,
+	.context = up_context,
+	.defined = up_defined,
+	.context_assign = up_context_assign,
+	.writable = true,
+	.var_ctype = up_var_ctype,
+	.var_user = up_var_user,
 	.has_return = true,
 	.at_func = at_func,
 	.finish = finish,

@@ -2,7 +2,7 @@
 /* Pretty printing of typed values: see pretty.h. */
 
 static int stp_pp_value(const struct stp_pp_item *it, int64_t value,
-			u64 *out)
+			bool user, u64 *out)
 {
 	unsigned long addr = (unsigned long)value + it->offset;
 
@@ -14,9 +14,15 @@ static int stp_pp_value(const struct stp_pp_item *it, int64_t value,
 		*out = addr;
 		return 0;
 	case STP_PP_BITS:
+		if (user)
+			return stp_tp_uread_bits(out, addr, it->bit_shift,
+						 it->bit_size, it->is_signed);
 		return stp_tp_read_bits(out, addr, it->bit_shift, it->bit_size,
 					it->is_signed);
 	default:
+		if (user)
+			return stp_tp_uread(out, addr, it->size,
+					    it->is_signed);
 		return stp_tp_read(out, addr, it->size, it->is_signed);
 	}
 }
@@ -55,7 +61,7 @@ int stp_pretty(struct stp_strbuf *sb, const struct stp_pretty *p, int64_t value,
 		stp_sb_str(sb, it->text);
 		if (!it->conv)
 			continue;
-		if (stp_pp_value(it, value, &v))
+		if (stp_pp_value(it, value, p->user, &v))
 			goto fault;
 		if (it->conv == 's') {
 			if (stp_pp_string(sb, v, scratch))

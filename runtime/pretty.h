@@ -32,6 +32,8 @@ struct stp_pp_item {
 struct stp_pretty {
 	const struct stp_pp_item *items;
 	unsigned int nitems;
+	unsigned int user;	/* a user program's value: its reads are the
+				 * current process's memory */
 };
 
 /* One argument of $$parms / $$vars: " name=" then the value, or "=?". */

@@ -81,4 +81,20 @@ static __always_inline int stp_tp_uread_bits(u64 *out, unsigned long addr,
 	return 0;
 }
 
+/*
+ * A user function's variable written in guru mode ($x = v): size bytes
+ * of val at addr, the probed process's memory, or, at a kernel address,
+ * the slot of a register in the task's saved user registers (the probe's
+ * pt_regs, restored when the task goes back to user mode); -EFAULT when
+ * nothing was written.
+ */
+static __always_inline int stp_up_write(unsigned long addr, u64 val,
+					unsigned int size)
+{
+	if (addr >= TASK_SIZE_MAX)
+		return stp_kf_write(addr, val, size);
+	return copy_to_user_nofault((void __user *)addr, &val, size) ?
+	       -EFAULT : 0;
+}
+
 #endif /* RUNTIME_UPROBE_H */

@@ -10,6 +10,7 @@
 #include "semantic/elaborate.h"
 #include "semantic/format.h"
 #include "semantic/regex.h"
+#include "target/userpath.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -103,6 +104,17 @@ int sema_ctype_btf(struct sema *se, const struct derived_probe *dp,
 			*why = se->btf_err;
 		return 0;
 	}
+	const char *user = dp->family->var_user ? dp->family->var_user(dp) :
+			   NULL;
+	if (user) {	/* a user program's types, from its DWARF */
+		scope = target_user_btf(se->s->target, user, &err);
+		id = scope ? btf_find_type_in(btf, c_type, scope) : 0;
+		if (!id && why)
+			*why = scope ? arena_printf(a, "the DWARF of %s has no "
+						    "type '%s'", user, c_type) :
+				       err;
+		return id;
+	}
 	id = btf_find_type(btf, c_type);
 	if (!mod || (id && btf_complete(btf, id)))
 		goto out;
@@ -195,6 +207,12 @@ int context_value_type(struct sema *se, const struct derived_probe *dp,
 		return 0;
 	if (n->kind == N_TARGET)
 		return type;
+	/* a struct or array variable's value is its address */
+	struct btf_info info;
+	btf_resolve(btf, type, &info);
+	if (info.cls == BTF_CLASS_STRUCT || info.cls == BTF_CLASS_UNION ||
+	    info.cls == BTF_CLASS_ARRAY)
+		flags |= PATH_OBJECT;
 	if (type_path(&se->s->arena, btf, type, flags, n, &p, &end, &at))
 		return 0;
 	return end;
@@ -233,14 +251,38 @@ static int cast_lookup(struct arena *a, struct btf *btf, const char *name,
 }
 
 /*
+ * The user program whose types a @cast without a module has in this
+ * body (SystemTap's default is the probed program), or NULL: the kernel.
+ */
+static const char *body_user_program(struct sema *se)
+{
+	const struct probe_family *f = body_family(se, se->body);
+	const char *user = NULL;
+
+	if (!f || !f->var_user)
+		return NULL;
+	for (int i = 0; i < se->prog->nprobes; i++) {
+		const struct derived_probe *dp = se->prog->probes[i];
+		const char *u = body_has_probe(se, dp) ? f->var_user(dp) : NULL;
+		if (u && !user)
+			user = u;
+	}
+	return user;
+}
+
+/*
  * The type of @cast(p, "type"[, "module"]), or 0 (said when report). The
  * module may be "kernel", "kernel<linux/sched.h>" (the header is not
  * needed: BTF has the kernel's types), a kernel module's name
- * ("watchdog": its BTF on top of the kernel's), or a ':'-separated list
- * of alternatives, tried in order; at least one must be the kernel or a
- * module.
+ * ("watchdog": its BTF on top of the kernel's), a user program or
+ * library by path ("/usr/bin/prog", "./prog": its DWARF's types, the
+ * value in the process's memory: *user), or a ':'-separated list
+ * of alternatives, tried in order; at least one must be the kernel, a
+ * module or a program. Without a module, a process probe's program
+ * (as SystemTap 4.8), else the kernel.
  */
-static int cast_type(struct sema *se, struct node *cast, bool report)
+static int cast_type(struct sema *se, struct node *cast, bool report,
+		     bool *user)
 {
 	struct node *p = cast->call.args;
 	struct node *tn = p ? p->next : NULL;
@@ -259,7 +301,10 @@ static int cast_type(struct sema *se, struct node *cast, bool report)
 				   "literals");
 		return 0;
 	}
-	mod = mn ? mn->str.value : "kernel";
+	mod = mn ? mn->str.value : body_user_program(se);
+	if (!mod)
+		mod = "kernel";
+	*user = false;
 	name = tn->str.value;
 	while (*name == ' ')
 		name++;
@@ -274,6 +319,37 @@ static int cast_type(struct sema *se, struct node *cast, bool report)
 		const char *file = NULL;
 		int scope = 0;
 
+		if (!kernel && len && se->s->target && memchr(m, '/', len) &&
+		    !memchr(m, '<', len)) {
+			/* a user program: its DWARF's types */
+			const char *err, *prog = userpath_program(a,
+				arena_strndup(a, m, len));
+			kernel_only = false;
+			if (!btf) {
+				if (report)
+					diag_error(se->s, cast->loc, "cannot "
+						   "resolve @cast: %s",
+						   se->btf_err);
+				return 0;
+			}
+			scope = target_user_btf(se->s->target, prog, &err);
+			if (!scope)
+				why = arena_printf(a, "the DWARF of %s cannot be "
+						   "read: %s", prog, err);
+			else
+				any = true;
+			/* the program's own type: not the kernel's of that
+			 * name, which a scope's lookup falls back to */
+			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
+			    type == cast_lookup(a, btf, name, 0))
+				type = 0;
+			if (type)
+				*user = true;
+			if (!m[len])
+				break;
+			m += len + 1;
+			continue;
+		}
 		if (!kernel && len && se->s->target &&
 		    !memchr(m, '<', len) && !memchr(m, '/', len)) {
 			file = target_module_file(se->s->target,
@@ -377,6 +453,7 @@ enum type infer_context_pretty(struct sema *se, struct node *n,
 		}
 		p = arena_alloc(a, sizeof(*p));
 		pretty_build(a, btf, type, depth == 2, p);
+		p->user = dp->family->var_user && dp->family->var_user(dp);
 		if (pretty && !pretty_equal(pretty, p)) {
 			if (se->report)
 				diag_error(se->s, n->loc, "'%s' has another type "
@@ -412,7 +489,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	enum type result = depth ? TY_STRING : TY_LONG;
 	struct member_path *path;
 	const struct node *at;
-	bool object = is_cast;
+	bool object = is_cast, user = false;
 	int type, end;
 
 	if (base)
@@ -426,7 +503,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	if (!se->report)
 		return n->type = result;	/* resolved once, at the end */
 	if (is_cast) {
-		type = cast_type(se, root, true);
+		type = cast_type(se, root, true, &user);
 	} else {
 		type = local_btf_type(root, &object);
 		if (!type)
@@ -445,11 +522,13 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 		diag_error(se->s, (at ? at : chain)->loc, "%s", msg);
 		return n->type = result;
 	}
+	path->user = user;
 	n->sym = typed_symbol(se, n, base, result);
 	n->sym->member_path = path;
 	if (depth) {
 		struct pretty *p = arena_alloc(a, sizeof(*p));
 		pretty_build(a, sema_btf(se), end, depth == 2, p);
+		p->user = user;
 		n->sym->pretty = p;
 	}
 	return n->type = result;
@@ -484,13 +563,18 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 	struct btf *btf = NULL;
 	bool base_object = false;
 	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
-		type = cast_type(se, root, false);
+		bool user;
+		type = cast_type(se, root, false, &user);
+		if (user)	/* no autocast of a process's values (yet) */
+			return 0;
 		base_object = true;
 	} else if (root->kind == N_VAR) {
 		type = local_btf_type(root, &base_object);
 	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
 		   body_family(se, se->body) &&
-		   body_family(se, se->body)->var_ctype) {
+		   body_family(se, se->body)->var_ctype &&
+		   !body_family(se, se->body)->var_user) {
+		/* (a process's values: no autocast yet) */
 		for (int i = 0; i < se->prog->nprobes; i++) {
 			const struct derived_probe *dp = se->prog->probes[i];
 			if (!body_has_probe(se, dp))
@@ -552,7 +636,8 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 	int end;
 
 	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
-		int type = cast_type(se, root, false);
+		bool user;
+		int type = cast_type(se, root, false, &user);
 		return type && !type_path(&se->s->arena, sema_btf(se), type,
 					  flags | PATH_OBJECT, n, &p, &end, &at);
 	}

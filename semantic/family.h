@@ -88,6 +88,10 @@ struct probe_family {
 	/* Optional: the module file (its path) whose BTF has the types of
 	 * dp's variables that vmlinux's lacks, or NULL */
 	const char *(*var_module)(const struct derived_probe *dp);
+	/* Optional: the user program (its resolved path) whose DWARF has
+	 * the types of dp's variables (target_user_btf), or NULL; their
+	 * memory, and a @cast's without a module, is the process's */
+	const char *(*var_user)(const struct derived_probe *dp);
 	/* $return is a context value of this family's bodies */
 	bool has_return;
 	/* Optional: the family's own @-functions (@entry, @perf), wherever

@@ -154,6 +154,7 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 	}
 	out->steps = arena_alloc(a, (size_t)(k ? k : 1) * sizeof(*out->steps));
 	out->nsteps = k;
+	out->user = false;	/* the caller says when it is a process's */
 	for (int i = 0; i < k; i++) {
 		const struct node *s = nodes[i];
 		struct member_step *st = &out->steps[i];

@@ -261,6 +261,7 @@ const char *pretty_build(struct arena *a, const struct btf *btf, int type,
 	/* the text after the last conversion */
 	item(&b, 0, &top, false, 0, false);
 	out->nitems = b.nitems;
+	out->user = false;	/* the caller says when it is a process's */
 	out->items = arena_alloc(a, (size_t)b.nitems * sizeof(*out->items));
 	memcpy(out->items, b.items, (size_t)b.nitems * sizeof(*out->items));
 	free(b.items);

@@ -75,6 +75,8 @@ struct member_step {
 struct member_path {
 	struct member_step *steps;
 	int nsteps;
+	bool user;			/* its reads are the process's memory
+					 * (a user program's types) */
 };
 
 /* members.c: the $name at the root of a chain, or NULL */
@@ -130,6 +132,7 @@ struct pretty_item {
 struct pretty {
 	struct pretty_item *items;
 	int nitems;
+	bool user;			/* read from the process's memory */
 };
 /* $ (one level) or $$ (full) of a value of type type_id */
 const char *pretty_build(struct arena *a, const struct btf *btf, int type_id,

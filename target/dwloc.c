@@ -312,6 +312,7 @@ static const char *const_value(struct arena *a, Dwarf_Attribute *attr,
 	l->n = 2;
 	out->loc = l;
 	out->inlined = out->stmt = false;
+	out->cfa_known = false;
 	return NULL;
 }
 
@@ -345,6 +346,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	out->loc = elf_loc_from_ops(f->ef, &attr, &fn, pc, ops, len);
 	out->inlined = inlined;
 	out->stmt = false;
+	out->cfa_known = false;
 	return NULL;
 }
 
@@ -432,5 +434,6 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 
 	out->loc = elf_loc_from_ops(f->ef, &attr, &fn, pc, ops, len);
 	out->inlined = out->stmt = true;
+	out->cfa_known = false;
 	return NULL;
 }

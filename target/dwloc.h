@@ -35,6 +35,12 @@ struct dwloc_prog {
 	const struct elf_loc *loc;
 	bool inlined;		/* not at a function's entry: no CFA */
 	bool stmt;		/* inside the function: no entry values */
+	/* past the entry, the frame address the place's CFI gives
+	 * (register cfa_reg + cfa_offset), when the caller looked it up:
+	 * DW_OP_call_frame_cfa is then that, inlined or not */
+	bool cfa_known;
+	unsigned cfa_reg;
+	int64_t cfa_offset;
 };
 
 /* What a program's value is, once run. */

@@ -29,6 +29,7 @@ struct eval {
 	int depth;
 	bool inlined;		/* not at a function's entry: no CFA */
 	bool stmt;		/* inside the function: no entry values */
+	const struct dwloc_prog *p;	/* its cfa_* (dwloc.h) */
 };
 
 /* Without a renderer every value is this. */
@@ -72,7 +73,8 @@ static const char *frame_base(struct eval *x, const struct elf_loc *l)
 {
 	struct dwloc_value fb;
 	struct eval sub = { .a = x->a, .r = x->r, .ctx = x->ctx,
-			    .depth = x->depth + 1, .inlined = x->inlined };
+			    .depth = x->depth + 1, .inlined = x->inlined,
+			    .p = x->p };
 
 	if (x->depth > 2 || !l->frame_base) {
 		x->err = "the function has no frame base at this address";
@@ -214,6 +216,13 @@ static int run(struct eval *x, const struct elf_loc *l,
 			break;
 		}
 		case ELF_LOC_CFA:
+			if (x->p && x->p->cfa_known) {	/* the CFI's, at the pc */
+				const char *r = reg_value(x, x->p->cfa_reg);
+				if (r)
+					push(x, x->r ? x->r->offset(x->ctx, r,
+						x->p->cfa_offset) : checked);
+				break;
+			}
 			/* at the entry: the return address is all that was pushed */
 			if (x->inlined)
 				x->err = "a location on the stack frame of an "
@@ -284,7 +293,7 @@ const char *dwloc_eval(struct arena *a, const struct dwloc_prog *p,
 		       void *ctx, struct dwloc_value *out)
 {
 	struct eval x = { .a = a, .r = r, .ctx = ctx, .inlined = p->inlined,
-			  .stmt = p->stmt };
+			  .stmt = p->stmt, .p = p };
 
 	if (run(&x, p->loc, out) != 0)
 		return x.err;

@@ -1,0 +1,1 @@
+s/0x7ff[0-9a-f]+/0xADDR/g
