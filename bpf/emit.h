@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pass 3 on the BPF backend, inside bpf/: the emitter's state, shared by
- * emit.c (expressions, statements, the program) and emit_stat.c
- * (statistics).
+ * emit.c (expressions), emit_stmt.c (statements, bodies, functions),
+ * emit_program.c (the program's layout), emit_stat.c (statistics) and
+ * emit_slice.c (array slices).
  */
 #ifndef BPF_EMIT_H
 #define BPF_EMIT_H
@@ -48,6 +49,15 @@ void bpf_emit_key(struct emitter *e, const struct symbol *sym,
 		  const struct node *keys, const char *name);
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n);
 int bpf_overflow_id(struct emitter *e, const struct node *array);
+int bpf_local_slot(struct emitter *e, const struct symbol *sym);
+int bpf_new_tmp(struct emitter *e);
+const char *bpf_ctype(enum type t);
+
+void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out);
+void bpf_func_signature(struct emitter *e, const struct script_func *f,
+			FILE *out);
+void bpf_emit_function(struct emitter *e, const struct script_func *f,
+		       FILE *out);
 
 int bpf_stat_nbuckets(const struct symbol *sym);
 void bpf_stat_decls(FILE *out, const struct symbol *g);

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 on the BPF backend: statements, probe bodies and script
+ * functions, for either half (e->kernel): loops, foreach, delete, return,
+ * try/catch, MAXACTION's charge per statement.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/emit.h"
+#include "parser/diag.h"
+
+static void emit_stmt(struct emitter *e, const struct node *n);
+
+static void emit_foreach(struct emitter *e, const struct node *n)
+{
+	const struct symbol *arr = n->foreach.array->sym;
+	int u = e->nuniq++;
+	int col = n->foreach.sort_column, dir = n->foreach.sort_dir;
+	bool stats = arr->type == TY_STATS;
+
+	/* the comparator: the sort column, then the keys in order */
+	fprintf(e->decls, "static int stp_cmp%d(const void *pa, const void *pb)"
+		"\n{\n\tconst struct stp_e%d *a = pa, *b = pb;\n\tint c;\n", u,
+		arr->index);
+	for (int pass = 0; pass < 2; pass++) {
+		for (int k = -1; k < arr->nkeys; k++) {
+			if (pass == 0 && !(col == -1 ? k == -1 : col == k + 1))
+				continue;
+			if (pass == 1 && k == -1)
+				continue;
+			int d = pass == 0 ? dir : 1;
+			enum type t = k == -1 ? arr->type : arr->key_types[k];
+			char f[32];
+			if (k == -1 && stats)
+				snprintf(f, sizeof(f), "%s", bpf_stat_sort_field(
+					 n->foreach.sort_agg));
+			else if (k == -1)
+				snprintf(f, sizeof(f), "v%s", t == TY_STRING ?
+					 ".s" : "");
+			else
+				snprintf(f, sizeof(f), "k.k%d", k);
+			if (t == TY_STRING)
+				fprintf(e->decls, "\tc = strcmp(a->%s, b->%s);\n",
+					f, f);
+			else
+				fprintf(e->decls, "\tc = (a->%s > b->%s) - (a->%s "
+					"< b->%s);\n", f, f, f, f);
+			fprintf(e->decls, "\tif (c)\n\t\treturn %sc;\n",
+				d < 0 ? "-" : "");
+		}
+	}
+	fputs("\treturn 0;\n}\n\n", e->decls);
+
+	fputs("{ ", e->out);
+	if (stats)
+		bpf_emit_stat_dump(e, arr, u);
+	else
+		fprintf(e->out, "size_t _n%d; struct stp_e%d *_es%d = stp_dump("
+			"%d, sizeof(struct stp_k%d), offsetof(struct stp_e%d, "
+			"v), sizeof(struct stp_e%d), &_n%d); ", u, arr->index,
+			u, arr->index, arr->index, arr->index, arr->index, u);
+	if (n->foreach.slice)
+		bpf_emit_slice_filter(e, arr, n->foreach.slice, u);
+	if (col)
+		fprintf(e->out, "qsort(_es%d, _n%d, sizeof(*_es%d), stp_cmp%d); ",
+			u, u, u, u);
+	fprintf(e->out, "long long _lim%d = ", u);
+	if (n->foreach.limit)
+		bpf_emit_expr(e, n->foreach.limit);
+	else
+		fputs("-1", e->out);
+	fprintf(e->out, "; for (size_t _i%d = 0; _i%d < _n%d && (_lim%d < 0 || "
+		"(long long)_i%d < _lim%d); _i%d++) { struct stp_e%d *_e%d = "
+		"&_es%d[_i%d]; ", u, u, u, u, u, u, u, arr->index, u, u, u);
+	int k = 0;
+	ast_foreach(v, n->foreach.keys) {
+		if (arr->key_types[k] == TY_STRING)
+			fprintf(e->out, "STRCPY(TMP(%d), _e%d->k.k%d); ",
+				bpf_local_slot(e, v->sym), u, k);
+		else
+			fprintf(e->out, "l%d = _e%d->k.k%d; ",
+				bpf_local_slot(e, v->sym), u, k);
+		k++;
+	}
+	if (n->foreach.value) {
+		const struct symbol *v = n->foreach.value->sym;
+		if (arr->type == TY_STRING)
+			fprintf(e->out, "STRCPY(TMP(%d), _e%d->v.s); ",
+				bpf_local_slot(e, v), u);
+		else
+			fprintf(e->out, "l%d = _e%d->v; ", bpf_local_slot(e, v), u);
+	}
+	const char *saved = e->loop_jb;
+	e->loop_jb = e->catch_jb;
+	emit_stmt(e, n->foreach.body);
+	e->loop_jb = saved;
+	fprintf(e->out, "} free(_es%d); }\n", u);
+}
+
+static void emit_delete(struct emitter *e, const struct node *x)
+{
+	if (x->kind == N_INDEX && bpf_has_wildcard(x->index.keys)) {
+		bpf_emit_slice_delete(e, x->index.array->sym, x->index.keys);
+	} else if (x->kind == N_INDEX) {
+		int u = e->nuniq++;
+		char key[32];
+		snprintf(key, sizeof(key), "_k%d", u);
+		fputs("{ ", e->out);
+		bpf_emit_key(e, x->index.array->sym, x->index.keys, key);
+		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
+			key);
+	} else if (x->sym->type == TY_STATS) {
+		bpf_emit_stat_clear(e, x->sym);
+	} else if (x->sym->nkeys > 0) {
+		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
+			x->sym->index, x->sym->index);
+	} else if (x->type == TY_STRING) {
+		bpf_emit_expr(e, x);
+		fputs("[0] = 0;\n", e->out);
+	} else {
+		bpf_emit_expr(e, x);
+		fputs(" = 0;\n", e->out);
+	}
+}
+
+static void emit_loop_body(struct emitter *e, const struct node *body)
+{
+	const char *saved = e->loop_jb;
+
+	e->loop_jb = e->catch_jb;
+	emit_stmt(e, body);
+	e->loop_jb = saved;
+}
+
+/* return [EXPR]: a probe's end, or the function's value and its end. */
+static void emit_return(struct emitter *e, const struct node *n)
+{
+	if (!e->func) {
+		fputs(e->kernel ? "return;\n" : "goto stp_out;\n", e->out);
+		return;
+	}
+	if (n->stmt.expr && e->func->sym->type == TY_STRING) {
+		fputs("STRCPY(stp_ret, ", e->out);
+		bpf_emit_expr(e, n->stmt.expr);
+		fputs(");\n", e->out);
+	} else if (n->stmt.expr) {
+		fputs("stp_rv = (", e->out);
+		bpf_emit_expr(e, n->stmt.expr);
+		fputs(");\n", e->out);
+	}
+	fputs("goto stp_out;\n", e->out);
+}
+
+/*
+ * try { } catch (msg) { } in the user half: the try's own jmp_buf is the
+ * innermost handler while its body runs; an error longjmps there with the
+ * message (without "near ...") and the call depth of the try restored.
+ */
+static void emit_try(struct emitter *e, const struct node *n)
+{
+	int u = e->nuniq++;
+	char jb[32];
+	const char *saved = e->catch_jb;
+
+	snprintf(jb, sizeof(jb), "&_jb%d", u);
+	fprintf(e->out, "{ jmp_buf _jb%d; int _d%d = stp_depth; stp_catch = "
+		"&_jb%d; if (!setjmp(_jb%d)) {\n", u, u, u, u);
+	e->catch_jb = arena_strdup(&e->s->arena, jb);
+	emit_stmt(e, n->try.body);
+	e->catch_jb = saved;
+	fprintf(e->out, "stp_catch = %s; } else { stp_catch = %s; stp_depth = "
+		"_d%d;\n", saved, saved, u);
+	if (n->try.catch_var) {
+		/* the catch variable is a local of the body */
+		for (int i = 0; i < e->body->nlocals; i++)
+			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
+				fprintf(e->out, "STRCPY(TMP(%d), stp_err_what);\n",
+					i);
+	}
+	if (n->try.handler)
+		emit_stmt(e, n->try.handler);
+	fputs("} }\n", e->out);
+}
+
+/* Charge one statement against MAXACTION, as the module backend does. */
+static void emit_action(struct emitter *e, const struct node *n)
+{
+	fprintf(e->out, "ACTION(%d);\n", bpf_error_id(e, "MAXACTION exceeded", n));
+}
+
+static void emit_stmt(struct emitter *e, const struct node *n)
+{
+	int saved = e->ntmp;
+
+	/* a statement with its charge: one C statement, in braces */
+	bool charged = n->kind != N_BLOCK && n->kind != N_NULL_STMT;
+	if (charged) {
+		fputs("{ ", e->out);
+		emit_action(e, n);
+	}
+	if ((n->kind == N_WHILE || n->kind == N_FOR) &&
+	    !stmt_charges_action(n->loop.body)) {
+		/* an empty body still pays per iteration */
+		struct node *body = (struct node *)n->loop.body;
+		fputs(n->kind == N_WHILE ? "while (" : "for (", e->out);
+		if (n->kind == N_FOR) {
+			if (n->loop.init)
+				bpf_emit_expr(e, n->loop.init);
+			fputs("; ", e->out);
+		}
+		if (n->loop.cond)
+			bpf_emit_expr(e, n->loop.cond);
+		else
+			fputs("1", e->out);
+		if (n->kind == N_FOR) {
+			fputs("; ", e->out);
+			if (n->loop.step)
+				bpf_emit_expr(e, n->loop.step);
+		}
+		fputs(") { ", e->out);
+		emit_action(e, n);
+		emit_loop_body(e, body);
+		fputs("}\n}\n", e->out);
+		e->ntmp = saved;
+		return;
+	}
+
+	switch (n->kind) {
+	case N_BLOCK:
+		fputs("{\n", e->out);
+		ast_foreach(st, n->block.stmts)
+			emit_stmt(e, st);
+		fputs("}\n", e->out);
+		break;
+	case N_NULL_STMT:
+		fputs(";\n", e->out);
+		break;
+	case N_EXPR_STMT:
+		fputs("(void)(", e->out);
+		bpf_emit_expr(e, n->stmt.expr);
+		fputs(");\n", e->out);
+		break;
+	case N_IF:
+		fputs("if (", e->out);
+		bpf_emit_expr(e, n->cond.cond);
+		fputs(") ", e->out);
+		emit_stmt(e, n->cond.then);
+		if (n->cond.els) {
+			fputs("else ", e->out);
+			emit_stmt(e, n->cond.els);
+		}
+		break;
+	case N_WHILE:
+		fputs("while (", e->out);
+		bpf_emit_expr(e, n->loop.cond);
+		fputs(") ", e->out);
+		emit_loop_body(e, n->loop.body);
+		break;
+	case N_FOR:
+		fputs("for (", e->out);
+		if (n->loop.init)
+			bpf_emit_expr(e, n->loop.init);
+		fputs("; ", e->out);
+		if (n->loop.cond)
+			bpf_emit_expr(e, n->loop.cond);
+		else
+			fputs("1", e->out);
+		fputs("; ", e->out);
+		if (n->loop.step)
+			bpf_emit_expr(e, n->loop.step);
+		fputs(") ", e->out);
+		emit_loop_body(e, n->loop.body);
+		break;
+	case N_FOREACH:
+		emit_foreach(e, n);
+		break;
+	case N_BREAK:
+	case N_CONTINUE:
+		/* out of a try inside the loop: the loop's handler again */
+		if (!e->kernel && e->loop_jb != e->catch_jb)
+			fprintf(e->out, "stp_catch = %s; ", e->loop_jb);
+		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
+		break;
+	case N_NEXT:
+		if (!e->kernel)
+			fputs("stp_next();\n", e->out);
+		else if (e->func)	/* the probe ends too */
+			fputs("{ S->err = 2; STP_BAIL; }\n", e->out);
+		else
+			fputs("return;\n", e->out);
+		break;
+	case N_RETURN:
+		emit_return(e, n);
+		break;
+	case N_TRY:
+		emit_try(e, n);
+		break;
+	case N_DELETE:
+		emit_delete(e, n->stmt.expr);
+		break;
+	default:
+		diag_error(e->s, n->loc, "the bpf backend cannot translate %s",
+			   ast_kind_name(n->kind));
+	}
+	if (charged)
+		fputs("}\n", e->out);
+	e->ntmp = saved;
+}
+
+/* A body's or function's locals: strings in their temporaries, longs
+ * as C locals (volatile in the user half: a try's longjmp keeps them). */
+static void emit_locals(struct emitter *e, struct probe_body *b, int from)
+{
+	for (int i = 0; i < b->nlocals; i++) {
+		int k = e->tmp_base + i;
+		if (b->locals[i]->type == TY_STRING && i >= from)
+			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", k);
+		else if (b->locals[i]->type == TY_STRING)
+			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", k, i);
+		else if (i < from)
+			fprintf(e->out, "\t%slong long l%d = a%d; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, i, k);
+		else
+			fprintf(e->out, "\t%slong long l%d = 0; (void)l%d;\n",
+				e->kernel ? "" : "volatile ", k, k);
+		bpf_new_tmp(e);
+	}
+	e->ntmp = 0;
+}
+
+void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out)
+{
+	e->body = b;
+	e->func = NULL;
+	e->ntmp = 0;
+	e->out = out;
+	e->catch_jb = e->loop_jb = "&stp_jb";
+	bool interruptible = false;
+	for (int j = 0; j < e->prog->nprobes; j++) {
+		enum bpf_place p = bpf_place_of(e->prog->probes[j], NULL, NULL);
+		if (e->prog->probes[j]->body == b && (p == BPF_PLACE_BEGIN ||
+						     p == BPF_PLACE_END))
+			interruptible = true;
+	}
+	/* MAXACTION, and 10 times that for begin and end (the module's
+	 * MAXACTION_INTERRUPTIBLE) */
+	int max = interruptible ? 10000 : 1000;
+	if (e->kernel) {
+		fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
+			"\tlong stp_actions = 0, stp_max_actions = %d;\n",
+			b->index, max);
+	} else {
+		/* an error ends the probe here: said by the loader */
+		fprintf(out, "static void stp_b%d(void)\n{\n"
+			"\tchar stp_tmp[STP_TMPS][STP_STR];\n\tjmp_buf stp_jb;\n"
+			"\tstp_actions = 0;\n\tstp_max_actions = %d;\n"
+			"\tstp_depth = 0;\n\tstp_catch = stp_body_jb = &stp_jb;\n"
+			"\tswitch (setjmp(stp_jb)) {\n\tcase 0: break;\n"
+			"\tcase 1: rt->error_text(stp_err_full); return;\n"
+			"\tdefault: return;\n\t}\n", b->index, max);
+	}
+	emit_locals(e, b, 0);
+	emit_stmt(e, b->probe->probe.body);
+	fputs(e->kernel ? "}\n\n" : "stp_out: ;\n}\n\n", out);
+}
+
+/* A script function's C signature (the user half). */
+void bpf_func_signature(struct emitter *e, const struct script_func *f,
+			   FILE *out)
+{
+	if (e->kernel)
+		fprintf(out, "STP_FN long long stp_kf%d(struct stp_scratch *S, "
+			"long *stp_ap, long stp_max_actions, char *stp_ret",
+			f->index);
+	else
+		fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
+	for (int i = 0; i < f->nparams; i++)
+		fprintf(out, f->scope->locals[i]->type == TY_STRING ?
+			", const char *a%d" : ", long long a%d", i);
+	fputc(')', out);
+}
+
+/* A script function (user half): its frame on the C stack, MAXNESTING
+ * counted in stp_depth, a string result in the caller's stp_ret. */
+void bpf_emit_function(struct emitter *e, const struct script_func *f,
+			  FILE *out)
+{
+	struct probe_body *b = f->scope;
+	const struct program *prog = e->prog;
+	int nesting = prog->max_nesting < 0 ? prog->recursive_nesting :
+		      prog->max_nesting > 2 ? prog->max_nesting - 1 : 1;
+
+	e->body = b;
+	e->func = f;
+	e->ntmp = 0;
+	e->out = out;
+	e->catch_jb = e->loop_jb = "stp_saved_catch";
+	if (e->kernel) {
+		/* inlined; no recursion (pass 2), so no nesting count */
+		fputs("#undef STP_BAIL\n#define STP_BAIL return 0\n"
+		      "#define stp_actions (*stp_ap)\n", out);
+		bpf_func_signature(e, f, out);
+		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
+		      "\t\tstp_ret[0] = 0;\n", out);
+		emit_locals(e, b, f->nparams);
+		emit_stmt(e, b->probe->func.body);
+		fputs("stp_out:\n\treturn stp_rv;\n}\n#undef stp_actions\n"
+		      "#undef STP_BAIL\n#define STP_BAIL return\n\n", out);
+		e->func = NULL;
+		return;
+	}
+	bpf_func_signature(e, f, out);
+	fprintf(out, "\n{\n\tchar stp_tmp[STP_TMPS][STP_STR];\n"
+		"\tlong long stp_rv = 0;\n\tjmp_buf *stp_saved_catch = "
+		"stp_catch;\n\tif (stp_ret)\n\t\tstp_ret[0] = 0;\n"
+		"\tif (stp_depth >= %d)\n\t\tERROR(%d);\n\tstp_depth++;\n",
+		nesting, bpf_error_id(e, "MAXNESTING exceeded", f->decl));
+	emit_locals(e, b, f->nparams);
+	emit_stmt(e, b->probe->func.body);
+	fputs("stp_out:\n\tstp_catch = stp_saved_catch;\n\tstp_depth--;\n"
+	      "\treturn stp_rv;\n}\n\n", out);
+	e->func = NULL;
+}
+
