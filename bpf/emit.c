@@ -535,6 +535,12 @@ static void emit_print(struct emitter *e, const struct node *n)
 	bool sprint = n->kind == N_PRINT && is_sprint(n->print.kind);
 	int t = sprint ? bpf_new_tmp(e) : -1;
 
+	if (sprint && e->kernel) {
+		bpf_emit_kernel_sprint(e, args, e->fmts[id].fmt,
+				       e->fmts[id].len, t);
+		return;
+	}
+
 	/* the values first: an error while the kernel holds a reserved
 	 * ring buffer record would leak it (the verifier refuses that) */
 	int u = e->nuniq++, i = 0;

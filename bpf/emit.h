@@ -25,6 +25,8 @@ struct emitter {
 	struct program *prog;
 	FILE *out;			/* the body being written */
 	FILE *decls;			/* file-scope helpers (comparators) */
+	FILE *decls_kernel;		/* the same in the kernel half (formats,
+					 * foreach callbacks) */
 	struct probe_body *body;
 	int ntmp, maxtmp;		/* string temporaries of this body */
 	int nuniq;			/* unique C names */
@@ -74,6 +76,9 @@ void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
  * the call's arguments. */
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp);
+
+void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
+			    const char *fmt, size_t len, int t);
 
 bool bpf_has_wildcard(const struct node *keys);
 void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,

@@ -57,6 +57,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	FILE *kf = open_memstream(&kbuf, &klen);
 	FILE *uf = open_memstream(&ubuf, &ulen);
 	e.decls = open_memstream(&dbuf, &dlen);
+	char *kdbuf = NULL;
+	size_t kdlen = 0;
+	e.decls_kernel = open_memstream(&kdbuf, &kdlen);
 
 	for (int i = 0; i < prog->nglobals; i++)
 		prog->globals[i]->index = i;
@@ -72,8 +75,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		const struct script_func *f = prog->funcs[i];
 		if (!in_kernel[f->index] || f->embedded)
 			continue;
-		bpf_func_signature(&e, f, ff);
-		fputs(";\n", ff);
+		/* before the kernel's file-scope helpers, which call them */
+		bpf_func_signature(&e, f, e.decls_kernel);
+		fputs(";\n", e.decls_kernel);
 	}
 	for (int i = 0; i < prog->nfuncs; i++) {
 		const struct script_func *f = prog->funcs[i];
@@ -123,6 +127,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fclose(kf);
 	fclose(uf);
 	fclose(e.decls);
+	fclose(e.decls_kernel);
 	e.out = out;
 
 	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
@@ -208,6 +213,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			i, bpf_ctype(g->type), i);
 	}
 	bpf_emit_uprobe_names(prog, out);
+	fwrite(kdbuf, 1, kdlen, out);
+	free(kdbuf);
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);

@@ -138,9 +138,29 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_PRINT: {
 		enum print_kind k = n->print.kind;
 		const struct node *first = n->print.args;
-		if (k >= PRINT_SPRINT && in_kernel)
-			return "sprint and sprintf run only in begin, end and "
-			       "timer probes on this backend";
+		if (k >= PRINT_SPRINT && in_kernel) {
+			/* bpf_snprintf formats it (emit_sprint.c) */
+			const char *bad = NULL;
+			if (k == PRINT_SPRINTF && first &&
+			    first->kind == N_STRING)
+				bad = bpf_kernel_format(first->str.value,
+							first->str.len, NULL);
+			else if (k != PRINT_SPRINTF &&
+				 ast_list_length(first) > 12)
+				bad = "which formats 12 values at most";
+			int nstr = 0;
+			for (const struct node *a = first; a; a = a->next)
+				nstr += a->type == TY_STRING;
+			if (!bad && k != PRINT_SPRINTF && (k == PRINT_SPRINTD ||
+			    k == PRINT_SPRINTDLN ? nstr - 1 : nstr) > 3)
+				bad = "which formats 3 strings at most";
+			if (bad) {
+				snprintf(why, sizeof(why), "sprint and sprintf "
+					 "in a kernel probe are the kernel's "
+					 "bpf_snprintf, %s", bad);
+				return why;
+			}
+		}
 		if ((k == PRINT_PRINT || k == PRINT_PRINTLN) && first &&
 		    !first->next && first->kind == N_HIST && !in_kernel) {
 			r->hist_ok = first;

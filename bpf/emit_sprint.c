@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 on the BPF backend: sprint, sprintf and their kind in a kernel
+ * program. The kernel formats them itself with bpf_snprintf (5.13+),
+ * whose conversions are vsnprintf's, which the module's runtime formats
+ * with too: the value is a string the program can use as a key, compare
+ * or print (the loader's formatting serves only what goes to the ring
+ * buffer). What bpf_snprintf lacks is refused at pass 2 (refuse.c) with
+ * the same check, bpf_kernel_format.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/emit.h"
+#include "lib/strbuf.h"
+
+/* bpf_snprintf: 12 values at most; its %s copies share 512 bytes */
+#define KERNEL_FMT_MAX_ARGS 12
+#define KERNEL_FMT_MAX_STRINGS 3
+
+/*
+ * fmt (a printf format of the script) as bpf_snprintf's format into out
+ * (when not NULL): every integer conversion with "ll", as the script's
+ * values are 64-bit. NULL, or what bpf_snprintf cannot do.
+ */
+const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
+{
+	int nargs = 0, nstrings = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (fmt[i] != '%') {
+			if (out)
+				sb_putc(out, fmt[i]);
+			continue;
+		}
+		size_t start = i++;
+		if (i < len && fmt[i] == '%') {
+			if (out)
+				sb_puts(out, "%%");
+			continue;
+		}
+		while (i < len && strchr("-+ 0", fmt[i]))
+			i++;
+		while (i < len && fmt[i] >= '0' && fmt[i] <= '9')
+			i++;
+		size_t spec_end = i;
+		while (i < len && (fmt[i] == 'l' || fmt[i] == 'L' ||
+				   fmt[i] == 'h'))
+			i++;
+		if (i >= len || !strchr("diuxXcs", fmt[i]))
+			return "whose conversions are %d, %i, %u, %x, %X, %c and "
+			       "%s with the flags -, +, space and 0 and a width";
+		nargs++;
+		nstrings += fmt[i] == 's';
+		if (out) {
+			sb_append(out, fmt + start, spec_end - start);
+			if (strchr("diuxX", fmt[i]))
+				sb_puts(out, "ll");
+			sb_putc(out, fmt[i]);
+		}
+	}
+	if (nargs > KERNEL_FMT_MAX_ARGS)
+		return "which formats 12 values at most";
+	if (nstrings > KERNEL_FMT_MAX_STRINGS)
+		return "which formats 3 strings at most";
+	return NULL;
+}
+
+/*
+ * The sprint* of n with format fmt (fmt_id's) into temporary t, as a C
+ * expression: the values into a u64 array (a string: its address), then
+ * bpf_snprintf with the format in .rodata (the verifier wants a constant
+ * string of a read-only map).
+ */
+void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
+			    const char *fmt, size_t len, int t)
+{
+	struct strbuf sb = { 0 };
+	int u = e->nuniq++, n = ast_list_length(args), i = 0;
+
+	if (bpf_kernel_format(fmt, len, &sb)) {
+		/* refused at pass 2 */
+		sb_free(&sb);
+		fputs("\"\"", e->out);
+		return;
+	}
+	fprintf(e->decls_kernel, "static const char stp_kfmt%d[] = ", u);
+	FILE *saved = e->out;
+	struct node str = { .kind = N_STRING };
+	str.str.value = sb_str(&sb);
+	str.str.len = sb.len;
+	e->out = e->decls_kernel;
+	bpf_emit_expr(e, &str);
+	e->out = saved;
+	fputs(";\n", e->decls_kernel);
+	sb_free(&sb);
+
+	fprintf(e->out, "({ unsigned long long _a%d[%d]; ", u, n ? n : 1);
+	for (const struct node *a = args; a; a = a->next, i++) {
+		fprintf(e->out, "_a%d[%d] = (unsigned long long)(", u, i);
+		bpf_emit_expr(e, a);
+		fputs("); ", e->out);
+	}
+	fprintf(e->out, "bpf_snprintf(TMP(%d), STP_STR, stp_kfmt%d, _a%d, "
+		"%d); TMP(%d); })", t, u, u, n * 8, t);
+}
