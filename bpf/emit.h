@@ -39,8 +39,10 @@ struct emitter {
 	bool kernel;			/* emitting the BPF half */
 	const struct script_func *func;	/* the function being emitted */
 	/* the user half's error handler where the statement is: the body's
-	 * (stp_body_jb) or a try's; a loop's, for break and continue */
+	 * (stp_body_jb) or a try's; a loop's, for break and continue. In the
+	 * kernel half the count of tries there (S->trying's value) */
 	const char *catch_jb, *loop_jb;
+	bool kernel_try;		/* a try in the kernel half: stp_kwhat */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */

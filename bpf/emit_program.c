@@ -49,6 +49,35 @@ static int max_ctxvars(const struct program *prog)
 	return n;
 }
 
+/*
+ * What a catch in the kernel half receives (stp_kwhat): the error's
+ * message without "near ..."; a fault's with its address, formatted by
+ * bpf_snprintf from a constant of .rodata as the loader formats it.
+ */
+static void kernel_whats(struct emitter *e, FILE *out)
+{
+	fputs("static __attribute__((noinline)) void stp_kwhat(char *d, "
+	      "unsigned id, unsigned long long addr)\n{\n\tswitch (id) {\n",
+	      out);
+	for (int i = 0; i < e->nerrors; i++) {
+		struct node str = { .kind = N_STRING };
+		str.str.value = e->whats[i];
+		str.str.len = strlen(e->whats[i]);
+		e->out = out;
+		if (strchr(e->whats[i], '%')) {
+			fprintf(out, "\tcase %d: { static const char f[] = ", i);
+			bpf_emit_expr(e, &str);
+			fputs("; bpf_snprintf(d, STP_STR, f, &addr, 8); break; }\n",
+			      out);
+		} else {
+			fprintf(out, "\tcase %d: STRCPY(d, ", i);
+			bpf_emit_expr(e, &str);
+			fputs("); break;\n", out);
+		}
+	}
+	fputs("\tdefault: d[0] = 0;\n\t}\n}\n", out);
+}
+
 int bpf_emit(struct session *s, struct program *prog, FILE *out)
 {
 	struct emitter e = { .s = s, .prog = prog };
@@ -181,7 +210,10 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
 		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
-		"unsigned probe; };\n"
+		"unsigned probe; int trying; unsigned errid; "
+		"unsigned long long erraddr; };\n"
+		"static __attribute__((noinline)) void stp_kwhat(char *d, "
+		"unsigned id, unsigned long long addr);\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
@@ -218,6 +250,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);
+	if (e.kernel_try)
+		kernel_whats(&e, out);
 	if (bpf_emit_programs(s, prog, out))
 		s->nerrors++;
 	fputs("#else\n", out);

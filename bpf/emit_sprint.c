@@ -39,6 +39,17 @@ const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
 				sb_puts(out, "%%");
 			continue;
 		}
+		/* %#x as the module prints it, 0x before every value (0
+		 * too), when no width or flag needs the padding placed */
+		if (i + 1 < len && fmt[i] == '#' && (fmt[i + 1] == 'x' ||
+						     fmt[i + 1] == 'X')) {
+			nargs++;
+			if (out)
+				sb_puts(out, fmt[i + 1] == 'x' ? "0x%llx" :
+					"0X%llX");
+			i++;
+			continue;
+		}
 		while (i < len && strchr("-+ 0", fmt[i]))
 			i++;
 		while (i < len && fmt[i] >= '0' && fmt[i] <= '9')
@@ -49,7 +60,8 @@ const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
 			i++;
 		if (i >= len || !strchr("diuxXcs", fmt[i]))
 			return "whose conversions are %d, %i, %u, %x, %X, %c and "
-			       "%s with the flags -, +, space and 0 and a width";
+			       "%s with the flags -, +, space and 0 and a width, "
+			       "and %#x";
 		nargs++;
 		nstrings += fmt[i] == 's';
 		if (out) {

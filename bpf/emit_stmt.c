@@ -157,11 +157,52 @@ static void emit_return(struct emitter *e, const struct node *n)
  * innermost handler while its body runs; an error longjmps there with the
  * message (without "near ...") and the call depth of the try restored.
  */
+/*
+ * try { } catch (msg) { } in the kernel half: S->trying counts the tries
+ * the program is in (an error there is not reported: ERROR and FAULT keep
+ * its id and address and bail), and STP_BAIL is the jump to this try's
+ * catch while its body is written (push_macro/pop_macro nest them); a
+ * function called in the body bails to its caller, which bails here.
+ * The catch takes errors (S->err 1) and passes on the rest (next: 2).
+ */
+static void emit_kernel_try(struct emitter *e, const struct node *n)
+{
+	int u = e->nuniq++;
+	char level[32];
+	const char *saved = e->catch_jb;
+
+	e->kernel_try = true;
+	snprintf(level, sizeof(level), "(_t%d + 1)", u);
+	fprintf(e->out, "{ int _t%d = S->trying; S->trying = _t%d + 1;\n"
+		"#pragma push_macro(\"STP_BAIL\")\n#undef STP_BAIL\n"
+		"#define STP_BAIL goto stp_c%d\n", u, u, u);
+	e->catch_jb = arena_strdup(&e->s->arena, level);
+	emit_stmt(e, n->try.body);
+	e->catch_jb = saved;
+	fprintf(e->out, "#pragma pop_macro(\"STP_BAIL\")\nS->trying = _t%d; "
+		"goto stp_d%d;\nstp_c%d: S->trying = _t%d; if (S->err != 1) "
+		"STP_BAIL; S->err = 0;\n", u, u, u, u);
+	if (n->try.catch_var) {
+		for (int i = 0; i < e->body->nlocals; i++)
+			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
+				fprintf(e->out, "stp_kwhat(TMP(%d), S->errid, "
+					"S->erraddr);\n", e->tmp_base + i);
+	}
+	if (n->try.handler)
+		emit_stmt(e, n->try.handler);
+	fprintf(e->out, "stp_d%d: ; }\n", u);
+}
+
 static void emit_try(struct emitter *e, const struct node *n)
 {
 	int u = e->nuniq++;
 	char jb[32];
 	const char *saved = e->catch_jb;
+
+	if (e->kernel) {
+		emit_kernel_try(e, n);
+		return;
+	}
 
 	snprintf(jb, sizeof(jb), "&_jb%d", u);
 	fprintf(e->out, "{ jmp_buf _jb%d; int _d%d = stp_depth; stp_catch = "
@@ -278,8 +319,9 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 	case N_BREAK:
 	case N_CONTINUE:
 		/* out of a try inside the loop: the loop's handler again */
-		if (!e->kernel && e->loop_jb != e->catch_jb)
-			fprintf(e->out, "stp_catch = %s; ", e->loop_jb);
+		if (e->loop_jb != e->catch_jb)
+			fprintf(e->out, e->kernel ? "S->trying = %s; " :
+				"stp_catch = %s; ", e->loop_jb);
 		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
 		break;
 	case N_NEXT:
@@ -335,7 +377,7 @@ void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 	e->func = NULL;
 	e->ntmp = 0;
 	e->out = out;
-	e->catch_jb = e->loop_jb = "&stp_jb";
+	e->catch_jb = e->loop_jb = e->kernel ? "0" : "&stp_jb";
 	bool interruptible = false;
 	for (int j = 0; j < e->prog->nprobes; j++) {
 		enum bpf_place p = bpf_place_of(e->prog->probes[j], NULL, NULL);
@@ -395,17 +437,21 @@ void bpf_emit_function(struct emitter *e, const struct script_func *f,
 	e->func = f;
 	e->ntmp = 0;
 	e->out = out;
-	e->catch_jb = e->loop_jb = "stp_saved_catch";
+	e->catch_jb = e->loop_jb = e->kernel ? "stp_trying0" :
+				   "stp_saved_catch";
 	if (e->kernel) {
 		/* inlined; no recursion (pass 2), so no nesting count */
 		fputs("#undef STP_BAIL\n#define STP_BAIL return 0\n"
 		      "#define stp_actions (*stp_ap)\n", out);
 		bpf_func_signature(e, f, out);
+		/* a return from inside a try: the caller's level of tries */
 		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
-		      "\t\tstp_ret[0] = 0;\n", out);
+		      "\t\tstp_ret[0] = 0;\n\tint stp_trying0 = S->trying;\n"
+		      "\t(void)stp_trying0;\n", out);
 		emit_locals(e, b, f->nparams);
 		emit_stmt(e, b->probe->func.body);
-		fputs("stp_out:\n\treturn stp_rv;\n}\n#undef stp_actions\n"
+		fputs("stp_out:\n\tS->trying = stp_trying0;\n"
+		      "\treturn stp_rv;\n}\n#undef stp_actions\n"
 		      "#undef STP_BAIL\n#define STP_BAIL return\n\n", out);
 		e->func = NULL;
 		return;

@@ -130,11 +130,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return NULL;
 		return "histograms are printed only by print() and println() "
 		       "in begin, end and timer probes on this backend";
-	case N_TRY:
-		if (in_kernel)
-			return "try/catch runs only in begin, end and timer "
-			       "probes on this backend";
-		return NULL;
 	case N_PRINT: {
 		enum print_kind k = n->print.kind;
 		const struct node *first = n->print.args;
