@@ -35,6 +35,8 @@ static const char *scalar_lvalue(struct emitter *e, const struct symbol *sym,
 		snprintf(buf, size, "G.g%d", sym->index);
 	else if (sym->type == TY_STRING)
 		snprintf(buf, size, "TMP(%d)", bpf_local_slot(e, sym));
+	else if (e->kernel && e->scratch_locals)
+		snprintf(buf, size, "S->v[%d]", bpf_local_slot(e, sym));
 	else
 		snprintf(buf, size, "l%d", bpf_local_slot(e, sym));
 	return buf;

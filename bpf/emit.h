@@ -43,6 +43,11 @@ struct emitter {
 	 * kernel half the count of tries there (S->trying's value) */
 	const char *catch_jb, *loop_jb;
 	bool kernel_try;		/* a try in the kernel half: stp_kwhat */
+	/* a kernel foreach's callback is being written (its depth), its
+	 * body is the innermost loop (break: return 1), the enclosing
+	 * code's long locals are in the scratch (S->v) */
+	int callback_depth;
+	bool loop_is_callback, scratch_locals;
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */

@@ -12,12 +12,109 @@
 
 static void emit_stmt(struct emitter *e, const struct node *n);
 
+/*
+ * foreach in the kernel half (unsorted: pass 2 refuses the rest): the
+ * body is a callback of bpf_for_each_map_elem (5.13+), written at file
+ * scope (decls_kernel, an inner foreach's callback first). The callback
+ * reaches the enclosing code through struct stp_fc: the scratch, the
+ * MAXACTION count, a function's result; the enclosing code keeps its
+ * long locals in the scratch (S->v, scratch_locals) for it. The callback
+ * returns 1 to stop: break, limit, an error or next (S->err, looked at
+ * after the call), a return (C->done).
+ */
+static void emit_kernel_foreach(struct emitter *e, const struct node *n)
+{
+	const struct symbol *arr = n->foreach.array->sym;
+	int u = e->nuniq++;
+	char *cbuf = NULL;
+	size_t clen = 0;
+	FILE *cb = open_memstream(&cbuf, &clen);
+	FILE *saved_out = e->out;
+	const char *saved_catch = e->catch_jb, *saved_loop = e->loop_jb;
+	bool saved_cb_loop = e->loop_is_callback;
+	/* the callback's counts are in the scratch, whose values the
+	 * verifier does not follow: a count on the stack would make it
+	 * walk the callback once per value */
+	int count = bpf_new_tmp(e);
+
+	fprintf(cb, "static long stp_fe%d(void *map, struct stp_k%d *k, %s *v, "
+		"struct stp_fc *C)\n{\n\tstruct stp_scratch *S = C->S;\n"
+		"\t(void)map; (void)v;\n"
+		"#define stp_actions (S->act)\n#define stp_max_actions (C->max)\n"
+		"#define stp_rv (*C->rv)\n#define stp_ret (C->ret)\n"
+		"#undef STP_BAIL\n#define STP_BAIL return 1\n"
+		"\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
+		"\tS->v[%d]++;\n", u, arr->index, bpf_ctype(arr->type), count,
+		count);
+	int k = 0;
+	ast_foreach(var, n->foreach.keys) {
+		if (arr->key_types[k] == TY_STRING)
+			fprintf(cb, "\tSTRCPY(TMP(%d), k->k%d);\n",
+				bpf_local_slot(e, var->sym), k);
+		else
+			fprintf(cb, "\tS->v[%d] = k->k%d;\n",
+				bpf_local_slot(e, var->sym), k);
+		k++;
+	}
+	if (n->foreach.value) {
+		const struct symbol *var = n->foreach.value->sym;
+		if (arr->type == TY_STRING)
+			fprintf(cb, "\tSTRCPY(TMP(%d), v->s);\n",
+				bpf_local_slot(e, var));
+		else
+			fprintf(cb, "\tS->v[%d] = *v;\n", bpf_local_slot(e, var));
+	}
+	e->out = cb;
+	e->catch_jb = e->loop_jb = "C->trying0";
+	e->loop_is_callback = true;
+	e->callback_depth++;
+	emit_stmt(e, n->foreach.body);
+	e->callback_depth--;
+	e->loop_is_callback = saved_cb_loop;
+	e->catch_jb = saved_catch;
+	e->loop_jb = saved_loop;
+	e->out = saved_out;
+	fputs("\treturn 0;\n#undef stp_actions\n#undef stp_max_actions\n"
+	      "#undef stp_rv\n#undef stp_ret\n#undef STP_BAIL\n"
+	      "#define STP_BAIL return\n}\n\n", cb);
+	fclose(cb);
+	fwrite(cbuf, 1, clen, e->decls_kernel);
+	free(cbuf);
+
+	/* the call, where the foreach is */
+	fprintf(e->out, "{ struct stp_fc _c%d = { .S = S, "
+		".max = stp_max_actions, .rv = %s, .ret = %s, .trying0 = "
+		"S->trying, .lim = ", u, e->func || e->callback_depth ?
+		"&stp_rv" : "0", e->func || e->callback_depth ? "stp_ret" :
+		"0");
+	if (n->foreach.limit)
+		bpf_emit_expr(e, n->foreach.limit);
+	else
+		fputs("-1", e->out);
+	fprintf(e->out, " }; S->v[%d] = 0; S->act = stp_actions; "
+		"bpf_for_each_map_elem(&stp_m%d, stp_fe%d, &_c%d, 0); "
+		"stp_actions = S->act; if (S->err) STP_BAIL; if (_c%d.done) { ",
+		count, arr->index, u, u, u);
+	if (e->callback_depth)
+		fputs("C->done = 1; return 1; ", e->out);
+	else if (e->func)
+		fputs("goto stp_out; ", e->out);
+	else
+		fputs("return; ", e->out);
+	fputs("} }\n", e->out);
+}
+
 static void emit_foreach(struct emitter *e, const struct node *n)
 {
 	const struct symbol *arr = n->foreach.array->sym;
 	int u = e->nuniq++;
 	int col = n->foreach.sort_column, dir = n->foreach.sort_dir;
 	bool stats = arr->type == TY_STATS;
+
+	if (e->kernel) {
+		emit_kernel_foreach(e, n);
+		return;
+	}
 
 	/* the comparator: the sort column, then the keys in order */
 	fprintf(e->decls, "static int stp_cmp%d(const void *pa, const void *pb)"
@@ -127,17 +224,21 @@ static void emit_delete(struct emitter *e, const struct node *x)
 static void emit_loop_body(struct emitter *e, const struct node *body)
 {
 	const char *saved = e->loop_jb;
+	bool saved_cb = e->loop_is_callback;
 
 	e->loop_jb = e->catch_jb;
+	e->loop_is_callback = false;
 	emit_stmt(e, body);
 	e->loop_jb = saved;
+	e->loop_is_callback = saved_cb;
 }
 
 /* return [EXPR]: a probe's end, or the function's value and its end. */
 static void emit_return(struct emitter *e, const struct node *n)
 {
 	if (!e->func) {
-		fputs(e->kernel ? "return;\n" : "goto stp_out;\n", e->out);
+		fputs(e->callback_depth ? "{ C->done = 1; return 1; }\n" :
+		      e->kernel ? "return;\n" : "goto stp_out;\n", e->out);
 		return;
 	}
 	if (n->stmt.expr && e->func->sym->type == TY_STRING) {
@@ -149,7 +250,8 @@ static void emit_return(struct emitter *e, const struct node *n)
 		bpf_emit_expr(e, n->stmt.expr);
 		fputs(");\n", e->out);
 	}
-	fputs("goto stp_out;\n", e->out);
+	fputs(e->callback_depth ? "{ C->done = 1; return 1; }\n" :
+	      "goto stp_out;\n", e->out);
 }
 
 /*
@@ -322,12 +424,17 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		if (e->loop_jb != e->catch_jb)
 			fprintf(e->out, e->kernel ? "S->trying = %s; " :
 				"stp_catch = %s; ", e->loop_jb);
-		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
+		if (e->loop_is_callback)	/* a kernel foreach's body */
+			fputs(n->kind == N_BREAK ? "return 1;\n" :
+			      "return 0;\n", e->out);
+		else
+			fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n",
+			      e->out);
 		break;
 	case N_NEXT:
 		if (!e->kernel)
 			fputs("stp_next();\n", e->out);
-		else if (e->func)	/* the probe ends too */
+		else if (e->func || e->callback_depth)	/* the probe ends too */
 			fputs("{ S->err = 2; STP_BAIL; }\n", e->out);
 		else
 			fputs("return;\n", e->out);
@@ -352,14 +459,29 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 
 /* A body's or function's locals: strings in their temporaries, longs
  * as C locals (volatile in the user half: a try's longjmp keeps them). */
+static void find_foreach(struct node *n, void *arg)
+{
+	if (n->kind == N_FOREACH)
+		*(bool *)arg = true;
+}
+
 static void emit_locals(struct emitter *e, struct probe_body *b, int from)
 {
+	/* a kernel foreach's callback reads and writes them */
+	e->scratch_locals = false;
+	if (e->kernel)
+		ast_visit(e->func ? b->probe->func.body : b->probe->probe.body,
+			  find_foreach, &e->scratch_locals);
 	for (int i = 0; i < b->nlocals; i++) {
 		int k = e->tmp_base + i;
 		if (b->locals[i]->type == TY_STRING && i >= from)
 			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", k);
 		else if (b->locals[i]->type == TY_STRING)
 			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", k, i);
+		else if (e->scratch_locals && i < from)
+			fprintf(e->out, "\tS->v[%d] = a%d;\n", k, i);
+		else if (e->scratch_locals)
+			fprintf(e->out, "\tS->v[%d] = 0;\n", k);
 		else if (i < from)
 			fprintf(e->out, "\t%slong long l%d = a%d; (void)l%d;\n",
 				e->kernel ? "" : "volatile ", k, i, k);

@@ -181,9 +181,17 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	}
 	case N_FOREACH: {
 		const struct node *arr = n->foreach.array;
-		if (in_kernel)
-			return "foreach runs only in begin, end and timer "
-			       "probes on this backend";
+		if (in_kernel && arr->kind == N_VAR && arr->sym &&
+		    arr->sym->type == TY_STATS)
+			return "foreach over statistics runs only in begin, "
+			       "end and timer probes on this backend";
+		if (in_kernel && n->foreach.sort_column)
+			return "a sorted foreach runs only in begin, end and "
+			       "timer probes on this backend (in a kernel probe "
+			       "the kernel's own order, without + or -)";
+		if (in_kernel && n->foreach.slice)
+			return "foreach over a slice ([k, *]) runs only in "
+			       "begin, end and timer probes on this backend";
 		if (arr->kind != N_VAR)
 			return "foreach over a histogram is not on this "
 			       "backend yet";
