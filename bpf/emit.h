@@ -48,6 +48,7 @@ struct emitter {
 	 * code's long locals are in the scratch (S->v) */
 	int callback_depth;
 	bool loop_is_callback, scratch_locals;
+	bool kernel_sort;		/* stp_scmp written */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */

@@ -11,6 +11,7 @@
 #include "parser/diag.h"
 
 static void emit_stmt(struct emitter *e, const struct node *n);
+static void emit_loop_body(struct emitter *e, const struct node *body);
 
 /*
  * foreach in the kernel half (unsorted: pass 2 refuses the rest): the
@@ -104,6 +105,133 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 	fputs("} }\n", e->out);
 }
 
+/*
+ * A sorted foreach with limit N in the kernel half: a first callback of
+ * bpf_for_each_map_elem keeps the first N elements of the order in a
+ * per-CPU map of its own (stp_smU: insertion into a sorted array of N,
+ * a bounded loop), ordered as the loader's qsort orders (the sort column,
+ * then the keys ascending); then the body runs over them in a plain
+ * bounded loop, where break and continue are C's.
+ */
+static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
+{
+	const struct symbol *arr = n->foreach.array->sym;
+	int u = e->nuniq++, col = n->foreach.sort_column;
+	int nmax = (int)n->foreach.limit->num.value;
+	int count = bpf_new_tmp(e);
+	FILE *d = e->decls_kernel;
+
+	if (nmax < 1)
+		nmax = 1;
+	if (!e->kernel_sort) {
+		/* strcmp of two strings of a map, zero-padded as every key
+		 * and string value is: a word at a time, unrolled (a loop of
+		 * bytes inside the insertion's loop is too much for the
+		 * verifier) */
+		fputs("STP_INLINE int stp_scmp(const char *a, const char *b)\n"
+		      "{\n\tconst unsigned long long *x = (const void *)a, "
+		      "*y = (const void *)b;\n#pragma unroll\n"
+		      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
+		      "\t\tunsigned long long p = x[i], q = y[i];\n"
+		      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
+		      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
+		e->kernel_sort = true;
+	}
+	fprintf(d, "struct stp_sel%d { struct stp_e%d e[%d]; };\n"
+		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
+		"struct stp_sel%d); } stp_sm%d SEC(\".maps\");\n", u, arr->index,
+		nmax + 1, u, u);
+	/* the order: < 0 when a comes first */
+	fprintf(d, "STP_INLINE int stp_sc%d(const struct stp_e%d *a, const "
+		"struct stp_e%d *b)\n{\n\tint c;\n", u, arr->index, arr->index);
+	/* the sort column, then the keys in order (pass 1) */
+	for (int step = -2; step < arr->nkeys; step++) {
+		int k = step == -2 ? (col == -1 ? -1 : col - 1) : step;
+		bool sort = step == -2;
+		if (step == -1)
+			continue;
+		enum type ty = k == -1 ? arr->type : arr->key_types[k];
+		char f[32];
+		if (k == -1)
+			snprintf(f, sizeof(f), "v%s", ty == TY_STRING ? ".s" : "");
+		else
+			snprintf(f, sizeof(f), "k.k%d", k);
+		if (ty == TY_STRING)
+			fprintf(d, "\tc = stp_scmp(a->%s, b->%s);\n", f, f);
+		else
+			fprintf(d, "\tc = (a->%s > b->%s) - (a->%s < b->%s);\n",
+				f, f, f, f);
+		fprintf(d, "\tif (c)\n\t\treturn %sc;\n", sort &&
+			n->foreach.sort_dir < 0 ? "-" : "");
+	}
+	fputs("\treturn 0;\n}\n", d);
+	/* the selection: the new element into slot N (scratch), then into
+	 * place */
+	fprintf(d, "static long stp_fs%d(void *map, struct stp_k%d *k, %s *v, "
+		"struct stp_fc *C)\n{\n\tstruct stp_scratch *S = C->S;\n"
+		"\t__u32 z = 0;\n\tstruct stp_sel%d *sel = "
+		"bpf_map_lookup_elem(&stp_sm%d, &z);\n\t(void)map;\n"
+		"\tif (!sel)\n\t\treturn 1;\n"
+		"\tstruct stp_e%d *t = &sel->e[%d];\n"
+		"\t__builtin_memcpy(&t->k, k, sizeof(*k));\n"
+		"\t__builtin_memcpy(&t->v, v, sizeof(*v));\n"
+		"\tunsigned long long m = S->v[%d], pos;\n"
+		"\tif (m < %d) {\n\t\tpos = m;\n\t\tS->v[%d] = m + 1;\n"
+		"\t} else if (stp_sc%d(t, &sel->e[%d]) < 0) {\n"
+		"\t\tpos = %d;\n\t} else {\n\t\treturn 0;\n\t}\n"
+		"\tSTP_BARRIER(pos);\n\tif (pos >= %d)\n\t\treturn 1;\n"
+		"\t__builtin_memcpy(&sel->e[pos], t, sizeof(*t));\n"
+		"\tfor (int j = 0; j < %d; j++) {\n"
+		"\t\tunsigned long long p = pos;\n\t\tSTP_BARRIER(p);\n"
+		"\t\tif (p < 1 || p >= %d)\n\t\t\tbreak;\n"
+		"\t\tif (stp_sc%d(&sel->e[p], &sel->e[p - 1]) >= 0)\n"
+		"\t\t\tbreak;\n"
+		"\t\t__builtin_memcpy(t, &sel->e[p], sizeof(*t));\n"
+		"\t\t__builtin_memcpy(&sel->e[p], &sel->e[p - 1], sizeof(*t));\n"
+		"\t\t__builtin_memcpy(&sel->e[p - 1], t, sizeof(*t));\n"
+		"\t\tpos = p - 1;\n\t}\n\treturn 0;\n}\n\n",
+		u, arr->index, bpf_ctype(arr->type), u, u, arr->index, nmax,
+		count, nmax, count, u, nmax - 1, nmax - 1, nmax, nmax, nmax, u);
+
+	/* where the foreach is: select, then the loop */
+	fprintf(e->out, "{ struct stp_fc _c%d = { .S = S }; __u32 _z%d = 0; "
+		"S->v[%d] = 0; bpf_for_each_map_elem(&stp_m%d, stp_fs%d, &_c%d, "
+		"0); struct stp_sel%d *_s%d = bpf_map_lookup_elem(&stp_sm%d, "
+		"&_z%d); if (_s%d) for (unsigned long long _i%d = 0; _i%d < %d "
+		"&& _i%d < (unsigned long long)S->v[%d]; _i%d++) { "
+		"struct stp_e%d *_e%d = &_s%d->e[_i%d]; ", u, u, count,
+		arr->index, u, u, u, u, u, u, u, u, u, nmax, u, count, u,
+		arr->index, u, u, u);
+	int k = 0;
+	ast_foreach(var, n->foreach.keys) {
+		if (arr->key_types[k] == TY_STRING)
+			fprintf(e->out, "STRCPY(TMP(%d), _e%d->k.k%d); ",
+				bpf_local_slot(e, var->sym), u, k);
+		else
+			fprintf(e->out, "%s = _e%d->k.k%d; ", e->scratch_locals ?
+				arena_printf(&e->s->arena, "S->v[%d]",
+					     bpf_local_slot(e, var->sym)) :
+				arena_printf(&e->s->arena, "l%d",
+					     bpf_local_slot(e, var->sym)), u, k);
+		k++;
+	}
+	if (n->foreach.value) {
+		const struct symbol *var = n->foreach.value->sym;
+		if (arr->type == TY_STRING)
+			fprintf(e->out, "STRCPY(TMP(%d), _e%d->v.s); ",
+				bpf_local_slot(e, var), u);
+		else
+			fprintf(e->out, "%s = _e%d->v; ", e->scratch_locals ?
+				arena_printf(&e->s->arena, "S->v[%d]",
+					     bpf_local_slot(e, var)) :
+				arena_printf(&e->s->arena, "l%d",
+					     bpf_local_slot(e, var)), u);
+	}
+	emit_loop_body(e, n->foreach.body);
+	fputs("} }\n", e->out);
+}
+
 static void emit_foreach(struct emitter *e, const struct node *n)
 {
 	const struct symbol *arr = n->foreach.array->sym;
@@ -111,6 +239,10 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 	int col = n->foreach.sort_column, dir = n->foreach.sort_dir;
 	bool stats = arr->type == TY_STATS;
 
+	if (e->kernel && col) {
+		emit_kernel_sorted_foreach(e, n);
+		return;
+	}
 	if (e->kernel) {
 		emit_kernel_foreach(e, n);
 		return;

@@ -185,10 +185,12 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		    arr->sym->type == TY_STATS)
 			return "foreach over statistics runs only in begin, "
 			       "end and timer probes on this backend";
-		if (in_kernel && n->foreach.sort_column)
-			return "a sorted foreach runs only in begin, end and "
-			       "timer probes on this backend (in a kernel probe "
-			       "the kernel's own order, without + or -)";
+		if (in_kernel && n->foreach.sort_column &&
+		    (!n->foreach.limit || n->foreach.limit->kind != N_NUMBER ||
+		     n->foreach.limit->num.value > 32))
+			return "a sorted foreach in a kernel probe needs limit N, "
+			       "a number up to 32, on this backend (without "
+			       "it, it runs in begin, end and timer probes)";
 		if (in_kernel && n->foreach.slice)
 			return "foreach over a slice ([k, *]) runs only in "
 			       "begin, end and timer probes on this backend";
