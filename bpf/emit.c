@@ -400,6 +400,8 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("G.stp_target", e->out);
 	else if (!strcmp(name, "print_char"))
 		emit_print(e, n);
+	else if (e->kernel && bpf_emit_kernel_string_call(e, n))
+		;
 	else if (e->kernel || !emit_tapset_call(e, n))
 		diag_error(e->s, n->loc, "the bpf backend has no %s()", name);
 }

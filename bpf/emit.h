@@ -49,6 +49,7 @@ struct emitter {
 	int callback_depth;
 	bool loop_is_callback, scratch_locals;
 	bool kernel_sort;		/* stp_scmp written */
+	bool kernel_strings;		/* stp_k_strlen ... written */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
@@ -85,6 +86,7 @@ void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp);
 
+bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n);
 void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
 			    const char *fmt, size_t len, int t);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 3 on the BPF backend: sprint, sprintf and their kind in a kernel
- * program. The kernel formats them itself with bpf_snprintf (5.13+),
+ * Pass 3 on the BPF backend: the string functions of a kernel program:
+ * sprint, sprintf and their kind, strlen, substr and stringat. The kernel formats them itself with bpf_snprintf (5.13+),
  * whose conversions are vsnprintf's, which the module's runtime formats
  * with too: the value is a string the program can use as a key, compare
  * or print (the loader's formatting serves only what goes to the ring
@@ -115,4 +115,102 @@ void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
 	}
 	fprintf(e->out, "bpf_snprintf(TMP(%d), STP_STR, stp_kfmt%d, _a%d, "
 		"%d); TMP(%d); })", t, u, u, n * 8, t);
+}
+
+/*
+ * The string tapset in the kernel half, as the user half's C (the
+ * prelude) computes it: global functions, which the verifier checks once
+ * a program rather than at every call, over strings copied
+ * into temporaries (a global function's argument is STP_STR writable
+ * bytes, which a literal of .rodata is not).
+ */
+static const char kernel_string_funcs[] =
+"__attribute__((noinline)) long long stp_g_strlen(struct stp_sv *s)\n"
+"{\n"
+"\tif (!s)\n"
+"\t\treturn 0;\n"
+"\tfor (int i = 0; i < STP_STR - 1; i++)\n"
+"\t\tif (!s->s[i])\n"
+"\t\t\treturn i;\n"
+"\treturn STP_STR - 1;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_substr(struct stp_sv *out, struct stp_sv *s, long long start, long long length)\n"
+"{\n"
+"\tif (!out || !s)\n"
+"\t\treturn 0;\n"
+"\tlong long len = stp_g_strlen(s);\n"
+"\tout->s[0] = 0;\n"
+"\tif (start < 0 || length <= 0 || start >= len)\n"
+"\t\treturn 0;\n"
+"\tif (length > len - start)\n"
+"\t\tlength = len - start;\n"
+"\tfor (int i = 0; i < STP_STR - 1; i++) {\n"
+"\t\tunsigned long long j = (unsigned long long)start + i;\n"
+"\t\tif (i >= length || j >= STP_STR - 1)\n"
+"\t\t\tbreak;\n"
+"\t\tSTP_BARRIER(j);\n"
+"\t\tout->s[i] = s->s[j & (STP_STR - 1)];\n"
+"\t\tout->s[i + 1] = 0;\n"
+"\t}\n"
+"\treturn 0;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_stringat(struct stp_sv *s, long long pos)\n"
+"{\n"
+"\tunsigned long long p = pos;\n"
+"\tif (!s || pos < 0 || pos >= stp_g_strlen(s) || p >= STP_STR)\n"
+"\t\treturn 0;\n"
+"\tSTP_BARRIER(p);\n"
+"\treturn (unsigned char)s->s[p & (STP_STR - 1)];\n"
+"}\n";
+
+/* strlen, substr, stringat in a kernel program (isinstr and strpos: two
+ * loops over STP_STR bytes, which the verifier walks for every length it
+ * tells apart, over its budget even through bpf_loop); false
+ * for another name. */
+bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n)
+{
+	static const char *const names[] = {
+		"strlen", "substr", "stringat", NULL,
+	};
+	const char *name = n->call.name;
+	int i = 0, u = e->nuniq++, out = -1;
+
+	while (names[i] && strcmp(names[i], name))
+		i++;
+	if (!names[i])
+		return false;
+	if (!e->kernel_strings) {
+		fputs(kernel_string_funcs, e->decls_kernel);
+		e->kernel_strings = true;
+	}
+	/* the string arguments copied, then the call */
+	fputs("({ ", e->out);
+	i = 0;
+	ast_foreach(a, n->call.args) {
+		if (a->type == TY_STRING) {
+			int t = bpf_new_tmp(e);
+			fprintf(e->out, "struct stp_sv *_s%d_%d = (void *)TMP(%d); "
+				"STRCPY(TMP(%d), ", u, i, t, t);
+			bpf_emit_expr(e, a);
+			fputs("); ", e->out);
+		} else {
+			fprintf(e->out, "long long _s%d_%d = (", u, i);
+			bpf_emit_expr(e, a);
+			fputs("); ", e->out);
+		}
+		i++;
+	}
+	if (!strcmp(name, "substr")) {
+		out = bpf_new_tmp(e);
+		fprintf(e->out, "stp_g_substr((void *)TMP(%d), ", out);
+	} else {
+		fprintf(e->out, "stp_g_%s(", name);
+	}
+	for (int k = 0; k < i; k++)
+		fprintf(e->out, "%s_s%d_%d", k ? ", " : "", u, k);
+	if (out >= 0)
+		fprintf(e->out, "); TMP(%d); })", out);
+	else
+		fputs("); })", e->out);
+	return true;
 }

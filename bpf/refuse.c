@@ -27,6 +27,18 @@ static bool bpf_knows_call(const struct node *n)
 	return false;
 }
 
+/* The string builtins the kernel half has too (emit_sprint.c). */
+static bool bpf_kernel_string_call(const struct node *n)
+{
+	static const char *const known[] = {
+		"strlen", "substr", "stringat", NULL,
+	};
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(n->call.name, known[i]))
+			return n->sym && n->sym->kind == SYM_BUILTIN;
+	return false;
+}
+
 /* The builtins only the user half (begin, end, timers) has. */
 static bool bpf_user_call(const struct node *n)
 {
@@ -102,6 +114,8 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		    !n->sym->func->embedded)
 			return NULL;
 		if (!in_kernel && bpf_user_call(n))
+			return NULL;
+		if (bpf_kernel_string_call(n))
 			return NULL;
 		if (in_kernel && bpf_user_call(n)) {
 			snprintf(why, sizeof(why), "it calls %s(), which %s",
