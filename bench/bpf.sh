@@ -9,7 +9,8 @@
 #                 floor of an empty program on the same tracepoint (each
 #                 tool its own floor: ours is a raw tracepoint, bpftrace's
 #                 a perf-event tracepoint); rows: n++, c[pid()] <<< 1
-#                 (@c[pid] = count()), printf per hit (to /dev/null)
+#                 (@c[pid] = count()), printf per hit (to /dev/null);
+#                 ours only: sprintf, try/catch and foreach in the probe
 #   fentry:       kernel.function("__x64_sys_getppid") { n++ } (kfunc: in
 #                 bpftrace), where the kernel loads fentry programs
 #   uprobe:       process("LOOP").function("hit") { n++ } and its .return
@@ -110,6 +111,16 @@ row "c[pid()] <<< 1" "$(ours "global c probe $tp { c[pid()] <<< 1 }")" \
 	"$(theirs "$btp { @c[pid] = count() }")"
 row "printf per hit" "$(ours "probe $tp { printf(\"%d\\n\", pid()) }")" \
 	"$(theirs "$btp { printf(\"%d\\n\", pid) }")"
+# the language in kernel programs (no bpftrace row: it has no sprintf,
+# try or foreach in a probe): sprintf into a string (bpf_snprintf), the
+# same value printed (formatted by the loader), try around n++, and
+# foreach over a 10-element map (bpf_for_each_map_elem, which walks every
+# bucket of the hash: MAXMAPENTRIES 2048 of them, or the declared size)
+row "sprintf per hit" \
+	"$(ours "global s probe $tp { s = sprintf(\"%d %s\", pid(), \"x\") }")" "-"
+row "try { n++ } catch" "$(ours "global n probe $tp { try { n++ } catch { } }")" "-"
+row "foreach 10 per hit" "$(ours "global a, n probe begin { for (i = 0; i < 10; i++) a[i] = i } probe $tp { foreach (k in a) n += a[k] }")" "-"
+row "foreach 10 of a[16]" "$(ours "global a[16], n probe begin { for (i = 0; i < 10; i++) a[i] = i } probe $tp { foreach (k in a) n += a[k] }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

@@ -95,6 +95,11 @@ void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);
+/* A sprintf format as the kernel's bpf_snprintf takes it (emit_sprint.c):
+ * NULL, or what it lacks; out (a struct strbuf *) gets it when not NULL */
+struct strbuf;
+const char *bpf_kernel_format(const char *fmt, size_t len,
+			      struct strbuf *out);
 
 /* Pass 3: the program's C (both halves) to out; 0 or 1 after errors. */
 int bpf_emit(struct session *s, struct program *prog, FILE *out);

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Pass 3 on the BPF backend: the elaborated program as one C file. Its
- * kernel half (#ifdef __bpf__) is built by clang -target bpf: the maps,
- * the globals (.bss, mmapped by the loader too) and one raw-tracepoint
- * program per kernel.trace probe. Its user half is built by cc -shared and
- * run by the loader: begin, end and timer bodies, whose map accesses are
- * bpf(2) calls on the same maps. A body is emitted once per half that runs
- * it, through macros each half defines (LOOKUP, UPDATE, PRINT_BEGIN ...),
- * so the two cannot disagree on layouts.
+ * Pass 3 on the BPF backend: expressions (values, map reads and updates,
+ * calls, prints) as C that both halves build, through macros each half
+ * defines (LOOKUP, UPDATE, PRINT_BEGIN ...). Statements are emit_stmt.c,
+ * the program's layout emit_program.c.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,17 +14,11 @@
 #include "semantic/regex.h"
 
 static void emit_expr(struct emitter *e, const struct node *n);
-static void emit_stmt(struct emitter *e, const struct node *n);
 static void emit_print(struct emitter *e, const struct node *n);
 static void emit_where(struct emitter *e, const struct node *n);
 static void emit_regex(struct emitter *e, const struct node *n);
 
-/* struct stp_rt as the generated C declares it, from bpf.h's list */
-#define RT_MEMBER_TEXT(ret, name, args) #ret " (*" #name ")" #args "; "
-static const char rt_decl[] = "struct stp_rt { int *map_fds; void *globals; "
-	"int ncpus; " STP_RT_FUNCS(RT_MEMBER_TEXT) "};\n";
-
-static int local_slot(struct emitter *e, const struct symbol *sym)
+int bpf_local_slot(struct emitter *e, const struct symbol *sym)
 {
 	for (int i = 0; i < e->body->nlocals; i++)
 		if (e->body->locals[i] == sym)
@@ -44,13 +34,15 @@ static const char *scalar_lvalue(struct emitter *e, const struct symbol *sym,
 	if (sym->kind == SYM_GLOBAL)
 		snprintf(buf, size, "G.g%d", sym->index);
 	else if (sym->type == TY_STRING)
-		snprintf(buf, size, "TMP(%d)", local_slot(e, sym));
+		snprintf(buf, size, "TMP(%d)", bpf_local_slot(e, sym));
+	else if (e->kernel && e->scratch_locals)
+		snprintf(buf, size, "S->v[%d]", bpf_local_slot(e, sym));
 	else
-		snprintf(buf, size, "l%d", local_slot(e, sym));
+		snprintf(buf, size, "l%d", bpf_local_slot(e, sym));
 	return buf;
 }
 
-static int new_tmp(struct emitter *e)
+int bpf_new_tmp(struct emitter *e)
 {
 	int t = e->tmp_base + e->body->nlocals + e->ntmp++;
 
@@ -59,7 +51,7 @@ static int new_tmp(struct emitter *e)
 	return t;
 }
 
-static const char *ctype(enum type t)
+const char *bpf_ctype(enum type t)
 {
 	return t == TY_STRING ? "struct stp_sv" : "long long";
 }
@@ -96,7 +88,7 @@ static void emit_index_read(struct emitter *e, const struct node *n)
 	fputs("({ ", e->out);
 	emit_key(e, sym, n->index.keys, key);
 	if (n->type == TY_STRING) {
-		int t = new_tmp(e);
+		int t = bpf_new_tmp(e);
 		fprintf(e->out, "struct stp_sv _b%d, *_v%d = LOOKUP(%d, &%s, "
 			"&_b%d); if (_v%d) STRCPY(TMP(%d), _v%d->s); else "
 			"TMP(%d)[0] = 0; TMP(%d); })", u, u, sym->index, key,
@@ -236,7 +228,7 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 			       enum op op, const struct node *rhs)
 {
 	int u = e->nuniq++;
-	int t = new_tmp(e);
+	int t = bpf_new_tmp(e);
 
 	fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
 	emit_expr(e, rhs);
@@ -275,7 +267,7 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 static void emit_func_call(struct emitter *e, const struct node *n)
 {
 	const struct script_func *f = n->sym->func;
-	int t = f->sym->type == TY_STRING ? new_tmp(e) : -1;
+	int t = f->sym->type == TY_STRING ? bpf_new_tmp(e) : -1;
 
 	int u = e->nuniq++;
 
@@ -327,7 +319,7 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		}
 	for (int i = 0; string_builtins[i]; i++)
 		if (!strcmp(name, string_builtins[i])) {
-			fprintf(e->out, "stp_f_%s(TMP(%d)", name, new_tmp(e));
+			fprintf(e->out, "stp_f_%s(TMP(%d)", name, bpf_new_tmp(e));
 			ast_foreach(a, n->call.args) {
 				fputs(", ", e->out);
 				emit_expr(e, a);
@@ -337,7 +329,7 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		}
 	if (!strcmp(name, "text_str") || !strcmp(name, "string_quoted") ||
 	    !strcmp(name, "text_strn")) {
-		fprintf(e->out, "stp_f_text(TMP(%d), ", new_tmp(e));
+		fprintf(e->out, "stp_f_text(TMP(%d), ", bpf_new_tmp(e));
 		emit_expr(e, n->call.args);
 		if (!strcmp(name, "text_strn")) {
 			fputs(", ", e->out);
@@ -351,7 +343,7 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		return true;
 	}
 	if (!strcmp(name, "matched") || !strcmp(name, "matched_str")) {
-		fprintf(e->out, "stp_re_matched(TMP(%d), ", new_tmp(e));
+		fprintf(e->out, "stp_re_matched(TMP(%d), ", bpf_new_tmp(e));
 		if (n->call.args)
 			emit_expr(e, n->call.args);
 		else
@@ -368,7 +360,7 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		return true;
 	}
 	if (!strcmp(name, "error")) {
-		int t = new_tmp(e);
+		int t = bpf_new_tmp(e);
 		fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
 		emit_expr(e, n->call.args);
 		fprintf(e->out, "); stp_throw(TMP(%d), TMP(%d)); 0; })", t, t);
@@ -386,7 +378,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 
 	if (tapset && tapset[strlen(tapset) - 1] == '(')
 		bpf_emit_tapset_macro(e, n, tapset, n->type == TY_STRING ?
-				      new_tmp(e) : -1);
+				      bpf_new_tmp(e) : -1);
 	else if (tapset)
 		fputs(tapset, e->out);
 	else if (n->sym && n->sym->kind == SYM_FUNCTION && n->sym->func &&
@@ -395,7 +387,7 @@ static void emit_call(struct emitter *e, const struct node *n)
 	else if (!strcmp(name, "exit"))
 		fputs("(EXIT(), 0)", e->out);
 	else if (!strcmp(name, "execname"))
-		fprintf(e->out, "EXECNAME(TMP(%d))", new_tmp(e));
+		fprintf(e->out, "EXECNAME(TMP(%d))", bpf_new_tmp(e));
 	else if (!strcmp(name, "pid"))
 		fputs("PID()", e->out);
 	else if (!strcmp(name, "tid"))
@@ -406,6 +398,8 @@ static void emit_call(struct emitter *e, const struct node *n)
 		fputs("G.stp_target", e->out);
 	else if (!strcmp(name, "print_char"))
 		emit_print(e, n);
+	else if (e->kernel && bpf_emit_kernel_string_call(e, n))
+		;
 	else if (e->kernel || !emit_tapset_call(e, n))
 		diag_error(e->s, n->loc, "the bpf backend has no %s()", name);
 }
@@ -541,7 +535,13 @@ static void emit_print(struct emitter *e, const struct node *n)
 	}
 	int id = fmt_id(e, n);
 	bool sprint = n->kind == N_PRINT && is_sprint(n->print.kind);
-	int t = sprint ? new_tmp(e) : -1;
+	int t = sprint ? bpf_new_tmp(e) : -1;
+
+	if (sprint && e->kernel) {
+		bpf_emit_kernel_sprint(e, args, e->fmts[id].fmt,
+				       e->fmts[id].len, t);
+		return;
+	}
 
 	/* the values first: an error while the kernel holds a reserved
 	 * ring buffer record would leak it (the verifier refuses that) */
@@ -616,7 +616,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		else if (n->kind == N_TARGET && (!strcmp(n->target.name,
 			 "$$name") || !strcmp(n->target.name, "$$provider")))
 			/* a uprobe's, by the probe that runs the body */
-			fprintf(e->out, "STP_UPNAME(TMP(%d), %d)", new_tmp(e),
+			fprintf(e->out, "STP_UPNAME(TMP(%d), %d)", bpf_new_tmp(e),
 				!strcmp(n->target.name, "$$provider"));
 		else
 			fprintf(e->out, "CTXV(%d, %d)", n->sym ? n->sym->index :
@@ -647,7 +647,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		else if (sym->type == TY_STATS)
 			fprintf(e->out, "struct stp_s%d _b%d; ", sym->index, u);
 		else
-			fprintf(e->out, "%s _b%d; ", ctype(sym->type), u);
+			fprintf(e->out, "%s _b%d; ", bpf_ctype(sym->type), u);
 		fprintf(e->out, "LOOKUP(%d, &%s, &_b%d) != 0; })",
 			sym->index, key, u);
 		break;
@@ -658,7 +658,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			break;
 		}
 		if (n->binary.op == OP_CONCAT) {
-			int t = new_tmp(e);
+			int t = bpf_new_tmp(e);
 			fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
 			emit_expr(e, n->binary.lhs);
 			fprintf(e->out, "); stp_strcat(TMP(%d), ", t);
@@ -711,7 +711,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_TERNARY:
 		if (n->type == TY_STRING) {
-			int t = new_tmp(e);
+			int t = bpf_new_tmp(e);
 			fputs("({ if (", e->out);
 			emit_expr(e, n->cond.cond);
 			fprintf(e->out, ") STRCPY(TMP(%d), ", t);
@@ -753,421 +753,6 @@ static void emit_expr(struct emitter *e, const struct node *n)
 	}
 }
 
-static void emit_foreach(struct emitter *e, const struct node *n)
-{
-	const struct symbol *arr = n->foreach.array->sym;
-	int u = e->nuniq++;
-	int col = n->foreach.sort_column, dir = n->foreach.sort_dir;
-	bool stats = arr->type == TY_STATS;
-
-	/* the comparator: the sort column, then the keys in order */
-	fprintf(e->decls, "static int stp_cmp%d(const void *pa, const void *pb)"
-		"\n{\n\tconst struct stp_e%d *a = pa, *b = pb;\n\tint c;\n", u,
-		arr->index);
-	for (int pass = 0; pass < 2; pass++) {
-		for (int k = -1; k < arr->nkeys; k++) {
-			if (pass == 0 && !(col == -1 ? k == -1 : col == k + 1))
-				continue;
-			if (pass == 1 && k == -1)
-				continue;
-			int d = pass == 0 ? dir : 1;
-			enum type t = k == -1 ? arr->type : arr->key_types[k];
-			char f[32];
-			if (k == -1 && stats)
-				snprintf(f, sizeof(f), "%s", bpf_stat_sort_field(
-					 n->foreach.sort_agg));
-			else if (k == -1)
-				snprintf(f, sizeof(f), "v%s", t == TY_STRING ?
-					 ".s" : "");
-			else
-				snprintf(f, sizeof(f), "k.k%d", k);
-			if (t == TY_STRING)
-				fprintf(e->decls, "\tc = strcmp(a->%s, b->%s);\n",
-					f, f);
-			else
-				fprintf(e->decls, "\tc = (a->%s > b->%s) - (a->%s "
-					"< b->%s);\n", f, f, f, f);
-			fprintf(e->decls, "\tif (c)\n\t\treturn %sc;\n",
-				d < 0 ? "-" : "");
-		}
-	}
-	fputs("\treturn 0;\n}\n\n", e->decls);
-
-	fputs("{ ", e->out);
-	if (stats)
-		bpf_emit_stat_dump(e, arr, u);
-	else
-		fprintf(e->out, "size_t _n%d; struct stp_e%d *_es%d = stp_dump("
-			"%d, sizeof(struct stp_k%d), offsetof(struct stp_e%d, "
-			"v), sizeof(struct stp_e%d), &_n%d); ", u, arr->index,
-			u, arr->index, arr->index, arr->index, arr->index, u);
-	if (n->foreach.slice)
-		bpf_emit_slice_filter(e, arr, n->foreach.slice, u);
-	if (col)
-		fprintf(e->out, "qsort(_es%d, _n%d, sizeof(*_es%d), stp_cmp%d); ",
-			u, u, u, u);
-	fprintf(e->out, "long long _lim%d = ", u);
-	if (n->foreach.limit)
-		emit_expr(e, n->foreach.limit);
-	else
-		fputs("-1", e->out);
-	fprintf(e->out, "; for (size_t _i%d = 0; _i%d < _n%d && (_lim%d < 0 || "
-		"(long long)_i%d < _lim%d); _i%d++) { struct stp_e%d *_e%d = "
-		"&_es%d[_i%d]; ", u, u, u, u, u, u, u, arr->index, u, u, u);
-	int k = 0;
-	ast_foreach(v, n->foreach.keys) {
-		if (arr->key_types[k] == TY_STRING)
-			fprintf(e->out, "STRCPY(TMP(%d), _e%d->k.k%d); ",
-				local_slot(e, v->sym), u, k);
-		else
-			fprintf(e->out, "l%d = _e%d->k.k%d; ",
-				local_slot(e, v->sym), u, k);
-		k++;
-	}
-	if (n->foreach.value) {
-		const struct symbol *v = n->foreach.value->sym;
-		if (arr->type == TY_STRING)
-			fprintf(e->out, "STRCPY(TMP(%d), _e%d->v.s); ",
-				local_slot(e, v), u);
-		else
-			fprintf(e->out, "l%d = _e%d->v; ", local_slot(e, v), u);
-	}
-	const char *saved = e->loop_jb;
-	e->loop_jb = e->catch_jb;
-	emit_stmt(e, n->foreach.body);
-	e->loop_jb = saved;
-	fprintf(e->out, "} free(_es%d); }\n", u);
-}
-
-static void emit_delete(struct emitter *e, const struct node *x)
-{
-	if (x->kind == N_INDEX && bpf_has_wildcard(x->index.keys)) {
-		bpf_emit_slice_delete(e, x->index.array->sym, x->index.keys);
-	} else if (x->kind == N_INDEX) {
-		int u = e->nuniq++;
-		char key[32];
-		snprintf(key, sizeof(key), "_k%d", u);
-		fputs("{ ", e->out);
-		emit_key(e, x->index.array->sym, x->index.keys, key);
-		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
-			key);
-	} else if (x->sym->type == TY_STATS) {
-		bpf_emit_stat_clear(e, x->sym);
-	} else if (x->sym->nkeys > 0) {
-		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
-			x->sym->index, x->sym->index);
-	} else if (x->type == TY_STRING) {
-		emit_expr(e, x);
-		fputs("[0] = 0;\n", e->out);
-	} else {
-		emit_expr(e, x);
-		fputs(" = 0;\n", e->out);
-	}
-}
-
-static void emit_loop_body(struct emitter *e, const struct node *body)
-{
-	const char *saved = e->loop_jb;
-
-	e->loop_jb = e->catch_jb;
-	emit_stmt(e, body);
-	e->loop_jb = saved;
-}
-
-/* return [EXPR]: a probe's end, or the function's value and its end. */
-static void emit_return(struct emitter *e, const struct node *n)
-{
-	if (!e->func) {
-		fputs(e->kernel ? "return;\n" : "goto stp_out;\n", e->out);
-		return;
-	}
-	if (n->stmt.expr && e->func->sym->type == TY_STRING) {
-		fputs("STRCPY(stp_ret, ", e->out);
-		emit_expr(e, n->stmt.expr);
-		fputs(");\n", e->out);
-	} else if (n->stmt.expr) {
-		fputs("stp_rv = (", e->out);
-		emit_expr(e, n->stmt.expr);
-		fputs(");\n", e->out);
-	}
-	fputs("goto stp_out;\n", e->out);
-}
-
-/*
- * try { } catch (msg) { } in the user half: the try's own jmp_buf is the
- * innermost handler while its body runs; an error longjmps there with the
- * message (without "near ...") and the call depth of the try restored.
- */
-static void emit_try(struct emitter *e, const struct node *n)
-{
-	int u = e->nuniq++;
-	char jb[32];
-	const char *saved = e->catch_jb;
-
-	snprintf(jb, sizeof(jb), "&_jb%d", u);
-	fprintf(e->out, "{ jmp_buf _jb%d; int _d%d = stp_depth; stp_catch = "
-		"&_jb%d; if (!setjmp(_jb%d)) {\n", u, u, u, u);
-	e->catch_jb = arena_strdup(&e->s->arena, jb);
-	emit_stmt(e, n->try.body);
-	e->catch_jb = saved;
-	fprintf(e->out, "stp_catch = %s; } else { stp_catch = %s; stp_depth = "
-		"_d%d;\n", saved, saved, u);
-	if (n->try.catch_var) {
-		/* the catch variable is a local of the body */
-		for (int i = 0; i < e->body->nlocals; i++)
-			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
-				fprintf(e->out, "STRCPY(TMP(%d), stp_err_what);\n",
-					i);
-	}
-	if (n->try.handler)
-		emit_stmt(e, n->try.handler);
-	fputs("} }\n", e->out);
-}
-
-/* Charge one statement against MAXACTION, as the module backend does. */
-static void emit_action(struct emitter *e, const struct node *n)
-{
-	fprintf(e->out, "ACTION(%d);\n", error_id(e, "MAXACTION exceeded", n));
-}
-
-static void emit_loop_body(struct emitter *e, const struct node *body);
-static void emit_return(struct emitter *e, const struct node *n);
-static void emit_try(struct emitter *e, const struct node *n);
-
-static void emit_stmt(struct emitter *e, const struct node *n)
-{
-	int saved = e->ntmp;
-
-	/* a statement with its charge: one C statement, in braces */
-	bool charged = n->kind != N_BLOCK && n->kind != N_NULL_STMT;
-	if (charged) {
-		fputs("{ ", e->out);
-		emit_action(e, n);
-	}
-	if ((n->kind == N_WHILE || n->kind == N_FOR) &&
-	    !stmt_charges_action(n->loop.body)) {
-		/* an empty body still pays per iteration */
-		struct node *body = (struct node *)n->loop.body;
-		fputs(n->kind == N_WHILE ? "while (" : "for (", e->out);
-		if (n->kind == N_FOR) {
-			if (n->loop.init)
-				emit_expr(e, n->loop.init);
-			fputs("; ", e->out);
-		}
-		if (n->loop.cond)
-			emit_expr(e, n->loop.cond);
-		else
-			fputs("1", e->out);
-		if (n->kind == N_FOR) {
-			fputs("; ", e->out);
-			if (n->loop.step)
-				emit_expr(e, n->loop.step);
-		}
-		fputs(") { ", e->out);
-		emit_action(e, n);
-		emit_loop_body(e, body);
-		fputs("}\n}\n", e->out);
-		e->ntmp = saved;
-		return;
-	}
-
-	switch (n->kind) {
-	case N_BLOCK:
-		fputs("{\n", e->out);
-		ast_foreach(st, n->block.stmts)
-			emit_stmt(e, st);
-		fputs("}\n", e->out);
-		break;
-	case N_NULL_STMT:
-		fputs(";\n", e->out);
-		break;
-	case N_EXPR_STMT:
-		fputs("(void)(", e->out);
-		emit_expr(e, n->stmt.expr);
-		fputs(");\n", e->out);
-		break;
-	case N_IF:
-		fputs("if (", e->out);
-		emit_expr(e, n->cond.cond);
-		fputs(") ", e->out);
-		emit_stmt(e, n->cond.then);
-		if (n->cond.els) {
-			fputs("else ", e->out);
-			emit_stmt(e, n->cond.els);
-		}
-		break;
-	case N_WHILE:
-		fputs("while (", e->out);
-		emit_expr(e, n->loop.cond);
-		fputs(") ", e->out);
-		emit_loop_body(e, n->loop.body);
-		break;
-	case N_FOR:
-		fputs("for (", e->out);
-		if (n->loop.init)
-			emit_expr(e, n->loop.init);
-		fputs("; ", e->out);
-		if (n->loop.cond)
-			emit_expr(e, n->loop.cond);
-		else
-			fputs("1", e->out);
-		fputs("; ", e->out);
-		if (n->loop.step)
-			emit_expr(e, n->loop.step);
-		fputs(") ", e->out);
-		emit_loop_body(e, n->loop.body);
-		break;
-	case N_FOREACH:
-		emit_foreach(e, n);
-		break;
-	case N_BREAK:
-	case N_CONTINUE:
-		/* out of a try inside the loop: the loop's handler again */
-		if (!e->kernel && e->loop_jb != e->catch_jb)
-			fprintf(e->out, "stp_catch = %s; ", e->loop_jb);
-		fputs(n->kind == N_BREAK ? "break;\n" : "continue;\n", e->out);
-		break;
-	case N_NEXT:
-		if (!e->kernel)
-			fputs("stp_next();\n", e->out);
-		else if (e->func)	/* the probe ends too */
-			fputs("{ S->err = 2; STP_BAIL; }\n", e->out);
-		else
-			fputs("return;\n", e->out);
-		break;
-	case N_RETURN:
-		emit_return(e, n);
-		break;
-	case N_TRY:
-		emit_try(e, n);
-		break;
-	case N_DELETE:
-		emit_delete(e, n->stmt.expr);
-		break;
-	default:
-		diag_error(e->s, n->loc, "the bpf backend cannot translate %s",
-			   ast_kind_name(n->kind));
-	}
-	if (charged)
-		fputs("}\n", e->out);
-	e->ntmp = saved;
-}
-
-/* A body's or function's locals: strings in their temporaries, longs
- * as C locals (volatile in the user half: a try's longjmp keeps them). */
-static void emit_locals(struct emitter *e, struct probe_body *b, int from)
-{
-	for (int i = 0; i < b->nlocals; i++) {
-		int k = e->tmp_base + i;
-		if (b->locals[i]->type == TY_STRING && i >= from)
-			fprintf(e->out, "\tTMP(%d)[0] = 0;\n", k);
-		else if (b->locals[i]->type == TY_STRING)
-			fprintf(e->out, "\tSTRCPY(TMP(%d), a%d);\n", k, i);
-		else if (i < from)
-			fprintf(e->out, "\t%slong long l%d = a%d; (void)l%d;\n",
-				e->kernel ? "" : "volatile ", k, i, k);
-		else
-			fprintf(e->out, "\t%slong long l%d = 0; (void)l%d;\n",
-				e->kernel ? "" : "volatile ", k, k);
-		new_tmp(e);
-	}
-	e->ntmp = 0;
-}
-
-static void emit_body(struct emitter *e, struct probe_body *b, FILE *out)
-{
-	e->body = b;
-	e->func = NULL;
-	e->ntmp = 0;
-	e->out = out;
-	e->catch_jb = e->loop_jb = "&stp_jb";
-	bool interruptible = false;
-	for (int j = 0; j < e->prog->nprobes; j++) {
-		enum bpf_place p = bpf_place_of(e->prog->probes[j], NULL, NULL);
-		if (e->prog->probes[j]->body == b && (p == BPF_PLACE_BEGIN ||
-						     p == BPF_PLACE_END))
-			interruptible = true;
-	}
-	/* MAXACTION, and 10 times that for begin and end (the module's
-	 * MAXACTION_INTERRUPTIBLE) */
-	int max = interruptible ? 10000 : 1000;
-	if (e->kernel) {
-		fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
-			"\tlong stp_actions = 0, stp_max_actions = %d;\n",
-			b->index, max);
-	} else {
-		/* an error ends the probe here: said by the loader */
-		fprintf(out, "static void stp_b%d(void)\n{\n"
-			"\tchar stp_tmp[STP_TMPS][STP_STR];\n\tjmp_buf stp_jb;\n"
-			"\tstp_actions = 0;\n\tstp_max_actions = %d;\n"
-			"\tstp_depth = 0;\n\tstp_catch = stp_body_jb = &stp_jb;\n"
-			"\tswitch (setjmp(stp_jb)) {\n\tcase 0: break;\n"
-			"\tcase 1: rt->error_text(stp_err_full); return;\n"
-			"\tdefault: return;\n\t}\n", b->index, max);
-	}
-	emit_locals(e, b, 0);
-	emit_stmt(e, b->probe->probe.body);
-	fputs(e->kernel ? "}\n\n" : "stp_out: ;\n}\n\n", out);
-}
-
-/* A script function's C signature (the user half). */
-static void func_signature(struct emitter *e, const struct script_func *f,
-			   FILE *out)
-{
-	if (e->kernel)
-		fprintf(out, "STP_FN long long stp_kf%d(struct stp_scratch *S, "
-			"long *stp_ap, long stp_max_actions, char *stp_ret",
-			f->index);
-	else
-		fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
-	for (int i = 0; i < f->nparams; i++)
-		fprintf(out, f->scope->locals[i]->type == TY_STRING ?
-			", const char *a%d" : ", long long a%d", i);
-	fputc(')', out);
-}
-
-/* A script function (user half): its frame on the C stack, MAXNESTING
- * counted in stp_depth, a string result in the caller's stp_ret. */
-static void emit_function(struct emitter *e, const struct script_func *f,
-			  FILE *out)
-{
-	struct probe_body *b = f->scope;
-	const struct program *prog = e->prog;
-	int nesting = prog->max_nesting < 0 ? prog->recursive_nesting :
-		      prog->max_nesting > 2 ? prog->max_nesting - 1 : 1;
-
-	e->body = b;
-	e->func = f;
-	e->ntmp = 0;
-	e->out = out;
-	e->catch_jb = e->loop_jb = "stp_saved_catch";
-	if (e->kernel) {
-		/* inlined; no recursion (pass 2), so no nesting count */
-		fputs("#undef STP_BAIL\n#define STP_BAIL return 0\n"
-		      "#define stp_actions (*stp_ap)\n", out);
-		func_signature(e, f, out);
-		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
-		      "\t\tstp_ret[0] = 0;\n", out);
-		emit_locals(e, b, f->nparams);
-		emit_stmt(e, b->probe->func.body);
-		fputs("stp_out:\n\treturn stp_rv;\n}\n#undef stp_actions\n"
-		      "#undef STP_BAIL\n#define STP_BAIL return\n\n", out);
-		e->func = NULL;
-		return;
-	}
-	func_signature(e, f, out);
-	fprintf(out, "\n{\n\tchar stp_tmp[STP_TMPS][STP_STR];\n"
-		"\tlong long stp_rv = 0;\n\tjmp_buf *stp_saved_catch = "
-		"stp_catch;\n\tif (stp_ret)\n\t\tstp_ret[0] = 0;\n"
-		"\tif (stp_depth >= %d)\n\t\tERROR(%d);\n\tstp_depth++;\n",
-		nesting, error_id(e, "MAXNESTING exceeded", f->decl));
-	emit_locals(e, b, f->nparams);
-	emit_stmt(e, b->probe->func.body);
-	fputs("stp_out:\n\tstp_catch = stp_saved_catch;\n\tstp_depth--;\n"
-	      "\treturn stp_rv;\n}\n\n", out);
-	e->func = NULL;
-}
-
 void bpf_emit_expr(struct emitter *e, const struct node *n)
 {
 	emit_expr(e, n);
@@ -1187,310 +772,4 @@ int bpf_error_id(struct emitter *e, const char *what, const struct node *n)
 int bpf_overflow_id(struct emitter *e, const struct node *array)
 {
 	return overflow_id(e, array);
-}
-
-static void mark_callees(const struct probe_body *b, bool *in_kernel)
-{
-	for (int i = 0; i < b->ncallees; i++) {
-		const struct script_func *f = b->callees[i];
-		if (in_kernel[f->index])
-			continue;
-		in_kernel[f->index] = true;
-		mark_callees(f->scope, in_kernel);
-	}
-}
-
-/* The functions kernel probes call, directly or not. */
-static void kernel_functions(const struct program *prog, bool *in_kernel)
-{
-	for (int j = 0; j < prog->nprobes; j++)
-		if (bpf_place_in_kernel(bpf_place_of(prog->probes[j], NULL,
-							     NULL)))
-			mark_callees(prog->probes[j]->body, in_kernel);
-}
-
-/* The most context values a body reads (the scratch's slots). */
-static int max_ctxvars(const struct program *prog)
-{
-	int n = 1;
-
-	for (int i = 0; i < prog->nbodies; i++)
-		if (prog->bodies[i]->nctxvars > n)
-			n = prog->bodies[i]->nctxvars;
-	return n;
-}
-
-int bpf_emit(struct session *s, struct program *prog, FILE *out)
-{
-	struct emitter e = { .s = s, .prog = prog };
-	char *kbuf = NULL, *ubuf = NULL, *dbuf = NULL;
-	size_t klen = 0, ulen = 0, dlen = 0;
-	FILE *kf = open_memstream(&kbuf, &klen);
-	FILE *uf = open_memstream(&ubuf, &ulen);
-	e.decls = open_memstream(&dbuf, &dlen);
-
-	for (int i = 0; i < prog->nglobals; i++)
-		prog->globals[i]->index = i;
-	/* the functions kernel probes call, inlined there: each with
-	 * scratch slots of its own (no recursion, pass 2) */
-	char *fbuf = NULL;
-	size_t flen = 0;
-	FILE *ff = open_memstream(&fbuf, &flen);
-	bool *in_kernel = calloc((size_t)prog->nfuncs + 1, sizeof(bool));
-	kernel_functions(prog, in_kernel);
-	e.kernel = true;
-	for (int i = 0; i < prog->nfuncs; i++) {
-		const struct script_func *f = prog->funcs[i];
-		if (!in_kernel[f->index] || bpf_func_native(f))
-			continue;
-		func_signature(&e, f, ff);
-		fputs(";\n", ff);
-	}
-	for (int i = 0; i < prog->nfuncs; i++) {
-		const struct script_func *f = prog->funcs[i];
-		if (!in_kernel[f->index] || bpf_func_native(f))
-			continue;
-		e.tmp_base = e.maxtmp;
-		emit_function(&e, f, ff);
-	}
-	free(in_kernel);
-	fclose(ff);
-	int kernel_base = e.maxtmp;
-	/* each body in the halves that run it */
-	for (int i = 0; i < prog->nbodies; i++) {
-		struct probe_body *b = prog->bodies[i];
-		bool k = false, u = false;
-		if (b->func)
-			continue;
-		for (int j = 0; j < prog->nprobes; j++) {
-			if (prog->probes[j]->body != b)
-				continue;
-			enum bpf_place p = bpf_place_of(prog->probes[j], NULL,
-							NULL);
-			k |= bpf_place_in_kernel(p);
-			u |= p == BPF_PLACE_BEGIN || p == BPF_PLACE_END ||
-			     p == BPF_PLACE_TIMER;
-		}
-		e.kernel = true;
-		e.tmp_base = kernel_base;
-		if (k)
-			emit_body(&e, b, kf);
-		e.kernel = false;
-		e.tmp_base = 0;
-		if (u)
-			emit_body(&e, b, uf);
-	}
-	/* the script functions, in the user half (pass 2 refuses calls in
-	 * the kernel's): declared first, for recursion */
-	e.kernel = false;
-	for (int i = 0; i < prog->nfuncs; i++) {
-		const struct script_func *f = prog->funcs[i];
-		if (!f->used || bpf_func_native(f))
-			continue;
-		func_signature(&e, f, e.decls);
-		fputs(";\n", e.decls);
-		emit_function(&e, f, uf);
-	}
-	fclose(kf);
-	fclose(uf);
-	fclose(e.decls);
-	e.out = out;
-
-	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
-		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n"
-		"#define STP_NCTX %d\n", e.maxtmp > 0 ? e.maxtmp : 1,
-		max_ctxvars(prog));
-	/* the prelude, struct stp_rt's declaration in it (bpf.h) */
-	const char *decl = strstr(bpf_prelude, "STP_RT_DECL");
-	fwrite(bpf_prelude, 1, (size_t)(decl - bpf_prelude), out);
-	fputs(rt_decl, out);
-	fputs(decl + strlen("STP_RT_DECL"), out);
-	/* the globals: scalars in .bss, arrays as hash maps */
-	/* the loader's fields first (bpf.h, struct stp_globals_head) */
-	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
-	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
-	      "\tlong long stp_target;\n",
-	      out);
-	for (int i = 0; i < prog->nglobals; i++) {
-		const struct symbol *g = prog->globals[i];
-		if (g->nkeys || g->type == TY_STATS)
-			continue;
-		if (g->type == TY_STRING)
-			fprintf(out, "\tchar g%d[STP_STR];\n", i);
-		else
-			fprintf(out, "\tlong long g%d;\n", i);
-	}
-	fputs("};\n", out);
-	for (int i = 0; i < prog->nglobals; i++) {
-		const struct symbol *g = prog->globals[i];
-		if (!g->nkeys)
-			continue;
-		fprintf(out, "struct stp_k%d {", i);
-		for (int k = 0; k < g->nkeys; k++)
-			fprintf(out, g->key_types[k] == TY_STRING ?
-				" char k%d[STP_STR];" : " long long k%d;", k);
-		fputs(" };\n", out);
-		if (g->type != TY_STATS)
-			fprintf(out, "struct stp_e%d { struct stp_k%d k; %s v; };\n",
-				i, i, ctype(g->type));
-	}
-	for (int i = 0; i < prog->nglobals; i++)
-		if (prog->globals[i]->type == TY_STATS)
-			bpf_stat_decls(out, prog->globals[i]);
-	for (int i = 0; i < e.nfmts; i++) {
-		fprintf(out, "struct stp_rec%d { struct stp_hdr h;", i);
-		for (int a = 0; e.fmts[i].types[a]; a++)
-			fprintf(out, e.fmts[i].types[a] == 's' ?
-				" char a%d[STP_STR];" : " long long a%d;", a);
-		fputs(" };\n", out);
-	}
-	fprintf(out, "#ifdef __bpf__\nstruct stp_globals G;\n"
-		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
-		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
-		"unsigned probe; };\n"
-		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
-		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
-	for (int i = 0; i < prog->nglobals; i++) {
-		const struct symbol *g = prog->globals[i];
-		long long max = g->decl && g->decl->global.max_entries ?
-				g->decl->global.max_entries : 2048;
-		if (g->type == TY_STATS && !g->nkeys) {
-			fprintf(out, "struct { __uint(type, "
-				"BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, "
-				"1); __type(key, __u32); __type(value, struct "
-				"stp_s%d); } stp_m%d SEC(\".maps\");\n", i, i);
-			continue;
-		}
-		if (!g->nkeys)
-			continue;
-		if (g->type == TY_STATS) {
-			fprintf(out, "struct { __uint(type, "
-				"BPF_MAP_TYPE_PERCPU_HASH); __uint(max_entries, "
-				"%lld); __type(key, struct stp_k%d); __type(value,"
-				" struct stp_s%d); } stp_m%d SEC(\".maps\");\n"
-				"const struct stp_s%d stp_z%d;\n", max, i, i, i,
-				i, i);
-			continue;
-		}
-		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_HASH); "
-			"__uint(max_entries, %lld); __type(key, struct stp_k%d);"
-			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
-			i, ctype(g->type), i);
-	}
-	bpf_emit_uprobe_names(prog, out);
-	bpf_emit_ustack(s, prog, out);
-	fwrite(fbuf, 1, flen, out);
-	fwrite(kbuf, 1, klen, out);
-	free(fbuf);
-	if (bpf_emit_programs(s, prog, out))
-		s->nerrors++;
-	fputs("#else\n", out);
-	fwrite(dbuf, 1, dlen, out);
-	fwrite(ubuf, 1, ulen, out);
-	/* the loader's tables: begin(N) and end(N) in order of N, then
-	 * of the script (the module's order) */
-	static const char *const lists[] = { "begin", "end" };
-	for (int l = 0; l < 2; l++) {
-		fprintf(out, "void (*const stp_%s[])(void) = { ", lists[l]);
-		long long lo = 0, hi = 0;
-		for (int round = 0; round < 2; round++)
-			for (int j = 0; j < prog->nprobes; j++) {
-				const char *pp = prog->probes[j]->pp;
-				long long prio = strchr(pp, '(') ?
-					strtoll(strchr(pp, '(') + 1, NULL, 0) : 0;
-				if (bpf_place_of(prog->probes[j], NULL, NULL) !=
-				    (l ? BPF_PLACE_END : BPF_PLACE_BEGIN))
-					continue;
-				if (round == 0) {
-					lo = prio < lo ? prio : lo;
-					hi = prio > hi ? prio : hi;
-				}
-			}
-		/* few distinct priorities in practice: one pass each */
-		for (long long p = lo; p <= hi; p++) {
-			long long next = hi + 1;
-			for (int j = 0; j < prog->nprobes; j++) {
-				const char *pp = prog->probes[j]->pp;
-				long long prio = strchr(pp, '(') ?
-					strtoll(strchr(pp, '(') + 1, NULL, 0) : 0;
-				if (bpf_place_of(prog->probes[j], NULL, NULL) !=
-				    (l ? BPF_PLACE_END : BPF_PLACE_BEGIN))
-					continue;
-				if (prio == p)
-					fprintf(out, "stp_b%d, ",
-						prog->probes[j]->body->index);
-				else if (prio > p && prio < next)
-					next = prio;
-			}
-			p = next - 1;
-		}
-		fputs("NULL };\n", out);
-	}
-	fputs("const struct { unsigned long long ns; void (*fn)(void); } "
-	      "stp_timers[] = { ", out);
-	for (int j = 0; j < prog->nprobes; j++) {
-		unsigned long long ns;
-		if (bpf_place_of(prog->probes[j], NULL, &ns) == BPF_PLACE_TIMER)
-			fprintf(out, "{ %lluULL, stp_b%d }, ", ns,
-				prog->probes[j]->body->index);
-	}
-	fputs("{ 0, NULL } };\n", out);
-	bpf_emit_perf_table(s, prog, out);
-	fputs("const struct { const char *fmt; unsigned len; "
-	      "const char *types; } stp_fmts[] = {\n", out);
-	for (int i = 0; i < e.nfmts; i++) {
-		struct node str = { .kind = N_STRING };
-		str.str.value = e.fmts[i].fmt;
-		str.str.len = e.fmts[i].len;
-		fputs("\t{ ", out);
-		emit_expr(&e, &str);
-		fprintf(out, ", %zu, \"%s\" },\n", e.fmts[i].len,
-			e.fmts[i].types);
-	}
-	fputs("\t{ NULL, 0, NULL } };\nconst char *const stp_error_whats[] = {\n",
-	      out);
-	for (int i = 0; i < e.nerrors; i++) {
-		struct node str = { .kind = N_STRING };
-		str.str.value = e.whats[i];
-		str.str.len = strlen(e.whats[i]);
-		fputs("\t", out);
-		emit_expr(&e, &str);
-		fputs(",\n", out);
-	}
-	fputs("\tNULL };\nconst char *const stp_errors[] = {\n", out);
-	for (int i = 0; i < e.nerrors; i++) {
-		struct node str = { .kind = N_STRING };
-		str.str.value = e.errors[i];
-		str.str.len = strlen(e.errors[i]);
-		fputs("\t", out);
-		emit_expr(&e, &str);
-		fputs(",\n", out);
-	}
-	fprintf(out, "\tNULL };\nconst int stp_nmaps = %d;\n"
-		"void stp_user_init(struct stp_rt *r)\n{\n\trt = r;\n",
-		prog->nglobals);
-	for (int i = 0; i < prog->nglobals; i++) {
-		const struct symbol *g = prog->globals[i];
-		const struct node *init = g->decl ? g->decl->global.init : NULL;
-		if (g->nkeys || !init)
-			continue;
-		if (g->type == TY_STRING) {
-			fprintf(out, "\tstp_strcpy(G.g%d, ", i);
-			emit_expr(&e, init);
-			fputs(");\n", out);
-		} else {
-			fprintf(out, "\tG.g%d = ", i);
-			emit_expr(&e, init);
-			fputs(";\n", out);
-		}
-	}
-	fputs("}\n#endif\n", out);
-	free(e.fmts);
-	free(e.errors);
-	free(e.whats);
-	free(kbuf);
-	free(ubuf);
-	free(dbuf);
-	return s->nerrors ? 1 : 0;
 }

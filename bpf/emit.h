@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pass 3 on the BPF backend, inside bpf/: the emitter's state, shared by
- * emit.c (expressions, statements, the program) and emit_stat.c
- * (statistics).
+ * emit.c (expressions), emit_stmt.c (statements, bodies, functions),
+ * emit_program.c (the program's layout), emit_stat.c (statistics) and
+ * emit_slice.c (array slices).
  */
 #ifndef BPF_EMIT_H
 #define BPF_EMIT_H
@@ -24,6 +25,8 @@ struct emitter {
 	struct program *prog;
 	FILE *out;			/* the body being written */
 	FILE *decls;			/* file-scope helpers (comparators) */
+	FILE *decls_kernel;		/* the same in the kernel half (formats,
+					 * foreach callbacks) */
 	struct probe_body *body;
 	int ntmp, maxtmp;		/* string temporaries of this body */
 	int nuniq;			/* unique C names */
@@ -36,8 +39,17 @@ struct emitter {
 	bool kernel;			/* emitting the BPF half */
 	const struct script_func *func;	/* the function being emitted */
 	/* the user half's error handler where the statement is: the body's
-	 * (stp_body_jb) or a try's; a loop's, for break and continue */
+	 * (stp_body_jb) or a try's; a loop's, for break and continue. In the
+	 * kernel half the count of tries there (S->trying's value) */
 	const char *catch_jb, *loop_jb;
+	bool kernel_try;		/* a try in the kernel half: stp_kwhat */
+	/* a kernel foreach's callback is being written (its depth), its
+	 * body is the innermost loop (break: return 1), the enclosing
+	 * code's long locals are in the scratch (S->v) */
+	int callback_depth;
+	bool loop_is_callback, scratch_locals;
+	bool kernel_sort;		/* stp_scmp written */
+	bool kernel_strings;		/* stp_k_strlen ... written */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
@@ -48,6 +60,15 @@ void bpf_emit_key(struct emitter *e, const struct symbol *sym,
 		  const struct node *keys, const char *name);
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n);
 int bpf_overflow_id(struct emitter *e, const struct node *array);
+int bpf_local_slot(struct emitter *e, const struct symbol *sym);
+int bpf_new_tmp(struct emitter *e);
+const char *bpf_ctype(enum type t);
+
+void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out);
+void bpf_func_signature(struct emitter *e, const struct script_func *f,
+			FILE *out);
+void bpf_emit_function(struct emitter *e, const struct script_func *f,
+		       FILE *out);
 
 int bpf_stat_nbuckets(const struct symbol *sym);
 void bpf_stat_decls(FILE *out, const struct symbol *g);
@@ -64,6 +85,10 @@ void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym);
  * the call's arguments. */
 void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp);
+
+bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n);
+void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
+			    const char *fmt, size_t len, int t);
 
 bool bpf_has_wildcard(const struct node *keys);
 void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,

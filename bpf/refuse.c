@@ -27,6 +27,18 @@ static bool bpf_knows_call(const struct node *n)
 	return false;
 }
 
+/* The string builtins the kernel half has too (emit_sprint.c). */
+static bool bpf_kernel_string_call(const struct node *n)
+{
+	static const char *const known[] = {
+		"strlen", "substr", "stringat", NULL,
+	};
+	for (int i = 0; known[i]; i++)
+		if (!strcmp(n->call.name, known[i]))
+			return n->sym && n->sym->kind == SYM_BUILTIN;
+	return false;
+}
+
 /* The builtins only the user half (begin, end, timers) has. */
 static bool bpf_user_call(const struct node *n)
 {
@@ -114,6 +126,8 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return NULL;
 		if (!in_kernel && bpf_user_call(n))
 			return NULL;
+		if (bpf_kernel_string_call(n))
+			return NULL;
 		if (in_kernel && bpf_user_call(n)) {
 			snprintf(why, sizeof(why), "it calls %s(), which %s",
 				 n->call.name, user_only);
@@ -141,17 +155,32 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return NULL;
 		return "histograms are printed only by print() and println() "
 		       "in begin, end and timer probes on this backend";
-	case N_TRY:
-		if (in_kernel)
-			return "try/catch runs only in begin, end and timer "
-			       "probes on this backend";
-		return NULL;
 	case N_PRINT: {
 		enum print_kind k = n->print.kind;
 		const struct node *first = n->print.args;
-		if (k >= PRINT_SPRINT && in_kernel)
-			return "sprint and sprintf run only in begin, end and "
-			       "timer probes on this backend";
+		if (k >= PRINT_SPRINT && in_kernel) {
+			/* bpf_snprintf formats it (emit_sprint.c) */
+			const char *bad = NULL;
+			if (k == PRINT_SPRINTF && first &&
+			    first->kind == N_STRING)
+				bad = bpf_kernel_format(first->str.value,
+							first->str.len, NULL);
+			else if (k != PRINT_SPRINTF &&
+				 ast_list_length(first) > 12)
+				bad = "which formats 12 values at most";
+			int nstr = 0;
+			for (const struct node *a = first; a; a = a->next)
+				nstr += a->type == TY_STRING;
+			if (!bad && k != PRINT_SPRINTF && (k == PRINT_SPRINTD ||
+			    k == PRINT_SPRINTDLN ? nstr - 1 : nstr) > 3)
+				bad = "which formats 3 strings at most";
+			if (bad) {
+				snprintf(why, sizeof(why), "sprint and sprintf "
+					 "in a kernel probe are the kernel's "
+					 "bpf_snprintf, %s", bad);
+				return why;
+			}
+		}
 		if ((k == PRINT_PRINT || k == PRINT_PRINTLN) && first &&
 		    !first->next && first->kind == N_HIST && !in_kernel) {
 			r->hist_ok = first;
@@ -177,9 +206,19 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	}
 	case N_FOREACH: {
 		const struct node *arr = n->foreach.array;
-		if (in_kernel)
-			return "foreach runs only in begin, end and timer "
-			       "probes on this backend";
+		if (in_kernel && arr->kind == N_VAR && arr->sym &&
+		    arr->sym->type == TY_STATS)
+			return "foreach over statistics runs only in begin, "
+			       "end and timer probes on this backend";
+		if (in_kernel && n->foreach.sort_column &&
+		    (!n->foreach.limit || n->foreach.limit->kind != N_NUMBER ||
+		     n->foreach.limit->num.value > 32))
+			return "a sorted foreach in a kernel probe needs limit N, "
+			       "a number up to 32, on this backend (without "
+			       "it, it runs in begin, end and timer probes)";
+		if (in_kernel && n->foreach.slice)
+			return "foreach over a slice ([k, *]) runs only in "
+			       "begin, end and timer probes on this backend";
 		if (arr->kind != N_VAR)
 			return "foreach over a histogram is not on this "
 			       "backend yet";

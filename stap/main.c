@@ -867,6 +867,25 @@ static int read_script(struct session *s, struct driver *d,
 	return 0;
 }
 
+/* -x PID where the run would go to a guest: the error (1). why: what
+ * kept the run off the BPF backend (the auto choice), or NULL. */
+static int target_pid_in_guest(struct session *s, const struct module_run *m,
+			       const char *why)
+{
+	fprintf(stderr, "stap: error: -x %ld: the script would run in a "
+		"qemu guest (%s), which has no process of this host; "
+		"use -c CMD to run CMD in the guest as the target\n",
+		s->target_pid, m->force_vm ? "--vm" :
+		why ? arena_printf(&s->arena, "the host cannot load modules "
+				   "and the bpf backend cannot run %s", why) :
+		m->host_refusal ? arena_printf(&s->arena, "the host "
+					      "cannot load modules: %s",
+					      m->host_refusal) :
+		arena_printf(&s->arena, "%s is not the running "
+			     "kernel", s->release));
+	return 1;
+}
+
 /* The target kernel, and whether pass 5 runs in a guest of it: 0, or 1
  * after a message. */
 static int choose_kernel(struct session *s, struct driver *d,
@@ -918,18 +937,8 @@ static int choose_kernel(struct session *s, struct driver *d,
 	 * Said before passes 1-4 rather than after the build.
 	 */
 	if (s->target_pid && m->use_vm && s->last_pass >= 5 && !c->dump &&
-	    !c->list_spec) {
-		fprintf(stderr, "stap: error: -x %ld: the script would run in a "
-			"qemu guest (%s), which has no process of this host; "
-			"use -c CMD to run CMD in the guest as the target\n",
-			s->target_pid, m->force_vm ? "--vm" :
-			m->host_refusal ? arena_printf(&s->arena, "the host "
-						      "cannot load modules: %s",
-						      m->host_refusal) :
-			arena_printf(&s->arena, "%s is not the running "
-				     "kernel", s->release));
-		return 1;
-	}
+	    !c->list_spec && !c->auto_backend)
+		return target_pid_in_guest(s, m, NULL);
 	return 0;
 }
 
@@ -940,25 +949,23 @@ static int choose_kernel(struct session *s, struct driver *d,
  * (pass 2 elaborated it for the module backend, which refuses nothing, so
  * the BPF backend is asked here); else a guest. -v says which and why.
  */
-static void choose_backend(struct session *s, struct driver *d,
+static int choose_backend(struct session *s, struct driver *d,
 			   struct module_run *m, const struct cmdline *c,
 			   struct program *prog)
 {
 	const char *why = NULL, *pp = NULL;
 
 	if (!c->auto_backend)
-		return;
+		return 0;
 	if (!m->use_vm) {
 		if (s->verbose)
 			fprintf(stderr, "stap: the kernel backend on the "
 				"running kernel %s (it loads modules)\n",
 				s->release);
-		return;
+		return 0;
 	}
 	if (geteuid() != 0)
 		why = "BPF needs root";
-	else if (s->target_cmd || s->target_pid)
-		why = "-c and -x are not on the bpf backend yet";
 	else if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		why = "the running kernel has no BTF";
 	for (int i = 0; !why && i < prog->nprobes; i++) {
@@ -973,13 +980,19 @@ static void choose_backend(struct session *s, struct driver *d,
 			fprintf(stderr, "stap: the bpf backend on the running "
 				"kernel (it cannot load modules: %s)\n",
 				m->host_refusal ? m->host_refusal : "refused");
-		return;
+		return 0;
 	}
+	const char *what = arena_printf(&s->arena, "%s%s%s", pp ? "probe " :
+					"this: ", pp ? pp : why, pp ?
+					arena_printf(&s->arena, ": %s", why) :
+					"");
+	/* -x names a process of this host, which a guest does not have */
+	if (s->target_pid)
+		return target_pid_in_guest(s, m, what);
 	if (s->verbose)
 		fprintf(stderr, "stap: the kernel backend in a guest: the bpf "
-			"backend cannot run %s%s%s\n", pp ? "probe " : "this: ",
-			pp ? pp : why,
-			pp ? arena_printf(&s->arena, ": %s", why) : "");
+			"backend cannot run %s\n", what);
+	return 0;
 }
 
 /* Everything but the session's lifetime, so every exit path frees it. */
@@ -1090,7 +1103,8 @@ static int stap_main(struct session *s, int argc, char **argv)
 		return 0;
 	}
 
-	choose_backend(s, &d, &mrun, &c, &prog);
+	if (choose_backend(s, &d, &mrun, &c, &prog))
+		return 1;
 	d.own = d.backend == &module_backend ? &mrun : NULL;
 	return passes_3_to_5(&d, &mrun, &prog, tmpbase);
 }

@@ -122,6 +122,31 @@ if wanted bpf/auto-choice && [ -z "$(bpf_unavailable)" ] &&
 		pass bpf/auto-choice
 	fi
 fi
+# -c CMD and -x PID in the same choice: the loader runs CMD (target() is
+# its pid) or takes -x's pid of this host, so neither sends the run to a
+# guest any more when the BPF backend takes every probe.
+if wanted bpf/auto-choice-target && [ -z "$(bpf_unavailable)" ] &&
+   [ ! -e /proc/modules ]; then
+	"$STAP" -v -c 'echo cmd' -e 'probe begin { println(target() > 0) }
+		probe end { println("end") }' >"$work/out" 2>"$work/err"
+	rc=$?
+	"$STAP" -v -x $$ -e "probe begin { println(target() == $$) exit() }" \
+		>"$work/out2" 2>"$work/err2"
+	rc2=$?
+	n=$(cat "$work/err" "$work/err2" |
+	    grep -c '^stap: the bpf backend on the running kernel (it cannot load modules: .*)$')
+	if [ $rc != 0 ] || [ "$(cat "$work/out")" != "1
+cmd
+end" ]; then
+		fail bpf/auto-choice-target "-c: rc $rc: $(head -3 "$work/out" "$work/err")"
+	elif [ $rc2 != 0 ] || [ "$(cat "$work/out2")" != 1 ]; then
+		fail bpf/auto-choice-target "-x: rc $rc2: $(head -3 "$work/out2" "$work/err2")"
+	elif [ "$n" != 2 ]; then
+		fail bpf/auto-choice-target "the -v lines: $(grep '^stap: the' "$work/err" "$work/err2")"
+	else
+		pass bpf/auto-choice-target
+	fi
+fi
 # The differential corpus on BPF (tests/bpf/differential.list): each
 # script as the list says (same bytes as SystemTap 4.8, or refused at pass
 # 2 naming the module backend), and the share of matches at least the

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Pass 3 on the BPF backend: the string functions of a kernel program:
+ * sprint, sprintf and their kind, strlen, substr and stringat. The kernel formats them itself with bpf_snprintf (5.13+),
+ * whose conversions are vsnprintf's, which the module's runtime formats
+ * with too: the value is a string the program can use as a key, compare
+ * or print (the loader's formatting serves only what goes to the ring
+ * buffer). What bpf_snprintf lacks is refused at pass 2 (refuse.c) with
+ * the same check, bpf_kernel_format.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf/emit.h"
+#include "lib/strbuf.h"
+
+/* bpf_snprintf: 12 values at most; its %s copies share 512 bytes */
+#define KERNEL_FMT_MAX_ARGS 12
+#define KERNEL_FMT_MAX_STRINGS 3
+
+/*
+ * fmt (a printf format of the script) as bpf_snprintf's format into out
+ * (when not NULL): every integer conversion with "ll", as the script's
+ * values are 64-bit. NULL, or what bpf_snprintf cannot do.
+ */
+const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
+{
+	int nargs = 0, nstrings = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		if (fmt[i] != '%') {
+			if (out)
+				sb_putc(out, fmt[i]);
+			continue;
+		}
+		size_t start = i++;
+		if (i < len && fmt[i] == '%') {
+			if (out)
+				sb_puts(out, "%%");
+			continue;
+		}
+		/* %#x as the module prints it, 0x before every value (0
+		 * too), when no width or flag needs the padding placed */
+		if (i + 1 < len && fmt[i] == '#' && (fmt[i + 1] == 'x' ||
+						     fmt[i + 1] == 'X')) {
+			nargs++;
+			if (out)
+				sb_puts(out, fmt[i + 1] == 'x' ? "0x%llx" :
+					"0X%llX");
+			i++;
+			continue;
+		}
+		while (i < len && strchr("-+ 0", fmt[i]))
+			i++;
+		while (i < len && fmt[i] >= '0' && fmt[i] <= '9')
+			i++;
+		size_t spec_end = i;
+		while (i < len && (fmt[i] == 'l' || fmt[i] == 'L' ||
+				   fmt[i] == 'h'))
+			i++;
+		if (i >= len || !strchr("diuxXcs", fmt[i]))
+			return "whose conversions are %d, %i, %u, %x, %X, %c and "
+			       "%s with the flags -, +, space and 0 and a width, "
+			       "and %#x";
+		nargs++;
+		nstrings += fmt[i] == 's';
+		if (out) {
+			sb_append(out, fmt + start, spec_end - start);
+			if (strchr("diuxX", fmt[i]))
+				sb_puts(out, "ll");
+			sb_putc(out, fmt[i]);
+		}
+	}
+	if (nargs > KERNEL_FMT_MAX_ARGS)
+		return "which formats 12 values at most";
+	if (nstrings > KERNEL_FMT_MAX_STRINGS)
+		return "which formats 3 strings at most";
+	return NULL;
+}
+
+/*
+ * The sprint* of n with format fmt (fmt_id's) into temporary t, as a C
+ * expression: the values into a u64 array (a string: its address), then
+ * bpf_snprintf with the format in .rodata (the verifier wants a constant
+ * string of a read-only map).
+ */
+void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
+			    const char *fmt, size_t len, int t)
+{
+	struct strbuf sb = { 0 };
+	int u = e->nuniq++, n = ast_list_length(args), i = 0;
+
+	if (bpf_kernel_format(fmt, len, &sb)) {
+		/* refused at pass 2 */
+		sb_free(&sb);
+		fputs("\"\"", e->out);
+		return;
+	}
+	fprintf(e->decls_kernel, "static const char stp_kfmt%d[] = ", u);
+	FILE *saved = e->out;
+	struct node str = { .kind = N_STRING };
+	str.str.value = sb_str(&sb);
+	str.str.len = sb.len;
+	e->out = e->decls_kernel;
+	bpf_emit_expr(e, &str);
+	e->out = saved;
+	fputs(";\n", e->decls_kernel);
+	sb_free(&sb);
+
+	fprintf(e->out, "({ unsigned long long _a%d[%d]; ", u, n ? n : 1);
+	for (const struct node *a = args; a; a = a->next, i++) {
+		fprintf(e->out, "_a%d[%d] = (unsigned long long)(", u, i);
+		bpf_emit_expr(e, a);
+		fputs("); ", e->out);
+	}
+	fprintf(e->out, "bpf_snprintf(TMP(%d), STP_STR, stp_kfmt%d, _a%d, "
+		"%d); TMP(%d); })", t, u, u, n * 8, t);
+}
+
+/*
+ * The string tapset in the kernel half, as the user half's C (the
+ * prelude) computes it: global functions, which the verifier checks once
+ * a program rather than at every call, over strings copied
+ * into temporaries (a global function's argument is STP_STR writable
+ * bytes, which a literal of .rodata is not).
+ */
+static const char kernel_string_funcs[] =
+"__attribute__((noinline)) long long stp_g_strlen(struct stp_sv *s)\n"
+"{\n"
+"\tif (!s)\n"
+"\t\treturn 0;\n"
+"\tfor (int i = 0; i < STP_STR - 1; i++)\n"
+"\t\tif (!s->s[i])\n"
+"\t\t\treturn i;\n"
+"\treturn STP_STR - 1;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_substr(struct stp_sv *out, struct stp_sv *s, long long start, long long length)\n"
+"{\n"
+"\tif (!out || !s)\n"
+"\t\treturn 0;\n"
+"\tlong long len = stp_g_strlen(s);\n"
+"\tout->s[0] = 0;\n"
+"\tif (start < 0 || length <= 0 || start >= len)\n"
+"\t\treturn 0;\n"
+"\tif (length > len - start)\n"
+"\t\tlength = len - start;\n"
+"\tfor (int i = 0; i < STP_STR - 1; i++) {\n"
+"\t\tunsigned long long j = (unsigned long long)start + i;\n"
+"\t\tif (i >= length || j >= STP_STR - 1)\n"
+"\t\t\tbreak;\n"
+"\t\tSTP_BARRIER(j);\n"
+"\t\tout->s[i] = s->s[j & (STP_STR - 1)];\n"
+"\t\tout->s[i + 1] = 0;\n"
+"\t}\n"
+"\treturn 0;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_stringat(struct stp_sv *s, long long pos)\n"
+"{\n"
+"\tunsigned long long p = pos;\n"
+"\tif (!s || pos < 0 || pos >= stp_g_strlen(s) || p >= STP_STR)\n"
+"\t\treturn 0;\n"
+"\tSTP_BARRIER(p);\n"
+"\treturn (unsigned char)s->s[p & (STP_STR - 1)];\n"
+"}\n";
+
+/* strlen, substr, stringat in a kernel program (isinstr and strpos: two
+ * loops over STP_STR bytes, which the verifier walks for every length it
+ * tells apart, over its budget even through bpf_loop); false
+ * for another name. */
+bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n)
+{
+	static const char *const names[] = {
+		"strlen", "substr", "stringat", NULL,
+	};
+	const char *name = n->call.name;
+	int i = 0, u = e->nuniq++, out = -1;
+
+	while (names[i] && strcmp(names[i], name))
+		i++;
+	if (!names[i])
+		return false;
+	if (!e->kernel_strings) {
+		fputs(kernel_string_funcs, e->decls_kernel);
+		e->kernel_strings = true;
+	}
+	/* the string arguments copied, then the call */
+	fputs("({ ", e->out);
+	i = 0;
+	ast_foreach(a, n->call.args) {
+		if (a->type == TY_STRING) {
+			int t = bpf_new_tmp(e);
+			fprintf(e->out, "struct stp_sv *_s%d_%d = (void *)TMP(%d); "
+				"STRCPY(TMP(%d), ", u, i, t, t);
+			bpf_emit_expr(e, a);
+			fputs("); ", e->out);
+		} else {
+			fprintf(e->out, "long long _s%d_%d = (", u, i);
+			bpf_emit_expr(e, a);
+			fputs("); ", e->out);
+		}
+		i++;
+	}
+	if (!strcmp(name, "substr")) {
+		out = bpf_new_tmp(e);
+		fprintf(e->out, "stp_g_substr((void *)TMP(%d), ", out);
+	} else {
+		fprintf(e->out, "stp_g_%s(", name);
+	}
+	for (int k = 0; k < i; k++)
+		fprintf(e->out, "%s_s%d_%d", k ? ", " : "", u, k);
+	if (out >= 0)
+		fprintf(e->out, "); TMP(%d); })", out);
+	else
+		fputs("); })", e->out);
+	return true;
+}

@@ -1,1 +1,0 @@
-s|process\("/[^"]*/uprobe_prog"\)|process("OUT/uprobe_prog")|

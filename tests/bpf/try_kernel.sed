@@ -1,0 +1,1 @@
+s/at 0x[0-9a-f]+$/at 0xADDR/
