@@ -170,6 +170,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			return n->type = TY_LONG;
 		}
 		const char *type = kf_var_type(dp, root + 1);
+		if (!type)
+			type = kf_global_type(a, dw, dp, root + 1);
 		const struct node *at = n;
 		struct member_path p;
 		const char *msg;
