@@ -78,15 +78,15 @@ static bool unique_name(const struct mod_syms *m, const char *name)
 }
 
 /*
- * A module's variable at layout address addr: the module's symbol the
- * run time finds it from (its kallsyms, where the module was loaded),
- * one whose name is the module's only one: the variable's own, else
- * another in its section (a section is loaded whole). NULL: none.
+ * A module's symbol the run time finds layout address addr from (in the
+ * module's kallsyms, where the module was loaded), one whose name the
+ * module has once: the symbol holding addr, else the nearest below it in
+ * its section (a section is loaded whole), else any there. NULL: none.
  */
 static const struct elf_sym *mod_anchor(const struct mod_syms *m,
 					uint64_t addr)
 {
-	const struct elf_sym *in = NULL;
+	const struct elf_sym *in = NULL, *best = NULL;
 
 	for (int i = 0; i < m->n; i++) {
 		const struct elf_sym *s = &m->v[i];
@@ -96,10 +96,28 @@ static const struct elf_sym *mod_anchor(const struct mod_syms *m,
 				return s;
 		}
 	}
-	for (int i = 0; in && i < m->n; i++)
-		if (m->v[i].shndx == in->shndx && unique_name(m, m->v[i].name))
-			return &m->v[i];
-	return NULL;
+	for (int i = 0; in && i < m->n; i++) {
+		const struct elf_sym *s = &m->v[i];
+		if (s->shndx != in->shndx || !unique_name(m, s->name))
+			continue;
+		if (!best || (s->addr <= addr &&
+			      (best->addr > addr || s->addr > best->addr)))
+			best = s;
+	}
+	return best;
+}
+
+bool kf_module_anchor(struct elf_file *ef, uint64_t addr, struct elf_sym *out)
+{
+	struct mod_syms m = { 0 };
+	const struct elf_sym *s;
+
+	elf_file_symbols(ef, collect_sym, &m);
+	s = mod_anchor(&m, addr);
+	if (s)
+		*out = *s;
+	free(m.v);
+	return s != NULL;
 }
 
 /* A module program's DW_OP_addr: by a symbol of the module (prog's
@@ -107,34 +125,23 @@ static const struct elf_sym *mod_anchor(const struct mod_syms *m,
 static const char *kf_module_addr(struct arena *a, struct dwloc_file *dw,
 				  const char *module, struct dwloc_prog *prog)
 {
-	struct mod_syms m = { 0 };
-	const char *err = NULL;
-
 	for (int i = 0; prog->loc && i < prog->loc->n; i++) {
 		const struct elf_loc_op *op = &prog->loc->ops[i];
-		const struct elf_sym *s;
+		struct elf_sym s;
 		if (op->kind != ELF_LOC_ADDR)
 			continue;
-		if (prog->mod_sym) {
-			err = "a location with two static addresses is not "
-			      "supported yet";
-			break;
-		}
-		if (!m.v)
-			elf_file_symbols(dwloc_elf(dw), collect_sym, &m);
-		s = mod_anchor(&m, op->value);
-		if (!s) {
-			err = arena_printf(a, "no symbol of module %s locates "
-					   "address 0x%" PRIx64, module,
-					   op->value);
-			break;
-		}
+		if (prog->mod_sym)
+			return "a location with two static addresses is not "
+			       "supported yet";
+		if (!kf_module_anchor(dwloc_elf(dw), op->value, &s))
+			return arena_printf(a, "no symbol of module %s locates "
+					    "address 0x%" PRIx64, module,
+					    op->value);
 		prog->module = module;
-		prog->mod_sym = arena_strdup(a, s->name);
-		prog->mod_sym_addr = s->addr;
+		prog->mod_sym = arena_strdup(a, s.name);
+		prog->mod_sym_addr = s.addr;
 	}
-	free(m.v);
-	return err;
+	return NULL;
 }
 
 /* The C type of a variable at the top of the CU of dp's function (a

@@ -187,10 +187,11 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 		*addr = p->addr;	/* guru mode: the address as given */
 		return 0;
 	}
-	/* a module's inlined copy or statement: addr is its offset into
-	 * the function symbol (the module is wherever it was loaded) */
-	if (p->module && p->symbol && p->addr &&
-	    (p->flags & (STP_KF_INLINE | STP_KF_STMT)))
+	/* a module's inlined copy or statement, or a function whose name
+	 * the module has twice: addr is its offset from symbol (the module
+	 * is wherever it was loaded; kprobes put a function's entry past
+	 * its endbr) */
+	if (p->module && p->symbol && p->addr)
 		return stp_kfunc_lookup(p->symbol, p->addr, addr);
 	if (p->addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->addr + offset;
