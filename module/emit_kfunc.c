@@ -25,6 +25,68 @@ static const struct attach_kfunc *kfunc_anchor(const struct program *prog)
 }
 
 /*
+ * The module symbols whose run-time addresses the program's module
+ * variables are read from (stp_modsyms[], runtime/kfunc.h): each
+ * (module, symbol) once, in probe order. Calls fn with each new one and
+ * its slot; returns the slot of the one matching prog, or the count.
+ */
+static int modsym_slots(const struct program *prog,
+			const struct dwloc_prog *want,
+			void (*fn)(const struct dwloc_prog *p, FILE *out),
+			FILE *out)
+{
+	int n = 0;
+
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct attach *a = &prog->probes[i]->attach;
+		if (a->kind != ATTACH_KFUNC_ENTRY &&
+		    a->kind != ATTACH_KFUNC_RETURN)
+			continue;
+		for (int v = 0; v < a->nvalues; v++) {
+			const struct value_recipe *r = a->values[v];
+			const struct dwloc_prog *p = r && r->root == ROOT_DWARF ?
+						     r->dwarf : NULL;
+			bool seen = false;
+			if (!p || !p->mod_sym)
+				continue;
+			/* earlier ones up to this (probe, value) */
+			for (int j = 0; j <= i && !seen; j++) {
+				const struct attach *b = &prog->probes[j]->attach;
+				if (b->kind != ATTACH_KFUNC_ENTRY &&
+				    b->kind != ATTACH_KFUNC_RETURN)
+					continue;
+				for (int w = 0; w < b->nvalues && !seen &&
+				     (j < i || w < v); w++) {
+					const struct value_recipe *q =
+						b->values[w];
+					const struct dwloc_prog *o =
+						q && q->root == ROOT_DWARF ?
+						q->dwarf : NULL;
+					seen = o && o->mod_sym &&
+					       !strcmp(o->module, p->module) &&
+					       !strcmp(o->mod_sym, p->mod_sym);
+				}
+			}
+			if (seen)
+				continue;
+			if (want && !strcmp(want->module, p->module) &&
+			    !strcmp(want->mod_sym, p->mod_sym))
+				return n;
+			if (fn)
+				fn(p, out);
+			n++;
+		}
+	}
+	return n;
+}
+
+static void modsym_entry(const struct dwloc_prog *p, FILE *out)
+{
+	fprintf(out, " { .module = \"%s\", .symbol = \"%s\" },",
+		p->module, p->mod_sym);
+}
+
+/*
  * `$x = v`, `$x->f = v` in a kernel.function probe (-g): the context
  * value is the address to write (a fault computing it is raised first).
  */
@@ -77,7 +139,10 @@ static void dwarf_root_c(struct cg *cg, FILE *out,
 {
 	struct dwloc loc;
 	const struct dwloc *d = &loc;
-	const char *err = loc_c(&cg->s->arena, l->dwarf, l->dwarf_size, &loc);
+	int slot = l->dwarf->mod_sym ?
+		   modsym_slots(cg->prog, l->dwarf, NULL, NULL) : -1;
+	const char *err = loc_c_slot(&cg->s->arena, l->dwarf, l->dwarf_size,
+				     slot, &loc);
 
 	if (err) {	/* pass 2 ran the same checks: not reached */
 		diag_plain_error(cg->s, "a DWARF location: %s", err);
@@ -176,6 +241,11 @@ static void defines(struct cg *cg, FILE *out)
 		fprintf(out, "#define STP_KFUNC_ANCHOR_SYM %s\n"
 			"#define STP_KFUNC_ANCHOR_LINK 0x%" PRIx64 "UL\n",
 			a->anchor_sym, a->anchor_addr);
+	if (modsym_slots(cg->prog, NULL, NULL, NULL) > 0) {
+		fputs("#define STP_KF_MODSYMS", out);
+		modsym_slots(cg->prog, NULL, modsym_entry, out);
+		fputs("\n", out);
+	}
 }
 
 /* Is body b lean, its counts run by an ftrace function of its own? */

@@ -12,6 +12,8 @@ struct render {
 	struct arena *a;
 	struct strbuf code;	/* the reads from memory, in order */
 	int ntemps;
+	const struct dwloc_prog *p;
+	int mod_slot;		/* p->mod_sym's in stp_modsyms[] */
 };
 
 static const char *c_reg(void *ctx, unsigned reg)
@@ -91,6 +93,12 @@ static const char *c_link_addr(void *ctx, uint64_t addr)
 {
 	struct render *r = ctx;
 
+	/* a module's: its symbol where the module is now (0 while it is
+	 * not loaded: the read then faults) */
+	if (r->p->mod_sym)
+		return arena_printf(r->a, "(READ_ONCE(stp_modsyms[%d].addr) + "
+				    "(u64)%" PRId64 "LL)", r->mod_slot,
+				    (int64_t)(addr - r->p->mod_sym_addr));
 	return arena_printf(r->a, "STP_KERNEL_ADDR(0x%" PRIx64 "ULL)", addr);
 }
 
@@ -103,7 +111,13 @@ static const struct dwloc_render c_render = {
 const char *loc_c(struct arena *a, const struct dwloc_prog *p,
 		  unsigned value_size, struct dwloc *out)
 {
-	struct render r = { .a = a };
+	return loc_c_slot(a, p, value_size, -1, out);
+}
+
+const char *loc_c_slot(struct arena *a, const struct dwloc_prog *p,
+		       unsigned value_size, int mod_slot, struct dwloc *out)
+{
+	struct render r = { .a = a, .p = p, .mod_slot = mod_slot };
 	struct dwloc_value v;
 	const char *err = dwloc_eval(a, p, value_size, &c_render, &r, &v);
 

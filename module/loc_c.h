@@ -36,6 +36,12 @@ struct dwloc {
 const char *loc_c(struct arena *a, const struct dwloc_prog *p,
 		  unsigned value_size, struct dwloc *out);
 
+/* The same for a program of a module's variable (p->mod_sym): its
+ * symbol's run-time address is stp_modsyms[mod_slot].addr
+ * (runtime/kfunc.h). */
+const char *loc_c_slot(struct arena *a, const struct dwloc_prog *p,
+		       unsigned value_size, int mod_slot, struct dwloc *out);
+
 /* dwloc_var() and dwloc_var_at() (target/dwloc.h), rendered. */
 const char *loc_c_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, unsigned value_size,

@@ -170,6 +170,8 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			return n->type = TY_LONG;
 		}
 		const char *type = kf_var_type(dp, root + 1);
+		if (!type)
+			type = kf_global_type(a, dw, dp, root + 1);
 		const struct node *at = n;
 		struct member_path p;
 		const char *msg;
@@ -1090,6 +1092,11 @@ static const char *kf_module_symbol(const struct program *prog,
 	if (!ef || !elf_file_symbol_at(ef, kf->addr, &sym) ||
 	    sym.type != STT_FUNC || (entry && sym.addr != kf->addr))
 		return entry ? kf->symbol : NULL;
+	/* a name the module has twice (foo.constprop.0 in two of its
+	 * files): the kernel would find the first; by a symbol it has once
+	 * and the offset from it */
+	if (!kf_module_anchor(ef, kf->addr, &sym))
+		return entry ? kf->symbol : NULL;
 	*offset = kf->addr - sym.addr;
 	return arena_strdup(&prog->s->arena, sym.name);
 }
@@ -1122,7 +1129,9 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 		k->module = kf->module;
 		k->symbol = sym ? arena_printf(&prog->s->arena, "%s:%s",
 					       kf->module, sym) : NULL;
-		k->addr = kf->inlined || kf->statement ? offset : 0;
+		/* an entry's offset: from another symbol (a name the
+		 * module has twice) */
+		k->addr = offset;
 		anchor = NULL;
 	}
 	k->inlined = kf->inlined;

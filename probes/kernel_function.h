@@ -127,6 +127,14 @@ struct dwloc_file *kf_dwarf(struct sema *se, const struct derived_probe *dp,
 /* Variable name's location in dp's function, for a value of value_size
  * bytes, run through dwloc_eval's checks: NULL, or why it cannot be
  * read (dwloc.c's messages). */
+/* A symbol of a module's file (ef: its layout) whose name the module
+ * has once, locating layout address addr by an offset from it: true and
+ * *out (kernel_function_dollars.c). */
+bool kf_module_anchor(struct elf_file *ef, uint64_t addr, struct elf_sym *out);
+/* The C type of a variable of the file of dp's function (a static or
+ * global defined there), or NULL. */
+const char *kf_global_type(struct arena *a, struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *name);
 const char *kf_var_loc(struct arena *a, struct dwloc_file *dw,
 		       const struct derived_probe *dp, const char *name,
 		       unsigned value_size, struct dwloc_prog *prog,

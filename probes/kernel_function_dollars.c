@@ -11,6 +11,9 @@
 #include "probes/kernel_function.h"
 #include "target/moddebug.h"
 
+#include <elf.h>
+#include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The C type of variable name in dp's function (-L's), or NULL. */
@@ -41,25 +44,142 @@ struct dwloc_file *kf_dwarf(struct sema *se, const struct derived_probe *dp,
 	return target_dwarf(se->s->target, err);
 }
 
+/* The symbols of a module's file, for finding a variable's anchor. */
+struct mod_syms {
+	struct elf_sym *v;
+	int n, cap;
+};
+
+static int collect_sym(const struct elf_sym *s, void *arg)
+{
+	struct mod_syms *m = arg;
+
+	if (s->shndx == SHN_UNDEF || s->shndx >= SHN_LORESERVE ||
+	    (s->type != STT_OBJECT && s->type != STT_FUNC &&
+	     s->type != STT_NOTYPE))
+		return 0;
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 256;
+		m->v = realloc(m->v, (size_t)m->cap * sizeof(*m->v));
+		if (!m->v)
+			abort();
+	}
+	m->v[m->n++] = *s;
+	return 0;
+}
+
+static bool unique_name(const struct mod_syms *m, const char *name)
+{
+	int n = 0;
+
+	for (int i = 0; i < m->n && n < 2; i++)
+		n += !strcmp(m->v[i].name, name);
+	return n == 1;
+}
+
+/*
+ * A module's symbol the run time finds layout address addr from (in the
+ * module's kallsyms, where the module was loaded), one whose name the
+ * module has once: the symbol holding addr, else the nearest below it in
+ * its section (a section is loaded whole), else any there. NULL: none.
+ */
+static const struct elf_sym *mod_anchor(const struct mod_syms *m,
+					uint64_t addr)
+{
+	const struct elf_sym *in = NULL, *best = NULL;
+
+	for (int i = 0; i < m->n; i++) {
+		const struct elf_sym *s = &m->v[i];
+		if (addr >= s->addr && addr < s->addr + (s->size ? s->size : 1)) {
+			in = s;
+			if (unique_name(m, s->name))
+				return s;
+		}
+	}
+	for (int i = 0; in && i < m->n; i++) {
+		const struct elf_sym *s = &m->v[i];
+		if (s->shndx != in->shndx || !unique_name(m, s->name))
+			continue;
+		if (!best || (s->addr <= addr &&
+			      (best->addr > addr || s->addr > best->addr)))
+			best = s;
+	}
+	return best;
+}
+
+bool kf_module_anchor(struct elf_file *ef, uint64_t addr, struct elf_sym *out)
+{
+	struct mod_syms m = { 0 };
+	const struct elf_sym *s;
+
+	elf_file_symbols(ef, collect_sym, &m);
+	s = mod_anchor(&m, addr);
+	if (s)
+		*out = *s;
+	free(m.v);
+	return s != NULL;
+}
+
+/* A module program's DW_OP_addr: by a symbol of the module (prog's
+ * module, mod_sym, mod_sym_addr); NULL or why it cannot be. */
+static const char *kf_module_addr(struct arena *a, struct dwloc_file *dw,
+				  const char *module, struct dwloc_prog *prog)
+{
+	for (int i = 0; prog->loc && i < prog->loc->n; i++) {
+		const struct elf_loc_op *op = &prog->loc->ops[i];
+		struct elf_sym s;
+		if (op->kind != ELF_LOC_ADDR)
+			continue;
+		if (prog->mod_sym)
+			return "a location with two static addresses is not "
+			       "supported yet";
+		if (!kf_module_anchor(dwloc_elf(dw), op->value, &s))
+			return arena_printf(a, "no symbol of module %s locates "
+					    "address 0x%" PRIx64, module,
+					    op->value);
+		prog->module = module;
+		prog->mod_sym = arena_strdup(a, s.name);
+		prog->mod_sym_addr = s.addr;
+	}
+	return NULL;
+}
+
+/* The C type of a variable at the top of the CU of dp's function (a
+ * file's static or global), or NULL. */
+const char *kf_global_type(struct arena *a, struct dwloc_file *dw,
+			   const struct derived_probe *dp, const char *name)
+{
+	struct dwloc_prog prog;
+	const char *type;
+
+	return dwloc_global(dw, a, kf_of(dp)->cu, name, &prog, &type) ?
+	       NULL : type;
+}
+
 const char *kf_var_loc(struct arena *a, struct dwloc_file *dw,
 		       const struct derived_probe *dp, const char *name,
 		       unsigned value_size, struct dwloc_prog *prog,
 		       struct dwloc_value *shape)
 {
 	const struct kf_probe *kf = kf_of(dp);
+	const char *type;
 	const char *err = kf->statement ?
 			  dwloc_var_at(dw, a, kf->entry_pc, kf->cu, kf->addr,
 				       name, prog) :
 			  dwloc_var(dw, a, kf->addr, kf->cu, name, prog);
 
+	/* not the function's own: a variable of its file (as SystemTap) */
+	if (err && !strncmp(err, "unable to find", 14)) {
+		const char *g = dwloc_global(dw, a, kf->cu, name, prog, &type);
+		if (!g || strncmp(g, "unable to find", 14))
+			err = g;	/* found, or only declared there */
+	}
 	if (err)
 		return err;
 	/* a module's static variable: its address is the module's, where
 	 * it was loaded, which the program's link-time address is not */
-	for (int i = 0; kf->module && prog->loc && i < prog->loc->n; i++)
-		if (prog->loc->ops[i].kind == ELF_LOC_ADDR)
-			return "a static variable of a module is not supported "
-			       "yet";
+	if (kf->module && (err = kf_module_addr(a, dw, kf->module, prog)))
+		return err;
 	return dwloc_eval(a, prog, value_size, NULL, NULL, shape);
 }
 

@@ -62,6 +62,9 @@ struct stp_module_desc {
 	/* the kernel image's load (KASLR) anchor: run-time and link-time
 	 * address of one exported function; 0 when the module needs none */
 	unsigned long anchor, anchor_link;
+	/* the module symbols module variables are read from (kfunc.h) */
+	struct stp_modsym *modsyms;
+	unsigned int nmodsyms;
 };
 extern const struct stp_module_desc stp_module;
 

@@ -187,10 +187,11 @@ static int stp_kfunc_resolve(const struct stp_kfunc_probe *p,
 		*addr = p->addr;	/* guru mode: the address as given */
 		return 0;
 	}
-	/* a module's inlined copy or statement: addr is its offset into
-	 * the function symbol (the module is wherever it was loaded) */
-	if (p->module && p->symbol && p->addr &&
-	    (p->flags & (STP_KF_INLINE | STP_KF_STMT)))
+	/* a module's inlined copy or statement, or a function whose name
+	 * the module has twice: addr is its offset from symbol (the module
+	 * is wherever it was loaded; kprobes put a function's entry past
+	 * its endbr) */
+	if (p->module && p->symbol && p->addr)
 		return stp_kfunc_lookup(p->symbol, p->addr, addr);
 	if (p->addr && stp_kfunc_reloc(&offset)) {
 		*addr = p->addr + offset;
@@ -952,6 +953,74 @@ static bool stp_kf_module_is(const char *m, const struct module *mod)
 	return !*m && !*n;
 }
 
+/*
+ * The module variables' symbols of mod (kfunc.h: struct stp_modsym):
+ * where they are now, from mod's kallsyms (CONFIG_KALLSYMS_ALL has its
+ * data symbols, local ones too), or 0 when mod goes. Under
+ * stp_kf_mod_mutex, before the probes of mod are armed, after they are
+ * disarmed.
+ */
+static void stp_kf_modsyms_set(struct module *mod, bool coming)
+{
+	unsigned int i, k;
+
+	for (i = 0; i < stp_module.nmodsyms; i++) {
+		struct stp_modsym *ms = &stp_module.modsyms[i];
+		unsigned long addr = 0;
+
+		if (!stp_kf_module_is(ms->module, mod))
+			continue;
+#ifdef CONFIG_KALLSYMS
+		if (coming) {
+			struct mod_kallsyms *ks;
+
+			preempt_disable();
+			ks = rcu_dereference_sched(mod->kallsyms);
+			for (k = 0; ks && k < ks->num_symtab; k++) {
+				const Elf_Sym *sym = &ks->symtab[k];
+
+				if (sym->st_shndx != SHN_UNDEF &&
+				    !strcmp(ks->strtab + sym->st_name,
+					    ms->symbol)) {
+					addr = sym->st_value;
+					break;
+				}
+			}
+			preempt_enable();
+		}
+#endif
+		WRITE_ONCE(ms->addr, addr);
+	}
+}
+
+/*
+ * The same for the modules loaded at the start. find_module and
+ * __module_address are not exported: the modules' list is walked from
+ * this module's own entry, in a read-side section (a module is freed
+ * only after a grace period). The list's head, the kernel's, is the one
+ * entry outside the modules' address range.
+ */
+static void stp_kf_modsyms_loaded(void)
+{
+	struct list_head *pos;
+
+	if (!stp_module.nmodsyms)
+		return;
+	preempt_disable();
+	for (pos = READ_ONCE(THIS_MODULE->list.next); pos != &THIS_MODULE->list;
+	     pos = READ_ONCE(pos->next)) {
+		struct module *mod = list_entry(pos, struct module, list);
+
+		if ((unsigned long)pos < MODULES_VADDR ||
+		    (unsigned long)pos >= MODULES_END ||
+		    READ_ONCE(mod->state) == MODULE_STATE_UNFORMED)
+			continue;
+		/* stp_kf_modsyms_set takes its own section: nested */
+		stp_kf_modsyms_set(mod, true);
+	}
+	preempt_enable();
+}
+
 /* Arm one probe of a module that came: resolve, register, enable. */
 static void stp_kf_module_arm(struct stp_kfunc_rt *rt)
 {
@@ -1005,6 +1074,8 @@ static int stp_kf_module_event(struct notifier_block *nb, unsigned long val,
 	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
 		return NOTIFY_DONE;
 	mutex_lock(&stp_kf_mod_mutex);
+	if (val == MODULE_STATE_COMING)
+		stp_kf_modsyms_set(mod, true);
 	for (i = 0; i < stp_nkfuncs; i++) {
 		struct stp_kfunc_rt *rt = &stp_kfuncs[i];
 
@@ -1015,6 +1086,8 @@ static int stp_kf_module_event(struct notifier_block *nb, unsigned long val,
 		else if (val == MODULE_STATE_GOING)
 			stp_kf_module_disarm(rt);
 	}
+	if (val == MODULE_STATE_GOING)
+		stp_kf_modsyms_set(mod, false);
 	mutex_unlock(&stp_kf_mod_mutex);
 	return NOTIFY_DONE;
 }
@@ -1253,6 +1326,7 @@ static int stp_kfunc_arm(const void *table, size_t n)
 	    !register_module_notifier(&stp_kf_module_nb))
 		stp_kf_mod_notified = true;
 	mutex_lock(&stp_kf_mod_mutex);
+	stp_kf_modsyms_loaded();
 	ret = stp_kfunc_arm_all(table, n);
 	mutex_unlock(&stp_kf_mod_mutex);
 	if (ret && stp_kf_mod_notified) {

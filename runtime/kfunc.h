@@ -76,6 +76,26 @@ const char *stp_kfunc_how(const struct stp_probe *p);
 #endif
 
 /*
+ * A module's static variable (module("M") probes) is read at a symbol of
+ * M plus an offset: the symbol's address while M is loaded, found in M's
+ * kallsyms when a probe of M is armed (it came, or was there at the
+ * start), 0 when it goes (kfunc.c). The generated code lists them
+ * (STP_KF_MODSYMS) and reads stp_modsyms[i].addr.
+ */
+struct stp_modsym {
+	const char *module, *symbol;
+	unsigned long addr;
+};
+
+#if defined(STP_KF_MODSYMS) && !defined(STP_RUNTIME_OBJECT)
+static struct stp_modsym stp_modsyms[] = { STP_KF_MODSYMS };
+#define STP_MODULE_MODSYMS .modsyms = stp_modsyms,			\
+			   .nmodsyms = ARRAY_SIZE(stp_modsyms),
+#else
+#define STP_MODULE_MODSYMS
+#endif
+
+/*
  * A kernel.function variable written in guru mode ($x = v): size bytes of
  * val at kernel address addr (a register's pt_regs slot, or memory); a
  * user or non-canonical address, or a fault, is -EFAULT and nothing is

@@ -354,6 +354,7 @@ static void stp_globals_free(void);
 		.ncounters = STP_NCOUNTERS,				\
 		STP_MODULE_GLOBALS					\
 		STP_MODULE_ANCHOR					\
+		STP_MODULE_MODSYMS					\
 	}
 
 /* The module: its stp_module, and init/exit running the table and

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "elf/libdw.h"
+#include "target/fn_internal.h"
 
 struct dwloc_file {
 	struct elf_file *ef;
@@ -329,6 +330,7 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	uint64_t pc;
 	bool found = false, inlined;
 
+	*out = (struct dwloc_prog){ 0 };
 	if (!find_instance(f, cu, addr, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", addr);
@@ -347,6 +349,44 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	out->inlined = inlined;
 	out->stmt = false;
 	out->cfa_known = false;
+	return NULL;
+}
+
+const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
+			 const char *name, struct dwloc_prog *out,
+			 const char **c_type)
+{
+	Dwarf_Die cud, var, type;
+	Dwarf_Attribute attr;
+	Dwarf_Op *ops;
+	size_t len;
+	struct strbuf o = { 0 };
+
+	*out = (struct dwloc_prog){ 0 };
+	if (!cu_die(f, cu, &cud) || !elf_find_var_child(&cud, name, &var) ||
+	    dwarf_tag(&var) != DW_TAG_variable)
+		return arena_printf(a, "unable to find global '%s'", name);
+	if (dwarf_attr_integrate(&var, DW_AT_const_value, &attr)) {
+		const char *err = const_value(a, &attr, out);
+		if (err)
+			return err;
+	} else if (!dwarf_attr(&var, DW_AT_location, &attr) ||
+		   dwarf_getlocation(&attr, &ops, &len) != 0 || len == 0) {
+		/* an extern declaration: defined elsewhere (SystemTap
+		 * 4.8's message) */
+		return arena_printf(a, "failed to retrieve location attribute "
+				    "for '%s'", name);
+	} else {
+		out->loc = elf_loc_from_ops(f->ef, &attr, &cud, 0, ops, len);
+		out->inlined = out->stmt = false;
+	}
+	if (!kf_die_type(&var, &type) || !kf_type_spell(&type, &o)) {
+		sb_free(&o);
+		return arena_printf(a, "the type of global '%s' is not known",
+				    name);
+	}
+	*c_type = arena_strdup(a, sb_str(&o));
+	sb_free(&o);
 	return NULL;
 }
 
@@ -416,6 +456,7 @@ const char *dwloc_var_at(struct dwloc_file *f, struct arena *a,
 	int nsc;
 	bool found = false, inlined;
 
+	*out = (struct dwloc_prog){ 0 };
 	if (!find_instance(f, cu, entry, &fn, &inlined))
 		return arena_printf(a, "no function at 0x%" PRIx64 " in the "
 				    "kernel's DWARF", entry);

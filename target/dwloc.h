@@ -41,6 +41,11 @@ struct dwloc_prog {
 	bool cfa_known;
 	unsigned cfa_reg;
 	int64_t cfa_offset;
+	/* a module's variable (DW_OP_addr): the module is wherever it was
+	 * loaded, so the address is mod_sym's there plus the program's
+	 * address minus mod_sym_addr, mod_sym's in the layout; or NULL */
+	const char *module, *mod_sym;
+	uint64_t mod_sym_addr;
 };
 
 /* What a program's value is, once run. */
@@ -101,6 +106,15 @@ struct elf_file *dwloc_elf(struct dwloc_file *f);
  */
 const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 		      uint32_t cu, const char *name, struct dwloc_prog *out);
+
+/*
+ * A variable defined at the top of CU number cu (a file's static or
+ * global, DW_AT_location a DW_OP_addr program): NULL, *out and its C type
+ * as -L spells it (*c_type, in a), or an error message.
+ */
+const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
+			 const char *name, struct dwloc_prog *out,
+			 const char **c_type);
 
 /*
  * The same at pc inside that copy (kernel.statement): the innermost

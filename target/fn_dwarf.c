@@ -317,6 +317,11 @@ static bool type_decl(struct kf_types *b, Dwarf_Die *t, struct strbuf *o)
 	return ok;
 }
 
+bool kf_type_spell(Dwarf_Die *t, struct strbuf *o)
+{
+	return type_decl(NULL, t, o);
+}
+
 /* The strs id of t's name, or -1; cached by DIE offset. */
 int kf_type_id(struct kf_types *b, Dwarf_Die *t)
 {

@@ -68,6 +68,8 @@ struct kf_types {
 
 /* The strs id of type DIE t's name, or -1 when it cannot be spelled. */
 int kf_type_id(struct kf_types *tt, Dwarf_Die *t);
+/* Append type DIE t's name, as kf_type_id spells it, to o. */
+bool kf_type_spell(Dwarf_Die *t, struct strbuf *o);
 /* The DIE's type (through DW_AT_signature type units): false if none. */
 bool kf_die_type(Dwarf_Die *die, Dwarf_Die *out);
 
