@@ -320,8 +320,9 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
 		int scope = 0;
 
 		if (!kernel && len && se->s->target && memchr(m, '/', len) &&
-		    !memchr(m, '<', len)) {
-			/* a user program: its DWARF's types */
+		    m[0] != '<') {
+			/* a user program: its DWARF's types ("PATH<h.h>" is
+			 * a path too, as in 4.8: no such file) */
 			const char *err, *prog = userpath_program(a,
 				arena_strndup(a, m, len));
 			kernel_only = false;
@@ -340,6 +341,36 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
 				any = true;
 			/* the program's own type: not the kernel's of that
 			 * name, which a scope's lookup falls back to */
+			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
+			    type == cast_lookup(a, btf, name, 0))
+				type = 0;
+			if (type)
+				*user = true;
+			if (!m[len])
+				break;
+			m += len + 1;
+			continue;
+		}
+		if (!kernel && len > 2 && se->s->target && m[0] == '<' &&
+		    m[len - 1] == '>') {
+			/* "<a.h><b.h>": the headers' types, compiled by gcc
+			 * as 4.8 does, the value in user memory (4.8's
+			 * uderef, in any probe) */
+			const char *err, *headers = arena_strndup(a, m, len);
+			kernel_only = false;
+			if (!btf) {
+				if (report)
+					diag_error(se->s, cast->loc, "cannot "
+						   "resolve @cast: %s",
+						   se->btf_err);
+				return 0;
+			}
+			scope = target_header_btf(se->s->target, headers,
+						  &err);
+			if (!scope)
+				why = err;
+			else
+				any = true;
 			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
 			    type == cast_lookup(a, btf, name, 0))
 				type = 0;
