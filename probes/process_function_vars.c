@@ -156,9 +156,8 @@ static bool function_var(struct sema *se, struct node *n, int k,
 		if (!err && (object || mode == VAR_WRITE))
 			err = dwloc_eval(a, &prog, size, NULL, NULL, &shape);
 		if (!err && mode == VAR_ADDRESS && shape.kind != DWL_MEMORY)
-			err = arena_printf(a, "cannot take the address of "
-					   "'%s': it is held in a register",
-					   name);
+			err = arena_printf(a, "cannot take address of "
+					   "object in register ('%s')", name);
 		if (!err && object && shape.kind != DWL_MEMORY)
 			err = arena_printf(a, "'%s' is a %s held in registers, "
 					   "which is not supported yet", name,

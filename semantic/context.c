@@ -587,7 +587,9 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
 		flags = PATH_ADDRESS;
 		e = e->unary.operand;
+		/* &$x: the address of an object of $x's type */
 		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
+		    e->kind != N_TARGET &&
 		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
 			return 0;
 	} else if (e->kind == N_TMEMBER &&
