@@ -193,7 +193,7 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 	if (r->address)
 		return "the address of a user-space variable (an aggregate, "
 		       "or &$var) is not on this backend yet";
-	if (r->reg_address)	/* -g: $x = v */
+	if (r->reg_address || r->write_target)	/* -g: $x = v, $p->f = v */
 		return "a write to a user-space variable is not on this "
 		       "backend yet";
 	switch (r->root) {

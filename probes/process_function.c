@@ -689,6 +689,7 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 			r->is_signed = u->signs[k];
 			r->address = u->objects[k];
 			r->reg_address = u->reg_slots[k];
+			r->write_target = b->ctxvars[k]->write_size != 0;
 			r->steps = b->ctxvars[k]->member_path;
 			r->space = SPACE_USER;
 			values[k] = r;

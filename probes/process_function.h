@@ -76,6 +76,8 @@ struct up_probe {
 enum var_mode {
 	VAR_VALUE,			/* its value (a scalar) */
 	VAR_OBJECT,			/* a struct's or array's address */
+	VAR_ADDRESS,			/* &$x: a variable's address in
+					 * memory */
 	VAR_WRITE,			/* where a write (-g) puts a scalar */
 };
 

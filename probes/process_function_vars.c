@@ -87,7 +87,7 @@ static const char *var_type(const struct up_probe *u, const char *name)
 static bool function_var(struct sema *se, struct node *n, int k,
 			 const char *name, enum var_mode mode)
 {
-	bool object = mode == VAR_OBJECT;
+	bool object = mode == VAR_OBJECT || mode == VAR_ADDRESS;
 	const struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
 
@@ -155,6 +155,9 @@ static bool function_var(struct sema *se, struct node *n, int k,
 		struct dwloc_value shape = { .kind = DWL_VALUE, .reg = -1 };
 		if (!err && (object || mode == VAR_WRITE))
 			err = dwloc_eval(a, &prog, size, NULL, NULL, &shape);
+		if (!err && mode == VAR_ADDRESS && shape.kind != DWL_MEMORY)
+			err = arena_printf(a, "cannot take address of "
+					   "object in register ('%s')", name);
 		if (!err && object && shape.kind != DWL_MEMORY)
 			err = arena_printf(a, "'%s' is a %s held in registers, "
 					   "which is not supported yet", name,
@@ -229,9 +232,12 @@ static bool marks_rip(struct sema *se, int k)
  * the same in every probe of the body. The reads are the process's.
  * A struct or array variable (a struct passed by value): the steps start
  * from its address ($pr->b). flags: PATH_AGGREGATE for the value a
- * pretty printing shows ($s->emb$: the member's address).
+ * pretty printing shows ($s->emb$: the member's address), PATH_ADDRESS
+ * for &$p->f; write: the target of `$p->f = v` (-g), the member's address
+ * and size (write_size).
  */
-static struct symbol *chain_slot(struct sema *se, struct node *n, int flags)
+static struct symbol *chain_slot(struct sema *se, struct node *n, int flags,
+				 bool write)
 {
 	struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
@@ -256,6 +262,10 @@ static struct symbol *chain_slot(struct sema *se, struct node *n, int flags)
 	key = context_key(a, n);
 	if (flags & PATH_AGGREGATE)
 		key = arena_printf(a, "*%s", key);
+	else if (flags & PATH_ADDRESS)
+		key = arena_printf(a, "&%s", key);
+	else if (write)
+		key = arena_printf(a, "=%s", key);
 	for (int i = 0; i < b->nctxvars; i++)
 		if (!strcmp(b->ctxvars[i]->name, key))
 			return b->ctxvars[i];
@@ -297,6 +307,17 @@ static struct symbol *chain_slot(struct sema *se, struct node *n, int flags)
 			msg = type_path(a, btf, id, flags | (object ?
 					PATH_OBJECT : 0), n, &p, &end, &at);
 		}
+		if (!msg && write) {
+			struct member_step *last = &p.steps[p.nsteps - 1];
+			at = n;
+			if (last->result == STEP_BITS)
+				msg = "writing to a bitfield is not supported "
+				      "yet";
+			else if (last->result != STEP_READ)
+				msg = "cannot write to a struct, union or array";
+			/* stop at the member's address: the write's target */
+			last->result = STEP_ADDR;
+		}
 		if (msg) {
 			if (se->report)
 				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
@@ -323,6 +344,8 @@ static struct symbol *chain_slot(struct sema *se, struct node *n, int flags)
 	struct symbol *sym = add_context_slot(se, b, n, key);
 	sym->member_path = path;
 	sym->ctx_root = root + 1;
+	if (write)
+		sym->write_size = path->steps[path->nsteps - 1].size;
 	return sym;
 }
 
@@ -511,7 +534,9 @@ static enum type var_slot(struct sema *se, struct node *n, const char *name,
 {
 	struct probe_body *b = sema_ctx(se);
 	const char *key = mode == VAR_VALUE ? name :
-			  arena_printf(&se->s->arena, "%s%s", mode == VAR_OBJECT ?
+			  arena_printf(&se->s->arena, "%s%s",
+				       mode == VAR_ADDRESS ? "&" :
+				       mode == VAR_OBJECT ?
 				       "*" : "=", name);
 	int k = -1;
 
@@ -553,12 +578,32 @@ bool up_context_assign(struct sema *se, struct node *assign,
 	expect(se, rhs, infer(se, rhs, TY_LONG), TY_LONG);
 	*type = TY_LONG;
 	lhs->type = TY_LONG;
-	if (lhs->kind != N_TARGET || lhs->target.name[1] == '$' ||
+	if (lhs->kind != N_TARGET && lhs->kind != N_TMEMBER &&
+	    lhs->kind != N_TINDEX) {
+		if (se->report)
+			diag_error(se->s, lhs->loc, "only a user-space "
+				   "function's variable or member ($x, $p->f) "
+				   "can be written");
+		return true;
+	}
+	if (lhs->kind != N_TARGET) {	/* $p->f = v: in the process */
+		if (lhs->kind == N_TMEMBER &&
+		    (!strcmp(lhs->target.name, "$") ||
+		     !strcmp(lhs->target.name, "$$"))) {
+			if (se->report)
+				diag_error(se->s, lhs->loc, "cannot write to a "
+					   "pretty printing");
+			return true;
+		}
+		lhs->sym = chain_slot(se, lhs, 0, true);
+		return true;
+	}
+	if (lhs->target.name[1] == '$' ||
 	    pretty_suffix(&se->s->arena, lhs->target.name, &(const char *){0})) {
 		if (se->report)
 			diag_error(se->s, lhs->loc, "only a user-space "
 				   "function's variable ($x) can be written, "
-				   "for now");
+				   "not '%s'", lhs->target.name);
 		return true;
 	}
 	var_slot(se, lhs, lhs->target.name, VAR_WRITE);
@@ -610,7 +655,7 @@ static enum type infer_pretty(struct sema *se, struct node *n, int depth)
 			 var_is_object(se, base->target.name) ? VAR_OBJECT :
 			 VAR_VALUE);
 	else {
-		base->sym = chain_slot(se, base, PATH_AGGREGATE);
+		base->sym = chain_slot(se, base, PATH_AGGREGATE, false);
 		base->type = TY_LONG;
 	}
 	if (!base->sym)
@@ -631,15 +676,22 @@ enum type up_context(struct sema *se, struct node *n, bool addr_of)
 		return n->type = n->kind == N_TARGET && name[1] == '$' &&
 				 strcmp(name, "$$return") ? TY_STRING : TY_LONG;
 
-	if (n->kind != N_TARGET && !addr_of) {
-		n->sym = chain_slot(se, n, 0);
+	if (n->kind != N_TARGET) {	/* $p->f, &$p->f */
+		n->sym = chain_slot(se, n, addr_of ? PATH_ADDRESS : 0, false);
 		return n->type = TY_LONG;
 	}
-	if (n->kind != N_TARGET || addr_of) {
-		if (se->report)
-			diag_error(se->s, n->loc, "'&' of context variables "
-				   "of user-space probes is not supported yet");
-		return n->type = TY_LONG;
+	if (addr_of) {
+		/* &$x: the address of a variable in memory */
+		if (name[1] == '$' || (!up_body_all(se, UP_FUNCTION, false) &&
+				       !up_body_all(se, UP_FUNCTION, true) &&
+				       !up_body_all(se, UP_STATEMENT, false))) {
+			if (se->report)
+				diag_error(se->s, n->loc, "'&' applies to a "
+					   "user-space function's variables "
+					   "only");
+			return n->type = TY_LONG;
+		}
+		return var_slot(se, n, name, VAR_ADDRESS);
 	}
 	if (!strncmp(name, "$$parms", 7) || !strncmp(name, "$$vars", 6) ||
 	    !strncmp(name, "$$locals", 8) || !strncmp(name, "$$return", 8))

@@ -89,6 +89,8 @@ struct value_recipe {
 					 * from a copy */
 	bool reg_address;		/* a write's target: the register's
 					 * own slot */
+	bool write_target;		/* -g: where `$x = v`, `$p->f = v`
+					 * writes (an address) */
 	/* then the member steps (offsets, derefs, bitfields), or NULL */
 	const struct member_path *steps;
 	enum value_space space;

@@ -320,8 +320,9 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
 		int scope = 0;
 
 		if (!kernel && len && se->s->target && memchr(m, '/', len) &&
-		    !memchr(m, '<', len)) {
-			/* a user program: its DWARF's types */
+		    m[0] != '<') {
+			/* a user program: its DWARF's types ("PATH<h.h>" is
+			 * a path too, as in 4.8: no such file) */
 			const char *err, *prog = userpath_program(a,
 				arena_strndup(a, m, len));
 			kernel_only = false;
@@ -340,6 +341,36 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
 				any = true;
 			/* the program's own type: not the kernel's of that
 			 * name, which a scope's lookup falls back to */
+			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
+			    type == cast_lookup(a, btf, name, 0))
+				type = 0;
+			if (type)
+				*user = true;
+			if (!m[len])
+				break;
+			m += len + 1;
+			continue;
+		}
+		if (!kernel && len > 2 && se->s->target && m[0] == '<' &&
+		    m[len - 1] == '>') {
+			/* "<a.h><b.h>": the headers' types, compiled by gcc
+			 * as 4.8 does, the value in user memory (4.8's
+			 * uderef, in any probe) */
+			const char *err, *headers = arena_strndup(a, m, len);
+			kernel_only = false;
+			if (!btf) {
+				if (report)
+					diag_error(se->s, cast->loc, "cannot "
+						   "resolve @cast: %s",
+						   se->btf_err);
+				return 0;
+			}
+			scope = target_header_btf(se->s->target, headers,
+						  &err);
+			if (!scope)
+				why = err;
+			else
+				any = true;
 			if (scope && (type = cast_lookup(a, btf, name, scope)) &&
 			    type == cast_lookup(a, btf, name, 0))
 				type = 0;
@@ -406,14 +437,17 @@ static int cast_type(struct sema *se, struct node *cast, bool report,
  * type of a @cast or context value into the locals it is assigned to):
  * 0 and false when it has none.
  */
-static int local_btf_type(const struct node *root, bool *object)
+static int local_btf_type(const struct node *root, bool *object,
+			  bool *user)
 {
 	const struct symbol *sym = root->kind == N_VAR ? root->sym : NULL;
 
 	*object = false;
+	*user = false;
 	if (!sym || sym->kind != SYM_LOCAL || sym->btf_type <= 0)
 		return 0;
 	*object = sym->btf_object;
+	*user = sym->btf_user;
 	return sym->btf_type;
 }
 
@@ -505,7 +539,7 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	if (is_cast) {
 		type = cast_type(se, root, true, &user);
 	} else {
-		type = local_btf_type(root, &object);
+		type = local_btf_type(root, &object, &user);
 		if (!type)
 			diag_error(se->s, root->loc, "unknown type in dereference "
 				   "of '%s': it holds no typed value (assign it "
@@ -539,19 +573,23 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
  * a context variable or chain (the same type in every probe of the
  * body), a typed local. object: the value is the address of one.
  */
-static int expr_btf_type(struct sema *se, struct node *e, bool *object)
+static int expr_btf_type(struct sema *se, struct node *e, bool *object,
+			 bool *user)
 {
 	int flags = 0, type = 0, end;
 	struct member_path p;
 	const struct node *at;
 
 	*object = false;
+	*user = false;
 	if (e->kind == N_ASSIGN && e->binary.op == OP_ASSIGN)
-		return expr_btf_type(se, e->binary.rhs, object);
+		return expr_btf_type(se, e->binary.rhs, object, user);
 	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
 		flags = PATH_ADDRESS;
 		e = e->unary.operand;
+		/* &$x: the address of an object of $x's type */
 		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
+		    e->kind != N_TARGET &&
 		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
 			return 0;
 	} else if (e->kind == N_TMEMBER &&
@@ -563,26 +601,28 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 	struct btf *btf = NULL;
 	bool base_object = false;
 	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
-		bool user;
-		type = cast_type(se, root, false, &user);
-		if (user)	/* no autocast of a process's values (yet) */
-			return 0;
+		type = cast_type(se, root, false, user);
 		base_object = true;
 	} else if (root->kind == N_VAR) {
-		type = local_btf_type(root, &base_object);
+		type = local_btf_type(root, &base_object, user);
 	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
 		   body_family(se, se->body) &&
-		   body_family(se, se->body)->var_ctype &&
-		   !body_family(se, se->body)->var_user) {
-		/* (a process's values: no autocast yet) */
+		   body_family(se, se->body)->var_ctype) {
+		/* a process's values: the type of the program's DWARF, the
+		 * value in its memory, in every probe of the body */
+		const struct probe_family *f = body_family(se, se->body);
+		bool seen = false;
 		for (int i = 0; i < se->prog->nprobes; i++) {
 			const struct derived_probe *dp = se->prog->probes[i];
 			if (!body_has_probe(se, dp))
 				continue;
 			int t = context_value_type(se, dp, e, flags);
-			if (!t || (type && t != type))
+			bool u = f->var_user && f->var_user(dp);
+			if (!t || (type && t != type) || (seen && u != *user))
 				return 0;
 			type = t;
+			*user = u;
+			seen = true;
 		}
 		*object = flags == PATH_ADDRESS;
 		return type;
@@ -601,12 +641,12 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object)
 void note_btf_type(struct sema *se, struct symbol *sym,
 			  struct node *rhs)
 {
-	bool object;
+	bool object, user;
 	int type;
 
 	if (sym->kind != SYM_LOCAL || sym->btf_type < 0)
 		return;
-	type = expr_btf_type(se, rhs, &object);
+	type = expr_btf_type(se, rhs, &object, &user);
 	if (type && sym->btf_type && sym->btf_type != type) {
 		/* two ids may spell one type ("struct task_struct*") */
 		char *x = btf_type_name(sema_btf(se), sym->btf_type);
@@ -617,12 +657,14 @@ void note_btf_type(struct sema *se, struct symbol *sym,
 		free(y);
 	}
 	if (!type || (sym->btf_type && (sym->btf_type != type ||
-					sym->btf_object != object))) {
+					sym->btf_object != object ||
+					sym->btf_user != user))) {
 		sym->btf_type = -1;	/* untyped or conflicting */
 		return;
 	}
 	sym->btf_type = type;
 	sym->btf_object = object;
+	sym->btf_user = user;
 }
 
 /* Is the chain n (on a context variable or @cast) defined, as @defined
@@ -642,10 +684,10 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 					  flags | PATH_OBJECT, n, &p, &end, &at);
 	}
 	if (root->kind == N_VAR && n != root) {	/* autocast */
-		bool object;
+		bool object, user;
 		int type;
 		infer(se, root, TY_LONG);
-		type = local_btf_type(root, &object);
+		type = local_btf_type(root, &object, &user);
 		return type && !type_path(&se->s->arena, sema_btf(se), type,
 					  flags | (object ? PATH_OBJECT : 0), n,
 					  &p, &end, &at);

@@ -196,9 +196,10 @@ struct symbol {
 	const struct pretty *pretty;
 	/* SYM_LOCAL, autocast: the BTF type of the values assigned to it
 	 * (0 none yet, -1 untyped or conflicting); btf_object: they are
-	 * addresses of objects of that type */
+	 * addresses of objects of that type; btf_user: in the process's
+	 * memory (a user program's types) */
 	int btf_type;
-	bool btf_object;
+	bool btf_object, btf_user;
 };
 
 /* One probe point of a probe, resolved: what the runtime registers. */

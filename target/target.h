@@ -71,6 +71,14 @@ struct target {
  */
 int target_user_btf(struct target *t, const char *path, const char **err);
 
+/*
+ * The DWARF types of the C headers "<a.h><b.h>" (@cast's module as
+ * SystemTap 4.8 takes it): a shared object gcc compiles from them, kept
+ * in the cache (target/typequery.c), as a scope as target_user_btf's.
+ */
+int target_header_btf(struct target *t, const char *headers,
+		      const char **err);
+
 /* A module whose BTF was asked for: its scope in the target's BTF, or 0
  * and why not. */
 struct target_module {

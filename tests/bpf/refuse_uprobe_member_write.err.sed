@@ -1,0 +1,1 @@
+s|process\("/[^"]*/utypes_prog"\)|process("OUT/utypes_prog")|
