@@ -29,22 +29,56 @@
 
 #include "bpf/bpf.h"
 #include "semantic/semantic.h"
+#include "target/btf_blob.h"
+#include "target/target.h"
 #include "target/tracepoints.h"
 
-/* The running kernel's BTF, loaded once (NULL: none, *why says). */
+/* The kernel the programs are built for: NULL, the running one; else
+ * another release's, run in a guest of it (bpf_set_guest_kernel). */
+static const struct target *guest_kernel;
+
+void bpf_set_guest_kernel(const struct target *t)
+{
+	guest_kernel = t;
+}
+
+bool bpf_in_guest(void)
+{
+	return guest_kernel != NULL;
+}
+
+/* The target kernel's BTF, loaded once (NULL: none, *why says): the
+ * running kernel's, or the guest kernel's from its files (the cache's
+ * btf-RELEASE). */
 static struct btf *kernel_btf(const char **why)
 {
 	static struct btf *btf;
 	static bool tried;
+	static char *guest_why;
 
 	if (!tried) {
 		tried = true;
-		btf = btf__load_vmlinux_btf();
+		if (guest_kernel) {
+			uint8_t *blob;
+			size_t len;
+			if (btf_target_blob(guest_kernel, &blob, &len,
+					    &guest_why) == 0) {
+				btf = btf__new(blob, (__u32)len);
+				free(blob);
+				if (!btf)
+					guest_why = xasprintf("the BTF of "
+						"kernel %s is not readable",
+						guest_kernel->release);
+			}
+		} else {
+			btf = btf__load_vmlinux_btf();
+		}
 		if (!btf)
 			btf = NULL;
 	}
 	if (!btf && why)
-		*why = "the running kernel has no BTF "
+		*why = guest_kernel ? guest_why :
+		       "the running kernel has no BTF "
 		       "(/sys/kernel/btf/vmlinux)";
 	return btf;
 }
@@ -342,7 +376,10 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 		if (!func_proto(kernel_btf(NULL), at->kfunc.symbol))
 			return "the running kernel's BTF does not describe "
 			       "this function, so fentry cannot attach to it";
-		why = fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
+		/* a guest's kernel is not here to ask: Debian's 6.1 and
+		 * 6.12 load fentry programs (tests/bpf.sh's guest runs) */
+		why = guest_kernel ? NULL :
+		      fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
 				     at->kfunc.symbol, BTF_KIND_FUNC));
 		if (why)
 			return why;

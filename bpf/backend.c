@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -16,6 +17,7 @@
 #include "lib/files.h"
 #include "lib/hash.h"
 #include "semantic/semantic.h"
+#include "vm/vm.h"
 
 static int bpf_prepare(struct driver *d)
 {
@@ -76,7 +78,7 @@ static int run_tool(char *const argv[], bool verbose)
  * o and so.
  */
 static int build_cache(struct driver *d, const char *o, const char *so,
-		       bool from_cache)
+		       bool from_cache, const char **cached_so)
 {
 	struct session *s = d->s;
 	const char *const suffix[2] = { "bpf.o", "so" };
@@ -86,7 +88,7 @@ static int build_cache(struct driver *d, const char *o, const char *so,
 	if (!s->cache_dir || getenv("STAP_BPF_NO_CACHE"))
 		return 0;
 	uint64_t h = fnv1a(FNV_OFFSET, d->source, d->source_len);
-	h = fnv1a(h, "clang -O2 -g; cc -shared -O1 v1", 32);
+	h = fnv1a(h, "clang -O2 -g; cc -shared -O1 v2", 32);
 	const char *dir = arena_printf(&s->arena, "%s/bpf", s->cache_dir);
 	if (!from_cache && make_dirs(dir))
 		return 0;
@@ -104,6 +106,8 @@ static int build_cache(struct driver *d, const char *o, const char *so,
 		free(data);
 		if (rc)
 			return 0;
+		if (i == 1 && cached_so)
+			*cached_so = c;
 	}
 	return from_cache;
 }
@@ -125,12 +129,32 @@ static int bpf_build(struct driver *d)
 		return 1;
 	}
 	fclose(f);
-	if (build_cache(d, o, so, true)) {
+	const char *cached = NULL;
+	if (build_cache(d, o, so, true, &cached)) {
 		if (verbose)
 			fprintf(stderr, "stap: the BPF objects from the cache\n");
-		d->ko_path = arena_strdup(&s->arena, o);
+		d->ko_path = arena_strdup(&s->arena, cached);
 		return 0;
 	}
+	/* the kernel half goes inside the user half (the loader opens it
+	 * from memory): one file is the whole program, which a guest's
+	 * loader gets as a module file */
+	const char *embed = arena_printf(&s->arena, "%s/prog_obj.s",
+					 d->tmpdir);
+	f = fopen(embed, "w");
+	if (!f || fprintf(f, "\t.section .rodata\n\t.balign 8\n"
+			  "\t.globl stp_bpf_object\nstp_bpf_object:\n"
+			  "\t.incbin \"%s\"\n\t.globl stp_bpf_object_end\n"
+			  "stp_bpf_object_end:\n"
+			  "\t.section .note.GNU-stack,\"\",@progbits\n",
+			  o) < 0) {
+		fprintf(stderr, "stap: error: writing %s: %s\n", embed,
+			strerror(errno));
+		if (f)
+			fclose(f);
+		return 1;
+	}
+	fclose(f);
 	char *clang[] = { "clang", "-target", "bpf", "-O2", "-g",
 			  "-D__TARGET_ARCH_x86", "-w",
 			  "-I/usr/include/x86_64-linux-gnu", "-c", (char *)c,
@@ -139,19 +163,74 @@ static int bpf_build(struct driver *d)
 	const char *inc = arena_printf(&s->arena, "-iquote%s",
 				       d->runtime_dir);
 	char *cc[] = { "cc", "-shared", "-fPIC", "-O1", "-w", (char *)inc,
-		       (char *)c, "-o", (char *)so, "-lbpf", NULL };
+		       (char *)c, (char *)embed, "-o", (char *)so, "-lbpf",
+		       NULL };
 	if (run_tool(clang, verbose) || run_tool(cc, verbose)) {
 		fprintf(stderr, "stap: error: compiling the BPF program failed "
 			"(a bug of the bpf backend: please report it)\n");
 		return 1;
 	}
-	build_cache(d, o, so, false);
-	d->ko_path = arena_strdup(&s->arena, o);
+	/* -p4 prints the program's file: the cache's when it is stored */
+	d->ko_path = arena_strdup(&s->arena, so);
+	if (build_cache(d, o, so, false, &cached) == 0 && cached)
+		d->ko_path = arena_strdup(&s->arena, cached);
 	return 0;
+}
+
+/*
+ * Pass 5 in a qemu guest of the target kernel (bpf_in_guest): the guest
+ * runs the loader stapbpf (beside stap) from this machine's files, which
+ * it mounts read-only (virtio-fs: root only), with the program's one
+ * file (the user half with the kernel half inside) as its module.
+ */
+static int bpf_run_guest(struct driver *d)
+{
+	struct session *s = d->s;
+	const struct bpf_run *r = d->own;
+
+	if (!r->forced)
+		fprintf(stderr, "stap: %s is not the running kernel: running "
+			"in a qemu guest of it\n", s->release);
+	const char *workdir = arena_printf(&s->arena, "%s/vm", d->tmpdir);
+	if (mkdir(workdir, 0700) != 0 && errno != EEXIST) {
+		fprintf(stderr, "stap: error: cannot create %s: %s\n", workdir,
+			strerror(errno));
+		return 1;
+	}
+	struct vm_options o = {
+		.release = s->release,
+		.staprun = arena_printf(&s->arena, "%s/staprun", d->exe_dir),
+		.workdir = workdir,
+		.verbose = s->verbose > 1,
+		.memory_mb = r->vm_memory_mb,
+		.cpus = r->vm_cpus,
+	};
+	if (!vm_host_shared(&o)) {
+		fprintf(stderr, "stap: error: the bpf backend in a guest needs "
+			"this machine's files in it (virtio-fs, as root, with "
+			"%s): its loader and libbpf are there\n",
+			"virtiofsd");
+		return 1;
+	}
+	const char **args = arena_alloc(&s->arena, 4 * sizeof(*args));
+	int nargs = 0;
+	for (int i = 0; i < s->verbose - 1 && i < 3; i++)
+		args[nargs++] = "-v";
+	args[nargs] = NULL;
+	struct vm_job job = {
+		.module = d->ko_path,
+		.cmd = s->target_cmd,
+		.staprun_args = nargs ? args : NULL,
+		.loader = arena_printf(&s->arena, "/host%s/stapbpf",
+				       d->exe_dir),
+	};
+	return vm_run_stream(&o, &job, 1, 2) == 0 ? 0 : 1;
 }
 
 static int bpf_run(struct driver *d)
 {
+	if (bpf_in_guest())
+		return bpf_run_guest(d);
 	return bpf_load_and_run(d->tmpdir, d->s->verbose > 1,
 				d->s->target_cmd, d->s->target_pid);
 }
