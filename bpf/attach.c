@@ -302,7 +302,6 @@ struct ctx_check {
 static void check_context(struct node *n, void *arg)
 {
 	struct ctx_check *c = arg;
-	bool ret = c->dp->attach.kind == ATTACH_KFUNC_RETURN;
 
 	if (c->why)
 		return;
@@ -324,10 +323,8 @@ static void check_context(struct node *n, void *arg)
 				 "is not on this backend yet";
 			return;
 		}
-		/* the inner nodes of a chain have no slot of their own */
-		if (ret && n->sym && n->sym->member_path)
-			c->why = "a member chain in a .return probe is read at "
-				 "the entry, which this backend does not do yet";
+		/* a member chain in a .return probe is read at the entry
+		 * (bpf_emit_programs: an fentry program keeps it) */
 		return;
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
@@ -722,9 +719,12 @@ static unsigned long long tick_ns(struct session *s)
 	unsigned long hz = 250;		/* Debian's */
 	char path[300];
 	struct utsname_release { char r[256]; } u = { { 0 } };
-	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+	FILE *f = guest_kernel ? NULL :
+		  fopen("/proc/sys/kernel/osrelease", "r");
 
 	(void)s;
+	if (guest_kernel)
+		snprintf(u.r, sizeof(u.r), "%s", guest_kernel->release);
 	if (f) {
 		if (fgets(u.r, sizeof(u.r), f))
 			u.r[strcspn(u.r, "\n")] = 0;
@@ -742,6 +742,54 @@ static unsigned long long tick_ns(struct session *s)
 	return hz ? 1000000000ULL / hz : 4000000ULL;
 }
 
+/* Whether a body reads a member chain of its context. */
+static bool has_chain(const struct probe_body *b)
+{
+	for (int k = 0; k < b->nctxvars; k++)
+		if (b->ctxvars[k]->member_path &&
+		    b->ctxvars[k]->member_path->nsteps)
+			return true;
+	return false;
+}
+
+/* A kernel program's reads of dp's context values into S->c[]: 0, or 1
+ * after a message. */
+static int emit_values(struct core *c, const struct derived_probe *dp,
+		       FILE *pf)
+{
+	const struct probe_body *b = dp->body;
+	int rc = 0;
+
+	for (int k = 0; k < b->nctxvars; k++) {
+		int slot, type;
+		const char *why = value_root(dp, k, &slot, &type);
+		char root[32];
+		if (why) {
+			fprintf(stderr, "stap: error: %s: %s\n", dp->pp, why);
+			rc = 1;
+			continue;
+		}
+		snprintf(root, sizeof(root), "ctx[%d]", slot);
+		const struct member_path *path = b->ctxvars[k]->member_path;
+		if (!path || !path->nsteps) {
+			fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
+				cast_of(c->b, type), slot);
+			continue;
+		}
+		if (!emit_chain(c, pf, k, root, type, path)) {
+			fprintf(stderr, "stap: error: %s: %s: %s\n", dp->pp,
+				b->ctxvars[k]->name, c->err);
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+static const char scratch_decl[] =
+	"\tstruct stp_scratch *S; { __u32 z = 0; S = "
+	"bpf_map_lookup_elem(&stp_scr, &z); if (!S) return 0; }\n"
+	"\tS->fm = 0;\n";
+
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 {
 	struct core c = { .b = kernel_btf(NULL) };
@@ -749,7 +797,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	size_t plen = 0;
 	FILE *pf = open_memstream(&pbuf, &plen);
 	int np = 0, rc = 0;
-	bool udecl = false;
+	bool udecl = false, kentry_declared = false;
 
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *name = NULL;
@@ -762,6 +810,30 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		if (p == BPF_PLACE_UPROBE) {
 			rc |= bpf_uprobe_program(s, dp, np++, &udecl, pf);
 			continue;
+		}
+		/* a .return probe's member chains are read at the entry,
+		 * as SystemTap reads them: an fentry program keeps every
+		 * value by thread (stp_keN), the fexit program takes them
+		 * (a call whose entry was not seen runs no handler) */
+		bool at_entry = p == BPF_PLACE_KRETURN && has_chain(b);
+		if (at_entry) {
+			if (!kentry_declared)
+				fputs("struct stp_kentry { long long "
+				      "c[STP_NCTX]; long long fm; };\n", pf);
+			kentry_declared = true;
+			fprintf(pf, "struct { __uint(type, "
+				"BPF_MAP_TYPE_LRU_HASH); __uint(max_entries, "
+				"10240); __type(key, __u64); __type(value, "
+				"struct stp_kentry); } stp_ke%d SEC(\".maps\");\n"
+				"SEC(\"fentry/%s\") int stp_k%d(unsigned long "
+				"long *ctx)\n{\n\tif (G.stp_exit)\n\t\treturn 0;"
+				"\n%s", np, name, np, scratch_decl);
+			rc |= emit_values(&c, dp, pf);
+			/* the scratch's ret slot follows c[]: the faults */
+			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
+				"S->ret = (long long)S->fm; bpf_map_update_elem("
+				"&stp_ke%d, &t, (void *)S->c, BPF_ANY); }\n"
+				"\treturn 0;\n}\n", np);
 		}
 		if (p == BPF_PLACE_TRACE && !b->nctxvars)
 			/* no typed value: the plain raw tracepoint */
@@ -779,32 +851,16 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
 			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
 		if (b->nctxvars || p == BPF_PLACE_KRETURN)
-			fputs("\tstruct stp_scratch *S; { __u32 z = 0; S = "
-			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
-			      "return 0; }\n\tS->fm = 0;\n", pf);
-		for (int k = 0; k < b->nctxvars; k++) {
-			int slot, type;
-			const char *why = value_root(dp, k, &slot, &type);
-			char root[32];
-			if (why) {
-				fprintf(stderr, "stap: error: %s: %s\n", dp->pp,
-					why);
-				rc = 1;
-				continue;
-			}
-			snprintf(root, sizeof(root), "ctx[%d]", slot);
-			const struct member_path *path = b->ctxvars[k]->member_path;
-			if (!path || !path->nsteps) {
-				fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
-					cast_of(c.b, type), slot);
-				continue;
-			}
-			if (!emit_chain(&c, pf, k, root, type, path)) {
-				fprintf(stderr, "stap: error: %s: %s: %s\n",
-					dp->pp, b->ctxvars[k]->name, c.err);
-				rc = 1;
-			}
-		}
+			fputs(scratch_decl, pf);
+		if (at_entry)
+			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
+				"struct stp_kentry *e = bpf_map_lookup_elem("
+				"&stp_ke%d, &t); if (!e) return 0; for (int i = 0; "
+				"i < STP_NCTX; i++) S->c[i] = e->c[i]; S->fm = "
+				"e->fm; bpf_map_delete_elem(&stp_ke%d, &t); }\n",
+				np - 1, np - 1);
+		else
+			rc |= emit_values(&c, dp, pf);
 		if (p == BPF_PLACE_KRETURN) {
 			int proto = func_proto(c.b, name);
 			const struct btf_type *t = btf__type_by_id(c.b,
