@@ -12,6 +12,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "bpf/bpf.h"
@@ -39,7 +40,11 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc - 1)
 		goto usage;
-	return bpf_load_and_run_so(argv[optind], verbose > 0, cmd, pid);
+	/* dlopen searches the library path for a bare name */
+	char path[4096];
+	snprintf(path, sizeof(path), "%s%s", strchr(argv[optind], '/') ?
+		 "" : "./", argv[optind]);
+	return bpf_load_and_run_so(path, verbose > 0, cmd, pid);
 usage:
 	fputs("usage: stapbpf [-v] [-c CMD] [-x PID] PROG.so\n", stderr);
 	return 1;
