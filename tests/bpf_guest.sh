@@ -205,6 +205,46 @@ $(head -c 1500 "$dir/err")"
 	fi
 }
 
+# stap itself runs a program in a guest (its own boot: bpf_run_guest,
+# through stapvm's stream mode): -r of another kernel, with -c, the
+# kernel's function entry and return; --vm on the newest kernel.
+bpf_guest_stap_run() {
+	local release tag name want
+	wanted bpf/stap-run || return 0
+	for release in $releases; do
+		tag=$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
+		name=bpf/$tag/stap-run
+		"$STAP" --runtime=bpf -r "$release" \
+			-c 'cat /proc/sys/kernel/osrelease' -e 'global n, m
+probe kernel.function("vfs_read") { if (pid() == target()) n++ }
+probe kernel.function("vfs_read").return { if (pid() == target() && $return > 0) m++ }
+probe end { printf("%d %d\n", n > 1, m > 1) }' \
+			>"$work/out" 2>"$work/err"
+		rc=$?
+		want="$release
+1 1"
+		if [ $rc != 0 ] || [ "$(cat "$work/out")" != "$want" ]; then
+			fail "$name" "rc $rc: $(head -5 "$work/out" "$work/err")"
+		elif [ "$(cat "$work/err")" != "stap: $release is not the running kernel: running in a qemu guest of it" ]; then
+			fail "$name" "stderr: $(head -5 "$work/err")"
+		else
+			pass "$name"
+		fi
+	done
+	name=bpf/stap-run-vm
+	"$STAP" --runtime=bpf --vm -c 'cat /proc/sys/kernel/osrelease' \
+		-e 'probe end { println("end") }' >"$work/out" 2>"$work/err"
+	rc=$?
+	# --vm with no -r: the newest installed kernel, as the module backend
+	want="$(echo "$releases" | tail -1)
+end"
+	if [ $rc != 0 ] || [ "$(cat "$work/out")" != "$want" ] || [ -s "$work/err" ]; then
+		fail "$name" "rc $rc: $(head -5 "$work/out" "$work/err")"
+	else
+		pass "$name"
+	fi
+}
+
 bpf_guest_tests=()
 for f in "$tests"/bpf/*.stp; do
 	wanted "bpf/$(basename "$f" .stp)" && bpf_guest_tests+=("$f")
@@ -234,5 +274,6 @@ if [ ${#bpf_guest_tests[@]} -gt 0 ] || [ ${#bpf_guest_diff[@]} -gt 0 ]; then
 			bpf_guest_run "$release" \
 				"$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')"
 		done
+		bpf_guest_stap_run
 	fi
 fi
