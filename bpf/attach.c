@@ -9,8 +9,8 @@
  * probe (tp_btf, fentry, fexit, perf_event) that reads the body's context
  * values into the per-CPU scratch and runs the body.
  *
- * Context values are typed by the running kernel's BTF (the kernel the
- * program runs on: this backend never runs in a guest). Member chains are
+ * Context values are typed by the BTF of the kernel the program runs on:
+ * the running one, or a guest's (bpf_set_guest_kernel). Member chains are
  * CO-RE reads: for each struct a chain goes through, the C declares a
  * local struct NAME___stp with only the members read, marked
  * preserve_access_index, and libbpf relocates every member offset against

@@ -3,7 +3,8 @@
  * The BPF backend's steps (--runtime=bpf): refuses (pass 2, refuse.c),
  * translate (pass 3, emit.c: one C file, two halves), build (pass 4: clang
  * -target bpf for the kernel half, cc -shared for the loader's) and run
- * (pass 5, loader.c, on the running kernel: no guest, no module).
+ * (pass 5, loader.c, on the running kernel with no module; or stapbpf in
+ * a qemu guest of -r's kernel, bpf_run_guest).
  */
 #include <errno.h>
 #include <stdio.h>
