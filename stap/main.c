@@ -923,6 +923,15 @@ static int choose_kernel(struct session *s, struct driver *d,
 				"as the target\n", s->target_pid, s->release);
 			return 1;
 		}
+		struct vm_options shared = { 0 };
+		if (bpf_in_guest() && s->last_pass >= 5 && !c->dump &&
+		    !c->list_spec && !vm_host_shared(&shared)) {
+			fprintf(stderr, "stap: error: the bpf backend in a guest "
+				"of %s needs this machine's files in it (virtio-fs: "
+				"root, and virtiofsd): its loader and libbpf are "
+				"there\n", s->release);
+			return 1;
+		}
 		if (bpf_in_guest() && m->vm_keep && s->last_pass >= 5)
 			fprintf(stderr, "stap: --vm-keep keeps a guest for the "
 				"kernel backend only: booting one for this "

@@ -245,6 +245,28 @@ end"
 	fi
 }
 
+# Not root: said before pass 1, the guest could not run the loader (no
+# guest is booted for it).
+if wanted bpf/guest-needs-root && [ "$(id -u)" = 0 ] &&
+   command -v setpriv >/dev/null && [ -n "$releases" ]; then
+	release=$(echo "$releases" | head -1)
+	# a home of its own (the work directory is root's alone)
+	nobody_home=$(mktemp -d /tmp/stap-nobody.XXXXXX)
+	chown 65534:65534 "$nobody_home"
+	(cd "$nobody_home" && setpriv --reuid=65534 --regid=65534 \
+		--clear-groups env HOME="$nobody_home" "$STAP" --runtime=bpf \
+		-r "$release" -e 'probe begin { exit() }') \
+		>"$work/out" 2>"$work/err"
+	rc=$?
+	rm -rf "$nobody_home"
+	if [ $rc = 1 ] && [ ! -s "$work/out" ] &&
+	   [ "$(cat "$work/err")" = "stap: error: the bpf backend in a guest of $release needs this machine's files in it (virtio-fs: root, and virtiofsd): its loader and libbpf are there" ]; then
+		pass bpf/guest-needs-root
+	else
+		fail bpf/guest-needs-root "rc $rc: $(head -3 "$work/out" "$work/err")"
+	fi
+fi
+
 bpf_guest_tests=()
 for f in "$tests"/bpf/*.stp; do
 	wanted "bpf/$(basename "$f" .stp)" && bpf_guest_tests+=("$f")
