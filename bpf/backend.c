@@ -7,6 +7,7 @@
  * a qemu guest of -r's kernel, bpf_run_guest).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #include "bpf/bpf.h"
 #include "lib/files.h"
 #include "lib/hash.h"
+#include "lib/outfiles.h"
 #include "semantic/semantic.h"
 #include "vm/vm.h"
 
@@ -184,7 +186,7 @@ static int bpf_build(struct driver *d)
  * it mounts read-only (virtio-fs: root only), with the program's one
  * file (the user half with the kernel half inside) as its module.
  */
-static int bpf_run_guest(struct driver *d)
+static int bpf_run_guest(struct driver *d, int out_fd)
 {
 	struct session *s = d->s;
 	const struct bpf_run *r = d->own;
@@ -225,15 +227,52 @@ static int bpf_run_guest(struct driver *d)
 		.loader = arena_printf(&s->arena, "/host%s/stapbpf",
 				       d->exe_dir),
 	};
-	return vm_run_stream(&o, &job, 1, 2) == 0 ? 0 : 1;
+	return vm_run_stream(&o, &job, out_fd, 2) == 0 ? 0 : 1;
 }
 
+/* Pass 5: here or in a guest; the script's output to stdout, or to -o's
+ * file (its name as staprun makes it: lib/outfiles.h; -S's rotation is
+ * the module backend's). */
 static int bpf_run(struct driver *d)
 {
-	if (bpf_in_guest())
-		return bpf_run_guest(d);
-	return bpf_load_and_run(d->tmpdir, d->s->verbose > 1,
-				d->s->target_cmd, d->s->target_pid);
+	struct session *s = d->s;
+	struct out_files of = { .name = s->output_file, .fd = -1 };
+	char path[PATH_MAX];
+	int saved = -1, rc;
+
+	if (s->size_option) {
+		fprintf(stderr, "stap: error: -S (output files by size) is not "
+			"on the bpf backend yet (the kernel backend has it: "
+			"--runtime=kernel)\n");
+		return 1;
+	}
+	if (s->output_file && out_files_open(&of, path)) {
+		fprintf(stderr, "stap: error: cannot open %s: %s\n", path,
+			strerror(errno));
+		return 1;
+	}
+	if (bpf_in_guest()) {
+		rc = bpf_run_guest(d, of.fd >= 0 ? of.fd : 1);
+	} else {
+		if (of.fd >= 0) {
+			fflush(stdout);
+			saved = dup(1);
+			dup2(of.fd, 1);
+		}
+		rc = bpf_load_and_run(d->tmpdir, s->verbose > 1,
+				      s->target_cmd, s->target_pid);
+		fflush(stdout);
+		if (saved >= 0) {
+			dup2(saved, 1);
+			close(saved);
+		}
+	}
+	if (of.fd >= 0 && out_files_close(&of) && !rc) {
+		fprintf(stderr, "stap: error: writing %s: %s\n", path,
+			strerror(errno));
+		rc = 1;
+	}
+	return rc;
 }
 
 const struct backend bpf_backend = {

@@ -209,9 +209,9 @@ $(head -c 1500 "$dir/err")"
 # through stapvm's stream mode): -r of another kernel, with -c, the
 # kernel's function entry and return; --vm on the newest kernel.
 bpf_guest_stap_run() {
-	local release tag name want
-	wanted bpf/stap-run || return 0
+	local release tag name want place
 	for release in $releases; do
+		wanted bpf/stap-run || break
 		tag=$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')
 		name=bpf/$tag/stap-run
 		"$STAP" --runtime=bpf -r "$release" \
@@ -231,6 +231,29 @@ probe end { printf("%d %d\n", n > 1, m > 1) }' \
 			pass "$name"
 		fi
 	done
+	# -o FILE: the script's output in the file, here and from a guest
+	if wanted bpf/output-file; then
+		for place in native "$(echo "$releases" | head -1)"; do
+			name=bpf/output-file/$place
+			rm -f "$work/bpf-o.txt"
+			if [ $place = native ]; then
+				"$STAP" --runtime=bpf -o "$work/bpf-o.txt" \
+					-e 'probe begin { println("begin") exit() } probe end { println("end") }'
+			else
+				"$STAP" --runtime=bpf -r "$place" -o "$work/bpf-o.txt" \
+					-e 'probe begin { println("begin") exit() } probe end { println("end") }'
+			fi >"$work/out" 2>/dev/null
+			rc=$?
+			if [ $rc != 0 ] || [ -s "$work/out" ] ||
+			   [ "$(cat "$work/bpf-o.txt" 2>&1)" != "begin
+end" ]; then
+				fail "$name" "rc $rc: stdout $(head -c 300 "$work/out"); the file: $(head -c 300 "$work/bpf-o.txt" 2>&1)"
+			else
+				pass "$name"
+			fi
+		done
+	fi
+	wanted bpf/stap-run-vm || return 0
 	name=bpf/stap-run-vm
 	"$STAP" --runtime=bpf --vm -c 'cat /proc/sys/kernel/osrelease' \
 		-e 'probe end { println("end") }' >"$work/out" 2>"$work/err"
@@ -278,17 +301,17 @@ if [ -d "$bpf_diff_corpus" ]; then
 		wanted "bpf/differential/$n" && bpf_guest_diff+=("$n")
 	done
 fi
+why=
+if [ -n "$vm_reason" ]; then
+	why=$vm_reason
+elif [ "$(id -u)" != 0 ]; then
+	why="not root (the guest reads stapbpf and libbpf from this machine over virtio-fs)"
+elif [ ! -x "${STAPVM_VIRTIOFSD:-/usr/lib/qemu/virtiofsd}" ]; then
+	why="no virtiofsd (the guest reads stapbpf and libbpf from this machine)"
+elif ! command -v clang >/dev/null || [ ! -f /usr/include/bpf/libbpf.h ]; then
+	why="no clang or libbpf-dev"
+fi
 if [ ${#bpf_guest_tests[@]} -gt 0 ] || [ ${#bpf_guest_diff[@]} -gt 0 ]; then
-	why=
-	if [ -n "$vm_reason" ]; then
-		why=$vm_reason
-	elif [ "$(id -u)" != 0 ]; then
-		why="not root (the guest reads stapbpf and libbpf from this machine over virtio-fs)"
-	elif [ ! -x "${STAPVM_VIRTIOFSD:-/usr/lib/qemu/virtiofsd}" ]; then
-		why="no virtiofsd (the guest reads stapbpf and libbpf from this machine)"
-	elif ! command -v clang >/dev/null || [ ! -f /usr/include/bpf/libbpf.h ]; then
-		why="no clang or libbpf-dev"
-	fi
 	if [ -n "$why" ]; then
 		skip "bpf/(guests)" "$why"
 	else
@@ -296,6 +319,8 @@ if [ ${#bpf_guest_tests[@]} -gt 0 ] || [ ${#bpf_guest_diff[@]} -gt 0 ]; then
 			bpf_guest_run "$release" \
 				"$(echo "$release" | sed 's/^\([0-9]*\.[0-9]*\).*/\1/')"
 		done
-		bpf_guest_stap_run
 	fi
+fi
+if [ -z "$why" ]; then
+	bpf_guest_stap_run
 fi
