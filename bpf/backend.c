@@ -145,12 +145,20 @@ static int bpf_build(struct driver *d)
 	const char *embed = arena_printf(&s->arena, "%s/prog_obj.s",
 					 d->tmpdir);
 	f = fopen(embed, "w");
+	/* the object's path as an assembler string (--tmpdir may name any) */
+	char *quoted = arena_alloc(&s->arena, 2 * strlen(o) + 1), *q = quoted;
+	for (const char *p = o; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			*q++ = '\\';
+		*q++ = *p;
+	}
+	*q = '\0';
 	if (!f || fprintf(f, "\t.section .rodata\n\t.balign 8\n"
 			  "\t.globl stp_bpf_object\nstp_bpf_object:\n"
 			  "\t.incbin \"%s\"\n\t.globl stp_bpf_object_end\n"
 			  "stp_bpf_object_end:\n"
 			  "\t.section .note.GNU-stack,\"\",@progbits\n",
-			  o) < 0) {
+			  quoted) < 0) {
 		fprintf(stderr, "stap: error: writing %s: %s\n", embed,
 			strerror(errno));
 		if (f)
