@@ -47,7 +47,7 @@ bpf_guest_run() { # release tag
 	local release=$1 tag=$2 f n name base ko bcmd cmd rc status dir
 	local jobs=() jnames=() jbases=() jkinds=() i out got got_err
 	local want_rc want_out want_err ran=0 matches=0 opts args
-	local loader
+	local loader t0=$SECONDS t1
 	loader=/host$(cd "$top_builddir" && pwd)/stap/stapbpf
 	vm_files=()
 	vm_cwd=$work/bpf-guest-files
@@ -142,9 +142,13 @@ $(head -c 1500 "$dir/err")"
 		jkinds+=("$status")
 	done
 	if [ ${#jobs[@]} -gt 0 ]; then
-		echo "bpf: running ${#jobs[@]} programs in one $release guest boot"
+		t1=$SECONDS
+		echo "bpf: running ${#jobs[@]} programs in one $release guest boot (built in $((t1 - t0)) s)"
 		out=$work/bpfvm-$tag
-		if ! run_batch "$release" "$out" "$out.log" "${jobs[@]}"; then
+		run_batch "$release" "$out" "$out.log" "${jobs[@]}"
+		rc=$?
+		echo "bpf: the $release guest ran them in $((SECONDS - t1)) s"
+		if [ $rc != 0 ]; then
 			for name in "${jnames[@]}"; do
 				fail "$name" "the guest did not run: $(tail -20 "$out.log")"
 			done
