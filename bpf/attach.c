@@ -9,8 +9,8 @@
  * probe (tp_btf, fentry, fexit, perf_event) that reads the body's context
  * values into the per-CPU scratch and runs the body.
  *
- * Context values are typed by the running kernel's BTF (the kernel the
- * program runs on: this backend never runs in a guest). Member chains are
+ * Context values are typed by the BTF of the kernel the program runs on:
+ * the running one, or a guest's (bpf_set_guest_kernel). Member chains are
  * CO-RE reads: for each struct a chain goes through, the C declares a
  * local struct NAME___stp with only the members read, marked
  * preserve_access_index, and libbpf relocates every member offset against
@@ -29,22 +29,56 @@
 
 #include "bpf/bpf.h"
 #include "semantic/semantic.h"
+#include "target/btf_blob.h"
+#include "target/target.h"
 #include "target/tracepoints.h"
 
-/* The running kernel's BTF, loaded once (NULL: none, *why says). */
+/* The kernel the programs are built for: NULL, the running one; else
+ * another release's, run in a guest of it (bpf_set_guest_kernel). */
+static const struct target *guest_kernel;
+
+void bpf_set_guest_kernel(const struct target *t)
+{
+	guest_kernel = t;
+}
+
+bool bpf_in_guest(void)
+{
+	return guest_kernel != NULL;
+}
+
+/* The target kernel's BTF, loaded once (NULL: none, *why says): the
+ * running kernel's, or the guest kernel's from its files (the cache's
+ * btf-RELEASE). */
 static struct btf *kernel_btf(const char **why)
 {
 	static struct btf *btf;
 	static bool tried;
+	static char *guest_why;
 
 	if (!tried) {
 		tried = true;
-		btf = btf__load_vmlinux_btf();
+		if (guest_kernel) {
+			uint8_t *blob;
+			size_t len;
+			if (btf_target_blob(guest_kernel, &blob, &len,
+					    &guest_why) == 0) {
+				btf = btf__new(blob, (__u32)len);
+				free(blob);
+				if (!btf)
+					guest_why = xasprintf("the BTF of "
+						"kernel %s is not readable",
+						guest_kernel->release);
+			}
+		} else {
+			btf = btf__load_vmlinux_btf();
+		}
 		if (!btf)
 			btf = NULL;
 	}
 	if (!btf && why)
-		*why = "the running kernel has no BTF "
+		*why = guest_kernel ? guest_why :
+		       "the running kernel has no BTF "
 		       "(/sys/kernel/btf/vmlinux)";
 	return btf;
 }
@@ -270,7 +304,6 @@ struct ctx_check {
 static void check_context(struct node *n, void *arg)
 {
 	struct ctx_check *c = arg;
-	bool ret = c->dp->attach.kind == ATTACH_KFUNC_RETURN;
 
 	if (c->why)
 		return;
@@ -292,10 +325,8 @@ static void check_context(struct node *n, void *arg)
 				 "is not on this backend yet";
 			return;
 		}
-		/* the inner nodes of a chain have no slot of their own */
-		if (ret && n->sym && n->sym->member_path)
-			c->why = "a member chain in a .return probe is read at "
-				 "the entry, which this backend does not do yet";
+		/* a member chain in a .return probe is read at the entry
+		 * (bpf_emit_programs: an fentry program keeps it) */
 		return;
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
@@ -344,7 +375,10 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 		if (!func_proto(kernel_btf(NULL), at->kfunc.symbol))
 			return "the running kernel's BTF does not describe "
 			       "this function, so fentry cannot attach to it";
-		why = fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
+		/* a guest's kernel is not here to ask: Debian's 6.1 and
+		 * 6.12 load fentry programs (tests/bpf.sh's guest runs) */
+		why = guest_kernel ? NULL :
+		      fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
 				     at->kfunc.symbol, BTF_KIND_FUNC));
 		if (why)
 			return why;
@@ -687,9 +721,12 @@ static unsigned long long tick_ns(struct session *s)
 	unsigned long hz = 250;		/* Debian's */
 	char path[300];
 	struct utsname_release { char r[256]; } u = { { 0 } };
-	FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+	FILE *f = guest_kernel ? NULL :
+		  fopen("/proc/sys/kernel/osrelease", "r");
 
 	(void)s;
+	if (guest_kernel)
+		snprintf(u.r, sizeof(u.r), "%s", guest_kernel->release);
 	if (f) {
 		if (fgets(u.r, sizeof(u.r), f))
 			u.r[strcspn(u.r, "\n")] = 0;
@@ -707,6 +744,54 @@ static unsigned long long tick_ns(struct session *s)
 	return hz ? 1000000000ULL / hz : 4000000ULL;
 }
 
+/* Whether a body reads a member chain of its context. */
+static bool has_chain(const struct probe_body *b)
+{
+	for (int k = 0; k < b->nctxvars; k++)
+		if (b->ctxvars[k]->member_path &&
+		    b->ctxvars[k]->member_path->nsteps)
+			return true;
+	return false;
+}
+
+/* A kernel program's reads of dp's context values into S->c[]: 0, or 1
+ * after a message. */
+static int emit_values(struct core *c, const struct derived_probe *dp,
+		       FILE *pf)
+{
+	const struct probe_body *b = dp->body;
+	int rc = 0;
+
+	for (int k = 0; k < b->nctxvars; k++) {
+		int slot, type;
+		const char *why = value_root(dp, k, &slot, &type);
+		char root[32];
+		if (why) {
+			fprintf(stderr, "stap: error: %s: %s\n", dp->pp, why);
+			rc = 1;
+			continue;
+		}
+		snprintf(root, sizeof(root), "ctx[%d]", slot);
+		const struct member_path *path = b->ctxvars[k]->member_path;
+		if (!path || !path->nsteps) {
+			fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
+				cast_of(c->b, type), slot);
+			continue;
+		}
+		if (!emit_chain(c, pf, k, root, type, path)) {
+			fprintf(stderr, "stap: error: %s: %s: %s\n", dp->pp,
+				b->ctxvars[k]->name, c->err);
+			rc = 1;
+		}
+	}
+	return rc;
+}
+
+static const char scratch_decl[] =
+	"\tstruct stp_scratch *S; { __u32 z = 0; S = "
+	"bpf_map_lookup_elem(&stp_scr, &z); if (!S) return 0; }\n"
+	"\tS->fm = 0;\n";
+
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 {
 	struct core c = { .b = kernel_btf(NULL) };
@@ -714,7 +799,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	size_t plen = 0;
 	FILE *pf = open_memstream(&pbuf, &plen);
 	int np = 0, rc = 0;
-	bool udecl = false;
+	bool udecl = false, kentry_declared = false;
 
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *name = NULL;
@@ -732,6 +817,30 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			np++;	/* bpf_process_programs, below */
 			continue;
 		}
+		/* a .return probe's member chains are read at the entry,
+		 * as SystemTap reads them: an fentry program keeps every
+		 * value by thread (stp_keN), the fexit program takes them
+		 * (a call whose entry was not seen runs no handler) */
+		bool at_entry = p == BPF_PLACE_KRETURN && has_chain(b);
+		if (at_entry) {
+			if (!kentry_declared)
+				fputs("struct stp_kentry { long long "
+				      "c[STP_NCTX]; long long fm; };\n", pf);
+			kentry_declared = true;
+			fprintf(pf, "struct { __uint(type, "
+				"BPF_MAP_TYPE_LRU_HASH); __uint(max_entries, "
+				"10240); __type(key, __u64); __type(value, "
+				"struct stp_kentry); } stp_ke%d SEC(\".maps\");\n"
+				"SEC(\"fentry/%s\") int stp_k%d(unsigned long "
+				"long *ctx)\n{\n\tif (G.stp_exit)\n\t\treturn 0;"
+				"\n%s", np, name, np, scratch_decl);
+			rc |= emit_values(&c, dp, pf);
+			/* the scratch's ret slot follows c[]: the faults */
+			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
+				"S->ret = (long long)S->fm; bpf_map_update_elem("
+				"&stp_ke%d, &t, (void *)S->c, BPF_ANY); }\n"
+				"\treturn 0;\n}\n", np);
+		}
 		if (p == BPF_PLACE_TRACE && !b->nctxvars)
 			/* no typed value: the plain raw tracepoint */
 			fprintf(pf, "SEC(\"raw_tp/%s\")", name);
@@ -748,32 +857,16 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
 			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
 		if (b->nctxvars || p == BPF_PLACE_KRETURN)
-			fputs("\tstruct stp_scratch *S; { __u32 z = 0; S = "
-			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
-			      "return 0; }\n\tS->fm = 0;\n", pf);
-		for (int k = 0; k < b->nctxvars; k++) {
-			int slot, type;
-			const char *why = value_root(dp, k, &slot, &type);
-			char root[32];
-			if (why) {
-				fprintf(stderr, "stap: error: %s: %s\n", dp->pp,
-					why);
-				rc = 1;
-				continue;
-			}
-			snprintf(root, sizeof(root), "ctx[%d]", slot);
-			const struct member_path *path = b->ctxvars[k]->member_path;
-			if (!path || !path->nsteps) {
-				fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
-					cast_of(c.b, type), slot);
-				continue;
-			}
-			if (!emit_chain(&c, pf, k, root, type, path)) {
-				fprintf(stderr, "stap: error: %s: %s: %s\n",
-					dp->pp, b->ctxvars[k]->name, c.err);
-				rc = 1;
-			}
-		}
+			fputs(scratch_decl, pf);
+		if (at_entry)
+			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
+				"struct stp_kentry *e = bpf_map_lookup_elem("
+				"&stp_ke%d, &t); if (!e) return 0; for (int i = 0; "
+				"i < STP_NCTX; i++) S->c[i] = e->c[i]; S->fm = "
+				"e->fm; bpf_map_delete_elem(&stp_ke%d, &t); }\n",
+				np - 1, np - 1);
+		else
+			rc |= emit_values(&c, dp, pf);
 		if (p == BPF_PLACE_KRETURN) {
 			int proto = func_proto(c.b, name);
 			const struct btf_type *t = btf__type_by_id(c.b,

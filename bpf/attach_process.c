@@ -13,7 +13,7 @@
  *   Fork records the child with its begin pending; the child's first
  *   system call event (its return from fork) runs it, in the child.
  *   Tasks running when the probes are attached are recorded by the
- *   loader (bpf_process_scan, from /proc), pending too: each begins at
+ *   loader (bpf_process_scan, loader_process.c, from /proc), pending too: each begins at
  *   its next system call event. A count of pending begins (an mmapable
  *   array the loader adds to) spares the table's lookup on every system
  *   call once none is left.
@@ -32,19 +32,10 @@
  * the table, the leader's leader_gone by a thread of its group), so the
  * program needs no lock.
  */
-#include <dirent.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
-
-#include <bpf/bpf.h>
-#include <bpf/libbpf.h>
 
 #include "bpf/bpf.h"
 #include "semantic/semantic.h"
@@ -391,100 +382,4 @@ void bpf_emit_process_table(struct program *prog, FILE *out)
 	}
 	fputs("NULL };\n", out);
 	free(exes);
-}
-
-/* ---- pass 5: the tasks running at the start ----------------------------- */
-
-/* the table's value, as the program declares it (struct stp_ptask) */
-struct bpf_proc_task {
-	unsigned long long ino;
-	unsigned int dev, pending, leader_gone, pad;
-};
-
-static bool all_digits(const char *s)
-{
-	if (!*s)
-		return false;
-	for (; *s; s++)
-		if (*s < '0' || *s > '9')
-			return false;
-	return true;
-}
-
-/* the value of stp_pexes (struct stp_pexe) */
-struct bpf_proc_exe {
-	unsigned long long ino;
-	unsigned int dev, pad;
-};
-
-void bpf_process_exes(struct bpf_object *obj, const char *const *exes)
-{
-	struct bpf_map *m = bpf_object__find_map_by_name(obj, "stp_pexes");
-
-	for (unsigned i = 0; m && exes && exes[i]; i++) {
-		struct bpf_proc_exe v = { 0 };
-		struct stat st;
-		/* a path that does not exist matches nothing (ino 0) */
-		if (!stat(exes[i], &st)) {
-			v.ino = st.st_ino;
-			v.dev = major(st.st_dev) << 20 | minor(st.st_dev);
-		}
-		bpf_map__update_elem(m, &i, sizeof(i), &v, sizeof(v), BPF_ANY);
-	}
-}
-
-int bpf_process_scan(struct bpf_object *obj, int how)
-{
-	struct bpf_map *tasks = bpf_object__find_map_by_name(obj, "stp_ptasks");
-	struct bpf_map *pend = bpf_object__find_map_by_name(obj, "stp_ppend");
-
-	if (!how || !tasks || !pend)
-		return 0;
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned long long *count = mmap(NULL, (size_t)page, PROT_READ |
-					 PROT_WRITE, MAP_SHARED,
-					 bpf_map__fd(pend), 0);
-	if (count == MAP_FAILED) {
-		fprintf(stderr, "stap: error: process probes: mapping the "
-			"count of pending begins: %s\n", strerror(errno));
-		return 1;
-	}
-	DIR *proc = opendir("/proc");
-	struct dirent *d;
-
-	while (proc && (d = readdir(proc))) {
-		char path[600];
-		if (!all_digits(d->d_name))
-			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", d->d_name);
-		DIR *td = opendir(path);
-		struct dirent *t;
-		while (td && (t = readdir(td))) {
-			struct stat st;
-			if (!all_digits(t->d_name))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%s/task/%s/exe",
-				 d->d_name, t->d_name);
-			if (stat(path, &st))
-				continue;	/* a kernel thread, or gone */
-			unsigned int tid = (unsigned int)atoi(t->d_name);
-			struct bpf_proc_task v = {
-				.ino = st.st_ino,
-				.dev = major(st.st_dev) << 20 | minor(st.st_dev),
-			};
-			if (how == 2)
-				v.pending = strcmp(d->d_name, t->d_name) ? 2 : 1;
-			/* a task forked since the attach is there already */
-			if (!bpf_map__update_elem(tasks, &tid, sizeof(tid), &v,
-						  sizeof(v), BPF_NOEXIST) &&
-			    v.pending)
-				__sync_fetch_and_add(count, 1);
-		}
-		if (td)
-			closedir(td);
-	}
-	if (proc)
-		closedir(proc);
-	munmap(count, (size_t)page);
-	return 0;
 }

@@ -109,6 +109,23 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out);
  * target_pid: -x's); the exit status. */
 int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 		     long long target_pid);
+/* The same from the user half alone (PATH.so, the kernel half inside
+ * it: pass 4 puts prog.bpf.o in its stp_bpf_object), as the guest's
+ * loader (stap/stapbpf) runs it. */
+int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
+			long long target_pid);
+
+/* Build for kernel t and run in a guest of it (the driver: --runtime=bpf
+ * with -r of another kernel, or --vm), before pass 2; whether so. */
+struct target;
+void bpf_set_guest_kernel(const struct target *t);
+bool bpf_in_guest(void);
+
+/* The BPF backend's own part of the run (driver.own): the guest's. */
+struct bpf_run {
+	int vm_memory_mb, vm_cpus;	/* --vm-memory, --vm-cpus: 0 default */
+	bool forced;			/* --vm (else -r of another kernel) */
+};
 
 /* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
 #define BPF_STRLEN 128

@@ -320,6 +320,15 @@ static pid_t start_command(const char *cmd, int *release)
 int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 		     long long target_pid)
 {
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/prog.so", dir);
+	return bpf_load_and_run_so(path, verbose, cmd, target_pid);
+}
+
+int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
+			long long target_pid)
+{
 	pid_t child = -1;
 	int release = -1;
 	char path[4096];
@@ -334,7 +343,7 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 
 	if (!verbose)
 		libbpf_set_print(libbpf_quiet);
-	snprintf(path, sizeof(path), "%s/prog.so", dir);
+	snprintf(path, sizeof(path), "%s", so_path);
 	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!so) {
 		fprintf(stderr, "stap: error: loading %s: %s\n", path,
@@ -371,9 +380,17 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 			parsed[i].n = 0;	/* checked by pass 2 */
 	}
 
-	snprintf(path, sizeof(path), "%s/prog.bpf.o", dir);
+	/* the kernel half is inside the user half (pass 4's .incbin), so
+	 * one file carries the program into a guest */
+	const unsigned char *obj_start = dlsym(so, "stp_bpf_object");
+	const unsigned char *obj_end = dlsym(so, "stp_bpf_object_end");
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "stp");
-	obj = bpf_object__open_file(path, &opts);
+	if (obj_start && obj_end > obj_start)
+		obj = bpf_object__open_mem(obj_start,
+					   (size_t)(obj_end - obj_start),
+					   &opts);
+	else
+		errno = ENOEXEC;
 	if (!obj) {
 		fprintf(stderr, "stap: error: opening %s: %s\n", path,
 			strerror(errno));

@@ -901,6 +901,7 @@ static int choose_kernel(struct session *s, struct driver *d,
 						 m->sign_module);
 	c->auto_backend = !c->runtime_given && !s->release && !m->force_vm &&
 			  s->last_pass >= 5 && !c->list_spec && !c->dump;
+	bool release_given = s->release != NULL;
 	if (!s->release) {
 		struct utsname u;
 		if (host_ok && uname(&u) == 0)
@@ -920,9 +921,40 @@ static int choose_kernel(struct session *s, struct driver *d,
 		s->build_dir = s->target->build_dir;
 	}
 	m->use_vm = m->force_vm || !host_ok;
-	/* BPF runs on the running kernel itself, never in a guest */
+	/*
+	 * BPF runs on the running kernel; with -r of another kernel, or
+	 * --vm, it is built against that kernel's BTF and run in a guest of
+	 * it (-r alone keeps meaning the module backend: --runtime decides
+	 * the backend, -r the kernel).
+	 */
 	if (d->backend == &bpf_backend) {
+		struct utsname u;
 		m->use_vm = false;
+		if (s->target && (m->force_vm ||
+		    (release_given && uname(&u) == 0 &&
+		     strcmp(u.release, s->release) != 0)))
+			bpf_set_guest_kernel(s->target);
+		if (bpf_in_guest() && s->target_pid && s->last_pass >= 5 &&
+		    !c->dump && !c->list_spec) {
+			fprintf(stderr, "stap: error: -x %ld: the script would "
+				"run in a qemu guest of %s, which has no process "
+				"of this host; use -c CMD to run CMD in the guest "
+				"as the target\n", s->target_pid, s->release);
+			return 1;
+		}
+		struct vm_options shared = { 0 };
+		if (bpf_in_guest() && s->last_pass >= 5 && !c->dump &&
+		    !c->list_spec && !vm_host_shared(&shared)) {
+			fprintf(stderr, "stap: error: the bpf backend in a guest "
+				"of %s needs this machine's files in it (virtio-fs: "
+				"root, and virtiofsd): its loader and libbpf are "
+				"there\n", s->release);
+			return 1;
+		}
+		if (bpf_in_guest() && m->vm_keep && s->last_pass >= 5)
+			fprintf(stderr, "stap: --vm-keep keeps a guest for the "
+				"kernel backend only: booting one for this "
+				"run\n");
 		return 0;
 	}
 	if (!m->use_vm && s->release) {
@@ -1105,7 +1137,13 @@ static int stap_main(struct session *s, int argc, char **argv)
 
 	if (choose_backend(s, &d, &mrun, &c, &prog))
 		return 1;
-	d.own = d.backend == &module_backend ? &mrun : NULL;
+	struct bpf_run brun = {
+		.vm_memory_mb = mrun.vm_memory_mb,
+		.vm_cpus = mrun.vm_cpus,
+		.forced = mrun.force_vm,
+	};
+	d.own = d.backend == &module_backend ? (void *)&mrun :
+		d.backend == &bpf_backend ? (void *)&brun : NULL;
 	return passes_3_to_5(&d, &mrun, &prog, tmpbase);
 }
 

@@ -553,6 +553,50 @@ int btf_load_target(const struct target *t, struct btf **out, char **err)
 	return rc;
 }
 
+/*
+ * The raw BTF of t's kernel, for a program built here and loaded by that
+ * kernel (the BPF backend in a guest, whose types libbpf reads from the
+ * blob): the cache's copy (btf_load_target writes it), else the first of
+ * t's files that has BTF. 0 with a malloc'ed *blob, or -1 with *err.
+ */
+int btf_target_blob(const struct target *t, uint8_t **blob, size_t *len,
+		    char **err)
+{
+	const char *candidates[3] = {
+		t->debug_tried, t->build_vmlinux, t->image
+	};
+	char *cache_path = NULL, *src = NULL;
+	struct btf *b = NULL;
+
+	*err = NULL;
+	if (t->cache_dir) {
+		cache_path = xasprintf("%s/btf-%s", t->cache_dir, t->release);
+		if (btf_cache_read(cache_path, blob, len, &src) == 0 ||
+		    (btf_load_target(t, &b, err) == 0 &&
+		     btf_cache_read(cache_path, blob, len, &src) == 0)) {
+			btf_free(b);
+			free(src);
+			free(cache_path);
+			free(*err);
+			*err = NULL;
+			return 0;
+		}
+		btf_free(b);
+		free(cache_path);
+		free(*err);
+		*err = NULL;
+	}
+	for (int i = 0; i < 3; i++) {
+		char *why = NULL;
+		if (candidates[i] && !access(candidates[i], R_OK) &&
+		    btf_blob_from_file(candidates[i], blob, len, &why) == 0)
+			return 0;
+		free(why);
+	}
+	*err = xasprintf("no BTF type information for kernel %s", t->release);
+	return -1;
+}
+
 int btf_load(const char *release, const char *cache_dir, struct btf **out,
 	     char **err)
 {

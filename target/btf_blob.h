@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The raw BTF blob of a file, and the BTF cache file; internal to btf.c
- * (btf_blob.c says where the bytes come from).
+ * (btf_blob.c says where the bytes come from), but for btf_target_blob,
+ * which the BPF backend reads another kernel's types from (libbpf's own
+ * struct btf, made from the blob).
  */
 #ifndef TARGET_BTF_BLOB_H
 #define TARGET_BTF_BLOB_H
@@ -35,5 +37,12 @@ int btf_cache_read(const char *path, uint8_t **blob, size_t *blob_len,
 void btf_cache_write(const char *cache_dir, const char *path,
 		     const char *src, const struct stat *st,
 		     const uint8_t *blob, size_t blob_len);
+
+/* The raw BTF of t's kernel (btf.c): from the cache, else from t's
+ * files; 0 with a malloc'ed *blob of *len bytes, or -1 with a malloc'ed
+ * *err. */
+struct target;
+int btf_target_blob(const struct target *t, uint8_t **blob, size_t *len,
+		    char **err);
 
 #endif /* TARGET_BTF_BLOB_H */

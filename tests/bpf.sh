@@ -53,6 +53,12 @@ fi
 for f in "${bpf_tests[@]}"; do
 	name=bpf/$(basename "$f" .stp)
 	base=${f%.stp}
+	# "# bpf-where: guest WHY": for the guests' kernels only
+	# (tests/bpf_guest.sh)
+	if grep -q '^# bpf-where: guest' "$f"; then
+		skip "$name" "$(sed -n 's/^# bpf-where: guest *//p' "$f" | head -1)"
+		continue
+	fi
 	# "# stap-build: CMD" (as in e2e/): run by sh in the folder with
 	# $OUT a work directory, where the script then runs from (its
 	# process("./NAME")); "# stap-cmd: CMD" runs CMD with -c
@@ -237,3 +243,6 @@ if [ ${#bpf_diff_names[@]} -gt 0 ] &&
 		fail "bpf/differential" "$bpf_diff_matches of $total give 4.8's bytes: under 80 %"
 	fi
 fi
+
+### the same in the qemu guests of 6.1 and 6.12, one boot per kernel
+. "$tests/bpf_guest.sh"

@@ -6,7 +6,8 @@
 #        stap -> module bpf vm flame probes (the driver: all of them)
 #        module -> vm semantic            (a backend: no family; its run
 #                                          step may boot the guest)
-#        bpf -> semantic                  (a backend: runs on the host)
+#        bpf -> vm semantic               (a backend: runs on the host,
+#                                          or in a guest of -r's kernel)
 #        probes -> semantic               (a family: no backend)
 #        semantic -> parser -> target -> elf -> lib
 #        vm -> target                     (the guest boots a release's kernel)
@@ -28,7 +29,7 @@ dirs=(stap module bpf vm flame probes semantic parser target elf lib)
 declare -A may=(
 	[stap]="module bpf vm flame probes semantic parser target elf lib"
 	[module]="vm semantic parser target elf lib"
-	[bpf]="semantic parser target elf lib"
+	[bpf]="vm semantic parser target elf lib"
 	[probes]="semantic parser target elf lib"
 	[semantic]="parser target elf lib"
 	[parser]="target elf lib"

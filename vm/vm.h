@@ -130,6 +130,12 @@ struct vm_keep {
 int vm_run_warm(const struct vm_options *o, const struct vm_job *job,
 		const struct vm_keep *k, int out_fd, int err_fd);
 
+/* Whether the guest gets this machine's userland over virtio-fs (not
+ * o->no_host_share, root, virtiofsd there: $STAPVM_VIRTIOFSD or
+ * /usr/lib/qemu/virtiofsd): what a loader of this machine needs (the
+ * BPF backend's stapbpf, dynamically linked). */
+bool vm_host_shared(const struct vm_options *o);
+
 /* The guest's dmesg from the last run ("" if not fetched); owned by vm.c. */
 const char *vm_last_dmesg(void);
 

@@ -58,11 +58,6 @@ int vm_make_init(const struct vm_options *o, struct vm_buf *b, bool stream,
 int vm_job_words(struct vm_buf *b, const struct vm_job *j,
 		 const char *guest_module);
 
-/* Whether the guest gets this machine's userland over virtio-fs (not
- * o->no_host_share, root, virtiofsd there: $STAPVM_VIRTIOFSD or
- * /usr/lib/qemu/virtiofsd). */
-bool vm_host_shared(const struct vm_options *o);
-
 /* Shell lines for a job: the caller's current directory, shared
  * read-only at its own path (mounted once), becomes the job's; nothing
  * without the host's files. 0, or -1 out of memory. */
