@@ -1,1 +1,1 @@
-s|/[^ ]*/bpf-files/|OUT/|g
+s|/[^ ]*/bpf-(guest-)?files/|OUT/|g

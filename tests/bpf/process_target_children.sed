@@ -1,0 +1,1 @@
+s/^begin stapbpf \(target\)$/begin stap (target)/
