@@ -419,8 +419,11 @@ static void emit_kernel_try(struct emitter *e, const struct node *n)
 	if (n->try.catch_var) {
 		for (int i = 0; i < e->body->nlocals; i++)
 			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
-				fprintf(e->out, "stp_kwhat(TMP(%d), S->errid, "
-					"S->erraddr);\n", e->tmp_base + i);
+				fprintf(e->out, "if (S->errid == STP_ERRMSG) "
+					"STRCPY(TMP(%d), S->errmsg); else "
+					"stp_kwhat(TMP(%d), S->errid, "
+					"S->erraddr);\n", e->tmp_base + i,
+					e->tmp_base + i);
 	}
 	if (n->try.handler)
 		emit_stmt(e, n->try.handler);

@@ -128,6 +128,9 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return NULL;
 		if (bpf_kernel_string_call(n))
 			return NULL;
+		if (!strcmp(n->call.name, "error") && n->sym &&
+		    n->sym->kind == SYM_BUILTIN)
+			return NULL;	/* ERROR_MSG in the kernel half */
 		if (in_kernel && bpf_user_call(n)) {
 			snprintf(why, sizeof(why), "it calls %s(), which %s",
 				 n->call.name, user_only);
