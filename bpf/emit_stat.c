@@ -102,7 +102,53 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 	fprintf(e->out, "_v%d; })", u);
 }
 
-/* The merged aggregate of a statistic (user half) into C variable name. */
+/*
+ * Reading a statistic in the kernel half: stp_kgetN merges every CPU's
+ * slot of the per-CPU map into a struct stp_kagg on the stack (no
+ * buckets: @hist_* is printed only in the loader) with the loader's
+ * formula (lib.c, bpf_stat_merge), one bpf_loop step per CPU through
+ * bpf_map_lookup_percpu_elem (6.0+), which answers NULL past the last
+ * possible CPU (and for an array's absent element: all zero, as the
+ * loader reads it). A second walk adds up m2 for @variance.
+ */
+void bpf_stat_kernel_reader(FILE *out, const struct symbol *g)
+{
+	int i = g->index;
+
+	fprintf(out, "static long stp_kagg1_%d(__u64 cpu, void *ctx)\n{\n"
+		"\tstruct stp_kagg *a = ctx;\n"
+		"\tconst struct stp_s%d *sd = bpf_map_lookup_percpu_elem("
+		"&stp_m%d, a->k, cpu);\n"
+		"\tif (!sd)\n\t\treturn 1;\n"
+		"\tif (!sd->count)\n\t\treturn 0;\n"
+		"\tif (!a->count) { a->min = sd->min; a->max = sd->max; }\n"
+		"\ta->count += sd->count;\n\ta->sum += sd->sum;\n"
+		"\tif (sd->max > a->max)\n\t\ta->max = sd->max;\n"
+		"\tif (sd->min < a->min)\n\t\ta->min = sd->min;\n"
+		"\treturn 0;\n}\n", i, i, i);
+	if (g->uses_variance)
+		fprintf(out, "static long stp_kagg2_%d(__u64 cpu, void *ctx)"
+			"\n{\n\tstruct stp_kagg *a = ctx;\n"
+			"\tconst struct stp_s%d *sd = "
+			"bpf_map_lookup_percpu_elem(&stp_m%d, a->k, cpu);\n"
+			"\tif (!sd)\n\t\treturn 1;\n"
+			"\tif (sd->count) { long long dm = sd->avg - a->avg; "
+			"a->m2 += sd->count * dm * dm + (sd->count - 1) * "
+			"sd->variance; }\n\treturn 0;\n}\n", i, i, i);
+	fprintf(out, "STP_INLINE void stp_kget%d(const void *k, struct "
+		"stp_kagg *a)\n{\n"
+		"\t__builtin_memset(a, 0, sizeof(*a));\n\ta->k = k;\n"
+		"\tbpf_loop(STP_MAXCPUS, stp_kagg1_%d, a, 0);\n"
+		"\ta->avg = stp_sdiv((long long)((unsigned long long)a->sum "
+		"<< %d), a->count);\n", i, i, g->var_shift);
+	if (g->uses_variance)
+		fprintf(out, "\tbpf_loop(STP_MAXCPUS, stp_kagg2_%d, a, 0);\n"
+			"\ta->variance = stp_sdiv(a->m2, a->count - 1) >> "
+			"%d;\n", i, 2 * g->var_shift);
+	fprintf(out, "\ta->avg >>= %d;\n}\n", g->var_shift);
+}
+
+/* The merged aggregate of a statistic into C variable name. */
 static void stat_get(struct emitter *e, const struct node *op,
 		     const char *name)
 {
@@ -112,6 +158,11 @@ static void stat_get(struct emitter *e, const struct node *op,
 
 	snprintf(key, sizeof(key), "_k%d", u);
 	stat_key(e, op, key);
+	if (e->kernel) {
+		fprintf(e->out, "struct stp_kagg %s; stp_kget%d(&%s, &%s); ",
+			name, sym->index, key, name);
+		return;
+	}
 	fprintf(e->out, "struct stp_s%d %s; stp_stat_get(%d, &%s, &stp_d%d, "
 		"sizeof(struct stp_s%d), (struct stp_stat *)&%s); ",
 		sym->index, name, sym->index, key, sym->index, sym->index,

@@ -149,9 +149,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		return in_kernel ? NULL : "context variables ($name, @cast, "
 		       "@defined) are not read on this backend yet";
 	case N_STAT:
-		if (in_kernel)
-			return "reading a statistic runs only in begin, end and "
-			       "timer probes on this backend";
+		/* merged over the CPUs in the kernel (emit_stat.c) */
 		return NULL;
 	case N_HIST:
 		if (n == r->hist_ok)
