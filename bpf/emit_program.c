@@ -250,8 +250,13 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			i, bpf_ctype(g->type), i);
 	}
 	for (int i = 0; i < prog->nglobals; i++)
+	{
 		if (prog->globals[i]->type == TY_STATS)
 			bpf_stat_kernel_reader(out, prog->globals[i]);
+		if (prog->globals[i]->nkeys ||
+		    prog->globals[i]->type == TY_STATS)
+			bpf_kernel_clearer(out, prog->globals[i]);
+	}
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);
 	fwrite(kdbuf, 1, kdlen, out);

@@ -148,6 +148,36 @@ void bpf_stat_kernel_reader(FILE *out, const struct symbol *g)
 	fprintf(out, "\ta->avg >>= %d;\n}\n", g->var_shift);
 }
 
+/*
+ * delete of a whole array or statistic in the kernel half (stp_kclearN):
+ * an array's elements (a hash or per-CPU hash) each deleted by a
+ * bpf_for_each_map_elem callback (the kernel's hash maps allow deleting
+ * the element being visited); a scalar statistic's slot zeroed on every
+ * CPU, one bpf_loop step each (bpf_map_lookup_percpu_elem).
+ */
+void bpf_kernel_clearer(FILE *out, const struct symbol *g)
+{
+	int i = g->index;
+
+	if (g->nkeys) {
+		fprintf(out, "static long stp_kdel_%d(void *map, const void *k, "
+			"void *v, void *ctx)\n{\n\tbpf_map_delete_elem("
+			"&stp_m%d, k);\n\treturn 0;\n}\n"
+			"STP_INLINE void stp_kclear%d(void)\n{\n"
+			"\tbpf_for_each_map_elem(&stp_m%d, stp_kdel_%d, 0, 0);"
+			"\n}\n", i, i, i, i, i);
+		return;
+	}
+	fprintf(out, "static long stp_kzero_%d(__u64 cpu, void *ctx)\n{\n"
+		"\t__u32 z = 0;\n"
+		"\tstruct stp_s%d *sd = bpf_map_lookup_percpu_elem(&stp_m%d, "
+		"&z, cpu);\n\tif (!sd)\n\t\treturn 1;\n"
+		"\t__builtin_memset(sd, 0, sizeof(*sd));\n\treturn 0;\n}\n"
+		"STP_INLINE void stp_kclear%d(void)\n{\n"
+		"\tbpf_loop(STP_MAXCPUS, stp_kzero_%d, 0, 0);\n}\n",
+		i, i, i, i, i);
+}
+
 /* The merged aggregate of a statistic into C variable name. */
 static void stat_get(struct emitter *e, const struct node *op,
 		     const char *name)
@@ -229,6 +259,10 @@ const char *bpf_stat_sort_field(enum stat_op op)
 /* delete s: every CPU's slot zeroed (a per-CPU array has no delete). */
 void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym)
 {
+	if (e->kernel) {
+		fprintf(e->out, "stp_kclear%d();\n", sym->index);
+		return;
+	}
 	if (sym->nkeys) {
 		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
 			sym->index, sym->index);

@@ -341,6 +341,8 @@ static void emit_delete(struct emitter *e, const struct node *x)
 			key);
 	} else if (x->sym->type == TY_STATS) {
 		bpf_emit_stat_clear(e, x->sym);
+	} else if (x->sym->nkeys > 0 && e->kernel) {
+		fprintf(e->out, "stp_kclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0) {
 		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
 			x->sym->index, x->sym->index);

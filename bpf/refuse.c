@@ -234,13 +234,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return "regular expressions run only in begin, end and "
 			       "timer probes on this backend";
 		return NULL;
-	case N_DELETE:
-		if (in_kernel && n->stmt.expr->kind == N_VAR &&
-		    n->stmt.expr->sym && (n->stmt.expr->sym->nkeys > 0 ||
-					  n->stmt.expr->sym->type == TY_STATS))
-			return "deleting a whole array or statistic runs only "
-			       "in begin, end and timer probes on this backend";
-		return NULL;
 	case N_INDEX:
 		if (n->index.array->sym && n->index.array->sym->decl &&
 		    n->index.array->sym->decl->global.wrap)
