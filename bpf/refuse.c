@@ -31,7 +31,7 @@ static bool bpf_knows_call(const struct node *n)
 static bool bpf_kernel_string_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"strlen", "substr", "stringat", NULL,
+		"strlen", "substr", "stringat", "isinstr", "strpos", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
