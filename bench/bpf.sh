@@ -10,7 +10,8 @@
 #                 tool its own floor: ours is a raw tracepoint, bpftrace's
 #                 a perf-event tracepoint); rows: n++, c[pid()] <<< 1
 #                 (@c[pid] = count()), printf per hit (to /dev/null);
-#                 ours only: sprintf, try/catch and foreach in the probe
+#                 ours only: sprintf, try/catch, foreach, a statistic's
+#                 read and strpos in the probe
 #   fentry:       kernel.function("__x64_sys_getppid") { n++ } (kfunc: in
 #                 bpftrace), where the kernel loads fentry programs
 #   uprobe:       process("LOOP").function("hit") { n++ } and its .return
@@ -121,6 +122,10 @@ row "sprintf per hit" \
 row "try { n++ } catch" "$(ours "global n probe $tp { try { n++ } catch { } }")" "-"
 row "foreach 10 per hit" "$(ours "global a, n probe begin { for (i = 0; i < 10; i++) a[i] = i } probe $tp { foreach (k in a) n += a[k] }")" "-"
 row "foreach 10 of a[16]" "$(ours "global a[16], n probe begin { for (i = 0; i < 10; i++) a[i] = i } probe $tp { foreach (k in a) n += a[k] }")" "-"
+# a statistic read in the probe (every CPU's slot merged by bpf_loop) and
+# strpos (one bpf_loop step a byte compared: 41 steps here)
+row "c <<< 1; @avg(c)" "$(ours "global c, x probe $tp { c <<< 1; x = @avg(c) }")" "-"
+row "strpos 43 bytes" "$(ours "global h, x probe begin { h = \"the quick brown fox jumps over the lazy dog\" } probe $tp { x = strpos(h, \"dog\") }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

@@ -359,6 +359,12 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		fputs(")", e->out);
 		return true;
 	}
+	if (!strcmp(name, "error") && e->kernel) {
+		fputs("({ ERROR_MSG(", e->out);
+		emit_expr(e, n->call.args);
+		fputs("); 0; })", e->out);
+		return true;
+	}
 	if (!strcmp(name, "error")) {
 		int t = bpf_new_tmp(e);
 		fprintf(e->out, "({ STRCPY(TMP(%d), ", t);
@@ -400,6 +406,8 @@ static void emit_call(struct emitter *e, const struct node *n)
 		emit_print(e, n);
 	else if (e->kernel && bpf_emit_kernel_string_call(e, n))
 		;
+	else if (e->kernel && !strcmp(name, "error"))
+		emit_tapset_call(e, n);	/* ERROR_MSG */
 	else if (e->kernel || !emit_tapset_call(e, n))
 		diag_error(e->s, n->loc, "the bpf backend has no %s()", name);
 }

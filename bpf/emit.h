@@ -72,6 +72,8 @@ void bpf_emit_function(struct emitter *e, const struct script_func *f,
 
 int bpf_stat_nbuckets(const struct symbol *sym);
 void bpf_stat_decls(FILE *out, const struct symbol *g);
+void bpf_stat_kernel_reader(FILE *out, const struct symbol *g);
+void bpf_kernel_clearer(FILE *out, const struct symbol *g);
 void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 		       const struct node *rhs);
 void bpf_emit_stat_read(struct emitter *e, const struct node *n);

@@ -212,6 +212,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
 		"unsigned probe; int trying; unsigned errid; "
 		"unsigned long long erraddr; long act; long long v[STP_TMPS]; "
+		"char errmsg[STP_STR]; "
 		"};\n"
 		"struct stp_fc { struct stp_scratch *S; long max; "
 		"long long *rv; char *ret; long long lim; int done, "
@@ -247,6 +248,14 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 			"__uint(max_entries, %lld); __type(key, struct stp_k%d);"
 			" __type(value, %s); } stp_m%d SEC(\".maps\");\n", max,
 			i, bpf_ctype(g->type), i);
+	}
+	for (int i = 0; i < prog->nglobals; i++)
+	{
+		if (prog->globals[i]->type == TY_STATS)
+			bpf_stat_kernel_reader(out, prog->globals[i]);
+		if (prog->globals[i]->nkeys ||
+		    prog->globals[i]->type == TY_STATS)
+			bpf_kernel_clearer(out, prog->globals[i]);
 	}
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);

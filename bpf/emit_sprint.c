@@ -161,16 +161,63 @@ static const char kernel_string_funcs[] =
 "\t\treturn 0;\n"
 "\tSTP_BARRIER(p);\n"
 "\treturn (unsigned char)s->s[p & (STP_STR - 1)];\n"
+"}\n"
+"/* strpos, isinstr: strstr's naive search, one byte compared a\n"
+" * bpf_loop step, the state in a per-CPU map each step looks up (a map\n"
+" * value's fields are unknown to the verifier: the step is checked once;\n"
+" * bpf_loop's context must be the stack); a step\n"
+" * moves j on or i on, so 128 * 129 steps end any search */\n"
+"struct stp_spos { char h[STP_STR], n[STP_STR]; unsigned long long i, j; long long r; };\n"
+"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1); __type(key, __u32); __type(value, struct stp_spos); } stp_sposm SEC(\".maps\");\n"
+"static long stp_spos_step(__u64 idx, void *ctx)\n"
+"{\n"
+"\t__u32 z = 0;\n"
+"\tstruct stp_spos *p = bpf_map_lookup_elem(&stp_sposm, &z);\n"
+"\tif (!p)\n"
+"\t\treturn 1;\n"
+"\tunsigned long long i = p->i, j = p->j, k = i + j;\n"
+"\tif (i >= STP_STR || j >= STP_STR)\n"
+"\t\treturn 1;\n"
+"\tchar nc = p->n[j & (STP_STR - 1)];\n"
+"\tif (!nc) {\n"
+"\t\tp->r = i;\n"
+"\t\treturn 1;\n"
+"\t}\n"
+"\tif (k >= STP_STR || !p->h[k & (STP_STR - 1)])\n"
+"\t\treturn 1;\n"
+"\tif (p->h[k & (STP_STR - 1)] == nc) {\n"
+"\t\tp->j = j + 1;\n"
+"\t} else {\n"
+"\t\tp->i = i + 1;\n"
+"\t\tp->j = 0;\n"
+"\t}\n"
+"\treturn 0;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_strpos(struct stp_sv *h, struct stp_sv *n)\n"
+"{\n"
+"\t__u32 z = 0;\n"
+"\tstruct stp_spos *p = bpf_map_lookup_elem(&stp_sposm, &z);\n"
+"\tif (!h || !n || !p)\n"
+"\t\treturn -1;\n"
+"\t__builtin_memcpy(p->h, h->s, STP_STR);\n"
+"\t__builtin_memcpy(p->n, n->s, STP_STR);\n"
+"\tp->i = 0;\n"
+"\tp->j = 0;\n"
+"\tp->r = -1;\n"
+"\tbpf_loop(STP_STR * (STP_STR + 1), stp_spos_step, 0, 0);\n"
+"\treturn p->r;\n"
+"}\n"
+"__attribute__((noinline)) long long stp_g_isinstr(struct stp_sv *h, struct stp_sv *n)\n"
+"{\n"
+"\treturn stp_g_strpos(h, n) >= 0;\n"
 "}\n";
 
-/* strlen, substr, stringat in a kernel program (isinstr and strpos: two
- * loops over STP_STR bytes, which the verifier walks for every length it
- * tells apart, over its budget even through bpf_loop); false
+/* strlen, substr, stringat, isinstr, strpos in a kernel program; false
  * for another name. */
 bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n)
 {
 	static const char *const names[] = {
-		"strlen", "substr", "stringat", NULL,
+		"strlen", "substr", "stringat", "isinstr", "strpos", NULL,
 	};
 	const char *name = n->call.name;
 	int i = 0, u = e->nuniq++, out = -1;

@@ -102,7 +102,83 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 	fprintf(e->out, "_v%d; })", u);
 }
 
-/* The merged aggregate of a statistic (user half) into C variable name. */
+/*
+ * Reading a statistic in the kernel half: stp_kgetN merges every CPU's
+ * slot of the per-CPU map into a struct stp_kagg on the stack (no
+ * buckets: @hist_* is printed only in the loader) with the loader's
+ * formula (lib.c, bpf_stat_merge), one bpf_loop step per CPU through
+ * bpf_map_lookup_percpu_elem (6.0+), which answers NULL past the last
+ * possible CPU (and for an array's absent element: all zero, as the
+ * loader reads it). A second walk adds up m2 for @variance.
+ */
+void bpf_stat_kernel_reader(FILE *out, const struct symbol *g)
+{
+	int i = g->index;
+
+	fprintf(out, "static long stp_kagg1_%d(__u64 cpu, void *ctx)\n{\n"
+		"\tstruct stp_kagg *a = ctx;\n"
+		"\tconst struct stp_s%d *sd = bpf_map_lookup_percpu_elem("
+		"&stp_m%d, a->k, cpu);\n"
+		"\tif (!sd)\n\t\treturn 1;\n"
+		"\tif (!sd->count)\n\t\treturn 0;\n"
+		"\tif (!a->count) { a->min = sd->min; a->max = sd->max; }\n"
+		"\ta->count += sd->count;\n\ta->sum += sd->sum;\n"
+		"\tif (sd->max > a->max)\n\t\ta->max = sd->max;\n"
+		"\tif (sd->min < a->min)\n\t\ta->min = sd->min;\n"
+		"\treturn 0;\n}\n", i, i, i);
+	if (g->uses_variance)
+		fprintf(out, "static long stp_kagg2_%d(__u64 cpu, void *ctx)"
+			"\n{\n\tstruct stp_kagg *a = ctx;\n"
+			"\tconst struct stp_s%d *sd = "
+			"bpf_map_lookup_percpu_elem(&stp_m%d, a->k, cpu);\n"
+			"\tif (!sd)\n\t\treturn 1;\n"
+			"\tif (sd->count) { long long dm = sd->avg - a->avg; "
+			"a->m2 += sd->count * dm * dm + (sd->count - 1) * "
+			"sd->variance; }\n\treturn 0;\n}\n", i, i, i);
+	fprintf(out, "STP_INLINE void stp_kget%d(const void *k, struct "
+		"stp_kagg *a)\n{\n"
+		"\t__builtin_memset(a, 0, sizeof(*a));\n\ta->k = k;\n"
+		"\tbpf_loop(STP_MAXCPUS, stp_kagg1_%d, a, 0);\n"
+		"\ta->avg = stp_sdiv((long long)((unsigned long long)a->sum "
+		"<< %d), a->count);\n", i, i, g->var_shift);
+	if (g->uses_variance)
+		fprintf(out, "\tbpf_loop(STP_MAXCPUS, stp_kagg2_%d, a, 0);\n"
+			"\ta->variance = stp_sdiv(a->m2, a->count - 1) >> "
+			"%d;\n", i, 2 * g->var_shift);
+	fprintf(out, "\ta->avg >>= %d;\n}\n", g->var_shift);
+}
+
+/*
+ * delete of a whole array or statistic in the kernel half (stp_kclearN):
+ * an array's elements (a hash or per-CPU hash) each deleted by a
+ * bpf_for_each_map_elem callback (the kernel's hash maps allow deleting
+ * the element being visited); a scalar statistic's slot zeroed on every
+ * CPU, one bpf_loop step each (bpf_map_lookup_percpu_elem).
+ */
+void bpf_kernel_clearer(FILE *out, const struct symbol *g)
+{
+	int i = g->index;
+
+	if (g->nkeys) {
+		fprintf(out, "static long stp_kdel_%d(void *map, const void *k, "
+			"void *v, void *ctx)\n{\n\tbpf_map_delete_elem("
+			"&stp_m%d, k);\n\treturn 0;\n}\n"
+			"STP_INLINE void stp_kclear%d(void)\n{\n"
+			"\tbpf_for_each_map_elem(&stp_m%d, stp_kdel_%d, 0, 0);"
+			"\n}\n", i, i, i, i, i);
+		return;
+	}
+	fprintf(out, "static long stp_kzero_%d(__u64 cpu, void *ctx)\n{\n"
+		"\t__u32 z = 0;\n"
+		"\tstruct stp_s%d *sd = bpf_map_lookup_percpu_elem(&stp_m%d, "
+		"&z, cpu);\n\tif (!sd)\n\t\treturn 1;\n"
+		"\t__builtin_memset(sd, 0, sizeof(*sd));\n\treturn 0;\n}\n"
+		"STP_INLINE void stp_kclear%d(void)\n{\n"
+		"\tbpf_loop(STP_MAXCPUS, stp_kzero_%d, 0, 0);\n}\n",
+		i, i, i, i, i);
+}
+
+/* The merged aggregate of a statistic into C variable name. */
 static void stat_get(struct emitter *e, const struct node *op,
 		     const char *name)
 {
@@ -112,6 +188,11 @@ static void stat_get(struct emitter *e, const struct node *op,
 
 	snprintf(key, sizeof(key), "_k%d", u);
 	stat_key(e, op, key);
+	if (e->kernel) {
+		fprintf(e->out, "struct stp_kagg %s; stp_kget%d(&%s, &%s); ",
+			name, sym->index, key, name);
+		return;
+	}
 	fprintf(e->out, "struct stp_s%d %s; stp_stat_get(%d, &%s, &stp_d%d, "
 		"sizeof(struct stp_s%d), (struct stp_stat *)&%s); ",
 		sym->index, name, sym->index, key, sym->index, sym->index,
@@ -178,6 +259,10 @@ const char *bpf_stat_sort_field(enum stat_op op)
 /* delete s: every CPU's slot zeroed (a per-CPU array has no delete). */
 void bpf_emit_stat_clear(struct emitter *e, const struct symbol *sym)
 {
+	if (e->kernel) {
+		fprintf(e->out, "stp_kclear%d();\n", sym->index);
+		return;
+	}
 	if (sym->nkeys) {
 		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
 			sym->index, sym->index);

@@ -341,6 +341,8 @@ static void emit_delete(struct emitter *e, const struct node *x)
 			key);
 	} else if (x->sym->type == TY_STATS) {
 		bpf_emit_stat_clear(e, x->sym);
+	} else if (x->sym->nkeys > 0 && e->kernel) {
+		fprintf(e->out, "stp_kclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0) {
 		fprintf(e->out, "stp_clear(%d, sizeof(struct stp_k%d));\n",
 			x->sym->index, x->sym->index);
@@ -419,8 +421,11 @@ static void emit_kernel_try(struct emitter *e, const struct node *n)
 	if (n->try.catch_var) {
 		for (int i = 0; i < e->body->nlocals; i++)
 			if (!strcmp(e->body->locals[i]->name, n->try.catch_var))
-				fprintf(e->out, "stp_kwhat(TMP(%d), S->errid, "
-					"S->erraddr);\n", e->tmp_base + i);
+				fprintf(e->out, "if (S->errid == STP_ERRMSG) "
+					"STRCPY(TMP(%d), S->errmsg); else "
+					"stp_kwhat(TMP(%d), S->errid, "
+					"S->erraddr);\n", e->tmp_base + i,
+					e->tmp_base + i);
 	}
 	if (n->try.handler)
 		emit_stmt(e, n->try.handler);

@@ -124,6 +124,15 @@ static void print_record(const void *rec, unsigned len)
 		exit_requested = true;
 		return;
 	}
+	if (h->kind == 6 && len >= sizeof(*h) + BPF_STRLEN) {
+		/* error("msg") in a kernel probe: its message */
+		char msg[BPF_STRLEN + 1];
+		memcpy(msg, (const char *)rec + sizeof(*h), BPF_STRLEN);
+		msg[BPF_STRLEN] = 0;
+		if (!nerrors)
+			run_error_text(msg);
+		return;
+	}
 	if (h->kind == 4 && len >= sizeof(*h) + h->id) {
 		/* text formatted in the kernel (print_ubacktrace()) */
 		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);

@@ -31,7 +31,7 @@ static bool bpf_knows_call(const struct node *n)
 static bool bpf_kernel_string_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"strlen", "substr", "stringat", NULL,
+		"strlen", "substr", "stringat", "isinstr", "strpos", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
@@ -128,6 +128,9 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return NULL;
 		if (bpf_kernel_string_call(n))
 			return NULL;
+		if (!strcmp(n->call.name, "error") && n->sym &&
+		    n->sym->kind == SYM_BUILTIN)
+			return NULL;	/* ERROR_MSG in the kernel half */
 		if (in_kernel && bpf_user_call(n)) {
 			snprintf(why, sizeof(why), "it calls %s(), which %s",
 				 n->call.name, user_only);
@@ -146,9 +149,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		return in_kernel ? NULL : "context variables ($name, @cast, "
 		       "@defined) are not read on this backend yet";
 	case N_STAT:
-		if (in_kernel)
-			return "reading a statistic runs only in begin, end and "
-			       "timer probes on this backend";
+		/* merged over the CPUs in the kernel (emit_stat.c) */
 		return NULL;
 	case N_HIST:
 		if (n == r->hist_ok)
@@ -232,13 +233,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		    in_kernel)
 			return "regular expressions run only in begin, end and "
 			       "timer probes on this backend";
-		return NULL;
-	case N_DELETE:
-		if (in_kernel && n->stmt.expr->kind == N_VAR &&
-		    n->stmt.expr->sym && (n->stmt.expr->sym->nkeys > 0 ||
-					  n->stmt.expr->sym->type == TY_STATS))
-			return "deleting a whole array or statistic runs only "
-			       "in begin, end and timer probes on this backend";
 		return NULL;
 	case N_INDEX:
 		if (n->index.array->sym && n->index.array->sym->decl &&
