@@ -1380,6 +1380,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);
+	bpf_emit_kstack(prog, out);
 	fwrite(fbuf, 1, flen, out);
 	fwrite(kbuf, 1, klen, out);
 	free(fbuf);

@@ -129,6 +129,14 @@ static void print_record(const void *rec, unsigned len)
 		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
 		return;
 	}
+	if (h->kind == 6 && len >= sizeof(*h) + 8ULL * h->id) {
+		/* a kernel stack's addresses (print_backtrace()) */
+		unsigned long long pcs[64];
+		unsigned n = h->id < 64 ? h->id : 64;
+		memcpy(pcs, (const char *)rec + sizeof(*h), 8ULL * n);
+		bpf_kstack_print(stdout, pcs, n);
+		return;
+	}
 	if (h->kind == 5 && len >= sizeof(*h) + h->id) {
 		/* a user stack reached a file without tables (its path) */
 		fflush(stdout);
