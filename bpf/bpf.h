@@ -95,9 +95,11 @@ void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
 
 /* Kernel stacks (kstack.c): print_backtrace()'s walk in the kernel half
  * (pass 3, when the program uses it); the loader's lines of a kind 6
- * record's n addresses, named from /proc/kallsyms. */
+ * record's n addresses, named from /proc/kallsyms; the loader's table for
+ * the kernel's walk of the frames to drop (our programs, the glue). */
 void bpf_emit_kstack(struct program *prog, FILE *out);
 void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n);
+void bpf_kstack_ranges(struct bpf_object *obj);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

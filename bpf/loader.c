@@ -454,6 +454,7 @@ int bpf_load_and_run(const char *dir, bool verbose, const char *cmd,
 	}
 	/* process("PATH").*: the executables as this machine has them */
 	bpf_process_exes(obj, dlsym(so, "stp_proc_exes"));
+	bpf_kstack_ranges(obj);	/* backtrace()'s frames to drop */
 	run_list(u.begin);
 	fflush(stdout);
 	struct bpf_program *p;

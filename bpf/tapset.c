@@ -80,6 +80,7 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_errno_p", 1, "STP_SYSC_ERRNO_P(", "STP_SYSC_ERRNO_P(", NULL },
 	/* the kernel stack, named by the loader (kstack.c) */
 	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
+	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
 	/* the kernel's symbols, in the loader (/proc/kallsyms) */
 	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
 	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
