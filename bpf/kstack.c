@@ -120,6 +120,7 @@ static const char kstack_c[] =
 	/* backtrace(): "0xADDR " a frame, whole pieces that fit in a
 	 * string (STP_STR - 1 bytes), as the module's stp_stack_sprint */
 	"static const char stp_khexfmt[] = \"0x%llx \";\n"
+	"static const char stp_kmodname[10] = \" [kernel]\";\n"
 	"static long stp_kbt_step(__u32 i, void *c)\n{\n"
 	"\t__u32 z = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
@@ -138,6 +139,35 @@ static const char kstack_c[] =
 	"\tbpf_loop(STP_KMAX, stp_kbt_step, 0, 0);\n"
 	"\tw->s[STP_STR - 1] = 0;\n"
 	"\treturn w->len;\n}\n"
+	/* symname(), symdata(): the kernel's own lookup, printk's %ps and
+	 * %pS (sprint_symbol, as the module's stp_sym_lookup), the
+	 * kernel's symbols given the module name "kernel" as the module
+	 * backend gives them ("0x..." when no symbol covers a) */
+	"static const char stp_ksfmt[] = \"%ps\";\n"
+	"static const char stp_kdfmt[] = \"%pS\";\n"
+	"__attribute__((noinline)) int stp_ksym(__u64 a, int data)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tlong l;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->s[0] = 0;\n"
+	"\tif (data)\n"
+	"\t\tl = bpf_snprintf(w->s, STP_STR, stp_kdfmt, &a, 8);\n"
+	"\telse\n"
+	"\t\tl = bpf_snprintf(w->s, STP_STR, stp_ksfmt, &a, 8);\n"
+	"\tif (l < 2 || l > STP_STR || !data)\n\t\treturn 0;\n"
+	"\tif ((w->s[0] == '0' && w->s[1] == 'x') || "
+	"w->s[(l - 2) & (STP_STR - 1)] == ']')\n\t\treturn 0;\n"
+	"\tif (l - 1 + 9 < STP_STR)\n"
+	"\t\tbpf_probe_read_kernel(&w->s[(l - 1) & (STP_STR - 1)], 10, "
+	"stp_kmodname);\n"
+	"\treturn 0;\n}\n"
+	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
+	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
 	"#define STP_KPRINT() ({ stp_kprint(); 0; })\n"
 	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
 	"stp_kbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
@@ -151,7 +181,9 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 		const struct script_func *f = prog->funcs[i];
 		used |= f->used && f->sym &&
 			(!strcmp(f->sym->name, "print_backtrace") ||
-			 !strcmp(f->sym->name, "backtrace"));
+			 !strcmp(f->sym->name, "backtrace") ||
+			 !strcmp(f->sym->name, "symname") ||
+			 !strcmp(f->sym->name, "symdata"));
 	}
 	if (used)
 		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
@@ -164,6 +196,7 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 struct ksym {
 	unsigned long long addr;
 	unsigned idx;
+	char type;
 	char *name, *mod;
 };
 
@@ -208,6 +241,7 @@ static void ksyms_read(void)
 		}
 		ksyms[nksyms].addr = a;
 		ksyms[nksyms].idx = (unsigned)nksyms;
+		ksyms[nksyms].type = type;
 		ksyms[nksyms].name = strdup(name);
 		ksyms[nksyms].mod = strcmp(mod, "kernel") ? strdup(mod) :
 				    "kernel";
@@ -234,7 +268,11 @@ static const struct ksym *ksym_at(unsigned long long a,
 			hi = mid;
 	}
 	next = lo;
-	if (!lo || next == nksyms)
+	/* as the kernel's lookup: text symbols only (no data without
+	 * CONFIG_KALLSYMS_ALL), not past the text's end markers */
+	if (!lo || next == nksyms || !strchr("tTwW", ksyms[lo - 1].type) ||
+	    !strcmp(ksyms[lo - 1].name, "_etext") ||
+	    !strcmp(ksyms[lo - 1].name, "_einittext"))
 		return NULL;
 	lo--;
 	while (lo && ksyms[lo - 1].addr == ksyms[lo].addr)

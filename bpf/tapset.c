@@ -81,9 +81,10 @@ static const struct bpf_tapset_fn {
 	/* the kernel stack, named by the loader (kstack.c) */
 	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
 	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
-	/* the kernel's symbols, in the loader (/proc/kallsyms) */
-	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
-	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
+	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
+	 * kernel by its own lookup (kstack.c) */
+	{ "symname", 1, "STP_KSYMNAME(", "STP_SYMNAME(", NULL },
+	{ "symdata", 1, "STP_KSYMDATA(", "STP_SYMDATA(", NULL },
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
