@@ -169,6 +169,11 @@ static const char kstack_c[] =
 	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
 	"#define STP_KPRINT() ({ stp_kprint(); 0; })\n"
+	/* __stack_raw(n), stack()'s: frame n, 0 past the stack's end */
+	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = 0; "
+	"struct stp_kwalk *w_; stp_kwalk(); w_ = bpf_map_lookup_elem(&stp_kwk, "
+	"&z_); if (w_ && n_ >= 0 && n_ < w_->n && n_ < STP_KMAX) "
+	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; r_; })\n"
 	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
 	"stp_kbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n";
@@ -182,6 +187,7 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 		used |= f->used && f->sym &&
 			(!strcmp(f->sym->name, "print_backtrace") ||
 			 !strcmp(f->sym->name, "backtrace") ||
+			 !strcmp(f->sym->name, "__stack_raw") ||
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));
 	}
