@@ -93,6 +93,14 @@ const char *bpf_ustack_error(struct arena *a, const struct node *n);
 bool bpf_func_native(const struct script_func *f);
 void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
 
+/* Kernel stacks (kstack.c): print_backtrace()'s walk in the kernel half
+ * (pass 3, when the program uses it); the loader's lines of a kind 6
+ * record's n addresses, named from /proc/kallsyms; the loader's table for
+ * the kernel's walk of the frames to drop (our programs, the glue). */
+void bpf_emit_kstack(struct program *prog, FILE *out);
+void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n);
+void bpf_kstack_ranges(struct bpf_object *obj);
+
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);
 /* A sprintf format as the kernel's bpf_snprintf takes it (emit_sprint.c):

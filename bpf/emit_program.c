@@ -259,6 +259,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);
+	bpf_emit_kstack(prog, out);
 	fwrite(kdbuf, 1, kdlen, out);
 	free(kdbuf);
 	fwrite(fbuf, 1, flen, out);

@@ -98,6 +98,10 @@ static void format_record(struct bpf_sink *sink, const void *rec,
 		   loaded->fmts[h->id].types, p, (const char *)rec + len);
 }
 
+/* A ring buffer record's kind: 0 a printf (format_record), 1 exit(), 2
+ * a run-time error, 3 a read fault, 4 text formatted in the kernel
+ * (ustack.c), 5 a user stack's missing tables, 6 error("msg"), 7 a
+ * kernel stack (kstack.c). */
 static void print_record(const void *rec, unsigned len)
 {
 	const struct { unsigned kind, id; } *h = rec;
@@ -136,6 +140,14 @@ static void print_record(const void *rec, unsigned len)
 	if (h->kind == 4 && len >= sizeof(*h) + h->id) {
 		/* text formatted in the kernel (print_ubacktrace()) */
 		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
+		return;
+	}
+	if (h->kind == 7 && len >= sizeof(*h) + 8ULL * h->id) {
+		/* a kernel stack's addresses (print_backtrace()) */
+		unsigned long long pcs[64];
+		unsigned n = h->id < 64 ? h->id : 64;
+		memcpy(pcs, (const char *)rec + sizeof(*h), 8ULL * n);
+		bpf_kstack_print(stdout, pcs, n);
 		return;
 	}
 	if (h->kind == 5 && len >= sizeof(*h) + h->id) {
@@ -472,6 +484,7 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	}
 	/* process("PATH").*: the executables as this machine has them */
 	bpf_process_exes(obj, dlsym(so, "stp_proc_exes"));
+	bpf_kstack_ranges(obj);	/* backtrace()'s frames to drop */
 	run_list(u.begin);
 	fflush(stdout);
 	struct bpf_program *p;

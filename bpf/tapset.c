@@ -78,9 +78,14 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_errno_str", 1, "STP_SYSC_ERRNO_STR(", "STP_SYSC_ERRNO_STR(",
 	  NULL },
 	{ "__sysc_errno_p", 1, "STP_SYSC_ERRNO_P(", "STP_SYSC_ERRNO_P(", NULL },
-	/* the kernel's symbols, in the loader (/proc/kallsyms) */
-	{ "symname", 1, NULL, "STP_SYMNAME(", NULL },
-	{ "symdata", 1, NULL, "STP_SYMDATA(", NULL },
+	/* the kernel stack, named by the loader (kstack.c) */
+	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
+	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
+	{ "__stack_raw", 1, "STP_KSTACK_RAW(", NULL, NULL },
+	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
+	 * kernel by its own lookup (kstack.c) */
+	{ "symname", 1, "STP_KSYMNAME(", "STP_SYMNAME(", NULL },
+	{ "symdata", 1, "STP_KSYMDATA(", "STP_SYMDATA(", NULL },
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },

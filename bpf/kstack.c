@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Kernel stacks on the BPF backend: print_backtrace() in kernel probes
+ * (tracepoints, perf timers), printed as the module backend prints it
+ * (runtime/stack.c's stp_stack_print: " 0xADDR : name+0xoff/0xsize
+ * [mod]" a frame, " 0xADDR" without a symbol, at most MAXBACKTRACE 20).
+ *
+ * The kernel half takes the current task's kernel stack with
+ * bpf_get_task_stack() (the kernel's own unwinder, as the module's
+ * walk; it needs no program context, so a body's function can call it)
+ * into a ring buffer record of raw addresses (kind 6); the loader names
+ * them from /proc/kallsyms when it prints, as printk's %pS does in the
+ * module. The walk starts inside the helper and our BPF program; as the
+ * module drops its own frames (handler, tracepoint callback), the loader
+ * drops every frame up to the last of our programs' (bpf_prog_*) and
+ * the kernel's BPF glue after it (bpf_trace_runN, __bpf_trace_NAME:
+ * the tracepoint callback; perf's overflow path to its hrtimer), so the
+ * first frame is the kernel code that ran the probe.
+ *
+ * Not here yet: backtrace(), sprint_backtrace() and symname() in kernel
+ * probes (strings the script goes on using: they need the names or the
+ * glue's addresses in the kernel).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf/bpf.h"
+
+/* libbpf's <bpf/bpf.h>, which this project's bpf/bpf.h shadows on the
+ * include path */
+int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len);
+#include "semantic/semantic.h"
+
+/* frames taken: MAXBACKTRACE's 20 and the helper's and glue's below */
+#define KSTACK_RAW 64
+#define KSTACK_MAX 20
+
+static const char kstack_c[] =
+	/* our programs' JIT images (one span) and the glue's functions,
+	 * written by the loader before it attaches (bpf_kstack_ranges) */
+	"struct stp_kglue { __u64 lo, hi, perf_lo, perf_hi; __u32 n, nirq; "
+	"__u64 g[32][2]; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_ARRAY); __uint(max_entries, 1); "
+	"__type(key, __u32); __type(value, struct stp_kglue); } stp_kgl "
+	"SEC(\".maps\");\n"
+	"struct stp_kwalk { long n, raw_n; int first, hit, len, perf; "
+	"__u64 raw[STP_KRAW]; __u64 pcs[STP_KRAW]; char piece[32]; "
+	"char s[STP_STR + 32]; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, 1); __type(key, __u32); "
+	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
+	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
+	/* the walk's steps are bpf_loop callbacks, their state in stp_kwk,
+	 * so the verifier sees each once: our programs' frames among the
+	 * first 16 ... */
+	"static long stp_kown(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tif (!w || !g || i >= w->raw_n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->raw[i & (STP_KRAW - 1)];\n"
+	"\tif (a >= g->lo && a < g->hi)\n\t\tw->first = i + 1;\n"
+	"\treturn 0;\n}\n"
+	/* ... then the glue after them (and, past perf's hrtimer, the
+	 * timer interrupt's entry): step i checks range i % 32 of frame
+	 * first ... */
+	"static long stp_kglue_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0, j = i & 31;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tif (!w || !g || w->first >= w->raw_n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->raw[w->first & (STP_KRAW - 1)];\n"
+	"\tif (!j)\n\t\tw->hit = 0;\n"
+	"\tif ((j < g->n || (w->perf && j < g->n + g->nirq)) && "
+	"a >= g->g[j][0] && a < g->g[j][1])\n"
+	"\t\tw->hit = 1;\n"
+	"\tif (a >= g->perf_lo && a < g->perf_hi)\n\t\tw->perf = 1;\n"
+	"\tif (j < 31)\n\t\treturn 0;\n"
+	"\tif (!w->hit)\n\t\treturn 1;\n"
+	"\tw->first++;\n\treturn 0;\n}\n"
+	/* ... and the frames from there */
+	"static long stp_kcopy(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
+	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
+	"\tw->n = i + 1;\n\treturn 0;\n}\n"
+	/* the walk: frames past our programs' and the glue's, at most
+	 * STP_KMAX, in stp_kwk's pcs */
+	"__attribute__((noinline)) int stp_kwalk(void)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tlong n;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->n = 0;\n\tw->first = 0;\n\tw->perf = 0;\n"
+	"\tn = bpf_get_task_stack(bpf_get_current_task_btf(), w->raw, "
+	"sizeof(w->raw), 0);\n"
+	"\tw->raw_n = n > 0 ? (long)((unsigned long)n / 8) : 0;\n"
+	"\tbpf_loop(16, stp_kown, 0, 0);\n"
+	"\tbpf_loop(12 * 32, stp_kglue_step, 0, 0);\n"
+	"\tbpf_loop(STP_KMAX, stp_kcopy, 0, 0);\n"
+	"\treturn (int)w->n;\n}\n"
+	/* print_backtrace(): the frames to the loader, which names them */
+	"__attribute__((noinline)) int stp_kprint(void)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tint n = stp_kwalk();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tstruct stp_krec *x;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tx = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0);\n"
+	"\tif (!x) {\n\t\t__sync_fetch_and_add(&G.stp_lost, 1);\n"
+	"\t\treturn 0;\n\t}\n"
+	"\tbpf_probe_read_kernel(x->pcs, sizeof(x->pcs), w->pcs);\n"
+	"\tx->h.kind = 7;\n\tx->h.id = n > 0 && n <= STP_KMAX ? n : 0;\n"
+	"\tbpf_ringbuf_submit(x, 0);\n\treturn 0;\n}\n"
+	/* backtrace(): "0xADDR " a frame, whole pieces that fit in a
+	 * string (STP_STR - 1 bytes), as the module's stp_stack_sprint */
+	"static const char stp_khexfmt[] = \"0x%llx \";\n"
+	"static const char stp_kmodname[10] = \" [kernel]\";\n"
+	"static long stp_kbt_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
+	"\tlong l = bpf_snprintf(w->piece, sizeof(w->piece), stp_khexfmt, &a, 8);\n"
+	"\tif (l <= 1 || w->len + (l - 1) >= STP_STR)\n\t\treturn 1;\n"
+	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & 31, w->piece);\n"
+	"\tw->len += l - 1;\n\treturn 0;\n}\n"
+	"__attribute__((noinline)) int stp_kbt(void)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstp_kwalk();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->len = 0;\n\tw->s[0] = 0;\n"
+	"\tbpf_loop(STP_KMAX, stp_kbt_step, 0, 0);\n"
+	"\tw->s[STP_STR - 1] = 0;\n"
+	"\treturn w->len;\n}\n"
+	/* symname(), symdata(): the kernel's own lookup, printk's %ps and
+	 * %pS (sprint_symbol, as the module's stp_sym_lookup), the
+	 * kernel's symbols given the module name "kernel" as the module
+	 * backend gives them ("0x..." when no symbol covers a) */
+	"static const char stp_ksfmt[] = \"%ps\";\n"
+	"static const char stp_kdfmt[] = \"%pS\";\n"
+	"__attribute__((noinline)) int stp_ksym(__u64 a, int data)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tlong l;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->s[0] = 0;\n"
+	"\tif (data)\n"
+	"\t\tl = bpf_snprintf(w->s, STP_STR, stp_kdfmt, &a, 8);\n"
+	"\telse\n"
+	"\t\tl = bpf_snprintf(w->s, STP_STR, stp_ksfmt, &a, 8);\n"
+	"\tif (l < 2 || l > STP_STR || !data)\n\t\treturn 0;\n"
+	"\tif ((w->s[0] == '0' && w->s[1] == 'x') || "
+	"w->s[(l - 2) & (STP_STR - 1)] == ']')\n\t\treturn 0;\n"
+	"\tif (l - 1 + 9 < STP_STR)\n"
+	"\t\tbpf_probe_read_kernel(&w->s[(l - 1) & (STP_STR - 1)], 10, "
+	"stp_kmodname);\n"
+	"\treturn 0;\n}\n"
+	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
+	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
+	"#define STP_KPRINT() ({ stp_kprint(); 0; })\n"
+	/* __stack_raw(n), stack()'s: frame n, 0 past the stack's end */
+	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = 0; "
+	"struct stp_kwalk *w_; stp_kwalk(); w_ = bpf_map_lookup_elem(&stp_kwk, "
+	"&z_); if (w_ && n_ >= 0 && n_ < w_->n && n_ < STP_KMAX) "
+	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; r_; })\n"
+	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_kbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n";
+
+void bpf_emit_kstack(struct program *prog, FILE *out)
+{
+	bool used = false;
+
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		used |= f->used && f->sym &&
+			(!strcmp(f->sym->name, "print_backtrace") ||
+			 !strcmp(f->sym->name, "backtrace") ||
+			 !strcmp(f->sym->name, "__stack_raw") ||
+			 !strcmp(f->sym->name, "symname") ||
+			 !strcmp(f->sym->name, "symdata"));
+	}
+	if (used)
+		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
+			"#define STP_KRAW %d\n#define STP_KMAX %d\n%s",
+			KSTACK_RAW, KSTACK_MAX, kstack_c);
+}
+
+/* ---- the loader: /proc/kallsyms, read at the first stack printed ---- */
+
+struct ksym {
+	unsigned long long addr;
+	unsigned idx;
+	char type;
+	char *name, *mod;
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void ksyms_read(void)
+{
+	static bool done;
+	char line[512];
+	size_t cap = 0;
+	FILE *f;
+
+	if (done)
+		return;
+	done = true;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[256], mod[128] = "kernel";
+		if (sscanf(line, "%llx %c %255s [%127[^]]]", &a, &type, name,
+			   mod) < 3 || !a)
+			continue;
+		if (nksyms == cap) {
+			struct ksym *n;
+			cap = cap ? cap * 2 : 65536;
+			n = realloc(ksyms, cap * sizeof(*n));
+			if (!n)
+				break;
+			ksyms = n;
+		}
+		ksyms[nksyms].addr = a;
+		ksyms[nksyms].idx = (unsigned)nksyms;
+		ksyms[nksyms].type = type;
+		ksyms[nksyms].name = strdup(name);
+		ksyms[nksyms].mod = strcmp(mod, "kernel") ? strdup(mod) :
+				    "kernel";
+		nksyms++;
+	}
+	fclose(f);
+	if (nksyms)
+		qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
+}
+
+/* The symbol covering a (the first listed at its address, as
+ * kallsyms_lookup), its size the distance to the next address; NULL
+ * when none does. */
+static const struct ksym *ksym_at(unsigned long long a,
+				  unsigned long long *size)
+{
+	size_t lo = 0, hi = nksyms, next;
+
+	while (lo < hi) {	/* the first symbol above a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ksyms[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	next = lo;
+	/* as the kernel's lookup: text symbols only (no data without
+	 * CONFIG_KALLSYMS_ALL), not past the text's end markers */
+	if (!lo || next == nksyms || !strchr("tTwW", ksyms[lo - 1].type) ||
+	    !strcmp(ksyms[lo - 1].name, "_etext") ||
+	    !strcmp(ksyms[lo - 1].name, "_einittext"))
+		return NULL;
+	lo--;
+	while (lo && ksyms[lo - 1].addr == ksyms[lo].addr)
+		lo--;
+	*size = ksyms[next].addr - ksyms[lo].addr;
+	return &ksyms[lo];
+}
+
+/* The kernel's BPF and perf code between the probed code and our
+ * programs: the tracepoint's call into BPF (bpf_trace_runN; the
+ * __bpf_trace_NAME callback jumps there, leaving no frame), perf's
+ * overflow path from its cpu-clock hrtimer (class 1); past that hrtimer,
+ * the timer interrupt's entry down to the interrupted code, which is
+ * where the module's timer.profile stack starts, at the interrupted
+ * registers (class 2). 0: not glue. */
+static int glue(const char *name)
+{
+	static const char *const names[] = {
+		"bpf_overflow_handler", "__perf_event_overflow",
+		"perf_event_overflow", "perf_swevent_hrtimer",
+	};
+	static const char *const irq[] = {
+		"__hrtimer_run_queues", "hrtimer_interrupt",
+		"__sysvec_apic_timer_interrupt", "sysvec_apic_timer_interrupt",
+		"asm_sysvec_apic_timer_interrupt",
+	};
+
+	if (!strncmp(name, "bpf_trace_run", 13))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(irq) / sizeof(irq[0]); i++)
+		if (!strcmp(name, irq[i]))
+			return 2;
+	return 0;
+}
+
+struct kglue {
+	unsigned long long lo, hi, perf_lo, perf_hi;
+	unsigned n, nirq;
+	unsigned long long g[32][2];
+};
+
+void bpf_kstack_ranges(struct bpf_object *obj)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "stp_kgl");
+	struct bpf_program *p;
+	struct kglue v = { .lo = ~0ULL };
+	unsigned z = 0;
+
+	if (!m)
+		return;
+	/* our programs' JIT images, every function of each */
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		__u32 nk = info.nr_jited_ksyms, nl = info.nr_jited_func_lens;
+		if (!nk || nk != nl)
+			continue;
+		unsigned long long *ks = calloc(nk, sizeof(*ks));
+		__u32 *lens = calloc(nl, sizeof(*lens));
+		memset(&info, 0, sizeof(info));
+		info.nr_jited_ksyms = nk;
+		info.jited_ksyms = (__u64)(uintptr_t)ks;
+		info.nr_jited_func_lens = nl;
+		info.jited_func_lens = (__u64)(uintptr_t)lens;
+		len = sizeof(info);
+		if (ks && lens && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			for (__u32 i = 0; i < nk; i++) {
+				if (ks[i] < v.lo)
+					v.lo = ks[i];
+				if (ks[i] + lens[i] > v.hi)
+					v.hi = ks[i] + lens[i];
+			}
+		free(ks);
+		free(lens);
+	}
+	ksyms_read();
+	/* class 1 first, class 2 after it (the kernel's table) */
+	for (int cls = 1; cls <= 2; cls++)
+		for (size_t i = 0; i + 1 < nksyms && v.n + v.nirq < 32; i++) {
+			if (strcmp(ksyms[i].mod, "kernel") ||
+			    glue(ksyms[i].name) != cls)
+				continue;
+			v.g[v.n + v.nirq][0] = ksyms[i].addr;
+			v.g[v.n + v.nirq][1] = ksyms[i + 1].addr;
+			if (cls == 1)
+				v.n++;
+			else
+				v.nirq++;
+			if (!strcmp(ksyms[i].name, "perf_swevent_hrtimer")) {
+				v.perf_lo = ksyms[i].addr;
+				v.perf_hi = ksyms[i + 1].addr;
+			}
+		}
+	bpf_map__update_elem(m, &z, sizeof(z), &v, sizeof(v), BPF_ANY);
+}
+
+void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n)
+{
+	unsigned long long size;
+	const struct ksym *k;
+
+	ksyms_read();
+	for (unsigned i = 0; i < n && i < KSTACK_MAX; i++) {
+		if (!(k = ksym_at(pcs[i], &size))) {
+			fprintf(out, " 0x%llx\n", pcs[i]);
+			continue;
+		}
+		fprintf(out, " 0x%llx : %s+0x%llx/0x%llx [%s]\n", pcs[i],
+			k->name, pcs[i] - k->addr, size, k->mod);
+	}
+}
