@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The loader's half of kernel stacks (bpf/kstack.c writes the kernel
+ * half): the ranges of our programs and the kernel's BPF glue the walk
+ * drops (stp_kgl, written before the attach), and a stack record's
+ * addresses named from /proc/kallsyms as the module prints them. Linked
+ * into stap and into stapbpf, the loader a guest runs.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/libbpf.h>
+
+#include "bpf/bpf.h"
+
+/* libbpf's <bpf/bpf.h>, which this project's bpf/bpf.h shadows on the
+ * include path */
+int bpf_obj_get_info_by_fd(int bpf_fd, void *info, __u32 *info_len);
+
+/* MAXBACKTRACE: the frames printed (kstack.c's STP_KMAX) */
+#define KSTACK_MAX 20
+
+struct ksym {
+	unsigned long long addr;
+	unsigned idx;
+	char type;
+	char *name, *mod;
+};
+
+static struct ksym *ksyms;
+static size_t nksyms;
+
+static int ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void ksyms_read(void)
+{
+	static bool done;
+	char line[512];
+	size_t cap = 0;
+	FILE *f;
+
+	if (done)
+		return;
+	done = true;
+	f = fopen("/proc/kallsyms", "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long a;
+		char type, name[256], mod[128] = "kernel";
+		if (sscanf(line, "%llx %c %255s [%127[^]]]", &a, &type, name,
+			   mod) < 3 || !a)
+			continue;
+		if (nksyms == cap) {
+			struct ksym *n;
+			cap = cap ? cap * 2 : 65536;
+			n = realloc(ksyms, cap * sizeof(*n));
+			if (!n)
+				break;
+			ksyms = n;
+		}
+		ksyms[nksyms].addr = a;
+		ksyms[nksyms].idx = (unsigned)nksyms;
+		ksyms[nksyms].type = type;
+		ksyms[nksyms].name = strdup(name);
+		ksyms[nksyms].mod = strcmp(mod, "kernel") ? strdup(mod) :
+				    "kernel";
+		nksyms++;
+	}
+	fclose(f);
+	if (nksyms)
+		qsort(ksyms, nksyms, sizeof(*ksyms), ksym_cmp);
+}
+
+/* The symbol covering a (the first listed at its address, as
+ * kallsyms_lookup), its size the distance to the next address; NULL
+ * when none does. */
+static const struct ksym *ksym_at(unsigned long long a,
+				  unsigned long long *size)
+{
+	size_t lo = 0, hi = nksyms, next;
+
+	while (lo < hi) {	/* the first symbol above a */
+		size_t mid = lo + (hi - lo) / 2;
+		if (ksyms[mid].addr <= a)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	next = lo;
+	/* as the kernel's lookup: text symbols only (no data without
+	 * CONFIG_KALLSYMS_ALL), not past the text's end markers */
+	if (!lo || next == nksyms || !strchr("tTwW", ksyms[lo - 1].type) ||
+	    !strcmp(ksyms[lo - 1].name, "_etext") ||
+	    !strcmp(ksyms[lo - 1].name, "_einittext"))
+		return NULL;
+	lo--;
+	while (lo && ksyms[lo - 1].addr == ksyms[lo].addr)
+		lo--;
+	*size = ksyms[next].addr - ksyms[lo].addr;
+	return &ksyms[lo];
+}
+
+/* The kernel's BPF and perf code between the probed code and our
+ * programs: the tracepoint's call into BPF (bpf_trace_runN; the
+ * __bpf_trace_NAME callback jumps there, leaving no frame), perf's
+ * overflow path from its cpu-clock hrtimer (class 1); past that hrtimer,
+ * the timer interrupt's entry down to the interrupted code, which is
+ * where the module's timer.profile stack starts, at the interrupted
+ * registers (class 2). 0: not glue. */
+static int glue(const char *name)
+{
+	static const char *const names[] = {
+		"bpf_overflow_handler", "__perf_event_overflow",
+		"perf_event_overflow", "perf_swevent_hrtimer",
+	};
+	static const char *const irq[] = {
+		"__hrtimer_run_queues", "hrtimer_interrupt",
+		"__sysvec_apic_timer_interrupt", "sysvec_apic_timer_interrupt",
+		"asm_sysvec_apic_timer_interrupt",
+	};
+
+	if (!strncmp(name, "bpf_trace_run", 13))
+		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return 1;
+	for (size_t i = 0; i < sizeof(irq) / sizeof(irq[0]); i++)
+		if (!strcmp(name, irq[i]))
+			return 2;
+	return 0;
+}
+
+struct kglue {
+	unsigned long long lo, hi, perf_lo, perf_hi;
+	unsigned n, nirq;
+	unsigned long long g[32][2];
+};
+
+void bpf_kstack_ranges(struct bpf_object *obj)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "stp_kgl");
+	struct bpf_program *p;
+	struct kglue v = { .lo = ~0ULL };
+	unsigned z = 0;
+
+	if (!m)
+		return;
+	/* our programs' JIT images, every function of each */
+	bpf_object__for_each_program(p, obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		__u32 nk = info.nr_jited_ksyms, nl = info.nr_jited_func_lens;
+		if (!nk || nk != nl)
+			continue;
+		unsigned long long *ks = calloc(nk, sizeof(*ks));
+		__u32 *lens = calloc(nl, sizeof(*lens));
+		memset(&info, 0, sizeof(info));
+		info.nr_jited_ksyms = nk;
+		info.jited_ksyms = (__u64)(uintptr_t)ks;
+		info.nr_jited_func_lens = nl;
+		info.jited_func_lens = (__u64)(uintptr_t)lens;
+		len = sizeof(info);
+		if (ks && lens && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			for (__u32 i = 0; i < nk; i++) {
+				if (ks[i] < v.lo)
+					v.lo = ks[i];
+				if (ks[i] + lens[i] > v.hi)
+					v.hi = ks[i] + lens[i];
+			}
+		free(ks);
+		free(lens);
+	}
+	ksyms_read();
+	/* class 1 first, class 2 after it (the kernel's table) */
+	for (int cls = 1; cls <= 2; cls++)
+		for (size_t i = 0; i + 1 < nksyms && v.n + v.nirq < 32; i++) {
+			if (strcmp(ksyms[i].mod, "kernel") ||
+			    glue(ksyms[i].name) != cls)
+				continue;
+			v.g[v.n + v.nirq][0] = ksyms[i].addr;
+			v.g[v.n + v.nirq][1] = ksyms[i + 1].addr;
+			if (cls == 1)
+				v.n++;
+			else
+				v.nirq++;
+			if (!strcmp(ksyms[i].name, "perf_swevent_hrtimer")) {
+				v.perf_lo = ksyms[i].addr;
+				v.perf_hi = ksyms[i + 1].addr;
+			}
+		}
+	bpf_map__update_elem(m, &z, sizeof(z), &v, sizeof(v), BPF_ANY);
+}
+
+void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n)
+{
+	unsigned long long size;
+	const struct ksym *k;
+
+	ksyms_read();
+	for (unsigned i = 0; i < n && i < KSTACK_MAX; i++) {
+		if (!(k = ksym_at(pcs[i], &size))) {
+			fprintf(out, " 0x%llx\n", pcs[i]);
+			continue;
+		}
+		fprintf(out, " 0x%llx : %s+0x%llx/0x%llx [%s]\n", pcs[i],
+			k->name, pcs[i] - k->addr, size, k->mod);
+	}
+}
