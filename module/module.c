@@ -1049,8 +1049,7 @@ static void gen_tail(struct cg *cg, FILE *out)
 			continue;	/* never */
 		int first = point_group_first(&groups, dp->user_point, k++);
 		/* pn(): the alias as the script matched it, else the point */
-		const char *pn = dp->body->list_name ? dp->body->list_name :
-				 dp->pp;
+		const char *pn = dp->body->pn ? dp->body->pn : dp->pp;
 		int lb = dp->body->index;
 		fprintf(out, "\t{ .type = %s, .handler = stp_probe_%d, .pp = %s,\n"
 			"\t  .pn = %s,\n", type, lb,

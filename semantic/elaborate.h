@@ -50,6 +50,9 @@ struct sema {
 	int nexpanding;
 	int optional;			/* > 0: inside an optional point */
 	const char *list_name;		/* the outermost alias being expanded */
+	const char *pn;			/* the outermost alias being expanded
+					 * whose name (and suffix) has no
+					 * wildcard, or NULL */
 	struct node *user_point;	/* the script's point being expanded */
 	const char *cond;		/* the condition of the points being
 					 * expanded, as -p2 names it, or NULL */

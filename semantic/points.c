@@ -613,14 +613,19 @@ static int expand_aliases(struct sema *se, struct node *probe,
 			const char *chain = arena_printf(&se->s->arena, "%s <- %s",
 							 alias_text(se, a->name,
 								    a->decl), via);
-			const char *outer = se->list_name;
-			if (!se->nexpanding) {
-				struct node named = *a->name;
-				named.point.comps = ast_append(
-					ast_clone(se->s, a->name->point.comps),
-					ast_clone(se->s, suffix));
+			const char *outer = se->list_name, *outer_pn = se->pn;
+			struct node named = *a->name;
+			named.point.comps = ast_append(
+				ast_clone(se->s, a->name->point.comps),
+				ast_clone(se->s, suffix));
+			if (!se->nexpanding)
 				se->list_name = point_string(se, &named);
-			}
+			/* pn(), and -l's name: the outermost alias whose name
+			 * with the suffix has no wildcard left (SystemTap's
+			 * first well-formed point of the derivation), so
+			 * sunrpc.entry.* lists sunrpc.clnt.call_sync.return */
+			if (!se->pn && !point_has_wildcard(&named))
+				se->pn = point_string(se, &named);
 			/* a wildcard's suffix form that resolves to nothing
 			 * is no match (tcp.*.*.return on tcp.sendmsg) */
 			bool quiet = point->point.optional ||
@@ -632,6 +637,7 @@ static int expand_aliases(struct sema *se, struct node *probe,
 			se->optional -= quiet;
 			se->nexpanding--;
 			se->list_name = outer;
+			se->pn = outer_pn;
 			if (whole)
 				entry_through_alias(se, a, np, mine, first_probe);
 		}
@@ -699,6 +705,7 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 	b->via = via;
 	b->cond = se->cond;
 	b->list_name = se->list_name;
+	b->pn = se->pn;
 	ast_foreach(point, probe->probe.points) {
 		int n = -1;
 		if (probe == user)

@@ -238,6 +238,10 @@ struct probe_body {
 					 * an alias), or NULL */
 	const char *list_name;		/* -l: the outermost alias as matched
 					 * (with any suffix), or NULL */
+	const char *pn;			/* pn() and -l's name: the outermost
+					 * alias as matched whose name with its
+					 * suffix has no wildcard, or NULL (then
+					 * the point's own) */
 	struct script_func *func;	/* NULL for a probe */
 	struct symbol **locals;
 	int nlocals, locals_cap;

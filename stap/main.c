@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,11 +139,69 @@ static void set_tapset_path(struct session *s, const char *exe_dir)
 	s->ntapset_dirs = n;
 }
 
+/* one derived probe of a -l/-L listing */
+struct pp_line {
+	const char *name;	/* the alias matched (pn), else the point */
+	int order;		/* derivation order, within a name */
+	const char *locals;	/* "\nname:type" each, -L only */
+	const char *args;	/* "\n$name:type" each, -L only */
+};
+
 static int pp_line_cmp(const void *a, const void *b)
 {
-	const char *const *x = a, *const *y = b;	/* the name comes first */
+	const struct pp_line *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
 
-	return strcmp(*x, *y);
+	return c ? c : x->order - y->order;
+}
+
+/* Is item (len bytes, not terminated) one of list's "\nitem" entries? */
+static bool has_item(const char *list, const char *item, size_t len)
+{
+	for (const char *p = list; p && *p; p = strchr(p + 1, '\n'))
+		if (!strncmp(p + 1, item, len) &&
+		    (p[len + 1] == '\n' || !p[len + 1]))
+			return true;
+	return false;
+}
+
+/*
+ * Print the entries (what field picks: locals or args) that every line
+ * of a group has, in the first line's order: -L of an alias over several
+ * points (sunrpc.clnt.entry) shows the variables all of its probes
+ * share, as SystemTap does.
+ */
+static void print_shared(const struct pp_line *g, int n, size_t field)
+{
+#define FIELD(i) (*(const char *const *)((const char *)&g[i] + field))
+	for (const char *p = FIELD(0); *p; ) {
+		const char *item = p + 1, *end = strchr(item, '\n');
+		size_t len = end ? (size_t)(end - item) : strlen(item);
+		bool shared = true;
+		p = item + len;
+		for (int k = 1; k < n && shared; k++)
+			shared = has_item(FIELD(k), item, len);
+		/* each once: not if an earlier entry is the same */
+		if (shared && item - 1 > FIELD(0)) {
+			char *before = strndup(FIELD(0),
+					       (size_t)(item - 1 - FIELD(0)));
+			shared = !has_item(before, item, len);
+			free(before);
+		}
+		if (shared)
+			printf(" %.*s", (int)len, item);
+	}
+#undef FIELD
+}
+
+/* " $a:t $b:t" (a family's list_vars) as "\n$a:t\n$b:t" */
+static const char *args_as_items(struct session *s, const char *vars)
+{
+	char *out = arena_strdup(&s->arena, vars);
+
+	for (char *p = out; (p = strstr(p, " $")); p++)
+		*p = '\n';
+	return out;
 }
 
 /*
@@ -179,36 +238,47 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 		return 0;
 	/* an alias lists as its name; -L adds its locals, then the context
 	 * variables of the point underneath */
-	struct pp_line { const char *name, *vars; } *lines =
-		xmalloc((size_t)(prog.nprobes + 1) * sizeof(*lines));
+	struct pp_line *lines = xmalloc((size_t)(prog.nprobes + 1) *
+					sizeof(*lines));
 	for (int i = 0; i < prog.nprobes; i++) {
 		const struct derived_probe *dp = prog.probes[i];
-		struct strbuf vars = { 0 };
+		struct strbuf locals = { 0 }, args = { 0 };
 		for (int l = 0; l < dp->body->nlocals; l++) {
 			const struct symbol *sym = dp->body->locals[l];
 			if (sym->type != TY_UNKNOWN)
-				sb_printf(&vars, " %s:%s", sym->name,
+				sb_printf(&locals, "\n%s:%s", sym->name,
 					  type_name(sym->type));
 		}
 		/* then the point's context variables, as -L of the point
 		 * gives them ("name:type") */
 		if (dp->family->list_vars)
-			dp->family->list_vars(dp, &vars);
+			dp->family->list_vars(dp, &args);
 		/* as SystemTap lists it: the alias matched, else the point
 		 * as written where the family keeps it (pp_from) */
-		lines[i].name = dp->body->list_name ? dp->body->list_name :
+		lines[i].name = dp->body->pn ? dp->body->pn :
 				dp->pp_from ? dp->pp_from : dp->pp;
-		lines[i].vars = arena_strdup(&s->arena, sb_str(&vars));
-		sb_free(&vars);
+		lines[i].order = i;
+		lines[i].locals = arena_strdup(&s->arena, sb_str(&locals));
+		lines[i].args = args_as_items(s, sb_str(&args));
+		sb_free(&locals);
+		sb_free(&args);
 	}
 	if (prog.nprobes)
 		qsort(lines, (size_t)prog.nprobes, sizeof(*lines), pp_line_cmp);
 	int n = 0;
-	for (int i = 0; i < prog.nprobes; i++)
-		if (i == 0 || strcmp(lines[i].name, lines[i - 1].name)) {
-			printf("%s%s\n", lines[i].name, with_vars ? lines[i].vars : "");
-			n++;
+	for (int i = 0, j; i < prog.nprobes; i = j, n++) {
+		for (j = i + 1; j < prog.nprobes &&
+		     !strcmp(lines[j].name, lines[i].name); j++)
+			;
+		fputs(lines[i].name, stdout);
+		if (with_vars) {
+			print_shared(lines + i, j - i,
+				     offsetof(struct pp_line, locals));
+			print_shared(lines + i, j - i,
+				     offsetof(struct pp_line, args));
 		}
+		putchar('\n');
+	}
 	free(lines);
 	return n;
 }

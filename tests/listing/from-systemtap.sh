@@ -78,8 +78,14 @@ for img in /boot/vmlinuz-*; do
 		case "${args[*]}" in *kprobe.*) tree=$(kprobe_tree "$release") ;; esac
 		dpath=
 		case "${args[*]}" in *module\(*) dpath=$(module_debug "$release" "${args[@]}") ;; esac
-		SYSTEMTAP_DEBUGINFO_PATH=${dpath:++:.debug:/usr/lib/debug:$dpath} \
-		"$STAP" -r "$tree" "${args[@]}" >"$name.$tag.out" 2>/dev/null
+		# an empty SYSTEMTAP_DEBUGINFO_PATH hides the modules' debug
+		# files from 4.8 (sunrpc.* aliases): set it only when needed
+		if [ -n "$dpath" ]; then
+			SYSTEMTAP_DEBUGINFO_PATH=+:.debug:/usr/lib/debug:$dpath \
+			"$STAP" -r "$tree" "${args[@]}" >"$name.$tag.out" 2>/dev/null
+		else
+			"$STAP" -r "$tree" "${args[@]}" >"$name.$tag.out" 2>/dev/null
+		fi
 		rc=$?
 		if [ $rc = 0 ]; then rm -f "$name.$tag.rc"; else echo $rc >"$name.$tag.rc"; fi
 		echo "$tag $name: $(wc -l <"$name.$tag.out") lines, exit $rc"
