@@ -176,8 +176,8 @@ static void emit_probe_name(struct emitter *e, const struct node *n)
 
 	for (int i = 0; i < np; i++) {
 		const struct derived_probe *dp = dps[i];
-		const char *w = pn && dp->body->list_name ?
-				dp->body->list_name : dp->pp;
+		const char *w = pn && dp->body->pn ?
+				dp->body->pn : dp->pp;
 		if (v && strcmp(v, w)) {
 			v = NULL;
 			break;
