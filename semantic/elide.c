@@ -508,41 +508,40 @@ static const char *first_point(struct session *s, const struct node *probe)
 	return r;
 }
 
-/* the callee being looked for in a body, and whether it is called */
-struct callee_find {
-	const struct script_func *f;
-	bool found;
-};
-
-static void find_call(struct node *n, void *arg)
+/* a body's calls: called[f->index] for each function it calls */
+static void mark_call(struct node *n, void *arg)
 {
-	struct callee_find *cf = arg;
+	bool *called = arg;
 
 	if (n->kind == N_CALL && n->sym && n->sym->kind == SYM_FUNCTION &&
-	    n->sym->func == cf->f)
-		cf->found = true;
+	    n->sym->func)
+		called[n->sym->func->index] = true;
 }
 
 /*
  * b's callees that its elided body still calls: a backend walking the
  * call graph (the BPF backend's refusals and kernel half) sees only
  * what runs, not what an alias's elided variables would have called.
- * The hashed callee_set stays a superset.
+ * The hashed callee_set stays a superset. One walk of the body (and of
+ * the values computed at a function's entry, @entry) however many
+ * callees it has.
  */
-static void prune_callees(struct probe_body *b, struct node *body)
+static void prune_callees(const struct program *prog, struct probe_body *b,
+			  struct node *body)
 {
+	bool *called = xmalloc(((size_t)prog->nfuncs + 1) * sizeof(*called));
 	int n = 0;
 
-	for (int i = 0; i < b->ncallees; i++) {
-		struct callee_find cf = { b->callees[i], false };
-		ast_visit(body, find_call, &cf);
-		/* the values computed at a function's entry (@entry) */
-		for (int k = 0; k < b->nentry_values && !cf.found; k++)
-			ast_visit(b->entry_values[k], find_call, &cf);
-		if (cf.found)
+	memset(called, 0, ((size_t)prog->nfuncs + 1) * sizeof(*called));
+
+	ast_visit(body, mark_call, called);
+	for (int k = 0; k < b->nentry_values; k++)
+		ast_visit(b->entry_values[k], mark_call, called);
+	for (int i = 0; i < b->ncallees; i++)
+		if (called[b->callees[i]->index])
 			b->callees[n++] = b->callees[i];
-	}
 	b->ncallees = n;
+	free(called);
 }
 
 static void mark_used(struct script_func *f)
@@ -581,7 +580,7 @@ void sema_elide(struct session *s, struct program *prog)
 			continue;
 		elide_stmt(&e, f->decl->func.body);
 		prune_locals(f->scope, f->decl->func.body, f->nparams);
-		prune_callees(f->scope, f->decl->func.body);
+		prune_callees(prog, f->scope, f->decl->func.body);
 	}
 	bool *dead = xmalloc((size_t)(prog->nbodies + 1) * sizeof(*dead));
 	for (int i = 0; i < prog->nbodies; i++) {
@@ -623,7 +622,7 @@ void sema_elide(struct session *s, struct program *prog)
 			continue;
 		}
 		prune_locals(b, body, 0);
-		prune_callees(b, body);
+		prune_callees(prog, b, body);
 		b->index = nbodies;
 		prog->bodies[nbodies++] = b;
 	}
