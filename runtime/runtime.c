@@ -17,6 +17,7 @@
 #include "map.c"
 #include "tapset.c"
 #include "regex.c"
+#include "softfloat.c"
 #include "probes.c"
 #include "timer.c"
 #include "tracepoint.c"

@@ -77,5 +77,6 @@
 #include "process.h"
 #include "tapset.h"
 #include "json.h"
+#include "softfloat.h"
 
 #endif /* RUNTIME_RUNTIME_H */
