@@ -92,6 +92,10 @@ void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 		const struct attach *at = &cg->prog->probes[i]->attach;
 		if (at->kind == ATTACH_PROCESS && at->filter.exe)
 			VEC_PUSH(paths, n, cap, at->filter.exe);
+		/* a probed program is known as SystemTap knows it
+		 * (umodbuildid() of its addresses, its symbols) */
+		if (at->kind == ATTACH_UPROBE)
+			VEC_PUSH(paths, n, cap, at->uprobe.path);
 	}
 	const char *prog = uobj_command_program(&cg->s->arena,
 						 cg->s->target_cmd);
