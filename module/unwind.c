@@ -26,6 +26,7 @@
  * The object is known at run time by its inode number and size (the
  * guest's view of this machine's files keeps the inode numbers).
  */
+#include "elf/elf.h"
 #include "module/emit.h"
 #include "target/uobj.h"
 #include "target/userpath.h"
@@ -63,13 +64,15 @@ static bool gen_object(struct cg *cg, FILE *out, int k, const char *path,
 	char *ltab = nlines ? arena_printf(&cg->s->arena,
 					   "%s_files, %s_lines", lname,
 					   lname) : "NULL, NULL";
+	const char *bid = elf_file_build_id(o.f);	/* umodbuildid() */
 	fprintf(objs, "\t{ %s, %s, 0x%llxULL, %lldLL, 0x%llxUL, %d, "
-		"stp_usyms_%d, %d, stp_urows_%d, %d, %s, %d },\n",
+		"stp_usyms_%d, %d, stp_urows_%d, %d, %s, %d, %s },\n",
 		c_string(cg, path, strlen(path)),
 		c_string(cg, o.base, strlen(o.base)),
 		(unsigned long long)o.ino, (long long)o.size,
 		(unsigned long long)o.span, o.dyn, k, o.nsyms, k, o.nrows,
-		ltab, nlines);
+		ltab, nlines,
+		bid ? c_string(cg, bid, strlen(bid)) : "NULL");
 	uobj_close(&o);
 	return true;
 }
@@ -89,6 +92,10 @@ void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 		const struct attach *at = &cg->prog->probes[i]->attach;
 		if (at->kind == ATTACH_PROCESS && at->filter.exe)
 			VEC_PUSH(paths, n, cap, at->filter.exe);
+		/* a probed program is known as SystemTap knows it
+		 * (umodbuildid() of its addresses, its symbols) */
+		if (at->kind == ATTACH_UPROBE)
+			VEC_PUSH(paths, n, cap, at->uprobe.path);
 	}
 	const char *prog = uobj_command_program(&cg->s->arena,
 						 cg->s->target_cmd);
@@ -111,7 +118,8 @@ void gen_unwind_tables(struct cg *cg, FILE *out, bool lines)
 	      "const struct stp_usym *syms; "
 	      "unsigned int nsyms; const struct stp_urow *rows; "
 	      "unsigned int nrows; const char *const *files; "
-	      "const struct stp_line *lines; unsigned int nlines; };\n",
+	      "const struct stp_line *lines; unsigned int nlines; "
+	      "const char *build_id; };\n",
 	      out);
 	for (int i = 0; i < n; i++) {
 		bool dup = false;

@@ -9,6 +9,7 @@
 
 extern int64_t stp_target_pid;		/* set by "target=" on ctl */
 extern int64_t stp_loader_tgid;		/* the process that wrote "start" */
+extern int64_t stp_loader_uid;		/* its real user ID: who ran stap */
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 8, 0)
 /*
@@ -82,6 +83,14 @@ static inline int64_t stp_target(void)
 static inline int64_t stp_loader_pid(void)
 {
 	return READ_ONCE(stp_loader_tgid);
+}
+
+/* is_myproc(): current runs as (effective user ID) the user who ran
+ * the loader, SystemTap's STP_CURRENT_EUID == _stp_uid. */
+static inline bool stp_is_myproc(void)
+{
+	return from_kuid_munged(&init_user_ns, current_euid()) ==
+	       READ_ONCE(stp_loader_uid);
 }
 
 #endif /* RUNTIME_STRINGS_H */

@@ -6,6 +6,7 @@
 
 static struct proc_dir_entry *stp_proc_dir;
 int64_t stp_loader_tgid;		/* strings.h */
+int64_t stp_loader_uid;			/* strings.h */
 
 static ssize_t stp_ctl_read(struct file *file, char __user *ubuf,
 			    size_t count, loff_t *ppos)
@@ -33,6 +34,9 @@ static ssize_t stp_ctl_write(struct file *file, const char __user *ubuf,
 
 	if (!strcmp(cmd, "start")) {
 		WRITE_ONCE(stp_loader_tgid, task_tgid_nr(current));
+		/* the real user of a setuid loader is who ran stap */
+		WRITE_ONCE(stp_loader_uid,
+			   from_kuid_munged(&init_user_ns, current_uid()));
 		ret = stp_session_start();
 	} else if (!strcmp(cmd, "stop")) {
 		ret = stp_session_stop();

@@ -399,6 +399,38 @@ static bool __maybe_unused stp_umodname(char *out, size_t size,
 	}
 }
 
+/* umodaddr(): addr's offset in the file mapping (VMA) holding it, as
+ * SystemTap's, which records each mapping of a file apart; false when
+ * no file is mapped there. */
+static bool __maybe_unused stp_umodaddr(unsigned long addr,
+					unsigned long *off)
+{
+	struct mm_struct *mm = stp_umm_lock();
+	struct vm_area_struct *vma;
+	bool found = false;
+
+	if (!mm)
+		return false;
+	vma = vma_lookup(mm, addr);
+	if (vma && vma->vm_file) {
+		*off = addr - vma->vm_start;
+		found = true;
+	}
+	mmap_read_unlock(mm);
+	return found;
+}
+
+/* umodbuildid(): the build-id (hex) of the object the module carries
+ * that is mapped at addr, or NULL (another file, or no build-id). */
+static const char *__maybe_unused stp_umodbuildid(unsigned long addr)
+{
+	struct stp_uloc loc;
+
+	if (stp_uaddr_find(addr, &loc, NULL, 0) != 1)
+		return NULL;
+	return loc.obj->build_id;
+}
+
 /* "0xADDR" and tail into out (room bytes), without vsnprintf:
  * ubacktrace() is meant to be cheap. Returns the length it needs. */
 static int stp_uhex(char *out, size_t room, unsigned long addr,
