@@ -174,7 +174,9 @@ int main(int argc, char **argv)
 {
 	struct vm_options o = { 0 };
 	char workdir[] = "/tmp/stapvm.XXXXXX";
-	const char *files[33] = { NULL }, *sargs[17] = { NULL };
+	/* at most one --file or --staprun-arg an argument */
+	const char **files = calloc((size_t)argc + 1, sizeof(*files));
+	const char **sargs = calloc((size_t)argc + 1, sizeof(*sargs));
 	int nfiles = 0, nsargs = 0;
 	const char *batch = NULL, *stream = NULL, *cmd = NULL;
 	int i, keep = 0, ret;
@@ -218,11 +220,11 @@ int main(int argc, char **argv)
 		} else if (!strcmp(a, "--memory")) {
 			o.memory_mb = atoi(v);
 			i++;
-		} else if (!strcmp(a, "--file") && nfiles < 32) {
+		} else if (!strcmp(a, "--file")) {
 			files[nfiles++] = v;	/* /bin or HOST:/GUEST */
 			o.extra_files = files;
 			i++;
-		} else if (!strcmp(a, "--staprun-arg") && nsargs < 16) {
+		} else if (!strcmp(a, "--staprun-arg")) {
 			sargs[nsargs++] = v;	/* e.g. -o /dev/null */
 			staprun_args = sargs;
 			i++;
