@@ -242,8 +242,7 @@ static struct symbol *chain_slot(struct sema *se, struct node *n, int flags,
 	struct probe_body *b = sema_ctx(se);
 	struct arena *a = &se->s->arena;
 	const char *root = context_root(n);
-	struct member_path *path = NULL;
-	const struct derived_probe *first = NULL;
+	struct path_merge m = { 0 };
 	struct btf *btf;
 	bool object = false;
 	char *key;
@@ -318,25 +317,10 @@ static struct symbol *chain_slot(struct sema *se, struct node *n, int flags,
 			/* stop at the member's address: the write's target */
 			last->result = STEP_ADDR;
 		}
-		if (msg) {
-			if (se->report)
-				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
-					   msg, dp->pp);
+		if (!path_merge_add(se, &m, dp, &p, msg, at, n, key))
 			return NULL;
-		}
-		if (path && !member_path_equal(path, &p)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another "
-					   "layout in %s than in %s", key,
-					   dp->pp, first->pp);
-			return NULL;
-		}
-		if (!path) {
-			path = arena_alloc(a, sizeof(*path));
-			*path = p;
-			first = dp;
-		}
 	}
+	struct member_path *path = m.path;
 	if (!function_var(se, n, b->nctxvars, root, object ? VAR_OBJECT :
 			  VAR_VALUE))
 		return NULL;

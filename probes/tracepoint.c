@@ -139,8 +139,7 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 				   se->btf_err);
 		return NULL;
 	}
-	struct member_path *path = NULL;
-	const struct derived_probe *first = NULL;
+	struct path_merge m = { 0 };
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
@@ -152,27 +151,11 @@ static struct symbol *tp_chain_slot(struct sema *se, struct node *n,
 		int type = sema_ctype_btf(se, dp, arg->c_type, &msg), end;
 		if (type)
 			msg = type_path(a, btf, type, flags, n, &p, &end, &at);
-		if (msg) {
-			if (se->report)
-				diag_error(se->s, (at ? at : n)->loc, "%s (in %s)",
-					   msg, dp->pp);
+		if (!path_merge_add(se, &m, dp, &p, msg, at, n, key))
 			return NULL;
-		}
-		if (path && !member_path_equal(path, &p)) {
-			if (se->report)
-				diag_error(se->s, n->loc, "'%s' has another "
-					   "layout in %s than in %s", key,
-					   dp->pp, first->pp);
-			return NULL;
-		}
-		if (!path) {
-			path = arena_alloc(a, sizeof(*path));
-			*path = p;
-			first = dp;
-		}
 	}
 	struct symbol *sym = add_context_slot(se, b, n, key);
-	sym->member_path = path;
+	sym->member_path = m.path;
 	sym->ctx_root = root + 1;
 	return sym;
 }

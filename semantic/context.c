@@ -146,6 +146,31 @@ out:
 }
 
 /* A new context value of body b: the next slot of b->ctxvars. */
+bool path_merge_add(struct sema *se, struct path_merge *m,
+		    const struct derived_probe *dp, const struct member_path *p,
+		    const char *msg, const struct node *at,
+		    const struct node *n, const char *key)
+{
+	if (msg) {
+		if (se->report)
+			diag_error(se->s, (at ? at : n)->loc, "%s (in %s)", msg,
+				   dp->pp);
+		return false;
+	}
+	if (m->path && !member_path_equal(m->path, p)) {
+		if (se->report)
+			diag_error(se->s, n->loc, "'%s' has another layout in %s "
+				   "than in %s", key, dp->pp, m->first->pp);
+		return false;
+	}
+	if (!m->path) {
+		m->path = arena_alloc(&se->s->arena, sizeof(*m->path));
+		*m->path = *p;
+		m->first = dp;
+	}
+	return true;
+}
+
 struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				       struct node *n, const char *name)
 {

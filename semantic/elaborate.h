@@ -189,6 +189,19 @@ bool body_all_of(struct sema *se, const struct probe_body *b,
 /* A new context value of body b: the next slot of b->ctxvars. */
 struct symbol *add_context_slot(struct sema *se, struct probe_body *b,
 				struct node *n, const char *name);
+/* One context value's member path over the probes sharing a body
+ * (whose C is one for all): the first probe's path, which every other
+ * probe's must equal. */
+struct path_merge {
+	struct member_path *path;
+	const struct derived_probe *first;
+};
+/* Probe dp's path p of the value key (n), or msg, its error (at, else
+ * n, its place) into m: false after reporting a problem. */
+bool path_merge_add(struct sema *se, struct path_merge *m,
+		    const struct derived_probe *dp, const struct member_path *p,
+		    const char *msg, const struct node *at,
+		    const struct node *n, const char *key);
 /* The context slot of b named key, or NULL. */
 struct symbol *find_context_slot(const struct probe_body *b, const char *key);
 /* $x$ / $x->f$$: base's pretty printing (base already inferred by its
