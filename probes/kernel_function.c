@@ -20,41 +20,6 @@
 
 #include <elf.h>
 
-
-
-
-/*
- * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
- * context slot of its own, like a tracepoint's, whose root each derived
- * probe locates in its own function (dp->kf_locs); the member chain must
- * have the same layout in all of them. In a .return probe every such
- * value is taken at the entry (SystemTap 4.8: $param means
- * @entry($param) there).
- */
-/*
- * The pretty-printing depth of n ($x$: 1, $x$$: 2, the same after a
- * member chain), with n->target.base set to the value printed; 0 for no
- * pretty printing ($$parms$ and the like are infer_kf_dollars').
- */
-static int kf_pretty_depth(struct sema *se, struct node *n)
-{
-	const char *name = n->target.name, *base_name;
-	int depth;
-
-	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
-		return (int)strlen(name);
-	if (n->kind != N_TARGET)
-		return 0;
-	depth = pretty_suffix(&se->s->arena, name, &base_name);
-	if (!depth || base_name[1] == '$')
-		return 0;
-	if (!n->target.base) {
-		n->target.base = ast_new(se->s, N_TARGET, n->loc);
-		n->target.base->target.name = base_name;
-	}
-	return depth;
-}
-
 /* The BTF scope of module's types (its .BTF on top of vmlinux's), or -1. */
 static int kf_module_btf(struct sema *se, const char *module)
 {
@@ -65,6 +30,14 @@ static int kf_module_btf(struct sema *se, const char *module)
 	return scope > 0 ? scope : -1;
 }
 
+/*
+ * $x, $x->f..., $x[N] or (addr_of) &$x in a kernel.function body: a
+ * context slot of its own, like a tracepoint's, whose root each derived
+ * probe locates in its own function (dp->kf_locs); the member chain must
+ * have the same layout in all of them. In a .return probe every such
+ * value is taken at the entry (SystemTap 4.8: $param means
+ * @entry($param) there).
+ */
 static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 			     bool write, bool whole)
 {
@@ -75,7 +48,7 @@ static enum type infer_kfvar(struct sema *se, struct node *n, bool addr_of,
 	if (n->kind == N_TINDEX)
 		infer(se, n->target.index, TY_LONG);
 	if (!addr_of && !write) {
-		int depth = kf_pretty_depth(se, n);
+		int depth = context_pretty_depth(se, n);
 		if (depth) {
 			/* $file$, $file->f_inode$$: the pretty printing of
 			 * the value this family reads */

@@ -594,30 +594,6 @@ bool up_context_assign(struct sema *se, struct node *assign,
 	return true;
 }
 
-/*
- * The pretty-printing depth of n ($x$: 1, $x$$: 2, the same after a
- * member chain), with n->target.base set to the value printed; 0 for
- * none ($$parms$ is infer_dollars').
- */
-static int pretty_depth(struct sema *se, struct node *n)
-{
-	const char *name = n->target.name, *base_name;
-	int depth;
-
-	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
-		return (int)strlen(name);
-	if (n->kind != N_TARGET)
-		return 0;
-	depth = pretty_suffix(&se->s->arena, name, &base_name);
-	if (!depth || base_name[1] == '$')
-		return 0;
-	if (!n->target.base) {
-		n->target.base = ast_new(se->s, N_TARGET, n->loc);
-		n->target.base->target.name = base_name;
-	}
-	return depth;
-}
-
 /* $x$, $x$$, $p->f$ of a function's variables: SystemTap's pretty
  * printing of the value, read from the process. */
 static enum type infer_pretty(struct sema *se, struct node *n, int depth)
@@ -651,7 +627,7 @@ enum type up_context(struct sema *se, struct node *n, bool addr_of)
 {
 	struct probe_body *b = sema_ctx(se);
 	const char *name = n->target.name;
-	int depth = addr_of || up_body_nomatch(se) ? 0 : pretty_depth(se, n);
+	int depth = addr_of || up_body_nomatch(se) ? 0 : context_pretty_depth(se, n);
 
 	if (depth)
 		return infer_pretty(se, n, depth);

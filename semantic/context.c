@@ -207,6 +207,25 @@ int pretty_suffix(struct arena *a, const char *name, const char **base)
 	return 0;
 }
 
+int context_pretty_depth(struct sema *se, struct node *n)
+{
+	const char *name = n->target.name, *base_name;
+	int depth;
+
+	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
+		return (int)strlen(name);
+	if (n->kind != N_TARGET)
+		return 0;
+	depth = pretty_suffix(&se->s->arena, name, &base_name);
+	if (!depth || base_name[1] == '$')
+		return 0;
+	if (!n->target.base) {
+		n->target.base = ast_new(se->s, N_TARGET, n->loc);
+		n->target.base->target.name = base_name;
+	}
+	return depth;
+}
+
 static bool body_has_probe(struct sema *se, const struct derived_probe *dp)
 {
 	return dp->body == sema_ctx(se);

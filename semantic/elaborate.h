@@ -213,6 +213,10 @@ struct symbol *typed_symbol(struct sema *se, struct node *n,
 			    struct node *base, enum type type);
 /* "$prev$$" -> base "$prev", 2; depth 0 when name has no pretty suffix. */
 int pretty_suffix(struct arena *a, const char *name, const char **base);
+/* The pretty-printing depth of context value n ($x$: 1, $x$$: 2, the same
+ * after a member chain), with n->target.base set to the value printed; 0
+ * for none ($$parms$ and the like are the families' $$ expansions). */
+int context_pretty_depth(struct sema *se, struct node *n);
 /* The BTF type of context value n ($x or a chain on it) at dp, 0 when
  * it has none; flags as for type_path. */
 int context_value_type(struct sema *se, const struct derived_probe *dp,
