@@ -56,12 +56,46 @@ const char *bpf_ctype(enum type t)
 	return t == TY_STRING ? "struct stp_sv" : "long long";
 }
 
-/* A map key of array sym from keys, into C variable name. */
+static void emit_key_fields(struct emitter *e, const struct symbol *sym,
+			    const struct node *keys, const char *name);
+
+/* A map key of array sym from keys, into a C lvalue whose name (for
+ * u) goes to name. A kernel key with a string is 136 bytes or more: on
+ * the stack, a probe's and a foreach callback's together pass the
+ * verifier's 512 bytes of two calls (6.1, 6.12), so it lives in as many
+ * consecutive scratch temporaries as it needs. */
 static void emit_key(struct emitter *e, const struct symbol *sym,
-		     const struct node *keys, const char *name)
+		     const struct node *keys, int u, char *name, size_t size)
 {
-	fprintf(e->out, "struct stp_k%d %s; __builtin_memset(&%s, 0, sizeof "
-		"%s); ", sym->index, name, name, name);
+	/* its bytes: STP_STR (128, prelude.c) a string, 8 a number */
+	int bytes = 0;
+	bool has_string = false;
+
+	for (int i = 0; i < sym->nkeys; i++) {
+		has_string |= sym->key_types[i] == TY_STRING;
+		bytes += sym->key_types[i] == TY_STRING ? 128 : 8;
+	}
+	if (e->kernel && has_string) {
+		int t = bpf_new_tmp(e);
+
+		for (int b = 128; b < bytes; b += 128)
+			bpf_new_tmp(e);
+		snprintf(name, size, "(*_k%d)", u);
+		fprintf(e->out, "struct stp_k%d *_k%d = (void *)TMP(%d); "
+			"__builtin_memset(_k%d, 0, sizeof *_k%d); ", sym->index,
+			u, t, u, u);
+	} else {
+		snprintf(name, size, "_k%d", u);
+		fprintf(e->out, "struct stp_k%d %s; __builtin_memset(&%s, 0, "
+			"sizeof %s); ", sym->index, name, name, name);
+	}
+	emit_key_fields(e, sym, keys, name);
+}
+
+/* The fields of key name (declared and zeroed) from keys. */
+static void emit_key_fields(struct emitter *e, const struct symbol *sym,
+			    const struct node *keys, const char *name)
+{
 	int i = 0;
 	for (struct node *k = (struct node *)keys; k; k = k->next) {
 		if (sym->key_types[i] == TY_STRING) {
@@ -84,9 +118,8 @@ static void emit_index_read(struct emitter *e, const struct node *n)
 	int u = e->nuniq++;
 	char key[32];
 
-	snprintf(key, sizeof(key), "_k%d", u);
 	fputs("({ ", e->out);
-	emit_key(e, sym, n->index.keys, key);
+	emit_key(e, sym, n->index.keys, u, key, sizeof(key));
 	if (n->type == TY_STRING) {
 		int t = bpf_new_tmp(e);
 		fprintf(e->out, "struct stp_sv _b%d, *_v%d = LOOKUP(%d, &%s, "
@@ -167,8 +200,7 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		const struct symbol *sym = lhs->index.array->sym;
 		char key[32];
 
-		snprintf(key, sizeof(key), "_k%d", u);
-		emit_key(e, sym, lhs->index.keys, key);
+		emit_key(e, sym, lhs->index.keys, u, key, sizeof(key));
 		fprintf(e->out, "long long _b%d, *_v%d = LOOKUP(%d, &%s, &_b%d), "
 			"_r%d; ", u, u, sym->index, key, u, u);
 		if (op == OP_ADD || op == OP_SUB) {
@@ -237,8 +269,7 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 		const struct symbol *sym = lhs->index.array->sym;
 		char key[32];
 
-		snprintf(key, sizeof(key), "_k%d", u);
-		emit_key(e, sym, lhs->index.keys, key);
+		emit_key(e, sym, lhs->index.keys, u, key, sizeof(key));
 		if (op == OP_CONCAT)
 			fprintf(e->out, "{ struct stp_sv _b%d, *_v%d = "
 				"LOOKUP(%d, &%s, &_b%d); char _c%d[STP_STR]; "
@@ -246,10 +277,18 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 				"_v%d->s : \"\"); stp_strcat(TMP(%d), _c%d); } ",
 				u, u, sym->index, key, u, u, u, t, t, u, u, t,
 				u);
-		fprintf(e->out, "struct stp_sv _s%d; __builtin_memset(&_s%d, 0, "
-			"sizeof _s%d); STRCPY(_s%d.s, TMP(%d)); if (UPDATE(%d, &%s, "
-			"&_s%d)) ERROR(%d); TMP(%d); })", u, u, u, u, t,
-			sym->index, key, u, overflow_id(e, lhs->index.array), t);
+		/* the kernel's value: the temporary itself (a stack copy
+		 * would pass the two calls' 512 bytes in a foreach) */
+		if (e->kernel)
+			fprintf(e->out, "if (UPDATE(%d, &%s, (struct stp_sv *)"
+				"TMP(%d))) ERROR(%d); TMP(%d); })", sym->index,
+				key, t, overflow_id(e, lhs->index.array), t);
+		else
+			fprintf(e->out, "struct stp_sv _s%d; __builtin_memset("
+				"&_s%d, 0, sizeof _s%d); STRCPY(_s%d.s, TMP(%d)); "
+				"if (UPDATE(%d, &%s, &_s%d)) ERROR(%d); TMP(%d); })",
+				u, u, u, u, t, sym->index, key, u,
+				overflow_id(e, lhs->index.array), t);
 		return;
 	}
 	const struct symbol *sym = lhs->sym;
@@ -646,9 +685,8 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		}
 		int u = e->nuniq++;
 		char key[32];
-		snprintf(key, sizeof(key), "_k%d", u);
 		fputs("({ ", e->out);
-		emit_key(e, sym, n->binary.lhs, key);
+		emit_key(e, sym, n->binary.lhs, u, key, sizeof(key));
 		if (sym->type == TY_STATS && !e->kernel)
 			fprintf(e->out, "char _b%d[sizeof(struct stp_s%d) * "
 				"rt->ncpus]; ", u, sym->index);
@@ -769,7 +807,9 @@ void bpf_emit_expr(struct emitter *e, const struct node *n)
 void bpf_emit_key(struct emitter *e, const struct symbol *sym,
 		  const struct node *keys, const char *name)
 {
-	emit_key(e, sym, keys, name);
+	fprintf(e->out, "struct stp_k%d %s; __builtin_memset(&%s, 0, sizeof "
+		"%s); ", sym->index, name, name, name);
+	emit_key_fields(e, sym, keys, name);
 }
 
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n)
