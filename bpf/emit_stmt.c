@@ -167,7 +167,8 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 	}
 	fputs("\treturn 0;\n}\n", d);
 	/* the selection: the new element into slot N (scratch), then into
-	 * place */
+	 * place; the walk down indexes by q = the slot before (unsigned, one
+	 * bound check): 6.1's verifier loses p - 1's bounds on a shift */
 	fprintf(d, "static long stp_fs%d(void *map, struct stp_k%d *k, %s *v, "
 		"struct stp_fc *C)\n{\n\tstruct stp_scratch *S = C->S;\n"
 		"\t__u32 z = 0;\n\tstruct stp_sel%d *sel = "
@@ -183,14 +184,14 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\tSTP_BARRIER(pos);\n\tif (pos >= %d)\n\t\treturn 1;\n"
 		"\t__builtin_memcpy(&sel->e[pos], t, sizeof(*t));\n"
 		"\tfor (int j = 0; j < %d; j++) {\n"
-		"\t\tunsigned long long p = pos;\n\t\tSTP_BARRIER(p);\n"
-		"\t\tif (p < 1 || p >= %d)\n\t\t\tbreak;\n"
-		"\t\tif (stp_sc%d(&sel->e[p], &sel->e[p - 1]) >= 0)\n"
+		"\t\tunsigned long long q = pos - 1;\n\t\tSTP_BARRIER(q);\n"
+		"\t\tif (q >= %d - 1)\n\t\t\tbreak;\n"
+		"\t\tif (stp_sc%d(&sel->e[q + 1], &sel->e[q]) >= 0)\n"
 		"\t\t\tbreak;\n"
-		"\t\t__builtin_memcpy(t, &sel->e[p], sizeof(*t));\n"
-		"\t\t__builtin_memcpy(&sel->e[p], &sel->e[p - 1], sizeof(*t));\n"
-		"\t\t__builtin_memcpy(&sel->e[p - 1], t, sizeof(*t));\n"
-		"\t\tpos = p - 1;\n\t}\n\treturn 0;\n}\n\n",
+		"\t\t__builtin_memcpy(t, &sel->e[q + 1], sizeof(*t));\n"
+		"\t\t__builtin_memcpy(&sel->e[q + 1], &sel->e[q], sizeof(*t));\n"
+		"\t\t__builtin_memcpy(&sel->e[q], t, sizeof(*t));\n"
+		"\t\tpos = q;\n\t}\n\treturn 0;\n}\n\n",
 		u, arr->index, bpf_ctype(arr->type), u, u, arr->index, nmax,
 		count, nmax, count, u, nmax - 1, nmax - 1, nmax, nmax, nmax, u);
 
