@@ -692,10 +692,15 @@ void note_btf_type(struct sema *se, struct symbol *sym,
 		return;
 	type = expr_btf_type(se, rhs, &object, &user);
 	if (type && sym->btf_type && sym->btf_type != type) {
-		/* two ids may spell one type ("struct task_struct*") */
-		char *x = btf_type_name(sema_btf(se), sym->btf_type);
-		char *y = btf_type_name(sema_btf(se), type);
-		if (x && y && !strcmp(x, y))
+		/* two ids may spell one type ("struct task_struct*"), of
+		 * one scope: a name of two headers' (@cast(p, "T", "<a.h>")
+		 * and "<b.h>") is two types, as 4.8's two cast modules */
+		struct btf *btf = sema_btf(se);
+		char *x = btf_type_name(btf, sym->btf_type);
+		char *y = btf_type_name(btf, type);
+		if (x && y && !strcmp(x, y) &&
+		    btf_type_scope(btf, sym->btf_type) ==
+		    btf_type_scope(btf, type))
 			type = sym->btf_type;
 		free(x);
 		free(y);

@@ -69,6 +69,19 @@ int btf_scope_of(const struct btf *b, int id)
 	return 0;
 }
 
+int btf_type_scope(const struct btf *b, int id)
+{
+	struct btf_info info;
+
+	for (int hops = 0; hops < 64; hops++) {
+		btf_resolve(b, id, &info);
+		if (info.cls != BTF_CLASS_PTR && info.cls != BTF_CLASS_ARRAY)
+			break;
+		id = info.target;
+	}
+	return btf_scope_of(b, info.id);
+}
+
 static const char *type_name_str(const struct btf *b, const struct raw_type *t)
 {
 	return str_at(b, t->name_off);

@@ -139,6 +139,10 @@ struct btf_info {
 
 void btf_resolve(const struct btf *b, int id, struct btf_info *out);
 
+/* The scope (btf_add_module, btf_add_elf: 0 for vmlinux's) of the type
+ * id names, through pointers and arrays: that of what they point to. */
+int btf_type_scope(const struct btf *b, int id);
+
 /*
  * Parameter I of the function prototype PROTO_ID (a FUNC_PTR's target):
  * its type id (0 for a trailing "..."); with I < 0 the parameter count;
