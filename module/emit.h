@@ -203,6 +203,12 @@ void gen_path_steps(FILE *out, const struct member_path *path, const char *in);
 /* If the context value sym faulted (bit sym->index of the hit's faults),
  * raise the read fault the body would have met. */
 void fault_check(struct cg *cg, const struct node *n, int slot);
+/* -g: `lhs = v` where lhs's context slot holds the address to write
+ * (sym->write_size bytes) through the runtime's WRITER (stp_kf_write,
+ * stp_up_write); a fault is the write-fault error. The value's
+ * temporary. */
+const char *gen_ctx_write(struct cg *cg, const struct node *n,
+			  const char *writer);
 
 /* ---- printf's fast path (print.c) ------------------------------------ */
 struct fmt_piece;

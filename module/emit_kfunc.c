@@ -107,20 +107,7 @@ static const char *gen_kf_write(struct cg *cg, struct node *n)
 
 	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
 		return NULL;
-	const char *v = tmp_long(cg);
-	const char *where_ = where(cg, n->binary.lhs);
-
-	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
-
-	fault_check(cg, n->binary.lhs, sym->index);
-	emit(cg, "if (stp_kf_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
-	     sym->index, v, sym->write_size);
-	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
-	     "(unsigned long long)c->tp->v[%d]);", sym->index);
-	emit(cg, "\tc->last_where = %s;", where_);
-	emit(cg, "\tgoto %s;", cg->err);
-	emit(cg, "}");
-	return v;
+	return gen_ctx_write(cg, n, "stp_kf_write");
 }
 
 /* A kernel function return's $return: its size and signedness. */

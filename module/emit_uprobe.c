@@ -197,18 +197,7 @@ static const char *gen_up_write(struct cg *cg, struct node *n)
 
 	if (!sym || sym->kind != SYM_CONTEXT || !sym->write_size)
 		return NULL;
-	const char *v = tmp_long(cg);
-	const char *where_ = where(cg, n->binary.lhs);
-
-	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
-	fault_check(cg, n->binary.lhs, sym->index);
-	emit(cg, "if (stp_up_write((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
-	     sym->index, v, sym->write_size);
-	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
-	     "(unsigned long long)c->tp->v[%d]);", sym->index);
-	emit(cg, "\tc->last_where = %s;", where_);
-	emit(cg, "\tgoto %s;", cg->err);
-	emit(cg, "}");
+	const char *v = gen_ctx_write(cg, n, "stp_up_write");
 	/* a later $x in the handler reads what was written, as in 4.8
 	 * (which reads the register or memory again) */
 	const struct probe_body *b = cg->scope;

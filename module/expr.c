@@ -1162,6 +1162,25 @@ static const char *gen_typed(struct cg *cg, const struct node *n,
  * the fault its read met), a folded @defined, a typed value; anything
  * else is the attach kind's ($value, $$parms, $return, @entry, ...).
  */
+const char *gen_ctx_write(struct cg *cg, const struct node *n,
+			  const char *writer)
+{
+	const struct symbol *sym = n->binary.lhs->sym;
+	const char *v = tmp_long(cg);
+	const char *where_ = where(cg, n->binary.lhs);
+
+	emit(cg, "int64_t %s = %s;", v, gen_expr(cg, n->binary.rhs));
+	fault_check(cg, n->binary.lhs, sym->index);
+	emit(cg, "if (%s((unsigned long)c->tp->v[%d], (u64)%s, %u)) {",
+	     writer, sym->index, v, sym->write_size);
+	emit(cg, "\tstp_errorf(c, \"write fault [man error::fault] at 0x%%llx\", "
+	     "(unsigned long long)c->tp->v[%d]);", sym->index);
+	emit(cg, "\tc->last_where = %s;", where_);
+	emit(cg, "\tgoto %s;", cg->err);
+	emit(cg, "}");
+	return v;
+}
+
 void fault_check(struct cg *cg, const struct node *n, int slot)
 {
 	emit(cg, "if (unlikely(c->tp->faults & (1ULL << %d))) {", slot);
