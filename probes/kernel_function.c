@@ -782,7 +782,8 @@ static int expand_kfunc(struct sema *se, struct node *point,
 	q.func = pattern;
 	q.kind = dp->family == &kernel_return_family ? KF_RETURN :
 		 !strcmp(sfx, ".call") ? KF_CALL :
-		 !strcmp(sfx, ".inline") ? KF_INLINE : KF_ANY;
+		 !strcmp(sfx, ".inline") ? KF_INLINE :
+		 !strcmp(sfx, ".exported") ? KF_EXPORTED_ONLY : KF_ANY;
 	for (int i = 0; i < ncats; i++)
 		derived += expand_in(se, dp, b, cats[i],
 				     mods ? mods[i] : NULL, &q, &functions);
@@ -843,8 +844,8 @@ static void drop_kf_copies(struct sema *se)
  * empty string) it knows but does not support yet.
  */
 static const char *const function_suffixes[] = {
-	"call", "return", "inline", "maxactive", "",
-	"exported", "callee", "callees", "label", NULL,
+	"call", "return", "inline", "maxactive", "exported", "",
+	"callee", "callees", "label", NULL,
 };
 static const char *const statement_suffixes[] = {
 	"", "absolute", "nearest", NULL,
@@ -936,6 +937,13 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 		if (sfx && comp_is(sfx, "inline") && !sfx->next &&
 		    !kf->suffix) {
 			kf->suffix = ".inline";
+			return true;
+		}
+		/* the functions the kernel (or the module) exports, called
+		 * as .call is: no inlined copies, no .return form (4.8) */
+		if (sfx && comp_is(sfx, "exported") && !sfx->next &&
+		    !sfx->comp.arg && !kf->suffix) {
+			kf->suffix = ".exported";
 			return true;
 		}
 		if (sfx && comp_is(sfx, "maxactive"))
@@ -1143,7 +1151,25 @@ static void describe(const struct program *prog, struct derived_probe *dp)
 }
 
 static const char *const roots[] = { "kernel", "module", NULL };
-static const char *const probe_types[] = { NULL };
+static const char *const probe_types[] = {
+	"kernel.function(string)",
+	"kernel.function(string).call",
+	"kernel.function(string).exported",
+	"kernel.function(string).inline",
+	"kernel.function(string).return",
+	"kernel.function(string).return.maxactive(number)",
+	"kernel.statement(string)",
+	"module(string).function(string)",
+	"module(string).function(string).call",
+	"module(string).function(string).exported",
+	"module(string).function(string).inline",
+	"module(string).function(string).return",
+	"module(string).function(string).return.maxactive(number)",
+	"module(string).statement(string)",
+	NULL,
+};
+/* listed once, by kernel_function_family */
+static const char *const no_probe_types[] = { NULL };
 
 const struct probe_family kernel_function_family = {
 	.point_size = sizeof(struct kf_probe),
@@ -1169,7 +1195,7 @@ const struct probe_family kernel_return_family = {
 	.point_size = sizeof(struct kf_probe),
 	.name = "kernel.function",
 	.roots = roots,
-	.probe_types = probe_types,
+	.probe_types = no_probe_types,
 	.derive = derive,
 	.expand = expand_kfunc,
 	.context = context,

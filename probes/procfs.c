@@ -142,7 +142,15 @@ static bool context_assign(struct sema *se, struct node *assign,
 }
 
 static const char *const roots[] = { "procfs", NULL };
-static const char *const probe_types[] = { NULL };
+static const char *const probe_types[] = {
+	"procfs(string).read", "procfs(string).read.maxsize(number)",
+	"procfs(string).umask(number).read",
+	"procfs(string).umask(number).read.maxsize(number)",
+	"procfs(string).umask(number).write", "procfs(string).write",
+	"procfs.read", "procfs.read.maxsize(number)",
+	"procfs.umask(number).read", "procfs.umask(number).read.maxsize(number)",
+	"procfs.umask(number).write", "procfs.write", NULL,
+};
 
 /*
  * A file has one read probe (its content), as in SystemTap: a second one

@@ -60,7 +60,10 @@ static bool derive_timer(struct sema *se, struct node *point,
 					   "takes no argument");
 		timer_of(dp)->profile = true;
 		timer_of(dp)->period_ns = 1000000;
+		/* 4.8's timer.profile is its perf cpu-clock point, listed
+		 * by -l as written */
 		dp->pp = "perf.type(1).config(0).sample(1000000)";
+		dp->pp_from = "timer.profile";
 		return true;
 	}
 	if (opt && !comp_is(opt, "randomize"))

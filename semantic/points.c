@@ -692,6 +692,114 @@ static int add_guarded(struct sema *se, struct node *probe, struct node *point,
 	return n;
 }
 
+/* ---- a wildcard over a family's suffixes ------------------------------ */
+
+/* Does the argument of point component c have the kind pattern
+ * component text t ("name", "name(string)", "name(number)") asks? */
+static bool arg_fits(const struct node *c, const char *t, size_t len)
+{
+	const char *paren = memchr(t, '(', len);
+
+	if (!paren)
+		return !c->comp.arg;
+	if (!c->comp.arg)
+		return false;
+	return c->comp.arg->kind == (paren[1] == 's' ? N_STRING : N_NUMBER);
+}
+
+/*
+ * The names a wildcard component (the w-th) may stand for: those of the
+ * families' point patterns (probe_types) whose components before it are
+ * the point's and whose w-th component the wildcard matches with the
+ * same kind of argument, as SystemTap's match tree expands
+ * kernel.function("f").* to .call, .exported, .return ... Returns how
+ * many went into names (without duplicates).
+ */
+static int suffix_names(struct sema *se, const struct node *point, int w,
+			const char **names, int max)
+{
+	const struct node *wild = comp_at(point->point.comps, w);
+	int n = 0;
+
+	for (int f = 0; probe_families[f]; f++) {
+		if (w && !in_roots(probe_families[f],
+				   point->point.comps->comp.name))
+			continue;
+		for (const char *const *t = probe_families[f]->probe_types;
+		     t && *t; t++) {
+			const char *p = *t;
+			const struct node *c = point->point.comps;
+			bool fits = true;
+
+			for (int i = 0; i <= w && fits; i++, c = c->next) {
+				/* a component ends at a '.' outside parens */
+				size_t len = 0;
+				while (p[len] && p[len] != '.' && p[len] != '(')
+					len++;
+				size_t name_len = len;
+				if (p[len] == '(')
+					len += strcspn(p + len, ")") + 1;
+				char *name = arena_strndup(&se->s->arena, p,
+							   name_len);
+				if (!*name || !arg_fits(c, p, len))
+					fits = false;
+				else if (i < w)
+					fits = !strcmp(name, c->comp.name);
+				else if (!fnmatch(wild->comp.name, name, 0) &&
+					 !in_list(names, n, name) && n < max)
+					names[n++] = name;
+				p += len;
+				if (*p == '.')
+					p++;
+				else if (i < w)
+					fits = false;	/* the pattern ends */
+			}
+		}
+	}
+	return n;
+}
+
+/*
+ * A point with a wildcard where a family has fixed names
+ * (kernel.function("f").*, timer.*, kerne*.function("f")): the point
+ * once per name it matches (a later wildcard is expanded in turn), each
+ * resolving to nothing quietly, as a wildcard does; -1 when no family
+ * pattern matches there.
+ */
+static int expand_suffix_wildcard(struct sema *se, struct node *probe,
+				  struct node *point, struct node *user,
+				  const char *via)
+{
+	const char *names[64];
+	int w = 0, n;
+
+	ast_foreach(c, point->point.comps) {
+		if (strchr(c->comp.name, '*'))
+			break;
+		w++;
+	}
+	if (!strcmp(comp_at(point->point.comps, w)->comp.name, "**"))
+		return -1;
+	n = suffix_names(se, point, w, names, 64);
+	if (!n)
+		return -1;
+	qsort(names, (size_t)n, sizeof(names[0]), cstr_cmp);
+	/* a probe each: .call and .return bodies have different contexts */
+	int derived = 0;
+	se->optional++;
+	for (int i = 0; i < n; i++) {
+		struct node *np = ast_new(se->s, N_PROBE, probe->loc);
+		struct node *p = ast_clone_node(se->s, point);
+		p->point.comps = ast_clone(se->s, point->point.comps);
+		comp_at(p->point.comps, w)->comp.name = names[i];
+		np->probe.points = p;
+		np->probe.body = ast_clone(se->s, probe->probe.body);
+		derived += add_probe(se, np, user, via);
+	}
+	se->optional--;
+	return derived;
+}
+
 /* Derive every probe of one probe declaration; returns how many. */
 static int add_probe(struct sema *se, struct node *probe, struct node *user,
 		     const char *via)
@@ -712,14 +820,24 @@ static int add_probe(struct sema *se, struct node *probe, struct node *user,
 			se->user_point = point;
 		if (point->point.cond) {
 			n = add_guarded(se, probe, point, user, via);
-		} else if (sema_alias_root(point->point.comps->comp.name)) {
-			int errors = se->s->nerrors;
-			n = expand_aliases(se, probe, point, user, via);
-			if (n == 0 && !point->point.optional && !se->optional &&
+		} else {
+			/* a wildcard matches aliases and the families' own
+			 * names alike (`*` is begin, end ... and init ...) */
+			int errors = se->s->nerrors, a = -1, f = -1;
+			if (sema_alias_root(point->point.comps->comp.name))
+				a = expand_aliases(se, probe, point, user, via);
+			if (point_has_wildcard(point))
+				f = expand_suffix_wildcard(se, probe, point,
+							   user, via);
+			if (a >= 0 || f >= 0)
+				n = (a > 0 ? a : 0) + (f > 0 ? f : 0);
+			if (!n && !point->point.optional && !se->optional &&
 			    se->s->nerrors == errors)
-				diag_error(se->s, point->loc, "no match for probe "
-					   "point '%s': its aliases resolve to "
-					   "nothing", point_string(se, point));
+				diag_error(se->s, point->loc, a >= 0 ?
+					   "no match for probe point '%s': "
+					   "its aliases resolve to nothing" :
+					   "no match for probe point '%s'",
+					   point_string(se, point));
 		}
 		if (n < 0) {
 			struct derived_probe *dp = derive_point(se, point);

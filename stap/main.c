@@ -240,9 +240,14 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 	 * variables of the point underneath */
 	struct pp_line *lines = xmalloc((size_t)(prog.nprobes + 1) *
 					sizeof(*lines));
+	int nlines = 0;
 	for (int i = 0; i < prog.nprobes; i++) {
 		const struct derived_probe *dp = prog.probes[i];
 		struct strbuf locals = { 0 }, args = { 0 };
+		/* not the probes of the tapsets it pulled in (json's
+		 * procfs file): only what PROBE stands for */
+		if (session_file(s, dp->body->user_probe->loc.file)->privileged)
+			continue;
 		for (int l = 0; l < dp->body->nlocals; l++) {
 			const struct symbol *sym = dp->body->locals[l];
 			if (sym->type != TY_UNKNOWN)
@@ -255,19 +260,25 @@ static int list_points(struct session *s, const char *spec, bool with_vars)
 			dp->family->list_vars(dp, &args);
 		/* as SystemTap lists it: the alias matched, else the point
 		 * as written where the family keeps it (pp_from) */
-		lines[i].name = dp->body->pn ? dp->body->pn :
-				dp->pp_from ? dp->pp_from : dp->pp;
-		lines[i].order = i;
-		lines[i].locals = arena_strdup(&s->arena, sb_str(&locals));
-		lines[i].args = args_as_items(s, sb_str(&args));
+		struct pp_line *line = &lines[nlines++];
+		line->name = dp->body->pn ? dp->body->pn :
+				dp->pp_from ? dp->pp_from :
+				/* the point keeps its mark, as in -p2 */
+				arena_printf(&s->arena, "%s%s", dp->pp,
+					     dp->point->point.sufficient ? "!" :
+					     dp->point->point.optional ? "?" :
+					     "");
+		line->order = i;
+		line->locals = arena_strdup(&s->arena, sb_str(&locals));
+		line->args = args_as_items(s, sb_str(&args));
 		sb_free(&locals);
 		sb_free(&args);
 	}
-	if (prog.nprobes)
-		qsort(lines, (size_t)prog.nprobes, sizeof(*lines), pp_line_cmp);
+	if (nlines)
+		qsort(lines, (size_t)nlines, sizeof(*lines), pp_line_cmp);
 	int n = 0;
-	for (int i = 0, j; i < prog.nprobes; i = j, n++) {
-		for (j = i + 1; j < prog.nprobes &&
+	for (int i = 0, j; i < nlines; i = j, n++) {
+		for (j = i + 1; j < nlines &&
 		     !strcmp(lines[j].name, lines[i].name); j++)
 			;
 		fputs(lines[i].name, stdout);
