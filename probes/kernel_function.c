@@ -19,6 +19,8 @@
 #include "target/moddebug.h"
 
 #include <elf.h>
+#include <limits.h>
+#include <stdlib.h>
 
 /* The BTF scope of module's types (its .BTF on top of vmlinux's), or -1. */
 static int kf_module_btf(struct sema *se, const char *module)
@@ -378,6 +380,50 @@ static int module_catalogs(struct sema *se, struct node *point,
 			   const struct kf_catalog ***cats,
 			   const char ***names);
 
+/*
+ * .nearest of "FUNC@FILE:LINE" whose line has no code: the line with
+ * code nearest to LINE inside a copy of the function (the later one of
+ * two as near, as 4.8 picks), as "FUNC@FILE:NEAR"; NULL when the form
+ * is another or LINE is too far outside the function's lines.
+ */
+static const char *nearest_line(struct sema *se, const struct kf_catalog *cat,
+				const char *arg)
+{
+	const char *colon = strrchr(arg, ':');
+	char *end;
+
+	if (!colon || !strchr(arg, '@') || colon < strchr(arg, '@'))
+		return NULL;
+	long line = strtol(colon + 1, &end, 10);
+	if (end == colon + 1 || *end)
+		return NULL;
+	const char *all = arena_printf(&se->s->arena, "%.*s:*",
+				       (int)(colon - arg), arg);
+	struct kf_stmt *pts = NULL;
+	char *e = NULL;
+	int n = kf_statement_points(cat, cat->vmlinux, all, se->s->guru,
+				    false, &pts, &e);
+	int lo = INT_MAX, hi = INT_MIN, best = -1;
+
+	for (int i = 0; i < n; i++) {
+		lo = pts[i].line < lo ? pts[i].line : lo;
+		hi = pts[i].line > hi ? pts[i].line : hi;
+		long d = labs(pts[i].line - line);
+		if (best < 0 || d < labs(best - line) ||
+		    (d == labs(best - line) && pts[i].line > best))
+			best = pts[i].line;
+	}
+	if (n > 0)
+		kf_stmts_free(pts, n);
+	free(e);
+	/* 4.8 takes a line up to 5 before the function's first line with
+	 * code or after its last (measured on vfs_read, 6.1) */
+	if (n <= 0 || line < lo - 5 || line > hi + 5)
+		return NULL;
+	return arena_printf(&se->s->arena, "%.*s:%d", (int)(colon - arg),
+			    arg, best);
+}
+
 static int expand_kstatement(struct sema *se, struct node *point,
 			     struct derived_probe *dp, struct probe_body *b)
 {
@@ -429,6 +475,15 @@ static int expand_kstatement(struct sema *se, struct node *point,
 		char *e = NULL;
 		int n = kf_statement_points(cats[c], cats[c]->vmlinux, arg,
 					    se->s->guru, true, &pts, &e);
+		const char *near = !n && kf_of(dp)->nearest ?
+				   nearest_line(se, cats[c], arg) : NULL;
+		if (near) {
+			free(e);
+			e = NULL;
+			n = kf_statement_points(cats[c], cats[c]->vmlinux,
+						near, se->s->guru, true, &pts,
+						&e);
+		}
 		if (n == -2) {
 			free(cats == &cat ? NULL : cats);
 			return point_error(se, point, st, "kernel.statement "
@@ -478,6 +533,10 @@ static int expand_kstatement(struct sema *se, struct node *point,
 					     "%s.statement(\"%s@%s:%d\")", root,
 					     pts[i].func, pts[i].file,
 					     pts[i].line);
+			/* 4.8's derivation: the line found, .nearest */
+			if (kf_of(dp)->nearest)
+				d->pp_from = arena_printf(&se->s->arena,
+							  "%s.nearest", d->pp);
 			d->body = pb;
 			GROW(se, prog->probes, prog->nprobes, prog->probes_cap);
 			prog->probes[prog->nprobes++] = d;
@@ -848,7 +907,7 @@ static const char *const function_suffixes[] = {
 	"callee", "callees", "label", NULL,
 };
 static const char *const statement_suffixes[] = {
-	"", "absolute", "nearest", NULL,
+	"nearest", "", "absolute", NULL,
 };
 
 /* A suffix the family does not take: not supported yet, or unknown (with
@@ -956,8 +1015,14 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
 	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
-		if (c0->next->next)
-			return suffix_error(se, point, c0->next->next,
+		struct node *sfx = c0->next->next;
+		if (sfx && comp_is(sfx, "nearest") && !sfx->comp.arg &&
+		    !sfx->next) {
+			kf->nearest = true;
+			sfx = NULL;
+		}
+		if (sfx)
+			return suffix_error(se, point, sfx,
 					    "kernel.statement", statement_suffixes);
 		kf->statement = true;
 		return true;
@@ -1159,6 +1224,7 @@ static const char *const probe_types[] = {
 	"kernel.function(string).return",
 	"kernel.function(string).return.maxactive(number)",
 	"kernel.statement(string)",
+	"kernel.statement(string).nearest",
 	"module(string).function(string)",
 	"module(string).function(string).call",
 	"module(string).function(string).exported",
@@ -1166,6 +1232,7 @@ static const char *const probe_types[] = {
 	"module(string).function(string).return",
 	"module(string).function(string).return.maxactive(number)",
 	"module(string).statement(string)",
+	"module(string).statement(string).nearest",
 	NULL,
 };
 /* listed once, by kernel_function_family */

@@ -63,6 +63,8 @@ struct kf_probe {
 	const char *dropped;
 	const struct node *dropped_at;
 	bool statement;			/* kernel.statement: a kprobe at addr */
+	bool nearest;			/* .nearest: a line without code is
+					 * the nearest one with code */
 	uint64_t entry_pc;		/* kernel.statement: the entry pc of
 					 * the copy addr is in */
 	/* the CU of the copy whose DWARF gives the context variables, and
