@@ -44,8 +44,10 @@ static const char kstack_c[] =
 	"__type(key, __u32); __type(value, struct stp_kglue); } stp_kgl "
 	"SEC(\".maps\");\n"
 	"struct stp_kwalk { long n, raw_n; int first, hit, len, perf; "
+	"int limit, frames, cut, lpos, skip, bracket; "
 	"__u64 raw[STP_KRAW]; __u64 pcs[STP_KRAW]; char piece[32]; "
-	"char s[STP_STR + 32]; };\n"
+	"char s[2 * STP_STR]; char sym[STP_STR + 32]; "
+	"char line[STP_STR + 32]; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 	"__uint(max_entries, 1); __type(key, __u32); "
 	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
@@ -120,20 +122,84 @@ static const char kstack_c[] =
 	"static long stp_kbt_step(__u32 i, void *c)\n{\n"
 	"\t__u32 z = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\tif (!w || i >= w->n || i >= w->limit)\n\t\treturn 1;\n"
 	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
 	"\tlong l = bpf_snprintf(w->piece, sizeof(w->piece), stp_khexfmt, &a, 8);\n"
-	"\tif (l <= 1 || w->len + (l - 1) >= STP_STR)\n\t\treturn 1;\n"
+	"\tif (l <= 1 || w->len + (l - 1) >= STP_STR) {\n"
+	"\t\tw->cut = 1;\n\t\treturn 1;\n\t}\n"
 	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & 31, w->piece);\n"
-	"\tw->len += l - 1;\n\treturn 0;\n}\n"
-	"__attribute__((noinline)) int stp_kbt(void)\n{\n"
+	"\tw->len += l - 1;\n\tw->frames = i + 1;\n\treturn 0;\n}\n"
+	/* the first limit frames' pieces (backtrace(): all of them) */
+	"__attribute__((noinline)) int stp_kbt(int limit)\n{\n"
 	"\t__u32 z = 0;\n"
 	"\tstp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w)\n\t\treturn 0;\n"
-	"\tw->len = 0;\n\tw->s[0] = 0;\n"
+	"\tw->len = 0;\n\tw->s[0] = 0;\n\tw->limit = limit;\n"
+	"\tw->frames = 0;\n\tw->cut = 0;\n"
 	"\tbpf_loop(STP_KMAX, stp_kbt_step, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
 	"\tw->s[STP_STR - 1] = 0;\n"
+	"\treturn w->len;\n}\n"
+	/* callers(n): the first n + 1 frames' pieces without the last
+	 * space (all of them for -1, "" below), as the module's
+	 * stp_stack_callers; 0 when the stack ended before level n */
+	"__attribute__((noinline)) int stp_kcallers(long long n)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tint limit = n >= 0 && n < STP_KMAX ? (int)n + 1 : STP_KMAX;\n"
+	"\tstruct stp_kwalk *w;\n"
+	"\tstp_kbt(limit);\n"
+	"\tw = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tif (w->len > 0 && w->len < STP_STR && w->s[(w->len - 1) & (STP_STR - 1)] == ' ')\n"
+	"\t\tw->s[(--w->len) & (STP_STR - 1)] = 0;\n"
+	"\treturn n < 0 || w->cut || w->frames == limit;\n}\n"
+	/* sprint_backtrace(): "name+0xoff [mod]\n" a frame ("0xADDR\n"
+	 * without a symbol), the module's STP_SYM_SIMPLE lines, whole
+	 * lines that fit in a string. The kernel names the frame (%pS,
+	 * "name+0xoff/0xsize [mod]", " [mod]" only for a module's); a
+	 * character step drops the "/0xsize" */
+	"static const char stp_kSfmt[] = \"%pS\";\n"
+	"static long stp_ksbt_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 1;\n"
+	"\tchar ch = w->sym[j & (STP_STR - 1)];\n"
+	"\tif (!ch)\n\t\treturn 1;\n"
+	"\tif (ch == '/')\n\t\tw->skip = 1;\n"
+	"\telse if (ch == ' ') {\n\t\tw->skip = 0;\n\t\tw->bracket = 1;\n\t}\n"
+	"\tif (!w->skip && w->lpos < STP_STR)\n"
+	"\t\tw->line[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\treturn 0;\n}\n"
+	"static long stp_ksbt_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
+	"\tw->sym[0] = 0;\n"
+	"\tbpf_snprintf(w->sym, STP_STR, stp_kSfmt, &a, 8);\n"
+	"\tw->lpos = 0;\n\tw->skip = 0;\n\tw->bracket = 0;\n"
+	"\tbpf_loop(STP_STR, stp_ksbt_chr, 0, 0);\n"
+	"\tint l = w->lpos;\n"
+	"\tint add = !w->bracket && !(w->sym[0] == '0' && w->sym[1] == 'x') ? 9 : 0;\n"
+	/* the line and its newline must fit after what is there */
+	"\tif (l + add + 1 >= STP_STR || w->len + l + add + 1 >= STP_STR)\n"
+	"\t\treturn 1;\n"
+	"\tif (add)\n"
+	"\t\tbpf_probe_read_kernel(&w->line[l & (STP_STR - 1)], 9, stp_kmodname);\n"
+	"\tl += add;\n"
+	"\tw->line[l & (STP_STR - 1)] = '\\n';\n"
+	"\tl++;\n"
+	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & (STP_STR - 1), w->line);\n"
+	"\tw->len += l;\n\treturn 0;\n}\n"
+	"__attribute__((noinline)) int stp_ksbt(void)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstp_kwalk();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->len = 0;\n"
+	"\tbpf_loop(STP_KMAX, stp_ksbt_step, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
 	"\treturn w->len;\n}\n"
 	/* symname(), symdata(): the kernel's own lookup, printk's %ps and
 	 * %pS (sprint_symbol, as the module's stp_sym_lookup), the
@@ -170,8 +236,16 @@ static const char kstack_c[] =
 	"struct stp_kwalk *w_; stp_kwalk(); w_ = bpf_map_lookup_elem(&stp_kwk, "
 	"&z_); if (w_ && n_ >= 0 && n_ < w_->n && n_ < STP_KMAX) "
 	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; r_; })\n"
+	"#define STP_KSBT(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"stp_ksbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
+	"#define STP_KCALLERS(d, i, lv) ({ long long n_ = (lv); __u32 z_ = 0; "
+	"struct stp_kwalk *w_; (d)[0] = 0; if (n_ >= -1) { int ok_ = "
+	"stp_kcallers(n_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); if (!ok_) "
+	"FAULT(i, n_); } (d); })\n"
 	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
-	"stp_kbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n";
 
 void bpf_emit_kstack(struct program *prog, FILE *out)
@@ -183,6 +257,8 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 		used |= f->used && f->sym &&
 			(!strcmp(f->sym->name, "print_backtrace") ||
 			 !strcmp(f->sym->name, "backtrace") ||
+			 !strcmp(f->sym->name, "sprint_backtrace") ||
+			 !strcmp(f->sym->name, "callers") ||
 			 !strcmp(f->sym->name, "__stack_raw") ||
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));

@@ -119,11 +119,18 @@ static void print_record(const void *rec, unsigned len)
 		unsigned long long addr;
 		memcpy(&addr, (const char *)rec + sizeof(*h), sizeof(addr));
 		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
+		/* or a level, %lld (callers()) */
+		const char *lv = at ? NULL : strstr(t, "%lld");
 		if (nerrors)
 			return;
 		fflush(stdout);
-		fprintf(stderr, "ERROR: %.*s%llx%s\n", at ? (int)(at - t) :
-			(int)strlen(t), t, addr, at ? at + 4 : "");
+		if (lv)
+			fprintf(stderr, "ERROR: %.*s%lld%s\n", (int)(lv - t), t,
+				(long long)addr, lv + 4);
+		else
+			fprintf(stderr, "ERROR: %.*s%llx%s\n", at ?
+				(int)(at - t) : (int)strlen(t), t, addr,
+				at ? at + 4 : "");
 		nerrors++;
 		exit_requested = true;
 		return;

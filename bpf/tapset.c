@@ -81,6 +81,9 @@ static const struct bpf_tapset_fn {
 	/* the kernel stack, named by the loader (kstack.c) */
 	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
 	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
+	{ "sprint_backtrace", 0, "STP_KSBT(", NULL, NULL },
+	{ "callers", 1, "STP_KCALLERS(", NULL,
+	  "reached end of stack before unwinding to level %lld" },
 	{ "__stack_raw", 1, "STP_KSTACK_RAW(", NULL, NULL },
 	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
 	 * kernel by its own lookup (kstack.c) */
