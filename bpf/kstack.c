@@ -49,16 +49,28 @@ static const char kstack_c[] =
 	"char s[2 * STP_STR]; char sym[STP_STR + 32]; "
 	"char line[STP_STR + 32]; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-	"__uint(max_entries, 1); __type(key, __u32); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
 	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
+	/* a program that interrupts another on this CPU (perf's hrtimer
+	 * program inside a tracepoint's) has a walk state of its own:
+	 * stp_kwk's entry of the nesting depth, in stp_kdp, a macro's
+	 * STP_KIN() up, its STP_KOUT() down */
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, 1); __type(key, __u32); __type(value, __u32); "
+	"} stp_kdp SEC(\".maps\");\n"
+	"static __always_inline __u32 stp_klv(void)\n{\n"
+	"\t__u32 z0 = 0, *d = bpf_map_lookup_elem(&stp_kdp, &z0);\n"
+	"\treturn d ? (*d - 1) & (STP_KLV - 1) : 0;\n}\n"
+	"#define STP_KIN() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)++; })\n"
+	"#define STP_KOUT() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)--; })\n"
 	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
 	/* the walk's steps are bpf_loop callbacks, their state in stp_kwk,
 	 * so the verifier sees each once: our programs' frames among the
 	 * first 16 ... */
 	"static long stp_kown(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z0);\n"
 	"\tif (!w || !g || i >= w->raw_n)\n\t\treturn 1;\n"
 	"\t__u64 a = w->raw[i & (STP_KRAW - 1)];\n"
 	"\tif (a >= g->lo && a < g->hi)\n\t\tw->first = i + 1;\n"
@@ -67,9 +79,9 @@ static const char kstack_c[] =
 	 * timer interrupt's entry): step i checks range i % 32 of frame
 	 * first ... */
 	"static long stp_kglue_step(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0, j = i & 31;\n"
+	"\t__u32 z = stp_klv(), z0 = 0, j = i & 31;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z0);\n"
 	"\tif (!w || !g || w->first >= w->raw_n)\n\t\treturn 1;\n"
 	"\t__u64 a = w->raw[w->first & (STP_KRAW - 1)];\n"
 	"\tif (!j)\n\t\tw->hit = 0;\n"
@@ -82,7 +94,7 @@ static const char kstack_c[] =
 	"\tw->first++;\n\treturn 0;\n}\n"
 	/* ... and the frames from there */
 	"static long stp_kcopy(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
 	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
@@ -90,7 +102,7 @@ static const char kstack_c[] =
 	/* the walk: frames past our programs' and the glue's, at most
 	 * STP_KMAX, in stp_kwk's pcs */
 	"__attribute__((noinline)) int stp_kwalk(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tlong n;\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -104,7 +116,7 @@ static const char kstack_c[] =
 	"\treturn (int)w->n;\n}\n"
 	/* print_backtrace(): the frames to the loader, which names them */
 	"__attribute__((noinline)) int stp_kprint(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tint n = stp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tstruct stp_krec *x;\n"
@@ -120,7 +132,7 @@ static const char kstack_c[] =
 	"static const char stp_khexfmt[] = \"0x%llx \";\n"
 	"static const char stp_kmodname[10] = \" [kernel]\";\n"
 	"static long stp_kbt_step(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w || i >= w->n || i >= w->limit)\n\t\treturn 1;\n"
 	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
@@ -131,7 +143,7 @@ static const char kstack_c[] =
 	"\tw->len += l - 1;\n\tw->frames = i + 1;\n\treturn 0;\n}\n"
 	/* the first limit frames' pieces (backtrace(): all of them) */
 	"__attribute__((noinline)) int stp_kbt(int limit)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -145,7 +157,7 @@ static const char kstack_c[] =
 	 * space (all of them for -1, "" below), as the module's
 	 * stp_stack_callers; 0 when the stack ended before level n */
 	"__attribute__((noinline)) int stp_kcallers(long long n)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tint limit = n >= 0 && n < STP_KMAX ? (int)n + 1 : STP_KMAX;\n"
 	"\tstruct stp_kwalk *w;\n"
 	"\tstp_kbt(limit);\n"
@@ -161,7 +173,7 @@ static const char kstack_c[] =
 	 * character step drops the "/0xsize" */
 	"static const char stp_kSfmt[] = \"%pS\";\n"
 	"static long stp_ksbt_chr(__u32 j, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w)\n\t\treturn 1;\n"
 	"\tchar ch = w->sym[j & (STP_STR - 1)];\n"
@@ -172,7 +184,7 @@ static const char kstack_c[] =
 	"\t\tw->line[(w->lpos++) & (STP_STR - 1)] = ch;\n"
 	"\treturn 0;\n}\n"
 	"static long stp_ksbt_step(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
 	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
@@ -193,7 +205,7 @@ static const char kstack_c[] =
 	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & (STP_STR - 1), w->line);\n"
 	"\tw->len += l;\n\treturn 0;\n}\n"
 	"__attribute__((noinline)) int stp_ksbt(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -208,7 +220,7 @@ static const char kstack_c[] =
 	"static const char stp_ksfmt[] = \"%ps\";\n"
 	"static const char stp_kdfmt[] = \"%pS\";\n"
 	"__attribute__((noinline)) int stp_ksym(__u64 a, int data)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tlong l;\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -224,29 +236,30 @@ static const char kstack_c[] =
 	"\t\tbpf_probe_read_kernel(&w->s[(l - 1) & (STP_STR - 1)], 10, "
 	"stp_kmodname);\n"
 	"\treturn 0;\n}\n"
-	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
-	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
-	"#define STP_KPRINT() ({ stp_kprint(); 0; })\n"
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KPRINT() ({ STP_KIN(); stp_kprint(); STP_KOUT(); 0; })\n"
 	/* __stack_raw(n), stack()'s: frame n, 0 past the stack's end */
-	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = 0; "
+	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = (STP_KIN(), stp_klv()); "
 	"struct stp_kwalk *w_; stp_kwalk(); w_ = bpf_map_lookup_elem(&stp_kwk, "
 	"&z_); if (w_ && n_ >= 0 && n_ < w_->n && n_ < STP_KMAX) "
-	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; r_; })\n"
-	"#define STP_KSBT(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; STP_KOUT(); r_; })\n"
+	"#define STP_KSBT(d) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_ksbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
-	"#define STP_KCALLERS(d, i, lv) ({ long long n_ = (lv); __u32 z_ = 0; "
-	"struct stp_kwalk *w_; (d)[0] = 0; if (n_ >= -1) { int ok_ = "
-	"stp_kcallers(n_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); if (!ok_) "
-	"FAULT(i, n_); } (d); })\n"
-	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KCALLERS(d, i, lv) ({ long long n_ = (lv); int ok_ = 1; "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; (d)[0] = 0; "
+	"if (n_ >= -1) { ok_ = stp_kcallers(n_); "
+	"w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); } STP_KOUT(); "
+	"if (!ok_) FAULT(i, n_); (d); })\n"
+	"#define STP_KBACKTRACE(d) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n";
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
 
 void bpf_emit_kstack(struct program *prog, FILE *out)
 {
@@ -265,6 +278,7 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 	}
 	if (used)
 		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
-			"#define STP_KRAW %d\n#define STP_KMAX %d\n%s",
+			"#define STP_KRAW %d\n#define STP_KMAX %d\n"
+			"#define STP_KLV 4\n%s",
 			KSTACK_RAW, KSTACK_MAX, kstack_c);
 }
