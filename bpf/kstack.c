@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernel stacks on the BPF backend: print_backtrace(), backtrace(),
- * __stack_raw(), symname() and symdata() in kernel probes
+ * sprint_backtrace(), callers(), __stack_raw() (stack(), caller() over
+ * it), symname() and symdata() in kernel probes
  * (tracepoints, perf timers), printed as the module backend prints it
  * (runtime/stack.c's stp_stack_print: " 0xADDR : name+0xoff/0xsize
  * [mod]" a frame, " 0xADDR" without a symbol, at most MAXBACKTRACE 20).
@@ -18,9 +19,14 @@
  * the tracepoint callback; perf's overflow path to its hrtimer), so the
  * first frame is the kernel code that ran the probe.
  *
- * Not here yet, in kernel probes: sprint_backtrace() and callers() (they
- * need the names in the kernel), stack() and caller() (their error goes
- * through sprint()), probefunc().
+ * sprint_backtrace() and callers() are strings of the kernel program
+ * (a script keeps, compares and keys on them), each frame named by the
+ * kernel's %pS. The walk's state is per nesting depth on the CPU (a
+ * perf program may interrupt a tracepoint's between walk and copy).
+ *
+ * print_stack() and sprint_stack() (the tapset's tokenize) and
+ * modname() are here too. Not here yet, in kernel probes: addr(),
+ * probefunc(), probemod().
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,7 +53,8 @@ static const char kstack_c[] =
 	"int limit, frames, cut, lpos, skip, bracket; "
 	"__u64 raw[STP_KRAW]; __u64 pcs[STP_KRAW]; char piece[32]; "
 	"char s[2 * STP_STR]; char sym[STP_STR + 32]; "
-	"char line[STP_STR + 32]; };\n"
+	"char line[STP_STR + 32]; char in[STP_STR]; char tok[STP_STR]; "
+	"__u64 val; int stop, done; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 	"__uint(max_entries, STP_KLV); __type(key, __u32); "
 	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
@@ -236,6 +243,98 @@ static const char kstack_c[] =
 	"\t\tbpf_probe_read_kernel(&w->s[(l - 1) & (STP_STR - 1)], 10, "
 	"stp_kmodname);\n"
 	"\treturn 0;\n}\n"
+	/* modname(a): the module's name in the kernel's %pS ("[mod]"),
+	 * "kernel" for its own symbols; 0 when no symbol covers a (the
+	 * module's "Cannot determine kernel module name") */
+	"static long stp_kmod_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 1;\n"
+	"\tchar ch = w->sym[j & (STP_STR - 1)];\n"
+	"\tif (!ch || (w->bracket && ch == ']'))\n\t\treturn 1;\n"
+	"\tif (w->bracket && w->lpos < STP_STR - 1)\n"
+	"\t\tw->s[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\tif (ch == '[')\n\t\tw->bracket = 1;\n"
+	"\treturn 0;\n}\n"
+	"static const char stp_kkernel[7] = \"kernel\";\n"
+	"__attribute__((noinline)) int stp_kmod(__u64 a)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->s[0] = 0;\n\tw->sym[0] = 0;\n"
+	"\tif (bpf_snprintf(w->sym, STP_STR, stp_kdfmt, &a, 8) < 2 || "
+	"(w->sym[0] == '0' && w->sym[1] == 'x'))\n\t\treturn 0;\n"
+	"\tw->lpos = 0;\n\tw->bracket = 0;\n"
+	"\tbpf_loop(STP_STR, stp_kmod_chr, 0, 0);\n"
+	"\tif (!w->bracket)\n"
+	"\t\tbpf_probe_read_kernel(w->s, 7, stp_kkernel);\n"
+	"\telse\n"
+	"\t\tw->s[w->lpos & (STP_STR - 1)] = 0;\n"
+	"\treturn 1;\n}\n"
+	"#define STP_KMODNAME(d, i, a) ({ __u64 a_ = (__u64)(a); "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"int ok_ = stp_kmod(a_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"(d)[0] = 0; if (ok_ && w_) bpf_probe_read_kernel(d, STP_STR, w_->s); "
+	"STP_KOUT(); if (!ok_) FAULT(i, a_); (d); })\n"
+	/* sprint_stack(stk): " TOKEN : symdata\n" a space-separated token
+	 * of stk (its value hex, as strtol(TOKEN, 16)), whole lines below
+	 * MAXSTRINGLEN, as the tapset's sprint_syms(); a character step
+	 * gathers a token, a token's end writes its line */
+	"static const char stp_kssfmt[] = \" %s : %s\\n\";\n"
+	"static void stp_kss_line(struct stp_kwalk *w)\n{\n"
+	"\t__u64 a = w->val, args[2];\n"
+	"\tlong l;\n"
+	"\tw->tok[w->lpos & (STP_STR - 1)] = 0;\n"
+	"\tw->sym[0] = 0;\n"
+	"\tl = bpf_snprintf(w->sym, STP_STR, stp_kdfmt, &a, 8);\n"
+	"\tif (l >= 2 && l <= STP_STR - 9 && !(w->sym[0] == '0' && w->sym[1] == 'x') && "
+	"w->sym[(l - 2) & (STP_STR - 1)] != ']')\n"
+	"\t\tbpf_probe_read_kernel(&w->sym[(l - 1) & (STP_STR - 1)], 10, stp_kmodname);\n"
+	"\targs[0] = (__u64)(long)w->tok;\n\targs[1] = (__u64)(long)w->sym;\n"
+	"\tl = bpf_snprintf(w->line, STP_STR, stp_kssfmt, args, 16) - 1;\n"
+	"\tif (l <= 0 || l >= STP_STR - 1 || w->len + l >= STP_STR) {\n"
+	"\t\tw->done = 1;\n\t\treturn;\n\t}\n"
+	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & (STP_STR - 1), w->line);\n"
+	"\tw->len += l;\n}\n"
+	"static long stp_kss_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || w->done)\n\t\treturn 1;\n"
+	"\tchar ch = j < STP_STR ? w->in[j & (STP_STR - 1)] : 0;\n"
+	"\tif (!ch || ch == ' ') {\n"
+	"\t\tif (w->lpos)\n\t\t\tstp_kss_line(w);\n"
+	"\t\tw->lpos = 0;\n\t\tw->val = 0;\n\t\tw->stop = 0;\n"
+	"\t\treturn !ch;\n\t}\n"
+	"\tint p = w->lpos, d = -1;\n"
+	"\tif (p < STP_STR - 1)\n\t\tw->tok[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\tif (ch >= '0' && ch <= '9')\n\t\td = ch - '0';\n"
+	"\telse if (ch >= 'a' && ch <= 'f')\n\t\td = ch - 'a' + 10;\n"
+	"\telse if (ch >= 'A' && ch <= 'F')\n\t\td = ch - 'A' + 10;\n"
+	"\tif (p == 1 && (ch == 'x' || ch == 'X') && w->val == 0 && !w->stop)\n"
+	"\t\treturn 0;\n"
+	"\tif (d < 0)\n\t\tw->stop = 1;\n"
+	"\telse if (!w->stop)\n\t\tw->val = w->val * 16 + d;\n"
+	"\treturn 0;\n}\n"
+	"__attribute__((noinline)) int stp_kss(void)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->len = 0;\n\tw->lpos = 0;\n\tw->val = 0;\n\tw->stop = 0;\n\tw->done = 0;\n"
+	"\tbpf_loop(STP_STR + 1, stp_kss_chr, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
+	"\treturn w->len;\n}\n"
+	"#define STP_KSPRINT_STACK(d, stk) ({ __u32 z_ = (STP_KIN(), stp_klv()); "
+	"struct stp_kwalk *w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) { bpf_probe_read_kernel_str(w_->in, STP_STR, (stk)); stp_kss(); "
+	"bpf_probe_read_kernel(d, STP_STR, w_->s); } STP_KOUT(); (d); })\n"
+	/* print_stack(stk): the string to the loader, which prints it as
+	 * the tapset's print_syms() (a kind 7 record, its id's top bit
+	 * set) */
+	"struct stp_kstr { struct stp_hdr h; char s[STP_STR]; };\n"
+	"#define STP_KPRINT_STACK(stk) ({ struct stp_kstr *x_ = "
+	"bpf_ringbuf_reserve(&stp_rb, sizeof(*x_), 0); if (x_) { x_->h.kind = 7; "
+	"x_->h.id = 0x80000000u; bpf_probe_read_kernel_str(x_->s, STP_STR, (stk)); "
+	"bpf_ringbuf_submit(x_, 0); } else __sync_fetch_and_add(&G.stp_lost, 1); 0; })\n"
 	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
@@ -261,6 +360,14 @@ static const char kstack_c[] =
 	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
 
+/* The tapset's script functions this backend has its own versions of in
+ * both halves (tapset.c's entries): print_stack() and sprint_stack(),
+ * whose bodies tokenize, which kernel probes cannot. */
+bool bpf_kstack_native(const char *name)
+{
+	return !strcmp(name, "print_stack") || !strcmp(name, "sprint_stack");
+}
+
 void bpf_emit_kstack(struct program *prog, FILE *out)
 {
 	bool used = false;
@@ -272,6 +379,9 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 			 !strcmp(f->sym->name, "backtrace") ||
 			 !strcmp(f->sym->name, "sprint_backtrace") ||
 			 !strcmp(f->sym->name, "callers") ||
+			 !strcmp(f->sym->name, "modname") ||
+			 !strcmp(f->sym->name, "print_stack") ||
+			 !strcmp(f->sym->name, "sprint_stack") ||
 			 !strcmp(f->sym->name, "__stack_raw") ||
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));

@@ -149,6 +149,12 @@ static void print_record(const void *rec, unsigned len)
 		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
 		return;
 	}
+	if (h->kind == 7 && (h->id & 0x80000000u)) {
+		/* print_stack(): a string of addresses (kstack.c) */
+		bpf_kstack_print_syms(stdout, (const char *)rec + sizeof(*h),
+				      len - sizeof(*h));
+		return;
+	}
 	if (h->kind == 7 && len >= sizeof(*h) + 8ULL * h->id) {
 		/* a kernel stack's addresses (print_backtrace()) */
 		unsigned long long pcs[64];

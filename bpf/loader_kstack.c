@@ -235,3 +235,60 @@ void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n)
 			k->name, pcs[i] - k->addr, size, k->mod);
 	}
 }
+
+/* The kernel's simple_strtoull in base 16 (the tapset's strtol(s, 16)):
+ * an optional "0x", hex digits up to the first other character. */
+static unsigned long long hex_value(const char *s)
+{
+	unsigned long long v = 0;
+	bool neg = *s == '-';
+
+	if (neg)
+		s++;
+	if (s[0] == '0' && (s[1] | 32) == 'x')
+		s += 2;
+	for (;; s++) {
+		int d;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if ((*s | 32) >= 'a' && (*s | 32) <= 'f')
+			d = (*s | 32) - 'a' + 10;
+		else
+			break;
+		v = v * 16 + (unsigned long long)d;
+	}
+	return neg ? -v : v;
+}
+
+/* print_stack(stk): the tapset's print_syms(), " TOKEN : symdata" a
+ * token of stk separated by spaces (symdata as prelude.c's, from the
+ * same /proc/kallsyms) */
+void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len)
+{
+	char tok[512];
+	size_t i = 0;
+
+	ksyms_read();
+	while (i < len && stk[i]) {
+		size_t n = 0;
+		unsigned long long a, size;
+		const struct ksym *k;
+
+		if (stk[i] == ' ') {
+			i++;
+			continue;
+		}
+		while (i < len && stk[i] && stk[i] != ' ') {
+			if (n < sizeof(tok) - 1)
+				tok[n++] = stk[i];
+			i++;
+		}
+		tok[n] = 0;
+		a = hex_value(tok);
+		if ((k = ksym_at(a, &size)))
+			fprintf(out, " %s : %s+0x%llx/0x%llx [%s]\n", tok,
+				k->name, a - k->addr, size, k->mod);
+		else
+			fprintf(out, " %s : 0x%llx\n", tok, a);
+	}
+}

@@ -85,6 +85,12 @@ static const struct bpf_tapset_fn {
 	{ "callers", 1, "STP_KCALLERS(", NULL,
 	  "reached end of stack before unwinding to level %lld" },
 	{ "__stack_raw", 1, "STP_KSTACK_RAW(", NULL, NULL },
+	/* script functions of the tapset, ours in both halves */
+	{ "print_stack", 1, "STP_KPRINT_STACK(", "STP_PRINT_STACK(", NULL },
+	{ "sprint_stack", 1, "STP_KSPRINT_STACK(", "STP_SPRINT_STACK(",
+	  NULL },
+	{ "modname", 1, "STP_KMODNAME(", NULL,
+	  "Cannot determine kernel module name" },
 	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
 	 * kernel by its own lookup (kstack.c) */
 	{ "symname", 1, "STP_KSYMNAME(", "STP_SYMNAME(", NULL },
@@ -122,7 +128,8 @@ static const struct bpf_tapset_fn *entry_of(const struct node *n)
 		return NULL;
 	if (!(n->sym->kind == SYM_BUILTIN ||
 	      (n->sym->kind == SYM_FUNCTION && n->sym->func &&
-	       n->sym->func->embedded)))
+	       (n->sym->func->embedded ||
+		bpf_kstack_native(n->call.name)))))
 		return NULL;
 	ast_foreach(a, n->call.args)
 		nargs++;
