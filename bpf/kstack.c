@@ -24,9 +24,11 @@
  * kernel's %pS. The walk's state is per nesting depth on the CPU (a
  * perf program may interrupt a tracepoint's between walk and copy).
  *
- * print_stack() and sprint_stack() (the tapset's tokenize) and
- * modname() are here too. Not here yet, in kernel probes: addr(),
- * probefunc(), probemod().
+ * print_stack() and sprint_stack() (the tapset's tokenize), modname(),
+ * and addr(), probemod(), probefunc() in tracepoint and perf probes
+ * (their programs set the probe's address, attach.c) are here too. Not
+ * here yet: addr() and what reads it in kernel.function, uprobe,
+ * process and syscall probes (refuse.c refuses them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -68,6 +70,8 @@ static const char kstack_c[] =
 	"static __always_inline __u32 stp_klv(void)\n{\n"
 	"\t__u32 z0 = 0, *d = bpf_map_lookup_elem(&stp_kdp, &z0);\n"
 	"\treturn d ? (*d - 1) & (STP_KLV - 1) : 0;\n}\n"
+	/* a macro evaluates its arguments before STP_KIN(): an argument
+	 * reading the program's level (addr()) must see the program's */
 	"#define STP_KIN() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)++; })\n"
 	"#define STP_KOUT() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)--; })\n"
 	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
@@ -327,6 +331,53 @@ static const char kstack_c[] =
 	"struct stp_kwalk *w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) { bpf_probe_read_kernel_str(w_->in, STP_STR, (stk)); stp_kss(); "
 	"bpf_probe_read_kernel(d, STP_STR, w_->s); } STP_KOUT(); (d); })\n"
+	/* addr(), probemod(), __tp_alias_caller() (probefunc()'s): the
+	 * probe's address, which each program using them sets before its
+	 * body (STP_KSETIP: 0 for a tracepoint, the interrupted ip for
+	 * timer.profile, as the module's registers), with its flags (1: a
+	 * tapset alias on a tracepoint), at its nesting depth */
+	"struct stp_kipv { __u64 ip; __u32 flags; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
+	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
+	"#define STP_KSETIP(a, fl) ({ __u64 ip_ = (a); __u32 z_; "
+	"struct stp_kipv *v_; STP_KIN(); z_ = stp_klv(); "
+	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"if (v_) { v_->ip = ip_; v_->flags = (fl); } })\n"
+	"#define STP_KADDR() ({ __u32 z_ = stp_klv(); struct stp_kipv *v_ = "
+	"bpf_map_lookup_elem(&stp_kip, &z_); v_ ? (long long)v_->ip : 0LL; })\n"
+	"#define STP_KPROBEMOD(d, i) ({ __u64 a_ = (__u64)STP_KADDR(); int ok_; "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"ok_ = a_ && stp_kmod(a_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"(d)[0] = 0; if (ok_ && w_) bpf_probe_read_kernel(d, STP_STR, w_->s); "
+	"STP_KOUT(); if (!ok_) FAULT(i, a_); (d); })\n"
+	/* the function whose trace call ran an alias's tracepoint: the
+	 * first frame past the iterator (__traceiter_NAME), as the
+	 * module's stp_stack_tp_caller */
+	"static const char stp_ktiter[] = \"__traceiter_\";\n"
+	"static long stp_ktp_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
+	"\tw->sym[0] = 0;\n"
+	"\tbpf_snprintf(w->sym, STP_STR, stp_ksfmt, &a, 8);\n"
+	"\tif (!bpf_strncmp(w->sym, 12, stp_ktiter))\n\t\treturn 0;\n"
+	"\tw->val = a;\n\treturn 1;\n}\n"
+	"__attribute__((noinline)) long long stp_ktpcaller(void)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w;\n"
+	"\tstp_kwalk();\n"
+	"\tw = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->val = 0;\n"
+	"\tbpf_loop(STP_KMAX, stp_ktp_step, 0, 0);\n"
+	"\treturn (long long)w->val;\n}\n"
+	"#define STP_KTPCALLER() ({ __u32 z0_ = stp_klv(); long long r_ = 0; "
+	"struct stp_kipv *v_ = bpf_map_lookup_elem(&stp_kip, &z0_); "
+	"if (v_ && (v_->flags & 1)) { STP_KIN(); r_ = stp_ktpcaller(); "
+	"STP_KOUT(); } r_; })\n"
+	"#define STP_KEMPTY(d) ((d)[0] = 0, (d))\n"
 	/* print_stack(stk): the string to the loader, which prints it as
 	 * the tapset's print_syms() (a kind 7 record, its id's top bit
 	 * set) */
@@ -335,11 +386,11 @@ static const char kstack_c[] =
 	"bpf_ringbuf_reserve(&stp_rb, sizeof(*x_), 0); if (x_) { x_->h.kind = 7; "
 	"x_->h.id = 0x80000000u; bpf_probe_read_kernel_str(x_->s, STP_STR, (stk)); "
 	"bpf_ringbuf_submit(x_, 0); } else __sync_fetch_and_add(&G.stp_lost, 1); 0; })\n"
-	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
-	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"#define STP_KSYMNAME(d, a) ({ __u64 a_ = (__u64)(a); __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_ksym(a_, 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
-	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
-	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"#define STP_KSYMDATA(d, a) ({ __u64 a_ = (__u64)(a); __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_ksym(a_, 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
 	"#define STP_KPRINT() ({ STP_KIN(); stp_kprint(); STP_KOUT(); 0; })\n"
 	/* __stack_raw(n), stack()'s: frame n, 0 past the stack's end */
@@ -359,6 +410,28 @@ static const char kstack_c[] =
 	"#define STP_KBACKTRACE(d) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
+
+/* Whether the program's kernel probes ask for the probe's address
+ * (STP_KSETIP in each program, attach.c). */
+bool bpf_kstack_uses_ip(const struct program *prog)
+{
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (f->used && f->sym && bpf_kstack_needs_ip(f->sym->name))
+			return true;
+	}
+	return false;
+}
+
+/* The tapset functions that read the probe's address: what a program
+ * sets only on a tracepoint or a perf timer so far (refuse.c). */
+bool bpf_kstack_needs_ip(const char *name)
+{
+	return !strcmp(name, "addr") || !strcmp(name, "probemod") ||
+	       !strcmp(name, "__tp_alias_caller") ||
+	       !strcmp(name, "__sysc_probefunc") ||
+	       !strcmp(name, "__sysc_return_caller");
+}
 
 /* The tapset's script functions this backend has its own versions of in
  * both halves (tapset.c's entries): print_stack() and sprint_stack(),
@@ -380,6 +453,7 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 			 !strcmp(f->sym->name, "sprint_backtrace") ||
 			 !strcmp(f->sym->name, "callers") ||
 			 !strcmp(f->sym->name, "modname") ||
+			 bpf_kstack_needs_ip(f->sym->name) ||
 			 !strcmp(f->sym->name, "print_stack") ||
 			 !strcmp(f->sym->name, "sprint_stack") ||
 			 !strcmp(f->sym->name, "__stack_raw") ||

@@ -684,6 +684,7 @@ const char bpf_prelude[] =
 "\treturn out;\n"
 "}\n"
 "#define STP_SPRINT_STACK(d, stk) stp_sprint_stack(d, stk)\n"
+"#define STP_KEMPTY(d) ((d)[0] = 0, (d))\n"
 "struct stp_kstr { struct stp_hdr h; char s[STP_STR]; };\n"
 "#define STP_PRINT_STACK(stk) ({ PRINT_BEGIN(struct stp_kstr) r->h.kind = 7; r->h.id = 0x80000000u; stp_strcpy(r->s, stk); PRINT_END 0; })\n"
 "static char stp_tok_buf[STP_STR], *stp_tok_pos;\n"
