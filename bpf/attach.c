@@ -878,7 +878,29 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			else
 				fputs("\tS->ret = 0;\n", pf);
 		}
-		fprintf(pf, "\tstp_b%d();\n\treturn 0;\n}\n", b->index);
+		/* addr() and its kind (kstack.c): the module's registers'
+		 * ip, on timer.profile the interrupted one (pt_regs' ip,
+		 * x86-64's 17th word); flag 1: a tapset alias on a
+		 * tracepoint, whose probefunc() names the trace call's
+		 * function (the module's condition) */
+		bool set_ip = bpf_kstack_uses_ip(prog) &&
+			      (p == BPF_PLACE_TRACE || p == BPF_PLACE_PERF);
+		if (set_ip) {
+			const char *pn = b->pn ? b->pn : dp->pp;
+			int alias = p == BPF_PLACE_TRACE &&
+				    strncmp(pn, "kernel.trace(", 13) &&
+				    dp->attach.tracepoint.system &&
+				    strcmp(dp->attach.tracepoint.system,
+					   "raw_syscalls");
+			fprintf(pf, "\tSTP_KSETIP(%s, %d);\n",
+				p == BPF_PLACE_PERF &&
+				dp->attach.timer.profile ? "ctx[16]" : "0",
+				alias);
+		}
+		fprintf(pf, "\tstp_b%d();\n", b->index);
+		if (set_ip)
+			fputs("\tSTP_KOUT();\n", pf);
+		fputs("\treturn 0;\n}\n", pf);
 	}
 	bpf_process_programs(prog, pf);
 	fclose(pf);

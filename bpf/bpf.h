@@ -100,6 +100,15 @@ void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out);
 void bpf_emit_kstack(struct program *prog, FILE *out);
 void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n);
 void bpf_kstack_ranges(struct bpf_object *obj);
+/* print_stack(), sprint_stack(): this backend's own versions, in both
+ * halves (not the tapset's script bodies); the loader's lines of a
+ * print_stack() record's string, as the tapset's print_syms() */
+bool bpf_kstack_native(const char *name);
+/* addr() and what reads the probe's address like it (probemod(),
+ * probefunc()'s helpers): a name's need, a program's use */
+bool bpf_kstack_needs_ip(const char *name);
+bool bpf_kstack_uses_ip(const struct program *prog);
+void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

@@ -25,7 +25,9 @@ static void mark_callees(const struct probe_body *b, bool *in_kernel)
 		if (in_kernel[f->index])
 			continue;
 		in_kernel[f->index] = true;
-		mark_callees(f->scope, in_kernel);
+		/* this backend's own version runs, not the tapset's body */
+		if (!bpf_func_native(f))
+			mark_callees(f->scope, in_kernel);
 	}
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Kernel stacks on the BPF backend: print_backtrace(), backtrace(),
- * __stack_raw(), symname() and symdata() in kernel probes
+ * sprint_backtrace(), callers(), __stack_raw() (stack(), caller() over
+ * it), symname() and symdata() in kernel probes
  * (tracepoints, perf timers), printed as the module backend prints it
  * (runtime/stack.c's stp_stack_print: " 0xADDR : name+0xoff/0xsize
  * [mod]" a frame, " 0xADDR" without a symbol, at most MAXBACKTRACE 20).
@@ -18,9 +19,16 @@
  * the tracepoint callback; perf's overflow path to its hrtimer), so the
  * first frame is the kernel code that ran the probe.
  *
- * Not here yet, in kernel probes: sprint_backtrace() and callers() (they
- * need the names in the kernel), stack() and caller() (their error goes
- * through sprint()), probefunc().
+ * sprint_backtrace() and callers() are strings of the kernel program
+ * (a script keeps, compares and keys on them), each frame named by the
+ * kernel's %pS. The walk's state is per nesting depth on the CPU (a
+ * perf program may interrupt a tracepoint's between walk and copy).
+ *
+ * print_stack() and sprint_stack() (the tapset's tokenize), modname(),
+ * and addr(), probemod(), probefunc() in tracepoint and perf probes
+ * (their programs set the probe's address, attach.c) are here too. Not
+ * here yet: addr() and what reads it in kernel.function, uprobe,
+ * process and syscall probes (refuse.c refuses them).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -44,19 +52,36 @@ static const char kstack_c[] =
 	"__type(key, __u32); __type(value, struct stp_kglue); } stp_kgl "
 	"SEC(\".maps\");\n"
 	"struct stp_kwalk { long n, raw_n; int first, hit, len, perf; "
+	"int limit, frames, cut, lpos, skip, bracket; "
 	"__u64 raw[STP_KRAW]; __u64 pcs[STP_KRAW]; char piece[32]; "
-	"char s[STP_STR + 32]; };\n"
+	"char s[2 * STP_STR]; char sym[STP_STR + 32]; "
+	"char line[STP_STR + 32]; char in[STP_STR]; char tok[STP_STR]; "
+	"__u64 val; int stop, done; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-	"__uint(max_entries, 1); __type(key, __u32); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
 	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
+	/* a program that interrupts another on this CPU (perf's hrtimer
+	 * program inside a tracepoint's) has a walk state of its own:
+	 * stp_kwk's entry of the nesting depth, in stp_kdp, a macro's
+	 * STP_KIN() up, its STP_KOUT() down */
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, 1); __type(key, __u32); __type(value, __u32); "
+	"} stp_kdp SEC(\".maps\");\n"
+	"static __always_inline __u32 stp_klv(void)\n{\n"
+	"\t__u32 z0 = 0, *d = bpf_map_lookup_elem(&stp_kdp, &z0);\n"
+	"\treturn d ? (*d - 1) & (STP_KLV - 1) : 0;\n}\n"
+	/* a macro evaluates its arguments before STP_KIN(): an argument
+	 * reading the program's level (addr()) must see the program's */
+	"#define STP_KIN() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)++; })\n"
+	"#define STP_KOUT() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)--; })\n"
 	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
 	/* the walk's steps are bpf_loop callbacks, their state in stp_kwk,
 	 * so the verifier sees each once: our programs' frames among the
 	 * first 16 ... */
 	"static long stp_kown(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z0);\n"
 	"\tif (!w || !g || i >= w->raw_n)\n\t\treturn 1;\n"
 	"\t__u64 a = w->raw[i & (STP_KRAW - 1)];\n"
 	"\tif (a >= g->lo && a < g->hi)\n\t\tw->first = i + 1;\n"
@@ -65,9 +90,9 @@ static const char kstack_c[] =
 	 * timer interrupt's entry): step i checks range i % 32 of frame
 	 * first ... */
 	"static long stp_kglue_step(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0, j = i & 31;\n"
+	"\t__u32 z = stp_klv(), z0 = 0, j = i & 31;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z);\n"
+	"\tstruct stp_kglue *g = bpf_map_lookup_elem(&stp_kgl, &z0);\n"
 	"\tif (!w || !g || w->first >= w->raw_n)\n\t\treturn 1;\n"
 	"\t__u64 a = w->raw[w->first & (STP_KRAW - 1)];\n"
 	"\tif (!j)\n\t\tw->hit = 0;\n"
@@ -80,7 +105,7 @@ static const char kstack_c[] =
 	"\tw->first++;\n\treturn 0;\n}\n"
 	/* ... and the frames from there */
 	"static long stp_kcopy(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
 	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
@@ -88,7 +113,7 @@ static const char kstack_c[] =
 	/* the walk: frames past our programs' and the glue's, at most
 	 * STP_KMAX, in stp_kwk's pcs */
 	"__attribute__((noinline)) int stp_kwalk(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tlong n;\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -102,7 +127,7 @@ static const char kstack_c[] =
 	"\treturn (int)w->n;\n}\n"
 	/* print_backtrace(): the frames to the loader, which names them */
 	"__attribute__((noinline)) int stp_kprint(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tint n = stp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tstruct stp_krec *x;\n"
@@ -118,22 +143,86 @@ static const char kstack_c[] =
 	"static const char stp_khexfmt[] = \"0x%llx \";\n"
 	"static const char stp_kmodname[10] = \" [kernel]\";\n"
 	"static long stp_kbt_step(__u32 i, void *c)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\tif (!w || i >= w->n || i >= w->limit)\n\t\treturn 1;\n"
 	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
 	"\tlong l = bpf_snprintf(w->piece, sizeof(w->piece), stp_khexfmt, &a, 8);\n"
-	"\tif (l <= 1 || w->len + (l - 1) >= STP_STR)\n\t\treturn 1;\n"
+	"\tif (l <= 1 || w->len + (l - 1) >= STP_STR) {\n"
+	"\t\tw->cut = 1;\n\t\treturn 1;\n\t}\n"
 	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & 31, w->piece);\n"
-	"\tw->len += l - 1;\n\treturn 0;\n}\n"
-	"__attribute__((noinline)) int stp_kbt(void)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\tw->len += l - 1;\n\tw->frames = i + 1;\n\treturn 0;\n}\n"
+	/* the first limit frames' pieces (backtrace(): all of them) */
+	"__attribute__((noinline)) int stp_kbt(int limit)\n{\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstp_kwalk();\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tif (!w)\n\t\treturn 0;\n"
-	"\tw->len = 0;\n\tw->s[0] = 0;\n"
+	"\tw->len = 0;\n\tw->s[0] = 0;\n\tw->limit = limit;\n"
+	"\tw->frames = 0;\n\tw->cut = 0;\n"
 	"\tbpf_loop(STP_KMAX, stp_kbt_step, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
 	"\tw->s[STP_STR - 1] = 0;\n"
+	"\treturn w->len;\n}\n"
+	/* callers(n): the first n + 1 frames' pieces without the last
+	 * space (all of them for -1, "" below), as the module's
+	 * stp_stack_callers; 0 when the stack ended before level n */
+	"__attribute__((noinline)) int stp_kcallers(long long n)\n{\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
+	"\tint limit = n >= 0 && n < STP_KMAX ? (int)n + 1 : STP_KMAX;\n"
+	"\tstruct stp_kwalk *w;\n"
+	"\tstp_kbt(limit);\n"
+	"\tw = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tif (w->len > 0 && w->len < STP_STR && w->s[(w->len - 1) & (STP_STR - 1)] == ' ')\n"
+	"\t\tw->s[(--w->len) & (STP_STR - 1)] = 0;\n"
+	"\treturn n < 0 || w->cut || w->frames == limit;\n}\n"
+	/* sprint_backtrace(): "name+0xoff [mod]\n" a frame ("0xADDR\n"
+	 * without a symbol), the module's STP_SYM_SIMPLE lines, whole
+	 * lines that fit in a string. The kernel names the frame (%pS,
+	 * "name+0xoff/0xsize [mod]", " [mod]" only for a module's); a
+	 * character step drops the "/0xsize" */
+	"static const char stp_kSfmt[] = \"%pS\";\n"
+	"static long stp_ksbt_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 1;\n"
+	"\tchar ch = w->sym[j & (STP_STR - 1)];\n"
+	"\tif (!ch)\n\t\treturn 1;\n"
+	"\tif (ch == '/')\n\t\tw->skip = 1;\n"
+	"\telse if (ch == ' ') {\n\t\tw->skip = 0;\n\t\tw->bracket = 1;\n\t}\n"
+	"\tif (!w->skip && w->lpos < STP_STR)\n"
+	"\t\tw->line[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\treturn 0;\n}\n"
+	"static long stp_ksbt_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
+	"\tw->sym[0] = 0;\n"
+	"\tbpf_snprintf(w->sym, STP_STR, stp_kSfmt, &a, 8);\n"
+	"\tw->lpos = 0;\n\tw->skip = 0;\n\tw->bracket = 0;\n"
+	"\tbpf_loop(STP_STR, stp_ksbt_chr, 0, 0);\n"
+	"\tint l = w->lpos;\n"
+	"\tint add = !w->bracket && !(w->sym[0] == '0' && w->sym[1] == 'x') ? 9 : 0;\n"
+	/* the line and its newline must fit after what is there */
+	"\tif (l + add + 1 >= STP_STR || w->len + l + add + 1 >= STP_STR)\n"
+	"\t\treturn 1;\n"
+	"\tif (add)\n"
+	"\t\tbpf_probe_read_kernel(&w->line[l & (STP_STR - 1)], 9, stp_kmodname);\n"
+	"\tl += add;\n"
+	"\tw->line[l & (STP_STR - 1)] = '\\n';\n"
+	"\tl++;\n"
+	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & (STP_STR - 1), w->line);\n"
+	"\tw->len += l;\n\treturn 0;\n}\n"
+	"__attribute__((noinline)) int stp_ksbt(void)\n{\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
+	"\tstp_kwalk();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->len = 0;\n"
+	"\tbpf_loop(STP_KMAX, stp_ksbt_step, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
 	"\treturn w->len;\n}\n"
 	/* symname(), symdata(): the kernel's own lookup, printk's %ps and
 	 * %pS (sprint_symbol, as the module's stp_sym_lookup), the
@@ -142,7 +231,7 @@ static const char kstack_c[] =
 	"static const char stp_ksfmt[] = \"%ps\";\n"
 	"static const char stp_kdfmt[] = \"%pS\";\n"
 	"__attribute__((noinline)) int stp_ksym(__u64 a, int data)\n{\n"
-	"\t__u32 z = 0;\n"
+	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
 	"\tlong l;\n"
 	"\tif (!w)\n\t\treturn 0;\n"
@@ -158,21 +247,199 @@ static const char kstack_c[] =
 	"\t\tbpf_probe_read_kernel(&w->s[(l - 1) & (STP_STR - 1)], 10, "
 	"stp_kmodname);\n"
 	"\treturn 0;\n}\n"
-	"#define STP_KSYMNAME(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
-	"stp_ksym((a), 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
-	"#define STP_KSYMDATA(d, a) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
-	"stp_ksym((a), 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n"
-	"#define STP_KPRINT() ({ stp_kprint(); 0; })\n"
+	/* modname(a): the module's name in the kernel's %pS ("[mod]"),
+	 * "kernel" for its own symbols; 0 when no symbol covers a (the
+	 * module's "Cannot determine kernel module name") */
+	"static long stp_kmod_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 1;\n"
+	"\tchar ch = w->sym[j & (STP_STR - 1)];\n"
+	"\tif (!ch || (w->bracket && ch == ']'))\n\t\treturn 1;\n"
+	"\tif (w->bracket && w->lpos < STP_STR - 1)\n"
+	"\t\tw->s[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\tif (ch == '[')\n\t\tw->bracket = 1;\n"
+	"\treturn 0;\n}\n"
+	"static const char stp_kkernel[7] = \"kernel\";\n"
+	"__attribute__((noinline)) int stp_kmod(__u64 a)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->s[0] = 0;\n\tw->sym[0] = 0;\n"
+	"\tif (bpf_snprintf(w->sym, STP_STR, stp_kdfmt, &a, 8) < 2 || "
+	"(w->sym[0] == '0' && w->sym[1] == 'x'))\n\t\treturn 0;\n"
+	"\tw->lpos = 0;\n\tw->bracket = 0;\n"
+	"\tbpf_loop(STP_STR, stp_kmod_chr, 0, 0);\n"
+	"\tif (!w->bracket)\n"
+	"\t\tbpf_probe_read_kernel(w->s, 7, stp_kkernel);\n"
+	"\telse\n"
+	"\t\tw->s[w->lpos & (STP_STR - 1)] = 0;\n"
+	"\treturn 1;\n}\n"
+	"#define STP_KMODNAME(d, i, a) ({ __u64 a_ = (__u64)(a); "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"int ok_ = stp_kmod(a_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"(d)[0] = 0; if (ok_ && w_) bpf_probe_read_kernel(d, STP_STR, w_->s); "
+	"STP_KOUT(); if (!ok_) FAULT(i, a_); (d); })\n"
+	/* sprint_stack(stk): " TOKEN : symdata\n" a space-separated token
+	 * of stk (its value hex, as strtol(TOKEN, 16)), whole lines below
+	 * MAXSTRINGLEN, as the tapset's sprint_syms(); a character step
+	 * gathers a token, a token's end writes its line */
+	"static const char stp_kssfmt[] = \" %s : %s\\n\";\n"
+	"static void stp_kss_line(struct stp_kwalk *w)\n{\n"
+	"\t__u64 a = w->val, args[2];\n"
+	"\tlong l;\n"
+	"\tw->tok[w->lpos & (STP_STR - 1)] = 0;\n"
+	"\tw->sym[0] = 0;\n"
+	"\tl = bpf_snprintf(w->sym, STP_STR, stp_kdfmt, &a, 8);\n"
+	"\tif (l >= 2 && l <= STP_STR - 9 && !(w->sym[0] == '0' && w->sym[1] == 'x') && "
+	"w->sym[(l - 2) & (STP_STR - 1)] != ']')\n"
+	"\t\tbpf_probe_read_kernel(&w->sym[(l - 1) & (STP_STR - 1)], 10, stp_kmodname);\n"
+	"\targs[0] = (__u64)(long)w->tok;\n\targs[1] = (__u64)(long)w->sym;\n"
+	"\tl = bpf_snprintf(w->line, STP_STR, stp_kssfmt, args, 16) - 1;\n"
+	"\tif (l <= 0 || l >= STP_STR - 1 || w->len + l >= STP_STR) {\n"
+	"\t\tw->done = 1;\n\t\treturn;\n\t}\n"
+	"\tbpf_probe_read_kernel(&w->s[w->len & (STP_STR - 1)], l & (STP_STR - 1), w->line);\n"
+	"\tw->len += l;\n}\n"
+	"static long stp_kss_chr(__u32 j, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || w->done)\n\t\treturn 1;\n"
+	"\tchar ch = j < STP_STR ? w->in[j & (STP_STR - 1)] : 0;\n"
+	"\tif (!ch || ch == ' ') {\n"
+	"\t\tif (w->lpos)\n\t\t\tstp_kss_line(w);\n"
+	"\t\tw->lpos = 0;\n\t\tw->val = 0;\n\t\tw->stop = 0;\n"
+	"\t\treturn !ch;\n\t}\n"
+	"\tint p = w->lpos, d = -1;\n"
+	"\tif (p < STP_STR - 1)\n\t\tw->tok[(w->lpos++) & (STP_STR - 1)] = ch;\n"
+	"\tif (ch >= '0' && ch <= '9')\n\t\td = ch - '0';\n"
+	"\telse if (ch >= 'a' && ch <= 'f')\n\t\td = ch - 'a' + 10;\n"
+	"\telse if (ch >= 'A' && ch <= 'F')\n\t\td = ch - 'A' + 10;\n"
+	"\tif (p == 1 && (ch == 'x' || ch == 'X') && w->val == 0 && !w->stop)\n"
+	"\t\treturn 0;\n"
+	"\tif (d < 0)\n\t\tw->stop = 1;\n"
+	"\telse if (!w->stop)\n\t\tw->val = w->val * 16 + d;\n"
+	"\treturn 0;\n}\n"
+	"__attribute__((noinline)) int stp_kss(void)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->len = 0;\n\tw->lpos = 0;\n\tw->val = 0;\n\tw->stop = 0;\n\tw->done = 0;\n"
+	"\tbpf_loop(STP_STR + 1, stp_kss_chr, 0, 0);\n"
+	"\tw->s[w->len & (STP_STR - 1)] = 0;\n"
+	"\treturn w->len;\n}\n"
+	"#define STP_KSPRINT_STACK(d, stk) ({ __u32 z_ = (STP_KIN(), stp_klv()); "
+	"struct stp_kwalk *w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) { bpf_probe_read_kernel_str(w_->in, STP_STR, (stk)); stp_kss(); "
+	"bpf_probe_read_kernel(d, STP_STR, w_->s); } STP_KOUT(); (d); })\n"
+	/* addr(), probemod(), __tp_alias_caller() (probefunc()'s): the
+	 * probe's address, which each program using them sets before its
+	 * body (STP_KSETIP: 0 for a tracepoint, the interrupted ip for
+	 * timer.profile, as the module's registers), with its flags (1: a
+	 * tapset alias on a tracepoint), at its nesting depth */
+	"struct stp_kipv { __u64 ip; __u32 flags; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
+	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
+	"#define STP_KSETIP(a, fl) ({ __u64 ip_ = (a); __u32 z_; "
+	"struct stp_kipv *v_; STP_KIN(); z_ = stp_klv(); "
+	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"if (v_) { v_->ip = ip_; v_->flags = (fl); } })\n"
+	"#define STP_KADDR() ({ __u32 z_ = stp_klv(); struct stp_kipv *v_ = "
+	"bpf_map_lookup_elem(&stp_kip, &z_); v_ ? (long long)v_->ip : 0LL; })\n"
+	"#define STP_KPROBEMOD(d, i) ({ __u64 a_ = (__u64)STP_KADDR(); int ok_; "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"ok_ = a_ && stp_kmod(a_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"(d)[0] = 0; if (ok_ && w_) bpf_probe_read_kernel(d, STP_STR, w_->s); "
+	"STP_KOUT(); if (!ok_) FAULT(i, a_); (d); })\n"
+	/* the function whose trace call ran an alias's tracepoint: the
+	 * first frame past the iterator (__traceiter_NAME), as the
+	 * module's stp_stack_tp_caller */
+	"static const char stp_ktiter[] = \"__traceiter_\";\n"
+	"static long stp_ktp_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i >= w->n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->pcs[i & (STP_KRAW - 1)];\n"
+	"\tw->sym[0] = 0;\n"
+	"\tbpf_snprintf(w->sym, STP_STR, stp_ksfmt, &a, 8);\n"
+	"\tif (!bpf_strncmp(w->sym, 12, stp_ktiter))\n\t\treturn 0;\n"
+	"\tw->val = a;\n\treturn 1;\n}\n"
+	"__attribute__((noinline)) long long stp_ktpcaller(void)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w;\n"
+	"\tstp_kwalk();\n"
+	"\tw = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tw->val = 0;\n"
+	"\tbpf_loop(STP_KMAX, stp_ktp_step, 0, 0);\n"
+	"\treturn (long long)w->val;\n}\n"
+	"#define STP_KTPCALLER() ({ __u32 z0_ = stp_klv(); long long r_ = 0; "
+	"struct stp_kipv *v_ = bpf_map_lookup_elem(&stp_kip, &z0_); "
+	"if (v_ && (v_->flags & 1)) { STP_KIN(); r_ = stp_ktpcaller(); "
+	"STP_KOUT(); } r_; })\n"
+	"#define STP_KEMPTY(d) ((d)[0] = 0, (d))\n"
+	/* print_stack(stk): the string to the loader, which prints it as
+	 * the tapset's print_syms() (a kind 7 record, its id's top bit
+	 * set) */
+	"struct stp_kstr { struct stp_hdr h; char s[STP_STR]; };\n"
+	"#define STP_KPRINT_STACK(stk) ({ struct stp_kstr *x_ = "
+	"bpf_ringbuf_reserve(&stp_rb, sizeof(*x_), 0); if (x_) { x_->h.kind = 7; "
+	"x_->h.id = 0x80000000u; bpf_probe_read_kernel_str(x_->s, STP_STR, (stk)); "
+	"bpf_ringbuf_submit(x_, 0); } else __sync_fetch_and_add(&G.stp_lost, 1); 0; })\n"
+	"#define STP_KSYMNAME(d, a) ({ __u64 a_ = (__u64)(a); __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_ksym(a_, 0); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KSYMDATA(d, a) ({ __u64 a_ = (__u64)(a); __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_ksym(a_, 1); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KPRINT() ({ STP_KIN(); stp_kprint(); STP_KOUT(); 0; })\n"
 	/* __stack_raw(n), stack()'s: frame n, 0 past the stack's end */
-	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = 0; "
+	"#define STP_KSTACK_RAW(lvl) ({ long long n_ = (lvl), r_ = 0; __u32 z_ = (STP_KIN(), stp_klv()); "
 	"struct stp_kwalk *w_; stp_kwalk(); w_ = bpf_map_lookup_elem(&stp_kwk, "
 	"&z_); if (w_ && n_ >= 0 && n_ < w_->n && n_ < STP_KMAX) "
-	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; r_; })\n"
-	"#define STP_KBACKTRACE(d) ({ __u32 z_ = 0; struct stp_kwalk *w_; "
-	"stp_kbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
-	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); (d); })\n";
+	"r_ = (long long)w_->pcs[n_ & (STP_KRAW - 1)]; STP_KOUT(); r_; })\n"
+	"#define STP_KSBT(d) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_ksbt(); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n"
+	"#define STP_KCALLERS(d, i, lv) ({ long long n_ = (lv); int ok_ = 1; "
+	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; (d)[0] = 0; "
+	"if (n_ >= -1) { ok_ = stp_kcallers(n_); "
+	"w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); } STP_KOUT(); "
+	"if (!ok_) FAULT(i, n_); (d); })\n"
+	"#define STP_KBACKTRACE(d) ({ __u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
+	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
+	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
+
+/* Whether the program's kernel probes ask for the probe's address
+ * (STP_KSETIP in each program, attach.c). */
+bool bpf_kstack_uses_ip(const struct program *prog)
+{
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (f->used && f->sym && bpf_kstack_needs_ip(f->sym->name))
+			return true;
+	}
+	return false;
+}
+
+/* The tapset functions that read the probe's address: what a program
+ * sets only on a tracepoint or a perf timer so far (refuse.c). */
+bool bpf_kstack_needs_ip(const char *name)
+{
+	return !strcmp(name, "addr") || !strcmp(name, "probemod") ||
+	       !strcmp(name, "__tp_alias_caller") ||
+	       !strcmp(name, "__sysc_probefunc") ||
+	       !strcmp(name, "__sysc_return_caller");
+}
+
+/* The tapset's script functions this backend has its own versions of in
+ * both halves (tapset.c's entries): print_stack() and sprint_stack(),
+ * whose bodies tokenize, which kernel probes cannot. */
+bool bpf_kstack_native(const char *name)
+{
+	return !strcmp(name, "print_stack") || !strcmp(name, "sprint_stack");
+}
 
 void bpf_emit_kstack(struct program *prog, FILE *out)
 {
@@ -183,12 +450,19 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 		used |= f->used && f->sym &&
 			(!strcmp(f->sym->name, "print_backtrace") ||
 			 !strcmp(f->sym->name, "backtrace") ||
+			 !strcmp(f->sym->name, "sprint_backtrace") ||
+			 !strcmp(f->sym->name, "callers") ||
+			 !strcmp(f->sym->name, "modname") ||
+			 bpf_kstack_needs_ip(f->sym->name) ||
+			 !strcmp(f->sym->name, "print_stack") ||
+			 !strcmp(f->sym->name, "sprint_stack") ||
 			 !strcmp(f->sym->name, "__stack_raw") ||
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));
 	}
 	if (used)
 		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
-			"#define STP_KRAW %d\n#define STP_KMAX %d\n%s",
+			"#define STP_KRAW %d\n#define STP_KMAX %d\n"
+			"#define STP_KLV 4\n%s",
 			KSTACK_RAW, KSTACK_MAX, kstack_c);
 }

@@ -119,11 +119,18 @@ static void print_record(const void *rec, unsigned len)
 		unsigned long long addr;
 		memcpy(&addr, (const char *)rec + sizeof(*h), sizeof(addr));
 		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
+		/* or a level, %lld (callers()) */
+		const char *lv = at ? NULL : strstr(t, "%lld");
 		if (nerrors)
 			return;
 		fflush(stdout);
-		fprintf(stderr, "ERROR: %.*s%llx%s\n", at ? (int)(at - t) :
-			(int)strlen(t), t, addr, at ? at + 4 : "");
+		if (lv)
+			fprintf(stderr, "ERROR: %.*s%lld%s\n", (int)(lv - t), t,
+				(long long)addr, lv + 4);
+		else
+			fprintf(stderr, "ERROR: %.*s%llx%s\n", at ?
+				(int)(at - t) : (int)strlen(t), t, addr,
+				at ? at + 4 : "");
 		nerrors++;
 		exit_requested = true;
 		return;
@@ -140,6 +147,12 @@ static void print_record(const void *rec, unsigned len)
 	if (h->kind == 4 && len >= sizeof(*h) + h->id) {
 		/* text formatted in the kernel (print_ubacktrace()) */
 		fwrite((const char *)rec + sizeof(*h), 1, h->id, stdout);
+		return;
+	}
+	if (h->kind == 7 && (h->id & 0x80000000u)) {
+		/* print_stack(): a string of addresses (kstack.c) */
+		bpf_kstack_print_syms(stdout, (const char *)rec + sizeof(*h),
+				      len - sizeof(*h));
 		return;
 	}
 	if (h->kind == 7 && len >= sizeof(*h) + 8ULL * h->id) {

@@ -32,6 +32,16 @@ struct ksym {
 static struct ksym *ksyms;
 static size_t nksyms;
 
+/* The kernel's own bounds: _stext, _etext, _sinittext, _einittext and
+ * _end, which kallsyms lists only with CONFIG_KALLSYMS_ALL (Debian's 6.1
+ * and 6.12, not this machine's 6.18). The kernel names an address of
+ * its own only between them (is_ksym_addr): its text, or with that
+ * option all of _stext.._end, data too. */
+static const char *const kbound_names[] = {
+	"_stext", "_etext", "_sinittext", "_einittext", "_end",
+};
+static unsigned long long kbound[5];
+
 static int ksym_cmp(const void *a, const void *b)
 {
 	const struct ksym *x = a, *y = b;
@@ -74,6 +84,9 @@ static void ksyms_read(void)
 		ksyms[nksyms].name = strdup(name);
 		ksyms[nksyms].mod = strcmp(mod, "kernel") ? strdup(mod) :
 				    "kernel";
+		for (int b = 0; b < 5 && !strcmp(mod, "kernel"); b++)
+			if (!strcmp(name, kbound_names[b]))
+				kbound[b] = a;
 		nksyms++;
 	}
 	fclose(f);
@@ -97,11 +110,14 @@ static const struct ksym *ksym_at(unsigned long long a,
 			hi = mid;
 	}
 	next = lo;
-	/* as the kernel's lookup: text symbols only (no data without
-	 * CONFIG_KALLSYMS_ALL), not past the text's end markers */
-	if (!lo || next == nksyms || !strchr("tTwW", ksyms[lo - 1].type) ||
-	    !strcmp(ksyms[lo - 1].name, "_etext") ||
-	    !strcmp(ksyms[lo - 1].name, "_einittext"))
+	/* as the kernel's lookup: its own addresses within its bounds
+	 * (kbound), a module's text symbols */
+	if (!lo || next == nksyms)
+		return NULL;
+	if (strcmp(ksyms[lo - 1].mod, "kernel") ?
+	    !strchr("tTwW", ksyms[lo - 1].type) :
+	    !((a >= kbound[0] && a < (kbound[4] ? kbound[4] : kbound[1])) ||
+	      (a >= kbound[2] && a < kbound[3])))
 		return NULL;
 	lo--;
 	while (lo && ksyms[lo - 1].addr == ksyms[lo].addr)
@@ -217,5 +233,62 @@ void bpf_kstack_print(FILE *out, const unsigned long long *pcs, unsigned n)
 		}
 		fprintf(out, " 0x%llx : %s+0x%llx/0x%llx [%s]\n", pcs[i],
 			k->name, pcs[i] - k->addr, size, k->mod);
+	}
+}
+
+/* The kernel's simple_strtoull in base 16 (the tapset's strtol(s, 16)):
+ * an optional "0x", hex digits up to the first other character. */
+static unsigned long long hex_value(const char *s)
+{
+	unsigned long long v = 0;
+	bool neg = *s == '-';
+
+	if (neg)
+		s++;
+	if (s[0] == '0' && (s[1] | 32) == 'x')
+		s += 2;
+	for (;; s++) {
+		int d;
+		if (*s >= '0' && *s <= '9')
+			d = *s - '0';
+		else if ((*s | 32) >= 'a' && (*s | 32) <= 'f')
+			d = (*s | 32) - 'a' + 10;
+		else
+			break;
+		v = v * 16 + (unsigned long long)d;
+	}
+	return neg ? -v : v;
+}
+
+/* print_stack(stk): the tapset's print_syms(), " TOKEN : symdata" a
+ * token of stk separated by spaces (symdata as prelude.c's, from the
+ * same /proc/kallsyms) */
+void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len)
+{
+	char tok[512];
+	size_t i = 0;
+
+	ksyms_read();
+	while (i < len && stk[i]) {
+		size_t n = 0;
+		unsigned long long a, size;
+		const struct ksym *k;
+
+		if (stk[i] == ' ') {
+			i++;
+			continue;
+		}
+		while (i < len && stk[i] && stk[i] != ' ') {
+			if (n < sizeof(tok) - 1)
+				tok[n++] = stk[i];
+			i++;
+		}
+		tok[n] = 0;
+		a = hex_value(tok);
+		if ((k = ksym_at(a, &size)))
+			fprintf(out, " %s : %s+0x%llx/0x%llx [%s]\n", tok,
+				k->name, a - k->addr, size, k->mod);
+		else
+			fprintf(out, " %s : 0x%llx\n", tok, a);
 	}
 }

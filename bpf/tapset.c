@@ -81,7 +81,25 @@ static const struct bpf_tapset_fn {
 	/* the kernel stack, named by the loader (kstack.c) */
 	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
 	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
+	{ "sprint_backtrace", 0, "STP_KSBT(", NULL, NULL },
+	{ "callers", 1, "STP_KCALLERS(", NULL,
+	  "reached end of stack before unwinding to level %lld" },
 	{ "__stack_raw", 1, "STP_KSTACK_RAW(", NULL, NULL },
+	/* script functions of the tapset, ours in both halves */
+	{ "print_stack", 1, "STP_KPRINT_STACK(", "STP_PRINT_STACK(", NULL },
+	{ "sprint_stack", 1, "STP_KSPRINT_STACK(", "STP_SPRINT_STACK(",
+	  NULL },
+	{ "modname", 1, "STP_KMODNAME(", NULL,
+	  "Cannot determine kernel module name" },
+	/* the probe's address: 0 where the module has no registers (a
+	 * tracepoint, begin, end, timers but timer.profile); probefunc()'s
+	 * syscall cases are refused in syscall probes (refuse.c) */
+	{ "addr", 0, "STP_KADDR()", "0LL", NULL },
+	{ "probemod", 0, "STP_KPROBEMOD(", NULL,
+	  "Cannot determine kernel module name" },
+	{ "__tp_alias_caller", 0, "STP_KTPCALLER()", "0LL", NULL },
+	{ "__sysc_probefunc", 0, "STP_KEMPTY(", "STP_KEMPTY(", NULL },
+	{ "__sysc_return_caller", 0, "0LL", "0LL", NULL },
 	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
 	 * kernel by its own lookup (kstack.c) */
 	{ "symname", 1, "STP_KSYMNAME(", "STP_SYMNAME(", NULL },
@@ -119,7 +137,8 @@ static const struct bpf_tapset_fn *entry_of(const struct node *n)
 		return NULL;
 	if (!(n->sym->kind == SYM_BUILTIN ||
 	      (n->sym->kind == SYM_FUNCTION && n->sym->func &&
-	       n->sym->func->embedded)))
+	       (n->sym->func->embedded ||
+		bpf_kstack_native(n->call.name)))))
 		return NULL;
 	ast_foreach(a, n->call.args)
 		nargs++;
