@@ -67,6 +67,9 @@ void bpf_emit_uprobe_table(struct program *prog, FILE *out);
 struct node;
 int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n);
 void bpf_emit_uprobe_names(struct program *prog, FILE *out);
+/* Whether pp() and pn() of a body the n probes dps share are the
+ * kernel half's table's, by S->probe (user-space probes). */
+bool bpf_user_probe_names(const struct derived_probe *const *dps, int n);
 
 /* The process kind (attach_process.c): pass 3's shared programs of the
  * process.* probes (kernel half), the loader's stp_proc_scan (user
