@@ -175,6 +175,27 @@ static void steps_c(const struct member_path *path, FILE *out)
 	}
 }
 
+void bpf_user_steps_c(const struct member_path *path, FILE *out)
+{
+	steps_c(path, out);
+}
+
+bool bpf_user_typed(const struct derived_probe *dp, const struct symbol *sym)
+{
+	const struct member_path *path = sym ? sym->member_path : NULL;
+
+	if (!sym || sym->kind != SYM_TYPED || sym->pretty || !path ||
+	    !path->user)
+		return false;
+	if (dp->attach.kind != ATTACH_UPROBE &&
+	    bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PROCESS)
+		return false;
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].index_expr)
+			return false;
+	return true;
+}
+
 /* The C that sets v (f: a fault) from recipe r, into out (NULL: only
  * the checks); NULL, or why this backend cannot read it. */
 static const char *value_c(struct arena *a, const struct value_recipe *r,
@@ -190,9 +211,6 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 		if (r->steps->steps[i].index_expr)
 			return "a computed index of a user-space value is not "
 			       "on this backend yet";
-	if (r->address)
-		return "the address of a user-space variable (an aggregate, "
-		       "or &$var) is not on this backend yet";
 	if (r->reg_address || r->write_target)	/* -g: $x = v, $p->f = v */
 		return "a write to a user-space variable is not on this "
 		       "backend yet";
@@ -227,8 +245,19 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 			return err;
 		if (ur.why)
 			return ur.why;
+		if (r->address && dv.kind != DWL_MEMORY)
+			return "the address of a user-space variable not in "
+			       "memory";
 		if (!out)
 			return NULL;
+		if (r->address) {
+			/* &$var, or an aggregate read member by member: the
+			 * variable's address, as the module's stp_addr */
+			fprintf(out, "\tif (!f) v = %s;\n", dv.expr);
+			if (r->steps)
+				steps_c(r->steps, out);
+			return NULL;
+		}
 		if (dv.kind == DWL_MEMORY)
 			fprintf(out, "\tif (!f) { __u64 a = %s, x = 0; if "
 				"(bpf_probe_read_user(&x, %u, (void *)a)) { f = 1; "
