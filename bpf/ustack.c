@@ -56,6 +56,7 @@ static const struct {
 	{ "usymfile", "STP_USYMFILE(" },
 	{ "usymline", "STP_USYMLINE(" },
 	{ "print_ubacktrace_fileline", "STP_UPRINT_FILELINE(" },
+	{ "uaddr", "STP_UADDR(" },	/* the pc a walk starts from */
 };
 
 /* The functions of fns[] that need the objects' line tables. */
@@ -853,6 +854,12 @@ static const char ustack_c[] =
 	"#define STP_UPRINT(e) ({ stp_uprint(2); 0; })\n"
 	"#define STP_UPRINT_BRIEF(e) ({ stp_uprint(4); 0; })\n"
 	"#define STP_UPRINT_FILELINE(e) ({ stp_uprint(9); 0; })\n"
+	/* uaddr(): the saved user registers' pc (0 in a kernel thread) */
+	"#define STP_UADDR(e) ({ struct task_struct___stpu *t_ = (void *)"
+	"bpf_get_current_task_btf(); long long r_ = 0; if (BPF_CORE_READ(t_, "
+	"mm) && !(BPF_CORE_READ(t_, flags) & 0x00200000)) r_ = (long long)"
+	"BPF_CORE_READ((struct pt_regs___stpu *)bpf_task_pt_regs((void *)t_), "
+	"ip); r_; })\n"
 	"#define STP_USYMFILELINE(d, e, a) ({ stp_ucopy(d, stp_ufmt((a), 6), "
 	"0); (d); })\n"
 	"#define STP_USYMFILE(d, e, a) ({ stp_ucopy(d, stp_ufmt((a), 7), 0); "
