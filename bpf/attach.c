@@ -299,6 +299,7 @@ static const char *fentry_refusal(int func_id)
 struct ctx_check {
 	const struct derived_probe *dp;
 	const char *why;
+	const struct node *typed_root;	/* the @cast of a user chain */
 };
 
 static void check_context(struct node *n, void *arg)
@@ -320,6 +321,11 @@ static void check_context(struct node *n, void *arg)
 				 "backend yet";
 			return;
 		}
+		if (bpf_user_typed(c->dp, n->sym)) {
+			/* its @cast next (the walk is pre-order) */
+			c->typed_root = chain_root(n);
+			return;
+		}
 		if (n->sym && n->sym->kind != SYM_CONTEXT) {
 			c->why = "this context value (pretty printing, @cast) "
 				 "is not on this backend yet";
@@ -333,12 +339,21 @@ static void check_context(struct node *n, void *arg)
 			return;
 		if (!strcmp(n->call.name, "@entry") && !n->sym)
 			return;
+		if (!strcmp(n->call.name, "@cast") &&
+		    (n == c->typed_root || bpf_user_typed(c->dp, n->sym)))
+			return;
 		c->why = !strcmp(n->call.name, "@entry") ?
 			 "@entry of a computed value is not on this backend yet" :
 			 "@cast is not on this backend yet";
 		return;
 	case N_UNARY:
-		if (n->sym && n->sym->kind == SYM_CONTEXT)
+		if (bpf_user_typed(c->dp, n->sym)) {	/* &@cast(...) */
+			c->typed_root = chain_root(n->unary.operand);
+			return;
+		}
+		/* a uprobe's: its recipe's address (bpf_uprobe_refuses) */
+		if (n->sym && n->sym->kind == SYM_CONTEXT &&
+		    c->dp->attach.kind != ATTACH_UPROBE)
 			c->why = "&$var is not on this backend yet";
 		return;
 	default:

@@ -175,6 +175,27 @@ static void steps_c(const struct member_path *path, FILE *out)
 	}
 }
 
+void bpf_user_steps_c(const struct member_path *path, FILE *out)
+{
+	steps_c(path, out);
+}
+
+bool bpf_user_typed(const struct derived_probe *dp, const struct symbol *sym)
+{
+	const struct member_path *path = sym ? sym->member_path : NULL;
+
+	if (!sym || sym->kind != SYM_TYPED || sym->pretty || !path ||
+	    !path->user)
+		return false;
+	if (dp->attach.kind != ATTACH_UPROBE &&
+	    bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PROCESS)
+		return false;
+	for (int i = 0; i < path->nsteps; i++)
+		if (path->steps[i].index_expr)
+			return false;
+	return true;
+}
+
 /* The C that sets v (f: a fault) from recipe r, into out (NULL: only
  * the checks); NULL, or why this backend cannot read it. */
 static const char *value_c(struct arena *a, const struct value_recipe *r,
@@ -190,9 +211,6 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 		if (r->steps->steps[i].index_expr)
 			return "a computed index of a user-space value is not "
 			       "on this backend yet";
-	if (r->address)
-		return "the address of a user-space variable (an aggregate, "
-		       "or &$var) is not on this backend yet";
 	if (r->reg_address || r->write_target)	/* -g: $x = v, $p->f = v */
 		return "a write to a user-space variable is not on this "
 		       "backend yet";
@@ -227,8 +245,19 @@ static const char *value_c(struct arena *a, const struct value_recipe *r,
 			return err;
 		if (ur.why)
 			return ur.why;
+		if (r->address && dv.kind != DWL_MEMORY)
+			return "the address of a user-space variable not in "
+			       "memory";
 		if (!out)
 			return NULL;
+		if (r->address) {
+			/* &$var, or an aggregate read member by member: the
+			 * variable's address, as the module's stp_addr */
+			fprintf(out, "\tif (!f) v = %s;\n", dv.expr);
+			if (r->steps)
+				steps_c(r->steps, out);
+			return NULL;
+		}
 		if (dv.kind == DWL_MEMORY)
 			fprintf(out, "\tif (!f) { __u64 a = %s, x = 0; if "
 				"(bpf_probe_read_user(&x, %u, (void *)a)) { f = 1; "
@@ -313,6 +342,88 @@ static bool reads_names(const struct derived_probe *dp)
 	return u.found;
 }
 
+static void find_probe_name_calls(struct node *n, void *arg)
+{
+	if (n->kind == N_CALL && (!strcmp(n->call.name, "pp") ||
+				  !strcmp(n->call.name, "pn")))
+		((struct name_use *)arg)->found = true;
+}
+
+/* Whether dp is a user-space probe of the kernel half (a uprobe or a
+ * process probe: each sets S->probe before its body) whose body calls
+ * pp() or pn(). */
+static bool user_probe_names(const struct derived_probe *dp)
+{
+	struct name_use u = { false };
+	enum bpf_place p = bpf_place_of(dp, NULL, NULL);
+
+	if (!bpf_place_in_kernel(p) || (dp->attach.kind != ATTACH_UPROBE &&
+					p != BPF_PLACE_PROCESS))
+		return false;
+	if (dp->body)
+		ast_visit(dp->body->probe->probe.body, find_probe_name_calls,
+			  &u);
+	return u.found;
+}
+
+bool bpf_user_probe_names(const struct derived_probe *const *dps, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!user_probe_names(dps[i]))
+			return false;
+	return n > 0;
+}
+
+/*
+ * pp() and pn() of a body several user-space probes share (the module's
+ * probe table strings, chosen by S->probe): stp_ppn[np] the offsets of
+ * pp's and pn's in stp_ppns.
+ */
+static void emit_probe_names(struct program *prog, FILE *out)
+{
+	char *buf = NULL, *offs = NULL;
+	size_t len = 0, olen = 0;
+	int np = 0;
+	bool any = false;
+
+	for (int j = 0; j < prog->nprobes; j++)
+		any |= user_probe_names(prog->probes[j]);
+	if (!any)
+		return;
+	FILE *f = open_memstream(&buf, &len);
+	FILE *o = open_memstream(&offs, &olen);
+
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+
+		if (!bpf_place_in_kernel(bpf_place_of(dp, NULL, NULL)))
+			continue;
+		const char *pn = dp->body && dp->body->pn ? dp->body->pn :
+				 dp->pp;
+		fflush(f);
+		fprintf(o, "%s{ %zu, ", np ? ", " : "", len / 4);
+		for (const char *c = dp->pp; *c; c++)
+			fprintf(f, "\\%03o", (unsigned char)*c);
+		fputs("\\000", f);
+		fflush(f);
+		fprintf(o, "%zu }", len / 4);
+		for (const char *c = pn; *c; c++)
+			fprintf(f, "\\%03o", (unsigned char)*c);
+		fputs("\\000", f);
+		np++;
+	}
+	fclose(f);
+	fclose(o);
+	fprintf(out, "const char stp_ppns[] = \"%s\";\n"
+		"const unsigned stp_ppn[%d][2] = { %s };\n"
+		"#define STP_PPNAME(d, w) ({ unsigned i_ = S->probe; if (i_ < %d) "
+		"bpf_probe_read_kernel_str(d, STP_STR, stp_ppns + "
+		"stp_ppn[i_][w]); else (d)[0] = 0; (d); })\n", buf,
+		np ? np : 1, np ? offs : "{ 0, 0 }", np);
+	free(buf);
+	free(offs);
+}
+
 /* The kernel programs' numbers (np) as bpf_emit_programs counts them. */
 void bpf_emit_uprobe_names(struct program *prog, FILE *out)
 {
@@ -321,6 +432,7 @@ void bpf_emit_uprobe_names(struct program *prog, FILE *out)
 	size_t len = 0;
 	bool any = false;
 
+	emit_probe_names(prog, out);
 	for (int j = 0; j < prog->nprobes; j++)
 		any |= prog->probes[j]->attach.kind == ATTACH_UPROBE &&
 		       reads_names(prog->probes[j]);
@@ -423,7 +535,7 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 	fprintf(out, "SEC(\"%s\") int stp_p%d(struct stp_uregs *ctx)\n{\n"
 		"\tif (G.stp_exit)\n\t\treturn 0;\n", u->ret ? "uretprobe" :
 		"uprobe", np);
-	if (b->nctxvars || u->ret || reads_names(dp)) {
+	if (b->nctxvars || u->ret || reads_names(dp) || user_probe_names(dp)) {
 		fputs(scratch, out);
 		fprintf(out, "\tS->probe = %d;\n", np);
 	}

@@ -67,6 +67,17 @@ void bpf_emit_uprobe_table(struct program *prog, FILE *out);
 struct node;
 int bpf_uprobe_name(const struct derived_probe *dp, const struct node *n);
 void bpf_emit_uprobe_names(struct program *prog, FILE *out);
+/* Whether pp() and pn() of a body the n probes dps share are the
+ * kernel half's table's, by S->probe (user-space probes). */
+bool bpf_user_probe_names(const struct derived_probe *const *dps, int n);
+/* Whether sym is a typed value of user memory (autocast of a local
+ * holding a user pointer, @cast(p, "T", "PATH")) read by member steps
+ * a user-space probe dp's body can walk (no pretty printing, no
+ * computed index); the steps' C over v (f: a fault, v its address). */
+struct symbol;
+struct member_path;
+bool bpf_user_typed(const struct derived_probe *dp, const struct symbol *sym);
+void bpf_user_steps_c(const struct member_path *path, FILE *out);
 
 /* The process kind (attach_process.c): pass 3's shared programs of the
  * process.* probes (kernel half), the loader's stp_proc_scan (user

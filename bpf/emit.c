@@ -633,6 +633,31 @@ static void emit_print(struct emitter *e, const struct node *n)
 		fputs("PRINT_END 0; })", e->out);
 }
 
+/*
+ * A typed value of user memory (bpf_user_typed: autocast, @cast with a
+ * program's types) in a kernel probe: its base's value, then the member
+ * steps read from the process (bpf_probe_read_user); a fault is the
+ * module's error at the address.
+ */
+static void emit_user_typed(struct emitter *e, const struct node *n)
+{
+	int u = e->nuniq++;
+
+	if (!e->kernel) {	/* refused in the loader's probes */
+		fputs("0LL", e->out);
+		return;
+	}
+	fprintf(e->out, "({ __u64 _tb%d = (__u64)(", u);
+	emit_expr(e, n->sym->typed_base);
+	fprintf(e->out, "); long long _tv%d; { __u64 v = _tb%d; int f = 0;\n",
+		u, u);
+	if (n->sym->member_path)
+		bpf_user_steps_c(n->sym->member_path, e->out);
+	fprintf(e->out, "\tif (f) FAULT(%d, v); _tv%d = (long long)v; } "
+		"_tv%d; })", error_id(e, "read fault [man error::fault] at "
+				      "0x%llx", n), u, u);
+}
+
 static void emit_expr(struct emitter *e, const struct node *n)
 {
 	switch (n->kind) {
@@ -669,6 +694,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 	case N_TARGET:
 	case N_TMEMBER:
 	case N_TINDEX:
+		if (n->sym && n->sym->kind == SYM_TYPED) {
+			emit_user_typed(e, n);
+			break;
+		}
 		/* the kernel program read it into the scratch (attach.c) */
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			fputs("RETV()", e->out);
@@ -684,6 +713,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 				-1);
 		break;
 	case N_ATFUNC:
+		if (n->sym && n->sym->kind == SYM_TYPED) {
+			emit_user_typed(e, n);	/* @cast(p, "T", "PATH") */
+			break;
+		}
 		if (!strcmp(n->call.name, "@entry"))
 			emit_expr(e, n->call.args);	/* fexit: entry values */
 		else
@@ -761,6 +794,16 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		fputs(shift ? ") & 63))" : "))", e->out);
 		break;
 	case N_UNARY:
+		if (n->sym && n->sym->kind == SYM_TYPED) {
+			emit_user_typed(e, n);	/* &@cast(...)->f */
+			break;
+		}
+		if (n->unary.op == OP_ADDR && n->sym &&
+		    n->sym->kind == SYM_CONTEXT) {
+			/* &$x->f of a uprobe: the program computed it */
+			fprintf(e->out, "CTXV(%d, -1)", n->sym->index);
+			break;
+		}
 		fprintf(e->out, "(%s(", n->unary.op == OP_NEG ? "-" :
 			n->unary.op == OP_NOT ? "!" : n->unary.op == OP_BNOT ?
 			"~" : "+");

@@ -203,6 +203,12 @@ static void emit_probe_name(struct emitter *e, const struct node *n)
 		}
 		v = w;
 	}
+	if (!v && bpf_user_probe_names(dps, np)) {
+		/* user-space probes: by the probe that runs the body */
+		fprintf(e->out, "STP_PPNAME(TMP(%d), %d))", bpf_new_tmp(e),
+			pn);
+		return;
+	}
 	if (!v) {
 		diag_error(e->s, n->loc, "%s() in a function, or in a probe "
 			   "body of several probe points, is not on the bpf "

@@ -31,6 +31,7 @@
 #include "bpf/bpf.h"
 #include "bpf/emit.h"
 #include "semantic/semantic.h"
+#include "target/lines.h"
 #include "target/uobj.h"
 #include "target/userpath.h"
 
@@ -51,6 +52,16 @@ static const struct {
 	{ "umodname", "STP_UMODNAME(" },
 	{ "print_usyms", "STP_UPRINT_SYMS(" },
 	{ "print_ustack", "STP_UPRINT_SYMS(" },
+	{ "usymfileline", "STP_USYMFILELINE(" },
+	{ "usymfile", "STP_USYMFILE(" },
+	{ "usymline", "STP_USYMLINE(" },
+	{ "print_ubacktrace_fileline", "STP_UPRINT_FILELINE(" },
+	{ "uaddr", "STP_UADDR(" },	/* the pc a walk starts from */
+};
+
+/* The functions of fns[] that need the objects' line tables. */
+static const char *const line_fns[] = {
+	"usymfileline", "usymfile", "usymline", "print_ubacktrace_fileline",
 };
 
 const char *bpf_ustack_expr(const char *name, bool kernel)
@@ -78,13 +89,20 @@ const char *bpf_ustack_error(struct arena *a, const struct node *n)
 	return "reached end of stack before unwinding to level N";
 }
 
-/* Whether a kernel probe may call one of fns[] (it is in the program). */
-static bool uses_ustack(const struct program *prog)
+/* Whether a kernel probe may call one of fns[] (it is in the program);
+ * with lines, one of line_fns[]. */
+static bool uses_ustack(const struct program *prog, bool lines)
 {
 	for (int i = 0; i < prog->nfuncs; i++) {
 		const struct script_func *f = prog->funcs[i];
-		if (f->used && f->sym && bpf_ustack_expr(f->sym->name, true))
+		if (!f->used || !f->sym || !bpf_ustack_expr(f->sym->name, true))
+			continue;
+		if (!lines)
 			return true;
+		for (size_t k = 0; k < sizeof(line_fns) / sizeof(*line_fns);
+		     k++)
+			if (!strcmp(f->sym->name, line_fns[k]))
+				return true;
 	}
 	return false;
 }
@@ -138,14 +156,36 @@ static const char **object_paths(struct session *s, struct program *prog,
 	return paths;
 }
 
-static void emit_tables(struct session *s, struct program *prog, FILE *out)
+/* Object o's line table rows into lines (the files' names in nm): how
+ * many. */
+static int emit_lines(struct uobj *o, struct names *nm, FILE *lines)
 {
-	int n, nobj = 0, nrows = 0, nsyms = 0;
+	struct line_table t;
+	uint64_t base = 0;	/* rows at link-time addresses */
+	int rows = line_table_build(o->f, NULL, 0, &base, &t);
+	unsigned *names = calloc((size_t)t.nfiles + 1, sizeof(*names));
+
+	for (int i = 0; i < t.nfiles; i++)
+		names[i] = name_off(nm, t.files[i]);
+	for (int r = 0; r < rows; r++)
+		fprintf(lines, "\t{ 0x%" PRIx64 "ULL, %d, %u },\n",
+			t.rows[r].addr, t.rows[r].line,
+			t.rows[r].line ? names[t.rows[r].file] : 0);
+	free(names);
+	line_table_free(&t);
+	return rows;
+}
+
+static void emit_tables(struct session *s, struct program *prog, FILE *out,
+			bool with_lines)
+{
+	int n, nobj = 0, nrows = 0, nsyms = 0, nlines = 0;
 	const char **paths = object_paths(s, prog, &n);
 	struct names nm = { 0 };
-	char *rbuf = NULL, *sbuf = NULL, *obuf = NULL;
-	size_t rlen = 0, slen = 0, olen = 0;
+	char *rbuf = NULL, *sbuf = NULL, *obuf = NULL, *lbuf = NULL;
+	size_t rlen = 0, slen = 0, olen = 0, llen = 0;
 	FILE *rows = open_memstream(&rbuf, &rlen);
+	FILE *lines = open_memstream(&lbuf, &llen);
 	FILE *syms = open_memstream(&sbuf, &slen);
 	FILE *objs = open_memstream(&obuf, &olen);
 
@@ -167,10 +207,13 @@ static void emit_tables(struct session *s, struct program *prog, FILE *out)
 			free(err);
 			continue;
 		}
+		int olines = with_lines ? emit_lines(&o, &nm, lines) : 0;
 		fprintf(objs, "\t{ 0x%" PRIx64 "ULL, %" PRId64 "LL, 0x%" PRIx64
-			"ULL, %d, %d, %d, %d, %d, %u, %u },\n", o.ino, o.size,
-			o.span, o.dyn, nrows, o.nrows, nsyms, o.nsyms,
-			name_off(&nm, o.path), name_off(&nm, o.base));
+			"ULL, %d, %d, %d, %d, %d, %u, %u, %d, %d },\n", o.ino,
+			o.size, o.span, o.dyn, nrows, o.nrows, nsyms, o.nsyms,
+			name_off(&nm, o.path), name_off(&nm, o.base), nlines,
+			olines);
+		nlines += olines;
 		for (int r = 0; r < o.nrows; r++)
 			fprintf(rows, "\t{ 0x%" PRIx64 "ULL, %d, %d, %d, %d },\n",
 				o.rows[r].pc, o.rows[r].cfa_off,
@@ -186,18 +229,23 @@ static void emit_tables(struct session *s, struct program *prog, FILE *out)
 		uobj_close(&o);
 	}
 	fclose(rows);
+	fclose(lines);
 	fclose(syms);
 	fclose(objs);
 	fclose(nm.f);
 	fprintf(out, "#define STP_NUOBJS %d\n#define STP_NUROWS %d\n"
-		"#define STP_NUSYMS %d\n", nobj, nrows, nsyms);
+		"#define STP_NUSYMS %d\n#define STP_NULINES %d\n", nobj, nrows,
+		nsyms, nlines);
 	fprintf(out, "const struct stp_uobj stp_uobjs[%d] = {\n%s};\n",
 		nobj ? nobj : 1, nobj ? obuf : "\t{ 0 }\n");
 	fprintf(out, "const struct stp_urow stp_urows[%d] = {\n%s};\n",
 		nrows ? nrows : 1, nrows ? rbuf : "\t{ 0 }\n");
 	fprintf(out, "const struct stp_usym stp_usyms[%d] = {\n%s};\n",
 		nsyms ? nsyms : 1, nsyms ? sbuf : "\t{ 0 }\n");
+	fprintf(out, "const struct stp_uline stp_ulines[%d] = {\n%s};\n",
+		nlines ? nlines : 1, nlines ? lbuf : "\t{ 0 }\n");
 	fprintf(out, "const char stp_unames[] = \"%s\";\n", nm.buf);
+	free(lbuf);
 	free(rbuf);
 	free(sbuf);
 	free(obuf);
@@ -235,7 +283,10 @@ static const char ustack_c[] =
 	"struct stp_usym { unsigned long long addr, size; unsigned name; };\n"
 	"struct stp_uobj { unsigned long long ino; long long size; "
 	"unsigned long long span; int dyn, row0, nrows, sym0, nsyms; "
-	"unsigned path, base; };\n"
+	"unsigned path, base; int line0, nlines; };\n"
+	/* a line table's row: from addr on, line (0: none) of the file
+	 * named at stp_unames + file */
+	"struct stp_uline { unsigned long long addr; unsigned line, file; };\n"
 	"@TABLES@"
 	/* the walk's pcs, the formats' buffers (per CPU) */
 	"struct stp_uwalk { unsigned long long pcs[32]; int n, o, max; "
@@ -300,9 +351,12 @@ static const char ustack_c[] =
 	"\tunsigned long long key;\n\tunsigned mid;\n"
 	"\tif (!b || b->lo >= b->hi)\n\t\treturn 1;\n"
 	"\tmid = b->lo + ((b->hi - b->lo) >> 1);\n"
-	"\tif (b->syms) {\n"
+	"\tif (b->syms == 1) {\n"
 	"\t\tif (mid >= STP_NUSYMS)\n\t\t\treturn 1;\n"
 	"\t\tkey = stp_usyms[mid].addr;\n"
+	"\t} else if (b->syms == 2) {\n"
+	"\t\tif (mid >= STP_NULINES)\n\t\t\treturn 1;\n"
+	"\t\tkey = stp_ulines[mid].addr;\n"
 	"\t} else {\n"
 	"\t\tif (mid >= STP_NUROWS)\n\t\t\treturn 1;\n"
 	"\t\tkey = stp_urows[mid].pc;\n\t}\n"
@@ -340,6 +394,29 @@ static const char ustack_c[] =
 	"\tconst struct stp_usym *s = &stp_usyms[k];\n"
 	"\tif (s->size && rel >= s->addr + s->size)\n\t\treturn -1;\n"
 	"\treturn (int)k;\n}\n"
+	/* the line table row covering rel in object o, or -1 (none, or a
+	 * gap) */
+	"static __always_inline int stp_uline_at(int o, unsigned long long rel)"
+	"\n{\n"
+	"\tif (o < 0 || o >= STP_NUOBJS)\n\t\treturn -1;\n"
+	"\tunsigned first = stp_uobjs[o].line0;\n"
+	"\tunsigned lo = stp_ubsearch(2, first, first + stp_uobjs[o].nlines, "
+	"rel), k = lo - 1;\n"
+	"\tSTP_BARRIER(k);\n"
+	"\tif (lo <= first || k >= STP_NULINES || !stp_ulines[k].line)\n"
+	"\t\treturn -1;\n"
+	"\treturn (int)k;\n}\n"
+	/* the line of rel in object o (0: none) and its file's name */
+	"static __always_inline unsigned stp_uline_of(int o, "
+	"unsigned long long rel, unsigned *file)\n{\n"
+	"\tint l = stp_uline_at(o, rel);\n"
+	"\tunsigned k;\n"
+	"\tif (l < 0)\n\t\treturn 0;\n"
+	"\tk = (unsigned)l;\n"
+	"\tSTP_BARRIER(k);\n"
+	"\tif (k >= STP_NULINES)\n\t\treturn 0;\n"
+	"\t*file = stp_ulines[k].file;\n"
+	"\treturn stp_ulines[k].line;\n}\n"
 	/* one step up from a dentry (bpf_loop's, the state in stp_ufb):
 	 * recorded, or at a mount's root its mountpoint in the parent
 	 * mount; 1 at the root */
@@ -496,6 +573,27 @@ static const char ustack_c[] =
 	"\tstp_uhexw(v);\n"
 	"\tf = bpf_map_lookup_elem(&stp_ufb, &z);\n"
 	"\tif (f)\n\t\tstp_uputs(b, len, f->hex);\n}\n"
+	/* v in decimal into stp_ufb's hex, as stp_uhexw */
+	"__attribute__((noinline)) int stp_udecw(unsigned long long v)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_ufbuf *f = bpf_map_lookup_elem(&stp_ufb, &z);\n"
+	"\tint n = 1;\n"
+	"\tif (!f)\n\t\treturn 0;\n"
+	"#pragma unroll\n"
+	"\tfor (int i = 0; i < 20; i++) {\n"
+	"\t\tif (v || !i) {\n"
+	"\t\t\tf->hex[43 - i] = '0' + v % 10;\n\t\t\tn = i + 1;\n\t\t}\n"
+	"\t\tv /= 10;\n\t}\n"
+	"\tbpf_probe_read_kernel(f->hex, 20, f->hex + 44 - (n & 31));\n"
+	"\tf->hex[n & 31] = 0;\n"
+	"\treturn n;\n}\n"
+	"static __always_inline void stp_udec(char *b, unsigned *len, "
+	"unsigned long long v)\n{\n"
+	"\t__u32 z = 0;\n"
+	"\tstruct stp_ufbuf *f;\n"
+	"\tstp_udecw(v);\n"
+	"\tf = bpf_map_lookup_elem(&stp_ufb, &z);\n"
+	"\tif (f)\n\t\tstp_uputs(b, len, f->hex);\n}\n"
 	/* a file without tables mapped at addr: its path (by its dentries),
 	 * the offset of addr from the file's first mapping and that
 	 * mapping's extent (runtime/ustack.c's stp_umap_extent), in
@@ -527,8 +625,10 @@ static const char ustack_c[] =
 	/*
 	 * addr in style (runtime/ustack.c's stp_usym_format): 0 usymname,
 	 * 1 usymdata, 2 print_ubacktrace, 3 sprint_ubacktrace, 4
-	 * print_ubacktrace_brief, 5 umodname (the path, or -1); into
-	 * stp_ufb's b, NUL-terminated: its length.
+	 * print_ubacktrace_brief, 5 umodname (the path, or -1), 6
+	 * usymfileline, 7 usymfile, 8 usymline (stp_uline_format), 9
+	 * print_ubacktrace_fileline (2 with " at FILE:LINE"); into stp_ufb's
+	 * b, NUL-terminated: its length.
 	 */
 	"__attribute__((noinline)) int stp_ufmt(unsigned long long addr, "
 	"int style)\n{\n"
@@ -536,11 +636,12 @@ static const char ustack_c[] =
 	"\tstruct stp_ufbuf *f = bpf_map_lookup_elem(&stp_ufb, &z);\n"
 	"\tstruct stp_uvma m;\n"
 	"\tunsigned len = 0;\n"
-	"\tint o = -1, s = -1, where = 0;\n"
+	"\tint o = -1, s = -1, where = 0, fl = style == 9;\n"
 	"\tunsigned long long rel = 0, span = 0, start;\n"
 	"\tconst char *mod = 0, *base = 0;\n"
 	"\tif (!f)\n\t\treturn -1;\n"
 	"\tchar *b = f->b;\n"
+	"\tif (fl)\n\t\tstyle = 2;\n"
 	"\tif (stp_uvma_at(addr, &m)) {\n"
 	"\t\to = stp_uobj_of(&m);\n"
 	"\t\tif (o >= 0 && o < STP_NUOBJS) {\n"
@@ -550,12 +651,24 @@ static const char ustack_c[] =
 	"\t\t\tspan = stp_uobjs[o].span;\n"
 	"\t\t\tmod = stp_unames + (stp_uobjs[o].path & 0xfffffff);\n"
 	"\t\t\tbase = stp_unames + (stp_uobjs[o].base & 0xfffffff);\n"
-	"\t\t} else if (style != 0 && style != 4 && stp_ufile(addr) > 0) {\n"
+	"\t\t} else if (style != 0 && style != 4 && style < 6 && "
+	"stp_ufile(addr) > 0) {\n"
 	"\t\t\twhere = 2;\n"
 	"\t\t\trel = f->frel;\n\t\t\tspan = f->fspan;\n"
 	"\t\t\tmod = f->path;\n"
 	"\t\t\tbase = f->path + (f->fbase & 255);\n"
 	"\t\t}\n\t}\n"
+	"\tif (style >= 6) {\n"
+	"\t\tunsigned lf = 0, ll = stp_uline_of(where == 1 ? o : -1, rel, &lf);\n"
+	"\t\tif (!ll) {\n"
+	"\t\t\tstp_uhex(b, &len, addr);\n"
+	"\t\t} else {\n"
+	"\t\t\tif (style != 8)\n\t\t\t\tstp_uputs(b, &len, stp_unames + "
+	"(lf & 0xfffffff));\n"
+	"\t\t\tif (style == 6)\n\t\t\t\tstp_uputc(b, &len, ':');\n"
+	"\t\t\tif (style != 7)\n\t\t\t\tstp_udec(b, &len, ll);\n"
+	"\t\t}\n"
+	"\t\tSTP_BARRIER(len);\n\t\tb[len & 511] = 0;\n\t\treturn len;\n\t}\n"
 	"\tif (style == 5) {\n"
 	"\t\tif (!where)\n\t\t\treturn -1;\n"
 	"\t\tstp_uputs(b, &len, mod);\n"
@@ -588,6 +701,14 @@ static const char ustack_c[] =
 	"\t}\n"
 	"\tif (style == 1 || style == 2) {\n"
 	"\t\tstp_uputc(b, &len, '/');\n\t\tstp_uhex(b, &len, y->size);\n\t}\n"
+	"\tif (fl) {\n"
+	"\t\tunsigned lf = 0, ll = stp_uline_of(o, rel, &lf);\n"
+	"\t\tif (ll) {\n"
+	"\t\t\tstp_uputc(b, &len, ' ');\n\t\t\tstp_uputc(b, &len, 'a');\n"
+	"\t\t\tstp_uputc(b, &len, 't');\n\t\t\tstp_uputc(b, &len, ' ');\n"
+	"\t\t\tstp_uputs(b, &len, stp_unames + (lf & 0xfffffff));\n"
+	"\t\t\tstp_uputc(b, &len, ':');\n"
+	"\t\t\tstp_udec(b, &len, ll);\n\t\t}\n\t}\n"
 	"\tif (style == 1 || style == 2 || style == 3) {\n"
 	"\t\tstp_uputc(b, &len, ' ');\n\t\tstp_uputc(b, &len, '[');\n"
 	"\t\tstp_uputs(b, &len, style == 3 ? base : mod);\n"
@@ -732,6 +853,19 @@ static const char ustack_c[] =
 	"stp_ucopy(d, l_, 0); (d); })\n"
 	"#define STP_UPRINT(e) ({ stp_uprint(2); 0; })\n"
 	"#define STP_UPRINT_BRIEF(e) ({ stp_uprint(4); 0; })\n"
+	"#define STP_UPRINT_FILELINE(e) ({ stp_uprint(9); 0; })\n"
+	/* uaddr(): the saved user registers' pc (0 in a kernel thread) */
+	"#define STP_UADDR(e) ({ struct task_struct___stpu *t_ = (void *)"
+	"bpf_get_current_task_btf(); long long r_ = 0; if (BPF_CORE_READ(t_, "
+	"mm) && !(BPF_CORE_READ(t_, flags) & 0x00200000)) r_ = (long long)"
+	"BPF_CORE_READ((struct pt_regs___stpu *)bpf_task_pt_regs((void *)t_), "
+	"ip); r_; })\n"
+	"#define STP_USYMFILELINE(d, e, a) ({ stp_ucopy(d, stp_ufmt((a), 6), "
+	"0); (d); })\n"
+	"#define STP_USYMFILE(d, e, a) ({ stp_ucopy(d, stp_ufmt((a), 7), 0); "
+	"(d); })\n"
+	"#define STP_USYMLINE(d, e, a) ({ stp_ucopy(d, stp_ufmt((a), 8), 0); "
+	"(d); })\n"
 	"#define STP_UPRINT_SYMS(e, s) ({ __u32 z_ = 0; struct stp_ufbuf *f_ = "
 	"bpf_map_lookup_elem(&stp_ufb, &z_); if (f_) { "
 	"bpf_probe_read_kernel_str(f_->stk, STP_STR, (s)); "
@@ -741,11 +875,11 @@ void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out)
 {
 	const char *tables = strstr(ustack_c, "@TABLES@");
 
-	if (!uses_ustack(prog))
+	if (!uses_ustack(prog, false))
 		return;
 	fprintf(out, "/* user stacks and symbols (bpf/ustack.c) */\n%.*s",
 		(int)(tables - ustack_c), ustack_c);
-	emit_tables(s, prog, out);
+	emit_tables(s, prog, out, uses_ustack(prog, true));
 	fputs(tables + strlen("@TABLES@"), out);
 }
 

@@ -1,0 +1,2 @@
+s|/[^ "]*/bpf-(guest-)?files/|OUT/|g
+s|@[^ "]*uprobe_prog\.c|@SRC/uprobe_prog.c|g
