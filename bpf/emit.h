@@ -57,7 +57,7 @@ struct emitter {
 
 void bpf_emit_expr(struct emitter *e, const struct node *n);
 void bpf_emit_key(struct emitter *e, const struct symbol *sym,
-		  const struct node *keys, const char *name);
+		  const struct node *keys, char *name, size_t size);
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n);
 int bpf_overflow_id(struct emitter *e, const struct node *array);
 int bpf_local_slot(struct emitter *e, const struct symbol *sym);

@@ -183,7 +183,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		else
 			fprintf(out, "\tlong long g%d;\n", i);
 	}
-	fputs("};\n", out);
+	/* room after the last string for stp_strcat's bounds (prelude) */
+	fputs("\tchar stp_pad[STP_STR];\n};\n", out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (!g->nkeys)
