@@ -255,6 +255,25 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		fprintf(e->out, " - (%ld)", delta);
 }
 
+/* strcmp in the kernel half, of two strings copied into temporaries: a
+ * global function (written once, where a program compares strings), so
+ * the verifier walks its loop once a program, not at every comparison
+ * (an inline loop over 512 bytes at each was over its 1M instructions) */
+static const char kernel_strcmp[] =
+"__attribute__((noinline)) int stp_g_strcmp(struct stp_sv *a, struct stp_sv *b)\n"
+"{\n"
+"\tif (!a || !b)\n"
+"\t\treturn 0;\n"
+"\tfor (int i = 0; i < STP_STR; i++) {\n"
+"\t\tunsigned char x = a->s[i], y = b->s[i];\n"
+"\t\tif (x != y)\n"
+"\t\t\treturn x < y ? -1 : 1;\n"
+"\t\tif (!x)\n"
+"\t\t\tbreak;\n"
+"\t}\n"
+"\treturn 0;\n"
+"}\n";
+
 /* A string lvalue's C buffer, or NULL for an array element. */
 static void emit_string_assign(struct emitter *e, const struct node *lhs,
 			       enum op op, const struct node *rhs)
@@ -719,6 +738,10 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			/* both copied into temporaries (stp_g_strcmp's
 			 * arguments: STP_STR bytes of a map value each) */
 			int a = bpf_new_tmp(e), b = bpf_new_tmp(e);
+			if (!e->kernel_strcmp) {
+				fputs(kernel_strcmp, e->decls_kernel);
+				e->kernel_strcmp = true;
+			}
 			fprintf(e->out, "({ STRCPY(TMP(%d), ", a);
 			emit_expr(e, n->binary.lhs);
 			fprintf(e->out, "); STRCPY(TMP(%d), ", b);

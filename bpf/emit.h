@@ -50,6 +50,7 @@ struct emitter {
 	bool loop_is_callback, scratch_locals;
 	bool kernel_sort;		/* stp_scmp written */
 	bool kernel_strings;		/* stp_k_strlen ... written */
+	bool kernel_strcmp;		/* stp_g_strcmp written (emit.c) */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
