@@ -126,6 +126,13 @@ row "foreach 10 of a[16]" "$(ours "global a[16], n probe begin { for (i = 0; i <
 # strpos (one bpf_loop step a byte compared: 41 steps here)
 row "c <<< 1; @avg(c)" "$(ours "global c, x probe $tp { c <<< 1; x = @avg(c) }")" "-"
 row "strpos 43 bytes" "$(ours "global h, x probe begin { h = \"the quick brown fox jumps over the lazy dog\" } probe $tp { x = strpos(h, \"dog\") }")" "-"
+# strings of MAXSTRINGLEN (512) bytes: a concatenation to 400 bytes
+# (bpf_probe_read_kernel_str twice), a comparison of two 400-byte strings
+# equal but for the last byte (copies, then stp_g_strcmp's loop), and
+# strpos's worst: a 511-byte haystack of near misses
+row ". to 400 bytes" "$(ours "global a, b, x probe begin { a = sprintf(\"%0200d\", 0); b = a } probe $tp { x = a . b }")" "-"
+row "== of 400 bytes" "$(ours "global a, b, x probe begin { a = sprintf(\"%0399d1\", 0); b = sprintf(\"%0399d2\", 0) } probe $tp { x = a == b }")" "-"
+row "strpos 511 near misses" "$(ours "global h, x probe begin { h = sprintf(\"%0511d\", 0) } probe $tp { x = strpos(h, \"00000000001\") }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

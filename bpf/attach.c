@@ -803,8 +803,8 @@ static int emit_values(struct core *c, const struct derived_probe *dp,
 }
 
 static const char scratch_decl[] =
-	"\tstruct stp_scratch *S; { __u32 z = 0; S = "
-	"bpf_map_lookup_elem(&stp_scr, &z); if (!S) return 0; }\n"
+	"\tstruct stp_scratch *S; { S = STP_SCRATCH(); "
+	"if (!S) return 0; }\n"
 	"\tS->fm = 0;\n";
 
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)

@@ -141,7 +141,7 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 		"\tint tgid = (int)(bpf_get_current_pid_tgid() >> 32);\n"
 		"\tstruct stp_scratch *S;\n\t__u32 z = 0;\n"
 		"\t(void)tgid; (void)raw; (void)ino; (void)dev;\n"
-		"\tS = bpf_map_lookup_elem(&stp_scr, &z);\n"
+		"\tS = STP_SCRATCH();\n"
 		"\tif (!S)\n\t\treturn;\n", event_c[e]);
 	for (int j = 0; j < prog->nprobes; j++) {
 		const struct derived_probe *dp = prog->probes[j];

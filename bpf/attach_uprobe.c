@@ -514,8 +514,8 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		fputs(uregs_decl, out);
 		*declared = true;
 	}
-	const char *scratch = "\tstruct stp_scratch *S; { __u32 z = 0; S = "
-			      "bpf_map_lookup_elem(&stp_scr, &z); if (!S) "
+	const char *scratch = "\tstruct stp_scratch *S; { S = STP_SCRATCH(); "
+			      "if (!S) "
 			      "return 0; }\n\tS->fm = 0;\n";
 	if (u->ret && b->nctxvars) {
 		/* the parameters at the entry, kept by thread (LRU: a call

@@ -155,8 +155,11 @@ struct bpf_run {
 	bool forced;			/* --vm (else -r of another kernel) */
 };
 
-/* The size of every string on this backend (SystemTap's MAXSTRINGLEN). */
-#define BPF_STRLEN 128
+/* The size of every string on this backend, NUL included: the module
+ * backend's MAXSTRINGLEN (runtime/defines.h), so a value is cut at the
+ * same 511 bytes on both. A power of two: the kernel half bounds its
+ * indexes for the verifier with & (STP_STR - 1). */
+#define BPF_STRLEN 512
 
 /* A statistic's shape and value, in both halves and the loader (the
  * generated C declares the same, emit.c's prelude: keep them in step). */

@@ -60,25 +60,25 @@ static void emit_key_fields(struct emitter *e, const struct symbol *sym,
 			    const struct node *keys, const char *name);
 
 /* A map key of array sym from keys, into a C lvalue whose name (for
- * u) goes to name. A kernel key with a string is 136 bytes or more: on
+ * u) goes to name. A kernel key with a string is 520 bytes or more: on
  * the stack, a probe's and a foreach callback's together pass the
  * verifier's 512 bytes of two calls (6.1, 6.12), so it lives in as many
  * consecutive scratch temporaries as it needs. */
 static void emit_key(struct emitter *e, const struct symbol *sym,
 		     const struct node *keys, int u, char *name, size_t size)
 {
-	/* its bytes: STP_STR (128, prelude.c) a string, 8 a number */
+	/* its bytes: STP_STR (BPF_STRLEN) a string, 8 a number */
 	int bytes = 0;
 	bool has_string = false;
 
 	for (int i = 0; i < sym->nkeys; i++) {
 		has_string |= sym->key_types[i] == TY_STRING;
-		bytes += sym->key_types[i] == TY_STRING ? 128 : 8;
+		bytes += sym->key_types[i] == TY_STRING ? BPF_STRLEN : 8;
 	}
 	if (e->kernel && has_string) {
 		int t = bpf_new_tmp(e);
 
-		for (int b = 128; b < bytes; b += 128)
+		for (int b = BPF_STRLEN; b < bytes; b += BPF_STRLEN)
 			bpf_new_tmp(e);
 		snprintf(name, size, "(*_k%d)", u);
 		fprintf(e->out, "struct stp_k%d *_k%d = (void *)TMP(%d); "
@@ -255,6 +255,25 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 		fprintf(e->out, " - (%ld)", delta);
 }
 
+/* strcmp in the kernel half, of two strings copied into temporaries: a
+ * global function (written once, where a program compares strings), so
+ * the verifier walks its loop once a program, not at every comparison
+ * (an inline loop over 512 bytes at each was over its 1M instructions) */
+static const char kernel_strcmp[] =
+"__attribute__((noinline)) int stp_g_strcmp(struct stp_sv *a, struct stp_sv *b)\n"
+"{\n"
+"\tif (!a || !b)\n"
+"\t\treturn 0;\n"
+"\tfor (int i = 0; i < STP_STR; i++) {\n"
+"\t\tunsigned char x = a->s[i], y = b->s[i];\n"
+"\t\tif (x != y)\n"
+"\t\t\treturn x < y ? -1 : 1;\n"
+"\t\tif (!x)\n"
+"\t\t\tbreak;\n"
+"\t}\n"
+"\treturn 0;\n"
+"}\n";
+
 /* A string lvalue's C buffer, or NULL for an array element. */
 static void emit_string_assign(struct emitter *e, const struct node *lhs,
 			       enum op op, const struct node *rhs)
@@ -270,13 +289,16 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 		char key[32];
 
 		emit_key(e, sym, lhs->index.keys, u, key, sizeof(key));
-		if (op == OP_CONCAT)
+		/* a[k] .= s: the right side kept in a temporary of its own
+		 * (a string is too big for the kernel's stack) */
+		if (op == OP_CONCAT) {
+			int c = bpf_new_tmp(e);
 			fprintf(e->out, "{ struct stp_sv _b%d, *_v%d = "
-				"LOOKUP(%d, &%s, &_b%d); char _c%d[STP_STR]; "
-				"STRCPY(_c%d, TMP(%d)); STRCPY(TMP(%d), _v%d ? "
-				"_v%d->s : \"\"); stp_strcat(TMP(%d), _c%d); } ",
-				u, u, sym->index, key, u, u, u, t, t, u, u, t,
-				u);
+				"LOOKUP(%d, &%s, &_b%d); "
+				"STRCPY(TMP(%d), TMP(%d)); STRCPY(TMP(%d), _v%d ? "
+				"_v%d->s : \"\"); stp_strcat(TMP(%d), TMP(%d)); } ",
+				u, u, sym->index, key, u, c, t, t, u, u, t, c);
+		}
 		/* the kernel's value: the temporary itself (a stack copy
 		 * would pass the two calls' 512 bytes in a foreach) */
 		if (e->kernel)
@@ -757,6 +779,22 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			fprintf(e->out, "); TMP(%d); })", t);
 			break;
 		}
+		if (n->binary.lhs->type == TY_STRING && e->kernel) {
+			/* both copied into temporaries (stp_g_strcmp's
+			 * arguments: STP_STR bytes of a map value each) */
+			int a = bpf_new_tmp(e), b = bpf_new_tmp(e);
+			if (!e->kernel_strcmp) {
+				fputs(kernel_strcmp, e->decls_kernel);
+				e->kernel_strcmp = true;
+			}
+			fprintf(e->out, "({ STRCPY(TMP(%d), ", a);
+			emit_expr(e, n->binary.lhs);
+			fprintf(e->out, "); STRCPY(TMP(%d), ", b);
+			emit_expr(e, n->binary.rhs);
+			fprintf(e->out, "); stp_g_strcmp((void *)TMP(%d), (void *)"
+				"TMP(%d)) %s 0; })", a, b, c_op(n->binary.op));
+			break;
+		}
 		if (n->binary.lhs->type == TY_STRING) {
 			fputs("(stp_strcmp(", e->out);
 			emit_expr(e, n->binary.lhs);
@@ -860,11 +898,9 @@ void bpf_emit_expr(struct emitter *e, const struct node *n)
 }
 
 void bpf_emit_key(struct emitter *e, const struct symbol *sym,
-		  const struct node *keys, const char *name)
+		  const struct node *keys, char *name, size_t size)
 {
-	fprintf(e->out, "struct stp_k%d %s; __builtin_memset(&%s, 0, sizeof "
-		"%s); ", sym->index, name, name, name);
-	emit_key_fields(e, sym, keys, name);
+	emit_key(e, sym, keys, e->nuniq++, name, size);
 }
 
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n)

@@ -50,6 +50,7 @@ struct emitter {
 	bool loop_is_callback, scratch_locals;
 	bool kernel_sort;		/* stp_scmp written */
 	bool kernel_strings;		/* stp_k_strlen ... written */
+	bool kernel_strcmp;		/* stp_g_strcmp written (emit.c) */
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
@@ -57,7 +58,7 @@ struct emitter {
 
 void bpf_emit_expr(struct emitter *e, const struct node *n);
 void bpf_emit_key(struct emitter *e, const struct symbol *sym,
-		  const struct node *keys, const char *name);
+		  const struct node *keys, char *name, size_t size);
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n);
 int bpf_overflow_id(struct emitter *e, const struct node *array);
 int bpf_local_slot(struct emitter *e, const struct symbol *sym);

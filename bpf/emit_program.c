@@ -161,10 +161,21 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fclose(e.decls_kernel);
 	e.out = out;
 
+	int ntmps = e.maxtmp > 0 ? e.maxtmp : 1;
 	fprintf(out, "/* stap --runtime=bpf: clang -target bpf for the kernel "
 		"half, cc -shared for the loader's */\n#define STP_TMPS %d\n"
-		"#define STP_NCTX %d\n", e.maxtmp > 0 ? e.maxtmp : 1,
-		max_ctxvars(prog));
+		"#define STP_NCTX %d\n", ntmps, max_ctxvars(prog));
+	/* the scratch (struct stp_scratch, about this size): a per-CPU
+	 * array's value is at most 32 KiB (the kernel's PCPU_MIN_UNIT_SIZE),
+	 * about 60 strings; past that an array of one element a CPU (the
+	 * loader sets max_entries, bpf_scratch_size in loader.c) */
+	long scratch = (long)ntmps * (BPF_STRLEN + 8) + 8L * max_ctxvars(prog) +
+		       BPF_STRLEN + 128;
+	fputs(scratch > 32768 ?
+	      "#define STP_SCR_TYPE BPF_MAP_TYPE_ARRAY\n"
+	      "#define STP_SCR_KEY bpf_get_smp_processor_id()\n" :
+	      "#define STP_SCR_TYPE BPF_MAP_TYPE_PERCPU_ARRAY\n"
+	      "#define STP_SCR_KEY 0\n", out);
 	/* the prelude, struct stp_rt's declaration in it (bpf.h) */
 	const char *decl = strstr(bpf_prelude, "STP_RT_DECL");
 	fwrite(bpf_prelude, 1, (size_t)(decl - bpf_prelude), out);
@@ -185,7 +196,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		else
 			fprintf(out, "\tlong long g%d;\n", i);
 	}
-	fputs("};\n", out);
+	/* room after the last string for stp_strcat's bounds (prelude) */
+	fputs("\tchar stp_pad[STP_STR];\n};\n", out);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (!g->nkeys)
@@ -221,7 +233,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"trying0; };\n"
 		"static __attribute__((noinline)) void stp_kwhat(char *d, "
 		"unsigned id, unsigned long long addr);\n"
-		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+		"struct { __uint(type, STP_SCR_TYPE); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
 	for (int i = 0; i < prog->nglobals; i++) {

@@ -166,7 +166,7 @@ static const char kernel_string_funcs[] =
 " * bpf_loop step, the state in a per-CPU map each step looks up (a map\n"
 " * value's fields are unknown to the verifier: the step is checked once;\n"
 " * bpf_loop's context must be the stack); a step\n"
-" * moves j on or i on, so 128 * 129 steps end any search */\n"
+" * moves j on or i on, so STP_STR * (STP_STR + 1) steps end any search */\n"
 "struct stp_spos { char h[STP_STR], n[STP_STR]; unsigned long long i, j; long long r; };\n"
 "struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, 1); __type(key, __u32); __type(value, struct stp_spos); } stp_sposm SEC(\".maps\");\n"
 "static long stp_spos_step(__u64 idx, void *ctx)\n"

@@ -42,10 +42,11 @@ void bpf_stat_decls(FILE *out, const struct symbol *g)
 
 /* The key of a statistic into C variable name: an array's, or 0. */
 static void stat_key(struct emitter *e, const struct node *op,
-		     const char *name)
+		     char *name, size_t size)
 {
 	if (op->kind == N_INDEX)
-		bpf_emit_key(e, op->index.array->sym, op->index.keys, name);
+		bpf_emit_key(e, op->index.array->sym, op->index.keys, name,
+			     size);
 	else
 		fprintf(e->out, "__u32 %s = 0; ", name);
 }
@@ -73,7 +74,7 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 	fprintf(e->out, "({ long long _v%d = (", u);
 	bpf_emit_expr(e, rhs);
 	fputs("); ", e->out);
-	stat_key(e, lhs, key);
+	stat_key(e, lhs, key, sizeof(key));
 	int overflow = lhs->kind == N_INDEX ?
 		       bpf_overflow_id(e, lhs->index.array) : -1;
 	if (e->kernel) {
@@ -187,7 +188,7 @@ static void stat_get(struct emitter *e, const struct node *op,
 	char key[32];
 
 	snprintf(key, sizeof(key), "_k%d", u);
-	stat_key(e, op, key);
+	stat_key(e, op, key, sizeof(key));
 	if (e->kernel) {
 		fprintf(e->out, "struct stp_kagg %s; stp_kget%d(&%s, &%s); ",
 			name, sym->index, key, name);

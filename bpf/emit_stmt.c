@@ -127,10 +127,14 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		/* strcmp of two strings of a map, zero-padded as every key
 		 * and string value is: a word at a time, unrolled (a loop of
 		 * bytes inside the insertion's loop is too much for the
-		 * verifier) */
-		fputs("STP_INLINE int stp_scmp(const char *a, const char *b)\n"
-		      "{\n\tconst unsigned long long *x = (const void *)a, "
-		      "*y = (const void *)b;\n#pragma unroll\n"
+		 * verifier), in a global function (verified once, not at
+		 * each step of the insertion: 64 words of a 512-byte string
+		 * doubled the load time inline) */
+		fputs("__attribute__((noinline)) int stp_scmp(struct stp_sv "
+		      "*a, struct stp_sv *b)\n"
+		      "{\n\tif (!a || !b)\n\t\treturn 0;\n"
+		      "\tconst unsigned long long *x = (const void *)a->s, "
+		      "*y = (const void *)b->s;\n#pragma unroll\n"
 		      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
 		      "\t\tunsigned long long p = x[i], q = y[i];\n"
 		      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
@@ -158,7 +162,8 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		else
 			snprintf(f, sizeof(f), "k.k%d", k);
 		if (ty == TY_STRING)
-			fprintf(d, "\tc = stp_scmp(a->%s, b->%s);\n", f, f);
+			fprintf(d, "\tc = stp_scmp((void *)a->%s, (void *)"
+				"b->%s);\n", f, f);
 		else
 			fprintf(d, "\tc = (a->%s > b->%s) - (a->%s < b->%s);\n",
 				f, f, f, f);
@@ -175,22 +180,22 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"bpf_map_lookup_elem(&stp_sm%d, &z);\n\t(void)map;\n"
 		"\tif (!sel)\n\t\treturn 1;\n"
 		"\tstruct stp_e%d *t = &sel->e[%d];\n"
-		"\t__builtin_memcpy(&t->k, k, sizeof(*k));\n"
-		"\t__builtin_memcpy(&t->v, v, sizeof(*v));\n"
+		"\tbpf_probe_read_kernel(&t->k, sizeof(*k), k);\n"
+		"\tbpf_probe_read_kernel(&t->v, sizeof(*v), v);\n"
 		"\tunsigned long long m = S->v[%d], pos;\n"
 		"\tif (m < %d) {\n\t\tpos = m;\n\t\tS->v[%d] = m + 1;\n"
 		"\t} else if (stp_sc%d(t, &sel->e[%d]) < 0) {\n"
 		"\t\tpos = %d;\n\t} else {\n\t\treturn 0;\n\t}\n"
 		"\tSTP_BARRIER(pos);\n\tif (pos >= %d)\n\t\treturn 1;\n"
-		"\t__builtin_memcpy(&sel->e[pos], t, sizeof(*t));\n"
+		"\tbpf_probe_read_kernel(&sel->e[pos], sizeof(*t), t);\n"
 		"\tfor (int j = 0; j < %d; j++) {\n"
 		"\t\tunsigned long long q = pos - 1;\n\t\tSTP_BARRIER(q);\n"
 		"\t\tif (q >= %d - 1)\n\t\t\tbreak;\n"
 		"\t\tif (stp_sc%d(&sel->e[q + 1], &sel->e[q]) >= 0)\n"
 		"\t\t\tbreak;\n"
-		"\t\t__builtin_memcpy(t, &sel->e[q + 1], sizeof(*t));\n"
-		"\t\t__builtin_memcpy(&sel->e[q + 1], &sel->e[q], sizeof(*t));\n"
-		"\t\t__builtin_memcpy(&sel->e[q], t, sizeof(*t));\n"
+		"\t\tbpf_probe_read_kernel(t, sizeof(*t), &sel->e[q + 1]);\n"
+		"\t\tbpf_probe_read_kernel(&sel->e[q + 1], sizeof(*t), &sel->e[q]);\n"
+		"\t\tbpf_probe_read_kernel(&sel->e[q], sizeof(*t), t);\n"
 		"\t\tpos = q;\n\t}\n\treturn 0;\n}\n\n",
 		u, arr->index, bpf_ctype(arr->type), u, u, arr->index, nmax,
 		count, nmax, count, u, nmax - 1, nmax - 1, nmax, nmax, nmax, u);
@@ -337,7 +342,8 @@ static void emit_delete(struct emitter *e, const struct node *x)
 		char key[32];
 		snprintf(key, sizeof(key), "_k%d", u);
 		fputs("{ ", e->out);
-		bpf_emit_key(e, x->index.array->sym, x->index.keys, key);
+		bpf_emit_key(e, x->index.array->sym, x->index.keys, key,
+			     sizeof(key));
 		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
 			key);
 	} else if (x->sym->type == TY_STATS) {

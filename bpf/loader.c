@@ -430,6 +430,13 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 			strerror(errno));
 		goto out;
 	}
+	/* a scratch too big for a per-CPU value: an element a CPU
+	 * (emit_program.c, STP_SCR_KEY) */
+	struct bpf_map *scr = bpf_object__find_map_by_name(obj, "stp_scr");
+	if (scr && bpf_map__type(scr) == BPF_MAP_TYPE_ARRAY &&
+	    libbpf_num_possible_cpus() > 0)
+		bpf_map__set_max_entries(scr,
+					 (__u32)libbpf_num_possible_cpus());
 	if (bpf_object__load(obj)) {
 		fprintf(stderr, "stap: error: the kernel refused the BPF "
 			"program: %s (run with -v for the verifier's log)\n",

@@ -291,8 +291,8 @@ static const char ustack_c[] =
 	/* the walk's pcs, the formats' buffers (per CPU) */
 	"struct stp_uwalk { unsigned long long pcs[32]; int n, o, max; "
 	"unsigned long long pc, sp, bp, vs, ve, bias, missing; };\n"
-	"struct stp_ufbuf { char b[512]; char path[512]; char acc[512]; "
-	"char stk[256]; char hex[48]; unsigned long long frel, fspan; "
+	"struct stp_ufbuf { char b[512]; char path[512]; char acc[2 * STP_STR]; "
+	"char stk[STP_STR + 32]; char hex[48]; unsigned long long frel, fspan; "
 	"unsigned fbase, sn, sfrom; unsigned long long sv;\n"
 	"\tunsigned long long pd, pvm, pmnt, pds[16]; unsigned pn; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
@@ -725,7 +725,7 @@ static const char ustack_c[] =
 	"\tbpf_probe_read_kernel(f->acc + (at & (STP_STR - 1)), STP_STR, "
 	"f->b);\n"
 	"\tat += len;\n\t*al = at;\n\tSTP_BARRIER(at);\n"
-	"\tf->acc[at & 511] = 0;\n\treturn 1;\n}\n"
+	"\tf->acc[at & (STP_STR - 1)] = 0;\n\treturn 1;\n}\n"
 	/*
 	 * Into acc: 0 ubacktrace()'s "0xADDR 0xADDR ... ", 1 ucallers(k)'s
 	 * "0xADDR 0xADDR" (frames 0..k, all for -1), 2 sprint_ubacktrace()'s
@@ -787,7 +787,7 @@ static const char ustack_c[] =
 	"\t__u32 z = 0;\n"
 	"\tstruct stp_ufbuf *f = bpf_map_lookup_elem(&stp_ufb, &z);\n"
 	"\tif (!f)\n\t\treturn 1;\n"
-	"\tchar ch = f->stk[i & 255];\n"
+	"\tchar ch = f->stk[i & (STP_STR - 1)];\n"
 	"\tif (ch && ch != ' ') {\n"
 	"\t\tif (!f->sn)\n\t\t\tf->sfrom = i;\n\t\tf->sn++;\n"
 	"\t\tif (ch >= '0' && ch <= '9')\n\t\t\tf->sv = f->sv * 16 + (ch - '0');\n"
@@ -804,7 +804,7 @@ static const char ustack_c[] =
 	"\t\t} else {\n"
 	"\t\t\tunsigned l = 1, tl = f->sn > 31 ? 31 : f->sn;\n"
 	"\t\t\tx->t[0] = ' ';\n"
-	"\t\t\tbpf_probe_read_kernel(x->t + 1, 32, f->stk + (f->sfrom & 127));\n"
+	"\t\t\tbpf_probe_read_kernel(x->t + 1, 32, f->stk + (f->sfrom & (STP_STR - 1)));\n"
 	"\t\t\tl += tl;\n"
 	"\t\t\tstp_uputc(x->t, &l, ' ');\n\t\t\tstp_uputc(x->t, &l, ':');\n"
 	"\t\t\tstp_uputc(x->t, &l, ' ');\n"
