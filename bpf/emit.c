@@ -490,8 +490,13 @@ static void emit_regex(struct emitter *e, const struct node *n)
 	struct strbuf sb = { 0 };
 	const char *err;
 	size_t off;
-	int u = e->nuniq++;
+	int u;
 
+	if (e->kernel) {
+		bpf_emit_kernel_regex(e, n);
+		return;
+	}
+	u = e->nuniq++;
 	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
 						   pat->str.len, &err, &off) < 0) {
 		diag_error(e->s, n->loc, "the bpf backend cannot translate this "

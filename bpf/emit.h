@@ -89,6 +89,7 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp);
 
 bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n);
+void bpf_emit_kernel_regex(struct emitter *e, const struct node *n);
 void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
 			    const char *fmt, size_t len, int t);
 

@@ -228,12 +228,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			       "this backend yet";
 		return NULL;
 	}
-	case N_BINARY:
-		if ((n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) &&
-		    in_kernel)
-			return "regular expressions run only in begin, end and "
-			       "timer probes on this backend";
-		return NULL;
 	case N_INDEX:
 		if (n->index.array->sym && n->index.array->sym->decl &&
 		    n->index.array->sym->decl->global.wrap)
