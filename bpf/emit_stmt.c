@@ -45,8 +45,9 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 		"#define stp_rv (*C->rv)\n#define stp_ret (C->ret)\n"
 		"#undef STP_BAIL\n#define STP_BAIL return 1\n"
 		"\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
-		"\tS->v[%d]++;\n", u, arr->index, bpf_ctype(arr->type), count,
-		count);
+		"\tS->v[%d]++;\n", u, arr->index, arr->type == TY_STATS ?
+		arena_printf(&e->s->arena, "struct stp_s%d", arr->index) :
+		bpf_ctype(arr->type), count, count);
 	int k = 0;
 	ast_foreach(var, n->foreach.keys) {
 		if (arr->key_types[k] == TY_STRING)
@@ -137,14 +138,21 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
 		e->kernel_sort = true;
 	}
-	fprintf(d, "struct stp_sel%d { struct stp_e%d e[%d]; };\n"
+	/* statistics: the elements as they are merged over the CPUs */
+	bool stats = arr->type == TY_STATS;
+	const char *entry = stats ? arena_printf(&e->s->arena, "stp_ke%d", u) :
+			    arena_printf(&e->s->arena, "stp_e%d", arr->index);
+	if (stats)
+		fprintf(d, "struct stp_ke%d { struct stp_k%d k; struct "
+			"stp_kagg v; };\n", u, arr->index);
+	fprintf(d, "struct stp_sel%d { struct %s e[%d]; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
-		"struct stp_sel%d); } stp_sm%d SEC(\".maps\");\n", u, arr->index,
+		"struct stp_sel%d); } stp_sm%d SEC(\".maps\");\n", u, entry,
 		nmax + 1, u, u);
 	/* the order: < 0 when a comes first */
-	fprintf(d, "STP_INLINE int stp_sc%d(const struct stp_e%d *a, const "
-		"struct stp_e%d *b)\n{\n\tint c;\n", u, arr->index, arr->index);
+	fprintf(d, "STP_INLINE int stp_sc%d(const struct %s *a, const "
+		"struct %s *b)\n{\n\tint c;\n", u, entry, entry);
 	/* the sort column, then the keys in order (pass 1) */
 	for (int step = -2; step < arr->nkeys; step++) {
 		int k = step == -2 ? (col == -1 ? -1 : col - 1) : step;
@@ -153,7 +161,10 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 			continue;
 		enum type ty = k == -1 ? arr->type : arr->key_types[k];
 		char f[32];
-		if (k == -1)
+		if (k == -1 && stats)
+			snprintf(f, sizeof(f), "%s", bpf_stat_sort_field(
+				 n->foreach.sort_agg));
+		else if (k == -1)
 			snprintf(f, sizeof(f), "v%s", ty == TY_STRING ? ".s" : "");
 		else
 			snprintf(f, sizeof(f), "k.k%d", k);
@@ -174,10 +185,21 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\t__u32 z = 0;\n\tstruct stp_sel%d *sel = "
 		"bpf_map_lookup_elem(&stp_sm%d, &z);\n\t(void)map;\n"
 		"\tif (!sel)\n\t\treturn 1;\n"
-		"\tstruct stp_e%d *t = &sel->e[%d];\n"
-		"\t__builtin_memcpy(&t->k, k, sizeof(*k));\n"
-		"\t__builtin_memcpy(&t->v, v, sizeof(*v));\n"
-		"\tunsigned long long m = S->v[%d], pos;\n"
+		"\tstruct %s *t = &sel->e[%d];\n"
+		"\t__builtin_memcpy(&t->k, k, sizeof(*k));\n",
+		u, arr->index, stats ? arena_printf(&e->s->arena,
+		"struct stp_s%d", arr->index) : bpf_ctype(arr->type), u, u,
+		entry, nmax);
+	/* a statistic's value is this CPU's slot: merged from all of
+	 * them, by the key copied into the map value (bpf_loop's context,
+	 * the aggregate, must be the stack) */
+	if (stats)
+		fprintf(d, "\t{ struct stp_kagg a; stp_kget%d(&t->k, &a); "
+			"a.k = 0; __builtin_memcpy(&t->v, &a, sizeof(a)); }\n",
+			arr->index);
+	else
+		fputs("\t__builtin_memcpy(&t->v, v, sizeof(*v));\n", d);
+	fprintf(d, "\tunsigned long long m = S->v[%d], pos;\n"
 		"\tif (m < %d) {\n\t\tpos = m;\n\t\tS->v[%d] = m + 1;\n"
 		"\t} else if (stp_sc%d(t, &sel->e[%d]) < 0) {\n"
 		"\t\tpos = %d;\n\t} else {\n\t\treturn 0;\n\t}\n"
@@ -192,7 +214,6 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\t\t__builtin_memcpy(&sel->e[q + 1], &sel->e[q], sizeof(*t));\n"
 		"\t\t__builtin_memcpy(&sel->e[q], t, sizeof(*t));\n"
 		"\t\tpos = q;\n\t}\n\treturn 0;\n}\n\n",
-		u, arr->index, bpf_ctype(arr->type), u, u, arr->index, nmax,
 		count, nmax, count, u, nmax - 1, nmax - 1, nmax, nmax, nmax, u);
 
 	/* where the foreach is: select, then the loop */
@@ -201,9 +222,9 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"0); struct stp_sel%d *_s%d = bpf_map_lookup_elem(&stp_sm%d, "
 		"&_z%d); if (_s%d) for (unsigned long long _i%d = 0; _i%d < %d "
 		"&& _i%d < (unsigned long long)S->v[%d]; _i%d++) { "
-		"struct stp_e%d *_e%d = &_s%d->e[_i%d]; ", u, u, count,
+		"struct %s *_e%d = &_s%d->e[_i%d]; ", u, u, count,
 		arr->index, u, u, u, u, u, u, u, u, u, nmax, u, count, u,
-		arr->index, u, u, u);
+		entry, u, u, u);
 	int k = 0;
 	ast_foreach(var, n->foreach.keys) {
 		if (arr->key_types[k] == TY_STRING)

@@ -207,10 +207,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	}
 	case N_FOREACH: {
 		const struct node *arr = n->foreach.array;
-		if (in_kernel && arr->kind == N_VAR && arr->sym &&
-		    arr->sym->type == TY_STATS)
-			return "foreach over statistics runs only in begin, "
-			       "end and timer probes on this backend";
 		if (in_kernel && n->foreach.sort_column &&
 		    (!n->foreach.limit || n->foreach.limit->kind != N_NUMBER ||
 		     n->foreach.limit->num.value > 32))
