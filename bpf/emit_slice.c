@@ -70,9 +70,10 @@ void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
 	slice_pattern(e, arr, keys, u);
 	fprintf(e->out, "size_t _n%d; struct stp_k%d *_ks%d = stp_keys(%d, "
 		"sizeof(struct stp_k%d), &_n%d); for (size_t _i%d = 0; _i%d < "
-		"_n%d; _i%d++) if (stp_sl%d(&_ks%d[_i%d], &_m%d)) DELETE(%d, "
+		"_n%d; _i%d++) if (stp_sl%d(&_ks%d[_i%d], &_m%d)) %s(%d, "
 		"&_ks%d[_i%d]); free(_ks%d); }\n", u, arr->index, u,
-		arr->index, arr->index, u, u, u, u, u, u, u, u, u, arr->index,
+		arr->index, arr->index, u, u, u, u, u, u, u, u, u,
+		bpf_delete_macro(arr), arr->index,
 		u, u, u);
 }
 

@@ -359,10 +359,13 @@ static void emit_delete(struct emitter *e, const struct node *x)
 		snprintf(key, sizeof(key), "_k%d", u);
 		fputs("{ ", e->out);
 		bpf_emit_key(e, x->index.array->sym, x->index.keys, key);
-		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
-			key);
+		fprintf(e->out, "%s(%d, &%s); }\n",
+			bpf_delete_macro(x->index.array->sym),
+			x->index.array->sym->index, key);
 	} else if (x->sym->type == TY_STATS) {
 		bpf_emit_stat_clear(e, x->sym);
+	} else if (bpf_wraps(x->sym)) {
+		fprintf(e->out, "stp_wclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0 && e->kernel) {
 		fprintf(e->out, "stp_kclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0) {

@@ -226,9 +226,10 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	}
 	case N_INDEX:
 		if (n->index.array->sym && n->index.array->sym->decl &&
-		    n->index.array->sym->decl->global.wrap)
-			return "wrapping arrays (a%[N]) are not on this backend "
-			       "yet";
+		    n->index.array->sym->decl->global.wrap &&
+		    n->index.array->sym->type == TY_STATS)
+			return "wrapping arrays of statistics (a%[N] <<< v) are "
+			       "not on this backend yet";
 		ast_foreach(k, n->index.keys)
 			if (k->kind == N_WILDCARD && in_kernel)
 				return "array slices ([k, *]) run only in begin, "
