@@ -105,6 +105,9 @@ void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
 		       const struct node *keys);
 void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys);
+int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
+			     const struct node *keys, int u);
+void bpf_kernel_scmp(struct emitter *e);
 void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys, int dump);
 

@@ -37,17 +37,26 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 	 * verifier does not follow: a count on the stack would make it
 	 * walk the callback once per value */
 	int count = bpf_new_tmp(e);
+	/* a slice's pattern, built where the foreach is */
+	int pat = -1;
 
+	if (n->foreach.slice) {
+		fputs("{ ", saved_out);
+		pat = bpf_kernel_slice_pattern(e, arr, n->foreach.slice, u);
+	}
 	fprintf(cb, "static long stp_fe%d(void *map, struct stp_k%d *k, %s *v, "
 		"struct stp_fc *C)\n{\n\tstruct stp_scratch *S = C->S;\n"
 		"\t(void)map; (void)v;\n"
 		"#define stp_actions (S->act)\n#define stp_max_actions (C->max)\n"
 		"#define stp_rv (*C->rv)\n#define stp_ret (C->ret)\n"
-		"#undef STP_BAIL\n#define STP_BAIL return 1\n"
-		"\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
-		"\tS->v[%d]++;\n", u, arr->index, arr->type == TY_STATS ?
-		arena_printf(&e->s->arena, "struct stp_s%d", arr->index) :
-		bpf_ctype(arr->type), count, count);
+		"#undef STP_BAIL\n#define STP_BAIL return 1\n", u, arr->index,
+		arr->type == TY_STATS ? arena_printf(&e->s->arena,
+		"struct stp_s%d", arr->index) : bpf_ctype(arr->type));
+	if (pat >= 0)
+		fprintf(cb, "\tif (!stp_ksl%d(k, (void *)TMP(%d)))\n"
+			"\t\treturn 0;\n", u, pat);
+	fprintf(cb, "\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
+		"\tS->v[%d]++;\n", count, count);
 	int k = 0;
 	ast_foreach(var, n->foreach.keys) {
 		if (arr->key_types[k] == TY_STRING)
@@ -103,7 +112,28 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 		fputs("goto stp_out; ", e->out);
 	else
 		fputs("return; ", e->out);
-	fputs("} }\n", e->out);
+	fputs(pat >= 0 ? "} } }\n" : "} }\n", e->out);
+}
+
+/* stp_scmp, once: strcmp of two zero-padded strings of a map */
+void bpf_kernel_scmp(struct emitter *e)
+{
+	FILE *d = e->decls_kernel;
+
+	if (e->kernel_sort)
+		return;
+	/* strcmp of two strings of a map, zero-padded as every key
+	 * and string value is: a word at a time, unrolled (a loop of
+	 * bytes inside the insertion's loop is too much for the
+	 * verifier) */
+	fputs("STP_INLINE int stp_scmp(const char *a, const char *b)\n"
+	      "{\n\tconst unsigned long long *x = (const void *)a, "
+	      "*y = (const void *)b;\n#pragma unroll\n"
+	      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
+	      "\t\tunsigned long long p = x[i], q = y[i];\n"
+	      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
+	      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
+	e->kernel_sort = true;
 }
 
 /*
@@ -124,19 +154,12 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 
 	if (nmax < 1)
 		nmax = 1;
-	if (!e->kernel_sort) {
-		/* strcmp of two strings of a map, zero-padded as every key
-		 * and string value is: a word at a time, unrolled (a loop of
-		 * bytes inside the insertion's loop is too much for the
-		 * verifier) */
-		fputs("STP_INLINE int stp_scmp(const char *a, const char *b)\n"
-		      "{\n\tconst unsigned long long *x = (const void *)a, "
-		      "*y = (const void *)b;\n#pragma unroll\n"
-		      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
-		      "\t\tunsigned long long p = x[i], q = y[i];\n"
-		      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
-		      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
-		e->kernel_sort = true;
+	bpf_kernel_scmp(e);
+	/* a slice's pattern, built where the foreach is */
+	int pat = -1;
+	if (n->foreach.slice) {
+		fputs("{ ", e->out);
+		pat = bpf_kernel_slice_pattern(e, arr, n->foreach.slice, u);
 	}
 	/* statistics: the elements as they are merged over the CPUs */
 	bool stats = arr->type == TY_STATS;
@@ -185,11 +208,13 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\t__u32 z = 0;\n\tstruct stp_sel%d *sel = "
 		"bpf_map_lookup_elem(&stp_sm%d, &z);\n\t(void)map;\n"
 		"\tif (!sel)\n\t\treturn 1;\n"
+		"%s"
 		"\tstruct %s *t = &sel->e[%d];\n"
 		"\t__builtin_memcpy(&t->k, k, sizeof(*k));\n",
 		u, arr->index, stats ? arena_printf(&e->s->arena,
 		"struct stp_s%d", arr->index) : bpf_ctype(arr->type), u, u,
-		entry, nmax);
+		pat < 0 ? "" : arena_printf(&e->s->arena, "\tif (!stp_ksl%d(k, "
+		"(void *)TMP(%d)))\n\t\treturn 0;\n", u, pat), entry, nmax);
 	/* a statistic's value is this CPU's slot: merged from all of
 	 * them, by the key copied into the map value (bpf_loop's context,
 	 * the aggregate, must be the stack) */
@@ -251,7 +276,7 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 					     bpf_local_slot(e, var)), u);
 	}
 	emit_loop_body(e, n->foreach.body);
-	fputs("} }\n", e->out);
+	fputs(pat >= 0 ? "} } }\n" : "} }\n", e->out);
 }
 
 static void emit_foreach(struct emitter *e, const struct node *n)

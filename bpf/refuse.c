@@ -213,9 +213,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			return "a sorted foreach in a kernel probe needs limit N, "
 			       "a number up to 32, on this backend (without "
 			       "it, it runs in begin, end and timer probes)";
-		if (in_kernel && n->foreach.slice)
-			return "foreach over a slice ([k, *]) runs only in "
-			       "begin, end and timer probes on this backend";
 		if (arr->kind != N_VAR)
 			return "foreach over a histogram is not on this "
 			       "backend yet";
@@ -230,16 +227,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		    n->index.array->sym->type == TY_STATS)
 			return "wrapping arrays of statistics (a%[N] <<< v) are "
 			       "not on this backend yet";
-		ast_foreach(k, n->index.keys)
-			if (k->kind == N_WILDCARD && in_kernel)
-				return "array slices ([k, *]) run only in begin, "
-				       "end and timer probes on this backend";
-		return NULL;
-	case N_IN:
-		ast_foreach(k, n->binary.lhs)
-			if (k->kind == N_WILDCARD && in_kernel)
-				return "array slices ([k, *]) run only in begin, "
-				       "end and timer probes on this backend";
 		return NULL;
 	default:
 		return NULL;
