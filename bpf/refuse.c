@@ -155,7 +155,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		if (n == r->hist_ok)
 			return NULL;
 		return "histograms are printed only by print() and println() "
-		       "in begin, end and timer probes on this backend";
+		       "on this backend";
 	case N_PRINT: {
 		enum print_kind k = n->print.kind;
 		const struct node *first = n->print.args;
@@ -183,7 +183,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			}
 		}
 		if ((k == PRINT_PRINT || k == PRINT_PRINTLN) && first &&
-		    !first->next && first->kind == N_HIST && !in_kernel) {
+		    !first->next && first->kind == N_HIST) {
 			r->hist_ok = first;
 			return NULL;
 		}
