@@ -126,6 +126,11 @@ row "foreach 10 of a[16]" "$(ours "global a[16], n probe begin { for (i = 0; i <
 # strpos (one bpf_loop step a byte compared: 41 steps here)
 row "c <<< 1; @avg(c)" "$(ours "global c, x probe $tp { c <<< 1; x = @avg(c) }")" "-"
 row "strpos 43 bytes" "$(ours "global h, x probe begin { h = \"the quick brown fox jumps over the lazy dog\" } probe $tp { x = strpos(h, \"dog\") }")" "-"
+# =~ on execname() (the search DFA walked a byte a step), a store into a
+# full wrapping array (each a new key: the oldest found by a walk of the
+# order map's 16 buckets, then deleted)
+row "execname() =~ re" "$(ours "global x probe $tp { x = execname() =~ \"^(sshd|loo+p)$\" }")" "-"
+row "w%[16] new key" "$(ours "global w%[16], n probe $tp { w[n++] = 1 }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

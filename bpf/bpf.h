@@ -224,7 +224,6 @@ struct stp_globals_head {
 	unsigned long long lost_errors;	/* run-time errors it refused */
 	unsigned long long exit;	/* exit() was called */
 	long long target;		/* target(): -c's command, -x's PID */
-	unsigned long long wseq;	/* wrapping arrays' creation count */
 };
 
 #endif /* BPF_BPF_H */

@@ -93,6 +93,7 @@ void bpf_emit_kernel_regex(struct emitter *e, const struct node *n);
 
 bool bpf_wraps(const struct symbol *sym);
 bool bpf_program_wraps(const struct program *prog);
+void bpf_wrap_globals(FILE *out, const struct program *prog);
 void bpf_wrap_kernel_decls(FILE *out, const struct program *prog);
 void bpf_wrap_user_decls(FILE *out, const struct program *prog);
 const char *bpf_update_macro(const struct symbol *sym);

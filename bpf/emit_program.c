@@ -172,8 +172,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
 	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
-	      "\tlong long stp_target;\n\tunsigned long long stp_wseq;\n",
+	      "\tlong long stp_target;\n",
 	      out);
+	bpf_wrap_globals(out, prog);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (g->nkeys || g->type == TY_STATS)
@@ -355,8 +356,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "\tNULL };\nconst int stp_nmaps = %d;\n"
 		"void stp_user_init(struct stp_rt *r)\n{\n\trt = r;\n",
-		/* a wrapping array's order map is stp_m<nglobals + N> */
-		bpf_program_wraps(prog) ? 2 * prog->nglobals : prog->nglobals);
+		/* a wrapping array's order maps are stp_m<nglobals + N>
+		 * and stp_m<2 * nglobals + N> (emit_wrap.c) */
+		bpf_program_wraps(prog) ? 3 * prog->nglobals : prog->nglobals);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		const struct node *init = g->decl ? g->decl->global.init : NULL;
