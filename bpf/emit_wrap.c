@@ -96,9 +96,11 @@ void bpf_wrap_kernel_decls(FILE *out, const struct program *prog)
 			"\tbpf_map_delete_elem(&stp_m%d, &w->k);\n"
 			"\tw->found = 1;\n\treturn 1;\n}\n",
 			n, n, n, n, n, n, sk, sk, ks, ks, n);
+		/* int: 6.1 calls a map's update directly, whose int result
+		 * comes back zero-extended (-7 as 4294967289) */
 		fprintf(out, "STP_INLINE long stp_wupdate%d(const void *k, "
 			"const void *v)\n{\n"
-			"\tlong r = bpf_map_update_elem(&stp_m%d, k, v, "
+			"\tint r = bpf_map_update_elem(&stp_m%d, k, v, "
 			"BPF_NOEXIST);\n"
 			"\tif (r == -17)\n"
 			"\t\treturn bpf_map_update_elem(&stp_m%d, k, v, BPF_ANY);\n"
