@@ -133,6 +133,11 @@ row "strpos 43 bytes" "$(ours "global h, x probe begin { h = \"the quick brown f
 row ". to 400 bytes" "$(ours "global a, b, x probe begin { a = sprintf(\"%0200d\", 0); b = a } probe $tp { x = a . b }")" "-"
 row "== of 400 bytes" "$(ours "global a, b, x probe begin { a = sprintf(\"%0399d1\", 0); b = sprintf(\"%0399d2\", 0) } probe $tp { x = a == b }")" "-"
 row "strpos 511 near misses" "$(ours "global h, x probe begin { h = sprintf(\"%0511d\", 0) } probe $tp { x = strpos(h, \"00000000001\") }")" "-"
+# =~ on execname() (the search DFA walked a byte a step), a store into a
+# full wrapping array (each a new key: the oldest found by a walk of the
+# order map's 16 buckets, then deleted)
+row "execname() =~ re" "$(ours "global x probe $tp { x = execname() =~ \"^(sshd|loo+p)$\" }")" "-"
+row "w%[16] new key" "$(ours "global w%[16], n probe $tp { w[n++] = 1 }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

@@ -207,13 +207,15 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 			if (op == OP_SUB)
 				fprintf(e->out, "_d%d = -_d%d; ", u, u);
 			fprintf(e->out, "if (_v%d) _r%d = ADD_IN_PLACE(%d, &%s, "
-				"_v%d, _d%d); else { _r%d = _d%d; if (UPDATE(%d, "
+				"_v%d, _d%d); else { _r%d = _d%d; if (%s(%d, "
 				"&%s, &_r%d)) ERROR(%d); } ", u, u, sym->index,
-				key, u, u, u, u, sym->index, key, u,
+				key, u, u, u, u, bpf_update_macro(sym),
+				sym->index, key, u,
 				overflow_id(e, lhs->index.array));
 		} else if (op == OP_ASSIGN) {
-			fprintf(e->out, "_r%d = _d%d; if (UPDATE(%d, &%s, &_r%d)) "
-				"ERROR(%d); ", u, u, sym->index, key, u,
+			fprintf(e->out, "_r%d = _d%d; if (%s(%d, &%s, &_r%d)) "
+				"ERROR(%d); ", u, u, bpf_update_macro(sym),
+				sym->index, key, u,
 				overflow_id(e, lhs->index.array));
 		} else {
 			fprintf(e->out, "_r%d = _v%d ? *_v%d : 0; ", u, u, u);
@@ -225,8 +227,8 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 			else
 				fprintf(e->out, "_r%d = _r%d %s _d%d; ", u, u,
 					c_op(op), u);
-			fprintf(e->out, "if (UPDATE(%d, &%s, &_r%d)) ERROR(%d); ",
-				sym->index, key, u,
+			fprintf(e->out, "if (%s(%d, &%s, &_r%d)) ERROR(%d); ",
+				bpf_update_macro(sym), sym->index, key, u,
 				overflow_id(e, lhs->index.array));
 		}
 		fprintf(e->out, "%s_r%d; })", "", u);
@@ -302,14 +304,16 @@ static void emit_string_assign(struct emitter *e, const struct node *lhs,
 		/* the kernel's value: the temporary itself (a stack copy
 		 * would pass the two calls' 512 bytes in a foreach) */
 		if (e->kernel)
-			fprintf(e->out, "if (UPDATE(%d, &%s, (struct stp_sv *)"
-				"TMP(%d))) ERROR(%d); TMP(%d); })", sym->index,
+			fprintf(e->out, "if (%s(%d, &%s, (struct stp_sv *)"
+				"TMP(%d))) ERROR(%d); TMP(%d); })",
+				bpf_update_macro(sym), sym->index,
 				key, t, overflow_id(e, lhs->index.array), t);
 		else
 			fprintf(e->out, "struct stp_sv _s%d; __builtin_memset("
 				"&_s%d, 0, sizeof _s%d); STRCPY(_s%d.s, TMP(%d)); "
-				"if (UPDATE(%d, &%s, &_s%d)) ERROR(%d); TMP(%d); })",
-				u, u, u, u, t, sym->index, key, u,
+				"if (%s(%d, &%s, &_s%d)) ERROR(%d); TMP(%d); })",
+				u, u, u, u, t, bpf_update_macro(sym), sym->index,
+				key, u,
 				overflow_id(e, lhs->index.array), t);
 		return;
 	}
@@ -524,8 +528,13 @@ static void emit_regex(struct emitter *e, const struct node *n)
 	struct strbuf sb = { 0 };
 	const char *err;
 	size_t off;
-	int u = e->nuniq++;
+	int u;
 
+	if (e->kernel) {
+		bpf_emit_kernel_regex(e, n);
+		return;
+	}
+	u = e->nuniq++;
 	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
 						   pat->str.len, &err, &off) < 0) {
 		diag_error(e->s, n->loc, "the bpf backend cannot translate this "

@@ -90,6 +90,15 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 			   const char *macro, int tmp);
 
 bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n);
+void bpf_emit_kernel_regex(struct emitter *e, const struct node *n);
+
+bool bpf_wraps(const struct symbol *sym);
+bool bpf_program_wraps(const struct program *prog);
+void bpf_wrap_globals(FILE *out, const struct program *prog);
+void bpf_wrap_kernel_decls(FILE *out, const struct program *prog);
+void bpf_wrap_user_decls(FILE *out, const struct program *prog);
+const char *bpf_update_macro(const struct symbol *sym);
+const char *bpf_delete_macro(const struct symbol *sym);
 void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
 			    const char *fmt, size_t len, int t);
 
@@ -98,6 +107,9 @@ void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
 		       const struct node *keys);
 void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys);
+int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
+			     const struct node *keys, int u);
+void bpf_kernel_scmp(struct emitter *e);
 void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys, int dump);
 

@@ -187,6 +187,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
 	      "\tlong long stp_target;\n",
 	      out);
+	bpf_wrap_globals(out, prog);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		if (g->nkeys || g->type == TY_STATS)
@@ -271,6 +272,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		    prog->globals[i]->type == TY_STATS)
 			bpf_kernel_clearer(out, prog->globals[i]);
 	}
+	bpf_wrap_kernel_decls(out, prog);
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);
 	bpf_emit_kstack(prog, out);
@@ -284,6 +286,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	if (bpf_emit_programs(s, prog, out))
 		s->nerrors++;
 	fputs("#else\n", out);
+	bpf_wrap_user_decls(out, prog);
 	fwrite(dbuf, 1, dlen, out);
 	fwrite(ubuf, 1, ulen, out);
 	/* the loader's tables: begin(N) and end(N) in order of N, then
@@ -367,7 +370,9 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	}
 	fprintf(out, "\tNULL };\nconst int stp_nmaps = %d;\n"
 		"void stp_user_init(struct stp_rt *r)\n{\n\trt = r;\n",
-		prog->nglobals);
+		/* a wrapping array's order maps are stp_m<nglobals + N>
+		 * and stp_m<2 * nglobals + N> (emit_wrap.c) */
+		bpf_program_wraps(prog) ? 3 * prog->nglobals : prog->nglobals);
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
 		const struct node *init = g->decl ? g->decl->global.init : NULL;

@@ -4,7 +4,10 @@
  * '*' in membership tests ([1, *] in a), deletes (delete a[1, *]) and
  * foreach (foreach ([k, s] in a[1, *])). A slice is a pattern key with
  * the given fields set and a matcher per site that compares only those;
- * the map's keys are walked with bpf_map_get_next_key.
+ * the map's keys are walked with bpf_map_get_next_key. In the kernel half
+ * the pattern sits in scratch temporaries (a key with strings is too big
+ * for the stack beside a callback's) and the walk is a
+ * bpf_for_each_map_elem callback that reaches it through struct stp_fc.
  */
 #include "bpf/emit.h"
 
@@ -45,12 +48,81 @@ static void slice_pattern(struct emitter *e, const struct symbol *arr,
 	fputs(";\n}\n\n", e->decls);
 }
 
+/*
+ * The kernel's pattern: into scratch temporaries (its returned first),
+ * its matcher stp_kslU (strings compared a word at a time: keys are
+ * zero-padded, and so is the pattern).
+ */
+int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
+			     const struct node *keys, int u)
+{
+	int bytes = 0, i = 0, t = bpf_new_tmp(e);
+
+	for (int k = 0; k < arr->nkeys; k++)
+		bytes += arr->key_types[k] == TY_STRING ? 128 : 8;
+	for (int b = 128; b < bytes; b += 128)
+		bpf_new_tmp(e);
+	bpf_kernel_scmp(e);
+	fprintf(e->decls_kernel, "STP_INLINE int stp_ksl%d(const struct "
+		"stp_k%d *k, const struct stp_k%d *m)\n{\n\treturn 1", u,
+		arr->index, arr->index);
+	fprintf(e->out, "struct stp_k%d *_m%d = (void *)TMP(%d); "
+		"__builtin_memset(_m%d, 0, sizeof *_m%d); ", arr->index, u, t,
+		u, u);
+	for (const struct node *k = keys; k; k = k->next, i++) {
+		if (k->kind == N_WILDCARD)
+			continue;
+		if (arr->key_types[i] == TY_STRING) {
+			fprintf(e->decls_kernel, " && !stp_scmp((void *)"
+				"k->k%d, (void *)m->k%d)", i, i);
+			fprintf(e->out, "STRCPY(_m%d->k%d, ", u, i);
+		} else {
+			fprintf(e->decls_kernel, " && k->k%d == m->k%d", i, i);
+			fprintf(e->out, "_m%d->k%d = (", u, i);
+		}
+		bpf_emit_expr(e, k);
+		fputs("); ", e->out);
+	}
+	fputs(";\n}\n", e->decls_kernel);
+	return t;
+}
+
+/* [k, *] in a, delete a[k, *] in the kernel: a callback per site */
+static void kernel_slice_walk(struct emitter *e, const struct symbol *arr,
+			      const struct node *keys, bool del)
+{
+	int u = e->nuniq++;
+
+	fputs(del ? "{ " : "({ ", e->out);
+	int t = bpf_kernel_slice_pattern(e, arr, keys, u);
+	fprintf(e->decls_kernel, "static long stp_kslw%d(void *map, struct "
+		"stp_k%d *k, void *v, struct stp_fc *C)\n{\n"
+		"\tstruct stp_scratch *S = C->S;\n"
+		"\tif (!stp_ksl%d(k, (void *)TMP(%d)))\n\t\treturn 0;\n",
+		u, arr->index, u, t);
+	if (del)
+		fprintf(e->decls_kernel, "\t%s(%d, k);\n\treturn 0;\n}\n",
+			bpf_delete_macro(arr), arr->index);
+	else
+		fputs("\tC->done = 1;\n\treturn 1;\n}\n", e->decls_kernel);
+	fprintf(e->out, "struct stp_fc _c%d = { .S = S }; "
+		"bpf_for_each_map_elem(&stp_m%d, stp_kslw%d, &_c%d, 0); %s",
+		u, arr->index, u, u, del ? "}\n" : "");
+	if (!del)
+		fprintf(e->out, "_c%d.done; })", u);
+}
+
 /* [k, *] in a */
 void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
 		       const struct node *keys)
 {
-	int u = e->nuniq++;
+	int u;
 
+	if (e->kernel) {
+		kernel_slice_walk(e, arr, keys, false);
+		return;
+	}
+	u = e->nuniq++;
 	fputs("({ ", e->out);
 	slice_pattern(e, arr, keys, u);
 	fprintf(e->out, "struct stp_k%d _c%d, _p%d; int _f%d = 0; void *_pp%d "
@@ -64,15 +136,21 @@ void bpf_emit_slice_in(struct emitter *e, const struct symbol *arr,
 void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys)
 {
-	int u = e->nuniq++;
+	int u;
 
+	if (e->kernel) {
+		kernel_slice_walk(e, arr, keys, true);
+		return;
+	}
+	u = e->nuniq++;
 	fputs("{ ", e->out);
 	slice_pattern(e, arr, keys, u);
 	fprintf(e->out, "size_t _n%d; struct stp_k%d *_ks%d = stp_keys(%d, "
 		"sizeof(struct stp_k%d), &_n%d); for (size_t _i%d = 0; _i%d < "
-		"_n%d; _i%d++) if (stp_sl%d(&_ks%d[_i%d], &_m%d)) DELETE(%d, "
+		"_n%d; _i%d++) if (stp_sl%d(&_ks%d[_i%d], &_m%d)) %s(%d, "
 		"&_ks%d[_i%d]); free(_ks%d); }\n", u, arr->index, u,
-		arr->index, arr->index, u, u, u, u, u, u, u, u, u, arr->index,
+		arr->index, arr->index, u, u, u, u, u, u, u, u, u,
+		bpf_delete_macro(arr), arr->index,
 		u, u, u);
 }
 

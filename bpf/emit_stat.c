@@ -104,6 +104,57 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 }
 
 /*
+ * print(@hist_*(s)) in the kernel half (stp_khprintN): the aggregate and
+ * every CPU's buckets added up into a record of its own (kind 8: the
+ * header, the statistic's struct stp_stat_desc, then its struct stp_sN),
+ * built in a per-CPU map (a log histogram's 128 buckets are too big for
+ * the stack) and copied to the ring buffer; the loader draws it with the
+ * same code as the loader's own print (lib.c, bpf_hist). The buckets'
+ * walk is one bpf_loop step per CPU, the first CPU's step assigning (an
+ * absent element reads as zeros), a barrier in the loop so clang keeps it
+ * a loop rather than a call of memset, which BPF has not.
+ */
+static void kernel_hist_printer(FILE *out, const struct symbol *g)
+{
+	int i = g->index, nb = bpf_stat_nbuckets(g);
+
+	fprintf(out, "struct stp_hrec%d { struct stp_hdr h; struct "
+		"stp_stat_desc d; struct stp_s%d a; };\n"
+		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
+		"struct stp_hrec%d); } stp_hr%d SEC(\".maps\");\n", i, i, i, i);
+	fprintf(out, "static long stp_khist%d(__u64 cpu, void *ctx)\n{\n"
+		"\tstruct stp_kagg *a = ctx;\n\t__u32 z = 0;\n"
+		"\tstruct stp_hrec%d *r = bpf_map_lookup_elem(&stp_hr%d, &z);\n"
+		"\tif (!r)\n\t\treturn 1;\n"
+		"\tconst struct stp_s%d *sd = bpf_map_lookup_percpu_elem("
+		"&stp_m%d, a->k, cpu);\n"
+		"\tif (!sd) {\n"
+		"\t\tfor (int j = 0; !cpu && j < %d; j++) {\n"
+		"\t\t\tlong long v = 0;\n\t\t\tSTP_BARRIER(v);\n"
+		"\t\t\tr->a.hist[j] = v;\n\t\t}\n\t\treturn 1;\n\t}\n"
+		"\tfor (int j = 0; j < %d; j++) {\n"
+		"\t\tlong long v = sd->hist[j];\n"
+		"\t\tSTP_BARRIER(v);\n"
+		"\t\tr->a.hist[j] = cpu ? r->a.hist[j] + v : v;\n\t}\n"
+		"\treturn 0;\n}\n", i, i, i, i, i, nb, nb);
+	fprintf(out, "STP_INLINE void stp_khprint%d(const void *k)\n{\n"
+		"\t__u32 z = 0;\n\tstruct stp_kagg a;\n"
+		"\tstp_kget%d(k, &a);\n"
+		"\tstruct stp_hrec%d *r = bpf_map_lookup_elem(&stp_hr%d, &z);\n"
+		"\tif (!r)\n\t\treturn;\n"
+		"\tr->h.kind = 8;\n\tr->h.id = 0;\n\tr->d = stp_d%d;\n"
+		"\tr->a.count = a.count;\n\tr->a.sum = a.sum;\n"
+		"\tr->a.min = a.min;\n\tr->a.max = a.max;\n"
+		"\tr->a.avg = a.avg;\n\tr->a.m2 = a.m2;\n"
+		"\tr->a.variance = a.variance;\n"
+		"\ta.k = k;\n\tbpf_loop(STP_MAXCPUS, stp_khist%d, &a, 0);\n"
+		"\tif (bpf_ringbuf_output(&stp_rb, r, sizeof(*r), 0))\n"
+		"\t\t__sync_fetch_and_add(&G.stp_lost, 1);\n}\n",
+		i, i, i, i, i, i);
+}
+
+/*
  * Reading a statistic in the kernel half: stp_kgetN merges every CPU's
  * slot of the per-CPU map into a struct stp_kagg on the stack (no
  * buckets: @hist_* is printed only in the loader) with the loader's
@@ -147,6 +198,8 @@ void bpf_stat_kernel_reader(FILE *out, const struct symbol *g)
 			"\ta->variance = stp_sdiv(a->m2, a->count - 1) >> "
 			"%d;\n", i, 2 * g->var_shift);
 	fprintf(out, "\ta->avg >>= %d;\n}\n", g->var_shift);
+	if (bpf_stat_nbuckets(g))
+		kernel_hist_printer(out, g);
 }
 
 /*
@@ -229,6 +282,14 @@ void bpf_emit_hist_print(struct emitter *e, const struct node *h)
 
 	snprintf(name, sizeof(name), "_a%d", u);
 	fputs("({ ", e->out);
+	if (e->kernel) {
+		char key[32];
+		snprintf(key, sizeof(key), "_k%d", u);
+		stat_key(e, op, key, sizeof(key));
+		fprintf(e->out, "stp_khprint%d(&%s); 0; })",
+			stat_sym(op)->index, key);
+		return;
+	}
 	stat_get(e, op, name);
 	fprintf(e->out, "rt->hist(NULL, &stp_d%d, (struct stp_stat *)&%s); "
 		"0; })", stat_sym(op)->index, name);

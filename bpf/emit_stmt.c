@@ -37,16 +37,26 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 	 * verifier does not follow: a count on the stack would make it
 	 * walk the callback once per value */
 	int count = bpf_new_tmp(e);
+	/* a slice's pattern, built where the foreach is */
+	int pat = -1;
 
+	if (n->foreach.slice) {
+		fputs("{ ", saved_out);
+		pat = bpf_kernel_slice_pattern(e, arr, n->foreach.slice, u);
+	}
 	fprintf(cb, "static long stp_fe%d(void *map, struct stp_k%d *k, %s *v, "
 		"struct stp_fc *C)\n{\n\tstruct stp_scratch *S = C->S;\n"
 		"\t(void)map; (void)v;\n"
 		"#define stp_actions (S->act)\n#define stp_max_actions (C->max)\n"
 		"#define stp_rv (*C->rv)\n#define stp_ret (C->ret)\n"
-		"#undef STP_BAIL\n#define STP_BAIL return 1\n"
-		"\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
-		"\tS->v[%d]++;\n", u, arr->index, bpf_ctype(arr->type), count,
-		count);
+		"#undef STP_BAIL\n#define STP_BAIL return 1\n", u, arr->index,
+		arr->type == TY_STATS ? arena_printf(&e->s->arena,
+		"struct stp_s%d", arr->index) : bpf_ctype(arr->type));
+	if (pat >= 0)
+		fprintf(cb, "\tif (!stp_ksl%d(k, (void *)TMP(%d)))\n"
+			"\t\treturn 0;\n", u, pat);
+	fprintf(cb, "\tif (C->lim >= 0 && S->v[%d] >= C->lim)\n\t\treturn 1;\n"
+		"\tS->v[%d]++;\n", count, count);
 	int k = 0;
 	ast_foreach(var, n->foreach.keys) {
 		if (arr->key_types[k] == TY_STRING)
@@ -102,7 +112,32 @@ static void emit_kernel_foreach(struct emitter *e, const struct node *n)
 		fputs("goto stp_out; ", e->out);
 	else
 		fputs("return; ", e->out);
-	fputs("} }\n", e->out);
+	fputs(pat >= 0 ? "} } }\n" : "} }\n", e->out);
+}
+
+/* stp_scmp, once: strcmp of two zero-padded strings of a map */
+void bpf_kernel_scmp(struct emitter *e)
+{
+	FILE *d = e->decls_kernel;
+
+	if (e->kernel_sort)
+		return;
+	/* strcmp of two strings of a map, zero-padded as every key
+	 * and string value is: a word at a time, unrolled (a loop of
+	 * bytes inside the insertion's loop is too much for the
+	 * verifier), in a global function (verified once, not at
+	 * each step of the insertion: 64 words of a 512-byte string
+	 * doubled the load time inline) */
+	fputs("__attribute__((noinline)) int stp_scmp(struct stp_sv "
+	      "*a, struct stp_sv *b)\n"
+	      "{\n\tif (!a || !b)\n\t\treturn 0;\n"
+	      "\tconst unsigned long long *x = (const void *)a->s, "
+	      "*y = (const void *)b->s;\n#pragma unroll\n"
+	      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
+	      "\t\tunsigned long long p = x[i], q = y[i];\n"
+	      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
+	      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
+	e->kernel_sort = true;
 }
 
 /*
@@ -123,32 +158,28 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 
 	if (nmax < 1)
 		nmax = 1;
-	if (!e->kernel_sort) {
-		/* strcmp of two strings of a map, zero-padded as every key
-		 * and string value is: a word at a time, unrolled (a loop of
-		 * bytes inside the insertion's loop is too much for the
-		 * verifier), in a global function (verified once, not at
-		 * each step of the insertion: 64 words of a 512-byte string
-		 * doubled the load time inline) */
-		fputs("__attribute__((noinline)) int stp_scmp(struct stp_sv "
-		      "*a, struct stp_sv *b)\n"
-		      "{\n\tif (!a || !b)\n\t\treturn 0;\n"
-		      "\tconst unsigned long long *x = (const void *)a->s, "
-		      "*y = (const void *)b->s;\n#pragma unroll\n"
-		      "\tfor (int i = 0; i < STP_STR / 8; i++) {\n"
-		      "\t\tunsigned long long p = x[i], q = y[i];\n"
-		      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
-		      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
-		e->kernel_sort = true;
+	bpf_kernel_scmp(e);
+	/* a slice's pattern, built where the foreach is */
+	int pat = -1;
+	if (n->foreach.slice) {
+		fputs("{ ", e->out);
+		pat = bpf_kernel_slice_pattern(e, arr, n->foreach.slice, u);
 	}
-	fprintf(d, "struct stp_sel%d { struct stp_e%d e[%d]; };\n"
+	/* statistics: the elements as they are merged over the CPUs */
+	bool stats = arr->type == TY_STATS;
+	const char *entry = stats ? arena_printf(&e->s->arena, "stp_ke%d", u) :
+			    arena_printf(&e->s->arena, "stp_e%d", arr->index);
+	if (stats)
+		fprintf(d, "struct stp_ke%d { struct stp_k%d k; struct "
+			"stp_kagg v; };\n", u, arr->index);
+	fprintf(d, "struct stp_sel%d { struct %s e[%d]; };\n"
 		"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 		"__uint(max_entries, 1); __type(key, __u32); __type(value, "
-		"struct stp_sel%d); } stp_sm%d SEC(\".maps\");\n", u, arr->index,
+		"struct stp_sel%d); } stp_sm%d SEC(\".maps\");\n", u, entry,
 		nmax + 1, u, u);
 	/* the order: < 0 when a comes first */
-	fprintf(d, "STP_INLINE int stp_sc%d(const struct stp_e%d *a, const "
-		"struct stp_e%d *b)\n{\n\tint c;\n", u, arr->index, arr->index);
+	fprintf(d, "STP_INLINE int stp_sc%d(const struct %s *a, const "
+		"struct %s *b)\n{\n\tint c;\n", u, entry, entry);
 	/* the sort column, then the keys in order (pass 1) */
 	for (int step = -2; step < arr->nkeys; step++) {
 		int k = step == -2 ? (col == -1 ? -1 : col - 1) : step;
@@ -157,7 +188,10 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 			continue;
 		enum type ty = k == -1 ? arr->type : arr->key_types[k];
 		char f[32];
-		if (k == -1)
+		if (k == -1 && stats)
+			snprintf(f, sizeof(f), "%s", bpf_stat_sort_field(
+				 n->foreach.sort_agg));
+		else if (k == -1)
 			snprintf(f, sizeof(f), "v%s", ty == TY_STRING ? ".s" : "");
 		else
 			snprintf(f, sizeof(f), "k.k%d", k);
@@ -179,10 +213,23 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\t__u32 z = 0;\n\tstruct stp_sel%d *sel = "
 		"bpf_map_lookup_elem(&stp_sm%d, &z);\n\t(void)map;\n"
 		"\tif (!sel)\n\t\treturn 1;\n"
-		"\tstruct stp_e%d *t = &sel->e[%d];\n"
-		"\tbpf_probe_read_kernel(&t->k, sizeof(*k), k);\n"
-		"\tbpf_probe_read_kernel(&t->v, sizeof(*v), v);\n"
-		"\tunsigned long long m = S->v[%d], pos;\n"
+		"%s"
+		"\tstruct %s *t = &sel->e[%d];\n"
+		"\tbpf_probe_read_kernel(&t->k, sizeof(*k), k);\n",
+		u, arr->index, stats ? arena_printf(&e->s->arena,
+		"struct stp_s%d", arr->index) : bpf_ctype(arr->type), u, u,
+		pat < 0 ? "" : arena_printf(&e->s->arena, "\tif (!stp_ksl%d(k, "
+		"(void *)TMP(%d)))\n\t\treturn 0;\n", u, pat), entry, nmax);
+	/* a statistic's value is this CPU's slot: merged from all of
+	 * them, by the key copied into the map value (bpf_loop's context,
+	 * the aggregate, must be the stack) */
+	if (stats)
+		fprintf(d, "\t{ struct stp_kagg a; stp_kget%d(&t->k, &a); "
+			"a.k = 0; __builtin_memcpy(&t->v, &a, sizeof(a)); }\n",
+			arr->index);
+	else
+		fputs("\tbpf_probe_read_kernel(&t->v, sizeof(*v), v);\n", d);
+	fprintf(d, "\tunsigned long long m = S->v[%d], pos;\n"
 		"\tif (m < %d) {\n\t\tpos = m;\n\t\tS->v[%d] = m + 1;\n"
 		"\t} else if (stp_sc%d(t, &sel->e[%d]) < 0) {\n"
 		"\t\tpos = %d;\n\t} else {\n\t\treturn 0;\n\t}\n"
@@ -197,7 +244,6 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"\t\tbpf_probe_read_kernel(&sel->e[q + 1], sizeof(*t), &sel->e[q]);\n"
 		"\t\tbpf_probe_read_kernel(&sel->e[q], sizeof(*t), t);\n"
 		"\t\tpos = q;\n\t}\n\treturn 0;\n}\n\n",
-		u, arr->index, bpf_ctype(arr->type), u, u, arr->index, nmax,
 		count, nmax, count, u, nmax - 1, nmax - 1, nmax, nmax, nmax, u);
 
 	/* where the foreach is: select, then the loop */
@@ -206,9 +252,9 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 		"0); struct stp_sel%d *_s%d = bpf_map_lookup_elem(&stp_sm%d, "
 		"&_z%d); if (_s%d) for (unsigned long long _i%d = 0; _i%d < %d "
 		"&& _i%d < (unsigned long long)S->v[%d]; _i%d++) { "
-		"struct stp_e%d *_e%d = &_s%d->e[_i%d]; ", u, u, count,
+		"struct %s *_e%d = &_s%d->e[_i%d]; ", u, u, count,
 		arr->index, u, u, u, u, u, u, u, u, u, nmax, u, count, u,
-		arr->index, u, u, u);
+		entry, u, u, u);
 	int k = 0;
 	ast_foreach(var, n->foreach.keys) {
 		if (arr->key_types[k] == TY_STRING)
@@ -235,7 +281,7 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 					     bpf_local_slot(e, var)), u);
 	}
 	emit_loop_body(e, n->foreach.body);
-	fputs("} }\n", e->out);
+	fputs(pat >= 0 ? "} } }\n" : "} }\n", e->out);
 }
 
 static void emit_foreach(struct emitter *e, const struct node *n)
@@ -344,10 +390,13 @@ static void emit_delete(struct emitter *e, const struct node *x)
 		fputs("{ ", e->out);
 		bpf_emit_key(e, x->index.array->sym, x->index.keys, key,
 			     sizeof(key));
-		fprintf(e->out, "DELETE(%d, &%s); }\n", x->index.array->sym->index,
-			key);
+		fprintf(e->out, "%s(%d, &%s); }\n",
+			bpf_delete_macro(x->index.array->sym),
+			x->index.array->sym->index, key);
 	} else if (x->sym->type == TY_STATS) {
 		bpf_emit_stat_clear(e, x->sym);
+	} else if (bpf_wraps(x->sym)) {
+		fprintf(e->out, "stp_wclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0 && e->kernel) {
 		fprintf(e->out, "stp_kclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0) {

@@ -101,7 +101,7 @@ static void format_record(struct bpf_sink *sink, const void *rec,
 /* A ring buffer record's kind: 0 a printf (format_record), 1 exit(), 2
  * a run-time error, 3 a read fault, 4 text formatted in the kernel
  * (ustack.c), 5 a user stack's missing tables, 6 error("msg"), 7 a
- * kernel stack (kstack.c). */
+ * kernel stack (kstack.c), 8 a histogram to print (emit_stat.c). */
 static void print_record(const void *rec, unsigned len)
 {
 	const struct { unsigned kind, id; } *h = rec;
@@ -161,6 +161,20 @@ static void print_record(const void *rec, unsigned len)
 		unsigned n = h->id < 64 ? h->id : 64;
 		memcpy(pcs, (const char *)rec + sizeof(*h), 8ULL * n);
 		bpf_kstack_print(stdout, pcs, n);
+		return;
+	}
+	if (h->kind == 8 && len >= sizeof(*h) + sizeof(struct stp_stat_desc) +
+	    sizeof(struct stp_stat)) {
+		/* print(@hist_*) in a kernel probe: the statistic's
+		 * description and its merged aggregate (emit_stat.c) */
+		struct stp_stat_desc d;
+		const char *a = (const char *)rec + sizeof(*h) + sizeof(d);
+		memcpy(&d, (const char *)rec + sizeof(*h), sizeof(d));
+		if (d.nbuckets >= 0 && len >= sizeof(*h) + sizeof(d) +
+		    sizeof(struct stp_stat) + 8ULL * (unsigned)d.nbuckets) {
+			struct bpf_sink sink = { .f = stdout };
+			bpf_hist(&sink, &d, (const struct stp_stat *)a);
+		}
 		return;
 	}
 	if (h->kind == 5 && len >= sizeof(*h) + h->id) {

@@ -175,7 +175,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		if (n == r->hist_ok)
 			return NULL;
 		return "histograms are printed only by print() and println() "
-		       "in begin, end and timer probes on this backend";
+		       "on this backend";
 	case N_PRINT: {
 		enum print_kind k = n->print.kind;
 		const struct node *first = n->print.args;
@@ -203,7 +203,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			}
 		}
 		if ((k == PRINT_PRINT || k == PRINT_PRINTLN) && first &&
-		    !first->next && first->kind == N_HIST && !in_kernel) {
+		    !first->next && first->kind == N_HIST) {
 			r->hist_ok = first;
 			return NULL;
 		}
@@ -227,19 +227,12 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	}
 	case N_FOREACH: {
 		const struct node *arr = n->foreach.array;
-		if (in_kernel && arr->kind == N_VAR && arr->sym &&
-		    arr->sym->type == TY_STATS)
-			return "foreach over statistics runs only in begin, "
-			       "end and timer probes on this backend";
 		if (in_kernel && n->foreach.sort_column &&
 		    (!n->foreach.limit || n->foreach.limit->kind != N_NUMBER ||
 		     n->foreach.limit->num.value > 32))
 			return "a sorted foreach in a kernel probe needs limit N, "
 			       "a number up to 32, on this backend (without "
 			       "it, it runs in begin, end and timer probes)";
-		if (in_kernel && n->foreach.slice)
-			return "foreach over a slice ([k, *]) runs only in "
-			       "begin, end and timer probes on this backend";
 		if (arr->kind != N_VAR)
 			return "foreach over a histogram is not on this "
 			       "backend yet";
@@ -248,27 +241,12 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			       "this backend yet";
 		return NULL;
 	}
-	case N_BINARY:
-		if ((n->binary.op == OP_MATCH || n->binary.op == OP_NMATCH) &&
-		    in_kernel)
-			return "regular expressions run only in begin, end and "
-			       "timer probes on this backend";
-		return NULL;
 	case N_INDEX:
 		if (n->index.array->sym && n->index.array->sym->decl &&
-		    n->index.array->sym->decl->global.wrap)
-			return "wrapping arrays (a%[N]) are not on this backend "
-			       "yet";
-		ast_foreach(k, n->index.keys)
-			if (k->kind == N_WILDCARD && in_kernel)
-				return "array slices ([k, *]) run only in begin, "
-				       "end and timer probes on this backend";
-		return NULL;
-	case N_IN:
-		ast_foreach(k, n->binary.lhs)
-			if (k->kind == N_WILDCARD && in_kernel)
-				return "array slices ([k, *]) run only in begin, "
-				       "end and timer probes on this backend";
+		    n->index.array->sym->decl->global.wrap &&
+		    n->index.array->sym->type == TY_STATS)
+			return "wrapping arrays of statistics (a%[N] <<< v) are "
+			       "not on this backend yet";
 		return NULL;
 	default:
 		return NULL;
