@@ -82,8 +82,7 @@ static void emit_key(struct emitter *e, const struct symbol *sym,
 			bpf_new_tmp(e);
 		snprintf(name, size, "(*_k%d)", u);
 		fprintf(e->out, "struct stp_k%d *_k%d = (void *)TMP(%d); "
-			"__builtin_memset(_k%d, 0, sizeof *_k%d); ", sym->index,
-			u, t, u, u);
+			"STP_ZERO(_k%d); ", sym->index, u, t, u);
 	} else {
 		snprintf(name, size, "_k%d", u);
 		fprintf(e->out, "struct stp_k%d %s; __builtin_memset(&%s, 0, "

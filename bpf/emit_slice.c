@@ -59,22 +59,21 @@ int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
 	int bytes = 0, i = 0, t = bpf_new_tmp(e);
 
 	for (int k = 0; k < arr->nkeys; k++)
-		bytes += arr->key_types[k] == TY_STRING ? 128 : 8;
-	for (int b = 128; b < bytes; b += 128)
+		bytes += arr->key_types[k] == TY_STRING ? BPF_STRLEN : 8;
+	for (int b = BPF_STRLEN; b < bytes; b += BPF_STRLEN)
 		bpf_new_tmp(e);
 	bpf_kernel_scmp(e);
 	fprintf(e->decls_kernel, "STP_INLINE int stp_ksl%d(const struct "
 		"stp_k%d *k, const struct stp_k%d *m)\n{\n\treturn 1", u,
 		arr->index, arr->index);
 	fprintf(e->out, "struct stp_k%d *_m%d = (void *)TMP(%d); "
-		"__builtin_memset(_m%d, 0, sizeof *_m%d); ", arr->index, u, t,
-		u, u);
+		"STP_ZERO(_m%d); ", arr->index, u, t, u);
 	for (const struct node *k = keys; k; k = k->next, i++) {
 		if (k->kind == N_WILDCARD)
 			continue;
 		if (arr->key_types[i] == TY_STRING) {
-			fprintf(e->decls_kernel, " && !stp_scmp((void *)"
-				"k->k%d, (void *)m->k%d)", i, i);
+			fprintf(e->decls_kernel, " && !stp_scmp_key("
+				"k->k%d, m->k%d)", i, i);
 			fprintf(e->out, "STRCPY(_m%d->k%d, ", u, i);
 		} else {
 			fprintf(e->decls_kernel, " && k->k%d == m->k%d", i, i);

@@ -137,6 +137,15 @@ void bpf_kernel_scmp(struct emitter *e)
 	      "\t\tunsigned long long p = x[i], q = y[i];\n"
 	      "\t\tif (p != q)\n\t\t\treturn __builtin_bswap64(p) < "
 	      "__builtin_bswap64(q) ? -1 : 1;\n\t}\n\treturn 0;\n}\n", d);
+	/* the same inline, for a map's own key (read-only memory, which
+	 * a global function's argument may not be: the verifier asks
+	 * that it be writable) */
+	fputs("STP_INLINE int stp_scmp_key(const char *a, const char *b)\n"
+	      "{\n\tconst unsigned long long *x = (const void *)a, "
+	      "*y = (const void *)b;\n#pragma unroll\n"
+	      "\tfor (int i = 0; i < STP_STR / 8; i++)\n"
+	      "\t\tif (x[i] != y[i])\n\t\t\treturn 1;\n"
+	      "\treturn 0;\n}\n", d);
 	e->kernel_sort = true;
 }
 
