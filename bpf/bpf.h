@@ -212,6 +212,8 @@ bool bpf_tapset_known(const struct node *n);
 
 /* The C before every program (prelude.c). */
 extern const char bpf_prelude[], bpf_prelude_regex[];
+/* the syscall tapset's decoders, both halves (prelude_sysc.c) */
+extern const char bpf_prelude_sysc[];
 
 /*
  * The start of the program's globals (.bss, struct stp_globals in the
