@@ -99,6 +99,7 @@ static const struct bpf_tapset_fn {
 	  "STP_SYSC_CLONE_FLAGS(", NULL },
 	{ "__sysc_wait4_opts", 1, "STP_SYSC_WAIT4_OPTS(",
 	  "STP_SYSC_WAIT4_OPTS(", NULL },
+	{ "__sysc_sockaddr_u", 3, "STP_SYSC_SOCKADDR_U(", NULL, NULL },
 	{ "__sysc_sigprocmask_how", 1, "STP_SYSC_HOW(", "STP_SYSC_HOW(",
 	  NULL },
 	/* the kernel stack, named by the loader (kstack.c) */
