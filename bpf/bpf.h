@@ -49,6 +49,7 @@ bool bpf_place_in_kernel(enum bpf_place p);
 bool bpf_body_needs_kernel(const struct derived_probe *dp);
 /* Pass 2: why this backend cannot attach dp or read its context values. */
 const char *bpf_refuses_attach(const struct derived_probe *dp);
+const char *bpf_unplaceable(const struct derived_probe *dp);
 /* Pass 3: the kernel programs (one per kernel probe, reading its context
  * values, then running its body) and the loader's table of perf events;
  * 0, or 1 after a message. */
