@@ -20,11 +20,11 @@
 
 static const char kernel_fmt_conversions[] =
 	"whose conversions are %d, %i, %u, %o, %x, %X, %c and %s with the "
-	"flags -, +, space and 0 and a width, and %#o and %#x";
+	"flags -, +, space and 0 and a width, and %#o, %#x and %p";
 
 /*
  * The conversion at fmt[i] ('%'): the index past it, its letter in *conv
- * ('%' for "%%"; '#' for %#x and %#X, 'O' for %#o), or 0 for what
+ * ('%' for "%%"; '#' for %#x, 'H' for %#X, 'O' for %#o, 'p' for %p), or 0 for what
  * bpf_snprintf cannot do even a conversion at a time.
  */
 static size_t conversion(const char *fmt, size_t len, size_t i, char *conv)
@@ -37,9 +37,19 @@ static size_t conversion(const char *fmt, size_t len, size_t i, char *conv)
 	}
 	/* %#x as the module prints it, 0x before every value (0 too), when
 	 * no width or flag needs the padding placed; %#o likewise */
-	if (j + 1 < len && fmt[j] == '#' && strchr("xXo", fmt[j + 1])) {
-		*conv = fmt[j + 1] == 'o' ? 'O' : '#';
-		return j + 2;
+	if (j < len && fmt[j] == '#') {
+		size_t k = j + 1;
+		while (k < len && fmt[k] == 'l')
+			k++;
+		if (k >= len || !strchr("xXo", fmt[k]))
+			return 0;
+		*conv = fmt[k] == 'o' ? 'O' : fmt[k] == 'x' ? '#' : 'H';
+		return k + 1;
+	}
+	/* %p as the module prints it: 0x and the hex digits */
+	if (j < len && fmt[j] == 'p') {
+		*conv = 'p';
+		return j + 1;
 	}
 	while (j < len && strchr("-+ 0", fmt[j]))
 		j++;
@@ -62,8 +72,10 @@ static void put_conversion(struct strbuf *out, const char *fmt, size_t i,
 {
 	if (conv == '%') {
 		sb_puts(out, "%%");
-	} else if (conv == '#') {
-		sb_puts(out, fmt[end - 1] == 'x' ? "0x%llx" : "0X%llX");
+	} else if (conv == '#' || conv == 'p') {
+		sb_puts(out, "0x%llx");
+	} else if (conv == 'H') {
+		sb_puts(out, "0X%llX");
 	} else if (conv == 'o' || conv == 'O') {
 		sb_puts(out, "%s");	/* stp_oct's string */
 	} else {
