@@ -156,7 +156,8 @@ static int kernel_format_const(struct emitter *e, const char *fmt, size_t len)
 
 /*
  * The sprint* one call cannot do, into temporary t: a bpf_snprintf per
- * conversion (with the text before it) into a second temporary, appended;
+ * conversion (with the text before it) into a second temporary, appended
+ * by a global function (prelude_sysc.c's stp_kcat);
  * an octal formatted by the prelude's stp_oct. The values are computed
  * in order, as in one call.
  */
@@ -220,7 +221,8 @@ static void emit_kernel_sprint_pieces(struct emitter *e, const struct node *args
 				"stp_kfmt%d, _a%d, 8); } ", p, u, u);
 			a = a->next;
 		}
-		fprintf(e->out, "stp_strcat(TMP(%d), TMP(%d)); ", t, p);
+		fprintf(e->out, "stp_kcat((void *)TMP(%d), (void *)TMP(%d)); ",
+			t, p);
 		if (i >= len)
 			break;
 		i = start = end;
