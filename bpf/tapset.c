@@ -100,6 +100,7 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_wait4_opts", 1, "STP_SYSC_WAIT4_OPTS(",
 	  "STP_SYSC_WAIT4_OPTS(", NULL },
 	{ "__sysc_sockaddr_u", 3, "STP_SYSC_SOCKADDR_U(", NULL, NULL },
+	{ "__sysc_argv", 1, "STP_SYSC_ARGV(", NULL, NULL },
 	{ "__sysc_sigprocmask_how", 1, "STP_SYSC_HOW(", "STP_SYSC_HOW(",
 	  NULL },
 	/* the kernel stack, named by the loader (kstack.c) */
