@@ -447,6 +447,11 @@ static void emit_call(struct emitter *e, const struct node *n)
 		;
 	else if (e->kernel && !strcmp(name, "error"))
 		emit_tapset_call(e, n);	/* ERROR_MSG */
+	else if (!e->kernel && e->func && bpf_tapset_known(n))
+		/* a kernel-only tapset function in the loader's copy of a
+		 * script function: pass 2 refused every call of it there
+		 * (refuse_walk): the loader never runs this copy */
+		fputs(n->type == TY_STRING ? "\"\"" : "0LL", e->out);
 	else if (e->kernel || !emit_tapset_call(e, n))
 		diag_error(e->s, n->loc, "the bpf backend has no %s()", name);
 }

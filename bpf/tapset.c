@@ -101,6 +101,46 @@ static const struct bpf_tapset_fn {
 	  "STP_SYSC_WAIT4_OPTS(", NULL },
 	{ "__sysc_sockaddr_u", 3, "STP_SYSC_SOCKADDR_U(", NULL, NULL },
 	{ "__sysc_argv", 1, "STP_SYSC_ARGV(", NULL, NULL },
+	{ "__sysc32_argv", 1, "STP_SYSC32_ARGV(", NULL, NULL },
+	/* ctime.stp's errors, one id each (lines of the fault text) */
+	{ "ctime", 1, "STP_CTIME(", "STP_CTIME(",
+	  "Time too far in the future to be converted\n"
+	  "Time too far in the past to be converted" },
+	{ "__sysc_sock_type", 1, "STP_SYSC_SOCK_TYPE(", "STP_SYSC_SOCK_TYPE(",
+	  NULL },
+	{ "__sysc_sock_protocol", 2, "STP_SYSC_SOCK_PROTOCOL(",
+	  "STP_SYSC_SOCK_PROTOCOL(", NULL },
+	{ "__sysc_futex_wake_op", 1, "STP_SYSC_FUTEX_WAKE_OP(",
+	  "STP_SYSC_FUTEX_WAKE_OP(", NULL },
+	{ "__sysc_sigmask", 1, "STP_SYSC_SIGMASK(", "STP_SYSC_SIGMASK(", NULL },
+	{ "__sysc_clockid", 1, "STP_SYSC_CLOCKID(", "STP_SYSC_CLOCKID(", NULL },
+	{ "__sysc_clock_flags", 1, "STP_SYSC_CLOCK_FLAGS(",
+	  "STP_SYSC_CLOCK_FLAGS(", NULL },
+	{ "__sysc_itimer_which", 1, "STP_SYSC_ITIMER_WHICH(",
+	  "STP_SYSC_ITIMER_WHICH(", NULL },
+	{ "__sysc_umount_flags", 1, "STP_SYSC_UMOUNT_FLAGS(",
+	  "STP_SYSC_UMOUNT_FLAGS(", NULL },
+	{ "__sysc_sighandler", 1, "STP_SYSC_SIGHANDLER(", "STP_SYSC_SIGHANDLER(",
+	  NULL },
+	{ "__sysc_sock_flags", 1, "STP_SYSC_SOCK_FLAGS(", "STP_SYSC_SOCK_FLAGS(",
+	  NULL },
+	{ "__sysc_sock_family", 1, "STP_SYSC_SOCK_FAMILY(",
+	  "STP_SYSC_SOCK_FAMILY(", NULL },
+	{ "__sysc_futex_op", 1, "STP_SYSC_FUTEX_OP(", "STP_SYSC_FUTEX_OP(",
+	  NULL },
+	/* the kernel's version picks the table; user memory: kernel only */
+	{ "__sysc_msg_flags", 1, "STP_SYSC_MSG_FLAGS(", NULL, NULL },
+	{ "__sysc_uword", 2, "STP_SYSC_UWORD(", NULL, NULL },
+	{ "__sysc_uword_int", 2, "STP_SYSC_UWORD_INT(", NULL, NULL },
+	{ "__sysc_uint32", 1, "STP_SYSC_UINT32(", NULL, NULL },
+	{ "__sysc_fildes", 2, "STP_SYSC_FILDES(", NULL, NULL },
+	{ "__sysc_timespec_u", 2, "STP_SYSC_TIMESPEC_U(", NULL, NULL },
+	{ "__sysc_timeval_u", 2, "STP_SYSC_TIMEVAL_U(", NULL, NULL },
+	{ "__sysc32_timespec_u", 2, "STP_SYSC32_TIMESPEC_U(", NULL, NULL },
+	{ "__sysc32_timeval_u", 2, "STP_SYSC32_TIMEVAL_U(", NULL, NULL },
+	{ "__sysc_ubuf_quoted", 3, "STP_SYSC_UBUF_QUOTED(", NULL, NULL },
+	{ "__sysc_sigset_u", 1, "STP_SYSC_SIGSET_U(", NULL, NULL },
+	{ "__sysc_sigaction_u", 1, "STP_SYSC_SIGACTION_U(", NULL, NULL },
 	{ "__sysc_sigprocmask_how", 1, "STP_SYSC_HOW(", "STP_SYSC_HOW(",
 	  NULL },
 	/* the kernel stack, named by the loader (kstack.c) */
@@ -250,9 +290,17 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 				     "-14 at 0x%llx [man error::fault]", near));
 		first = false;
 	} else if (f && f->fault) {
-		fprintf(e->out, "%s%d", first ? "" : ", ",
-			bpf_error_id(e, f->fault, n));
-		first = false;
+		/* a text of several lines: an error id per line */
+		const char *t = f->fault;
+		do {
+			const char *nl = strchr(t, '\n');
+			const char *what = nl ? arena_strndup(&e->s->arena, t,
+					   (size_t)(nl - t)) : t;
+			fprintf(e->out, "%s%d", first ? "" : ", ",
+				bpf_error_id(e, what, n));
+			first = false;
+			t = nl ? nl + 1 : NULL;
+		} while (t);
 	}
 	ast_foreach(a, n->call.args) {
 		if (!first)
