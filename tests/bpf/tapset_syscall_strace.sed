@@ -1,2 +1,1 @@
-s/0x7f[0-9a-f]{8,}/ADDR/g
-s/^kill\([0-9]+,/kill(PID,/
+s/0x[0-9a-f]{8,}/ADDR/g
