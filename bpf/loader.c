@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -366,6 +367,14 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 
 	if (!verbose)
 		libbpf_set_print(libbpf_quiet);
+	/* a program and a link are a descriptor each: syscall.* with its
+	 * returns is some 1,700, over a soft limit of 1,024 (the guests') */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	snprintf(path, sizeof(path), "%s", so_path);
 	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!so) {
