@@ -361,6 +361,28 @@ static void check_context(struct node *n, void *arg)
 	}
 }
 
+/*
+ * Why the running kernel cannot take dp's point (its BTF lacks the
+ * function, or it loads no fentry program), NULL if it can: a wildcard's
+ * match it cannot take is skipped (semantic/backend.c, backend_skips),
+ * as syscall.ni_syscall of syscall.* on a kernel refusing fentry.
+ */
+const char *bpf_unplaceable(const struct derived_probe *dp)
+{
+	const struct attach *at = &dp->attach;
+
+	if ((at->kind != ATTACH_KFUNC_ENTRY &&
+	     at->kind != ATTACH_KFUNC_RETURN) || at->kfunc.statement ||
+	    at->kfunc.inlined || !at->kfunc.symbol || !kernel_btf(NULL))
+		return NULL;
+	if (!func_proto(kernel_btf(NULL), at->kfunc.symbol))
+		return "the running kernel's BTF does not describe this "
+		       "function, so fentry cannot attach to it";
+	return guest_kernel ? NULL :
+	       fentry_refusal(btf__find_by_name_kind(kernel_btf(NULL),
+			      at->kfunc.symbol, BTF_KIND_FUNC));
+}
+
 const char *bpf_refuses_attach(const struct derived_probe *dp)
 {
 	const struct attach *at = &dp->attach;

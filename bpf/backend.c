@@ -286,6 +286,7 @@ static int bpf_run(struct driver *d)
 const struct backend bpf_backend = {
 	.name = "bpf",
 	.refuses = bpf_refuses,
+	.unplaceable = bpf_unplaceable,
 	.prepare = bpf_prepare,
 	.translate = bpf_translate,
 	.build = bpf_build,

@@ -49,6 +49,7 @@ bool bpf_place_in_kernel(enum bpf_place p);
 bool bpf_body_needs_kernel(const struct derived_probe *dp);
 /* Pass 2: why this backend cannot attach dp or read its context values. */
 const char *bpf_refuses_attach(const struct derived_probe *dp);
+const char *bpf_unplaceable(const struct derived_probe *dp);
 /* Pass 3: the kernel programs (one per kernel probe, reading its context
  * values, then running its body) and the loader's table of perf events;
  * 0, or 1 after a message. */
@@ -235,6 +236,8 @@ bool bpf_tapset_known(const struct node *n);
 
 /* The C before every program (prelude.c). */
 extern const char bpf_prelude[], bpf_prelude_regex[];
+/* the syscall tapset's decoders, both halves (prelude_sysc.c) */
+extern const char bpf_prelude_sysc[];
 
 /*
  * The start of the program's globals (.bss, struct stp_globals in the

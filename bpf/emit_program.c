@@ -181,6 +181,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fwrite(bpf_prelude, 1, (size_t)(decl - bpf_prelude), out);
 	fputs(rt_decl, out);
 	fputs(decl + strlen("STP_RT_DECL"), out);
+	fputs(bpf_prelude_sysc, out);
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"

@@ -18,93 +18,245 @@
 #define KERNEL_FMT_MAX_ARGS 12
 #define KERNEL_FMT_MAX_STRINGS 3
 
+static const char kernel_fmt_conversions[] =
+	"whose conversions are %d, %i, %u, %o, %x, %X, %c and %s with the "
+	"flags -, +, space and 0 and a width, and %#o, %#x and %p";
+
 /*
- * fmt (a printf format of the script) as bpf_snprintf's format into out
- * (when not NULL): every integer conversion with "ll", as the script's
- * values are 64-bit. NULL, or what bpf_snprintf cannot do.
+ * The conversion at fmt[i] ('%'): the index past it, its letter in *conv
+ * ('%' for "%%"; '#' for %#x, 'H' for %#X, 'O' for %#o, 'p' for %p), or 0 for what
+ * bpf_snprintf cannot do even a conversion at a time.
  */
-const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
+static size_t conversion(const char *fmt, size_t len, size_t i, char *conv)
+{
+	size_t j = i + 1;
+
+	if (j < len && fmt[j] == '%') {
+		*conv = '%';
+		return j + 1;
+	}
+	/* %#x as the module prints it, 0x before every value (0 too), when
+	 * no width or flag needs the padding placed; %#o likewise */
+	if (j < len && fmt[j] == '#') {
+		size_t k = j + 1;
+		while (k < len && fmt[k] == 'l')
+			k++;
+		if (k >= len || !strchr("xXo", fmt[k]))
+			return 0;
+		*conv = fmt[k] == 'o' ? 'O' : fmt[k] == 'x' ? '#' : 'H';
+		return k + 1;
+	}
+	/* %p as the module prints it: 0x and the hex digits */
+	if (j < len && fmt[j] == 'p') {
+		*conv = 'p';
+		return j + 1;
+	}
+	while (j < len && strchr("-+ 0", fmt[j]))
+		j++;
+	while (j < len && fmt[j] >= '0' && fmt[j] <= '9')
+		j++;
+	while (j < len && (fmt[j] == 'l' || fmt[j] == 'L' || fmt[j] == 'h'))
+		j++;
+	if (j >= len || !strchr("diuxXcso", fmt[j]))
+		return 0;
+	/* an octal is ours (bpf_snprintf has none): no flags or width */
+	if (fmt[j] == 'o' && j != i + 1)
+		return 0;
+	*conv = fmt[j];
+	return j + 1;
+}
+
+/* the conversion fmt[i..end) (conv's) as bpf_snprintf's into out */
+static void put_conversion(struct strbuf *out, const char *fmt, size_t i,
+			   size_t end, char conv)
+{
+	if (conv == '%') {
+		sb_puts(out, "%%");
+	} else if (conv == '#' || conv == 'p') {
+		sb_puts(out, "0x%llx");
+	} else if (conv == 'H') {
+		sb_puts(out, "0X%llX");
+	} else if (conv == 'o' || conv == 'O') {
+		sb_puts(out, "%s");	/* stp_oct's string */
+	} else {
+		size_t spec_end = end - 1;
+		while (fmt[spec_end - 1] == 'l' || fmt[spec_end - 1] == 'L' ||
+		       fmt[spec_end - 1] == 'h')
+			spec_end--;
+		sb_append(out, fmt + i, spec_end - i);
+		if (strchr("diuxX", conv))
+			sb_puts(out, "ll");
+		sb_putc(out, conv);
+	}
+}
+
+/*
+ * fmt (a printf format of the script) as one bpf_snprintf format into
+ * out (when not NULL): every integer conversion with "ll", as the
+ * script's values are 64-bit. NULL, or what bpf_snprintf cannot do even
+ * a conversion at a time; *pieces when one call cannot do it (more than
+ * 12 values or 3 strings, an octal): then each conversion is a call of
+ * its own (bpf_emit_kernel_sprint).
+ */
+static const char *kernel_format(const char *fmt, size_t len,
+				 struct strbuf *out, bool *pieces)
 {
 	int nargs = 0, nstrings = 0;
 
-	for (size_t i = 0; i < len; i++) {
+	*pieces = false;
+	for (size_t i = 0; i < len;) {
+		char conv;
+		size_t end;
+
 		if (fmt[i] != '%') {
 			if (out)
 				sb_putc(out, fmt[i]);
+			i++;
 			continue;
 		}
-		size_t start = i++;
-		if (i < len && fmt[i] == '%') {
-			if (out)
-				sb_puts(out, "%%");
-			continue;
-		}
-		/* %#x as the module prints it, 0x before every value (0
-		 * too), when no width or flag needs the padding placed */
-		if (i + 1 < len && fmt[i] == '#' && (fmt[i + 1] == 'x' ||
-						     fmt[i + 1] == 'X')) {
+		end = conversion(fmt, len, i, &conv);
+		if (!end)
+			return kernel_fmt_conversions;
+		if (conv != '%')
 			nargs++;
-			if (out)
-				sb_puts(out, fmt[i + 1] == 'x' ? "0x%llx" :
-					"0X%llX");
+		nstrings += conv == 's';
+		*pieces |= conv == 'o' || conv == 'O';
+		if (out)
+			put_conversion(out, fmt, i, end, conv);
+		i = end;
+	}
+	*pieces |= nargs > KERNEL_FMT_MAX_ARGS ||
+		   nstrings > KERNEL_FMT_MAX_STRINGS;
+	return NULL;
+}
+
+const char *bpf_kernel_format(const char *fmt, size_t len, struct strbuf *out)
+{
+	bool pieces;
+
+	return kernel_format(fmt, len, out, &pieces);
+}
+
+/* a format constant of .rodata (the verifier wants a read-only string) */
+static int kernel_format_const(struct emitter *e, const char *fmt, size_t len)
+{
+	int u = e->nuniq++;
+	FILE *saved = e->out;
+	struct node str = { .kind = N_STRING };
+
+	fprintf(e->decls_kernel, "static const char stp_kfmt%d[] = ", u);
+	str.str.value = fmt;
+	str.str.len = len;
+	e->out = e->decls_kernel;
+	bpf_emit_expr(e, &str);
+	e->out = saved;
+	fputs(";\n", e->decls_kernel);
+	return u;
+}
+
+/*
+ * The sprint* one call cannot do, into temporary t: a bpf_snprintf per
+ * conversion (with the text before it) into a second temporary, appended
+ * by a global function (prelude_sysc.c's stp_kcat);
+ * an octal formatted by the prelude's stp_oct. The values are computed
+ * in order, as in one call.
+ */
+static void emit_kernel_sprint_pieces(struct emitter *e, const struct node *args,
+				      const char *fmt, size_t len, int t)
+{
+	int p = bpf_new_tmp(e), o = -1;
+	const struct node *a = args;
+	size_t start = 0;
+
+	fprintf(e->out, "({ TMP(%d)[0] = 0; ", t);
+	for (size_t i = 0; i <= len;) {
+		char conv = 0;
+		size_t end = i;
+
+		if (i < len && fmt[i] != '%') {
 			i++;
 			continue;
 		}
-		while (i < len && strchr("-+ 0", fmt[i]))
-			i++;
-		while (i < len && fmt[i] >= '0' && fmt[i] <= '9')
-			i++;
-		size_t spec_end = i;
-		while (i < len && (fmt[i] == 'l' || fmt[i] == 'L' ||
-				   fmt[i] == 'h'))
-			i++;
-		if (i >= len || !strchr("diuxXcs", fmt[i]))
-			return "whose conversions are %d, %i, %u, %x, %X, %c and "
-			       "%s with the flags -, +, space and 0 and a width, "
-			       "and %#x";
-		nargs++;
-		nstrings += fmt[i] == 's';
-		if (out) {
-			sb_append(out, fmt + start, spec_end - start);
-			if (strchr("diuxX", fmt[i]))
-				sb_puts(out, "ll");
-			sb_putc(out, fmt[i]);
+		if (i < len)
+			end = conversion(fmt, len, i, &conv);
+		if (conv == '%') {
+			i = end;
+			continue;
 		}
+		struct strbuf sb = { 0 };
+		for (size_t k = start; k < i;) {
+			char c2;
+			size_t e2;
+			if (fmt[k] != '%') {
+				sb_putc(&sb, fmt[k++]);
+				continue;
+			}
+			e2 = conversion(fmt, len, k, &c2);
+			put_conversion(&sb, fmt, k, e2, c2);
+			k = e2;
+		}
+		if (conv)
+			put_conversion(&sb, fmt, i, end, conv);
+		int u = kernel_format_const(e, sb_str(&sb), sb.len);
+		sb_free(&sb);
+		if (!conv || !a) {
+			fprintf(e->out, "bpf_snprintf(TMP(%d), STP_STR, "
+				"stp_kfmt%d, 0, 0); ", p, u);
+		} else {
+			fprintf(e->out, "{ unsigned long long _a%d[1]; ", u);
+			if (conv == 'o' || conv == 'O') {
+				if (o < 0)
+					o = bpf_new_tmp(e);
+				fprintf(e->out, "_a%d[0] = (unsigned long long)"
+					"stp_oct(TMP(%d), ", u, o);
+				bpf_emit_expr(e, a);
+				fprintf(e->out, ", %d); ", conv == 'O');
+			} else {
+				fprintf(e->out, "_a%d[0] = (unsigned long long)(",
+					u);
+				bpf_emit_expr(e, a);
+				fputs("); ", e->out);
+			}
+			fprintf(e->out, "bpf_snprintf(TMP(%d), STP_STR, "
+				"stp_kfmt%d, _a%d, 8); } ", p, u, u);
+			a = a->next;
+		}
+		fprintf(e->out, "stp_kcat((void *)TMP(%d), (void *)TMP(%d)); ",
+			t, p);
+		if (i >= len)
+			break;
+		i = start = end;
+		if (start >= len)
+			break;
 	}
-	if (nargs > KERNEL_FMT_MAX_ARGS)
-		return "which formats 12 values at most";
-	if (nstrings > KERNEL_FMT_MAX_STRINGS)
-		return "which formats 3 strings at most";
-	return NULL;
+	fprintf(e->out, "TMP(%d); })", t);
 }
 
 /*
  * The sprint* of n with format fmt (fmt_id's) into temporary t, as a C
  * expression: the values into a u64 array (a string: its address), then
- * bpf_snprintf with the format in .rodata (the verifier wants a constant
- * string of a read-only map).
+ * bpf_snprintf with the format in .rodata; a call per conversion where
+ * one call cannot do it.
  */
 void bpf_emit_kernel_sprint(struct emitter *e, const struct node *args,
 			    const char *fmt, size_t len, int t)
 {
 	struct strbuf sb = { 0 };
-	int u = e->nuniq++, n = ast_list_length(args), i = 0;
+	int n = ast_list_length(args), i = 0;
+	bool pieces;
 
-	if (bpf_kernel_format(fmt, len, &sb)) {
+	if (kernel_format(fmt, len, &sb, &pieces)) {
 		/* refused at pass 2 */
 		sb_free(&sb);
 		fputs("\"\"", e->out);
 		return;
 	}
-	fprintf(e->decls_kernel, "static const char stp_kfmt%d[] = ", u);
-	FILE *saved = e->out;
-	struct node str = { .kind = N_STRING };
-	str.str.value = sb_str(&sb);
-	str.str.len = sb.len;
-	e->out = e->decls_kernel;
-	bpf_emit_expr(e, &str);
-	e->out = saved;
-	fputs(";\n", e->decls_kernel);
+	if (pieces) {
+		sb_free(&sb);
+		emit_kernel_sprint_pieces(e, args, fmt, len, t);
+		return;
+	}
+	int u = kernel_format_const(e, sb_str(&sb), sb.len);
 	sb_free(&sb);
 
 	fprintf(e->out, "({ unsigned long long _a%d[%d]; ", u, n ? n : 1);

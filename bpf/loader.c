@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -256,7 +257,7 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
  * 1 after a message. The links own the events' descriptors.
  */
 static int attach_perf(const struct user_half *u, struct bpf_program *p,
-		       struct bpf_link **links, int *nlinks)
+		       struct bpf_link **links, int *nlinks, int max_links)
 {
 	const char *name = bpf_program__name(p);
 	int i = 0;
@@ -267,7 +268,7 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 		return 0;
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	int attached = 0;
-	for (int cpu = 0; cpu < ncpus && *nlinks < 256; cpu++) {
+	for (int cpu = 0; cpu < ncpus && *nlinks < max_links; cpu++) {
 		struct perf_event_attr a = {
 			.type = PERF_TYPE_SOFTWARE,
 			.size = sizeof(a),
@@ -383,14 +384,24 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	int status = 1;
 	struct bpf_object *obj = NULL;
 	struct ring_buffer *rb = NULL;
-	struct bpf_link *links[256];
-	int nlinks = 0;
+	/* a link per program (syscall.* has over 400), per CPU for a
+	 * perf event: sized when the programs are known */
+	struct bpf_link **links = NULL;
+	int nlinks = 0, max_links = 0;
 	void *so;
 	struct user_half u;
 	struct arena fmt_arena = { 0 };
 
 	if (!verbose)
 		libbpf_set_print(libbpf_quiet);
+	/* a program and a link are a descriptor each: syscall.* with its
+	 * returns is some 1,700, over a soft limit of 1,024 (the guests') */
+	struct rlimit nofile;
+	if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 &&
+	    nofile.rlim_cur < nofile.rlim_max) {
+		nofile.rlim_cur = nofile.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &nofile);
+	}
 	snprintf(path, sizeof(path), "%s", so_path);
 	so = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!so) {
@@ -523,11 +534,21 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	fflush(stdout);
 	struct bpf_program *p;
 	bool attach_failed = false;
+	long ncpus_conf = sysconf(_SC_NPROCESSORS_CONF);
+	bpf_object__for_each_program(p, obj)
+		max_links += !strcmp(bpf_program__section_name(p),
+				     "perf_event") && ncpus_conf > 0 ?
+			     (int)ncpus_conf : 1;
+	links = calloc((size_t)max_links + 1, sizeof(*links));
+	if (!links) {
+		fprintf(stderr, "stap: error: %s\n", strerror(errno));
+		attach_failed = exit_requested = true;
+	}
 	bpf_object__for_each_program(p, obj) {
-		if (exit_requested || nlinks == 256)
+		if (exit_requested || nlinks == max_links)
 			break;
 		if (!strcmp(bpf_program__section_name(p), "perf_event")) {
-			if (attach_perf(&u, p, links, &nlinks)) {
+			if (attach_perf(&u, p, links, &nlinks, max_links)) {
 				attach_failed = true;
 				exit_requested = true;
 				break;
@@ -640,6 +661,7 @@ out:
 	}
 	for (int i = 0; i < nlinks; i++)
 		bpf_link__destroy(links[i]);
+	free(links);
 	ring_buffer__free(rb);
 	bpf_object__close(obj);
 	dlclose(so);

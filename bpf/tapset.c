@@ -78,6 +78,71 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_errno_str", 1, "STP_SYSC_ERRNO_STR(", "STP_SYSC_ERRNO_STR(",
 	  NULL },
 	{ "__sysc_errno_p", 1, "STP_SYSC_ERRNO_P(", "STP_SYSC_ERRNO_P(", NULL },
+	/* the decoders of flag and number arguments (prelude_sysc.c) */
+	{ "__sysc_open_flags", 1, "STP_SYSC_OPEN_FLAGS(",
+	  "STP_SYSC_OPEN_FLAGS(", NULL },
+	{ "__sysc_dup3_flags", 1, "STP_SYSC_DUP3_FLAGS(",
+	  "STP_SYSC_DUP3_FLAGS(", NULL },
+	{ "__sysc_pipe2_flags", 1, "STP_SYSC_PIPE2_FLAGS(",
+	  "STP_SYSC_PIPE2_FLAGS(", NULL },
+	{ "__sysc_at_flags", 1, "STP_SYSC_AT_FLAGS(", "STP_SYSC_AT_FLAGS(",
+	  NULL },
+	{ "__sysc_access_mode", 1, "STP_SYSC_ACCESS_MODE(",
+	  "STP_SYSC_ACCESS_MODE(", NULL },
+	{ "__sysc_whence", 1, "STP_SYSC_WHENCE(", "STP_SYSC_WHENCE(", NULL },
+	{ "__sysc_fcntl_cmd", 1, "STP_SYSC_FCNTL_CMD(", "STP_SYSC_FCNTL_CMD(",
+	  NULL },
+	{ "__sysc_prot", 1, "STP_SYSC_PROT(", "STP_SYSC_PROT(", NULL },
+	{ "__sysc_mmap_flags", 1, "STP_SYSC_MMAP_FLAGS(",
+	  "STP_SYSC_MMAP_FLAGS(", NULL },
+	{ "__sysc_clone_flags", 1, "STP_SYSC_CLONE_FLAGS(",
+	  "STP_SYSC_CLONE_FLAGS(", NULL },
+	{ "__sysc_wait4_opts", 1, "STP_SYSC_WAIT4_OPTS(",
+	  "STP_SYSC_WAIT4_OPTS(", NULL },
+	{ "__sysc_sockaddr_u", 3, "STP_SYSC_SOCKADDR_U(", NULL, NULL },
+	{ "__sysc_argv", 1, "STP_SYSC_ARGV(", NULL, NULL },
+	{ "__sysc32_argv", 1, "STP_SYSC32_ARGV(", NULL, NULL },
+	/* ctime.stp's errors, one id each (lines of the fault text) */
+	{ "ctime", 1, "STP_CTIME(", "STP_CTIME(",
+	  "Time too far in the future to be converted\n"
+	  "Time too far in the past to be converted" },
+	{ "__sysc_sock_type", 1, "STP_SYSC_SOCK_TYPE(", "STP_SYSC_SOCK_TYPE(",
+	  NULL },
+	{ "__sysc_sock_protocol", 2, "STP_SYSC_SOCK_PROTOCOL(",
+	  "STP_SYSC_SOCK_PROTOCOL(", NULL },
+	{ "__sysc_futex_wake_op", 1, "STP_SYSC_FUTEX_WAKE_OP(",
+	  "STP_SYSC_FUTEX_WAKE_OP(", NULL },
+	{ "__sysc_sigmask", 1, "STP_SYSC_SIGMASK(", "STP_SYSC_SIGMASK(", NULL },
+	{ "__sysc_clockid", 1, "STP_SYSC_CLOCKID(", "STP_SYSC_CLOCKID(", NULL },
+	{ "__sysc_clock_flags", 1, "STP_SYSC_CLOCK_FLAGS(",
+	  "STP_SYSC_CLOCK_FLAGS(", NULL },
+	{ "__sysc_itimer_which", 1, "STP_SYSC_ITIMER_WHICH(",
+	  "STP_SYSC_ITIMER_WHICH(", NULL },
+	{ "__sysc_umount_flags", 1, "STP_SYSC_UMOUNT_FLAGS(",
+	  "STP_SYSC_UMOUNT_FLAGS(", NULL },
+	{ "__sysc_sighandler", 1, "STP_SYSC_SIGHANDLER(", "STP_SYSC_SIGHANDLER(",
+	  NULL },
+	{ "__sysc_sock_flags", 1, "STP_SYSC_SOCK_FLAGS(", "STP_SYSC_SOCK_FLAGS(",
+	  NULL },
+	{ "__sysc_sock_family", 1, "STP_SYSC_SOCK_FAMILY(",
+	  "STP_SYSC_SOCK_FAMILY(", NULL },
+	{ "__sysc_futex_op", 1, "STP_SYSC_FUTEX_OP(", "STP_SYSC_FUTEX_OP(",
+	  NULL },
+	/* the kernel's version picks the table; user memory: kernel only */
+	{ "__sysc_msg_flags", 1, "STP_SYSC_MSG_FLAGS(", NULL, NULL },
+	{ "__sysc_uword", 2, "STP_SYSC_UWORD(", NULL, NULL },
+	{ "__sysc_uword_int", 2, "STP_SYSC_UWORD_INT(", NULL, NULL },
+	{ "__sysc_uint32", 1, "STP_SYSC_UINT32(", NULL, NULL },
+	{ "__sysc_fildes", 2, "STP_SYSC_FILDES(", NULL, NULL },
+	{ "__sysc_timespec_u", 2, "STP_SYSC_TIMESPEC_U(", NULL, NULL },
+	{ "__sysc_timeval_u", 2, "STP_SYSC_TIMEVAL_U(", NULL, NULL },
+	{ "__sysc32_timespec_u", 2, "STP_SYSC32_TIMESPEC_U(", NULL, NULL },
+	{ "__sysc32_timeval_u", 2, "STP_SYSC32_TIMEVAL_U(", NULL, NULL },
+	{ "__sysc_ubuf_quoted", 3, "STP_SYSC_UBUF_QUOTED(", NULL, NULL },
+	{ "__sysc_sigset_u", 1, "STP_SYSC_SIGSET_U(", NULL, NULL },
+	{ "__sysc_sigaction_u", 1, "STP_SYSC_SIGACTION_U(", NULL, NULL },
+	{ "__sysc_sigprocmask_how", 1, "STP_SYSC_HOW(", "STP_SYSC_HOW(",
+	  NULL },
 	/* the kernel stack, named by the loader (kstack.c) */
 	{ "print_backtrace", 0, "STP_KPRINT(", NULL, NULL },
 	{ "backtrace", 0, "STP_KBACKTRACE(", NULL, NULL },
@@ -250,9 +315,17 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 				     "-14 at 0x%llx [man error::fault]", near));
 		first = false;
 	} else if (f && f->fault) {
-		fprintf(e->out, "%s%d", first ? "" : ", ",
-			bpf_error_id(e, f->fault, n));
-		first = false;
+		/* a text of several lines: an error id per line */
+		const char *t = f->fault;
+		do {
+			const char *nl = strchr(t, '\n');
+			const char *what = nl ? arena_strndup(&e->s->arena, t,
+					   (size_t)(nl - t)) : t;
+			fprintf(e->out, "%s%d", first ? "" : ", ",
+				bpf_error_id(e, what, n));
+			first = false;
+			t = nl ? nl + 1 : NULL;
+		} while (t);
 	}
 	ast_foreach(a, n->call.args) {
 		if (!first)

@@ -9,6 +9,9 @@
 #include "semantic/semantic.h"
 #include "parser/diag.h"
 
+#include <stdio.h>
+#include <string.h>
+
 /* A backend built in, other than the chosen one, that runs dp; or NULL. */
 static const struct backend *backend_taking(const struct session *s,
 					    const struct derived_probe *dp)
@@ -22,6 +25,59 @@ static const struct backend *backend_taking(const struct session *s,
 	return NULL;
 }
 
+static bool has_wildcard(const struct node *point)
+{
+	for (const struct node *c = point ? point->point.comps : NULL; c;
+	     c = c->next)
+		if (c->comp.name && strchr(c->comp.name, '*'))
+			return true;
+	return false;
+}
+
+bool backend_skips(const struct backend *b, const struct program *prog,
+		   const struct derived_probe *dp)
+{
+	if (!b || !b->unplaceable || !has_wildcard(dp->user_point) ||
+	    !b->unplaceable(dp))
+		return false;
+	for (int i = 0; i < prog->nprobes; i++) {
+		const struct derived_probe *o = prog->probes[i];
+
+		if (o != dp && o->user_point == dp->user_point &&
+		    !b->unplaceable(o))
+			return true;
+	}
+	return false;
+}
+
+void backend_drop_skipped(struct session *s, struct program *prog,
+			  const struct backend *b)
+{
+	bool *skip;
+	int n = 0;
+
+	if (!b || !b->unplaceable || !prog->nprobes)
+		return;
+	/* judged before any is dropped: a wildcard keeps its matches that
+	 * can be placed, whatever the order */
+	skip = arena_alloc(&s->arena, (size_t)prog->nprobes * sizeof(*skip));
+	for (int i = 0; i < prog->nprobes; i++)
+		skip[i] = backend_skips(b, prog, prog->probes[i]);
+	for (int i = 0; i < prog->nprobes; i++) {
+		struct derived_probe *dp = prog->probes[i];
+
+		if (!skip[i]) {
+			prog->probes[n++] = dp;
+			continue;
+		}
+		if (s->verbose)
+			fprintf(stderr, "stap: the %s backend skips probe %s "
+				"of a wildcard: %s\n", b->name, dp->pp,
+				b->unplaceable(dp));
+	}
+	prog->nprobes = n;
+}
+
 void backend_check(struct session *s, struct program *prog)
 {
 	const struct backend *b = s->backend;
@@ -29,6 +85,7 @@ void backend_check(struct session *s, struct program *prog)
 
 	if (!b || !b->refuses)
 		return;
+	backend_drop_skipped(s, prog, b);
 	for (int i = 0; i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		const char *why = b->refuses(dp);

@@ -51,6 +51,12 @@ struct backend {
 	 * point): its attach kind, or something its body (dp->body) uses;
 	 * NULL: it can. */
 	const char *(*refuses)(const struct derived_probe *dp);
+	/* Pass 2: why the running kernel cannot place dp's point (it
+	 * refuses its attach kind: an fentry program on a kernel that
+	 * loads none), NULL if it can; NULL member: always can. A
+	 * wildcard's match that cannot be placed is skipped when the
+	 * wildcard has matches that can (backend_skips). */
+	const char *(*unplaceable)(const struct derived_probe *dp);
 	/* After pass 2: what pass 3 needs of the options (may fail with a
 	 * message: 0 on success). */
 	int (*prepare)(struct driver *d);
@@ -73,5 +79,19 @@ struct backend {
  * s->backends that takes it, if any. Nothing when s->backend is NULL.
  */
 void backend_check(struct session *s, struct program *prog);
+
+/*
+ * Whether b skips dp: a match of a wildcard the script wrote (syscall.*)
+ * that b cannot place on the running kernel while others of the same
+ * point it can, as SystemTap skips the functions of a wildcard it cannot
+ * probe; a point named without a wildcard, or a wildcard none of whose
+ * matches can be placed, is refused instead (an error).
+ */
+bool backend_skips(const struct backend *b, const struct program *prog,
+		   const struct derived_probe *dp);
+
+/* Drops from prog the probes b skips, saying which at -v. */
+void backend_drop_skipped(struct session *s, struct program *prog,
+			  const struct backend *b);
 
 #endif /* SEMANTIC_BACKEND_H */

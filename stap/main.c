@@ -1083,10 +1083,13 @@ static int choose_backend(struct session *s, struct driver *d,
 		why = "the running kernel has no BTF";
 	for (int i = 0; !why && i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
+		if (backend_skips(&bpf_backend, prog, dp))
+			continue;
 		why = bpf_backend.refuses(dp);
 		pp = dp->pp;
 	}
 	if (!why) {
+		backend_drop_skipped(s, prog, &bpf_backend);
 		d->backend = s->backend = &bpf_backend;
 		m->use_vm = false;
 		if (s->verbose)

@@ -1,0 +1,1 @@
+s|^[^ ]*/tapsets/linux/+|TAPSETS/linux/|
