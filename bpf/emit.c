@@ -713,7 +713,8 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	}
 	case N_INDEX:
-		emit_index_read(e, n);
+		if (e->kernel || !bpf_snapshot_read(e, n))
+			emit_index_read(e, n);
 		break;
 	case N_CALL:
 		emit_call(e, n);

@@ -54,6 +54,11 @@ struct emitter {
 	bool regex_ready;		/* bpf_prelude_regex written */
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
+	/* the user half's foreach loops whose element a read of the array
+	 * at the loop's keys takes (bpf_foreach_snapshot): the foreach
+	 * and its element's C name number */
+	const struct node *snap[8];
+	int snap_u[8], nsnap;
 };
 
 void bpf_emit_expr(struct emitter *e, const struct node *n);
@@ -110,6 +115,7 @@ void bpf_emit_slice_delete(struct emitter *e, const struct symbol *arr,
 int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
 			     const struct node *keys, int u);
 void bpf_kernel_scmp(struct emitter *e);
+bool bpf_snapshot_read(struct emitter *e, const struct node *n);
 void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys, int dump);
 

@@ -293,6 +293,84 @@ static void emit_kernel_sorted_foreach(struct emitter *e, const struct node *n)
 	fputs(pat >= 0 ? "} } }\n" : "} }\n", e->out);
 }
 
+/*
+ * The loader's foreach copies the array's elements before its loop, as
+ * the kernel's handlers go on writing it (the module's lock holds them
+ * off for the probe's length): a[k] at the loop's own keys is the
+ * element copied, so the loop prints the values it sorted by. Only
+ * where nothing in the body can change that: no write or delete of
+ * the array, no assignment to a key variable, no script function call.
+ */
+struct snapshot_walk {
+	const struct node *loop;
+	bool safe;
+};
+
+static bool is_loop_key(const struct node *loop, const struct symbol *sym)
+{
+	ast_foreach(k, loop->foreach.keys)
+		if (k->sym == sym)
+			return true;
+	return false;
+}
+
+static bool names_array_or_key(const struct node *loop, const struct node *x)
+{
+	const struct symbol *arr = loop->foreach.array->sym;
+
+	if (!x)
+		return false;
+	if (x->kind == N_INDEX)
+		return x->index.array->sym == arr;
+	return x->sym == arr || (x->kind == N_VAR && is_loop_key(loop, x->sym));
+}
+
+static void snapshot_check(struct node *x, void *arg)
+{
+	struct snapshot_walk *w = arg;
+
+	if ((x->kind == N_ASSIGN && names_array_or_key(w->loop, x->binary.lhs)) ||
+	    (x->kind == N_INCDEC && names_array_or_key(w->loop,
+						      x->incdec.operand)) ||
+	    (x->kind == N_DELETE && names_array_or_key(w->loop, x->stmt.expr)) ||
+	    (x->kind == N_FOREACH && x != w->loop &&
+	     (x->foreach.array->sym == w->loop->foreach.array->sym ||
+	      names_array_or_key(w->loop, x->foreach.keys))) ||
+	    (x->kind == N_CALL && x->sym && x->sym->kind == SYM_FUNCTION))
+		w->safe = false;
+}
+
+static bool snapshot_safe(const struct node *n)
+{
+	struct snapshot_walk w = { n, true };
+
+	ast_visit(n->foreach.body, snapshot_check, &w);
+	return w.safe;
+}
+
+/* a[k1, k2] in a loader foreach over a at its keys: the element copied */
+bool bpf_snapshot_read(struct emitter *e, const struct node *n)
+{
+	for (int i = e->nsnap - 1; i >= 0; i--) {
+		const struct node *loop = e->snap[i];
+		const struct node *k = n->index.keys, *lk = loop->foreach.keys;
+
+		if (n->index.array->sym != loop->foreach.array->sym)
+			continue;
+		for (; k && lk; k = k->next, lk = lk->next)
+			if (k->kind != N_VAR || k->sym != lk->sym)
+				break;
+		if (k || lk)
+			continue;
+		if (n->type == TY_STRING)
+			fprintf(e->out, "_e%d->v.s", e->snap_u[i]);
+		else
+			fprintf(e->out, "_e%d->v", e->snap_u[i]);
+		return true;
+	}
+	return false;
+}
+
 static void emit_foreach(struct emitter *e, const struct node *n)
 {
 	const struct symbol *arr = n->foreach.array->sym;
@@ -383,7 +461,13 @@ static void emit_foreach(struct emitter *e, const struct node *n)
 	}
 	const char *saved = e->loop_jb;
 	e->loop_jb = e->catch_jb;
+	bool snap = !stats && e->nsnap < 8 && snapshot_safe(n);
+	if (snap) {
+		e->snap[e->nsnap] = n;
+		e->snap_u[e->nsnap++] = u;
+	}
 	emit_stmt(e, n->foreach.body);
+	e->nsnap -= snap;
 	e->loop_jb = saved;
 	fprintf(e->out, "} free(_es%d); }\n", u);
 }
