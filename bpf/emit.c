@@ -263,16 +263,7 @@ static void emit_long_update(struct emitter *e, const struct node *lhs,
 static const char kernel_strcmp[] =
 "__attribute__((noinline)) int stp_g_strcmp(struct stp_sv *a, struct stp_sv *b)\n"
 "{\n"
-"\tif (!a || !b)\n"
-"\t\treturn 0;\n"
-"\tfor (int i = 0; i < STP_STR; i++) {\n"
-"\t\tunsigned char x = a->s[i], y = b->s[i];\n"
-"\t\tif (x != y)\n"
-"\t\t\treturn x < y ? -1 : 1;\n"
-"\t\tif (!x)\n"
-"\t\t\tbreak;\n"
-"\t}\n"
-"\treturn 0;\n"
+"\treturn a && b ? stp_strcmp(a->s, b->s) : 0;\n"
 "}\n";
 
 /* A string lvalue's C buffer, or NULL for an array element. */
@@ -517,16 +508,31 @@ static void fmt_literal(struct strbuf *sb, const char *s, size_t len)
 	}
 }
 
-/* The format of print, println, printd ... as printf would write it. */
+/* The pattern of s =~ "re" compiled into re, or an error (and the
+ * value 0 written) when it cannot be (pass 2 checked it: a literal). */
+bool bpf_regex_compile(struct emitter *e, const struct node *n,
+		       struct regex *re)
+{
+	const struct node *pat = n->binary.rhs;
+	const char *err;
+	size_t off;
+
+	if (pat->kind != N_STRING || regex_compile(re, pat->str.value,
+						   pat->str.len, &err, &off) < 0) {
+		diag_error(e->s, n->loc, "the bpf backend cannot translate this "
+			   "regular expression");
+		fputs("0", e->out);
+		return false;
+	}
+	return true;
+}
+
 /* s =~ "re" (user half): the translator's tables at file scope, the
  * last match kept for matched() */
 static void emit_regex(struct emitter *e, const struct node *n)
 {
-	const struct node *pat = n->binary.rhs;
 	struct regex re;
 	struct strbuf sb = { 0 };
-	const char *err;
-	size_t off;
 	int u;
 
 	if (e->kernel) {
@@ -534,13 +540,8 @@ static void emit_regex(struct emitter *e, const struct node *n)
 		return;
 	}
 	u = e->nuniq++;
-	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
-						   pat->str.len, &err, &off) < 0) {
-		diag_error(e->s, n->loc, "the bpf backend cannot translate this "
-			   "regular expression");
-		fputs("0", e->out);
+	if (!bpf_regex_compile(e, n, &re))
 		return;
-	}
 	if (!e->regex_ready) {
 		fputs(bpf_prelude_regex, e->decls);
 		e->regex_ready = true;

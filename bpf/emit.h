@@ -116,6 +116,9 @@ int bpf_kernel_slice_pattern(struct emitter *e, const struct symbol *arr,
 			     const struct node *keys, int u);
 void bpf_kernel_scmp(struct emitter *e);
 bool bpf_snapshot_read(struct emitter *e, const struct node *n);
+struct regex;
+bool bpf_regex_compile(struct emitter *e, const struct node *n,
+		       struct regex *re);
 void bpf_emit_slice_filter(struct emitter *e, const struct symbol *arr,
 			   const struct node *keys, int dump);
 

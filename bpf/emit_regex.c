@@ -29,19 +29,11 @@ static void emit_table(FILE *out, const char *what, const unsigned *v,
 /* s =~ "re" in a kernel program: stp_g_reU(a copy of s in a temporary) */
 void bpf_emit_kernel_regex(struct emitter *e, const struct node *n)
 {
-	const struct node *pat = n->binary.rhs;
 	struct regex re;
-	const char *err;
-	size_t off;
 	int u = e->nuniq++;
 
-	if (pat->kind != N_STRING || regex_compile(&re, pat->str.value,
-						   pat->str.len, &err, &off) < 0) {
-		diag_error(e->s, n->loc, "the bpf backend cannot translate this "
-			   "regular expression");
-		fputs("0", e->out);
+	if (!bpf_regex_compile(e, n, &re))
 		return;
-	}
 	int ntrans = re.nstates * re.nclasses;
 	unsigned *v = malloc(sizeof(*v) * (size_t)(ntrans > 256 ? ntrans : 256) +
 			     sizeof(*v) * (size_t)re.nstates);
