@@ -325,6 +325,16 @@ static bool names_array_or_key(const struct node *loop, const struct node *x)
 	return x->sym == arr || (x->kind == N_VAR && is_loop_key(loop, x->sym));
 }
 
+/* an inner foreach binding one of the loop's key variables */
+static bool rebinds_key(const struct node *loop, const struct node *inner)
+{
+	ast_foreach(k, inner->foreach.keys)
+		if (is_loop_key(loop, k->sym))
+			return true;
+	return inner->foreach.value &&
+	       is_loop_key(loop, inner->foreach.value->sym);
+}
+
 static void snapshot_check(struct node *x, void *arg)
 {
 	struct snapshot_walk *w = arg;
@@ -335,7 +345,7 @@ static void snapshot_check(struct node *x, void *arg)
 	    (x->kind == N_DELETE && names_array_or_key(w->loop, x->stmt.expr)) ||
 	    (x->kind == N_FOREACH && x != w->loop &&
 	     (x->foreach.array->sym == w->loop->foreach.array->sym ||
-	      names_array_or_key(w->loop, x->foreach.keys))) ||
+	      rebinds_key(w->loop, x))) ||
 	    (x->kind == N_CALL && x->sym && x->sym->kind == SYM_FUNCTION))
 		w->safe = false;
 }
