@@ -909,12 +909,16 @@ static const char *const function_suffixes[] = {
 static const char *const statement_suffixes[] = {
 	"nearest", "", "absolute", NULL,
 };
+/* what a taken suffix out of place is told: the combinations taken */
+static const char function_taken[] = ".call, .return[.maxactive(N)], "
+				     ".inline or .exported, one of them";
+static const char statement_taken[] = ".nearest, once";
 
 /* A suffix the family does not take: not supported yet, or unknown (with
  * the closest known one). */
 static bool suffix_error(struct sema *se, struct node *point,
 			 struct node *sfx, const char *family,
-			 const char *const *known)
+			 const char *const *known, const char *taken)
 {
 	const char *name = sfx->comp.name;
 	const char *names[16];
@@ -930,8 +934,7 @@ static bool suffix_error(struct sema *se, struct node *point,
 			return point_error(se, point, sfx, arena_printf(
 				&se->s->arena, later ? "'.%s' on %s is not "
 				"supported yet" : "'.%s' is out of place on %s "
-				"(.call, .return[.maxactive(N)] or .inline, "
-				"one of them)", name, family));
+				"(%s)", name, family, taken));
 		names[n++] = *known;
 	}
 	const char *close = suggest(name, names, n);
@@ -1010,20 +1013,19 @@ static int derive(struct sema *se, struct node *point, struct derived_probe *dp)
 					   "to .return probes only");
 		if (sfx)
 			return suffix_error(se, point, sfx, "kernel.function",
-					    function_suffixes);
+					    function_suffixes, function_taken);
 		return true;
 	}
 	if (!strcmp(name, "kernel") && comp_is(c0->next, "statement") &&
 	    c0->next->comp.arg && c0->next->comp.arg->kind == N_STRING) {
 		struct node *sfx = c0->next->next;
-		if (sfx && comp_is(sfx, "nearest") && !sfx->comp.arg &&
-		    !sfx->next) {
+		if (sfx && comp_is(sfx, "nearest") && !sfx->comp.arg) {
 			kf->nearest = true;
-			sfx = NULL;
+			sfx = sfx->next;	/* anything after it is wrong */
 		}
 		if (sfx)
-			return suffix_error(se, point, sfx,
-					    "kernel.statement", statement_suffixes);
+			return suffix_error(se, point, sfx, "kernel.statement",
+					    statement_suffixes, statement_taken);
 		kf->statement = true;
 		return true;
 	}
