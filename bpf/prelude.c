@@ -44,7 +44,7 @@ const char bpf_prelude[] =
 "/* zeroes *p of a key of several strings: clang has no memset in BPF\n"
 " * past about 1 KiB, so one copy of zeros (up to 9 string keys) */\n"
 "static const char stp_zeros[STP_STR * 9 + 8 * 9];\n"
-"#define STP_ZERO(p) bpf_probe_read_kernel((p), sizeof(*(p)), stp_zeros)\n"
+"#define STP_ZERO(p) ({ _Static_assert(sizeof(*(p)) <= sizeof(stp_zeros), \"a key of more than 9 strings\"); bpf_probe_read_kernel((p), sizeof(*(p)), stp_zeros); })\n"
 "#define LOOKUP(i, k, b) bpf_map_lookup_elem(&stp_m##i, k)\n"
 "#define UPDATE(i, k, v) bpf_map_update_elem(&stp_m##i, k, v, BPF_ANY)\n"
 "#define DELETE(i, k) bpf_map_delete_elem(&stp_m##i, k)\n"
