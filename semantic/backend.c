@@ -7,10 +7,10 @@
  */
 #include "semantic/backend.h"
 #include "semantic/semantic.h"
+#include "semantic/elaborate.h"
 #include "parser/diag.h"
 
 #include <stdio.h>
-#include <string.h>
 
 /* A backend built in, other than the chosen one, that runs dp; or NULL. */
 static const struct backend *backend_taking(const struct session *s,
@@ -25,19 +25,11 @@ static const struct backend *backend_taking(const struct session *s,
 	return NULL;
 }
 
-static bool has_wildcard(const struct node *point)
-{
-	for (const struct node *c = point ? point->point.comps : NULL; c;
-	     c = c->next)
-		if (c->comp.name && strchr(c->comp.name, '*'))
-			return true;
-	return false;
-}
-
 bool backend_skips(const struct backend *b, const struct program *prog,
 		   const struct derived_probe *dp)
 {
-	if (!b || !b->unplaceable || !has_wildcard(dp->user_point) ||
+	if (!b || !b->unplaceable || !dp->user_point ||
+	    !point_has_wildcard(dp->user_point) ||
 	    !b->unplaceable(dp))
 		return false;
 	for (int i = 0; i < prog->nprobes; i++) {

@@ -248,6 +248,8 @@ struct node *comp_at(struct node *comps, int i);
 bool comp_is(const struct node *c, const char *name);
 bool is_str_arg(const struct node *c);
 bool is_num_arg(const struct node *c);
+/* Has a component of point a '*' in its name (syscall.*, kernel.*)? */
+bool point_has_wildcard(const struct node *point);
 /* Report msg at `at` (or point) unless the point is optional: false. */
 bool point_error(struct sema *se, struct node *point, struct node *at,
 		 const char *msg);

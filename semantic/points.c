@@ -370,7 +370,7 @@ static int alias_prefix(const struct node *pc, const struct node *ac)
 	return ac ? -1 : used;
 }
 
-static bool point_has_wildcard(const struct node *point)
+bool point_has_wildcard(const struct node *point)
 {
 	ast_foreach(c, point->point.comps)
 		if (strchr(c->comp.name, '*'))
