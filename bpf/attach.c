@@ -26,6 +26,7 @@
 #include <linux/bpf.h>
 
 #include <bpf/btf.h>
+#include <zlib.h>
 
 #include "bpf/bpf.h"
 #include "semantic/semantic.h"
@@ -83,6 +84,64 @@ static struct btf *kernel_btf(const char **why)
 	return btf;
 }
 
+/* ---- the kernel's tick ----------------------------------------------- */
+
+/* CONFIG_HZ of one config text's line, or 0. */
+static unsigned long config_hz(const char *line)
+{
+	return strncmp(line, "CONFIG_HZ=", 10) ? 0 :
+	       strtoul(line + 10, NULL, 10);
+}
+
+/*
+ * The target kernel's HZ (CONFIG_HZ): from /boot/config-RELEASE, or for
+ * the running kernel /proc/config.gz; 0 when neither says. Read once.
+ */
+static unsigned long kernel_hz(void)
+{
+	static unsigned long hz;
+	static bool tried;
+	char release[256] = "", path[300], line[256];
+
+	if (tried)
+		return hz;
+	tried = true;
+	if (guest_kernel) {
+		snprintf(release, sizeof(release), "%s",
+			 guest_kernel->release);
+	} else {
+		FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
+		if (f) {
+			if (fgets(release, sizeof(release), f))
+				release[strcspn(release, "\n")] = 0;
+			fclose(f);
+		}
+	}
+	snprintf(path, sizeof(path), "/boot/config-%s", release);
+	FILE *f = fopen(path, "r");
+	if (f) {
+		while (!hz && fgets(line, sizeof(line), f))
+			hz = config_hz(line);
+		fclose(f);
+	}
+	gzFile z = !hz && !guest_kernel ? gzopen("/proc/config.gz", "r") :
+		   NULL;
+	if (z) {
+		while (!hz && gzgets(z, line, sizeof(line)))
+			hz = config_hz(line);
+		gzclose(z);
+	}
+	return hz;
+}
+
+/* The ns of a jiffy, or of timer.profile's tick; 0: HZ unknown. */
+static unsigned long long jiffy_ns(void)
+{
+	unsigned long hz = kernel_hz();
+
+	return hz ? 1000000000ULL / hz : 0;
+}
+
 /* ---- where a probe runs ------------------------------------------------ */
 
 /* A call that needs the kernel's view of the event (who is running). */
@@ -122,10 +181,11 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 		default: return BPF_PLACE_NONE;
 		}
 	case ATTACH_TIMER:
-		if (at->timer.jiffies || at->timer.randomize_ns)
+		if (at->timer.jiffies && !jiffy_ns())
 			return BPF_PLACE_NONE;
 		if (period_ns)
-			*period_ns = at->timer.period_ns;
+			*period_ns = at->timer.period_ns *
+				     (at->timer.jiffies ? jiffy_ns() : 1);
 		/* timer.profile: a tick on every CPU; another timer runs
 		 * in the loader (foreach and sorting are cheap there)
 		 * unless its body asks who is running */
@@ -152,6 +212,15 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 	default:
 		return BPF_PLACE_NONE;
 	}
+}
+
+unsigned long long bpf_timer_randomize_ns(const struct derived_probe *dp)
+{
+	const struct attach *at = &dp->attach;
+
+	if (at->kind != ATTACH_TIMER)
+		return 0;
+	return at->timer.randomize_ns * (at->timer.jiffies ? jiffy_ns() : 1);
 }
 
 bool bpf_place_in_kernel(enum bpf_place p)
@@ -390,10 +459,17 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 
 	switch (at->kind) {
 	case ATTACH_TIMER:
-		if (at->timer.jiffies)
-			return "timer.jiffies is not on this backend yet";
-		if (at->timer.randomize_ns)
-			return ".randomize is not on this backend yet";
+		if (at->timer.jiffies && !jiffy_ns())
+			return "timer.jiffies needs the kernel's HZ, which "
+			       "neither /boot/config-RELEASE nor "
+			       "/proc/config.gz gives";
+		/* a perf event's period is fixed */
+		if (at->timer.randomize_ns &&
+		    bpf_place_of(dp, NULL, NULL) == BPF_PLACE_PERF)
+			return ".randomize is not on this backend in a timer "
+			       "whose body asks who runs (pid(), tid(), "
+			       "execname(), cpu()): that timer is a perf "
+			       "event, of a fixed period";
 		return NULL;
 	case ATTACH_TRACEPOINT:
 		if (!kernel_btf(&why))
@@ -752,34 +828,6 @@ static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
 	return true;
 }
 
-/* The ns of a tick (timer.profile): the kernel's CONFIG_HZ. */
-static unsigned long long tick_ns(struct session *s)
-{
-	unsigned long hz = 250;		/* Debian's */
-	char path[300];
-	struct utsname_release { char r[256]; } u = { { 0 } };
-	FILE *f = guest_kernel ? NULL :
-		  fopen("/proc/sys/kernel/osrelease", "r");
-
-	(void)s;
-	if (guest_kernel)
-		snprintf(u.r, sizeof(u.r), "%s", guest_kernel->release);
-	if (f) {
-		if (fgets(u.r, sizeof(u.r), f))
-			u.r[strcspn(u.r, "\n")] = 0;
-		fclose(f);
-	}
-	snprintf(path, sizeof(path), "/boot/config-%s", u.r);
-	f = fopen(path, "r");
-	if (f) {
-		char line[256];
-		while (fgets(line, sizeof(line), f))
-			if (!strncmp(line, "CONFIG_HZ=", 10))
-				hz = strtoul(line + 10, NULL, 10);
-		fclose(f);
-	}
-	return hz ? 1000000000ULL / hz : 4000000ULL;
-}
 
 /* Whether a body reads a member chain of its context. */
 static bool has_chain(const struct probe_body *b)
@@ -955,8 +1003,15 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	return rc;
 }
 
+/* timer.profile's tick: a jiffy (Debian's 250 HZ when the config does
+ * not say) */
+static unsigned long long profile_tick_ns(void)
+{
+	return jiffy_ns() ? jiffy_ns() : 4000000ULL;
+}
+
 /* The loader's table of perf-event programs: their names and periods. */
-void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out)
+void bpf_emit_perf_table(struct program *prog, FILE *out)
 {
 	int np = 0;
 
@@ -971,7 +1026,8 @@ void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out)
 			continue;
 		if (p == BPF_PLACE_PERF)
 			fprintf(out, "{ \"stp_p%d\", %lluULL, %d }, ", np,
-				dp->attach.timer.profile ? tick_ns(s) : ns,
+				dp->attach.timer.profile ? profile_tick_ns() :
+				ns,
 				dp->attach.timer.profile ? 1 : 0);
 		np++;
 	}

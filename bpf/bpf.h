@@ -44,6 +44,9 @@ enum bpf_place {
  * tracepoint's or function's name, *period_ns: the timer's period. */
 enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 			    unsigned long long *period_ns);
+/* A timer's .randomize(M) in ns (0: none): its period is then period_ns
+ * +/- up to that, redrawn at every expiry, as the module's */
+unsigned long long bpf_timer_randomize_ns(const struct derived_probe *dp);
 bool bpf_place_in_kernel(enum bpf_place p);
 /* A body that asks who is running (pid(), execname() ...). */
 bool bpf_body_needs_kernel(const struct derived_probe *dp);
@@ -54,7 +57,7 @@ const char *bpf_unplaceable(const struct derived_probe *dp);
  * values, then running its body) and the loader's table of perf events;
  * 0, or 1 after a message. */
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out);
-void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out);
+void bpf_emit_perf_table(struct program *prog, FILE *out);
 
 /* The uprobe kind (attach_uprobe.c): pass 2's refusal of dp's values,
  * or NULL; pass 3's program(s) for dp, number np (*declared: the
@@ -238,6 +241,8 @@ bool bpf_tapset_known(const struct node *n);
 extern const char bpf_prelude[], bpf_prelude_regex[];
 /* the syscall tapset's decoders, both halves (prelude_sysc.c) */
 extern const char bpf_prelude_sysc[];
+/* the tapset's memory, task and conversion functions (prelude_task.c) */
+extern const char bpf_prelude_task[];
 
 /*
  * The start of the program's globals (.bss, struct stp_globals in the

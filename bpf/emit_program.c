@@ -182,6 +182,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fputs(rt_decl, out);
 	fputs(decl + strlen("STP_RT_DECL"), out);
 	fputs(bpf_prelude_sysc, out);
+	fputs(bpf_prelude_task, out);
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
@@ -329,16 +330,17 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		}
 		fputs("NULL };\n", out);
 	}
-	fputs("const struct { unsigned long long ns; void (*fn)(void); } "
-	      "stp_timers[] = { ", out);
+	fputs("const struct { unsigned long long ns, rand_ns; "
+	      "void (*fn)(void); } stp_timers[] = { ", out);
 	for (int j = 0; j < prog->nprobes; j++) {
 		unsigned long long ns;
 		if (bpf_place_of(prog->probes[j], NULL, &ns) == BPF_PLACE_TIMER)
-			fprintf(out, "{ %lluULL, stp_b%d }, ", ns,
+			fprintf(out, "{ %lluULL, %lluULL, stp_b%d }, ", ns,
+				bpf_timer_randomize_ns(prog->probes[j]),
 				prog->probes[j]->body->index);
 	}
-	fputs("{ 0, NULL } };\n", out);
-	bpf_emit_perf_table(s, prog, out);
+	fputs("{ 0, 0, NULL } };\n", out);
+	bpf_emit_perf_table(prog, out);
 	fputs("const struct { const char *fmt; unsigned len; "
 	      "const char *types; } stp_fmts[] = {\n", out);
 	for (int i = 0; i < e.nfmts; i++) {

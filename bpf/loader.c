@@ -32,7 +32,8 @@
 struct user_half {
 	void (*const *begin)(void);
 	void (*const *end)(void);
-	const struct { unsigned long long ns; void (*fn)(void); } *timers;
+	const struct { unsigned long long ns, rand_ns; void (*fn)(void); }
+		*timers;
 	const struct { const char *fmt; unsigned len; const char *types; } *fmts;
 	const int *nmaps;
 	void (*init)(struct stp_rt *);
@@ -232,6 +233,18 @@ static unsigned long long now_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (unsigned long long)t.tv_sec * 1000000000ULL +
 	       (unsigned long long)t.tv_nsec;
+}
+
+/* Timer i's next period: ns +/- up to rand_ns (.randomize), redrawn at
+ * every expiry, never under 10 us, as the module's (runtime/timer.c). */
+static unsigned long long timer_period(const struct user_half *u, int i)
+{
+	unsigned long long n = u->timers[i].ns, r = u->timers[i].rand_ns;
+
+	if (r && r <= n)
+		n = n - r + ((unsigned long long)arc4random() << 32 |
+			     arc4random()) % (2 * r + 1);
+	return n > 10000 ? n : 10000;
 }
 
 static long long realtime_offset(void)
@@ -594,7 +607,7 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	unsigned long long *due = calloc((size_t)ntimers + 1, sizeof(*due));
 	unsigned long long start = now_ns();
 	for (int i = 0; i < ntimers; i++)
-		due[i] = start + u.timers[i].ns;
+		due[i] = start + timer_period(&u, i);
 	while (!exit_requested && !stop_signal) {
 		unsigned long long now = now_ns(), next = now + 100000000ULL;
 		for (int i = 0; i < ntimers; i++)
@@ -620,9 +633,9 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 			if (due[i] <= now) {
 				ring_buffer__consume(rb);
 				u.timers[i].fn();
-				due[i] += u.timers[i].ns;
+				due[i] += timer_period(&u, i);
 				if (due[i] <= now)
-					due[i] = now + u.timers[i].ns;
+					due[i] = now + timer_period(&u, i);
 			}
 		fflush(stdout);
 	}

@@ -144,7 +144,7 @@ const char bpf_prelude[] =
 "}\n"
 "/* ---- the tapset's kernel helpers (bpf/tapset.c's macros) ---- */\n"
 "/* kernel_string(addr): a fault ends the probe with the module's error */\n"
-"#define KERNEL_STRING(d, i, a) ({ __u64 a_ = (__u64)(a); if (bpf_probe_read_kernel_str(d, STP_STR, (void *)a_) < 0) { struct stp_fault *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); G.stp_exit = 1; if (x) { x->h.kind = 3; x->h.id = (i); x->addr = a_; bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost_errors, 1); S->err = 1; STP_BAIL; } (d); })\n"
+"#define KERNEL_STRING(d, i, a) ({ __u64 a_ = (__u64)(a); if (bpf_probe_read_kernel_str(d, STP_STR, (void *)a_) < 0) FAULT(i, a_); (d); })\n"
 "/* __sysc_compat(): in_ia32_syscall(), the task's TS_COMPAT */\n"
 "struct thread_info { unsigned status; } __attribute__((preserve_access_index));\n"
 "struct task_struct___ti { struct thread_info thread_info; } __attribute__((preserve_access_index));\n"

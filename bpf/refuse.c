@@ -299,7 +299,7 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		return why;
 	if (place == BPF_PLACE_NONE)
 		return "this kind of probe point is not on this backend yet "
-		       "(it has begin, end, never, timer.s/ms/us/ns/hz(N), "
+		       "(it has begin, end, never, timer.s/ms/us/ns/hz/jiffies(N), "
 		       "timer.profile, "
 		       "kernel.trace, kernel.function, "
 		       "process(\"PATH\").function and .mark, "

@@ -22,6 +22,11 @@
 #include "bpf/emit.h"
 #include "semantic/semantic.h"
 
+/* the module's texts of a fault: a kernel conversion's, and a read's
+ * (stp_kread and stp_uread) */
+#define KFAULT(what) "kernel " what " copy fault at 0x%llx [man error::fault]"
+#define READ_FAULT "read fault [man error::fault] at 0x%llx"
+
 static const struct bpf_tapset_fn {
 	const char *name;
 	int nargs;
@@ -172,6 +177,60 @@ static const struct bpf_tapset_fn {
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
+	/* memory, tasks and conversions: bpf/prelude_task.c */
+	{ "kernel_long", 1, "STP_KLONG(", NULL, KFAULT("long") },
+	{ "kernel_int", 1, "STP_KINT(", NULL, KFAULT("int") },
+	{ "kernel_short", 1, "STP_KSHORT(", NULL, KFAULT("short") },
+	{ "kernel_char", 1, "STP_KCHAR(", NULL, KFAULT("char") },
+	{ "kernel_pointer", 1, "STP_KPOINTER(", NULL, KFAULT("pointer") },
+	{ "kernel_string_n", 2, "KERNEL_STRING_N(", NULL, KFAULT("string") },
+	{ "user_char_error", 1, "STP_UCHAR(", NULL, READ_FAULT },
+	{ "user_short_error", 1, "STP_USHORT(", NULL, READ_FAULT },
+	{ "user_ushort_error", 1, "STP_UUSHORT(", NULL, READ_FAULT },
+	{ "user_int_error", 1, "STP_UINT(", NULL, READ_FAULT },
+	{ "user_long_error", 1, "STP_ULONG(", NULL, READ_FAULT },
+	{ "user_ulong_error", 1, "STP_UULONG(", NULL, READ_FAULT },
+	{ "user_int8_error", 1, "STP_UCHAR(", NULL, READ_FAULT },
+	{ "user_uint8_error", 1, "STP_UUINT8(", NULL, READ_FAULT },
+	{ "user_int16_error", 1, "STP_USHORT(", NULL, READ_FAULT },
+	{ "user_uint16_error", 1, "STP_UUSHORT(", NULL, READ_FAULT },
+	{ "user_int32_error", 1, "STP_UINT(", NULL, READ_FAULT },
+	{ "user_uint32_error", 1, "STP_UUINT32(", NULL, READ_FAULT },
+	{ "user_int64_error", 1, "STP_UINT64(", NULL, READ_FAULT },
+	{ "task_current", 0, "((long long)bpf_get_current_task())", NULL,
+	  NULL },
+	{ "task_parent", 1, "STP_TASK_PARENT(", NULL, READ_FAULT },
+	{ "task_state", 1, "STP_TASK_STATE(", NULL, READ_FAULT },
+	{ "task_pid", 1, "STP_TASK_PID(", NULL, READ_FAULT },
+	{ "task_tid", 1, "STP_TASK_TID(", NULL, READ_FAULT },
+	{ "task_prio", 1, "STP_TASK_PRIO(", NULL, READ_FAULT },
+	{ "task_nice", 1, "STP_TASK_NICE(", NULL, READ_FAULT },
+	{ "task_cpu", 1, "STP_TASK_CPU(", NULL, READ_FAULT },
+	{ "task_uid", 1, "STP_TASK_UID(", NULL, READ_FAULT },
+	{ "task_euid", 1, "STP_TASK_EUID(", NULL, READ_FAULT },
+	{ "task_gid", 1, "STP_TASK_GID(", NULL, READ_FAULT },
+	{ "task_egid", 1, "STP_TASK_EGID(", NULL, READ_FAULT },
+	{ "task_execname", 1, "STP_TASK_COMM(", NULL, KFAULT("string") },
+	{ "htonll", 1, "STP_BSWAP64(", "STP_BSWAP64(", NULL },
+	{ "ntohll", 1, "STP_BSWAP64(", "STP_BSWAP64(", NULL },
+	{ "big_endian8", 1, "STP_BSWAP64(", "STP_BSWAP64(", NULL },
+	{ "htonl", 1, "STP_BSWAP32(", "STP_BSWAP32(", NULL },
+	{ "ntohl", 1, "STP_BSWAP32(", "STP_BSWAP32(", NULL },
+	{ "big_endian4", 1, "STP_BSWAP32(", "STP_BSWAP32(", NULL },
+	{ "htons", 1, "STP_BSWAP16(", "STP_BSWAP16(", NULL },
+	{ "ntohs", 1, "STP_BSWAP16(", "STP_BSWAP16(", NULL },
+	{ "big_endian2", 1, "STP_BSWAP16(", "STP_BSWAP16(", NULL },
+	{ "little_endian2", 1, "STP_LOW16(", "STP_LOW16(", NULL },
+	{ "little_endian4", 1, "STP_LOW32(", "STP_LOW32(", NULL },
+	{ "little_endian8", 1, "(long long)(", "(long long)(", NULL },
+	{ "MAJOR", 1, "STP_MAJOR(", "STP_MAJOR(", NULL },
+	{ "MINOR", 1, "STP_MINOR(", "STP_MINOR(", NULL },
+	{ "MKDEV", 2, "STP_MKDEV(", "STP_MKDEV(", NULL },
+	{ "usrdev2kerndev", 1, "STP_USRDEV2KERNDEV(", "STP_USRDEV2KERNDEV(",
+	  NULL },
+	{ "randint", 1, "STP_RANDINT(", "STP_RANDINT(", "range too wide" },
+	{ "local_clock_ns", 0, "STP_LOCAL_CLOCK_NS()", "STP_LOCAL_CLOCK_NS()",
+	  NULL },
 };
 
 static const struct bpf_tapset_fn *find(const char *name)

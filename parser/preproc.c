@@ -299,7 +299,7 @@ static struct operand cond_operand(struct parse_state *st, struct pp_token t,
 		} else if (!strcmp(w, "arch")) {
 			o.str = "x86_64";
 		} else if (!strcmp(w, "runtime")) {
-			o.str = "kernel";
+			o.str = st->s->runtime ? st->s->runtime : "kernel";
 		} else if (!strcmp(w, "systemtap_privilege")) {
 			o.str = "stapdev";
 		} else if (!strcmp(w, "guru_mode")) {

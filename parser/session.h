@@ -82,6 +82,10 @@ struct session {
 	bool errors_are_warnings;	/* while reading library (-I) files */
 	bool all_functions;	/* --dump-functions: elaborate every function */
 	const char *compatible;	/* --compatible: the SystemTap version emulated */
+	/* the preprocessor's runtime: --runtime's name ("kernel", "bpf");
+	 * NULL, with no --runtime: "kernel", for which the automatic choice
+	 * of backend elaborates every script */
+	const char *runtime;
 	int buffer_mb;		/* -s: per-CPU output buffer, 0 = default */
 	bool timing;		/* -t: per-probe hits and cycles, reported */
 	bool format_json;	/* --format=json: the end-of-run display of

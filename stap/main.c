@@ -855,6 +855,8 @@ static int parse_options(struct session *s, struct driver *d,
 	}
 	/* pass 2 refuses what the backend cannot run */
 	s->backend = d->backend;
+	if (c->runtime_given)
+		s->runtime = d->backend->name;
 	s->backends = backends;
 	return -1;
 }
