@@ -385,6 +385,10 @@ static void check_context(struct node *n, void *arg)
 			return;
 		if (n->kind == N_TARGET && bpf_uprobe_name(c->dp, n) >= 0)
 			return;
+		if (bpf_kernel_typed(n)) {	/* a chain on a @cast */
+			c->typed_root = chain_root(n);	/* refuse.c checks */
+			return;
+		}
 		if (n->type == TY_STRING) {
 			c->why = "$$parms, $$vars and $$locals are not on this "
 				 "backend yet";
@@ -411,12 +415,18 @@ static void check_context(struct node *n, void *arg)
 		if (!strcmp(n->call.name, "@cast") &&
 		    (n == c->typed_root || bpf_user_typed(c->dp, n->sym)))
 			return;
+		if (!strcmp(n->call.name, "@cast") && bpf_kernel_typed(n))
+			return;		/* refuse.c checks it */
 		c->why = !strcmp(n->call.name, "@entry") ?
 			 "@entry of a computed value is not on this backend yet" :
 			 "@cast is not on this backend yet";
 		return;
 	case N_UNARY:
 		if (bpf_user_typed(c->dp, n->sym)) {	/* &@cast(...) */
+			c->typed_root = chain_root(n->unary.operand);
+			return;
+		}
+		if (bpf_kernel_typed(n)) {	/* refuse.c checks it */
 			c->typed_root = chain_root(n->unary.operand);
 			return;
 		}
@@ -470,7 +480,10 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 			       "whose body asks who runs (pid(), tid(), "
 			       "execname(), cpu()): that timer is a perf "
 			       "event, of a fixed period";
-		return NULL;
+		/* a perf event's body: its @cast reads (below) */
+		if (bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PERF)
+			return NULL;
+		break;
 	case ATTACH_TRACEPOINT:
 		if (!kernel_btf(&why))
 			return why;
@@ -540,6 +553,9 @@ struct core {
 	int nt, cap;
 	int anon;
 	char *err;		/* the first reason a chain cannot be read */
+	/* > 0: the local types' names end in it (task_struct___stp7), each
+	 * @cast's own in a body (CO-RE ignores what follows "___") */
+	int tag;
 };
 
 static int local_type(struct core *c, int id)
@@ -551,12 +567,15 @@ static int local_type(struct core *c, int id)
 	const char *name = btf__name_by_offset(c->b, t->name_off);
 	struct ltype lt = { .id = id };
 
-	if (name && *name)
+	if (name && *name && c->tag)
+		lt.cname = xasprintf("%s %s___stp%d", btf_is_union(t) ?
+				     "union" : "struct", name, c->tag);
+	else if (name && *name)
 		lt.cname = xasprintf("%s %s___stp", btf_is_union(t) ?
 				     "union" : "struct", name);
 	else
-		lt.cname = xasprintf("%s stp_anon%d", btf_is_union(t) ?
-				     "union" : "struct", c->anon++);
+		lt.cname = xasprintf("%s stp_anon%d_%d", btf_is_union(t) ?
+				     "union" : "struct", c->tag, c->anon++);
 	VEC_PUSH(c->t, c->nt, c->cap, lt);
 	return c->nt - 1;
 }
@@ -637,10 +656,13 @@ static int add_member(struct core *c, int lt, const char *name, int *type,
 		lm.decl = xasprintf("unsigned long long %s : %u", name, bitsz);
 	} else if (btf_is_any_enum(mt)) {
 		const char *en = btf__name_by_offset(b, mt->name_off);
-		lm.decl = xasprintf("enum %s%s { stp_e%d_%s%s } %s",
+		char tag[16] = "";
+		if (c->tag)
+			snprintf(tag, sizeof(tag), "%d", c->tag);
+		lm.decl = xasprintf("enum %s%s%s { stp_e%s_%d_%s%s } %s",
 			     en && *en ? en : "", en && *en ? "___stp" : "",
-			     c->anon++, name, mt->size == 8 ?
-			     " = 0x100000000ULL" : "", name);
+			     en && *en ? tag : "", tag, c->anon++, name,
+			     mt->size == 8 ? " = 0x100000000ULL" : "", name);
 	} else if (btf_is_ptr(mt)) {
 		lm.decl = xasprintf("void *%s", name);
 	} else if (sc) {
@@ -667,6 +689,17 @@ static int add_member(struct core *c, int lt, const char *name, int *type,
 	}
 	VEC_PUSH(l->m, l->nm, l->cap, lm);
 	return 0;
+}
+
+static void core_free(struct core *c)
+{
+	for (int i = 0; i < c->nt; i++) {
+		for (int m = 0; m < c->t[i].nm; m++)
+			free(c->t[i].m[m].decl);
+		free(c->t[i].m);
+		free(c->t[i].cname);
+	}
+	free(c->t);
 }
 
 static void emit_ltype(struct core *c, int i, FILE *out)
@@ -705,33 +738,36 @@ static const char *cast_of(const struct btf *b, int type)
 }
 
 /*
- * The C that sets S->c[k] from the kernel value root (a __u64 of kernel
- * type type) through the member steps of path; false (c->err set) when a
- * step cannot be read on this backend.
+ * The C that opens a block with v, the kernel value root (a __u64 of
+ * kernel type type), and f, then reads the member steps of path into v (f
+ * set, v the address, at a fault); the caller closes the block. root_struct
+ * (0: none) is the struct a @cast says root points to, where root has no
+ * pointer type of its own. False (c->err set) when a step cannot be read
+ * on this backend.
  */
-static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
-		       int type, const struct member_path *path)
+static bool chain_open(struct core *c, FILE *out, const char *root, int type,
+		       int root_struct, const struct member_path *path)
 {
 	const struct btf *b = c->b;
 	int cur = type;
 
-	/* a fault: the address whose read failed in S->c[k], bit k of
-	 * S->fm; the body's use of the value is then the module's error */
 	fprintf(out, "\t{ __u64 v = (__u64)%s%s; int f = 0; (void)v;\n",
-		cast_of(b, type), root);
+		root_struct ? "" : cast_of(b, type), root);
 	for (int i = 0; path && i < path->nsteps;) {
 		const struct member_step *st = &path->steps[i];
 		char expr[1024];
 		size_t len = 0;
 		int sid = skip_mods(b, cur);
 		const struct btf_type *t = btf__type_by_id(b, (__u32)sid);
+		bool cast_step = i == 0 && root_struct;
 
-		if (!st->deref || !t || !btf_is_ptr(t)) {
+		if (!st->deref || (!cast_step && (!t || !btf_is_ptr(t)))) {
 			c->err = "this member chain (a value that is not a "
 				 "pointer to a struct) is not on this backend yet";
 			return false;
 		}
-		int pointee = skip_mods(b, (int)t->type);
+		int pointee = cast_step ? root_struct :
+			      skip_mods(b, (int)t->type);
 		const struct btf_type *pt = btf__type_by_id(b, (__u32)pointee);
 		if (st->kind == STEP_INDEX) {
 			/* $p[N]: the element at v + N * its size */
@@ -823,9 +859,138 @@ static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
 				expr, msc[2] == 's' ? "(long long)" : "");
 		cur = mt;
 	}
+	return true;
+}
+
+/* The C that sets S->c[k] from root through path (chain_open): a fault
+ * leaves the address whose read failed in S->c[k] and bit k of S->fm; the
+ * body's use of the value is then the module's error. */
+static bool emit_chain(struct core *c, FILE *out, int k, const char *root,
+		       int type, const struct member_path *path)
+{
+	if (!chain_open(c, out, root, type, 0, path))
+		return false;
 	fprintf(out, "\tS->c[%d] = (long long)v; if (f) S->fm |= 1ULL << "
 		"%d; }\n", k, k);
 	return true;
+}
+
+/* ---- @cast of kernel memory in a body --------------------------------- */
+
+/* The @cast a typed value of the kernel's types starts from, or NULL. */
+static const struct node *kernel_cast_of(const struct node *n)
+{
+	const struct symbol *sym = n->sym;
+
+	if (!sym || sym->kind != SYM_TYPED ||
+	    (sym->member_path && sym->member_path->user))
+		return NULL;
+	if (n->kind == N_UNARY)
+		n = n->unary.operand;
+	const struct node *root = n->kind == N_ATFUNC ? n :
+				  chain_root((struct node *)n);
+	return root && root->kind == N_ATFUNC &&
+	       !strcmp(root->call.name, "@cast") ? root : NULL;
+}
+
+bool bpf_kernel_typed(const struct node *n)
+{
+	return n->sym && n->sym->kind == SYM_TYPED &&
+	       !(n->sym->member_path && n->sym->member_path->user);
+}
+
+/* The BTF id of the struct or union a kernel @cast names, 0 if none; *why
+ * when it is not the kernel's. */
+static int kernel_cast_struct(const struct node *cast, const char **why)
+{
+	const struct btf *b = kernel_btf(why);
+	const struct node *tn = cast->call.args ? cast->call.args->next : NULL;
+	const struct node *mn = tn ? tn->next : NULL;
+
+	if (!b)
+		return 0;
+	if (mn && mn->kind == N_STRING && strcmp(mn->str.value, "kernel") &&
+	    strncmp(mn->str.value, "kernel<", 7)) {
+		*why = "@cast to a kernel module's type is not on this "
+		       "backend yet (the kernel's own types are)";
+		return 0;
+	}
+	if (!tn || tn->kind != N_STRING)
+		return 0;
+	const char *name = tn->str.value;
+	bool struct_named = !strncmp(name, "struct ", 7);
+	bool union_named = !strncmp(name, "union ", 6);
+	int id = 0;
+	if (!union_named)
+		id = btf__find_by_name_kind(b, name + (struct_named ? 7 : 0),
+					    BTF_KIND_STRUCT);
+	if (id <= 0 && !struct_named)
+		id = btf__find_by_name_kind(b, name + (union_named ? 6 : 0),
+					    BTF_KIND_UNION);
+	if (id <= 0)
+		*why = "this @cast's type is not a struct or union the "
+		       "running kernel's BTF names";
+	return id > 0 ? id : 0;
+}
+
+/*
+ * Why a @cast of kernel memory (n: the @cast, a member chain on it or its
+ * address) cannot be read in a kernel probe on this backend, or NULL.
+ */
+const char *bpf_kernel_cast_refuses(const struct node *n)
+{
+	const struct node *cast = kernel_cast_of(n);
+	const char *why = NULL;
+
+	if (!cast)
+		return "autocast of kernel memory (-> on a local) is not on "
+		       "this backend yet: name the type with @cast";
+	if (n->sym->pretty)
+		return "pretty printing ($, $$) is not on this backend yet";
+	const struct member_path *path = n->sym->member_path;
+	for (int i = 0; path && i < path->nsteps; i++)
+		if (path->steps[i].index_expr)
+			return "a computed index in a @cast chain is not on "
+			       "this backend yet";
+	if (!kernel_cast_struct(cast, &why))
+		return why ? why : "this @cast's type is not a struct or "
+		       "union the running kernel's BTF names";
+	struct core c = { .b = kernel_btf(NULL) };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	bool ok = chain_open(&c, out, "0", 0, kernel_cast_struct(cast, &why),
+			     path);
+	fclose(out);
+	free(buf);
+	core_free(&c);
+	return ok ? NULL : c.err;
+}
+
+void bpf_emit_kernel_cast(const struct node *n, const char *root,
+			  const char *val, const char *fault, FILE *out)
+{
+	const struct node *cast = kernel_cast_of(n);
+	static int ncasts;
+	const char *why = NULL;
+	struct core c = { .b = kernel_btf(NULL), .tag = ++ncasts };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *steps = open_memstream(&buf, &len);
+
+	/* checked at pass 2 (kernel_cast_refuses) */
+	chain_open(&c, steps, root, 0, kernel_cast_struct(cast, &why),
+		   n->sym->member_path);
+	fclose(steps);
+	/* the local types CO-RE relocates, declared in the expression's
+	 * block (the body is written before the programs' declarations) */
+	fputs("{\n", out);
+	for (int i = 0; i < c.nt; i++)
+		emit_ltype(&c, i, out);
+	fwrite(buf, 1, len, out);
+	fprintf(out, "\t%s = (long long)v; %s = f; }\n}\n", val, fault);
+	free(buf);
+	core_free(&c);
 }
 
 
@@ -993,13 +1158,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		emit_ltype(&c, i, out);
 	fwrite(pbuf, 1, plen, out);
 	free(pbuf);
-	for (int i = 0; i < c.nt; i++) {
-		for (int m = 0; m < c.t[i].nm; m++)
-			free(c.t[i].m[m].decl);
-		free(c.t[i].m);
-		free(c.t[i].cname);
-	}
-	free(c.t);
+	core_free(&c);
 	return rc;
 }
 

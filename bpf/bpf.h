@@ -81,6 +81,16 @@ bool bpf_user_probe_names(const struct derived_probe *const *dps, int n);
 struct symbol;
 struct member_path;
 bool bpf_user_typed(const struct derived_probe *dp, const struct symbol *sym);
+/* A typed value of the kernel's memory (a @cast of the kernel's types,
+ * a member chain on it, its address). */
+bool bpf_kernel_typed(const struct node *n);
+/* Why such a value cannot be read in a kernel probe, or NULL. */
+const char *bpf_kernel_cast_refuses(const struct node *n);
+/* The C of such a value's read in a kernel probe (checked at pass 2): a
+ * block that sets val to it, and fault to 1 (val the address) when a
+ * read fails; root: the C of the @cast's base value. */
+void bpf_emit_kernel_cast(const struct node *n, const char *root,
+			  const char *val, const char *fault, FILE *out);
 void bpf_user_steps_c(const struct member_path *path, FILE *out);
 
 /* The process kind (attach_process.c): pass 3's shared programs of the

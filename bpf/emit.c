@@ -670,9 +670,16 @@ static void emit_print(struct emitter *e, const struct node *n)
  * steps read from the process (bpf_probe_read_user); a fault is the
  * module's error at the address.
  */
+static void emit_kernel_typed(struct emitter *e, const struct node *n);
+
 static void emit_user_typed(struct emitter *e, const struct node *n)
 {
 	int u = e->nuniq++;
+
+	if (bpf_kernel_typed(n)) {
+		emit_kernel_typed(e, n);
+		return;
+	}
 
 	if (!e->kernel) {	/* refused in the loader's probes */
 		fputs("0LL", e->out);
@@ -687,6 +694,33 @@ static void emit_user_typed(struct emitter *e, const struct node *n)
 	fprintf(e->out, "\tif (f) FAULT(%d, v); _tv%d = (long long)v; } "
 		"_tv%d; })", error_id(e, "read fault [man error::fault] at "
 				      "0x%llx", n), u, u);
+}
+
+/*
+ * A typed value of kernel memory (@cast with the kernel's types, a member
+ * chain on it, its address) in a kernel probe: its base's value, then the
+ * member steps as CO-RE reads against the running kernel's BTF
+ * (attach.c); a fault is the module's error at the address.
+ */
+static void emit_kernel_typed(struct emitter *e, const struct node *n)
+{
+	int u = e->nuniq++;
+	char root[32], val[32], fault[32];
+
+	if (!e->kernel) {	/* refused in the loader's probes */
+		fputs("0LL", e->out);
+		return;
+	}
+	snprintf(root, sizeof(root), "_kb%d", u);
+	snprintf(val, sizeof(val), "_kv%d", u);
+	snprintf(fault, sizeof(fault), "_kf%d", u);
+	fprintf(e->out, "({ __u64 %s = (__u64)(", root);
+	emit_expr(e, n->sym->typed_base);
+	fprintf(e->out, "); long long %s = 0; int %s = 0;\n", val, fault);
+	bpf_emit_kernel_cast(n, root, val, fault, e->out);
+	fprintf(e->out, "\tif (%s) FAULT(%d, %s); %s; })", fault,
+		error_id(e, "read fault [man error::fault] at 0x%llx", n), val,
+		val);
 }
 
 static void emit_expr(struct emitter *e, const struct node *n)

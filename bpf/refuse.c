@@ -104,6 +104,13 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	switch (n->kind) {
 	case N_EMBEDDED:
 		return "embedded C";
+	case N_UNARY:
+		/* &@cast(p, "T")->f of the kernel's types */
+		if (!bpf_kernel_typed(n))
+			return NULL;
+		return in_kernel ? bpf_kernel_cast_refuses(n) :
+		       "context variables ($name, @cast, @defined) are not "
+		       "read on this backend yet";
 	case N_CALL:
 		if (bpf_knows_call(n))
 			return NULL;
@@ -165,7 +172,10 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_TMEMBER:
 	case N_TINDEX:
 	case N_ATFUNC:
-		/* the kernel's context values: checked by attach.c */
+		/* a @cast of kernel memory: read in any kernel probe (and
+		 * its functions); the context values: checked by attach.c */
+		if (in_kernel && bpf_kernel_typed(n))
+			return bpf_kernel_cast_refuses(n);
 		return in_kernel ? NULL : "context variables ($name, @cast, "
 		       "@defined) are not read on this backend yet";
 	case N_STAT:
