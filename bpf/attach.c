@@ -389,6 +389,8 @@ static void check_context(struct node *n, void *arg)
 			c->typed_root = chain_root(n);	/* refuse.c checks */
 			return;
 		}
+		if (n->kind == N_TARGET && bpf_tp_special(c->dp, n))
+			return;
 		if (n->type == TY_STRING) {
 			c->why = "$$parms, $$vars and $$locals are not on this "
 				 "backend yet";
@@ -994,6 +996,58 @@ void bpf_emit_kernel_cast(const struct node *n, const char *root,
 }
 
 
+/* ---- a tracepoint's $$system, $$name, $$parms ------------------------ */
+
+bool bpf_tp_special(const struct derived_probe *dp, const struct node *n)
+{
+	const char *name = n->target.name;
+
+	if (dp->attach.kind != ATTACH_TRACEPOINT || n->kind != N_TARGET)
+		return false;
+	return !strcmp(name, "$$system") || !strcmp(name, "$$name") ||
+	       ((!strcmp(name, "$$parms") || !strcmp(name, "$$vars")) &&
+		dp->attach.tracepoint.info);
+}
+
+/*
+ * $$parms (and $$vars, the same) of a tracepoint, into S->parms before the
+ * body runs: "NAME=0x..." for each argument in TP_PROTO order, the value
+ * widened from its type as the module widens it (an argument of no
+ * scalar type: 0), each "%#x" as the module prints it. bpf_snprintf takes
+ * 12 values at most: a longer list is written 12 at a time, each after
+ * the last.
+ */
+static void emit_tp_parms(const struct btf *b, const struct derived_probe *dp,
+			  FILE *out)
+{
+	const struct tracepoint_info *tp = dp->attach.tracepoint.info;
+	const char *name = dp->attach.tracepoint.name;
+
+	fputs("\t{ __u64 pv[12]; long pn = 0, po = 0; (void)pn;\n", out);
+	for (int a0 = 0; a0 < tp->nargs || a0 == 0; a0 += 12) {
+		int n = tp->nargs - a0 < 12 ? tp->nargs - a0 : 12;
+		fputs("\t  ", out);
+		for (int a = a0; a < a0 + n; a++) {
+			int type = tp_arg_type(b, name, a);
+			if (type && scalar_c(b, type))
+				fprintf(out, "pv[%d] = (__u64)%sctx[%d]; ",
+					a - a0, cast_of(b, type), a);
+			else
+				fprintf(out, "pv[%d] = 0; ", a - a0);
+		}
+		fputs("\n\t  po &= STP_STR - 1; pn = bpf_snprintf(S->parms + "
+		      "po, STP_STR - po, \"", out);
+		for (int a = a0; a < a0 + n; a++)
+			fprintf(out, "%s%s=0x%%llx", a ? " " : "",
+				tp->args[a].name);
+		fprintf(out, "\", pv, %d); po += pn > 0 ? pn - 1 : 0;\n",
+			n * 8);
+		if (tp->nargs <= a0 + 12)
+			break;
+	}
+	fputs("\t}\n", out);
+}
+
 /* Whether a body reads a member chain of its context. */
 static bool has_chain(const struct probe_body *b)
 {
@@ -1091,7 +1145,9 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 				"&stp_ke%d, &t, (void *)S->c, BPF_ANY); }\n"
 				"\treturn 0;\n}\n", np);
 		}
-		if (p == BPF_PLACE_TRACE && !b->nctxvars)
+		bool parms = p == BPF_PLACE_TRACE && (b->parms_modes & 1) &&
+			     dp->attach.tracepoint.info;
+		if (p == BPF_PLACE_TRACE && !b->nctxvars && !parms)
 			/* no typed value: the plain raw tracepoint */
 			fprintf(pf, "SEC(\"raw_tp/%s\")", name);
 		else if (p == BPF_PLACE_TRACE)
@@ -1106,8 +1162,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * session is no longer running) */
 		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
 			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
-		if (b->nctxvars || p == BPF_PLACE_KRETURN)
+		if (b->nctxvars || p == BPF_PLACE_KRETURN || parms)
 			fputs(scratch_decl, pf);
+		if (parms)
+			emit_tp_parms(c.b, dp, pf);
 		if (at_entry)
 			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
 				"struct stp_kentry *e = bpf_map_lookup_elem("

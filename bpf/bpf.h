@@ -81,6 +81,9 @@ bool bpf_user_probe_names(const struct derived_probe *const *dps, int n);
 struct symbol;
 struct member_path;
 bool bpf_user_typed(const struct derived_probe *dp, const struct symbol *sym);
+/* n is a tracepoint's $$system, $$name, or $$parms/$$vars (mode 0),
+ * which this backend has in dp's body. */
+bool bpf_tp_special(const struct derived_probe *dp, const struct node *n);
 /* A typed value of the kernel's memory (a @cast of the kernel's types,
  * a member chain on it, its address). */
 bool bpf_kernel_typed(const struct node *n);

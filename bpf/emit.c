@@ -5,6 +5,7 @@
  * defines (LOOKUP, UPDATE, PRINT_BEGIN ...). Statements are emit_stmt.c,
  * the program's layout emit_program.c.
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -723,6 +724,48 @@ static void emit_kernel_typed(struct emitter *e, const struct node *n)
 		val);
 }
 
+/*
+ * A tracepoint's $$system and $$name: literals of the body (each
+ * tracepoint of a wildcard has its own; a body of several points names
+ * them alike, pass 2 checks), and its $$parms or $$vars: the string
+ * its program wrote before the body (attach.c). False: n is none.
+ */
+static bool emit_tp_special(struct emitter *e, const struct node *n)
+{
+	int np = 0;
+	const struct derived_probe *const *dps = e->func ? NULL :
+		body_probes(e->prog, e->body, &np);
+
+	if (!np || !bpf_tp_special(dps[0], n))
+		return false;
+	const char *name = n->target.name;
+	if (!strcmp(name, "$$parms") || !strcmp(name, "$$vars")) {
+		fputs("((char *)S->parms)", e->out);
+		return true;
+	}
+	bool sys = !strcmp(name, "$$system");
+	const char *v = sys ? dps[0]->attach.tracepoint.system :
+			dps[0]->attach.tracepoint.name;
+	for (int i = 1; i < np; i++) {
+		const struct attach_tracepoint *tp = &dps[i]->attach.tracepoint;
+		const char *w = sys ? tp->system : tp->name;
+		if (dps[i]->attach.kind != ATTACH_TRACEPOINT || !v || !w ||
+		    strcmp(v, w)) {
+			diag_error(e->s, n->loc, "%s in a probe body of several "
+				   "tracepoints is not on the bpf backend yet "
+				   "(the kernel backend has it: "
+				   "--runtime=kernel)", name);
+			break;
+		}
+	}
+	fputc('"', e->out);
+	for (const char *c = v ? v : ""; *c; c++)
+		fprintf(e->out, isalnum((unsigned char)*c) || *c == '_' ?
+			"%c" : "\\%03o", *c);
+	fputc('"', e->out);
+	return true;
+}
+
 static void emit_expr(struct emitter *e, const struct node *n)
 {
 	switch (n->kind) {
@@ -764,6 +807,8 @@ static void emit_expr(struct emitter *e, const struct node *n)
 			emit_user_typed(e, n);
 			break;
 		}
+		if (emit_tp_special(e, n))
+			break;
 		/* the kernel program read it into the scratch (attach.c) */
 		if (n->kind == N_TARGET && !strcmp(n->target.name, "$return"))
 			fputs("RETV()", e->out);

@@ -230,6 +230,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"unsigned probe; int trying; unsigned errid; "
 		"unsigned long long erraddr; long act; long long v[STP_TMPS]; "
 		"char errmsg[STP_STR]; "
+		/* a tracepoint's $$parms (attach.c) */
+		"char parms[STP_STR]; "
 		"};\n"
 		"struct stp_fc { struct stp_scratch *S; long max; "
 		"long long *rv; char *ret; long long lim; int done, "

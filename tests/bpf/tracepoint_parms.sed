@@ -1,0 +1,2 @@
+s/(p|bprm|regs)=0x[0-9a-f]+/\1=0xADDR/g
+s/old_pid=0x[0-9a-f]+/old_pid=0xPID/
