@@ -671,16 +671,9 @@ static void emit_print(struct emitter *e, const struct node *n)
  * steps read from the process (bpf_probe_read_user); a fault is the
  * module's error at the address.
  */
-static void emit_kernel_typed(struct emitter *e, const struct node *n);
-
 static void emit_user_typed(struct emitter *e, const struct node *n)
 {
 	int u = e->nuniq++;
-
-	if (bpf_kernel_typed(n)) {
-		emit_kernel_typed(e, n);
-		return;
-	}
 
 	if (!e->kernel) {	/* refused in the loader's probes */
 		fputs("0LL", e->out);
@@ -722,6 +715,15 @@ static void emit_kernel_typed(struct emitter *e, const struct node *n)
 	fprintf(e->out, "\tif (%s) FAULT(%d, %s); %s; })", fault,
 		error_id(e, "read fault [man error::fault] at 0x%llx", n), val,
 		val);
+}
+
+/* A typed value (SYM_TYPED): of the kernel's memory or of the process's. */
+static void emit_typed(struct emitter *e, const struct node *n)
+{
+	if (bpf_kernel_typed(n))
+		emit_kernel_typed(e, n);
+	else
+		emit_user_typed(e, n);
 }
 
 /*
@@ -804,7 +806,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 	case N_TMEMBER:
 	case N_TINDEX:
 		if (n->sym && n->sym->kind == SYM_TYPED) {
-			emit_user_typed(e, n);
+			emit_typed(e, n);
 			break;
 		}
 		if (emit_tp_special(e, n))
@@ -825,7 +827,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_ATFUNC:
 		if (n->sym && n->sym->kind == SYM_TYPED) {
-			emit_user_typed(e, n);	/* @cast(p, "T", "PATH") */
+			emit_typed(e, n);	/* @cast(p, "T"[, "PATH"]) */
 			break;
 		}
 		if (!strcmp(n->call.name, "@entry"))
@@ -922,7 +924,7 @@ static void emit_expr(struct emitter *e, const struct node *n)
 		break;
 	case N_UNARY:
 		if (n->sym && n->sym->kind == SYM_TYPED) {
-			emit_user_typed(e, n);	/* &@cast(...)->f */
+			emit_typed(e, n);	/* &@cast(...)->f */
 			break;
 		}
 		if (n->unary.op == OP_ADDR && n->sym &&
