@@ -103,7 +103,8 @@ static void format_record(struct bpf_sink *sink, const void *rec,
 /* A ring buffer record's kind: 0 a printf (format_record), 1 exit(), 2
  * a run-time error, 3 a read fault, 4 text formatted in the kernel
  * (ustack.c), 5 a user stack's missing tables, 6 error("msg"), 7 a
- * kernel stack (kstack.c), 8 a histogram to print (emit_stat.c). */
+ * kernel stack (kstack.c), 8 a histogram to print (emit_stat.c), 9
+ * warn("msg"). */
 static void print_record(const void *rec, unsigned len)
 {
 	const struct { unsigned kind, id; } *h = rec;
@@ -144,6 +145,17 @@ static void print_record(const void *rec, unsigned len)
 		msg[BPF_STRLEN] = 0;
 		if (!nerrors)
 			run_error_text(msg);
+		return;
+	}
+	if (h->kind == 9 && len >= sizeof(*h) + BPF_STRLEN) {
+		/* warn("msg") in a kernel probe (prelude_task.c) */
+		char msg[BPF_STRLEN + 1];
+		memcpy(msg, (const char *)rec + sizeof(*h), BPF_STRLEN);
+		msg[BPF_STRLEN] = 0;
+		size_t n = strlen(msg);
+		fflush(stdout);
+		fprintf(stderr, "WARNING: %s%s", msg,
+			n && msg[n - 1] == '\n' ? "" : "\n");
 		return;
 	}
 	if (h->kind == 4 && len >= sizeof(*h) + h->id) {

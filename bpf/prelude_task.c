@@ -40,6 +40,8 @@ const char bpf_prelude_task[] =
  * halves hold; the module's local_clock() is the scheduler's clock,
  * which counts from the same boot */
 "#define STP_LOCAL_CLOCK_NS() ((long long)bpf_ktime_get_ns())\n"
+/* warn(msg): a record the loader prints on stderr (kind 9) */
+"#define STP_WARN(m) ({ struct stp_msg *x = bpf_ringbuf_reserve(&stp_rb, sizeof(*x), 0); if (x) { x->h.kind = 9; x->h.id = 0; STRCPY(x->s, m); bpf_ringbuf_submit(x, 0); } else __sync_fetch_and_add(&G.stp_lost, 1); 0LL; })\n"
 /* ---- kernel and user memory ---- */
 "#define STP_KREAD_T(t, i, a) ({ __u64 a_ = (__u64)(a); t v_ = 0; if (bpf_probe_read_kernel(&v_, sizeof(v_), (void *)a_)) FAULT(i, a_); (long long)v_; })\n"
 "#define STP_KLONG(i, a) STP_KREAD_T(long, i, a)\n"
@@ -141,4 +143,7 @@ const char bpf_prelude_task[] =
 "#else\n"
 "#define STP_RANDOM32() arc4random()\n"
 "#define STP_LOCAL_CLOCK_NS() stp_clock_ns(CLOCK_MONOTONIC)\n"
+/* warn(msg) in begin and end: after the output before it, as the
+ * module's staprun prints it */
+"#define STP_WARN(m) ({ const char *m_ = (m); size_t n_ = strlen(m_); fflush(stdout); fprintf(stderr, \"WARNING: %s%s\", m_, n_ && m_[n_ - 1] == '\\n' ? \"\" : \"\\n\"); 0LL; })\n"
 "#endif\n";

@@ -177,6 +177,9 @@ static const struct bpf_tapset_fn {
 	/* the probe point and its name, constants of the body (below) */
 	{ "pp", 0, "(", "(", NULL },
 	{ "pn", 0, "(", "(", NULL },
+	{ "ppfunc", 0, "(", "(", NULL },
+	{ "probe_type", 0, "(", "(", NULL },
+	{ "is_return", 0, "(", "(", NULL },
 	/* memory, tasks and conversions: bpf/prelude_task.c */
 	{ "kernel_long", 1, "STP_KLONG(", NULL, KFAULT("long") },
 	{ "kernel_int", 1, "STP_KINT(", NULL, KFAULT("int") },
@@ -231,6 +234,7 @@ static const struct bpf_tapset_fn {
 	{ "randint", 1, "STP_RANDINT(", "STP_RANDINT(", "range too wide" },
 	{ "local_clock_ns", 0, "STP_LOCAL_CLOCK_NS()", "STP_LOCAL_CLOCK_NS()",
 	  NULL },
+	{ "warn", 1, "STP_WARN(", "STP_WARN(", NULL },
 };
 
 static const struct bpf_tapset_fn *find(const char *name)
@@ -302,45 +306,86 @@ static void emit_c_string(FILE *out, const char *v)
 	fputc('"', out);
 }
 
-/*
- * pp() and pn() of the body being emitted: the module's per-probe
- * strings (module.c's probe table), a literal here, as every derived
- * probe running this body has the same (an alias expansion and each
- * point of a wildcard get their own body); else an error.
- */
-static void emit_probe_name(struct emitter *e, const struct node *n)
+/* The probe constants: pp(), pn(), ppfunc(), probe_type(), is_return()
+ * (bpf_emit_tapset_macro writes them as literals of the body). */
+static bool probe_constant_fn(const char *name)
 {
-	const char *v = NULL;
-	bool pn = !strcmp(n->call.name, "pn");
+	return !strcmp(name, "pp") || !strcmp(name, "pn") ||
+	       !strcmp(name, "ppfunc") || !strcmp(name, "probe_type") ||
+	       !strcmp(name, "is_return");
+}
 
+/*
+ * Function fn's value in derived probe dp, as the module's tapset gives
+ * it from its probe table (context.stp): NULL where it has none
+ * (probe_type() of a uprobe: the module's error).
+ */
+static const char *probe_constant(struct arena *a, const char *fn,
+				  const struct derived_probe *dp)
+{
+	enum attach_kind k = dp->attach.kind;
+
+	if (!strcmp(fn, "pp"))
+		return dp->pp;
+	if (!strcmp(fn, "pn"))
+		return dp->body->pn ? dp->body->pn : dp->pp;
+	if (!strcmp(fn, "is_return"))
+		return k == ATTACH_KFUNC_RETURN ? "1" : "0";
+	if (!strcmp(fn, "probe_type"))
+		return k == ATTACH_ONCE ? "begin_end" :
+		       k == ATTACH_TIMER ? "hrtimer" :
+		       k == ATTACH_TRACEPOINT ? "kernel_tracepoint" :
+		       k == ATTACH_KFUNC_ENTRY ? "kprobe" :
+		       k == ATTACH_KFUNC_RETURN ? "kretprobe" : NULL;
+	/* ppfunc(): the function or statement pp() names, up to its '@' */
+	const char *start = strstr(dp->pp, "function(\"");
+	if (start)
+		start += 10;
+	else if ((start = strstr(dp->pp, "statement(\"")))
+		start += 11;
+	return start ? arena_strndup(a, start, strcspn(start, "@\"")) : "";
+}
+
+/*
+ * A probe constant of the body being emitted: the module's per-probe
+ * value (module.c's probe table), a literal here, as every derived probe
+ * running this body has the same (an alias expansion and each point of a
+ * wildcard get their own body); pp() and pn() of user-space probes by
+ * the probe that runs the body; else an error.
+ */
+static void emit_probe_constant(struct emitter *e, const struct node *n)
+{
+	const char *fn = n->call.name, *v = NULL;
 	int np = 0;
 	const struct derived_probe *const *dps = e->func ? NULL :
 		body_probes(e->prog, e->body, &np);
 
 	for (int i = 0; i < np; i++) {
-		const struct derived_probe *dp = dps[i];
-		const char *w = pn && dp->body->pn ?
-				dp->body->pn : dp->pp;
-		if (v && strcmp(v, w)) {
+		const char *w = probe_constant(&e->s->arena, fn, dps[i]);
+		if (!w || (v && strcmp(v, w))) {
 			v = NULL;
 			break;
 		}
 		v = w;
 	}
-	if (!v && bpf_user_probe_names(dps, np)) {
-		/* user-space probes: by the probe that runs the body */
+	bool pn = !strcmp(fn, "pn");
+	if (!v && (pn || !strcmp(fn, "pp")) &&
+	    bpf_user_probe_names(dps, np)) {
 		fprintf(e->out, "STP_PPNAME(TMP(%d), %d))", bpf_new_tmp(e),
 			pn);
 		return;
 	}
 	if (!v) {
 		diag_error(e->s, n->loc, "%s() in a function, or in a probe "
-			   "body of several probe points, is not on the bpf "
-			   "backend yet (the kernel backend has it: "
-			   "--runtime=kernel)", n->call.name);
+			   "body of several probe points, or of a user-space "
+			   "probe, is not on the bpf backend yet (the kernel "
+			   "backend has it: --runtime=kernel)", fn);
 		v = "";
 	}
-	emit_c_string(e->out, v);
+	if (!strcmp(fn, "is_return"))
+		fprintf(e->out, "%sLL", *v ? v : "0");
+	else
+		emit_c_string(e->out, v);
 	fputc(')', e->out);
 }
 
@@ -350,9 +395,9 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 	const struct bpf_tapset_fn *f = entry_of(n);
 	bool first = true;
 
-	if (!strcmp(n->call.name, "pp") || !strcmp(n->call.name, "pn")) {
+	if (probe_constant_fn(n->call.name)) {
 		fputs(macro, e->out);
-		emit_probe_name(e, n);
+		emit_probe_constant(e, n);
 		return;
 	}
 
