@@ -134,6 +134,11 @@ static unsigned long kernel_hz(void)
 	return hz;
 }
 
+unsigned long bpf_kernel_hz(void)
+{
+	return kernel_hz();
+}
+
 /* The ns of a jiffy, or of timer.profile's tick; 0: HZ unknown. */
 static unsigned long long jiffy_ns(void)
 {

@@ -47,6 +47,8 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 /* A timer's .randomize(M) in ns (0: none): its period is then period_ns
  * +/- up to that, redrawn at every expiry, as the module's */
 unsigned long long bpf_timer_randomize_ns(const struct derived_probe *dp);
+/* The target kernel's HZ (its config's CONFIG_HZ), 0 when unknown. */
+unsigned long bpf_kernel_hz(void);
 bool bpf_place_in_kernel(enum bpf_place p);
 /* A body that asks who is running (pid(), execname() ...). */
 bool bpf_body_needs_kernel(const struct derived_probe *dp);

@@ -183,6 +183,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	fputs(decl + strlen("STP_RT_DECL"), out);
 	fputs(bpf_prelude_sysc, out);
 	fputs(bpf_prelude_task, out);
+	/* HZ(): the target kernel's (refuse.c refuses it when unknown) */
+	fprintf(out, "#define STP_HZ %luLL\n", bpf_kernel_hz());
 	/* the globals: scalars in .bss, arrays as hash maps */
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"

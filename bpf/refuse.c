@@ -112,6 +112,11 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 		       "context variables ($name, @cast, @defined) are not "
 		       "read on this backend yet";
 	case N_CALL:
+		if (!strcmp(n->call.name, "HZ") && bpf_tapset_known(n) &&
+		    !bpf_kernel_hz())
+			return "it calls HZ(), which needs the kernel's HZ: "
+			       "neither /boot/config-RELEASE nor "
+			       "/proc/config.gz gives it";
 		if (bpf_knows_call(n))
 			return NULL;
 		if ((!strcmp(n->call.name, "pp") ||

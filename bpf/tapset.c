@@ -235,6 +235,7 @@ static const struct bpf_tapset_fn {
 	{ "local_clock_ns", 0, "STP_LOCAL_CLOCK_NS()", "STP_LOCAL_CLOCK_NS()",
 	  NULL },
 	{ "warn", 1, "STP_WARN(", "STP_WARN(", NULL },
+	{ "HZ", 0, "STP_HZ", "STP_HZ", NULL },
 };
 
 static const struct bpf_tapset_fn *find(const char *name)
