@@ -270,6 +270,7 @@ struct stp_globals_head {
 	unsigned long long lost_errors;	/* run-time errors it refused */
 	unsigned long long exit;	/* exit() was called */
 	long long target;		/* target(): -c's command, -x's PID */
+	long long loader_pid;		/* stp_pid(): the loader's process */
 };
 
 #endif /* BPF_BPF_H */

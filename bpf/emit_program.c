@@ -189,7 +189,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
 	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
-	      "\tlong long stp_target;\n",
+	      "\tlong long stp_target, stp_loader_pid;\n",
 	      out);
 	bpf_wrap_globals(out, prog);
 	for (int i = 0; i < prog->nglobals; i++) {

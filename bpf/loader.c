@@ -527,6 +527,7 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	struct stp_globals_head *head = globals;
 	head->time_off = realtime_offset();
 	head->target = target_pid;
+	head->loader_pid = getpid();
 	u.init(&rt);
 
 	struct bpf_map *rbmap = bpf_object__find_map_by_name(obj, "stp_rb");

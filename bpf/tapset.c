@@ -236,6 +236,8 @@ static const struct bpf_tapset_fn {
 	  NULL },
 	{ "warn", 1, "STP_WARN(", "STP_WARN(", NULL },
 	{ "HZ", 0, "STP_HZ", "STP_HZ", NULL },
+	/* begin and end run in the loader, as the module's in staprun */
+	{ "stp_pid", 0, "G.stp_loader_pid", "((long long)getpid())", NULL },
 };
 
 static const struct bpf_tapset_fn *find(const char *name)
