@@ -585,7 +585,7 @@ const char bpf_prelude_sysc[] =
 "		o = stp_sysc_c(&st->out, o, ',');\n"
 "		o = stp_sysc_c(&st->out, o, ' ');\n"
 "	}\n"
-"	stp_sysc_ustr_quoted(st->q.s, str);\n"
+"	stp_str_quoted(st->q.s, str, 1);\n"
 "	o = stp_sysc_append(&st->out, o, &st->q);\n"
 "	st->o = o;\n"
 "	now = o < STP_STR - 1 ? o : STP_STR - 1;\n"
