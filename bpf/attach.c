@@ -370,6 +370,11 @@ static const char *fentry_refusal(int func_id)
 
 /* ---- pass 2: what this backend refuses ---------------------------------- */
 
+static bool dp_is_tracepoint(const struct derived_probe *dp)
+{
+	return dp->attach.kind == ATTACH_TRACEPOINT;
+}
+
 struct ctx_check {
 	const struct derived_probe *dp;
 	const char *why;
@@ -397,8 +402,11 @@ static void check_context(struct node *n, void *arg)
 		if (n->kind == N_TARGET && bpf_tp_special(c->dp, n))
 			return;
 		if (n->type == TY_STRING) {
-			c->why = "$$parms, $$vars and $$locals are not on this "
-				 "backend yet";
+			c->why = dp_is_tracepoint(c->dp) ?
+				 "pretty printing ($$parms$, $x$) is not on "
+				 "this backend yet" :
+				 "$$parms, $$vars and $$locals (and pretty "
+				 "printing) are not on this backend yet";
 			return;
 		}
 		if (bpf_user_typed(c->dp, n->sym)) {
