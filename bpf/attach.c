@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include <linux/perf_event.h>
 
 #include <bpf/btf.h>
 #include <zlib.h>
@@ -214,6 +215,13 @@ enum bpf_place bpf_place_of(const struct derived_probe *dp, const char **tp,
 		return BPF_PLACE_UPROBE;
 	case ATTACH_PROCESS:
 		return BPF_PLACE_PROCESS;
+	case ATTACH_PERF:
+		/* a sampled event on every CPU, as timer.profile's */
+		if (at->perf.counter || at->filter.exe)
+			return BPF_PLACE_NONE;
+		if (period_ns)
+			*period_ns = at->perf.sample;
+		return BPF_PLACE_PERF;
 	default:
 		return BPF_PLACE_NONE;
 	}
@@ -498,6 +506,14 @@ const char *bpf_refuses_attach(const struct derived_probe *dp)
 		/* a perf event's body: its @cast reads (below) */
 		if (bpf_place_of(dp, NULL, NULL) != BPF_PLACE_PERF)
 			return NULL;
+		break;
+	case ATTACH_PERF:
+		if (at->perf.counter)
+			return "perf counters (.counter(\"NAME\"), @perf) are "
+			       "not on this backend yet";
+		if (at->filter.exe)
+			return "perf events of a process (.process) are not on "
+			       "this backend yet";
 		break;
 	case ATTACH_TRACEPOINT:
 		if (!kernel_btf(&why))
@@ -1213,10 +1229,13 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 				    dp->attach.tracepoint.system &&
 				    strcmp(dp->attach.tracepoint.system,
 					   "raw_syscalls");
+			/* the sampled event's registers: timer.profile's
+			 * tick, a perf probe's event */
+			bool regs = p == BPF_PLACE_PERF &&
+				    (dp->attach.kind == ATTACH_PERF ||
+				     dp->attach.timer.profile);
 			fprintf(pf, "\tSTP_KSETIP(%s, %d);\n",
-				p == BPF_PLACE_PERF &&
-				dp->attach.timer.profile ? "ctx[16]" : "0",
-				alias);
+				regs ? "ctx[16]" : "0", alias);
 		}
 		fprintf(pf, "\tstp_b%d();\n", b->index);
 		if (set_ip)
@@ -1246,22 +1265,37 @@ void bpf_emit_perf_table(struct program *prog, FILE *out)
 	int np = 0;
 
 	fputs("const struct { const char *prog; unsigned long long ns; "
-	      "int all_cpus; } stp_perf[] = { ", out);
+	      "int all_cpus; unsigned type; unsigned long long config; "
+	      "int freq; const char *pp; } stp_perf[] = {\n", out);
 	for (int j = 0; j < prog->nprobes; j++) {
 		const struct derived_probe *dp = prog->probes[j];
+		const struct attach *at = &dp->attach;
 		unsigned long long ns = 0;
 		enum bpf_place p = bpf_place_of(dp, NULL, &ns);
 
 		if (!bpf_place_in_kernel(p))
 			continue;
-		if (p == BPF_PLACE_PERF)
-			fprintf(out, "{ \"stp_p%d\", %lluULL, %d }, ", np,
-				dp->attach.timer.profile ? profile_tick_ns() :
-				ns,
-				dp->attach.timer.profile ? 1 : 0);
+		if (p == BPF_PLACE_PERF && at->kind == ATTACH_PERF) {
+			/* its event, sampled on every CPU */
+			fprintf(out, "{ \"stp_p%d\", %lluULL, 1, %uU, %lluULL, "
+				"%d, ", np, (unsigned long long)at->perf.sample,
+				at->perf.type,
+				(unsigned long long)at->perf.config,
+				at->perf.freq);
+			bpf_c_string(out, dp->pp);
+			fputs(" },\n", out);
+		} else if (p == BPF_PLACE_PERF) {
+			/* a timer: a cpu-clock event, on every CPU for
+			 * timer.profile */
+			fprintf(out, "{ \"stp_p%d\", %lluULL, %d, %uU, %uULL, "
+				"0, NULL },\n", np, at->timer.profile ?
+				profile_tick_ns() : ns,
+				at->timer.profile ? 1 : 0, PERF_TYPE_SOFTWARE,
+				PERF_COUNT_SW_CPU_CLOCK);
+		}
 		np++;
 	}
-	fputs("{ NULL, 0, 0 } };\n", out);
+	fputs("{ NULL, 0, 0, 0, 0, 0, NULL } };\n", out);
 	bpf_emit_uprobe_table(prog, out);
 	bpf_emit_process_table(prog, out);
 }

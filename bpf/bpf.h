@@ -250,6 +250,9 @@ const char *bpf_tapset_expr(const char *name, bool kernel);
 /* The same for call n when it names such a function (embedded C) or a
  * builtin with the entry's arguments (tapset.c); known: in either half. */
 const char *bpf_tapset_call(const struct node *n, bool kernel);
+/* v as a C string literal: its quotes, backslashes, control and
+ * non-ASCII bytes escaped in octal (tapset.c) */
+void bpf_c_string(FILE *out, const char *v);
 bool bpf_tapset_known(const struct node *n);
 
 /* The C before every program (prelude.c). */

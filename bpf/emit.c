@@ -5,7 +5,6 @@
  * defines (LOOKUP, UPDATE, PRINT_BEGIN ...). Statements are emit_stmt.c,
  * the program's layout emit_program.c.
  */
-#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -760,11 +759,7 @@ static bool emit_tp_special(struct emitter *e, const struct node *n)
 			break;
 		}
 	}
-	fputc('"', e->out);
-	for (const char *c = v ? v : ""; *c; c++)
-		fprintf(e->out, isalnum((unsigned char)*c) || *c == '_' ?
-			"%c" : "\\%03o", *c);
-	fputc('"', e->out);
+	bpf_c_string(e->out, v ? v : "");
 	return true;
 }
 

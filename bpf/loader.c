@@ -39,7 +39,8 @@ struct user_half {
 	void (*init)(struct stp_rt *);
 	/* the kernel's timers: perf events (attach.c) */
 	const struct { const char *prog; unsigned long long ns;
-		       int all_cpus; } *perf;
+		       int all_cpus; unsigned type; unsigned long long config;
+		       int freq; const char *pp; } *perf;
 	/* the uprobes: the binary and file offset of each (attach_uprobe.c) */
 	const struct { const char *prog, *path; unsigned long long offset,
 		       ref_ctr; int ret; long long pid; } *uprobes;
@@ -295,10 +296,11 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 	int attached = 0;
 	for (int cpu = 0; cpu < ncpus && *nlinks < max_links; cpu++) {
 		struct perf_event_attr a = {
-			.type = PERF_TYPE_SOFTWARE,
+			.type = u->perf[i].type,
 			.size = sizeof(a),
-			.config = PERF_COUNT_SW_CPU_CLOCK,
+			.config = u->perf[i].config,
 			.sample_period = u->perf[i].ns,
+			.freq = u->perf[i].freq != 0,
 		};
 		int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
 				      PERF_FLAG_FD_CLOEXEC);
@@ -313,6 +315,12 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 		attached++;
 		if (!u->perf[i].all_cpus)
 			break;
+	}
+	if (!attached && u->perf[i].pp) {
+		/* a perf probe's event (no PMU for it...): the module's */
+		fprintf(stderr, "ERROR: probe %s registration error [man "
+			"warning::pass5] (rc %d)\n", u->perf[i].pp, -errno);
+		return 1;
 	}
 	if (!attached) {
 		fprintf(stderr, "stap: error: attaching a timer (a cpu-clock "
@@ -664,7 +672,9 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 		nerrors += (int)head->lost_errors;
 	}
 	exit_requested = false;
-	if (!nerrors)
+	/* a probe that could not be placed failed the session: no end
+	 * probe runs, as the module's */
+	if (!nerrors && !attach_failed)
 		run_list(u.end);
 	ring_buffer__consume(rb);
 	fflush(stdout);

@@ -318,7 +318,7 @@ const char *bpf_refuses(const struct derived_probe *dp)
 	if (place == BPF_PLACE_NONE)
 		return "this kind of probe point is not on this backend yet "
 		       "(it has begin, end, never, timer.s/ms/us/ns/hz/jiffies(N), "
-		       "timer.profile, "
+		       "timer.profile, perf.* sampled, "
 		       "kernel.trace, kernel.function, "
 		       "process(\"PATH\").function and .mark, "
 		       "process.begin/.end/.thread.*/.syscall*)";

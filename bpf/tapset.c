@@ -301,7 +301,7 @@ bool bpf_tapset_known(const struct node *n)
 	return entry_of(n) != NULL || ustack_call(n);
 }
 
-static void emit_c_string(FILE *out, const char *v)
+void bpf_c_string(FILE *out, const char *v)
 {
 	fputc('"', out);
 	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
@@ -391,7 +391,7 @@ static void emit_probe_constant(struct emitter *e, const struct node *n)
 	if (!strcmp(fn, "is_return"))
 		fprintf(e->out, "%sLL", *v ? v : "0");
 	else
-		emit_c_string(e->out, v);
+		bpf_c_string(e->out, v);
 	fputc(')', e->out);
 }
 
