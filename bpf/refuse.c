@@ -182,6 +182,9 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 	case N_ATFUNC:
 		/* a @cast of kernel memory: read in any kernel probe (and
 		 * its functions); the context values: checked by attach.c */
+		if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@perf"))
+			return "@perf (a perf counter) is not on this backend "
+			       "yet";
 		if (in_kernel && bpf_kernel_typed(n))
 			return bpf_kernel_cast_refuses(n);
 		return in_kernel ? NULL : "context variables ($name, @cast, "
