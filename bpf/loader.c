@@ -318,8 +318,9 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 	}
 	if (!attached && u->perf[i].pp) {
 		/* a perf probe's event (no PMU for it...): the module's */
-		fprintf(stderr, "ERROR: probe %s registration error [man "
-			"warning::pass5] (rc %d)\n", u->perf[i].pp, -errno);
+		fprintf(stderr, "ERROR: probe %s registration error "
+			"[man warning::pass5] (rc %d)\n", u->perf[i].pp,
+			-errno);
 		return 1;
 	}
 	if (!attached) {
