@@ -922,8 +922,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * tracepoint, whose probefunc() names the trace call's
 		 * function (the module's condition) */
 		bool set_ip = bpf_kstack_uses_ip(prog);
+		/* flag 16: an entry, whose walk starts at the site */
 		if (set_ip && p == BPF_PLACE_KFUNC)
-			fputs("\tSTP_KSETIP(stp_kfn_site(ctx), 0);\n", pf);
+			fputs("\tSTP_KSETIP2(stp_kfn_site(ctx), "
+			      "bpf_get_func_ip(ctx), 16);\n", pf);
 		else if (set_ip && p == BPF_PLACE_KRETURN)
 			/* flag 8: addr() looks for it at its first read */
 			fputs("\tSTP_KSETIP2(0, bpf_get_func_ip(ctx), 8);\n", pf);

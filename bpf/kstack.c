@@ -114,6 +114,24 @@ static const char kstack_c[] =
 	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
 	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
 	"\tw->n = i + 1;\n\treturn 0;\n}\n"
+	/* the probe's address and its function (kernel.function), set
+	 * by the program at its level (STP_KSETIP, below) */
+	"struct stp_kipv { __u64 ip, fn; __u32 flags; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
+	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
+	/* ... in kernel.function, the frames through the fentry site's
+	 * return address in the function (the trampoline's call), the
+	 * entry's last frame then the site itself, as the module's walk
+	 * starts at its kprobe's registers (a .return's at the address
+	 * returned to) */
+	"static long stp_kfn_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
+	"\tif (a <= w->val || a > w->val + 16)\n\t\treturn 0;\n"
+	"\tw->first += i;\n\tw->stop = 1;\n\treturn 1;\n}\n"
 	/* the walk: frames past our programs' and the glue's, at most
 	 * STP_KMAX, in stp_kwk's pcs */
 	"__attribute__((noinline)) int stp_kwalk(void)\n{\n"
@@ -127,6 +145,15 @@ static const char kstack_c[] =
 	"\tw->raw_n = n > 0 ? (long)((unsigned long)n / 8) : 0;\n"
 	"\tbpf_loop(16, stp_kown, 0, 0);\n"
 	"\tbpf_loop(12 * 32, stp_kglue_step, 0, 0);\n"
+	"\t{\n\t\t__u32 zp = (z - 1) & (STP_KLV - 1);\n"
+	"\t\tstruct stp_kipv *v = bpf_map_lookup_elem(&stp_kip, &zp);\n"
+	"\t\tif (v && v->fn) {\n"
+	"\t\t\tw->val = v->fn;\n\t\t\tw->stop = 0;\n"
+	"\t\t\tbpf_loop(16, stp_kfn_step, 0, 0);\n"
+	"\t\t\tif (w->stop && (v->flags & 16))\n"
+	"\t\t\t\tw->raw[w->first & (STP_KRAW - 1)] = v->ip;\n"
+	"\t\t\telse if (w->stop)\n\t\t\t\tw->first++;\n"
+	"\t\t}\n\t}\n"
 	"\tbpf_loop(STP_KMAX, stp_kcopy, 0, 0);\n"
 	"\treturn (int)w->n;\n}\n"
 	/* print_backtrace(): the frames to the loader, which names them */
@@ -340,10 +367,6 @@ static const char kstack_c[] =
 	 * body (STP_KSETIP: 0 for a tracepoint, the interrupted ip for
 	 * timer.profile, as the module's registers), with its flags (1: a
 	 * tapset alias on a tracepoint), at its nesting depth */
-	"struct stp_kipv { __u64 ip, fn; __u32 flags; };\n"
-	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-	"__uint(max_entries, STP_KLV); __type(key, __u32); "
-	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
 	"#define STP_KSETIP2(a, f, fl) ({ __u64 ip_ = (a), fn_ = (f); __u32 z_; "
 	"struct stp_kipv *v_; STP_KIN(); z_ = stp_klv(); "
 	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
@@ -481,17 +504,6 @@ static const char kstack_c[] =
 	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
 
-/* Whether the program's kernel probes ask for the probe's address
- * (STP_KSETIP in each program, attach.c). */
-bool bpf_kstack_uses_ip(const struct program *prog)
-{
-	for (int i = 0; i < prog->nfuncs; i++) {
-		const struct script_func *f = prog->funcs[i];
-		if (f->used && f->sym && bpf_kstack_needs_ip(f->sym->name))
-			return true;
-	}
-	return false;
-}
 
 /* The tapset functions that read the probe's address: what a program
  * sets only on a tracepoint or a perf timer so far (refuse.c). */
@@ -552,7 +564,10 @@ static void emit_sysc_entries(FILE *out)
 	fputs("};\n", out);
 }
 
-void bpf_emit_kstack(struct program *prog, FILE *out)
+/* Whether the program's kernel probes use the stacks or ask for the
+ * probe's address: then each program sets it (STP_KSETIP, attach*.c),
+ * which a walk in kernel.function reads too. */
+bool bpf_kstack_uses_ip(const struct program *prog)
 {
 	bool used = false;
 
@@ -571,7 +586,12 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));
 	}
-	if (used)
+	return used;
+}
+
+void bpf_emit_kstack(struct program *prog, FILE *out)
+{
+	if (bpf_kstack_uses_ip(prog))
 		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
 			"#define STP_KRAW %d\n#define STP_KMAX %d\n"
 			"#define STP_KLV 4\n%s",
