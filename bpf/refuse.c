@@ -27,11 +27,13 @@ static bool bpf_knows_call(const struct node *n)
 	return false;
 }
 
-/* The string builtins the kernel half has too (emit_sprint.c). */
+/* The string builtins the kernel half has too (emit_sprint.c; matched()
+ * and ngroups(): emit_regex.c). */
 static bool bpf_kernel_string_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"strlen", "substr", "stringat", "isinstr", "strpos", NULL,
+		"strlen", "substr", "stringat", "isinstr", "strpos",
+		"matched", "matched_str", "ngroups", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
