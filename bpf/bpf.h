@@ -58,7 +58,8 @@ void bpf_emit_perf_table(struct session *s, struct program *prog, FILE *out);
 
 /* The uprobe kind (attach_uprobe.c): pass 2's refusal of dp's values,
  * or NULL; pass 3's program(s) for dp, number np (*declared: the
- * shared declarations were written); the loader's table of them. */
+ * shared declarations were written; set_ip: it sets the probe's
+ * address, kstack.c); the loader's table of them. */
 const char *bpf_uprobe_refuses(const struct derived_probe *dp);
 int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		       int np, bool *declared, FILE *out,
@@ -118,7 +119,8 @@ void bpf_kstack_ranges(struct bpf_object *obj);
  * print_stack() record's string, as the tapset's print_syms() */
 bool bpf_kstack_native(const char *name);
 /* addr() and what reads the probe's address like it (probemod(),
- * probefunc()'s helpers): a name's need, a program's use */
+ * probefunc()'s helpers): a name's need; a program's use of them or of
+ * the stacks (each of its kernel programs then sets the address) */
 bool bpf_kstack_needs_ip(const char *name);
 bool bpf_kstack_uses_ip(const struct program *prog);
 void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len);
