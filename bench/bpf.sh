@@ -138,6 +138,9 @@ row "strpos 511 near misses" "$(ours "global h, x probe begin { h = sprintf(\"%0
 # order map's 16 buckets, then deleted)
 row "execname() =~ re" "$(ours "global x probe $tp { x = execname() =~ \"^(sshd|loo+p)$\" }")" "-"
 row "w%[16] new key" "$(ours "global w%[16], n probe $tp { w[n++] = 1 }")" "-"
+# a match's groups (the submatch simulation: bpf_loop steps a position,
+# a thread, an instruction) and one read of them
+row "=~ (..)-(..); matched" "$(ours "global x probe $tp { if (\"loop-42\" =~ \"^([a-z]+)-([0-9]+)$\") x = matched(1) }")" "-"
 of=$base bf=$base
 row "fentry n++ (vs loop)" \
 	"$(ours 'global n probe kernel.function("__x64_sys_getppid") { n++ }')" \

@@ -1143,7 +1143,8 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		if (!bpf_place_in_kernel(p))
 			continue;
 		if (p == BPF_PLACE_UPROBE) {
-			rc |= bpf_uprobe_program(s, dp, np++, &udecl, pf);
+			rc |= bpf_uprobe_program(s, dp, np++, &udecl, pf,
+						 bpf_kstack_uses_ip(prog));
 			continue;
 		}
 		if (p == BPF_PLACE_PROCESS) {
@@ -1220,15 +1221,35 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * x86-64's 17th word); flag 1: a tapset alias on a
 		 * tracepoint, whose probefunc() names the trace call's
 		 * function (the module's condition) */
-		bool set_ip = bpf_kstack_uses_ip(prog) &&
-			      (p == BPF_PLACE_TRACE || p == BPF_PLACE_PERF);
-		if (set_ip) {
+		bool set_ip = bpf_kstack_uses_ip(prog);
+		/* flag 16: an entry, whose walk starts at the site */
+		if (set_ip && p == BPF_PLACE_KFUNC)
+			fputs("\tSTP_KSETIP2(stp_kfn_site(ctx), "
+			      "bpf_get_func_ip(ctx), 16);\n", pf);
+		else if (set_ip && p == BPF_PLACE_KRETURN)
+			/* flag 8: addr() looks for it at its first read */
+			fputs("\tSTP_KSETIP2(0, bpf_get_func_ip(ctx), 8);\n", pf);
+		else if (set_ip) {
 			const char *pn = b->pn ? b->pn : dp->pp;
-			int alias = p == BPF_PLACE_TRACE &&
-				    strncmp(pn, "kernel.trace(", 13) &&
-				    dp->attach.tracepoint.system &&
-				    strcmp(dp->attach.tracepoint.system,
-					   "raw_syscalls");
+			const char *sys = p == BPF_PLACE_TRACE ?
+				dp->attach.tracepoint.system : NULL;
+			int alias = sys && strncmp(pn, "kernel.trace(", 13) &&
+				    strcmp(sys, "raw_syscalls");
+			/* flags 2 and 4: an entry and a .return of the
+			 * syscall family (syscall.NAME and its nd_, tp_,
+			 * dw_ names), probefunc()'s cases (the module's
+			 * stp_sysc_probe) */
+			if (sys && !strcmp(sys, "raw_syscalls")) {
+				if (!strncmp(pn, "nd_", 3) ||
+				    !strncmp(pn, "tp_", 3) ||
+				    !strncmp(pn, "dw_", 3))
+					pn += 3;
+				if (!strncmp(pn, "syscall.", 8))
+					alias = !strcmp(dp->attach.tracepoint.name,
+							"sys_enter") ? 2 :
+						!strcmp(dp->attach.tracepoint.name,
+							"sys_exit") ? 4 : 0;
+			}
 			/* the sampled event's registers: timer.profile's
 			 * tick, a perf probe's event */
 			bool regs = p == BPF_PLACE_PERF &&

@@ -163,7 +163,15 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 			if (e == PROC_SYSCALL_RETURN)
 				fprintf(out, "\t\tS->ret = raw[%d];\n",
 					PROC_VALUE_RETURN);
-			fprintf(out, "\t\tstp_b%d();\n\t}\n", dp->body->index);
+			/* addr(): 0, the module's process.* events have
+			 * no registers */
+			if (bpf_kstack_uses_ip(prog))
+				fprintf(out, "\t\tSTP_KSETIP(0, 0);\n\t\t"
+					"stp_b%d();\n\t\tSTP_KOUT();\n\t}\n",
+					dp->body->index);
+			else
+				fprintf(out, "\t\tstp_b%d();\n\t}\n",
+					dp->body->index);
 		}
 		np++;
 	}

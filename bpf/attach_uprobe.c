@@ -504,7 +504,7 @@ static const char *ret_cast(const struct attach_uprobe *u)
 }
 
 int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
-		       int np, bool *declared, FILE *out)
+		       int np, bool *declared, FILE *out, bool set_ip)
 {
 	const struct attach_uprobe *u = &dp->attach.uprobe;
 	const struct probe_body *b = dp->body;
@@ -549,7 +549,14 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		rc |= emit_values(s, dp, out);
 	if (u->ret)
 		fprintf(out, "\tS->ret = %sctx->ax;\n", ret_cast(u));
-	fprintf(out, "\tstp_b%d();\n\treturn 0;\n}\n", b->index);
+	/* addr(): the user registers' ip, as the module's (the probed
+	 * instruction, in a uretprobe the address returned to) */
+	if (set_ip)
+		fputs("\tSTP_KSETIP(ctx->ip, 0);\n", out);
+	fprintf(out, "\tstp_b%d();\n", b->index);
+	if (set_ip)
+		fputs("\tSTP_KOUT();\n", out);
+	fputs("\treturn 0;\n}\n", out);
 	return rc;
 }
 

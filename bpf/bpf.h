@@ -63,10 +63,12 @@ void bpf_emit_perf_table(struct program *prog, FILE *out);
 
 /* The uprobe kind (attach_uprobe.c): pass 2's refusal of dp's values,
  * or NULL; pass 3's program(s) for dp, number np (*declared: the
- * shared declarations were written); the loader's table of them. */
+ * shared declarations were written; set_ip: it sets the probe's
+ * address, kstack.c); the loader's table of them. */
 const char *bpf_uprobe_refuses(const struct derived_probe *dp);
 int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
-		       int np, bool *declared, FILE *out);
+		       int np, bool *declared, FILE *out,
+		       bool set_ip);
 void bpf_emit_uprobe_table(struct program *prog, FILE *out);
 /* $$name (0) or $$provider (1) of a uprobe (n an N_TARGET), else -1; the
  * kernel half's table of them by probe (S->probe), before the bodies. */
@@ -135,10 +137,17 @@ void bpf_kstack_ranges(struct bpf_object *obj);
  * print_stack() record's string, as the tapset's print_syms() */
 bool bpf_kstack_native(const char *name);
 /* addr() and what reads the probe's address like it (probemod(),
- * probefunc()'s helpers): a name's need, a program's use */
+ * probefunc()'s helpers): a name's need; a program's use of them or of
+ * the stacks (each of its kernel programs then sets the address) */
 bool bpf_kstack_needs_ip(const char *name);
 bool bpf_kstack_uses_ip(const struct program *prog);
 void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len);
+/* the kernel function of each x86_64 system call number, 64-bit and
+ * 32-bit tasks' (sysc_entry.c, generated), NULL where none */
+extern const char *const bpf_sysc_entry64[];
+extern const int bpf_sysc_nentry64;
+extern const char *const bpf_sysc_entry32[];
+extern const int bpf_sysc_nentry32;
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);

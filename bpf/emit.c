@@ -397,6 +397,25 @@ static bool emit_tapset_call(struct emitter *e, const struct node *n)
 		}
 		return true;
 	}
+	if ((!strcmp(name, "matched") || !strcmp(name, "matched_str")) &&
+	    e->kernel) {
+		fprintf(e->out, "STP_KRE_MATCHED(TMP(%d), %d, %d, ",
+			bpf_new_tmp(e), error_id(e, "Attempted to get "
+			"subexpression %lld from failed match", n),
+			error_id(e, "Attempted to get nonexistent "
+				 "subexpression %lld", n));
+		if (n->call.args)
+			emit_expr(e, n->call.args);
+		else
+			fputs("0", e->out);
+		fputs(")", e->out);
+		return true;
+	}
+	if (!strcmp(name, "ngroups") && e->kernel) {
+		fprintf(e->out, "STP_KRE_NGROUPS(%d)", error_id(e, "Attempted "
+			"to get subexpression count from failed match", n));
+		return true;
+	}
 	if (!strcmp(name, "matched") || !strcmp(name, "matched_str")) {
 		fprintf(e->out, "stp_re_matched(TMP(%d), ", bpf_new_tmp(e));
 		if (n->call.args)
@@ -463,6 +482,10 @@ static void emit_call(struct emitter *e, const struct node *n)
 		;
 	else if (e->kernel && !strcmp(name, "error"))
 		emit_tapset_call(e, n);	/* ERROR_MSG */
+	else if (e->kernel && (!strcmp(name, "matched") ||
+			       !strcmp(name, "matched_str") ||
+			       !strcmp(name, "ngroups")))
+		emit_tapset_call(e, n);	/* emit_regex.c's state */
 	else if (!e->kernel && bpf_tapset_known(n) &&
 		 bpf_tapset_call(n, true) && !bpf_tapset_call(n, false)) {
 		/* a kernel-only tapset function (stack()'s __stack_raw) in

@@ -52,6 +52,8 @@ struct emitter {
 	bool kernel_strings;		/* stp_k_strlen ... written */
 	bool kernel_strcmp;		/* stp_g_strcmp written (emit.c) */
 	bool regex_ready;		/* bpf_prelude_regex written */
+	/* a kernel probe asks for a match's groups (bpf_kernel_groups) */
+	bool kernel_groups, kernel_groups_known;
 	int tmp_base;			/* the kernel's functions: their own
 					 * scratch slots, after their callers' */
 	/* the user half's foreach loops whose element a read of the array
@@ -96,6 +98,7 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 
 bool bpf_emit_kernel_string_call(struct emitter *e, const struct node *n);
 void bpf_emit_kernel_regex(struct emitter *e, const struct node *n);
+bool bpf_kernel_groups(struct emitter *e);
 
 bool bpf_wraps(const struct symbol *sym);
 bool bpf_program_wraps(const struct program *prog);

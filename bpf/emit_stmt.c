@@ -810,6 +810,9 @@ void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 		fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
 			"\tlong stp_actions = 0, stp_max_actions = %d;\n",
 			b->index, max);
+		/* no match yet in this probe (the module's context) */
+		if (bpf_kernel_groups(e))
+			fputs("\tSTP_KRE_RESET();\n", out);
 	} else {
 		/* an error ends the probe here: said by the loader */
 		fprintf(out, "static void stp_b%d(void)\n{\n"

@@ -25,10 +25,14 @@
  * perf program may interrupt a tracepoint's between walk and copy).
  *
  * print_stack() and sprint_stack() (the tapset's tokenize), modname(),
- * and addr(), probemod(), probefunc() in tracepoint and perf probes
- * (their programs set the probe's address, attach.c) are here too. Not
- * here yet: addr() and what reads it in kernel.function, uprobe,
- * process and syscall probes (refuse.c refuses them).
+ * and addr(), probemod(), probefunc() (their programs set the probe's
+ * address, attach*.c: the module's registers' ip) are here too: 0 on a
+ * tracepoint or a process.* event, the interrupted ip on timer.profile,
+ * the function's ftrace site in kernel.function, the address it returns
+ * to in .return (a walk of the stack, at the first read), the user
+ * registers' ip in a uprobe; the syscall family's probefunc() names
+ * the system call's function by number (sysc_entry.c) and, in .return,
+ * the frame below the entry code's.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -110,6 +114,24 @@ static const char kstack_c[] =
 	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
 	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
 	"\tw->n = i + 1;\n\treturn 0;\n}\n"
+	/* the probe's address and its function (kernel.function), set
+	 * by the program at its level (STP_KSETIP, below) */
+	"struct stp_kipv { __u64 ip, fn; __u32 flags; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
+	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
+	/* ... in kernel.function, the frames through the fentry site's
+	 * return address in the function (the trampoline's call), the
+	 * entry's last frame then the site itself, as the module's walk
+	 * starts at its kprobe's registers (a .return's at the address
+	 * returned to) */
+	"static long stp_kfn_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
+	"\tif (a <= w->val || a > w->val + 16)\n\t\treturn 0;\n"
+	"\tw->first += i;\n\tw->stop = 1;\n\treturn 1;\n}\n"
 	/* the walk: frames past our programs' and the glue's, at most
 	 * STP_KMAX, in stp_kwk's pcs */
 	"__attribute__((noinline)) int stp_kwalk(void)\n{\n"
@@ -123,6 +145,15 @@ static const char kstack_c[] =
 	"\tw->raw_n = n > 0 ? (long)((unsigned long)n / 8) : 0;\n"
 	"\tbpf_loop(16, stp_kown, 0, 0);\n"
 	"\tbpf_loop(12 * 32, stp_kglue_step, 0, 0);\n"
+	"\t{\n\t\t__u32 zp = (z - 1) & (STP_KLV - 1);\n"
+	"\t\tstruct stp_kipv *v = bpf_map_lookup_elem(&stp_kip, &zp);\n"
+	"\t\tif (v && v->fn) {\n"
+	"\t\t\tw->val = v->fn;\n\t\t\tw->stop = 0;\n"
+	"\t\t\tbpf_loop(16, stp_kfn_step, 0, 0);\n"
+	"\t\t\tif (w->stop && (v->flags & 16))\n"
+	"\t\t\t\tw->raw[w->first & (STP_KRAW - 1)] = v->ip;\n"
+	"\t\t\telse if (w->stop)\n\t\t\t\tw->first++;\n"
+	"\t\t}\n\t}\n"
 	"\tbpf_loop(STP_KMAX, stp_kcopy, 0, 0);\n"
 	"\treturn (int)w->n;\n}\n"
 	/* print_backtrace(): the frames to the loader, which names them */
@@ -336,16 +367,78 @@ static const char kstack_c[] =
 	 * body (STP_KSETIP: 0 for a tracepoint, the interrupted ip for
 	 * timer.profile, as the module's registers), with its flags (1: a
 	 * tapset alias on a tracepoint), at its nesting depth */
-	"struct stp_kipv { __u64 ip; __u32 flags; };\n"
-	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-	"__uint(max_entries, STP_KLV); __type(key, __u32); "
-	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
-	"#define STP_KSETIP(a, fl) ({ __u64 ip_ = (a); __u32 z_; "
+	"#define STP_KSETIP2(a, f, fl) ({ __u64 ip_ = (a), fn_ = (f); __u32 z_; "
 	"struct stp_kipv *v_; STP_KIN(); z_ = stp_klv(); "
 	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
-	"if (v_) { v_->ip = ip_; v_->flags = (fl); } })\n"
-	"#define STP_KADDR() ({ __u32 z_ = stp_klv(); struct stp_kipv *v_ = "
-	"bpf_map_lookup_elem(&stp_kip, &z_); v_ ? (long long)v_->ip : 0LL; })\n"
+	"if (v_) { v_->ip = ip_; v_->fn = fn_; v_->flags = (fl); } })\n"
+	"#define STP_KSETIP(a, fl) STP_KSETIP2(a, 0, fl)\n"
+	/* kernel.function's address (fentry): the function's ftrace
+	 * site, where the module's kprobe sits, past an endbr64 (or the
+	 * nop IBT seals an unused one with: 6.1's, then 6.2's on) */
+	"static __always_inline __u64 stp_kfn_site(void *ctx)\n{\n"
+	"\t__u64 ip = bpf_get_func_ip(ctx);\n\t__u32 ins = 0;\n"
+	"\tbpf_probe_read_kernel(&ins, 4, (void *)ip);\n"
+	"\treturn ins == 0xfa1e0ff3 || ins == 0xd6401f0f || "
+	"ins == 0x001f0f66 ? ip + 4 : ip;\n}\n"
+	/* a .return's (fexit's) address, as a kretprobe's registers
+	 * have it: where the function returns to, the frame after the
+	 * one the trampoline's call left in the function (its ftrace
+	 * site's return address, within 16 bytes of its start). Looked
+	 * for at the first read of addr() (flag 8: not yet), a walk of
+	 * the stack being dear */
+	"static long stp_kret_step(__u32 i, void *c)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tif (!w || i + 1 >= w->raw_n)\n\t\treturn 1;\n"
+	"\t__u64 a = w->raw[i & (STP_KRAW - 1)];\n"
+	"\tif (a <= w->val || a > w->val + 16)\n\t\treturn 0;\n"
+	"\tw->val = w->raw[(i + 1) & (STP_KRAW - 1)];\n"
+	"\tw->stop = 1;\n\treturn 1;\n}\n"
+	"__attribute__((noinline)) long long stp_kretaddr(__u64 fn)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tlong n;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tn = bpf_get_task_stack(bpf_get_current_task_btf(), w->raw, "
+	"sizeof(w->raw), 0);\n"
+	"\tw->raw_n = n > 0 ? (long)((unsigned long)n / 8) : 0;\n"
+	"\tw->val = fn;\n\tw->stop = 0;\n"
+	"\tbpf_loop(STP_KRAW, stp_kret_step, 0, 0);\n"
+	"\treturn w->stop ? (long long)w->val : 0;\n}\n"
+	"#define STP_KADDR() ({ __u32 z_ = stp_klv(); long long r_ = 0; "
+	"struct stp_kipv *v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"if (v_ && (v_->flags & 8)) { __u64 f_ = v_->fn; STP_KIN(); "
+	"r_ = stp_kretaddr(f_); STP_KOUT(); "
+	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"if (v_) { v_->ip = r_; v_->flags &= ~8u; } } "
+	"else if (v_) r_ = (long long)v_->ip; r_; })\n"
+	/* probefunc() in the syscall family's entry probes (flag 2): the
+	 * system call's kernel function by its number (sysc_entry.c's
+	 * table, a 32-bit task's its own), "" for a number without one */
+	"#define STP_KSYSCFN(d) ({ __u32 z_ = stp_klv(); long long nr_ = -1; "
+	"int c_ = 0; struct stp_kipv *v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"(d)[0] = 0; if (v_ && (v_->flags & 2)) { nr_ = stp_sysc_nr((long long)"
+	"bpf_task_pt_regs(bpf_get_current_task_btf())); "
+	"c_ = stp_task_compat() ? 1 : 0; } "
+	"if (nr_ >= 0 && nr_ < STP_KSYSN) bpf_probe_read_kernel_str(d, "
+	"STP_KSYSL, stp_ksysfn[c_][nr_]); (d); })\n"
+	/* in their .return probes (flag 4): the function the system
+	 * call's returns to, the next-to-last frame of the stack (the last
+	 * is the entry code's), 0 when the walk did not reach its end */
+	"__attribute__((noinline)) long long stp_ksysret(void)\n{\n"
+	"\t__u32 z = stp_klv();\n"
+	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
+	"\tlong n;\n"
+	"\tif (!w)\n\t\treturn 0;\n"
+	"\tn = bpf_get_task_stack(bpf_get_current_task_btf(), w->raw, "
+	"sizeof(w->raw), 0);\n"
+	"\tn = n > 0 ? (long)((unsigned long)n / 8) : 0;\n"
+	"\tif (n < 2 || n >= STP_KRAW)\n\t\treturn 0;\n"
+	"\treturn (long long)w->raw[(n - 2) & (STP_KRAW - 1)];\n}\n"
+	"#define STP_KSYSCRET() ({ __u32 z_ = stp_klv(); long long r_ = 0; "
+	"struct stp_kipv *v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
+	"if (v_ && (v_->flags & 4)) { STP_KIN(); r_ = stp_ksysret(); STP_KOUT(); } "
+	"r_; })\n"
 	"#define STP_KPROBEMOD(d, i) ({ __u64 a_ = (__u64)STP_KADDR(); int ok_; "
 	"__u32 z_ = (STP_KIN(), stp_klv()); struct stp_kwalk *w_; "
 	"ok_ = a_ && stp_kmod(a_); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); "
@@ -411,17 +504,6 @@ static const char kstack_c[] =
 	"stp_kbt(STP_KMAX); w_ = bpf_map_lookup_elem(&stp_kwk, &z_); (d)[0] = 0; "
 	"if (w_) bpf_probe_read_kernel(d, STP_STR, w_->s); STP_KOUT(); (d); })\n";
 
-/* Whether the program's kernel probes ask for the probe's address
- * (STP_KSETIP in each program, attach.c). */
-bool bpf_kstack_uses_ip(const struct program *prog)
-{
-	for (int i = 0; i < prog->nfuncs; i++) {
-		const struct script_func *f = prog->funcs[i];
-		if (f->used && f->sym && bpf_kstack_needs_ip(f->sym->name))
-			return true;
-	}
-	return false;
-}
 
 /* The tapset functions that read the probe's address: what a program
  * sets only on a tracepoint or a perf timer so far (refuse.c). */
@@ -441,7 +523,51 @@ bool bpf_kstack_native(const char *name)
 	return !strcmp(name, "print_stack") || !strcmp(name, "sprint_stack");
 }
 
-void bpf_emit_kstack(struct program *prog, FILE *out)
+static bool uses(const struct program *prog, const char *name)
+{
+	for (int i = 0; i < prog->nfuncs; i++) {
+		const struct script_func *f = prog->funcs[i];
+		if (f->used && f->sym && !strcmp(f->sym->name, name))
+			return true;
+	}
+	return false;
+}
+
+/* The kernel functions of the system calls by number (sysc_entry.c),
+ * 64-bit tasks' then 32-bit tasks', for STP_KSYSCFN: .rodata the
+ * program indexes by the number. */
+static void emit_sysc_entries(FILE *out)
+{
+	int n = bpf_sysc_nentry64 > bpf_sysc_nentry32 ? bpf_sysc_nentry64 :
+		bpf_sysc_nentry32;
+	size_t len = 1;
+
+	for (int w = 0; w < 2; w++) {
+		const char *const *tab = w ? bpf_sysc_entry32 : bpf_sysc_entry64;
+		int nw = w ? bpf_sysc_nentry32 : bpf_sysc_nentry64;
+		for (int i = 0; i < nw; i++)
+			if (tab[i] && strlen(tab[i]) + 1 > len)
+				len = strlen(tab[i]) + 1;
+	}
+	fprintf(out, "#define STP_KSYSN %d\n#define STP_KSYSL %zu\n"
+		"static const char stp_ksysfn[2][STP_KSYSN][STP_KSYSL] = {\n",
+		n, len);
+	for (int w = 0; w < 2; w++) {
+		const char *const *tab = w ? bpf_sysc_entry32 : bpf_sysc_entry64;
+		int nw = w ? bpf_sysc_nentry32 : bpf_sysc_nentry64;
+		fputs("\t{", out);
+		for (int i = 0; i < nw; i++)
+			if (tab[i])
+				fprintf(out, " [%d] = \"%s\",", i, tab[i]);
+		fputs(" },\n", out);
+	}
+	fputs("};\n", out);
+}
+
+/* Whether the program's kernel probes use the stacks or ask for the
+ * probe's address: then each program sets it (STP_KSETIP, attach*.c),
+ * which a walk in kernel.function reads too. */
+bool bpf_kstack_uses_ip(const struct program *prog)
 {
 	bool used = false;
 
@@ -460,9 +586,16 @@ void bpf_emit_kstack(struct program *prog, FILE *out)
 			 !strcmp(f->sym->name, "symname") ||
 			 !strcmp(f->sym->name, "symdata"));
 	}
-	if (used)
+	return used;
+}
+
+void bpf_emit_kstack(struct program *prog, FILE *out)
+{
+	if (bpf_kstack_uses_ip(prog))
 		fprintf(out, "/* kernel stacks (bpf/kstack.c) */\n"
 			"#define STP_KRAW %d\n#define STP_KMAX %d\n"
 			"#define STP_KLV 4\n%s",
 			KSTACK_RAW, KSTACK_MAX, kstack_c);
+	if (uses(prog, "__sysc_probefunc"))
+		emit_sysc_entries(out);
 }

@@ -27,11 +27,13 @@ static bool bpf_knows_call(const struct node *n)
 	return false;
 }
 
-/* The string builtins the kernel half has too (emit_sprint.c). */
+/* The string builtins the kernel half has too (emit_sprint.c; matched()
+ * and ngroups(): emit_regex.c). */
 static bool bpf_kernel_string_call(const struct node *n)
 {
 	static const char *const known[] = {
-		"strlen", "substr", "stringat", "isinstr", "strpos", NULL,
+		"strlen", "substr", "stringat", "isinstr", "strpos",
+		"matched", "matched_str", "ngroups", NULL,
 	};
 	for (int i = 0; known[i]; i++)
 		if (!strcmp(n->call.name, known[i]))
@@ -83,7 +85,6 @@ static bool format_simple(const char *f, char *bad, size_t badlen)
 struct refusal {
 	bool in_kernel;
 	enum bpf_place place;
-	bool syscall;			/* a syscall.* probe (pn) */
 	const char *why;
 	const struct node *hist_ok;	/* the @hist_* a print prints */
 	const struct script_func **seen;	/* functions checked */
@@ -128,24 +129,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			snprintf(why, sizeof(why), "it calls %s() in a "
 				 "function, which this backend does not have "
 				 "yet", n->call.name);
-			return why;
-		}
-		/* the probe's address: set by tracepoint and perf timer
-		 * programs only so far (kstack.c); probefunc()'s syscall
-		 * cases have no kernel version yet */
-		if (in_kernel && bpf_kstack_needs_ip(n->call.name) &&
-		    bpf_tapset_known(n) &&
-		    ((r->place != BPF_PLACE_TRACE &&
-		      r->place != BPF_PLACE_PERF) ||
-		     (r->syscall && !strncmp(n->call.name, "__sysc_", 7)))) {
-			snprintf(why, sizeof(why), "it calls %s()%s, which "
-				 "this backend does not have there yet",
-				 !strcmp(n->call.name, "addr") ||
-				 !strcmp(n->call.name, "probemod") ?
-				 n->call.name : "probefunc",
-				 r->syscall ? " in a syscall probe" :
-				 " in a kernel.function, uprobe or process "
-				 "probe");
 			return why;
 		}
 		if (bpf_tapset_call(n, in_kernel))
@@ -327,13 +310,8 @@ const char *bpf_refuses(const struct derived_probe *dp)
 		       "process.begin/.end/.thread.*/.syscall*)";
 	if (place == BPF_PLACE_NEVER || !dp->body)
 		return NULL;
-	const char *pn = dp->body->pn ? dp->body->pn : dp->pp;
-	if (!strncmp(pn, "nd_", 3) || !strncmp(pn, "tp_", 3) ||
-	    !strncmp(pn, "dw_", 3))
-		pn += 3;
 	struct refusal r = { .in_kernel = bpf_place_in_kernel(place),
-			     .place = place,
-			     .syscall = !strncmp(pn, "syscall.", 8) };
+			     .place = place };
 	refuse_walk(&r, dp->body->probe->probe.body, dp->body);
 	free(r.seen);
 	free(r.chain);

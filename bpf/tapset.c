@@ -162,14 +162,14 @@ static const struct bpf_tapset_fn {
 	{ "modname", 1, "STP_KMODNAME(", NULL,
 	  "Cannot determine kernel module name" },
 	/* the probe's address: 0 where the module has no registers (a
-	 * tracepoint, begin, end, timers but timer.profile); probefunc()'s
-	 * syscall cases are refused in syscall probes (refuse.c) */
+	 * tracepoint, begin, end, timers but timer.profile, process.*);
+	 * probefunc()'s syscall cases (kstack.c) */
 	{ "addr", 0, "STP_KADDR()", "0LL", NULL },
 	{ "probemod", 0, "STP_KPROBEMOD(", NULL,
 	  "Cannot determine kernel module name" },
 	{ "__tp_alias_caller", 0, "STP_KTPCALLER()", "0LL", NULL },
-	{ "__sysc_probefunc", 0, "STP_KEMPTY(", "STP_KEMPTY(", NULL },
-	{ "__sysc_return_caller", 0, "0LL", "0LL", NULL },
+	{ "__sysc_probefunc", 0, "STP_KSYSCFN(", "STP_KEMPTY(", NULL },
+	{ "__sysc_return_caller", 0, "STP_KSYSCRET()", "0LL", NULL },
 	/* the kernel's symbols: in the loader from /proc/kallsyms, in the
 	 * kernel by its own lookup (kstack.c) */
 	{ "symname", 1, "STP_KSYMNAME(", "STP_SYMNAME(", NULL },
