@@ -824,9 +824,16 @@ static int emit_values(struct core *c, const struct derived_probe *dp,
 	return rc;
 }
 
+/* A kernel program that starts while another of ours runs on this CPU
+ * (perf's tick inside a tracepoint's program or a helper it called, a
+ * tracepoint such a helper hits) is dropped, as the module drops a hit
+ * whose CPU's context is busy: it would share the scratch, and its
+ * addr() and stack would be our program's. S->busy is cleared where
+ * the program returns. */
 static const char scratch_decl[] =
 	"\tstruct stp_scratch *S; { S = STP_SCRATCH(); "
-	"if (!S) return 0; }\n"
+	"if (!S || S->busy) return 0; }\n"
+	"\tS->busy = 1;\n"
 	"\tS->fm = 0;\n";
 
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
@@ -876,7 +883,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
 				"S->ret = (long long)S->fm; bpf_map_update_elem("
 				"&stp_ke%d, &t, (void *)S->c, BPF_ANY); }\n"
-				"\treturn 0;\n}\n", np);
+				"\tS->busy = 0;\n\treturn 0;\n}\n", np);
 		}
 		if (p == BPF_PLACE_TRACE && !b->nctxvars)
 			/* no typed value: the plain raw tracepoint */
@@ -893,12 +900,11 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * session is no longer running) */
 		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
 			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
-		if (b->nctxvars || p == BPF_PLACE_KRETURN)
-			fputs(scratch_decl, pf);
+		fputs(scratch_decl, pf);
 		if (at_entry)
 			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
 				"struct stp_kentry *e = bpf_map_lookup_elem("
-				"&stp_ke%d, &t); if (!e) return 0; for (int i = 0; "
+				"&stp_ke%d, &t); if (!e) { S->busy = 0; return 0; } for (int i = 0; "
 				"i < STP_NCTX; i++) S->c[i] = e->c[i]; S->fm = "
 				"e->fm; bpf_map_delete_elem(&stp_ke%d, &t); }\n",
 				np - 1, np - 1);
@@ -919,9 +925,13 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * ip, on timer.profile the interrupted one (pt_regs' ip,
 		 * x86-64's 17th word); flag 1: a tapset alias on a
 		 * tracepoint, whose probefunc() names the trace call's
-		 * function (the module's condition) */
-		bool set_ip = bpf_kstack_uses_ip(prog) &&
-			      (p == BPF_PLACE_TRACE || p == BPF_PLACE_PERF);
+		 * function (the module's condition); flag 2: timer.profile,
+		 * whose stack starts there (kstack.c) */
+		bool profile = p == BPF_PLACE_PERF && dp->attach.timer.profile;
+		/* timer.profile's also for its stack's first frame */
+		bool set_ip = (bpf_kstack_uses_ip(prog) &&
+			       (p == BPF_PLACE_TRACE || p == BPF_PLACE_PERF)) ||
+			      (profile && bpf_kstack_used(prog));
 		if (set_ip) {
 			const char *pn = b->pn ? b->pn : dp->pp;
 			int alias = p == BPF_PLACE_TRACE &&
@@ -930,14 +940,13 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 				    strcmp(dp->attach.tracepoint.system,
 					   "raw_syscalls");
 			fprintf(pf, "\tSTP_KSETIP(%s, %d);\n",
-				p == BPF_PLACE_PERF &&
-				dp->attach.timer.profile ? "ctx[16]" : "0",
-				alias);
+				profile ? "ctx[16]" : "0",
+				alias | (profile ? 2 : 0));
 		}
 		fprintf(pf, "\tstp_b%d();\n", b->index);
 		if (set_ip)
 			fputs("\tSTP_KOUT();\n", pf);
-		fputs("\treturn 0;\n}\n", pf);
+		fputs("\tS->busy = 0;\n\treturn 0;\n}\n", pf);
 	}
 	bpf_process_programs(prog, pf);
 	fclose(pf);

@@ -120,6 +120,7 @@ bool bpf_kstack_native(const char *name);
  * probefunc()'s helpers): a name's need, a program's use */
 bool bpf_kstack_needs_ip(const char *name);
 bool bpf_kstack_uses_ip(const struct program *prog);
+bool bpf_kstack_used(const struct program *prog);
 void bpf_kstack_print_syms(FILE *out, const char *stk, size_t len);
 
 /* Pass 2: why dp cannot run on BPF, or NULL. */
