@@ -1120,9 +1120,16 @@ static int emit_values(struct core *c, const struct derived_probe *dp,
 	return rc;
 }
 
+/* A kernel program that starts while another of ours runs on this CPU
+ * (perf's tick inside a tracepoint's program or a helper it called, a
+ * tracepoint such a helper hits) is dropped, as the module drops a hit
+ * whose CPU's context is busy: it would share the scratch, and its
+ * addr() and stack would be our program's. S->busy is cleared where
+ * the program returns. */
 static const char scratch_decl[] =
 	"\tstruct stp_scratch *S; { S = STP_SCRATCH(); "
-	"if (!S) return 0; }\n"
+	"if (!S || S->busy) return 0; }\n"
+	"\tS->busy = 1;\n"
 	"\tS->fm = 0;\n";
 
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
@@ -1173,7 +1180,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
 				"S->ret = (long long)S->fm; bpf_map_update_elem("
 				"&stp_ke%d, &t, (void *)S->c, BPF_ANY); }\n"
-				"\treturn 0;\n}\n", np);
+				"\tS->busy = 0;\n\treturn 0;\n}\n", np);
 		}
 		bool parms = p == BPF_PLACE_TRACE && (b->parms_modes & 1) &&
 			     dp->attach.tracepoint.info;
@@ -1192,14 +1199,13 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * session is no longer running) */
 		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
 			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
-		if (b->nctxvars || p == BPF_PLACE_KRETURN || parms)
-			fputs(scratch_decl, pf);
+		fputs(scratch_decl, pf);
 		if (parms)
 			emit_tp_parms(c.b, dp, pf);
 		if (at_entry)
 			fprintf(pf, "\t{ __u64 t = bpf_get_current_pid_tgid(); "
 				"struct stp_kentry *e = bpf_map_lookup_elem("
-				"&stp_ke%d, &t); if (!e) return 0; for (int i = 0; "
+				"&stp_ke%d, &t); if (!e) { S->busy = 0; return 0; } for (int i = 0; "
 				"i < STP_NCTX; i++) S->c[i] = e->c[i]; S->fm = "
 				"e->fm; bpf_map_delete_elem(&stp_ke%d, &t); }\n",
 				np - 1, np - 1);
@@ -1220,7 +1226,8 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		 * ip, on timer.profile the interrupted one (pt_regs' ip,
 		 * x86-64's 17th word); flag 1: a tapset alias on a
 		 * tracepoint, whose probefunc() names the trace call's
-		 * function (the module's condition) */
+		 * function (the module's condition); flag 32: timer.profile or a
+		 * perf event, whose stack starts there (kstack.c) */
 		bool set_ip = bpf_kstack_uses_ip(prog);
 		/* flag 16: an entry, whose walk starts at the site */
 		if (set_ip && p == BPF_PLACE_KFUNC)
@@ -1256,12 +1263,13 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 				    (dp->attach.kind == ATTACH_PERF ||
 				     dp->attach.timer.profile);
 			fprintf(pf, "\tSTP_KSETIP(%s, %d);\n",
-				regs ? "ctx[16]" : "0", alias);
+				regs ? "ctx[16]" : "0",
+				alias | (regs ? 32 : 0));
 		}
 		fprintf(pf, "\tstp_b%d();\n", b->index);
 		if (set_ip)
 			fputs("\tSTP_KOUT();\n", pf);
-		fputs("\treturn 0;\n}\n", pf);
+		fputs("\tS->busy = 0;\n\treturn 0;\n}\n", pf);
 	}
 	bpf_process_programs(prog, pf);
 	fclose(pf);

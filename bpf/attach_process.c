@@ -142,7 +142,10 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 		"\tstruct stp_scratch *S;\n\t__u32 z = 0;\n"
 		"\t(void)tgid; (void)raw; (void)ino; (void)dev;\n"
 		"\tS = STP_SCRATCH();\n"
-		"\tif (!S)\n\t\treturn;\n", event_c[e]);
+		/* dropped while another of our programs runs on this CPU
+		 * (attach.c's scratch_decl) */
+		"\tif (!S || S->busy)\n\t\treturn;\n\tS->busy = 1;\n",
+		event_c[e]);
 	for (int j = 0; j < prog->nprobes; j++) {
 		const struct derived_probe *dp = prog->probes[j];
 		enum bpf_place p = bpf_place_of(dp, NULL, NULL);
@@ -152,7 +155,8 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 		if (p == BPF_PLACE_PROCESS && dp->attach.process.event == e) {
 			fputs("\tif (", out);
 			filter_c(prog, dp, out);
-			fprintf(out, ") {\n\t\tif (G.stp_exit)\n\t\t\treturn;\n"
+			fprintf(out, ") {\n\t\tif (G.stp_exit) {\n"
+				"\t\t\tS->busy = 0;\n\t\t\treturn;\n\t\t}\n"
 				"\t\tS->fm = 0;\n\t\tS->probe = %d;\n", np);
 			for (int k = 0; k < dp->attach.nvalues; k++)
 				if (dp->attach.values[k])
@@ -175,7 +179,7 @@ static void emit_fire(struct program *prog, enum process_event e, FILE *out)
 		}
 		np++;
 	}
-	fputs("}\n", out);
+	fputs("\tS->busy = 0;\n}\n", out);
 }
 
 /* The events some probe has: bit e for process_event e. */

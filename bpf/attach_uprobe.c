@@ -514,9 +514,11 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		fputs(uregs_decl, out);
 		*declared = true;
 	}
+	/* dropped while another of our programs runs on this CPU
+	 * (attach.c's scratch_decl) */
 	const char *scratch = "\tstruct stp_scratch *S; { S = STP_SCRATCH(); "
-			      "if (!S) "
-			      "return 0; }\n\tS->fm = 0;\n";
+			      "if (!S || S->busy) "
+			      "return 0; }\n\tS->busy = 1;\n\tS->fm = 0;\n";
 	if (u->ret && b->nctxvars) {
 		/* the parameters at the entry, kept by thread (LRU: a call
 		 * that never returns, longjmp'ed over, is forgotten) */
@@ -530,19 +532,20 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 		/* the scratch's ret slot follows c[]: the faults there */
 		fprintf(out, "\t{ __u64 t = bpf_get_current_pid_tgid(); S->ret "
 			"= (long long)S->fm; bpf_map_update_elem(&stp_ue%d, &t, "
-			"(void *)S->c, BPF_ANY); }\n\treturn 0;\n}\n", np);
+			"(void *)S->c, BPF_ANY); }\n\tS->busy = 0;\n"
+			"\treturn 0;\n}\n", np);
 	}
 	fprintf(out, "SEC(\"%s\") int stp_p%d(struct stp_uregs *ctx)\n{\n"
 		"\tif (G.stp_exit)\n\t\treturn 0;\n", u->ret ? "uretprobe" :
 		"uprobe", np);
-	if (b->nctxvars || u->ret || reads_names(dp) || user_probe_names(dp)) {
-		fputs(scratch, out);
+	fputs(scratch, out);
+	if (b->nctxvars || u->ret || reads_names(dp) || user_probe_names(dp))
 		fprintf(out, "\tS->probe = %d;\n", np);
-	}
 	if (u->ret && b->nctxvars)
 		fprintf(out, "\t{ __u64 t = bpf_get_current_pid_tgid(); struct "
 			"stp_uentry *e = bpf_map_lookup_elem(&stp_ue%d, &t); "
-			"if (!e) return 0; for (int i = 0; i < STP_NCTX; i++) "
+			"if (!e) { S->busy = 0; return 0; } "
+			"for (int i = 0; i < STP_NCTX; i++) "
 			"S->c[i] = e->c[i]; S->fm = e->fm; "
 			"bpf_map_delete_elem(&stp_ue%d, &t); }\n", np, np);
 	else
@@ -556,7 +559,7 @@ int bpf_uprobe_program(struct session *s, const struct derived_probe *dp,
 	fprintf(out, "\tstp_b%d();\n", b->index);
 	if (set_ip)
 		fputs("\tSTP_KOUT();\n", out);
-	fputs("\treturn 0;\n}\n", out);
+	fputs("\tS->busy = 0;\n\treturn 0;\n}\n", out);
 	return rc;
 }
 

@@ -231,6 +231,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
 		"unsigned probe; int trying; unsigned errid; "
 		"unsigned long long erraddr; long act; long long v[STP_TMPS]; "
+		"int busy; "
 		"char errmsg[STP_STR]; "
 		/* a tracepoint's $$parms (attach.c) */
 		"char parms[STP_STR]; "

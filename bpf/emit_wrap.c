@@ -18,6 +18,12 @@
  * a CPU that loses all 16 races reports the array's overflow, as a plain
  * array does (seen with 4 tries: once in about 10^7 stores of a new key
  * on one CPU in a tight loop against another CPU's stores).
+ * The tries are a global function (stp_wevictN), which the verifier
+ * checks once for the whole program, over a per-CPU copy of the key and
+ * value (a global function's pointer argument is no map key on 6.1);
+ * inlined at each store, 6.1's verifier walked them once per store and
+ * per state reaching it (wrap_arrays' string keys: over its million
+ * instructions). A store that finds room stays inline, as before.
  * A delete removes the key and its number. Each number is taken from the
  * head once, so a store costs O(1) amortized; one eviction skips at most
  * 2^23 deleted numbers (bpf_loop's bound).
@@ -69,13 +75,15 @@ void bpf_wrap_kernel_decls(FILE *out, const struct program *prog)
 			"__uint(max_entries, %lld); __type(key, unsigned long "
 			"long); __type(value, struct stp_k%d); } stp_m%d "
 			"SEC(\".maps\");\n", max, n, ks, max, n, sk);
-		/* the key being evicted: a per-CPU slot (a key with strings
-		 * is too big for the stack) */
-		fprintf(out, "struct stp_wold%d { int found; struct stp_k%d k; };\n"
+		/* the key being evicted, and the store's key and value the
+		 * tries take: a per-CPU slot (a key with strings is too big
+		 * for the stack) */
+		fprintf(out, "struct stp_wold%d { int found; struct stp_k%d k; "
+			"struct stp_k%d nk; %s nv; };\n"
 			"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 			"__uint(max_entries, 1); __type(key, __u32); "
 			"__type(value, struct stp_wold%d); } stp_wo%d "
-			"SEC(\".maps\");\n", n, n, n, n);
+			"SEC(\".maps\");\n", n, n, n, bpf_ctype(g->type), n, n);
 		/* one number from the head: 1 when its key was evicted or
 		 * nothing is left */
 		fprintf(out, "static long stp_wpop%d(__u64 i, void *ctx)\n{\n"
@@ -98,18 +106,38 @@ void bpf_wrap_kernel_decls(FILE *out, const struct program *prog)
 			n, n, n, n, n, n, sk, sk, ks, ks, n);
 		/* int: 6.1 calls a map's update directly, whose int result
 		 * comes back zero-extended (-7 as 4294967289) */
+		fprintf(out, "__attribute__((noinline)) long stp_wevict%d(void)\n"
+			"{\n\t__u32 z = 0;\n"
+			"\tstruct stp_wold%d *w = bpf_map_lookup_elem(&stp_wo%d, "
+			"&z);\n\tif (!w)\n\t\treturn -7;\n"
+			"\tint r = -7;\n"
+			"\tfor (int i = 0; i < 16 && r == -7; i++) {\n"
+			"\t\tbpf_loop(1 << 23, stp_wpop%d, 0, 0);\n"
+			"\t\tr = bpf_map_update_elem(&stp_m%d, &w->nk, &w->nv, "
+			"BPF_NOEXIST);\n"
+			"\t\tif (r == -17)\n"
+			"\t\t\treturn bpf_map_update_elem(&stp_m%d, &w->nk, "
+			"&w->nv, BPF_ANY);\n\t}\n"
+			"\tif (!r) {\n"
+			"\t\tunsigned long long s = __sync_fetch_and_add("
+			"&G.stp_wt%d, 1);\n"
+			"\t\tbpf_map_update_elem(&stp_m%d, &w->nk, &s, BPF_ANY);\n"
+			"\t\tbpf_map_update_elem(&stp_m%d, &s, &w->nk, BPF_ANY);\n"
+			"\t}\n\treturn r;\n}\n",
+			n, n, n, n, n, n, n, ks, sk);
 		fprintf(out, "STP_INLINE long stp_wupdate%d(const void *k, "
 			"const void *v)\n{\n"
 			"\tint r = bpf_map_update_elem(&stp_m%d, k, v, "
 			"BPF_NOEXIST);\n"
 			"\tif (r == -17)\n"
 			"\t\treturn bpf_map_update_elem(&stp_m%d, k, v, BPF_ANY);\n"
-			"\tfor (int i = 0; i < 16 && r == -7; i++) {\n"
-			"\t\tbpf_loop(1 << 23, stp_wpop%d, 0, 0);\n"
-			"\t\tr = bpf_map_update_elem(&stp_m%d, k, v, BPF_NOEXIST);\n"
-			"\t\tif (r == -17)\n"
-			"\t\t\treturn bpf_map_update_elem(&stp_m%d, k, v, "
-			"BPF_ANY);\n\t}\n"
+			"\tif (r == -7) {\n\t\t__u32 z = 0;\n"
+			"\t\tstruct stp_wold%d *w = bpf_map_lookup_elem("
+			"&stp_wo%d, &z);\n"
+			"\t\tif (!w)\n\t\t\treturn r;\n"
+			"\t\tbpf_probe_read_kernel(&w->nk, sizeof(w->nk), k);\n"
+			"\t\tbpf_probe_read_kernel(&w->nv, sizeof(w->nv), v);\n"
+			"\t\treturn stp_wevict%d();\n\t}\n"
 			"\tif (!r) {\n"
 			"\t\tunsigned long long s = __sync_fetch_and_add("
 			"&G.stp_wt%d, 1);\n"

@@ -60,7 +60,7 @@ static const char kstack_c[] =
 	"__u64 raw[STP_KRAW]; __u64 pcs[STP_KRAW]; char piece[32]; "
 	"char s[2 * STP_STR]; char sym[STP_STR + 32]; "
 	"char line[STP_STR + 32]; char in[STP_STR]; char tok[STP_STR]; "
-	"__u64 val; int stop, done; };\n"
+	"__u64 val; int stop, done; __u64 pip; int pre; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 	"__uint(max_entries, STP_KLV); __type(key, __u32); "
 	"__type(value, struct stp_kwalk); } stp_kwk SEC(\".maps\");\n"
@@ -79,6 +79,11 @@ static const char kstack_c[] =
 	"#define STP_KIN() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)++; })\n"
 	"#define STP_KOUT() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)--; })\n"
 	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
+	/* the probe's address (addr()'s) per nesting depth: below */
+	"struct stp_kipv { __u64 ip; __u32 flags; };\n"
+	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
+	"__uint(max_entries, STP_KLV); __type(key, __u32); "
+	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
 	/* the walk's steps are bpf_loop callbacks, their state in stp_kwk,
 	 * so the verifier sees each once: our programs' frames among the
 	 * first 16 ... */
@@ -107,12 +112,14 @@ static const char kstack_c[] =
 	"\tif (j < 31)\n\t\treturn 0;\n"
 	"\tif (!w->hit)\n\t\treturn 1;\n"
 	"\tw->first++;\n\treturn 0;\n}\n"
-	/* ... and the frames from there */
+	/* ... and the frames from there, after the interrupted ip when
+	 * the kernel's walk left it out (pre) */
 	"static long stp_kcopy(__u32 i, void *c)\n{\n"
 	"\t__u32 z = stp_klv(), z0 = 0;\n"
 	"\tstruct stp_kwalk *w = bpf_map_lookup_elem(&stp_kwk, &z);\n"
-	"\tif (!w || w->first + (long)i >= w->raw_n)\n\t\treturn 1;\n"
-	"\tw->pcs[i & (STP_KRAW - 1)] = w->raw[(w->first + i) & (STP_KRAW - 1)];\n"
+	"\tif (!w || w->first + (long)i - w->pre >= w->raw_n)\n\t\treturn 1;\n"
+	"\tw->pcs[i & (STP_KRAW - 1)] = i < w->pre ? w->pip : "
+	"w->raw[(w->first + i - w->pre) & (STP_KRAW - 1)];\n"
 	"\tw->n = i + 1;\n\treturn 0;\n}\n"
 	/* the probe's address and its function (kernel.function), set
 	 * by the program at its level (STP_KSETIP, below) */
@@ -154,6 +161,20 @@ static const char kstack_c[] =
 	"\t\t\t\tw->raw[w->first & (STP_KRAW - 1)] = v->ip;\n"
 	"\t\t\telse if (w->stop)\n\t\t\t\tw->first++;\n"
 	"\t\t}\n\t}\n"
+	/* past perf's hrtimer the stack starts at the interrupted
+	 * kernel code, timer.profile's addr() (STP_KSETIP at the level
+	 * below, flag 32), as the module's from its registers; 6.1's walk
+	 * (stack_trace_save_tsk) leaves that frame out when it is in the
+	 * scheduler's or the locks' text (_raw_spin_unlock_irqrestore,
+	 * do_nanosleep) */
+	"\tw->pre = 0;\n"
+	"\t{\n"
+	"\t\t__u32 zl = (z - 1) & (STP_KLV - 1);\n"
+	"\t\tstruct stp_kipv *v = bpf_map_lookup_elem(&stp_kip, &zl);\n"
+	"\t\tif (v && (v->flags & 32) && (long long)v->ip < 0 && "
+	"(w->first >= w->raw_n || "
+	"w->raw[w->first & (STP_KRAW - 1)] != v->ip)) {\n"
+	"\t\t\tw->pip = v->ip;\n\t\t\tw->pre = 1;\n\t\t}\n\t}\n"
 	"\tbpf_loop(STP_KMAX, stp_kcopy, 0, 0);\n"
 	"\treturn (int)w->n;\n}\n"
 	/* print_backtrace(): the frames to the loader, which names them */
@@ -366,7 +387,9 @@ static const char kstack_c[] =
 	 * probe's address, which each program using them sets before its
 	 * body (STP_KSETIP: 0 for a tracepoint, the interrupted ip for
 	 * timer.profile, as the module's registers), with its flags (1: a
-	 * tapset alias on a tracepoint), at its nesting depth */
+	 * tapset alias on a tracepoint; 2 and 4, 8 and 16 below; 32:
+	 * timer.profile or a perf event, whose stack starts at that
+	 * address), at its nesting depth */
 	"#define STP_KSETIP2(a, f, fl) ({ __u64 ip_ = (a), fn_ = (f); __u32 z_; "
 	"struct stp_kipv *v_; STP_KIN(); z_ = stp_klv(); "
 	"v_ = bpf_map_lookup_elem(&stp_kip, &z_); "
