@@ -79,8 +79,10 @@ static const char kstack_c[] =
 	"#define STP_KIN() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)++; })\n"
 	"#define STP_KOUT() ({ __u32 z0_ = 0, *d_ = bpf_map_lookup_elem(&stp_kdp, &z0_); if (d_) (*d_)--; })\n"
 	"struct stp_krec { struct stp_hdr h; __u64 pcs[STP_KMAX]; };\n"
-	/* the probe's address (addr()'s) per nesting depth: below */
-	"struct stp_kipv { __u64 ip; __u32 flags; };\n"
+	/* the probe's address (addr()'s) and its function
+	 * (kernel.function) per nesting depth, set by the program at its
+	 * level (STP_KSETIP, below) */
+	"struct stp_kipv { __u64 ip, fn; __u32 flags; };\n"
 	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 	"__uint(max_entries, STP_KLV); __type(key, __u32); "
 	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
@@ -121,12 +123,6 @@ static const char kstack_c[] =
 	"\tw->pcs[i & (STP_KRAW - 1)] = i < w->pre ? w->pip : "
 	"w->raw[(w->first + i - w->pre) & (STP_KRAW - 1)];\n"
 	"\tw->n = i + 1;\n\treturn 0;\n}\n"
-	/* the probe's address and its function (kernel.function), set
-	 * by the program at its level (STP_KSETIP, below) */
-	"struct stp_kipv { __u64 ip, fn; __u32 flags; };\n"
-	"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
-	"__uint(max_entries, STP_KLV); __type(key, __u32); "
-	"__type(value, struct stp_kipv); } stp_kip SEC(\".maps\");\n"
 	/* ... in kernel.function, the frames through the fentry site's
 	 * return address in the function (the trampoline's call), the
 	 * entry's last frame then the site itself, as the module's walk
