@@ -628,6 +628,16 @@ static void emit_action(struct emitter *e, const struct node *n)
 	fprintf(e->out, "ACTION(%d);\n", bpf_error_id(e, "MAXACTION exceeded", n));
 }
 
+/* A for loop's step, charged as a statement of its own (the module's
+ * gen_loop): each round of `for (...; i++)` costs its body and its step. */
+static void emit_for_step(struct emitter *e, const struct node *step)
+{
+	fputs("({ ", e->out);
+	emit_action(e, step);
+	bpf_emit_expr(e, step);
+	fputs("; })", e->out);
+}
+
 static void emit_stmt(struct emitter *e, const struct node *n)
 {
 	int saved = e->ntmp;
@@ -655,7 +665,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		if (n->kind == N_FOR) {
 			fputs("; ", e->out);
 			if (n->loop.step)
-				bpf_emit_expr(e, n->loop.step);
+				emit_for_step(e, n->loop.step);
 		}
 		fputs(") { ", e->out);
 		emit_action(e, n);
@@ -707,7 +717,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 			fputs("1", e->out);
 		fputs("; ", e->out);
 		if (n->loop.step)
-			bpf_emit_expr(e, n->loop.step);
+			emit_for_step(e, n->loop.step);
 		fputs(") ", e->out);
 		emit_loop_body(e, n->loop.body);
 		break;
