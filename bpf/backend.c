@@ -22,10 +22,10 @@
 #include "semantic/semantic.h"
 #include "vm/vm.h"
 
+/* After pass 2: the -D limits this backend honours, the others said. */
 static int bpf_prepare(struct driver *d)
 {
-	(void)d;
-	return 0;
+	return bpf_defines_check(d->s);
 }
 
 static int bpf_translate(struct driver *d, struct program *prog)

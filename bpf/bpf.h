@@ -149,6 +149,16 @@ extern const int bpf_sysc_nentry64;
 extern const char *const bpf_sysc_entry32[];
 extern const int bpf_sysc_nentry32;
 
+/* -D on this backend (limits.c): the number a limit (MAXACTION,
+ * MAXMAPENTRIES ...) has, its default without a -D of it (-1: the
+ * program's own, MAXNESTING); whether every -D is honoured (0), else
+ * errors and warnings said (1 after an error); the first -D that keeps
+ * the automatic choice of a backend off BPF, or NULL. */
+struct session;
+long long bpf_limit(const struct session *s, const char *name);
+int bpf_defines_check(struct session *s);
+const char *bpf_defines_refusal(struct session *s);
+
 /* Pass 2: why dp cannot run on BPF, or NULL. */
 const char *bpf_refuses(const struct derived_probe *dp);
 /* A sprintf format as the kernel's bpf_snprintf takes it (emit_sprint.c):

@@ -150,9 +150,7 @@ static int error_id(struct emitter *e, const char *what, const struct node *n)
 /* The error when array's map is full (its size limit, or MAXMAPENTRIES). */
 static int overflow_id(struct emitter *e, const struct node *array)
 {
-	const struct symbol *sym = array->sym;
-	long long max = sym->decl && sym->decl->global.max_entries ?
-			sym->decl->global.max_entries : 2048;
+	long long max = bpf_map_size(e->s, array->sym);
 
 	return error_id(e, arena_printf(&e->s->arena, "Array overflow, check "
 			"size limit (%lld)", max), array);
@@ -336,13 +334,14 @@ static void emit_func_call(struct emitter *e, const struct node *n)
 		fprintf(e->out, "TMP(%d)", t);
 	else
 		fputs("NULL", e->out);
+	fprintf(e->out, ", %d", error_id(e, "MAXNESTING exceeded", n));
 	ast_foreach(a, n->call.args) {
 		fputs(", ", e->out);
 		emit_expr(e, a);
 	}
 	fputs("); ", e->out);
-	if (e->kernel)
-		fputs("if (S->err) STP_BAIL; ", e->out);
+	if (e->kernel)	/* the callee counted itself in (MAXNESTING) */
+		fputs("S->depth--; if (S->err) STP_BAIL; ", e->out);
 	if (t >= 0)
 		fprintf(e->out, "(void)_r%d; TMP(%d); })", u, t);
 	else
@@ -1015,6 +1014,12 @@ void bpf_emit_key(struct emitter *e, const struct symbol *sym,
 int bpf_error_id(struct emitter *e, const char *what, const struct node *n)
 {
 	return error_id(e, what, n);
+}
+
+long long bpf_map_size(const struct session *s, const struct symbol *sym)
+{
+	return sym->decl && sym->decl->global.max_entries ?
+	       sym->decl->global.max_entries : bpf_limit(s, "MAXMAPENTRIES");
 }
 
 int bpf_overflow_id(struct emitter *e, const struct node *array)

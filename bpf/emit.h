@@ -71,6 +71,8 @@ int bpf_overflow_id(struct emitter *e, const struct node *array);
 int bpf_local_slot(struct emitter *e, const struct symbol *sym);
 int bpf_new_tmp(struct emitter *e);
 const char *bpf_ctype(enum type t);
+/* The entries array sym's map holds: its [N], else MAXMAPENTRIES. */
+long long bpf_map_size(const struct session *s, const struct symbol *sym);
 
 void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out);
 void bpf_func_signature(struct emitter *e, const struct script_func *f,
@@ -103,7 +105,8 @@ bool bpf_kernel_groups(struct emitter *e);
 bool bpf_wraps(const struct symbol *sym);
 bool bpf_program_wraps(const struct program *prog);
 void bpf_wrap_globals(FILE *out, const struct program *prog);
-void bpf_wrap_kernel_decls(FILE *out, const struct program *prog);
+void bpf_wrap_kernel_decls(FILE *out, const struct session *s,
+			   const struct program *prog);
 void bpf_wrap_user_decls(FILE *out, const struct program *prog);
 const char *bpf_update_macro(const struct symbol *sym);
 const char *bpf_delete_macro(const struct symbol *sym);

@@ -176,6 +176,10 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	      "#define STP_SCR_KEY bpf_get_smp_processor_id()\n" :
 	      "#define STP_SCR_TYPE BPF_MAP_TYPE_PERCPU_ARRAY\n"
 	      "#define STP_SCR_KEY 0\n", out);
+	/* MAXERRORS: the kernel half stops its probes past it (STP_FAIL),
+	 * the loader ends the run (stp_max_errors) */
+	fprintf(out, "#define STP_MAXERRORS %lldLL\n",
+		bpf_limit(s, "MAXERRORS"));
 	/* the prelude, struct stp_rt's declaration in it (bpf.h) */
 	const char *decl = strstr(bpf_prelude, "STP_RT_DECL");
 	fwrite(bpf_prelude, 1, (size_t)(decl - bpf_prelude), out);
@@ -189,7 +193,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 	/* the loader's fields first (bpf.h, struct stp_globals_head) */
 	fputs("struct stp_globals {\n\tlong long stp_time_off;\n"
 	      "\tunsigned long long stp_lost, stp_lost_errors, stp_exit;\n"
-	      "\tlong long stp_target, stp_loader_pid;\n",
+	      "\tlong long stp_target, stp_loader_pid;\n"
+	      "\tunsigned long long stp_nerr;\n",
 	      out);
 	bpf_wrap_globals(out, prog);
 	for (int i = 0; i < prog->nglobals; i++) {
@@ -230,7 +235,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"struct stp_scratch { char t[STP_TMPS][STP_STR]; "
 		"long long c[STP_NCTX], ret; unsigned long long fm; int err; "
 		"unsigned probe; int trying; unsigned errid; "
-		"unsigned long long erraddr; long act; long long v[STP_TMPS]; "
+		"unsigned long long erraddr; long act, depth; long long v[STP_TMPS]; "
 		"int busy; "
 		"char errmsg[STP_STR]; "
 		/* a tracepoint's $$parms (attach.c) */
@@ -246,8 +251,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		"struct stp_scratch); } stp_scr SEC(\".maps\");\n");
 	for (int i = 0; i < prog->nglobals; i++) {
 		const struct symbol *g = prog->globals[i];
-		long long max = g->decl && g->decl->global.max_entries ?
-				g->decl->global.max_entries : 2048;
+		long long max = bpf_map_size(s, g);
 		if (g->type == TY_STATS && !g->nkeys) {
 			fprintf(out, "struct { __uint(type, "
 				"BPF_MAP_TYPE_PERCPU_ARRAY); __uint(max_entries, "
@@ -279,7 +283,7 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		    prog->globals[i]->type == TY_STATS)
 			bpf_kernel_clearer(out, prog->globals[i]);
 	}
-	bpf_wrap_kernel_decls(out, prog);
+	bpf_wrap_kernel_decls(out, s, prog);
 	bpf_emit_uprobe_names(prog, out);
 	bpf_emit_ustack(s, prog, out);
 	bpf_emit_kstack(prog, out);
@@ -376,7 +380,8 @@ int bpf_emit(struct session *s, struct program *prog, FILE *out)
 		bpf_emit_expr(&e, &str);
 		fputs(",\n", out);
 	}
-	fprintf(out, "\tNULL };\nconst int stp_nmaps = %d;\n"
+	fprintf(out, "\tNULL };\nconst long long stp_max_errors = "
+		"STP_MAXERRORS;\nconst int stp_nmaps = %d;\n"
 		"void stp_user_init(struct stp_rt *r)\n{\n\trt = r;\n",
 		/* a wrapping array's order maps are stp_m<nglobals + N>
 		 * and stp_m<2 * nglobals + N> (emit_wrap.c) */

@@ -80,14 +80,23 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 	if (e->kernel) {
 		fprintf(e->out, "struct stp_s%d *_p%d = bpf_map_lookup_elem("
 			"&stp_m%d, &%s); ", id, u, id, key);
-		if (lhs->kind == N_INDEX)
-			fprintf(e->out, "if (!_p%d) { bpf_map_update_elem("
-				"&stp_m%d, &%s, &stp_z%d, BPF_NOEXIST); _p%d = "
-				"bpf_map_lookup_elem(&stp_m%d, &%s); if (!_p%d) "
-				"ERROR(%d); } ", u, id, key, id, u, id, key, u,
-				overflow);
-		else
+		if (lhs->kind == N_INDEX) {
+			/* a new key: zeros on every CPU, then this CPU's
+			 * slot (a full wrapping array evicts its oldest) */
+			fprintf(e->out, "if (!_p%d) { ", u);
+			if (bpf_wraps(sym))
+				fprintf(e->out, "stp_wupdate%d(&%s, &stp_z%d); ",
+					id, key, id);
+			else
+				fprintf(e->out, "bpf_map_update_elem(&stp_m%d, "
+					"&%s, &stp_z%d, BPF_NOEXIST); ", id,
+					key, id);
+			fprintf(e->out, "_p%d = bpf_map_lookup_elem(&stp_m%d, "
+				"&%s); if (!_p%d) ERROR(%d); } ", u, id, key,
+				u, overflow);
+		} else {
 			fprintf(e->out, "if (!_p%d) return; ", u);
+		}
 	} else {
 		fprintf(e->out, "char _b%d[sizeof(struct stp_s%d) * rt->ncpus]; "
 			"memset(_b%d, 0, sizeof(_b%d)); bpf_map_lookup_elem("
@@ -97,8 +106,8 @@ void bpf_emit_stat_add(struct emitter *e, const struct node *lhs,
 	fprintf(e->out, "stp_stat_add(&stp_d%d, (struct stp_stat *)_p%d, %s, "
 		"_v%d); ", id, u, hist, u);
 	if (!e->kernel)
-		fprintf(e->out, "if (UPDATE(%d, &%s, _b%d)) ERROR(%d); ", id,
-			key, u, overflow >= 0 ? overflow :
+		fprintf(e->out, "if (%s(%d, &%s, _b%d)) ERROR(%d); ",
+			bpf_update_macro(sym), id, key, u, overflow >= 0 ? overflow :
 			bpf_error_id(e, "Array overflow", lhs));
 	fprintf(e->out, "_v%d; })", u);
 }

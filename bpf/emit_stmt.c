@@ -496,10 +496,10 @@ static void emit_delete(struct emitter *e, const struct node *x)
 		fprintf(e->out, "%s(%d, &%s); }\n",
 			bpf_delete_macro(x->index.array->sym),
 			x->index.array->sym->index, key);
-	} else if (x->sym->type == TY_STATS) {
-		bpf_emit_stat_clear(e, x->sym);
 	} else if (bpf_wraps(x->sym)) {
 		fprintf(e->out, "stp_wclear%d();\n", x->sym->index);
+	} else if (x->sym->type == TY_STATS) {
+		bpf_emit_stat_clear(e, x->sym);
 	} else if (x->sym->nkeys > 0 && e->kernel) {
 		fprintf(e->out, "stp_kclear%d();\n", x->sym->index);
 	} else if (x->sym->nkeys > 0) {
@@ -628,6 +628,16 @@ static void emit_action(struct emitter *e, const struct node *n)
 	fprintf(e->out, "ACTION(%d);\n", bpf_error_id(e, "MAXACTION exceeded", n));
 }
 
+/* A for loop's step, charged as a statement of its own (the module's
+ * gen_loop): each round of `for (...; i++)` costs its body and its step. */
+static void emit_for_step(struct emitter *e, const struct node *step)
+{
+	fputs("({ ", e->out);
+	emit_action(e, step);
+	bpf_emit_expr(e, step);
+	fputs("; })", e->out);
+}
+
 static void emit_stmt(struct emitter *e, const struct node *n)
 {
 	int saved = e->ntmp;
@@ -655,7 +665,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 		if (n->kind == N_FOR) {
 			fputs("; ", e->out);
 			if (n->loop.step)
-				bpf_emit_expr(e, n->loop.step);
+				emit_for_step(e, n->loop.step);
 		}
 		fputs(") { ", e->out);
 		emit_action(e, n);
@@ -707,7 +717,7 @@ static void emit_stmt(struct emitter *e, const struct node *n)
 			fputs("1", e->out);
 		fputs("; ", e->out);
 		if (n->loop.step)
-			bpf_emit_expr(e, n->loop.step);
+			emit_for_step(e, n->loop.step);
 		fputs(") ", e->out);
 		emit_loop_body(e, n->loop.body);
 		break;
@@ -803,12 +813,13 @@ void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 						     p == BPF_PLACE_END))
 			interruptible = true;
 	}
-	/* MAXACTION, and 10 times that for begin and end (the module's
-	 * MAXACTION_INTERRUPTIBLE) */
-	int max = interruptible ? 10000 : 1000;
+	/* MAXACTION, and MAXACTION_INTERRUPTIBLE (10 times that unless
+	 * -D sets it) for begin and end, as the module's */
+	long long max = bpf_limit(e->s, interruptible ?
+				  "MAXACTION_INTERRUPTIBLE" : "MAXACTION");
 	if (e->kernel) {
 		fprintf(out, "STP_FN void stp_b%d(void)\n{\n\tBODY_PROLOGUE\n"
-			"\tlong stp_actions = 0, stp_max_actions = %d;\n",
+			"\tlong stp_actions = 0, stp_max_actions = %lld;\n",
 			b->index, max);
 		/* no match yet in this probe (the module's context) */
 		if (bpf_kernel_groups(e))
@@ -817,7 +828,7 @@ void bpf_emit_body(struct emitter *e, struct probe_body *b, FILE *out)
 		/* an error ends the probe here: said by the loader */
 		fprintf(out, "static void stp_b%d(void)\n{\n"
 			"\tchar stp_tmp[STP_TMPS][STP_STR];\n\tjmp_buf stp_jb;\n"
-			"\tstp_actions = 0;\n\tstp_max_actions = %d;\n"
+			"\tstp_actions = 0;\n\tstp_max_actions = %lld;\n"
 			"\tstp_depth = 0;\n\tstp_catch = stp_body_jb = &stp_jb;\n"
 			"\tswitch (setjmp(stp_jb)) {\n\tcase 0: break;\n"
 			"\tcase 1: rt->error_text(stp_err_full); return;\n"
@@ -834,10 +845,11 @@ void bpf_func_signature(struct emitter *e, const struct script_func *f,
 {
 	if (e->kernel)
 		fprintf(out, "STP_FN long long stp_kf%d(struct stp_scratch *S, "
-			"long *stp_ap, long stp_max_actions, char *stp_ret",
-			f->index);
+			"long *stp_ap, long stp_max_actions, char *stp_ret, "
+			"unsigned stp_site", f->index);
 	else
-		fprintf(out, "static long long stp_f%d(char *stp_ret", f->index);
+		fprintf(out, "static long long stp_f%d(char *stp_ret, "
+			"unsigned stp_site", f->index);
 	for (int i = 0; i < f->nparams; i++)
 		fprintf(out, f->scope->locals[i]->type == TY_STRING ?
 			", const char *a%d" : ", long long a%d", i);
@@ -845,14 +857,18 @@ void bpf_func_signature(struct emitter *e, const struct script_func *f,
 }
 
 /* A script function (user half): its frame on the C stack, MAXNESTING
- * counted in stp_depth, a string result in the caller's stp_ret. */
+ * counted in stp_depth, a string result in the caller's stp_ret;
+ * stp_site: the error of MAXNESTING at the call (its place). */
 void bpf_emit_function(struct emitter *e, const struct script_func *f,
 			  FILE *out)
 {
 	struct probe_body *b = f->scope;
 	const struct program *prog = e->prog;
-	int nesting = prog->max_nesting < 0 ? prog->recursive_nesting :
-		      prog->max_nesting > 2 ? prog->max_nesting - 1 : 1;
+	/* the module's MAXNESTING: the program's own unless -D sets it */
+	long long nesting = bpf_limit(e->s, "MAXNESTING");
+	if (nesting < 0)
+		nesting = prog->max_nesting < 0 ? prog->recursive_nesting :
+			  prog->max_nesting > 2 ? prog->max_nesting - 1 : 1;
 
 	e->body = b;
 	e->func = f;
@@ -869,6 +885,10 @@ void bpf_emit_function(struct emitter *e, const struct script_func *f,
 		fputs("\n{\n\tlong long stp_rv = 0;\n\tif (stp_ret)\n"
 		      "\t\tstp_ret[0] = 0;\n\tint stp_trying0 = S->trying;\n"
 		      "\t(void)stp_trying0;\n", out);
+		/* MAXNESTING: counted in here, out by the caller (an error
+		 * returns from anywhere) */
+		fprintf(out, "\tif (++S->depth > %lld)\n"
+			"\t\tERROR(stp_site);\n", nesting);
 		emit_locals(e, b, f->nparams);
 		emit_stmt(e, b->probe->func.body);
 		fputs("stp_out:\n\tS->trying = stp_trying0;\n"
@@ -881,8 +901,8 @@ void bpf_emit_function(struct emitter *e, const struct script_func *f,
 	fprintf(out, "\n{\n\tchar stp_tmp[STP_TMPS][STP_STR];\n"
 		"\tlong long stp_rv = 0;\n\tjmp_buf *stp_saved_catch = "
 		"stp_catch;\n\tif (stp_ret)\n\t\tstp_ret[0] = 0;\n"
-		"\tif (stp_depth >= %d)\n\t\tERROR(%d);\n\tstp_depth++;\n",
-		nesting, bpf_error_id(e, "MAXNESTING exceeded", f->decl));
+		"\tif (stp_depth >= %lld)\n\t\tERROR(stp_site);\n"
+		"\tstp_depth++;\n", nesting);
 	emit_locals(e, b, f->nparams);
 	emit_stmt(e, b->probe->func.body);
 	fputs("stp_out:\n\tstp_catch = stp_saved_catch;\n\tstp_depth--;\n"

@@ -27,15 +27,19 @@
  * A delete removes the key and its number. Each number is taken from the
  * head once, so a store costs O(1) amortized; one eviction skips at most
  * 2^23 deleted numbers (bpf_loop's bound).
- * Arrays of statistics stay refused (refuse.c): `<<<` fills their per-CPU
- * hash maps on each CPU.
+ * An array of statistics (`global s%[N]` with `<<<`) is one per-CPU hash
+ * map here, so its keys are numbered and evicted as one array's: the
+ * oldest key created on any CPU goes, with every CPU's part of its
+ * statistic. The module keeps a map per CPU, each evicting its own
+ * oldest, and wraps again when it merges them: the same keys where one
+ * CPU stores them (a begin probe, a test pinned to a CPU), not
+ * necessarily where several CPUs fill the array at once.
  */
 #include "bpf/emit.h"
 
 bool bpf_wraps(const struct symbol *sym)
 {
-	return sym && sym->nkeys && sym->type != TY_STATS && sym->decl &&
-	       sym->decl->global.wrap;
+	return sym && sym->nkeys && sym->decl && sym->decl->global.wrap;
 }
 
 bool bpf_program_wraps(const struct program *prog)
@@ -56,7 +60,8 @@ void bpf_wrap_globals(FILE *out, const struct program *prog)
 }
 
 /* The kernel half: the maps and stp_wupdateN, stp_wdeleteN, stp_wclearN. */
-void bpf_wrap_kernel_decls(FILE *out, const struct program *prog)
+void bpf_wrap_kernel_decls(FILE *out, const struct session *s,
+			   const struct program *prog)
 {
 	int ng = prog->nglobals;
 
@@ -64,8 +69,7 @@ void bpf_wrap_kernel_decls(FILE *out, const struct program *prog)
 		const struct symbol *g = prog->globals[n];
 		if (!bpf_wraps(g))
 			continue;
-		long long max = g->decl->global.max_entries ?
-				g->decl->global.max_entries : 2048;
+		long long max = bpf_map_size(s, g);
 		int ks = ng + n, sk = 2 * ng + n;
 		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_HASH); "
 			"__uint(max_entries, %lld); __type(key, struct stp_k%d); "

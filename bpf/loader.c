@@ -54,6 +54,8 @@ static struct fmt_parsed {
 } *parsed;
 static const char *const *error_texts;
 static int nerrors;
+/* MAXERRORS: the errors a run survives (the user half's stp_max_errors) */
+static int max_errors;
 static volatile sig_atomic_t stop_signal;
 static bool exit_requested;
 
@@ -69,16 +71,29 @@ static void request_exit(void)
 
 /* A run-time error (division by 0 ...): said, and the run ends without
  * end probes, as the module backend does. */
+static bool run_failed(void)
+{
+	return nerrors > max_errors;
+}
+
+/* One more error said: past MAXERRORS (4.8's default 0: the first) the
+ * run ends, without end probes. */
+static void count_error(void)
+{
+	nerrors++;
+	if (run_failed())
+		exit_requested = true;
+}
+
 static void run_error(unsigned id)
 {
-	/* the first error ends the run (4.8's MAXERRORS 0): the hits that
-	 * failed too while the loader caught up are not errors of their own */
-	if (nerrors)
+	/* the hits that failed too while the loader caught up with the
+	 * failure are not errors of their own */
+	if (run_failed())
 		return;
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s\n", error_texts[id]);
-	nerrors++;
-	exit_requested = true;
+	count_error();
 }
 
 /* An uncaught error() or a run-time error of the user half. */
@@ -86,8 +101,7 @@ static void run_error_text(const char *msg)
 {
 	fflush(stdout);
 	fprintf(stderr, "ERROR: %s\n", msg);
-	nerrors++;
-	exit_requested = true;
+	count_error();
 }
 
 /* A print record: the format, its arguments after the header. */
@@ -125,7 +139,7 @@ static void print_record(const void *rec, unsigned len)
 		const char *t = error_texts[h->id], *at = strstr(t, "%llx");
 		/* or a level, %lld (callers()) */
 		const char *lv = at ? NULL : strstr(t, "%lld");
-		if (nerrors)
+		if (run_failed())
 			return;
 		fflush(stdout);
 		if (lv)
@@ -135,8 +149,7 @@ static void print_record(const void *rec, unsigned len)
 			fprintf(stderr, "ERROR: %.*s%llx%s\n", at ?
 				(int)(at - t) : (int)strlen(t), t, addr,
 				at ? at + 4 : "");
-		nerrors++;
-		exit_requested = true;
+		count_error();
 		return;
 	}
 	if (h->kind == 6 && len >= sizeof(*h) + BPF_STRLEN) {
@@ -144,7 +157,7 @@ static void print_record(const void *rec, unsigned len)
 		char msg[BPF_STRLEN + 1];
 		memcpy(msg, (const char *)rec + sizeof(*h), BPF_STRLEN);
 		msg[BPF_STRLEN] = 0;
-		if (!nerrors)
+		if (!run_failed())
 			run_error_text(msg);
 		return;
 	}
@@ -452,6 +465,8 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 	u.perf = dlsym(so, "stp_perf");
 	u.uprobes = dlsym(so, "stp_uprobes");
 	error_texts = (const char *const *)dlsym(so, "stp_errors");
+	const long long *maxerr = dlsym(so, "stp_max_errors");
+	max_errors = maxerr ? (int)*maxerr : 0;
 	if (!u.begin || !u.end || !u.timers || !u.fmts || !u.nmaps || !u.init ||
 	    !error_texts || !u.perf || !u.uprobes) {
 		fprintf(stderr, "stap: error: %s: not a program of this "
@@ -673,16 +688,16 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 		nerrors += (int)head->lost_errors;
 	}
 	exit_requested = false;
-	/* a probe that could not be placed failed the session: no end
-	 * probe runs, as the module's */
-	if (!nerrors && !attach_failed)
+	/* past MAXERRORS, or a probe that could not be placed (which
+	 * fails the session, as the module's): no end probe runs */
+	if (!run_failed() && !attach_failed)
 		run_list(u.end);
 	ring_buffer__consume(rb);
 	fflush(stdout);
 	if (head->lost)
 		fprintf(stderr, "WARNING: %llu output records lost\n",
 			head->lost);
-	status = attach_failed || nerrors ? 1 : 0;
+	status = attach_failed || run_failed() ? 1 : 0;
 	if (nerrors)
 		fprintf(stderr, "WARNING: Number of errors: %d, skipped probes: "
 			"0\n", nerrors);

@@ -245,13 +245,6 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			       "this backend yet";
 		return NULL;
 	}
-	case N_INDEX:
-		if (n->index.array->sym && n->index.array->sym->decl &&
-		    n->index.array->sym->decl->global.wrap &&
-		    n->index.array->sym->type == TY_STATS)
-			return "wrapping arrays of statistics (a%[N] <<< v) are "
-			       "not on this backend yet";
-		return NULL;
 	default:
 		return NULL;
 	}

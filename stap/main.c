@@ -1083,6 +1083,8 @@ static int choose_backend(struct session *s, struct driver *d,
 		why = "BPF needs root";
 	else if (access("/sys/kernel/btf/vmlinux", R_OK) != 0)
 		why = "the running kernel has no BTF";
+	else
+		why = bpf_defines_refusal(s);
 	for (int i = 0; !why && i < prog->nprobes; i++) {
 		const struct derived_probe *dp = prog->probes[i];
 		if (backend_skips(&bpf_backend, prog, dp))
