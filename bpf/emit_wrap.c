@@ -82,12 +82,18 @@ void bpf_wrap_kernel_decls(FILE *out, const struct session *s,
 		/* the key being evicted, and the store's key and value the
 		 * tries take: a per-CPU slot (a key with strings is too big
 		 * for the stack) */
+		char vtype[32];	/* a statistic's aggregate, else a scalar */
+		if (g->type == TY_STATS)
+			snprintf(vtype, sizeof(vtype), "struct stp_s%d", n);
+		else
+			snprintf(vtype, sizeof(vtype), "%s",
+				 bpf_ctype(g->type));
 		fprintf(out, "struct stp_wold%d { int found; struct stp_k%d k; "
 			"struct stp_k%d nk; %s nv; };\n"
 			"struct { __uint(type, BPF_MAP_TYPE_PERCPU_ARRAY); "
 			"__uint(max_entries, 1); __type(key, __u32); "
 			"__type(value, struct stp_wold%d); } stp_wo%d "
-			"SEC(\".maps\");\n", n, n, n, bpf_ctype(g->type), n, n);
+			"SEC(\".maps\");\n", n, n, n, vtype, n, n);
 		/* one number from the head: 1 when its key was evicted or
 		 * nothing is left */
 		fprintf(out, "static long stp_wpop%d(__u64 i, void *ctx)\n{\n"
