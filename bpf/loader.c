@@ -242,10 +242,14 @@ static long long realtime_offset(void)
 	return (r.tv_sec - m.tv_sec) * 1000000000LL + (r.tv_nsec - m.tv_nsec);
 }
 
+/* set while attaching a program whose refusal the loader reports
+ * itself (a fentry/fexit: SystemTap's registration warning) */
+static bool attach_quiet;
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list args)
 {
-	if (level == LIBBPF_WARN)
+	if (level == LIBBPF_WARN && !attach_quiet)
 		return vfprintf(stderr, fmt, args);
 	return 0;
 }
@@ -602,8 +606,10 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 			continue;
 		const char *sec = bpf_program__section_name(p);
 		bool up = !strcmp(sec, "uprobe") || !strcmp(sec, "uretprobe");
+		attach_quiet = kfunc_pp(kfuncs, p) != NULL;
 		struct bpf_link *l = up ? attach_uprobe(&u, p) :
 				     bpf_program__attach(p);
+		attach_quiet = false;
 		if (!l && up) {
 			attach_failed = true;
 			exit_requested = true;
