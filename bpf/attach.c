@@ -856,7 +856,7 @@ static int emit_dispatch(struct core *c, const struct bpf_dispatch *d, int g,
 	if (!probe_number_filter(first, &arg, &value, &compat))
 		return 1;
 	bpf_dispatch_arrays(d, g, pf);
-	fprintf(pf, "SEC(\"tp_btf/%s\") int stp_d%d(unsigned long long "
+	fprintf(pf, "SEC(\"tp_btf/%s\") int stp_disp%d(unsigned long long "
 		"*ctx)\n{\n\tif (G.stp_exit)\n\t\treturn 0;\n%s", name, g,
 		scratch_decl);
 	int rc = emit_value(c, first, arg->index, pf);
@@ -864,9 +864,9 @@ static int emit_dispatch(struct core *c, const struct bpf_dispatch *d, int g,
 		arg->index);
 	if (d->groups[g].compat)
 		fprintf(pf, "\tif (stp_task_compat())\n\t\tbpf_tail_call(ctx, "
-			"&stp_dm%d_1, (__u32)S->c[%d]);\n\telse\n\t", g,
+			"&stp_dispm%d_1, (__u32)S->c[%d]);\n\telse\n\t", g,
 			arg->index);
-	fprintf(pf, "\tbpf_tail_call(ctx, &stp_dm%d_0, (__u32)S->c[%d]);\n"
+	fprintf(pf, "\tbpf_tail_call(ctx, &stp_dispm%d_0, (__u32)S->c[%d]);\n"
 		"\treturn 0;\n}\n", g, arg->index);
 	return rc;
 }

@@ -6,10 +6,10 @@
  * programs on raw_syscalls:sys_enter, every one run at every system call
  * only to find that the number is not its own (about 55 us a call on
  * this machine). Here the probes of one tracepoint that filter on one
- * argument make a group: one program on the tracepoint (stp_dG) reads
+ * argument make a group: one program on the tracepoint (stp_dispG) reads
  * the argument and tail-calls (bpf_tail_call) through a program array
- * (stp_dmG_M) at that number into the one probe's program that takes it
- * (stp_jNP, loaded, never attached: the loader puts it in the array,
+ * (stp_dispmG_M) at that number into the one probe's program that takes it
+ * (stp_jN, loaded, never attached: the loader puts it in the array,
  * stp_jumps). The module backend switches on the same filter in one
  * callback (module/emit_tracepoint.c).
  *
@@ -126,7 +126,7 @@ void bpf_dispatch_arrays(const struct bpf_dispatch *d, int g, FILE *out)
 	for (int m = 0; m <= (d->groups[g].compat ? 1 : 0); m++)
 		fprintf(out, "struct { __uint(type, BPF_MAP_TYPE_PROG_ARRAY); "
 			"__uint(max_entries, %d); __type(key, __u32); "
-			"__type(value, __u32); } stp_dm%d_%d SEC(\".maps\");\n",
+			"__type(value, __u32); } stp_dispm%d_%d SEC(\".maps\");\n",
 			d->groups[g].size, g, m);
 }
 
@@ -143,7 +143,7 @@ void bpf_emit_dispatch_table(const struct program *prog, FILE *out)
 						      NULL)))
 			continue;
 		if (d.group[j] >= 0)
-			fprintf(out, "{ \"stp_j%d\", \"stp_dm%d_%d\", %lldU }, ",
+			fprintf(out, "{ \"stp_j%d\", \"stp_dispm%d_%d\", %lldU }, ",
 				np, d.group[j], d.array[j],
 				(long long)d.key[j]);
 		np++;

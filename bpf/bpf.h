@@ -77,7 +77,7 @@ struct bpf_dispatch {
 };
 void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d);
 void bpf_dispatch_free(struct bpf_dispatch *d);
-/* Group g's program arrays (stp_dmG_M), and the loader's table of what
+/* Group g's program arrays (stp_dispmG_M), and the loader's table of what
  * goes in them (stp_jumps: program, array, key). */
 void bpf_dispatch_arrays(const struct bpf_dispatch *d, int g, FILE *out);
 void bpf_emit_dispatch_table(const struct program *prog, FILE *out);
