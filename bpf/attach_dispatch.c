@@ -15,11 +15,14 @@
  *
  * A group whose probes tell 64-bit tasks from 32-bit ones (`||
  * __sysc_compat()`, `|| !__sysc_compat()`) has an array for each: the
- * dispatch asks the task's kind once. A number two probes of the group
- * take (`syscall.*` and `syscall.read` in one script) is dispatched to
- * neither: their programs stay on the tracepoint, each checking its own
- * filter, since a tail call reaches one program only. The taken probe's
- * body still checks its filter, which then holds.
+ * dispatch asks the task's kind once. A tail call reaches one program:
+ * of the probes that take one number (`syscall.*` and `syscall.read` in
+ * one script, or 4.8's two names of a 32-bit call) the first is in the
+ * group of rank 0, the second in a group of rank 1, and so on, each its
+ * own dispatch on the tracepoint, in the probes' order; a group of
+ * fewer than DISPATCH_MIN probes stays on the tracepoint, each program
+ * checking its filter. The taken probe's body still checks its filter,
+ * which then holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,13 +41,20 @@ struct group_try {
 	const char *tp;			/* the tracepoint */
 	const char *arg;		/* the filtered value's name */
 	bool compat;			/* tells 64-bit from 32-bit tasks */
+	int rank;			/* probes of the same number before */
 };
+
+static bool same_try(const struct group_try *a, const struct group_try *b)
+{
+	return !strcmp(a->tp, b->tp) && !strcmp(a->arg, b->arg) &&
+	       a->compat == b->compat;
+}
 
 void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d)
 {
 	int n = prog->nprobes;
+	struct group_try *try = xmalloc(((size_t)n + 1) * sizeof(*try));
 	struct group_try *gt = xmalloc(((size_t)n + 1) * sizeof(*gt));
-	int *compat = xmalloc(((size_t)n + 1) * sizeof(*compat));
 
 	memset(d, 0, sizeof(*d));
 	d->group = xmalloc(((size_t)n + 1) * sizeof(*d->group));
@@ -56,40 +66,38 @@ void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d)
 		const struct symbol *arg;
 		const char *tp = NULL;
 		int64_t value;
+		int compat;
 
 		d->group[i] = -1;
 		if (bpf_place_of(dp, &tp, NULL) != BPF_PLACE_TRACE ||
-		    !probe_number_filter(dp, &arg, &value, &compat[i]) ||
+		    !probe_number_filter(dp, &arg, &value, &compat) ||
 		    value < 0 || value >= DISPATCH_MAX_KEY)
 			continue;
 		d->key[i] = value;
-		d->array[i] = compat[i] < 0 ? 0 : compat[i];
+		d->array[i] = compat < 0 ? 0 : compat;
+		try[i] = (struct group_try){ tp, arg->name, compat >= 0, 0 };
+		/* a number several probes take: the first is in the
+		 * dispatch of rank 0, the next in that of rank 1 ... (a
+		 * tail call reaches one program), each dispatch a program
+		 * on the tracepoint, in the probes' order */
+		for (int j = 0; j < i; j++)
+			if (d->group[j] >= 0 && d->key[j] == d->key[i] &&
+			    d->array[j] == d->array[i] &&
+			    same_try(&try[j], &try[i]))
+				try[i].rank++;
 		int g = 0;
-		while (g < d->ngroups &&
-		       (strcmp(gt[g].tp, tp) || strcmp(gt[g].arg, arg->name) ||
-			gt[g].compat != (compat[i] >= 0)))
+		while (g < d->ngroups && (!same_try(&gt[g], &try[i]) ||
+					  gt[g].rank != try[i].rank))
 			g++;
 		if (g == d->ngroups) {
-			gt[g] = (struct group_try){ tp, arg->name,
-						    compat[i] >= 0 };
+			gt[g] = try[i];
 			d->groups[g] = (struct bpf_dgroup){ .first = -1,
-				.compat = compat[i] >= 0 };
+				.compat = compat >= 0 };
 			d->ngroups++;
 		}
 		d->group[i] = g;
 	}
-	/* a number two probes of a group take is dispatched to neither */
-	bool *twice = xmalloc(((size_t)n + 1) * sizeof(*twice));
 	for (int i = 0; i < n; i++) {
-		twice[i] = false;
-		for (int j = 0; j < n && d->group[i] >= 0; j++)
-			twice[i] |= j != i && d->group[j] == d->group[i] &&
-				    d->key[j] == d->key[i] &&
-				    d->array[j] == d->array[i];
-	}
-	for (int i = 0; i < n; i++) {
-		if (twice[i])
-			d->group[i] = -1;
 		if (d->group[i] < 0)
 			continue;
 		struct bpf_dgroup *g = &d->groups[d->group[i]];
@@ -107,9 +115,8 @@ void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d)
 	for (int g = 0; g < d->ngroups; g++)
 		if (d->groups[g].count < DISPATCH_MIN)
 			d->groups[g].first = -1;
-	free(twice);
+	free(try);
 	free(gt);
-	free(compat);
 }
 
 void bpf_dispatch_free(struct bpf_dispatch *d)
