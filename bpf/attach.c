@@ -855,6 +855,7 @@ static int emit_dispatch(struct core *c, const struct bpf_dispatch *d, int g,
 
 	if (!probe_number_filter(first, &arg, &value, &compat))
 		return 1;
+	bpf_dispatch_arrays(d, g, pf);
 	fprintf(pf, "SEC(\"tp_btf/%s\") int stp_disp%d(unsigned long long "
 		"*ctx)\n{\n\tif (G.stp_exit)\n\t\treturn 0;\n%s", name, g,
 		scratch_decl);
@@ -881,9 +882,6 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	struct bpf_dispatch d;
 
 	bpf_dispatch_plan(prog, &d);
-	for (int g = 0; g < d.ngroups; g++)
-		if (d.groups[g].count)
-			bpf_dispatch_arrays(&d, g, pf);
 
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *name = NULL;
@@ -986,19 +984,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 				dp->attach.timer.profile ? "ctx[16]" : "0",
 				alias);
 		}
-		/* the next rank's probe of this number (attach_dispatch.c),
-		 * at the number read before the body ran */
-		int next = g >= 0 ? d.groups[g].next : -1;
-		const struct symbol *farg = NULL;
-		int64_t fval;
-		int fcomp;
-		if (next >= 0 && probe_number_filter(dp, &farg, &fval, &fcomp))
-			fprintf(pf, "\t__u32 stp_key = (__u32)S->c[%d];\n",
-				farg->index);
 		fprintf(pf, "\tstp_b%d();\n", b->index);
-		if (farg)
-			fprintf(pf, "\tbpf_tail_call(ctx, &stp_dispm%d_%d, "
-				"stp_key);\n", next, d.array[j]);
 		if (set_ip)
 			fputs("\tSTP_KOUT();\n", pf);
 		fputs("\treturn 0;\n}\n", pf);

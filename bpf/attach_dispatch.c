@@ -17,12 +17,11 @@
  * __sysc_compat()`, `|| !__sysc_compat()`) has an array for each: the
  * dispatch asks the task's kind once. A tail call reaches one program:
  * of the probes that take one number (`syscall.*` and `syscall.read` in
- * one script, or 4.8's several names of a 32-bit call) the first is in
- * the group of rank 0, the second in a group of rank 1, and so on: a
- * program of rank r, after its body, tail-calls the array of rank r + 1
- * at its number, so the probes of a number run in the probes' order. A
- * group of fewer than DISPATCH_MIN probes (at rank 0) stays on the
- * tracepoint, each program checking its filter. The taken probe's body still checks its filter,
+ * one script, or 4.8's two names of a 32-bit call) the first is in the
+ * group of rank 0, the second in a group of rank 1, and so on, each its
+ * own dispatch on the tracepoint, in the probes' order; a group of
+ * fewer than DISPATCH_MIN probes stays on the tracepoint, each program
+ * checking its filter. The taken probe's body still checks its filter,
  * which then holds.
  */
 #include <stdio.h>
@@ -93,13 +92,7 @@ void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d)
 		if (g == d->ngroups) {
 			gt[g] = try[i];
 			d->groups[g] = (struct bpf_dgroup){ .first = -1,
-				.compat = compat >= 0, .root = g, .next = -1 };
-			for (int h = 0; h < g; h++)
-				if (same_try(&gt[h], &try[i]) &&
-				    gt[h].rank == try[i].rank - 1) {
-					d->groups[h].next = g;
-					d->groups[g].root = d->groups[h].root;
-				}
+				.compat = compat >= 0 };
 			d->ngroups++;
 		}
 		d->group[i] = g;
@@ -114,24 +107,14 @@ void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d)
 		if (d->key[i] + 1 > g->size)
 			g->size = (int)d->key[i] + 1;
 	}
-	/* groups too small run on the tracepoint as they are (rank 0's
-	 * size decides for the ranks after it, which have no dispatch of
-	 * their own: rank r's programs tail-call rank r + 1's) */
+	/* groups too small run on the tracepoint as they are */
 	for (int i = 0; i < n; i++)
 		if (d->group[i] >= 0 &&
-		    d->groups[d->groups[d->group[i]].root].count < DISPATCH_MIN)
+		    d->groups[d->group[i]].count < DISPATCH_MIN)
 			d->group[i] = -1;
-	for (int g = 0; g < d->ngroups; g++) {
-		struct bpf_dgroup *r = &d->groups[d->groups[g].root];
-		if (r->count < DISPATCH_MIN)
-			d->groups[g].count = 0;
-		if (r->count < DISPATCH_MIN || d->groups[g].root != g)
-			d->groups[g].first = -1;
-	}
 	for (int g = 0; g < d->ngroups; g++)
-		if (d->groups[g].next >= 0 &&
-		    !d->groups[d->groups[g].next].count)
-			d->groups[g].next = -1;
+		if (d->groups[g].count < DISPATCH_MIN)
+			d->groups[g].first = -1;
 	free(try);
 	free(gt);
 }

@@ -67,8 +67,6 @@ struct bpf_dgroup {
 	int size;		/* the arrays' entries: the largest key + 1 */
 	bool compat;		/* an array for 64-bit tasks (0), one for
 				 * 32-bit tasks (1) */
-	int root;		/* the group of rank 0 of this one */
-	int next;		/* the group of the next rank, or -1 */
 };
 struct bpf_dispatch {
 	int *group;
