@@ -30,7 +30,9 @@
 #include <zlib.h>
 
 #include "bpf/bpf.h"
+#include "semantic/filter.h"
 #include "semantic/semantic.h"
+#include "lib/strbuf.h"
 #include "target/btf_blob.h"
 #include "target/target.h"
 #include "target/tracepoints.h"
@@ -1087,36 +1089,43 @@ static bool has_chain(const struct probe_body *b)
 	return false;
 }
 
-/* A kernel program's reads of dp's context values into S->c[]: 0, or 1
+/* A kernel program's read of dp's context value k into S->c[k]: 0, or 1
  * after a message. */
+static int emit_value(struct core *c, const struct derived_probe *dp, int k,
+		      FILE *pf)
+{
+	const struct probe_body *b = dp->body;
+	int slot, type;
+	const char *why = value_root(dp, k, &slot, &type);
+	char root[32];
+
+	if (why) {
+		fprintf(stderr, "stap: error: %s: %s\n", dp->pp, why);
+		return 1;
+	}
+	snprintf(root, sizeof(root), "ctx[%d]", slot);
+	const struct member_path *path = b->ctxvars[k]->member_path;
+	if (!path || !path->nsteps) {
+		fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k, cast_of(c->b, type),
+			slot);
+		return 0;
+	}
+	if (!emit_chain(c, pf, k, root, type, path)) {
+		fprintf(stderr, "stap: error: %s: %s: %s\n", dp->pp,
+			b->ctxvars[k]->name, c->err);
+		return 1;
+	}
+	return 0;
+}
+
+/* All of dp's context values into S->c[]: 0, or 1 after a message. */
 static int emit_values(struct core *c, const struct derived_probe *dp,
 		       FILE *pf)
 {
-	const struct probe_body *b = dp->body;
 	int rc = 0;
 
-	for (int k = 0; k < b->nctxvars; k++) {
-		int slot, type;
-		const char *why = value_root(dp, k, &slot, &type);
-		char root[32];
-		if (why) {
-			fprintf(stderr, "stap: error: %s: %s\n", dp->pp, why);
-			rc = 1;
-			continue;
-		}
-		snprintf(root, sizeof(root), "ctx[%d]", slot);
-		const struct member_path *path = b->ctxvars[k]->member_path;
-		if (!path || !path->nsteps) {
-			fprintf(pf, "\tS->c[%d] = %sctx[%d];\n", k,
-				cast_of(c->b, type), slot);
-			continue;
-		}
-		if (!emit_chain(c, pf, k, root, type, path)) {
-			fprintf(stderr, "stap: error: %s: %s: %s\n", dp->pp,
-				b->ctxvars[k]->name, c->err);
-			rc = 1;
-		}
-	}
+	for (int k = 0; k < dp->body->nctxvars; k++)
+		rc |= emit_value(c, dp, k, pf);
 	return rc;
 }
 
@@ -1132,6 +1141,41 @@ static const char scratch_decl[] =
 	"\tS->busy = 1;\n"
 	"\tS->fm = 0;\n";
 
+/*
+ * Dispatch group g's program on tracepoint name (attach_dispatch.c): the
+ * filtered value, read as the group's first probe reads it, is the
+ * index of the tail call into the probe that takes it; a number no
+ * probe takes (or a read that faults) ends here. 0, or 1 after a
+ * message.
+ */
+static int emit_dispatch(struct core *c, const struct bpf_dispatch *d, int g,
+			 const struct derived_probe *first, const char *name,
+			 FILE *pf)
+{
+	const struct symbol *arg;
+	int64_t value;
+	int compat;
+
+	if (!probe_number_filter(first, &arg, &value, &compat))
+		return 1;
+	bpf_dispatch_arrays(d, g, pf);
+	fprintf(pf, "SEC(\"tp_btf/%s\") int stp_disp%d(unsigned long long "
+		"*ctx)\n{\n\tif (G.stp_exit)\n\t\treturn 0;\n%s", name, g,
+		scratch_decl);
+	int rc = emit_value(c, first, arg->index, pf);
+	/* the scratch is free again before the tail call: the probe's own
+	 * program takes it (scratch_decl's busy) */
+	fprintf(pf, "\tS->busy = 0;\n\tif (S->fm & (1ULL << %d))\n"
+		"\t\treturn 0;\n", arg->index);
+	if (d->groups[g].compat)
+		fprintf(pf, "\tif (stp_task_compat())\n\t\tbpf_tail_call(ctx, "
+			"&stp_dispm%d_1, (__u32)S->c[%d]);\n\telse\n\t", g,
+			arg->index);
+	fprintf(pf, "\tbpf_tail_call(ctx, &stp_dispm%d_0, (__u32)S->c[%d]);\n"
+		"\treturn 0;\n}\n", g, arg->index);
+	return rc;
+}
+
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 {
 	struct core c = { .b = kernel_btf(NULL) };
@@ -1140,6 +1184,9 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 	FILE *pf = open_memstream(&pbuf, &plen);
 	int np = 0, rc = 0;
 	bool udecl = false, kentry_declared = false;
+	struct bpf_dispatch d;
+
+	bpf_dispatch_plan(prog, &d);
 
 	for (int j = 0; j < prog->nprobes; j++) {
 		const char *name = NULL;
@@ -1158,6 +1205,9 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			np++;	/* bpf_process_programs, below */
 			continue;
 		}
+		int g = d.group[j];
+		if (g >= 0 && d.groups[g].first == j)
+			rc |= emit_dispatch(&c, &d, g, dp, name, pf);
 		/* a .return probe's member chains are read at the entry,
 		 * as SystemTap reads them: an fentry program keeps every
 		 * value by thread (stp_keN), the fexit program takes them
@@ -1197,8 +1247,10 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 			fputs("SEC(\"perf_event\")", pf);
 		/* after exit() or an error no handler starts (the module's
 		 * session is no longer running) */
-		fprintf(pf, " int stp_p%d(unsigned long long *ctx)\n{\n"
-			"\tif (G.stp_exit)\n\t\treturn 0;\n", np++);
+		/* stp_jN: tail-called by a dispatch, not attached */
+		fprintf(pf, " int stp_%c%d(unsigned long long *ctx)\n{\n"
+			"\tif (G.stp_exit)\n\t\treturn 0;\n", g >= 0 ? 'j' : 'p',
+			np++);
 		fputs(scratch_decl, pf);
 		if (parms)
 			emit_tp_parms(c.b, dp, pf);
@@ -1272,6 +1324,7 @@ int bpf_emit_programs(struct session *s, struct program *prog, FILE *out)
 		fputs("\tS->busy = 0;\n\treturn 0;\n}\n", pf);
 	}
 	bpf_process_programs(prog, pf);
+	bpf_dispatch_free(&d);
 	fclose(pf);
 	for (int i = 0; i < c.nt; i++)
 		emit_ltype(&c, i, out);
@@ -1327,4 +1380,38 @@ void bpf_emit_perf_table(struct program *prog, FILE *out)
 	fputs("{ NULL, 0, 0, 0, 0, 0, NULL } };\n", out);
 	bpf_emit_uprobe_table(prog, out);
 	bpf_emit_process_table(prog, out);
+	bpf_emit_dispatch_table(prog, out);
+	bpf_emit_kfunc_table(prog, out);
+}
+
+/*
+ * The loader's table of fentry/fexit programs and their probe points: a
+ * function the kernel refuses at attach (the guests' ni_syscall: EBUSY,
+ * it has no ftrace entry) is SystemTap's registration warning, and the
+ * other probes run, as the module backend does (runtime/kfunc.c).
+ */
+void bpf_emit_kfunc_table(struct program *prog, FILE *out)
+{
+	struct strbuf pp = { 0 };
+	int np = 0;
+
+	fputs("const struct { const char *prog, *pp; } stp_kfuncs[] = { ",
+	      out);
+	for (int j = 0; j < prog->nprobes; j++) {
+		const struct derived_probe *dp = prog->probes[j];
+		enum bpf_place p = bpf_place_of(dp, NULL, NULL);
+
+		if (!bpf_place_in_kernel(p))
+			continue;
+		if (p == BPF_PLACE_KFUNC || p == BPF_PLACE_KRETURN) {
+			sb_reset(&pp);
+			sb_c_literal(&pp, dp->pp, strlen(dp->pp), false);
+			/* stp_kN: a .return's entry half (bpf_emit_programs) */
+			fprintf(out, "{ \"stp_p%d\", %s }, { \"stp_k%d\", %s }, ",
+				np, sb_str(&pp), np, sb_str(&pp));
+		}
+		np++;
+	}
+	fputs("{ NULL, NULL } };\n", out);
+	sb_free(&pp);
 }

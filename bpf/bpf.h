@@ -12,6 +12,7 @@
 #define BPF_BPF_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "semantic/backend.h"
@@ -60,6 +61,34 @@ const char *bpf_unplaceable(const struct derived_probe *dp);
  * 0, or 1 after a message. */
 int bpf_emit_programs(struct session *s, struct program *prog, FILE *out);
 void bpf_emit_perf_table(struct program *prog, FILE *out);
+
+/* The dispatch of filtered tracepoint probes (attach_dispatch.c):
+ * group[probe] is the group a probe's program is tail-called from, or
+ * -1 (its program is on the tracepoint); key and array, where. */
+struct bpf_dgroup {
+	int first;		/* the probe before whose program the
+				 * dispatch comes; -1: no dispatch */
+	int count;		/* probes dispatched */
+	int size;		/* the arrays' entries: the largest key + 1 */
+	bool compat;		/* an array for 64-bit tasks (0), one for
+				 * 32-bit tasks (1) */
+};
+struct bpf_dispatch {
+	int *group;
+	int64_t *key;
+	int *array;
+	struct bpf_dgroup *groups;
+	int ngroups;
+};
+void bpf_dispatch_plan(const struct program *prog, struct bpf_dispatch *d);
+void bpf_dispatch_free(struct bpf_dispatch *d);
+/* Group g's program arrays (stp_dispmG_M), and the loader's table of what
+ * goes in them (stp_jumps: program, array, key). */
+void bpf_dispatch_arrays(const struct bpf_dispatch *d, int g, FILE *out);
+void bpf_emit_dispatch_table(const struct program *prog, FILE *out);
+/* The loader's table of fentry/fexit programs and their probe points
+ * (stp_kfuncs: a refusal at attach is a warning, attach.c). */
+void bpf_emit_kfunc_table(struct program *prog, FILE *out);
 
 /* The uprobe kind (attach_uprobe.c): pass 2's refusal of dp's values,
  * or NULL; pass 3's program(s) for dp, number np (*declared: the

@@ -281,11 +281,52 @@ static long long realtime_offset(void)
 	return (r.tv_sec - m.tv_sec) * 1000000000LL + (r.tv_nsec - m.tv_nsec);
 }
 
+/* set while attaching a program whose refusal the loader reports
+ * itself (a fentry/fexit: SystemTap's registration warning) */
+static bool attach_quiet;
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list args)
 {
-	if (level == LIBBPF_WARN)
+	if (level == LIBBPF_WARN && !attach_quiet)
 		return vfprintf(stderr, fmt, args);
+	return 0;
+}
+
+/* The dispatches' program arrays (attach_dispatch.c): each entry of the
+ * table (program, array, key; NULL-ended) put in its array. 0, or -1
+ * after a message. */
+/* The probe point of fentry/fexit program p, from the table (attach.c's
+ * stp_kfuncs), or NULL. */
+struct stp_kfunc {
+	const char *prog, *pp;
+};
+static const char *kfunc_pp(const struct stp_kfunc *t, struct bpf_program *p)
+{
+	for (; t && t->prog; t++)
+		if (!strcmp(t->prog, bpf_program__name(p)))
+			return t->pp;
+	return NULL;
+}
+
+struct stp_jump {
+	const char *prog, *map;
+	unsigned key;
+};
+static int fill_dispatch(struct bpf_object *obj, const struct stp_jump *t)
+{
+	for (; t && t->prog; t++) {
+		struct bpf_program *p =
+			bpf_object__find_program_by_name(obj, t->prog);
+		struct bpf_map *m = bpf_object__find_map_by_name(obj, t->map);
+		int fd = p ? bpf_program__fd(p) : -1;
+		if (!m || fd < 0 || bpf_map__update_elem(m, &t->key,
+				sizeof(t->key), &fd, sizeof(fd), BPF_ANY)) {
+			fprintf(stderr, "stap: error: the dispatch to %s: %s\n",
+				t->prog, strerror(errno));
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -518,6 +559,9 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 		goto out;
 	}
 
+	if (fill_dispatch(obj, dlsym(so, "stp_jumps")))
+		goto out;
+
 	int *fds = calloc((size_t)*u.nmaps + 1, sizeof(int));
 	for (int i = 0; i < *u.nmaps; i++) {
 		char name[32];
@@ -594,6 +638,8 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 		fprintf(stderr, "stap: error: %s\n", strerror(errno));
 		attach_failed = exit_requested = true;
 	}
+	const struct stp_kfunc *kfuncs = dlsym(so, "stp_kfuncs");
+	const char *warned = NULL;
 	bpf_object__for_each_program(p, obj) {
 		if (exit_requested || nlinks == max_links)
 			break;
@@ -605,14 +651,30 @@ int bpf_load_and_run_so(const char *so_path, bool verbose, const char *cmd,
 			}
 			continue;
 		}
+		/* a dispatch's target: reached by its tail call */
+		if (!strncmp(bpf_program__name(p), "stp_j", 5))
+			continue;
 		const char *sec = bpf_program__section_name(p);
 		bool up = !strcmp(sec, "uprobe") || !strcmp(sec, "uretprobe");
+		attach_quiet = kfunc_pp(kfuncs, p) != NULL;
 		struct bpf_link *l = up ? attach_uprobe(&u, p) :
 				     bpf_program__attach(p);
+		attach_quiet = false;
 		if (!l && up) {
 			attach_failed = true;
 			exit_requested = true;
 			break;
+		}
+		const char *kpp = l ? NULL : kfunc_pp(kfuncs, p);
+		if (!l && kpp) {
+			/* the module backend's warning (runtime/kfunc.c);
+			 * the entry half of a .return warns with it once */
+			if (!warned || strcmp(kpp, warned))
+				fprintf(stderr, "WARNING: probe %s registration "
+					"error [man warning::pass5] (rc %d)\n",
+					kpp, -errno);
+			warned = kpp;
+			continue;
 		}
 		if (!l) {
 			fprintf(stderr, "stap: error: attaching %s: %s\n",

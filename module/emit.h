@@ -21,6 +21,7 @@
 
 #include "module/codegen.h"
 #include "module/locks.h"
+#include "semantic/filter.h"
 #include "semantic/semantic.h"
 #include "lib/strbuf.h"
 
@@ -229,8 +230,6 @@ void gen_stmt(struct cg *cg, struct node *n);
  * structs, its code into bodies. */
 void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	      const struct probe_body *b);
-/* The first statement a body runs (through leading blocks), or NULL. */
-const struct node *first_stmt(const struct node *n);
 
 /* ---- the module (module.c) ------------------------------------------ */
 

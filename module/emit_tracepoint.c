@@ -220,66 +220,6 @@ static const struct value_recipe *tp_value(const struct derived_probe *dp,
 }
 
 /*
- * `__sysc_compat()` or `!__sysc_compat()`: 1 (the task is in a 32-bit
- * system call) or 0 (it is not); -1 for anything else.
- */
-static int tp_compat_test(const struct node *n)
-{
-	bool not = n->kind == N_UNARY && n->unary.op == OP_NOT;
-
-	if (not)
-		n = n->unary.operand;
-	if (n->kind != N_CALL || n->call.args ||
-	    strcmp(n->call.name, "__sysc_compat"))
-		return -1;
-	return not ? 1 : 0;
-}
-
-/*
- * A body that starts with `if ($ARG != N) next` (the syscall tapset's
- * form, one alias per value of $id), or `if ($ARG != N || C) next` where
- * C is `__sysc_compat()` (the alias is a 64-bit task's call) or
- * `!__sysc_compat()` (a 32-bit task's): the argument, N, and which
- * tasks' calls it takes (*compat: 0 64-bit, 1 32-bit, -1 either).
- * Probes of one tracepoint that all filter on the same argument share
- * one callback that switches on it, so `syscall.*` costs one call per
- * event; one that tells 64-bit from 32-bit tasks does so once per hit,
- * then switches on the number in that side's own switch.
- */
-static bool tp_filter(const struct derived_probe *dp,
-		      const struct symbol **arg, int64_t *value, int *compat)
-{
-	const struct node *st = first_stmt(dp->body->probe->probe.body);
-	const struct node *c, *then, *t, *num;
-
-	if (!st || st->kind != N_IF || st->cond.els)
-		return false;
-	c = st->cond.cond;
-	then = st->cond.then;
-	if (then && then->kind == N_BLOCK && then->block.stmts &&
-	    !then->block.stmts->next)
-		then = then->block.stmts;
-	*compat = -1;
-	if (c->kind == N_BINARY && c->binary.op == OP_OR) {
-		*compat = tp_compat_test(c->binary.rhs);
-		if (*compat < 0)
-			return false;
-		c = c->binary.lhs;
-	}
-	if (!then || then->kind != N_NEXT || c->kind != N_BINARY ||
-	    c->binary.op != OP_NE)
-		return false;
-	t = c->binary.lhs->kind == N_NUMBER ? c->binary.rhs : c->binary.lhs;
-	num = t == c->binary.lhs ? c->binary.rhs : c->binary.lhs;
-	if ((t->kind != N_TARGET && t->kind != N_TMEMBER) ||
-	    num->kind != N_NUMBER || !t->sym || t->sym->kind != SYM_CONTEXT)
-		return false;
-	*arg = t->sym;		/* $id, or a chain like $regs->orig_ax */
-	*value = num->num.value;
-	return true;
-}
-
-/*
  * v[k] for a chain $arg->a->b[2]: walk it from the argument's value with
  * the offsets BTF gave pass 2 (no kernel struct definitions needed), every
  * read fault-safe; a fault leaves its address in v[k] and sets bit k of
@@ -405,7 +345,11 @@ static void gen_tp_cases(struct cg *cg, FILE *out, int i, const int *group,
  * against the tracepoint by the header's check_trace_callback_type_NAME):
  * they widen the arguments to longs on their stack and run the probe with
  * them. One per probe (data is its table entry), or one per dispatch group
- * (see tp_filter): the group's first entry registers it, the others are
+ * (see probe_number_filter: the probes of one tracepoint that all
+ * filter on the same argument share one callback that switches on it, so
+ * `syscall.*` costs one call per event; one that tells 64-bit from 32-bit
+ * tasks does so once per hit, then switches on the number in that side's
+ * own switch): the group's first entry registers it, the others are
  * tp_shared. group[i] is the probe's group leader, or -1.
  */
 static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
@@ -464,7 +408,7 @@ static void gen_tp_callbacks(struct cg *cg, FILE *out, int *group,
 		group[i] = -1;
 		farg[i] = NULL;
 		if (!tp_typed(dp) ||
-		    !tp_filter(dp, &farg[i], &fval[i], &fcomp[i]))
+		    !probe_number_filter(dp, &farg[i], &fval[i], &fcomp[i]))
 			continue;
 		/* the aliases that tell 32-bit tasks from 64-bit ones
 		 * dispatch apart from those that do not */
@@ -680,14 +624,15 @@ static const char *probe_type(const struct derived_probe *dp)
 	return "STP_PROBE_EVENT";
 }
 
-/* A probe whose callback checks the body's filter itself (tp_filter). */
+/* A probe whose callback checks the body's filter itself
+ * (probe_number_filter). */
 static bool filters(const struct derived_probe *dp)
 {
 	const struct symbol *arg;
 	int64_t value;
 	int compat;
 
-	return tp_typed(dp) && tp_filter(dp, &arg, &value, &compat);
+	return tp_typed(dp) && probe_number_filter(dp, &arg, &value, &compat);
 }
 
 /*

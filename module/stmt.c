@@ -773,19 +773,3 @@ void gen_body(struct cg *cg, FILE *structs, FILE *bodies,
 	else
 		fputs("out:\n\treturn;\n}\n", bodies);
 }
-
-/* The first statement a body runs (through leading blocks), or NULL. */
-const struct node *first_stmt(const struct node *n)
-{
-	while (n && (n->kind == N_BLOCK || n->kind == N_NULL_STMT)) {
-		if (n->kind == N_NULL_STMT) {
-			n = n->next;
-			continue;
-		}
-		const struct node *inner = first_stmt(n->block.stmts);
-		if (inner)
-			return inner;
-		n = n->next;
-	}
-	return n;
-}
