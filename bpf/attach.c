@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <unistd.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/bpf.h>
 #include <linux/perf_event.h>
 
@@ -100,28 +101,24 @@ static unsigned long config_hz(const char *line)
  * The target kernel's HZ (CONFIG_HZ): from /boot/config-RELEASE, or for
  * the running kernel /proc/config.gz; 0 when neither says. Read once.
  */
-static unsigned long kernel_hz(void)
+unsigned long bpf_kernel_hz(void)
 {
 	static unsigned long hz;
 	static bool tried;
-	char release[256] = "", path[300], line[256];
+	struct utsname u;
+	char path[sizeof(u.release) + 16], line[256];
 
 	if (tried)
 		return hz;
 	tried = true;
-	if (guest_kernel) {
-		snprintf(release, sizeof(release), "%s",
+	if (guest_kernel)
+		snprintf(path, sizeof(path), "/boot/config-%s",
 			 guest_kernel->release);
-	} else {
-		FILE *f = fopen("/proc/sys/kernel/osrelease", "r");
-		if (f) {
-			if (fgets(release, sizeof(release), f))
-				release[strcspn(release, "\n")] = 0;
-			fclose(f);
-		}
-	}
-	snprintf(path, sizeof(path), "/boot/config-%s", release);
-	FILE *f = fopen(path, "r");
+	else if (uname(&u) == 0)
+		snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	else
+		path[0] = 0;
+	FILE *f = path[0] ? fopen(path, "r") : NULL;
 	if (f) {
 		while (!hz && fgets(line, sizeof(line), f))
 			hz = config_hz(line);
@@ -137,15 +134,10 @@ static unsigned long kernel_hz(void)
 	return hz;
 }
 
-unsigned long bpf_kernel_hz(void)
-{
-	return kernel_hz();
-}
-
 /* The ns of a jiffy, or of timer.profile's tick; 0: HZ unknown. */
 static unsigned long long jiffy_ns(void)
 {
-	unsigned long hz = kernel_hz();
+	unsigned long hz = bpf_kernel_hz();
 
 	return hz ? 1000000000ULL / hz : 0;
 }
@@ -380,11 +372,6 @@ static const char *fentry_refusal(int func_id)
 
 /* ---- pass 2: what this backend refuses ---------------------------------- */
 
-static bool dp_is_tracepoint(const struct derived_probe *dp)
-{
-	return dp->attach.kind == ATTACH_TRACEPOINT;
-}
-
 struct ctx_check {
 	const struct derived_probe *dp;
 	const char *why;
@@ -412,7 +399,7 @@ static void check_context(struct node *n, void *arg)
 		if (n->kind == N_TARGET && bpf_tp_special(c->dp, n))
 			return;
 		if (n->type == TY_STRING) {
-			c->why = dp_is_tracepoint(c->dp) ?
+			c->why = c->dp->attach.kind == ATTACH_TRACEPOINT ?
 				 "pretty printing ($$parms$, $x$) is not on "
 				 "this backend yet" :
 				 "$$parms, $$vars and $$locals (and pretty "
@@ -985,15 +972,15 @@ const char *bpf_kernel_cast_refuses(const struct node *n)
 		if (path->steps[i].index_expr)
 			return "a computed index in a @cast chain is not on "
 			       "this backend yet";
-	if (!kernel_cast_struct(cast, &why))
+	int root_struct = kernel_cast_struct(cast, &why);
+	if (!root_struct)
 		return why ? why : "this @cast's type is not a struct or "
 		       "union the running kernel's BTF names";
 	struct core c = { .b = kernel_btf(NULL) };
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
-	bool ok = chain_open(&c, out, "0", 0, kernel_cast_struct(cast, &why),
-			     path);
+	bool ok = chain_open(&c, out, "0", 0, root_struct, path);
 	fclose(out);
 	free(buf);
 	core_free(&c);
@@ -1055,7 +1042,7 @@ static void emit_tp_parms(const struct btf *b, const struct derived_probe *dp,
 	const char *name = dp->attach.tracepoint.name;
 
 	fputs("\t{ __u64 pv[12]; long pn = 0, po = 0; (void)pn;\n", out);
-	for (int a0 = 0; a0 < tp->nargs || a0 == 0; a0 += 12) {
+	for (int a0 = 0;; a0 += 12) {
 		int n = tp->nargs - a0 < 12 ? tp->nargs - a0 : 12;
 		fputs("\t  ", out);
 		for (int a = a0; a < a0 + n; a++) {

@@ -301,6 +301,9 @@ const char *bpf_tapset_call(const struct node *n, bool kernel);
 /* v as a C string literal: its quotes, backslashes, control and
  * non-ASCII bytes escaped in octal (tapset.c) */
 void bpf_c_string(FILE *out, const char *v);
+/* pp(), pn(), ppfunc(), probe_type(), is_return(): literals of each body,
+ * so not in a function's (tapset.c) */
+bool bpf_probe_constant_fn(const char *name);
 bool bpf_tapset_known(const struct node *n);
 
 /* The C before every program (prelude.c). */

@@ -152,20 +152,18 @@ static void print_record(const void *rec, unsigned len)
 		count_error();
 		return;
 	}
-	if (h->kind == 6 && len >= sizeof(*h) + BPF_STRLEN) {
-		/* error("msg") in a kernel probe: its message */
+	if ((h->kind == 6 || h->kind == 9) &&
+	    len >= sizeof(*h) + BPF_STRLEN) {
+		/* error("msg") or warn("msg") (prelude_task.c) in a kernel
+		 * probe: its message */
 		char msg[BPF_STRLEN + 1];
 		memcpy(msg, (const char *)rec + sizeof(*h), BPF_STRLEN);
 		msg[BPF_STRLEN] = 0;
-		if (!run_failed())
-			run_error_text(msg);
-		return;
-	}
-	if (h->kind == 9 && len >= sizeof(*h) + BPF_STRLEN) {
-		/* warn("msg") in a kernel probe (prelude_task.c) */
-		char msg[BPF_STRLEN + 1];
-		memcpy(msg, (const char *)rec + sizeof(*h), BPF_STRLEN);
-		msg[BPF_STRLEN] = 0;
+		if (h->kind == 6) {
+			if (!run_failed())
+				run_error_text(msg);
+			return;
+		}
 		size_t n = strlen(msg);
 		fflush(stdout);
 		fprintf(stderr, "WARNING: %s%s", msg,

@@ -120,11 +120,7 @@ static const char *refuse_node(const struct node *n, struct refusal *r)
 			       "/proc/config.gz gives it";
 		if (bpf_knows_call(n))
 			return NULL;
-		if ((!strcmp(n->call.name, "pp") ||
-		     !strcmp(n->call.name, "pn") ||
-		     !strcmp(n->call.name, "ppfunc") ||
-		     !strcmp(n->call.name, "probe_type") ||
-		     !strcmp(n->call.name, "is_return")) && r->nchain &&
+		if (bpf_probe_constant_fn(n->call.name) && r->nchain &&
 		    bpf_tapset_known(n)) {
 			snprintf(why, sizeof(why), "it calls %s() in a "
 				 "function, which this backend does not have "

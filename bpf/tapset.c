@@ -314,7 +314,7 @@ void bpf_c_string(FILE *out, const char *v)
 
 /* The probe constants: pp(), pn(), ppfunc(), probe_type(), is_return()
  * (bpf_emit_tapset_macro writes them as literals of the body). */
-static bool probe_constant_fn(const char *name)
+bool bpf_probe_constant_fn(const char *name)
 {
 	return !strcmp(name, "pp") || !strcmp(name, "pn") ||
 	       !strcmp(name, "ppfunc") || !strcmp(name, "probe_type") ||
@@ -401,7 +401,7 @@ void bpf_emit_tapset_macro(struct emitter *e, const struct node *n,
 	const struct bpf_tapset_fn *f = entry_of(n);
 	bool first = true;
 
-	if (probe_constant_fn(n->call.name)) {
+	if (bpf_probe_constant_fn(n->call.name)) {
 		fputs(macro, e->out);
 		emit_probe_constant(e, n);
 		return;
