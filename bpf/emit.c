@@ -749,9 +749,10 @@ static void emit_typed(struct emitter *e, const struct node *n)
 
 /*
  * A tracepoint's $$system and $$name: literals of the body (each
- * tracepoint of a wildcard has its own; a body of several points names
- * them alike, pass 2 checks), and its $$parms or $$vars: the string
- * its program wrote before the body (attach.c). False: n is none.
+ * tracepoint of a wildcard has its own body; the points of one body that
+ * name them differently are an error here), and its $$parms or $$vars:
+ * the string its program wrote before the body (attach.c). False: n is
+ * none.
  */
 static bool emit_tp_special(struct emitter *e, const struct node *n)
 {
