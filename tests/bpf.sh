@@ -243,6 +243,3 @@ if [ ${#bpf_diff_names[@]} -gt 0 ] &&
 		fail "bpf/differential" "$bpf_diff_matches of $total give 4.8's bytes: under 80 %"
 	fi
 fi
-
-### the same in the qemu guests of 6.1 and 6.12, one boot per kernel
-. "$tests/bpf_guest.sh"

@@ -2,7 +2,7 @@
 #
 # The BPF backend in the qemu guests (stap --runtime=bpf -r RELEASE, which
 # builds against RELEASE's BTF and runs stap/stapbpf in a guest of it):
-# sourced by tests/bpf.sh, after tests/run-tests.sh's e2e part (its
+# sourced by tests/run-tests.sh after tests/bpf.sh and the e2e part (its
 # $releases, $vm_reason, run_batch, check_dmesg, normalized).
 #
 # Per installed kernel, ONE guest boot runs every tests/bpf/*.stp (as

@@ -850,6 +850,42 @@ run_e2e_boot() { # release tag vm-options
 	check_dmesg "e2e/$tag/guest-dmesg${opts:+ ($opts)}" "$work/vm"
 }
 
+### the BPF backend, natively on this machine's kernel (tests/bpf.sh):
+### before the lane below, as its timers and samples want an unloaded machine
+. "$tests/bpf.sh"
+
+### A lane beside the guest groups: SystemTap's corpus (tests/corpus.sh)
+### and passes 1-2 under ASan run in the background at nice 19. A guest
+### under TCG keeps one core busy and the boots below would leave the
+### other idle; these two groups are CPU work only. The lane has its own
+### work directory and counts; its output is printed, and its results
+### counted, where it is joined, before the summary.
+lane_dir=$work/lane
+mkdir -p "$lane_dir"
+(
+	trap - EXIT
+	renice -n 19 -p "$BASHPID" >/dev/null 2>&1
+	work=$lane_dir npass=0 nfail=0 nskip=0 failed_names=
+
+	### SystemTap's pass-1 corpus (parseok, parseko, the -p1 round trip)
+	. "$tests/corpus.sh"
+
+	### passes 1-2 under ASan and UBSan over every script (corpus and tests)
+	if wanted asan/corpus; then
+		if ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined \
+			-o "$work/asan-probe" - 2>/dev/null; then
+			skip "asan/corpus" "gcc cannot build with -fsanitize=address,undefined"
+		elif out=$("$top_srcdir/scripts/check-asan.sh" "$work/asan" 2>&1); then
+			pass "asan/corpus ($(tail -1 <<<"$out" | sed 's/^asan: //'))"
+		else
+			fail "asan/corpus" "$(tail -30 <<<"$out")"
+		fi
+	fi
+	echo "$npass $nfail $nskip$failed_names" >"$lane_dir/counts"
+) >"$lane_dir/log" 2>&1 &
+lane_pid=$!
+trap 'kill "$lane_pid" 2>/dev/null; rm -rf "$work"' EXIT
+
 if [ ${#e2e[@]} -gt 0 ]; then
 	if [ -n "$vm_reason" ]; then
 		for f in "${e2e[@]}"; do skip "e2e/$(basename "$f" .stp)" "$vm_reason"; done
@@ -864,23 +900,8 @@ fi
 ### the direct pass 4 against kbuild, built and run in a guest
 . "$tests/directbuild.sh"
 
-### SystemTap's pass-1 corpus (parseok, parseko, the -p1 round trip)
-. "$tests/corpus.sh"
-
-### passes 1-2 under ASan and UBSan over every script (corpus and tests)
-if wanted asan/corpus; then
-	if ! echo 'int main(void){return 0;}' | gcc -x c -fsanitize=address,undefined \
-		-o "$work/asan-probe" - 2>/dev/null; then
-		skip "asan/corpus" "gcc cannot build with -fsanitize=address,undefined"
-	elif out=$("$top_srcdir/scripts/check-asan.sh" "$work/asan" 2>&1); then
-		pass "asan/corpus ($(tail -1 <<<"$out" | sed 's/^asan: //'))"
-	else
-		fail "asan/corpus" "$(tail -30 <<<"$out")"
-	fi
-fi
-
-### the BPF backend, natively on this machine's kernel (tests/bpf.sh)
-. "$tests/bpf.sh"
+### the BPF backend in the qemu guests of 6.1 and 6.12, one boot per kernel
+. "$tests/bpf_guest.sh"
 
 ### the differential corpus (SystemTap 4.8's exact outputs), if present
 if [ -x "$tests/differential.sh" ] && wanted differential; then
@@ -907,6 +928,18 @@ for t in runtime/run-vm.sh vm/selftest.sh vm/stop-paths.sh vm/warm.sh \
 		fail "$name" "$(tail -30 <<<"$out")"
 	fi
 done
+
+### the lane, joined: its output, and its results in the counts
+wait "$lane_pid"
+cat "$lane_dir/log"
+if read -r lane_pass lane_fail lane_skip lane_failed <"$lane_dir/counts"; then
+	npass=$((npass + lane_pass))
+	nfail=$((nfail + lane_fail))
+	nskip=$((nskip + lane_skip))
+	failed_names="$failed_names${lane_failed:+ $lane_failed}"
+else
+	fail "lane" "the corpus and ASan lane ended without its counts"
+fi
 
 echo
 [ -n "$failed_names" ] && echo "failed:$failed_names"
