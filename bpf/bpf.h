@@ -298,8 +298,7 @@ const char *bpf_tapset_expr(const char *name, bool kernel);
 /* The same for call n when it names such a function (embedded C) or a
  * builtin with the entry's arguments (tapset.c); known: in either half. */
 const char *bpf_tapset_call(const struct node *n, bool kernel);
-/* v as a C string literal: its quotes, backslashes, control and
- * non-ASCII bytes escaped in octal (tapset.c) */
+/* v as a C string literal, as lib's sb_c_literal writes one (tapset.c) */
 void bpf_c_string(FILE *out, const char *v);
 /* pp(), pn(), ppfunc(), probe_type(), is_return(): literals of each body,
  * so not in a function's (tapset.c) */

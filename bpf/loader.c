@@ -29,6 +29,43 @@
 #include "lib/arena.h"
 #include "semantic/format.h"
 
+/*
+ * The user half's tables of kernel programs, each row led by its
+ * program's name and the table ended by a NULL one: the kernel's timers
+ * and perf events (attach.c), the uprobes with the binary and file offset
+ * of each (attach_uprobe.c), the kernel functions' probe points.
+ */
+struct perf_row {
+	const char *prog;
+	unsigned long long ns;
+	int all_cpus;
+	unsigned type;
+	unsigned long long config;
+	int freq;
+	const char *pp;
+};
+struct uprobe_row {
+	const char *prog, *path;
+	unsigned long long offset, ref_ctr;
+	int ret;
+	long long pid;
+};
+struct stp_kfunc {
+	const char *prog, *pp;
+};
+
+/* The row of program p in a table of rows of size stride; NULL if none. */
+static const void *row_of(const void *table, size_t stride,
+			  const struct bpf_program *p)
+{
+	const char *name = bpf_program__name(p);
+
+	for (const char *r = table; r && *(const char *const *)r; r += stride)
+		if (!strcmp(*(const char *const *)r, name))
+			return r;
+	return NULL;
+}
+
 struct user_half {
 	void (*const *begin)(void);
 	void (*const *end)(void);
@@ -37,13 +74,8 @@ struct user_half {
 	const struct { const char *fmt; unsigned len; const char *types; } *fmts;
 	const int *nmaps;
 	void (*init)(struct stp_rt *);
-	/* the kernel's timers: perf events (attach.c) */
-	const struct { const char *prog; unsigned long long ns;
-		       int all_cpus; unsigned type; unsigned long long config;
-		       int freq; const char *pp; } *perf;
-	/* the uprobes: the binary and file offset of each (attach_uprobe.c) */
-	const struct { const char *prog, *path; unsigned long long offset,
-		       ref_ctr; int ret; long long pid; } *uprobes;
+	const struct perf_row *perf;
+	const struct uprobe_row *uprobes;
 };
 
 static const struct user_half *loaded;
@@ -291,22 +323,18 @@ static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 	return 0;
 }
 
+/* The probe point of fentry/fexit program p, from the table (attach.c's
+ * stp_kfuncs), or NULL. */
+static const char *kfunc_pp(const struct stp_kfunc *t, struct bpf_program *p)
+{
+	const struct stp_kfunc *row = row_of(t, sizeof(*t), p);
+
+	return row ? row->pp : NULL;
+}
+
 /* The dispatches' program arrays (attach_dispatch.c): each entry of the
  * table (program, array, key; NULL-ended) put in its array. 0, or -1
  * after a message. */
-/* The probe point of fentry/fexit program p, from the table (attach.c's
- * stp_kfuncs), or NULL. */
-struct stp_kfunc {
-	const char *prog, *pp;
-};
-static const char *kfunc_pp(const struct stp_kfunc *t, struct bpf_program *p)
-{
-	for (; t && t->prog; t++)
-		if (!strcmp(t->prog, bpf_program__name(p)))
-			return t->pp;
-	return NULL;
-}
-
 struct stp_jump {
 	const char *prog, *map;
 	unsigned key;
@@ -337,22 +365,19 @@ static int fill_dispatch(struct bpf_object *obj, const struct stp_jump *t)
 static int attach_perf(const struct user_half *u, struct bpf_program *p,
 		       struct bpf_link **links, int *nlinks, int max_links)
 {
-	const char *name = bpf_program__name(p);
-	int i = 0;
+	const struct perf_row *row = row_of(u->perf, sizeof(*u->perf), p);
 
-	while (u->perf[i].prog && strcmp(u->perf[i].prog, name))
-		i++;
-	if (!u->perf[i].prog)
+	if (!row)
 		return 0;
 	long ncpus = sysconf(_SC_NPROCESSORS_CONF);
 	int attached = 0;
 	for (int cpu = 0; cpu < ncpus && *nlinks < max_links; cpu++) {
 		struct perf_event_attr a = {
-			.type = u->perf[i].type,
+			.type = row->type,
 			.size = sizeof(a),
-			.config = u->perf[i].config,
-			.sample_period = u->perf[i].ns,
-			.freq = u->perf[i].freq != 0,
+			.config = row->config,
+			.sample_period = row->ns,
+			.freq = row->freq != 0,
 		};
 		int fd = (int)syscall(SYS_perf_event_open, &a, -1, cpu, -1,
 				      PERF_FLAG_FD_CLOEXEC);
@@ -365,13 +390,13 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 		}
 		links[(*nlinks)++] = l;
 		attached++;
-		if (!u->perf[i].all_cpus)
+		if (!row->all_cpus)
 			break;
 	}
-	if (!attached && u->perf[i].pp) {
+	if (!attached && row->pp) {
 		/* a perf probe's event (no PMU for it...): the module's */
 		fprintf(stderr, "ERROR: probe %s registration error "
-			"[man warning::pass5] (rc %d)\n", u->perf[i].pp,
+			"[man warning::pass5] (rc %d)\n", row->pp,
 			-errno);
 		return 1;
 	}
@@ -390,24 +415,22 @@ static int attach_perf(const struct user_half *u, struct bpf_program *p,
 static struct bpf_link *attach_uprobe(const struct user_half *u,
 				      struct bpf_program *p)
 {
-	const char *name = bpf_program__name(p);
-	int i = 0;
+	const struct uprobe_row *row = row_of(u->uprobes, sizeof(*u->uprobes),
+					      p);
 
-	while (u->uprobes[i].prog && strcmp(u->uprobes[i].prog, name))
-		i++;
-	if (!u->uprobes[i].prog) {
+	if (!row) {
 		errno = ENOENT;
 		return NULL;
 	}
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = u->uprobes[i].ret != 0,
-		    .ref_ctr_offset = (size_t)u->uprobes[i].ref_ctr);
+	LIBBPF_OPTS(bpf_uprobe_opts, o, .retprobe = row->ret != 0,
+		    .ref_ctr_offset = (size_t)row->ref_ctr);
 	struct bpf_link *l = bpf_program__attach_uprobe_opts(p,
-		u->uprobes[i].pid ? (pid_t)u->uprobes[i].pid : -1,
-		u->uprobes[i].path, (size_t)u->uprobes[i].offset, &o);
+		row->pid ? (pid_t)row->pid : -1,
+		row->path, (size_t)row->offset, &o);
 	if (!l)
 		fprintf(stderr, "stap: error: attaching a uprobe on %s at file "
-			"offset 0x%llx: %s\n", u->uprobes[i].path,
-			u->uprobes[i].offset, strerror(errno));
+			"offset 0x%llx: %s\n", row->path,
+			row->offset, strerror(errno));
 	return l;
 }
 

@@ -20,6 +20,7 @@
 
 #include "bpf/bpf.h"
 #include "bpf/emit.h"
+#include "lib/strbuf.h"
 #include "semantic/semantic.h"
 
 /* the module's texts of a fault: a kernel conversion's, and a read's
@@ -303,13 +304,11 @@ bool bpf_tapset_known(const struct node *n)
 
 void bpf_c_string(FILE *out, const char *v)
 {
-	fputc('"', out);
-	for (const unsigned char *c = (const unsigned char *)v; *c; c++)
-		if (*c == '"' || *c == '\\' || *c < 32 || *c >= 127)
-			fprintf(out, "\\%03o", *c);
-		else
-			fputc(*c, out);
-	fputc('"', out);
+	struct strbuf sb = {0};
+
+	sb_c_literal(&sb, v, strlen(v), false);
+	fputs(sb_str(&sb), out);
+	sb_free(&sb);
 }
 
 /* The probe constants: pp(), pn(), ppfunc(), probe_type(), is_return()
