@@ -131,6 +131,13 @@ static enum type context(struct sema *se, struct node *n, bool addr_of)
 	return value(se, n, 0);
 }
 
+/* @defined($value): in read and write probes alike, as SystemTap's. */
+static int defined(struct sema *se, struct node *n)
+{
+	(void)se;
+	return !strcmp(n->target.name, "$value");
+}
+
 static bool context_assign(struct sema *se, struct node *assign,
 			   enum type *type)
 {
@@ -188,6 +195,7 @@ const struct probe_family procfs_family = {
 	.derive = derive_procfs,
 	.context = context,
 	.first_claims = true,
+	.defined = defined,
 	.context_assign = context_assign,
 	.finish = finish,
 };

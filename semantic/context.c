@@ -804,7 +804,7 @@ enum type infer_target(struct sema *se, struct node *n)
 	if (f)
 		return f->context(se, n, false);
 	/* a function, a family without context values, or several */
-	const struct derived_probe *none = NULL, *some = NULL;
+	const struct derived_probe *none = NULL, *some = NULL, *other = NULL;
 	for (int i = 0; i < se->prog->nprobes; i++) {
 		const struct derived_probe *dp = se->prog->probes[i];
 		if (dp->body != b)
@@ -813,18 +813,26 @@ enum type infer_target(struct sema *se, struct node *n)
 			none = dp;
 		if (dp->family->context && !some)
 			some = dp;
+		else if (dp->family->context && !other &&
+			 dp->family != some->family)
+			other = dp;
 	}
 	if (se->report && none)
 		diag_error(se->s, n->loc, "unknown context variable '%s': "
 			   "%s has no context variables", context_root(n),
 			   none->pp);
+	else if (se->report && other)
+		diag_error(se->s, n->loc, "context variables in a body that "
+			   "probes of two families share (%s and %s) are not "
+			   "supported yet: give each its own probe",
+			   some->family->name, other->family->name);
 	else if (se->report && some)
 		diag_error(se->s, n->loc, "context variables of %s probes are "
 			   "not supported yet", some->family->name);
 	else if (se->report)
 		diag_error(se->s, n->loc, "context variables are not "
 			   "available in functions");
-	return TY_LONG;
+	return depth ? TY_STRING : TY_LONG;	/* no second error */
 }
 
 /*
