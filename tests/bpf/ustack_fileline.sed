@@ -1,4 +1,4 @@
-s/0x(5[56]|7[ef])[0-9a-f]{10}/0xADDR/g
+s/0x[0-9a-f]{12}\b/0xADDR/g
 s|/[^ ]*/bpf-(guest-)?files/|OUT/|g
 s|/(usr/)?lib/x86_64-linux-gnu/libc|LIBDIR/libc|g
 s|/[^ ]*/e2e/ustack_prog\.c|SRC/ustack_prog.c|g

@@ -1,3 +1,3 @@
-s/0x(5[56]|7[ef])[0-9a-f]{10}/0xADDR/g
+s/0x[0-9a-f]{12}\b/0xADDR/g
 s|/[^ ]*/bpf-(guest-)?files/|OUT/|g
 s|/(usr/)?lib/x86_64-linux-gnu/libc|LIBDIR/libc|g
