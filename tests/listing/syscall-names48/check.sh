@@ -14,8 +14,9 @@
 #     -l 'syscall.*' (or 'nd_syscall.*');
 #   - a script probing each of them and its .return (no '?') passes -p2;
 #   - on 6.1, each such probe has every variable 4.8's -L shows, but
-#     those vars-missing.6.1.txt lists (ours lacks them today): that file
-#     must be exactly what is missing, so it shrinks as they are added.
+#     those vars-missing.6.1.txt lists (ours lacks them today), with
+#     4.8's type: that file must be exactly what is missing, so it
+#     shrinks as they are added.
 set -u
 stap=$1 release=$2 tag=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -56,16 +57,25 @@ fi
 if [ "$tag" = 6.1 ]; then
 	"$stap" -r "$release" -L 'syscall.*' >"$work/L" 2>"$work/err" ||
 		say "-L 'syscall.*' failed: $(head -5 "$work/err")"
+	# vars.6.1.txt is NAME:TYPE per variable; ours must have the name
+	# with the same type (a type that differs is reported at once)
 	awk 'NR == FNR { for (i = 2; i <= NF; i++) { split($i, v, ":")
-				have[$1, v[1]] = 1 }
+				have[$1, v[1]] = v[2] }
 			 next }
 	     { lack = ""
-	       for (i = 2; i <= NF; i++)
-		       if (!(($1, $i) in have))
-			       lack = lack " " $i
+	       for (i = 2; i <= NF; i++) {
+		       split($i, v, ":")
+		       if (!(($1, v[1]) in have))
+			       lack = lack " " v[1]
+		       else if (have[$1, v[1]] != v[2])
+			       print $1 " " v[1] ": ours is " have[$1, v[1]] \
+				     ", 4.8 has " v[2] >"/dev/stderr"
+	       }
 	       if (lack != "")
 		       print $1 lack }' "$work/L" "$here/vars.6.1.txt" \
-		>"$work/vars-missing"
+		>"$work/vars-missing" 2>"$work/types"
+	[ ! -s "$work/types" ] ||
+		say "variables whose type is not 4.8's:" "$(head -30 "$work/types")"
 	diff -u "$here/vars-missing.6.1.txt" "$work/vars-missing" >"$work/d" ||
 		say "variables 4.8 has that ours lacks changed" \
 		    "(vars-missing.6.1.txt):" "$(head -30 "$work/d")"
