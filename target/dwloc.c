@@ -352,18 +352,63 @@ const char *dwloc_var(struct dwloc_file *f, struct arena *a, uint64_t addr,
 	return NULL;
 }
 
-const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
-			 const char *name, struct dwloc_prog *out,
-			 const char **c_type)
+struct global_sym_find {
+	const char *name;
+	struct elf_sym found;
+	bool ok;
+};
+
+static int find_global_sym(const struct elf_sym *s, void *arg)
 {
-	Dwarf_Die cud, var, type;
+	struct global_sym_find *g = arg;
+
+	if (s->shndx == SHN_UNDEF || s->type == STT_FUNC ||
+	    s->type == STT_FILE || s->type == STT_SECTION ||
+	    (s->bind != STB_GLOBAL && s->bind != STB_WEAK) ||
+	    strcmp(s->name, g->name))
+		return 0;
+	g->found = *s;
+	g->ok = true;
+	return 1;
+}
+
+/* The location of the global data symbol name of the symbol table (a
+ * static one could be another file's): its link-time address, which the
+ * backend relocates as a DW_OP_addr's. */
+static bool global_symbol_loc(struct elf_file *ef, struct arena *a,
+			      const char *name, struct dwloc_prog *out)
+{
+	struct global_sym_find g = { .name = name };
+	struct elf_loc_op *op;
+	struct elf_loc *loc;
+
+	if (elf_file_symbols(ef, find_global_sym, &g) <= 0 || !g.ok)
+		return false;
+	op = arena_alloc(a, sizeof(*op));
+	op->kind = ELF_LOC_ADDR;
+	op->atom = DW_OP_addr;
+	op->value = g.found.addr;
+	loc = arena_alloc(a, sizeof(*loc));
+	loc->ops = op;
+	loc->n = 1;
+	out->loc = loc;
+	out->inlined = out->stmt = false;
+	return true;
+}
+
+/* dwloc_global in the CU whose DIE is cud */
+static const char *global_in_cu(struct dwloc_file *f, struct arena *a,
+				Dwarf_Die *cud, const char *name,
+				struct dwloc_prog *out, const char **c_type)
+{
+	Dwarf_Die var, type;
 	Dwarf_Attribute attr;
 	Dwarf_Op *ops;
 	size_t len;
 	struct strbuf o = { 0 };
 
 	*out = (struct dwloc_prog){ 0 };
-	if (!cu_die(f, cu, &cud) || !elf_find_var_child(&cud, name, &var) ||
+	if (!elf_find_var_child(cud, name, &var) ||
 	    dwarf_tag(&var) != DW_TAG_variable)
 		return arena_printf(a, "unable to find global '%s'", name);
 	if (dwarf_attr_integrate(&var, DW_AT_const_value, &attr)) {
@@ -372,12 +417,14 @@ const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
 			return err;
 	} else if (!dwarf_attr(&var, DW_AT_location, &attr) ||
 		   dwarf_getlocation(&attr, &ops, &len) != 0 || len == 0) {
-		/* an extern declaration: defined elsewhere (SystemTap
-		 * 4.8's message) */
-		return arena_printf(a, "failed to retrieve location attribute "
-				    "for '%s'", name);
+		/* an extern declaration, defined elsewhere or by the linker
+		 * script (jiffies): the symbol table has its address, as
+		 * SystemTap takes it; else 4.8's message */
+		if (!global_symbol_loc(f->ef, a, name, out))
+			return arena_printf(a, "failed to retrieve location "
+					    "attribute for '%s'", name);
 	} else {
-		out->loc = elf_loc_from_ops(f->ef, &attr, &cud, 0, ops, len);
+		out->loc = elf_loc_from_ops(f->ef, &attr, cud, 0, ops, len);
 		out->inlined = out->stmt = false;
 	}
 	if (!kf_die_type(&var, &type) || !kf_type_spell(&type, &o)) {
@@ -388,6 +435,80 @@ const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
 	*c_type = arena_strdup(a, sb_str(&o));
 	sb_free(&o);
 	return NULL;
+}
+
+const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
+			 const char *name, struct dwloc_prog *out,
+			 const char **c_type)
+{
+	Dwarf_Die cud;
+
+	*out = (struct dwloc_prog){ 0 };
+	if (!cu_die(f, cu, &cud))
+		return arena_printf(a, "unable to find global '%s'", name);
+	return global_in_cu(f, a, &cud, name, out, c_type);
+}
+
+/* Does the CU's name end with file at a path component ("fork.c" and
+ * "kernel/fork.c" of "kernel/fork.c", not "ork.c")? */
+static bool cu_named(const char *cu_name, const char *file)
+{
+	size_t n = strlen(cu_name), k = strlen(file);
+
+	return n >= k && !strcmp(cu_name + n - k, file) &&
+	       (n == k || cu_name[n - k - 1] == '/');
+}
+
+/* Has the CU a variable name at its top, defined there (a location or a
+ * constant) when defined is asked? */
+static bool cu_has_global(Dwarf_Die *cud, const char *name, bool defined)
+{
+	Dwarf_Die var;
+
+	if (!elf_find_var_child(cud, name, &var) ||
+	    dwarf_tag(&var) != DW_TAG_variable)
+		return false;
+	return !defined || dwarf_hasattr(&var, DW_AT_location) ||
+	       dwarf_hasattr_integrate(&var, DW_AT_const_value);
+}
+
+const char *dwloc_global_named(struct dwloc_file *f, struct arena *a,
+			       const char *file, const char *name,
+			       struct dwloc_prog *out, const char **c_type)
+{
+	Dwarf_Die best, cud;
+	size_t best_len = 0;
+	bool found = false;
+
+	*out = (struct dwloc_prog){ 0 };
+	/* with a file: the CU of that name with the shortest path, as
+	 * SystemTap picks it; without one, the first CU that defines the
+	 * variable, else the first that declares it */
+	for (int pass = 0; pass < (file ? 1 : 2) && !found; pass++) {
+		for (uint32_t cu = 0; cu_die(f, cu, &cud); cu++) {
+			const char *cn = dwarf_diename(&cud);
+			if (file) {
+				size_t len = cn ? strlen(cn) : 0;
+				if (!cn || !cu_named(cn, file) ||
+				    (found && len >= best_len))
+					continue;
+				best = cud;
+				best_len = len;
+				found = true;
+			} else if (cu_has_global(&cud, name, pass == 0)) {
+				best = cud;
+				found = true;
+				break;
+			}
+		}
+	}
+	if (!found && !file)
+		return arena_printf(a, "unable to find global '%s' in kernel",
+				    name);
+	if (!found || !cu_has_global(&best, name, false))
+		return arena_printf(a, "unable to find global '%s' in kernel, "
+				    "in %s", name, file);
+	return global_in_cu(f, a, &best, name, out, c_type);
 }
 
 bool dwloc_var_scalar(struct dwloc_file *f, uint64_t addr, uint32_t cu,

@@ -117,6 +117,16 @@ const char *dwloc_global(struct dwloc_file *f, struct arena *a, uint32_t cu,
 			 const char **c_type);
 
 /*
+ * A global variable for @var("name@file"): at the top of the CU whose
+ * name ends with file (the shortest such name), or, file NULL, of the
+ * first CU that defines it, else declares it. As dwloc_global, whose
+ * messages it shares; a declaration's address is the symbol table's.
+ */
+const char *dwloc_global_named(struct dwloc_file *f, struct arena *a,
+			       const char *file, const char *name,
+			       struct dwloc_prog *out, const char **c_type);
+
+/*
  * The same at pc inside that copy (kernel.statement): the innermost
  * lexical block around pc that declares name, its location at pc. The
  * stack frame and the entry's values are not known there.
