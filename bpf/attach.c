@@ -420,6 +420,10 @@ static void check_context(struct node *n, void *arg)
 	case N_ATFUNC:
 		if (!strcmp(n->call.name, "@defined"))
 			return;
+		if (!strcmp(n->call.name, "@var")) {
+			c->why = "@var is not on this backend yet";
+			return;
+		}
 		if (!strcmp(n->call.name, "@entry") && !n->sym)
 			return;
 		if (!strcmp(n->call.name, "@cast") &&

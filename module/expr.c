@@ -1266,6 +1266,11 @@ const char *gen_expr(struct cg *cg, struct node *n)
 		cg->embedded = true;
 		return gen_embedded_expr(cg, n);
 	case N_NUMBER:
+		if (n->num.anchor)	/* a kernel variable's address */
+			return arena_printf(&cg->s->arena, "((int64_t)((unsigned "
+					    "long)&%s + (%" PRId64 "LL)))",
+					    n->num.anchor, (int64_t)((uint64_t)
+					    n->num.value - n->num.anchor_link));
 		if (n->num.value == INT64_MIN)
 			return "((int64_t)(-9223372036854775807LL - 1))";
 		return arena_printf(&cg->s->arena, "((int64_t)%" PRId64 "LL)",

@@ -136,6 +136,12 @@ struct node {
 		} try;
 		struct {		/* N_NUMBER */
 			int64_t value;
+			/* pass 2's address of a kernel variable (@var):
+			 * value is its link-time address, where it is
+			 * at run time is anchor's address (an exported
+			 * symbol) plus value - anchor_link; else NULL */
+			const char *anchor;
+			uint64_t anchor_link;
 		} num;
 		struct {		/* N_STRING */
 			const char *value;	/* decoded bytes, NUL-terminated */

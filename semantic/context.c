@@ -298,7 +298,7 @@ static int cast_lookup(struct arena *a, struct btf *btf, const char *name,
  * The user program whose types a @cast without a module has in this
  * body (SystemTap's default is the probed program), or NULL: the kernel.
  */
-static const char *body_user_program(struct sema *se)
+const char *body_user_program(struct sema *se)
 {
 	const struct probe_family *f = body_family(se, se->body);
 	const char *user = NULL;
@@ -562,12 +562,13 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 {
 	struct node *root = chain_root(chain);
 	bool is_cast = root->kind == N_ATFUNC;
-	struct node *base = is_cast ? root->call.args : root;
+	bool is_var = is_cast && !strcmp(root->call.name, "@var");
+	struct node *base = is_var ? NULL : is_cast ? root->call.args : root;
 	struct arena *a = &se->s->arena;
 	enum type result = depth ? TY_STRING : TY_LONG;
 	struct member_path *path;
 	const struct node *at;
-	bool object = is_cast, user = false;
+	bool object = is_cast && !is_var, user = false;
 	int type, end;
 
 	if (base)
@@ -580,7 +581,11 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 		return n->type = result;
 	if (!se->report)
 		return n->type = result;	/* resolved once, at the end */
-	if (is_cast) {
+	if (is_var) {
+		struct symbol *v = atvar_resolve(se, root, true);
+		type = v ? v->btf_type : 0;
+		base = v ? v->typed_base : NULL;
+	} else if (is_cast) {
 		type = cast_type(se, root, true, &user);
 	} else {
 		type = local_btf_type(root, &object, &user);
@@ -594,7 +599,8 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 		return n->type = result;
 	path = arena_alloc(a, sizeof(*path));
 	const char *msg = type_path(a, sema_btf(se), type,
-				    flags | (object ? PATH_OBJECT : 0), chain,
+				    flags | (object ? PATH_OBJECT : 0) |
+				    (is_var ? PATH_VAR : 0), chain,
 				    path, &end, &at);
 	if (msg) {
 		diag_error(se->s, (at ? at : chain)->loc, "%s", msg);
@@ -603,6 +609,8 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	path->user = user;
 	n->sym = typed_symbol(se, n, base, result);
 	n->sym->member_path = path;
+	if (n == root)
+		n->sym->btf_type = type;	/* atvar_resolve's, kept */
 	if (depth) {
 		struct pretty *p = arena_alloc(a, sizeof(*p));
 		pretty_build(a, sema_btf(se), end, depth == 2, p);
@@ -633,8 +641,7 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 		e = e->unary.operand;
 		/* &$x: the address of an object of $x's type */
 		if (e->kind != N_TMEMBER && e->kind != N_TINDEX &&
-		    e->kind != N_TARGET &&
-		    (e->kind != N_ATFUNC || strcmp(e->call.name, "@cast")))
+		    e->kind != N_TARGET && !is_typed_root(e))
 			return 0;
 	} else if (e->kind == N_TMEMBER &&
 		   (!strcmp(e->target.name, "$") ||
@@ -644,7 +651,11 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 	struct node *root = chain_root(e);
 	struct btf *btf = NULL;
 	bool base_object = false;
-	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@var")) {
+		struct symbol *v = atvar_resolve(se, root, false);
+		type = v ? v->btf_type : 0;
+		flags |= PATH_VAR;
+	} else if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
 		type = cast_type(se, root, false, user);
 		base_object = true;
 	} else if (root->kind == N_VAR) {
@@ -726,6 +737,12 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 	const struct node *at;
 	int end;
 
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@var") &&
+	    !atvar_is_context(se, root)) {
+		struct symbol *v = atvar_resolve(se, root, false);
+		return v && !type_path(&se->s->arena, sema_btf(se), v->btf_type,
+				       flags | PATH_VAR, n, &p, &end, &at);
+	}
 	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) {
 		bool user;
 		int type = cast_type(se, root, false, &user);
@@ -773,8 +790,9 @@ enum type infer_target(struct sema *se, struct node *n)
 
 	if (n->kind == N_TMEMBER && (!strcmp(name, "$") || !strcmp(name, "$$")))
 		depth = (int)strlen(name);
-	if ((root->kind == N_ATFUNC && !strcmp(root->call.name, "@cast")) ||
-	    (root->kind == N_VAR && n != root))
+	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@var"))
+		atvar_is_context(se, root);	/* @var("x") may be $x */
+	if (is_typed_root(root) || (root->kind == N_VAR && n != root))
 		return infer_cast_chain(se, n, depth ? n->target.base : n,
 					depth ? PATH_AGGREGATE : 0, depth);
 	if (depth && root->kind != N_TARGET) {
@@ -905,8 +923,7 @@ enum type infer_defined(struct sema *se, struct node *n)
 		root = chain_root(arg->unary.operand);
 	if (!arg || arg->next || (root->kind != N_TARGET &&
 				  (root->kind != N_VAR || root == arg) &&
-				  (root->kind != N_ATFUNC ||
-				   strcmp(root->call.name, "@cast")))) {
+				  !is_typed_root(root))) {
 		if (se->report)
 			diag_error(se->s, n->loc, "@defined of anything but a "
 				   "context variable ($x, $x->f) or @cast is "

@@ -37,12 +37,12 @@ struct ctx_scan {
 	int ncallees, callees_cap;
 };
 
-/* @defined, @cast and @json_print are pass 2's own; the other @-functions
- * are the families' (@entry, @perf): of the probe. */
+/* @defined, @cast, @var and @json_print are pass 2's own; the other
+ * @-functions are the families' (@entry, @perf): of the probe. */
 static bool context_atfunc(const struct node *n)
 {
 	return n->kind == N_ATFUNC && strcmp(n->call.name, "@defined") &&
-	       strcmp(n->call.name, "@cast") &&
+	       strcmp(n->call.name, "@cast") && strcmp(n->call.name, "@var") &&
 	       strcmp(n->call.name, "@json_print");
 }
 

@@ -208,6 +208,15 @@ struct symbol *find_context_slot(const struct probe_body *b, const char *key);
  * family), the same in every probe of the body. */
 enum type infer_context_pretty(struct sema *se, struct node *n,
 			       struct node *base, int depth);
+/* The user program whose values the body's probes read, or NULL. */
+const char *body_user_program(struct sema *se);
+/* atvar.c: @cast or @var, the root of a typed chain? */
+bool is_typed_root(const struct node *n);
+/* @var("name") in a probe of the kernel's DWARF: n becomes $name (true) */
+bool atvar_is_context(struct sema *se, struct node *n);
+/* @var(...): its typed symbol (base: the variable's address; btf_type:
+ * its type), resolved once; NULL when it cannot be (reported if asked) */
+struct symbol *atvar_resolve(struct sema *se, struct node *n, bool report);
 /* A SYM_TYPED symbol: a value computed from base. */
 struct symbol *typed_symbol(struct sema *se, struct node *n,
 			    struct node *base, enum type type);

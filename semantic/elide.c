@@ -140,6 +140,7 @@ static bool lib_pure_leaf(struct elider *e, const struct node *n)
 		return pure_expr(e, n->target.base, true);
 	case N_ATFUNC:
 		if (strcmp(n->call.name, "@cast") &&
+		    strcmp(n->call.name, "@var") &&
 		    strcmp(n->call.name, "@defined") &&
 		    strcmp(n->call.name, "@entry"))
 			return false;

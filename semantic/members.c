@@ -66,6 +66,9 @@ char *context_key(struct arena *a, const struct node *n)
 {
 	if (n->kind == N_TARGET)
 		return arena_strdup(a, n->target.name);
+	if (n->kind == N_ATFUNC && !strcmp(n->call.name, "@var") &&
+	    n->call.args && n->call.args->kind == N_STRING)
+		return arena_printf(a, "@var(\"%s\")", n->call.args->str.value);
 	if (n->kind == N_ATFUNC)
 		return arena_printf(a, "%s(...)", n->call.name);
 	if (n->kind != N_TMEMBER && n->kind != N_TINDEX)
@@ -133,6 +136,29 @@ const char *context_member_path(struct arena *a, struct btf *btf,
 	return type_path(a, btf, type, 0, n, out, &end, at);
 }
 
+/* How a step that ends on a value of type cur gives it: read (a scalar),
+ * or its address (an aggregate); nonzero when it cannot be read. */
+static int btf_step_result(const struct btf_info *cur, struct member_step *st)
+{
+	switch (cur->cls) {
+	case BTF_CLASS_INT:
+	case BTF_CLASS_ENUM:
+	case BTF_CLASS_PTR:
+	case BTF_CLASS_FUNC_PTR:
+		st->result = st->bit_size ? STEP_BITS : STEP_READ;
+		st->size = cur->size;
+		st->is_signed = cur->is_signed;
+		return 0;
+	case BTF_CLASS_ARRAY:
+	case BTF_CLASS_STRUCT:
+	case BTF_CLASS_UNION:
+		st->result = STEP_ADDR;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		      int flags, const struct node *n, struct member_path *out,
 		      int *end_type, const struct node **at)
@@ -145,19 +171,31 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 	if (k < 0)
 		return "member chain too long";
 	btf_resolve(btf, type_id, &cur);
-	if (flags & PATH_OBJECT) {
+	if (flags & (PATH_OBJECT | PATH_VAR)) {
 		/* the value is a pointer to it, in effect */
 		memset(&cur, 0, sizeof(cur));
 		cur.cls = BTF_CLASS_PTR;
 		cur.target = type_id;
 		cur.size = 8;
 	}
-	out->steps = arena_alloc(a, (size_t)(k ? k : 1) * sizeof(*out->steps));
-	out->nsteps = k;
+	int first = flags & PATH_VAR ? 1 : 0;
+	out->steps = arena_alloc(a, (size_t)(k + first ? k + first : 1) *
+				    sizeof(*out->steps));
+	out->nsteps = k + first;
 	out->user = false;	/* the caller says when it is a process's */
+	if (first) {
+		/* @var: the object at the value, as ((T *)value)[0] */
+		struct member_step *st = &out->steps[0];
+		st->kind = STEP_INDEX;
+		st->deref = true;
+		btf_resolve(btf, type_id, &cur);
+		st->stride = cur.size;
+		if (btf_step_result(&cur, st))
+			return "a variable of this type cannot be read";
+	}
 	for (int i = 0; i < k; i++) {
 		const struct node *s = nodes[i];
-		struct member_step *st = &out->steps[i];
+		struct member_step *st = &out->steps[i + first];
 		char *tname = btf_type_name(btf, cur.id);
 		const char *shown = arena_strdup(a, tname ? tname : "?");
 		free(tname);
@@ -228,30 +266,15 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 			st->bit_size = bsize;
 			btf_resolve(btf, mtype, &cur);
 		}
-		switch (cur.cls) {
-		case BTF_CLASS_INT:
-		case BTF_CLASS_ENUM:
-		case BTF_CLASS_PTR:
-		case BTF_CLASS_FUNC_PTR:
-			st->result = st->bit_size ? STEP_BITS : STEP_READ;
-			st->size = cur.size;
-			st->is_signed = cur.is_signed;
-			break;
-		case BTF_CLASS_ARRAY:
-		case BTF_CLASS_STRUCT:
-		case BTF_CLASS_UNION:
-			st->result = STEP_ADDR;
-			break;
-		default:
+		if (btf_step_result(&cur, st))
 			return arena_printf(a, "a '%s' cannot be read",
 					    shown);
-		}
 		if (i + 1 < k && st->result != STEP_ADDR &&
 		    cur.cls != BTF_CLASS_PTR)
 			return arena_printf(a, "'%s' is not a pointer, struct "
 					    "or array", shown);
 	}
-	if (k == 0 && (flags & PATH_OBJECT)) {
+	if (k == 0 && (flags & PATH_OBJECT) && !first) {
 		/* @cast(p, "T") itself: the object at p */
 		*end_type = type_id;
 		btf_resolve(btf, type_id, &cur);
@@ -261,7 +284,8 @@ const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		*end_type = cur.id;
 	}
 	if (flags & PATH_ADDRESS) {
-		struct member_step *last = k ? &out->steps[k - 1] : NULL;
+		struct member_step *last = out->nsteps ?
+					   &out->steps[out->nsteps - 1] : NULL;
 		if (!last)
 			return "cannot take the address of a context variable";
 		if (last->result == STEP_BITS)

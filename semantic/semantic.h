@@ -109,6 +109,9 @@ bool member_path_equal(const struct member_path *x, const struct member_path *y)
 #define PATH_OBJECT	0x1	/* the value is the address of a type_id */
 #define PATH_AGGREGATE	0x2	/* may end on a struct (pretty printing) */
 #define PATH_ADDRESS	0x4	/* &chain: the last member's address */
+#define PATH_VAR	0x8	/* the value is the address of a type_id that
+				 * the chain reads first (@var: a first
+				 * step [0] on it) */
 const char *type_path(struct arena *a, struct btf *btf, int type_id,
 		      int flags, const struct node *n, struct member_path *out,
 		      int *end_type, const struct node **at);

@@ -879,6 +879,10 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 			struct node *op = n->unary.operand;
 			struct node *root = chain_root(op);
 			const struct probe_family *f = body_family(se, se->body);
+			/* &@var("x") in a kernel.function probe: &$x */
+			if (root->kind == N_ATFUNC &&
+			    !strcmp(root->call.name, "@var"))
+				atvar_is_context(se, root);
 			/* &$x->f: the family's slot for the address */
 			if (is_context(op) && root->kind == N_TARGET && f &&
 			    !f->first_claims &&
@@ -887,8 +891,7 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 				op->sym = NULL;	/* not read itself */
 				return n->type = TY_LONG;
 			}
-			if ((root->kind == N_ATFUNC &&
-			     !strcmp(root->call.name, "@cast")) ||
+			if (is_typed_root(root) ||
 			    (root->kind == N_VAR && op != root))
 				return infer_cast_chain(se, n, op, PATH_ADDRESS, 0);
 			if (se->report)
@@ -987,6 +990,9 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 			return infer_defined(se, n);
 		if (!strcmp(n->call.name, "@cast"))
 			return infer_cast_chain(se, n, n, 0, 0);
+		if (!strcmp(n->call.name, "@var"))
+			return atvar_is_context(se, n) ? infer_target(se, n) :
+			       infer_cast_chain(se, n, n, 0, 0);
 		if (!strcmp(n->call.name, "@json_print"))
 			return infer_json_print(se, n);
 		{
