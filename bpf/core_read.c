@@ -428,8 +428,9 @@ const char *bpf_kernel_cast_refuses(const struct node *n)
 	const char *why = NULL;
 
 	if (!cast)
-		return "autocast of kernel memory (-> on a local) is not on "
-		       "this backend yet: name the type with @cast";
+		return "autocast of kernel memory (-> on a local or a "
+		       "function's result) is not on this backend yet: name "
+		       "the type with @cast";
 	if (n->sym->pretty)
 		return "pretty printing ($, $$) is not on this backend yet";
 	const struct member_path *path = n->sym->member_path;

@@ -551,11 +551,24 @@ enum type infer_context_pretty(struct sema *se, struct node *n,
 }
 
 
+static int expr_btf_type(struct sema *se, struct node *e, bool *object,
+			 bool *user);
+
+bool autocast_root(const struct node *root, const struct node *n)
+{
+	return root != n && (root->kind == N_VAR || root->kind == N_CALL ||
+			     root->kind == N_TERNARY ||
+			     (root->kind == N_UNARY && root->unary.op == OP_ADDR) ||
+			     (root->kind == N_ASSIGN &&
+			      root->binary.op == OP_ASSIGN));
+}
+
 /*
  * @cast(p, "T")->a[1]->b, &@cast(...)->f, @cast(...)$, and the same on a
- * local holding a typed value (autocast: x = &@cast(...); x->f): a typed
- * value the handler computes from p (or x). flags as for type_path;
- * depth > 0: pretty.
+ * value of a known type (autocast): a local holding one (x = &@cast(...);
+ * x->f), a function returning one, a '?:' of two, (&chain), (x = v): a
+ * typed value the handler computes from p (or x, f(), ...). flags as for
+ * type_path; depth > 0: pretty.
  */
 enum type infer_cast_chain(struct sema *se, struct node *n,
 				  struct node *chain, int flags, int depth)
@@ -587,13 +600,24 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 		base = v ? v->typed_base : NULL;
 	} else if (is_cast) {
 		type = cast_type(se, root, true, &user);
-	} else {
+	} else if (root->kind == N_VAR) {
 		type = local_btf_type(root, &object, &user);
 		if (!type)
 			diag_error(se->s, root->loc, "unknown type in dereference "
 				   "of '%s': it holds no typed value (assign it "
 				   "from @cast or a context variable, always of "
 				   "one type)", root->var.name);
+	} else {
+		type = expr_btf_type(se, root, &object, &user);
+		if (!type && root->kind == N_CALL)
+			diag_error(se->s, root->loc, "unknown type in dereference "
+				   "of '%s()': it returns no typed value (return "
+				   "@cast or a context variable, always of one "
+				   "type)", root->call.name);
+		else if (!type)
+			diag_error(se->s, root->loc, "unknown type in dereference: "
+				   "the two values of '?:' are not of one type "
+				   "(each a @cast or a context variable)");
 	}
 	if (!type)
 		return n->type = result;
@@ -620,6 +644,26 @@ enum type infer_cast_chain(struct sema *se, struct node *n,
 	return n->type = result;
 }
 
+/* Are BTF types x and y one type? Two ids may spell one type ("struct
+ * task_struct*") of one scope; a name of two headers' (@cast(p, "T",
+ * "<a.h>") and "<b.h>") is two types, as 4.8's two cast modules. */
+static bool same_btf_type(struct sema *se, int x, int y)
+{
+	struct btf *btf = sema_btf(se);
+	bool same;
+
+	if (x == y)
+		return true;
+	if (!x || !y || !btf)
+		return false;
+	char *nx = btf_type_name(btf, x), *ny = btf_type_name(btf, y);
+	same = nx && ny && !strcmp(nx, ny) &&
+	       btf_type_scope(btf, x) == btf_type_scope(btf, y);
+	free(nx);
+	free(ny);
+	return same;
+}
+
 /*
  * The BTF type of the value of e, for autocast: a @cast chain or &chain,
  * a context variable or chain (the same type in every probe of the
@@ -636,6 +680,23 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 	*user = false;
 	if (e->kind == N_ASSIGN && e->binary.op == OP_ASSIGN)
 		return expr_btf_type(se, e->binary.rhs, object, user);
+	if (e->kind == N_CALL) {
+		/* a script function whose every return has one type */
+		const struct symbol *f = e->sym;
+		if (!f || f->kind != SYM_FUNCTION || f->btf_type <= 0)
+			return 0;
+		*object = f->btf_object;
+		*user = f->btf_user;
+		return f->btf_type;
+	}
+	if (e->kind == N_TERNARY) {
+		/* both values of one type */
+		bool o2, u2;
+		int t = expr_btf_type(se, e->cond.then, object, user);
+		int t2 = t ? expr_btf_type(se, e->cond.els, &o2, &u2) : 0;
+		return t && same_btf_type(se, t, t2) && o2 == *object &&
+		       u2 == *user ? t : 0;
+	}
 	if (e->kind == N_UNARY && e->unary.op == OP_ADDR) {
 		flags = PATH_ADDRESS;
 		e = e->unary.operand;
@@ -660,6 +721,9 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 		base_object = true;
 	} else if (root->kind == N_VAR) {
 		type = local_btf_type(root, &base_object, user);
+	} else if (root != e && (root->kind == N_CALL ||
+				 root->kind == N_TERNARY)) {
+		type = expr_btf_type(se, root, &base_object, user);
 	} else if (root->kind == N_TARGET && root->target.name[1] != '$' &&
 		   body_family(se, se->body) &&
 		   body_family(se, se->body)->var_ctype) {
@@ -692,30 +756,20 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 	return end;
 }
 
-/* x = value: x keeps value's BTF type while every assignment agrees. */
+/* x = value (a local), return value (a function's symbol): x keeps
+ * value's BTF type while every assignment or return agrees. */
 void note_btf_type(struct sema *se, struct symbol *sym,
 			  struct node *rhs)
 {
 	bool object, user;
 	int type;
 
-	if (sym->kind != SYM_LOCAL || sym->btf_type < 0)
+	if ((sym->kind != SYM_LOCAL && sym->kind != SYM_FUNCTION) ||
+	    sym->btf_type < 0)
 		return;
 	type = expr_btf_type(se, rhs, &object, &user);
-	if (type && sym->btf_type && sym->btf_type != type) {
-		/* two ids may spell one type ("struct task_struct*"), of
-		 * one scope: a name of two headers' (@cast(p, "T", "<a.h>")
-		 * and "<b.h>") is two types, as 4.8's two cast modules */
-		struct btf *btf = sema_btf(se);
-		char *x = btf_type_name(btf, sym->btf_type);
-		char *y = btf_type_name(btf, type);
-		if (x && y && !strcmp(x, y) &&
-		    btf_type_scope(btf, sym->btf_type) ==
-		    btf_type_scope(btf, type))
-			type = sym->btf_type;
-		free(x);
-		free(y);
-	}
+	if (type && sym->btf_type && same_btf_type(se, sym->btf_type, type))
+		type = sym->btf_type;
 	if (!type || (sym->btf_type && (sym->btf_type != type ||
 					sym->btf_object != object ||
 					sym->btf_user != user))) {
@@ -749,11 +803,13 @@ static bool chain_defined(struct sema *se, struct node *n, int flags)
 		return type && !type_path(&se->s->arena, sema_btf(se), type,
 					  flags | PATH_OBJECT, n, &p, &end, &at);
 	}
-	if (root->kind == N_VAR && n != root) {	/* autocast */
+	if (autocast_root(root, n)) {
 		bool object, user;
 		int type;
 		infer(se, root, TY_LONG);
-		type = local_btf_type(root, &object, &user);
+		type = root->kind == N_VAR ?
+		       local_btf_type(root, &object, &user) :
+		       expr_btf_type(se, root, &object, &user);
 		return type && !type_path(&se->s->arena, sema_btf(se), type,
 					  flags | (object ? PATH_OBJECT : 0), n,
 					  &p, &end, &at);
@@ -792,7 +848,7 @@ enum type infer_target(struct sema *se, struct node *n)
 		depth = (int)strlen(name);
 	if (root->kind == N_ATFUNC && !strcmp(root->call.name, "@var"))
 		atvar_is_context(se, root);	/* @var("x") may be $x */
-	if (is_typed_root(root) || (root->kind == N_VAR && n != root))
+	if (is_typed_root(root) || autocast_root(root, n))
 		return infer_cast_chain(se, n, depth ? n->target.base : n,
 					depth ? PATH_AGGREGATE : 0, depth);
 	if (depth && root->kind != N_TARGET) {
@@ -922,7 +978,7 @@ enum type infer_defined(struct sema *se, struct node *n)
 	if (address)
 		root = chain_root(arg->unary.operand);
 	if (!arg || arg->next || (root->kind != N_TARGET &&
-				  (root->kind != N_VAR || root == arg) &&
+				  !autocast_root(root, arg) &&
 				  !is_typed_root(root))) {
 		if (se->report)
 			diag_error(se->s, n->loc, "@defined of anything but a "

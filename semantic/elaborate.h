@@ -210,6 +210,9 @@ enum type infer_context_pretty(struct sema *se, struct node *n,
 			       struct node *base, int depth);
 /* The user program whose values the body's probes read, or NULL. */
 const char *body_user_program(struct sema *se);
+/* Is root, of chain n, a value autocast types (a local, a call, a ?:,
+ * (&chain), (x = value))? */
+bool autocast_root(const struct node *root, const struct node *n);
 /* atvar.c: @cast or @var, the root of a typed chain? */
 bool is_typed_root(const struct node *n);
 /* @var("name") in a probe of the kernel's DWARF: n becomes $name (true) */

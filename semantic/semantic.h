@@ -198,6 +198,7 @@ struct symbol {
 	struct node *typed_base;
 	const struct pretty *pretty;
 	/* SYM_LOCAL, autocast: the BTF type of the values assigned to it
+	 * (SYM_FUNCTION: returned by it; SYM_TYPED of @var: the variable's)
 	 * (0 none yet, -1 untyped or conflicting); btf_object: they are
 	 * addresses of objects of that type; btf_user: in the process's
 	 * memory (a user program's types) */

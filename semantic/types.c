@@ -892,7 +892,7 @@ enum type infer(struct sema *se, struct node *n, enum type want)
 				return n->type = TY_LONG;
 			}
 			if (is_typed_root(root) ||
-			    (root->kind == N_VAR && op != root))
+			    autocast_root(root, op))
 				return infer_cast_chain(se, n, op, PATH_ADDRESS, 0);
 			if (se->report)
 				diag_error(se->s, n->loc, "'&' applies only to "
@@ -1245,6 +1245,7 @@ void walk_stmt(struct sema *se, struct node *n)
 			break;
 		}
 		unify_sym(se, f->sym, t, n->stmt.expr->loc);
+		note_btf_type(se, f->sym, n->stmt.expr);	/* f()->x */
 		break;
 	}
 	case N_DELETE: {
