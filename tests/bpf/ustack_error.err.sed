@@ -1,2 +1,2 @@
-s/0x[0-9a-f]{12}\b/0xADDR/g
+s| at /[^ ]*/tapsets/linux/| at TAPSETS/|
 s|/(usr/)?lib/x86_64-linux-gnu/libc|LIBDIR/libc|g

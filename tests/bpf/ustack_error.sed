@@ -1,1 +1,1 @@
-s/0x[0-9a-f]{12}\b/0xADDR/g
+s|/[^ ]*/bpf-(guest-)?files/|OUT/|g
