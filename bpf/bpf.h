@@ -304,6 +304,9 @@ void bpf_c_string(FILE *out, const char *v);
  * so not in a function's (tapset.c) */
 bool bpf_probe_constant_fn(const char *name);
 bool bpf_tapset_known(const struct node *n);
+/* Is f a tapset function with embedded C that an entry here replaces
+ * whole (its body is not translated)? */
+bool bpf_tapset_native(const struct script_func *f);
 
 /* The C before every program (prelude.c). */
 extern const char bpf_prelude[], bpf_prelude_regex[];

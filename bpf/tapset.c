@@ -261,8 +261,31 @@ const char *bpf_tapset_expr(const char *name, bool kernel)
 	return kernel ? f->kernel : f->user;
 }
 
-/* n's entry when it calls a tapset function in embedded C or a builtin
- * of that name with the entry's arguments */
+static void note_embedded(struct node *n, void *arg)
+{
+	if (n->kind == N_EMBEDDED)
+		*(bool *)arg = true;
+}
+
+/* Has f embedded C in it: its body, or an expression (task_current()'s
+ * &@cast(%{ current %}, ...), typed as in SystemTap)? Only a tapset's
+ * (or -g) function can. */
+static bool has_embedded(const struct script_func *f)
+{
+	bool any = f->embedded;
+
+	if (!any)
+		ast_visit(f->decl->func.body, note_embedded, &any);
+	return any;
+}
+
+bool bpf_tapset_native(const struct script_func *f)
+{
+	return f->sym && find(f->sym->name) && has_embedded(f);
+}
+
+/* n's entry when it calls a tapset function that has embedded C, or a
+ * builtin of that name, with the entry's arguments */
 static const struct bpf_tapset_fn *entry_of(const struct node *n)
 {
 	const struct bpf_tapset_fn *f;
@@ -272,7 +295,7 @@ static const struct bpf_tapset_fn *entry_of(const struct node *n)
 		return NULL;
 	if (!(n->sym->kind == SYM_BUILTIN ||
 	      (n->sym->kind == SYM_FUNCTION && n->sym->func &&
-	       (n->sym->func->embedded ||
+	       (has_embedded(n->sym->func) ||
 		bpf_kstack_native(n->call.name)))))
 		return NULL;
 	ast_foreach(a, n->call.args)

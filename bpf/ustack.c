@@ -885,6 +885,7 @@ void bpf_emit_ustack(struct session *s, struct program *prog, FILE *out)
 
 bool bpf_func_native(const struct script_func *f)
 {
-	return f->embedded || (f->sym && (bpf_ustack_expr(f->sym->name, true) ||
-					  bpf_kstack_native(f->sym->name)));
+	return f->embedded || bpf_tapset_native(f) ||
+	       (f->sym && (bpf_ustack_expr(f->sym->name, true) ||
+			   bpf_kstack_native(f->sym->name)));
 }

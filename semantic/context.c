@@ -554,6 +554,26 @@ enum type infer_context_pretty(struct sema *se, struct node *n,
 static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 			 bool *user);
 
+/* Does e's BTF type wait for a function pass 2 has not walked yet (its
+ * returns type its result)? Then it is not known to be untyped. */
+static bool btf_pending(const struct node *e)
+{
+	for (;;) {
+		if (e->kind == N_ASSIGN)
+			e = e->binary.rhs;
+		else if (e->kind == N_UNARY && e->unary.op == OP_ADDR)
+			e = e->unary.operand;
+		else if (e->kind == N_TMEMBER || e->kind == N_TINDEX)
+			e = e->target.base;
+		else
+			break;
+	}
+	if (e->kind == N_TERNARY)
+		return btf_pending(e->cond.then) || btf_pending(e->cond.els);
+	return e->kind == N_CALL && e->sym && e->sym->kind == SYM_FUNCTION &&
+	       e->sym->func && !e->sym->func->walked;
+}
+
 bool autocast_root(const struct node *root, const struct node *n)
 {
 	return root != n && (root->kind == N_VAR || root->kind == N_CALL ||
@@ -690,7 +710,12 @@ static int expr_btf_type(struct sema *se, struct node *e, bool *object,
 		return f->btf_type;
 	}
 	if (e->kind == N_TERNARY) {
-		/* both values of one type */
+		/* the live value of a folded @defined (@choose_defined),
+		 * else both values of one type */
+		int64_t live;
+		if (sema_folded_defined(e->cond.cond, &live))
+			return expr_btf_type(se, live ? e->cond.then :
+					     e->cond.els, object, user);
 		bool o2, u2;
 		int t = expr_btf_type(se, e->cond.then, object, user);
 		int t2 = t ? expr_btf_type(se, e->cond.els, &o2, &u2) : 0;
@@ -765,7 +790,7 @@ void note_btf_type(struct sema *se, struct symbol *sym,
 	int type;
 
 	if ((sym->kind != SYM_LOCAL && sym->kind != SYM_FUNCTION) ||
-	    sym->btf_type < 0)
+	    sym->btf_type < 0 || btf_pending(rhs))
 		return;
 	type = expr_btf_type(se, rhs, &object, &user);
 	if (type && sym->btf_type && same_btf_type(se, sym->btf_type, type))
@@ -776,6 +801,8 @@ void note_btf_type(struct sema *se, struct symbol *sym,
 		sym->btf_type = -1;	/* untyped or conflicting */
 		return;
 	}
+	if (!sym->btf_type)
+		se->changed = true;	/* another round: chains on it */
 	sym->btf_type = type;
 	sym->btf_object = object;
 	sym->btf_user = user;
@@ -977,6 +1004,12 @@ enum type infer_defined(struct sema *se, struct node *n)
 
 	if (address)
 		root = chain_root(arg->unary.operand);
+	if (arg && !arg->next && arg->kind == N_CALL) {
+		/* a call resolves (@choose_defined(f(), $x)) */
+		infer(se, arg, TY_UNKNOWN);
+		value = 1;
+		goto decided;
+	}
 	if (!arg || arg->next || (root->kind != N_TARGET &&
 				  !autocast_root(root, arg) &&
 				  !is_typed_root(root))) {
@@ -985,6 +1018,20 @@ enum type infer_defined(struct sema *se, struct node *n)
 				   "context variable ($x, $x->f) or @cast is "
 				   "not supported yet");
 		return n->type = TY_LONG;
+	}
+	if (autocast_root(root, address ? arg->unary.operand : arg) &&
+	    !se->report) {
+		/* f()->x, x->f: not decided (nor an if folded on it) while
+		 * f is not walked or x has no type yet: a later round, once
+		 * f is walked (its type a change), or the last decides */
+		infer(se, root, TY_LONG);
+		if (btf_pending(root)) {
+			se->changed = true;
+			return n->type = TY_LONG;
+		}
+		if (root->kind == N_VAR && root->sym &&
+		    root->sym->kind == SYM_LOCAL && !root->sym->btf_type)
+			return n->type = TY_LONG;
 	}
 	if (address)
 		value = chain_defined(se, arg->unary.operand, PATH_ADDRESS);
@@ -997,6 +1044,7 @@ enum type infer_defined(struct sema *se, struct node *n)
 		value = f->defined(se, arg);
 	else
 		value = 0;
+decided:
 	if (!n->sym) {
 		n->sym = arena_alloc(&se->s->arena, sizeof(*n->sym));
 		n->sym->name = "@defined";

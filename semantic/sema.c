@@ -104,6 +104,7 @@ static void walk_all(struct sema *se)
 		else
 			note_pragmas(se, f->decl->func.body->embedded.code,
 				     f->decl->func.body);
+		f->walked = true;
 	}
 	se->s->trail = NULL;
 }

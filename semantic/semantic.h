@@ -301,6 +301,9 @@ struct script_func {
 	int index;			/* stp_fn_<index> */
 	bool used;			/* reachable from a probe */
 	bool returns_value;		/* has a 'return EXPR' */
+	bool walked;			/* pass 2 has walked its body once:
+					 * the BTF type of what it returns
+					 * (sym->btf_type) is known */
 	bool embedded;			/* body is embedded C (N_EMBEDDED):
 					 * STAP_ARG_x / STAP_RETVALUE */
 	struct script_func *hash_next;	/* the next in its func_hash bucket */
