@@ -141,6 +141,7 @@ static const struct bpf_tapset_fn {
 	{ "__sysc_uint32", 1, "STP_SYSC_UINT32(", NULL, NULL },
 	{ "__sysc_fildes", 2, "STP_SYSC_FILDES(", NULL, NULL },
 	{ "__sysc_timespec_u", 2, "STP_SYSC_TIMESPEC_U(", NULL, NULL },
+	{ "__sysc_xattr_val_str", 2, "STP_SYSC_XATTR_VAL(", NULL, NULL },
 	{ "__sysc_timeval_u", 2, "STP_SYSC_TIMEVAL_U(", NULL, NULL },
 	{ "__sysc32_timespec_u", 2, "STP_SYSC32_TIMESPEC_U(", NULL, NULL },
 	{ "__sysc32_timeval_u", 2, "STP_SYSC32_TIMEVAL_U(", NULL, NULL },
