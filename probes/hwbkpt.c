@@ -13,9 +13,6 @@
 #include "elf/elf.h"
 #include "target/target.h"
 
-/* The exported function whose address gives the load offset. */
-#define HWBKPT_ANCHOR "kfree"
-
 /*
  * SYMBOL's link-time address and the anchor's, from the debug vmlinux's
  * symbol table (opened per point: kernel.data points are few); NULL, or
@@ -40,9 +37,9 @@ static const char *kernel_symbol(struct sema *se, const char *name,
 	if (!elf_file_symbol(ef, name, &sym) || !sym.addr)
 		why = arena_printf(&se->s->arena, "no kernel symbol '%s'",
 				   name);
-	else if (!elf_file_symbol(ef, HWBKPT_ANCHOR, &an))
+	else if (!elf_file_symbol(ef, TARGET_KERNEL_ANCHOR, &an))
 		why = "no anchor for the kernel's load offset ("
-		      HWBKPT_ANCHOR ")";
+		      TARGET_KERNEL_ANCHOR ")";
 	else {
 		*addr = sym.addr;
 		*anchor = an.addr;
@@ -111,7 +108,7 @@ static int derive(struct sema *se, struct node *point,
 		return point_error(se, point, data->comp.arg, arena_printf(a,
 				   "cannot resolve kernel.data(\"%s\"): %s",
 				   hb->symbol, err));
-	hb->anchor_sym = HWBKPT_ANCHOR;
+	hb->anchor_sym = TARGET_KERNEL_ANCHOR;
 	dp->pp = arena_printf(a, "kernel.data(\"%s\").length(1).%s",
 			      hb->symbol, hb->rw ? "rw" : "write");
 	dp->pp_from = point_string(se, point);	/* -l shows it */

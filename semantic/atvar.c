@@ -21,10 +21,6 @@
 #include "target/dwloc.h"
 #include "target/target.h"
 
-/* The exported function whose address gives the kernel's load offset
- * (any one the module can name; the kernel.data family's too). */
-#define ATVAR_ANCHOR "kfree"
-
 bool is_typed_root(const struct node *n)
 {
 	return n->kind == N_ATFUNC && (!strcmp(n->call.name, "@cast") ||
@@ -118,9 +114,10 @@ struct symbol *atvar_resolve(struct sema *se, struct node *n, bool report)
 	if (!err && !(type = btf_find_type(btf, c_type)))
 		err = arena_printf(a, "the kernel's BTF has no type '%s'",
 				   c_type);
-	if (!err && !elf_file_symbol(dwloc_elf(dw), ATVAR_ANCHOR, &anchor))
+	if (!err && !elf_file_symbol(dwloc_elf(dw), TARGET_KERNEL_ANCHOR,
+				     &anchor))
 		err = "no anchor for the kernel's load offset ("
-		      ATVAR_ANCHOR ")";
+		      TARGET_KERNEL_ANCHOR ")";
 	if (err) {
 		if (report)
 			diag_error(se->s, n->loc, "%s", err);
@@ -131,7 +128,7 @@ struct symbol *atvar_resolve(struct sema *se, struct node *n, bool report)
 	base->loc = n->loc;
 	base->type = TY_LONG;
 	base->num.value = (int64_t)prog.loc->ops[0].value;
-	base->num.anchor = ATVAR_ANCHOR;
+	base->num.anchor = TARGET_KERNEL_ANCHOR;
 	base->num.anchor_link = anchor.addr;
 	n->sym = typed_symbol(se, n, base, TY_LONG);
 	n->sym->btf_type = type;

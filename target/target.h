@@ -118,6 +118,11 @@ const struct tp_catalog *target_tracepoints(struct target *t,
 const struct kf_catalog *target_functions(struct target *t, const char **err);
 struct dwloc_file *target_dwarf(struct target *t, const char **err);
 
+/* The exported function whose address, here and at link time, gives the
+ * kernel's load offset (KASLR) to a program that names a kernel address
+ * without placing a probe there (kernel.data, @var). */
+#define TARGET_KERNEL_ANCHOR "kfree"
+
 /*
  * The types of the module file PATH (a .ko, .ko.xz, .ko.gz or .ko.zst
  * under modules_dir): its .BTF section added to target_btf()'s on the
