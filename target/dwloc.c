@@ -477,38 +477,33 @@ const char *dwloc_global_named(struct dwloc_file *f, struct arena *a,
 			       struct dwloc_prog *out, const char **c_type)
 {
 	Dwarf_Die best, cud;
-	size_t best_len = 0;
+	size_t best_len = SIZE_MAX;
 	bool found = false;
 
 	*out = (struct dwloc_prog){ 0 };
-	/* with a file: the CU of that name with the shortest path, as
-	 * SystemTap picks it; without one, the first CU that defines the
-	 * variable, else the first that declares it */
-	for (int pass = 0; pass < (file ? 1 : 2) && !found; pass++) {
+	if (file) {
+		/* the CU of that name with the shortest path, as SystemTap
+		 * picks it */
 		for (uint32_t cu = 0; cu_die(f, cu, &cud); cu++) {
 			const char *cn = dwarf_diename(&cud);
-			if (file) {
-				size_t len = cn ? strlen(cn) : 0;
-				if (!cn || !cu_named(cn, file) ||
-				    (found && len >= best_len))
-					continue;
+			if (cn && cu_named(cn, file) && strlen(cn) < best_len) {
 				best = cud;
-				best_len = len;
+				best_len = strlen(cn);
 				found = true;
-			} else if (cu_has_global(&cud, name, pass == 0)) {
-				best = cud;
-				found = true;
-				break;
 			}
 		}
+		if (!found || !cu_has_global(&best, name, false))
+			return arena_printf(a, "unable to find global '%s' in "
+					    "kernel, in %s", name, file);
+		return global_in_cu(f, a, &best, name, out, c_type);
 	}
-	if (!found && !file)
-		return arena_printf(a, "unable to find global '%s' in kernel",
-				    name);
-	if (!found || !cu_has_global(&best, name, false))
-		return arena_printf(a, "unable to find global '%s' in kernel, "
-				    "in %s", name, file);
-	return global_in_cu(f, a, &best, name, out, c_type);
+	/* the first CU that defines it, else the first that declares it */
+	for (int defined = 1; defined >= 0; defined--)
+		for (uint32_t cu = 0; cu_die(f, cu, &cud); cu++)
+			if (cu_has_global(&cud, name, defined))
+				return global_in_cu(f, a, &cud, name, out,
+						    c_type);
+	return arena_printf(a, "unable to find global '%s' in kernel", name);
 }
 
 bool dwloc_var_scalar(struct dwloc_file *f, uint64_t addr, uint32_t cu,
